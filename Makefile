@@ -1,0 +1,73 @@
+# ivx — the interval-analysis explorer.
+#
+#   make run     install what is missing, build, start ivx on the default program
+#   make test    install what is missing, build, run the whole test suite
+#   make check   the unit and end-to-end tests under ASan+UBSan
+#   make bench   simulated MIPS / cycles per second per workload
+#   make validate  long validations (CPI-stack accuracy tables)
+#   make data    rebuild the guest programs in data/ (needs aarch64-linux-gnu-gcc)
+#
+# BUILD=dir puts every object and binary under dir (default build/), so
+# several trees (plain, sanitized, clang) can coexist.
+
+BUILD   ?= build
+CC      ?= gcc
+PKGCONF ?= pkg-config
+SAN     ?=
+
+LIBS_PC  := capstone libelf inih libedit ncursesw
+PC_CFLAGS := $(shell $(PKGCONF) --cflags $(LIBS_PC) 2>/dev/null)
+PC_LIBS   := $(shell $(PKGCONF) --libs $(LIBS_PC) 2>/dev/null)
+
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iengine -Isrc -Iui $(PC_CFLAGS) $(SAN)
+LDFLAGS += $(SAN)
+LDLIBS  += $(PC_LIBS) -lm -lpthread
+
+ENGINE_SRC := $(sort $(wildcard engine/*.c))
+FRONT_SRC  := $(sort $(wildcard src/*.c) $(wildcard ui/*.c))
+FRONT_ASM  := $(sort $(wildcard src/*.S))
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+FRONT_OBJ  := $(FRONT_SRC:%.c=$(BUILD)/%.o) $(FRONT_ASM:%.S=$(BUILD)/%.o)
+DEPFILES   := $(ENGINE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d)
+
+.PHONY: all run test check bench validate deps data clean difftest
+all: $(BUILD)/ivx
+
+$(BUILD)/libivx.a: $(ENGINE_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/ivx: $(FRONT_OBJ) $(BUILD)/libivx.a
+	$(CC) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(BUILD)/libivx.a $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(DEPFILES)
+
+# Packages a fresh Debian 12 needs. `deps` installs the missing ones when
+# root, otherwise prints the apt-get line and stops.
+DEB_PKGS := gcc make pkg-config libc6-dev libcapstone-dev libelf-dev libcmocka-dev \
+            libinih-dev libedit-dev libncurses-dev
+DEB_TEST_PKGS := qemu-user gcc-aarch64-linux-gnu tmux
+deps:
+	@tests/tools/deps.sh $(DEB_PKGS)
+deps-test:
+	@tests/tools/deps.sh $(DEB_PKGS) $(DEB_TEST_PKGS)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/ivx $(ARGS)
+
+clean:
+	rm -rf $(BUILD) build-*
+
+include data/data.mk
+include tests/tests.mk

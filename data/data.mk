@@ -1,0 +1,1 @@
+# data.mk — rules for the guest programs (see data/README.md)

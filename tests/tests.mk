@@ -1,0 +1,41 @@
+# tests.mk — the test suite. Each area adds a file tests/mk/NAME.mk that
+# appends its phony targets to TEST_TARGETS (run by `make test`),
+# CHECK_TARGETS (run by `make check` with sanitizers), BENCH_TARGETS and
+# VALIDATE_TARGETS.
+TEST_TARGETS     :=
+CHECK_TARGETS    :=
+BENCH_TARGETS    :=
+VALIDATE_TARGETS :=
+
+CMOCKA_LIBS := $(shell $(PKGCONF) --libs cmocka 2>/dev/null)
+UNIT_SRC    := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libivx.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libivx.a $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
+
+-include $(UNIT_BIN:=.d)
+
+.PHONY: unit
+unit: $(UNIT_BIN) $(BUILD)/ivx
+	@tests/tools/run-units.sh $(UNIT_BIN)
+
+-include $(sort $(wildcard tests/mk/*.mk))
+
+test: deps-test
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory unit $(TEST_TARGETS)
+
+check: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    all unit $(CHECK_TARGETS)
+
+bench: deps-test
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(BENCH_TARGETS)
+
+validate: deps-test
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(VALIDATE_TARGETS)
