@@ -46,9 +46,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/%.o: %.S
+# The built-in default program, embedded by src/default_prog.S.
+DEFAULT_PROG ?= data/bin/workloads/interp
+$(BUILD)/src/default_prog.o: src/default_prog.S $(DEFAULT_PROG)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) -c -o $@ -DIVX_DEFAULT_PROG_PATH='"$(DEFAULT_PROG)"' \
+	    -DIVX_DEFAULT_PROG_NAME='"$(notdir $(DEFAULT_PROG))"' $<
 
 -include $(DEPFILES)
 

@@ -11,9 +11,10 @@
  * Speculative (wrong-path) mode: while `mem_spec_begin` is in force, stores
  * go to a small overlay instead of memory and loads see memory with the
  * overlay on top, so a wrong path can run real loads and stores without ever
- * changing architected memory. `mem_spec_end` throws the overlay away. Both
- * TLBs are flushed and refills are suppressed while speculating, so the fast
- * paths never bypass the overlay.
+ * changing architected memory. `mem_spec_end` throws the overlay away. While
+ * speculating, the fast paths look at a table that never matches (switching
+ * is one pointer, so a misprediction costs no TLB flush) and refills are
+ * suppressed, so every access takes the slow path through the overlay.
  *
  * The fields below are visible only so the fast paths can be inlined; use
  * the functions.
@@ -28,7 +29,7 @@
 
 #define MEM_PAGE_BITS  12
 #define MEM_PAGE_SIZE  (1ull << MEM_PAGE_BITS)
-#define MEM_TLB_SIZE   512
+#define MEM_TLB_SIZE   8192
 #define MEM_SPEC_SLOTS 1024
 
 enum { MEM_R = 1, MEM_W = 2, MEM_X = 4 };
@@ -53,8 +54,10 @@ struct mem_spec_slot {
 };
 
 struct mem {
-	struct mem_tlb_entry rtlb[MEM_TLB_SIZE];
-	struct mem_tlb_entry wtlb[MEM_TLB_SIZE];
+	struct mem_tlb_entry *rtlb;  /* active read TLB: tlb_store, or never_tlb while speculating */
+	struct mem_tlb_entry *wtlb;  /* active write TLB: tlb_store + MEM_TLB_SIZE, or never_tlb */
+	struct mem_tlb_entry *tlb_store;   /* 2 * MEM_TLB_SIZE entries: read TLB, write TLB */
+	struct mem_tlb_entry *never_tlb;   /* MEM_TLB_SIZE entries that never match */
 	struct mem_region *regions;  /* sorted by base, non-overlapping */
 	int n_regions, cap_regions;
 	uint64_t mapped_bytes;       /* sum of region sizes */

@@ -1,0 +1,151 @@
+/*
+ * events.h — what the core model publishes, and how observers subscribe.
+ *
+ * The core knows none of its observers (CPI accounting units, profilers,
+ * breakpoints, panes, trace writers). It calls, through one small table of
+ * function pointers per observer:
+ *
+ *   on_insn   at each step of an instruction's life: fetched, dispatched
+ *             into the ROB, issued, completed (result ready / branch
+ *             resolved), committed, squashed;
+ *   on_miss   when a miss event begins and when it ends;
+ *   on_cycle  once at the end of every cycle, with a summary of that cycle.
+ *
+ * All records are only valid during the call. Observers must not allocate
+ * per call on the hot path. An observer that keeps state provides
+ * state_size/save/restore so engine snapshots (reverse stepping) include it.
+ */
+#ifndef IVX_EVENTS_H
+#define IVX_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct uop;
+
+/* ---- miss events ------------------------------------------------------ */
+
+enum miss_kind {
+	MISS_L1I,         /* L1 I-cache miss (hits in L2) */
+	MISS_L2I,         /* instruction fetch misses L2 too (goes to memory) */
+	MISS_ITLB,        /* I-TLB miss */
+	MISS_L1D,         /* load misses L1 D-cache, hits L2 */
+	MISS_L2D,         /* load misses L2 (long-latency, goes to memory) */
+	MISS_DTLB,        /* D-TLB miss */
+	MISS_MISPREDICT,  /* branch misprediction: fetch of the branch .. redirect */
+	MISS_FU_STALL,    /* long-latency unit (mul/div) blocks the ROB head */
+	MISS_ROB_FULL,    /* dispatch stalled because the ROB is full */
+	MISS_ROB_EMPTY,   /* the ROB is empty */
+	MISS_KIND_COUNT
+};
+
+/* Names as used on the command line and in JSON: "l1i", "l2i", "itlb", "l1d",
+ * "l2d", "dtlb", "mispredict", "fu_stall", "rob_full", "rob_empty". */
+const char *miss_kind_name(int kind);
+int miss_kind_from_name(const char *name);   /* -1 if unknown; accepts '-' for '_' */
+
+enum miss_phase { MISS_BEGIN, MISS_END };
+
+struct miss_event {
+	int kind;             /* enum miss_kind */
+	int phase;            /* enum miss_phase */
+	uint64_t id;          /* event sequence number (unique per run, in begin order) */
+	uint64_t start;       /* cycle the event began */
+	uint64_t end;         /* cycle it ended (valid with MISS_END; == start-.. at BEGIN: 0) */
+	uint64_t insn_seq;    /* the instruction it belongs to (0 for rob_full/empty) */
+	uint64_t pc;          /* that instruction's pc (fetch address for I-side) */
+	uint64_t addr;        /* data address (D-side), fetch line (I-side) */
+	int correct_path;     /* 1 if on the correct path (known at fetch) */
+};
+
+/* ---- instruction life ------------------------------------------------- */
+
+enum insn_stage {
+	INSN_FETCH,       /* left the I-cache into the frontend pipeline */
+	INSN_DISPATCH,    /* entered the ROB (renamed) */
+	INSN_ISSUE,       /* sent to a functional unit / memory */
+	INSN_COMPLETE,    /* result ready; for branches: resolved */
+	INSN_COMMIT,      /* retired in order */
+	INSN_SQUASH,      /* thrown away (wrong path) */
+	INSN_STAGE_COUNT
+};
+
+struct insn_event {
+	int stage;              /* enum insn_stage */
+	uint64_t cycle;
+	uint64_t seq;           /* dynamic instruction number, increasing in fetch order (wrong path too) */
+	uint64_t pc;
+	const struct uop *uop;  /* static decode (class, registers, branch kind) */
+	int rob_index;          /* ROB slot once dispatched, else -1 */
+	int wrong_path;         /* fetched down a mispredicted path */
+	int mispredicted;       /* a branch whose prediction was wrong (known at fetch) */
+	int icache_miss;        /* its fetch missed in the L1 I-cache or I-TLB (sFMT's I-miss bit) */
+	int dcache_level;       /* loads: 1 = L1 hit, 2 = L2 hit, 3 = memory; 0 otherwise */
+	int dtlb_miss;          /* loads/stores: D-TLB missed */
+	uint64_t mem_addr;      /* loads/stores: effective address */
+	/* INSN_DISPATCH only: the in-flight producers it waits on (their seq),
+	 * e.g. for a trace's wake-up arrows. 0 deps at the other stages. */
+	int n_deps;
+	uint64_t dep_seq[4];
+};
+
+/* ---- per-cycle summary ----------------------------------------------- */
+
+/* Why the frontend delivered no correct-path instructions this cycle. */
+enum fetch_stall {
+	FETCH_OK,             /* delivering (or the fetch buffer is full) */
+	FETCH_STALL_L1I,      /* waiting on an L1 I-cache miss (served by L2) */
+	FETCH_STALL_L2I,      /* waiting on an instruction fetch from memory */
+	FETCH_STALL_ITLB,     /* waiting on an I-TLB miss */
+	FETCH_STALL_REDIRECT, /* refilling after a misprediction was resolved */
+	FETCH_STALL_WRONG_PATH, /* fetching, but down a mispredicted path */
+	FETCH_STALL_OTHER,    /* halted after a syscall/trap, or program end */
+};
+
+/* What the instruction at the ROB head is waiting for. */
+enum head_wait {
+	HEAD_NONE,            /* ROB empty, or head committed this cycle */
+	HEAD_EXECUTING,       /* short-latency op in flight or waiting to issue */
+	HEAD_L1D,             /* load served by L2 */
+	HEAD_L2D,             /* load served by memory */
+	HEAD_DTLB,            /* D-TLB miss */
+	HEAD_LONG_LATENCY,    /* multiply/divide in a long-latency unit */
+	HEAD_STORE,           /* store waiting to drain */
+};
+
+struct cycle_record {
+	uint64_t cycle;
+	int fetched;            /* instructions fetched into the frontend */
+	int dispatched;         /* instructions entering the ROB (all paths) */
+	int dispatched_correct; /* ... of which on the correct path */
+	int issued;
+	int committed;
+	int squashed;
+	int rob_occupancy;      /* after this cycle */
+	int rob_size;
+	int rob_full;           /* dispatch was blocked by a full ROB */
+	int lsq_occupancy;
+	int frontend_occupancy; /* instructions between fetch and dispatch */
+	int fetch_stall;        /* enum fetch_stall */
+	int head_wait;          /* enum head_wait */
+	uint64_t head_seq;      /* instruction at the ROB head (0 if empty) */
+	uint64_t head_pc;
+	int wrong_path_in_rob;  /* some ROB entries are on a wrong path */
+	int long_misses_outstanding; /* L2 D-cache misses in flight */
+};
+
+/* ---- subscription ---------------------------------------------------- */
+
+struct core_observer {
+	const char *name;
+	void *ctx;
+	void (*on_insn)(void *ctx, const struct insn_event *e);     /* may be NULL */
+	void (*on_miss)(void *ctx, const struct miss_event *e);     /* may be NULL */
+	void (*on_cycle)(void *ctx, const struct cycle_record *r);  /* may be NULL */
+	/* Snapshot support (all NULL for a stateless observer). */
+	size_t (*state_size)(void *ctx);
+	void (*save)(void *ctx, void *blob);
+	void (*restore)(void *ctx, const void *blob);
+};
+
+#endif

@@ -1,0 +1,438 @@
+/*
+ * mem.c — guest memory regions, the software TLB's slow paths, and the
+ * speculative overlay (see mem.h for the model).
+ *
+ * Regions are kept sorted by base address in a small array: guests have a
+ * handful of them (segments, stack, heap, a few mmaps), so a binary search on
+ * a TLB miss is plenty. The TLB is refilled only for accesses that stay
+ * inside one page and one region, and never while speculating.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mem.h"
+
+#define EMPTY_PAGE UINT64_MAX
+#define DEFAULT_LIMIT (4ull << 30)   /* 4 GiB of guest memory at most */
+
+struct mem *mem_new(void)
+{
+	struct mem *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->spec_slots = malloc(MEM_SPEC_SLOTS * sizeof *m->spec_slots);
+	m->tlb_store = malloc(2 * MEM_TLB_SIZE * sizeof *m->tlb_store);
+	m->never_tlb = malloc(MEM_TLB_SIZE * sizeof *m->never_tlb);
+	if (!m->spec_slots || !m->tlb_store || !m->never_tlb) {
+		mem_free(m);
+		return NULL;
+	}
+	for (int i = 0; i < MEM_TLB_SIZE; i++)
+		m->never_tlb[i].page = EMPTY_PAGE;
+	m->rtlb = m->tlb_store;
+	m->wtlb = m->tlb_store + MEM_TLB_SIZE;
+	for (int i = 0; i < MEM_SPEC_SLOTS; i++)
+		m->spec_slots[i].addr8 = EMPTY_PAGE;
+	m->mapped_limit = DEFAULT_LIMIT;
+	mem_flush_tlb(m);
+	return m;
+}
+
+void mem_free(struct mem *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->n_regions; i++)
+		free(m->regions[i].host);
+	free(m->regions);
+	free(m->spec_slots);
+	free(m->tlb_store);
+	free(m->never_tlb);
+	free(m);
+}
+
+void mem_flush_tlb(struct mem *m)
+{
+	for (int i = 0; i < 2 * MEM_TLB_SIZE; i++)
+		m->tlb_store[i].page = EMPTY_PAGE;
+}
+
+/* Index of the region containing addr, or -1. */
+static int find_index(const struct mem *m, uint64_t addr)
+{
+	int lo = 0, hi = m->n_regions - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		const struct mem_region *r = &m->regions[mid];
+		if (addr < r->base)
+			hi = mid - 1;
+		else if (addr - r->base >= r->size)
+			lo = mid + 1;
+		else
+			return mid;
+	}
+	return -1;
+}
+
+const struct mem_region *mem_find(const struct mem *m, uint64_t addr)
+{
+	int i = find_index(m, addr);
+	return i < 0 ? NULL : &m->regions[i];
+}
+
+int mem_range_free(const struct mem *m, uint64_t addr, uint64_t len)
+{
+	if (len == 0 || addr + len < addr)
+		return len == 0;
+	for (int i = 0; i < m->n_regions; i++) {
+		const struct mem_region *r = &m->regions[i];
+		if (addr < r->base + r->size && r->base < addr + len)
+			return 0;
+	}
+	return 1;
+}
+
+static int insert_region(struct mem *m, const struct mem_region *nr, struct ivx_err *err)
+{
+	if (m->n_regions == m->cap_regions) {
+		int cap = m->cap_regions ? m->cap_regions * 2 : 16;
+		struct mem_region *r = realloc(m->regions, cap * sizeof *r);
+		if (!r)
+			return ivx_error(err, IVX_ESYS, "out of host memory for guest regions");
+		m->regions = r;
+		m->cap_regions = cap;
+	}
+	int at = 0;
+	while (at < m->n_regions && m->regions[at].base < nr->base)
+		at++;
+	memmove(&m->regions[at + 1], &m->regions[at], (m->n_regions - at) * sizeof *nr);
+	m->regions[at] = *nr;
+	m->n_regions++;
+	return IVX_OK;
+}
+
+int mem_map(struct mem *m, uint64_t base, uint64_t size, int prot,
+	    const char *name, struct ivx_err *err)
+{
+	if ((base | size) & (MEM_PAGE_SIZE - 1) || size == 0 || base + size < base)
+		return ivx_error(err, IVX_EINPUT, "bad mapping [0x%llx, +0x%llx)",
+				 (unsigned long long)base, (unsigned long long)size);
+	if (size > m->mapped_limit || m->mapped_bytes + size > m->mapped_limit)
+		return ivx_error(err, IVX_EINPUT, "mapping 0x%llx bytes at 0x%llx exceeds the %llu MiB guest memory limit",
+				 (unsigned long long)size, (unsigned long long)base,
+				 (unsigned long long)(m->mapped_limit >> 20));
+	if (!mem_range_free(m, base, size))
+		return ivx_error(err, IVX_EINPUT, "mapping at 0x%llx overlaps an existing region",
+				 (unsigned long long)base);
+	struct mem_region r = { .base = base, .size = size, .prot = prot };
+	r.host = calloc(1, size);
+	if (!r.host)
+		return ivx_error(err, IVX_ESYS, "out of host memory mapping 0x%llx bytes",
+				 (unsigned long long)size);
+	snprintf(r.name, sizeof r.name, "%s", name ? name : "");
+	if (insert_region(m, &r, err) < 0) {
+		free(r.host);
+		return err ? err->code : IVX_ESYS;
+	}
+	m->mapped_bytes += size;
+	mem_flush_tlb(m);
+	return IVX_OK;
+}
+
+int mem_unmap(struct mem *m, uint64_t base, uint64_t size, struct ivx_err *err)
+{
+	if ((base | size) & (MEM_PAGE_SIZE - 1) || base + size < base)
+		return ivx_error(err, IVX_EUSAGE, "unaligned unmap");
+	uint64_t end = base + size;
+	for (int i = 0; i < m->n_regions; i++) {
+		struct mem_region *r = &m->regions[i];
+		uint64_t rend = r->base + r->size;
+		if (end <= r->base || rend <= base)
+			continue;
+		uint64_t cut_lo = base > r->base ? base : r->base;
+		uint64_t cut_hi = end < rend ? end : rend;
+		if (cut_lo == r->base && cut_hi == rend) {         /* whole region */
+			free(r->host);
+			m->mapped_bytes -= r->size;
+			memmove(r, r + 1, (m->n_regions - i - 1) * sizeof *r);
+			m->n_regions--;
+			i--;
+		} else if (cut_lo == r->base) {                    /* head */
+			uint64_t keep = rend - cut_hi;
+			uint8_t *h = malloc(keep);
+			if (!h)
+				return ivx_error(err, IVX_ESYS, "out of host memory");
+			memcpy(h, r->host + (cut_hi - r->base), keep);
+			free(r->host);
+			m->mapped_bytes -= r->size - keep;
+			r->host = h, r->base = cut_hi, r->size = keep;
+		} else if (cut_hi == rend) {                       /* tail */
+			m->mapped_bytes -= rend - cut_lo;
+			r->size = cut_lo - r->base;                /* keep the buffer */
+		} else {                                           /* middle: split */
+			struct mem_region tail = *r;
+			tail.base = cut_hi;
+			tail.size = rend - cut_hi;
+			tail.host = malloc(tail.size);
+			if (!tail.host)
+				return ivx_error(err, IVX_ESYS, "out of host memory");
+			memcpy(tail.host, r->host + (cut_hi - r->base), tail.size);
+			m->mapped_bytes -= cut_hi - cut_lo;
+			r->size = cut_lo - r->base;
+			if (insert_region(m, &tail, err) < 0) {
+				free(tail.host);
+				return err ? err->code : IVX_ESYS;
+			}
+		}
+	}
+	mem_flush_tlb(m);
+	return IVX_OK;
+}
+
+int mem_resize(struct mem *m, uint64_t base, uint64_t new_size, struct ivx_err *err)
+{
+	int i = find_index(m, base);
+	if (i < 0 || m->regions[i].base != base || (new_size & (MEM_PAGE_SIZE - 1)))
+		return ivx_error(err, IVX_EUSAGE, "no region starts at 0x%llx", (unsigned long long)base);
+	struct mem_region *r = &m->regions[i];
+	if (new_size > r->size) {
+		if (!mem_range_free(m, base + r->size, new_size - r->size))
+			return ivx_error(err, IVX_EGUEST, "region at 0x%llx cannot grow", (unsigned long long)base);
+		if (m->mapped_bytes + (new_size - r->size) > m->mapped_limit)
+			return ivx_error(err, IVX_EGUEST, "guest memory limit reached");
+	}
+	if (new_size == 0)
+		return mem_unmap(m, base, r->size, err);
+	uint8_t *h = realloc(r->host, new_size);
+	if (!h)
+		return ivx_error(err, IVX_ESYS, "out of host memory");
+	if (new_size > r->size)
+		memset(h + r->size, 0, new_size - r->size);
+	m->mapped_bytes = m->mapped_bytes - r->size + new_size;
+	r->host = h;
+	r->size = new_size;
+	mem_flush_tlb(m);
+	return IVX_OK;
+}
+
+/* ---- byte copies ------------------------------------------------------ */
+
+static int copy_bytes(struct mem *m, uint64_t addr, uint8_t *buf, size_t n,
+		      int check_prot, uint64_t *bad_addr, int to_guest)
+{
+	while (n > 0) {
+		int i = find_index(m, addr);
+		int need = to_guest ? MEM_W : MEM_R;
+		if (i < 0 || (check_prot && !(m->regions[i].prot & need))) {
+			if (bad_addr)
+				*bad_addr = addr;
+			return -1;
+		}
+		struct mem_region *r = &m->regions[i];
+		uint64_t off = addr - r->base;
+		size_t chunk = r->size - off < n ? (size_t)(r->size - off) : n;
+		if (to_guest)
+			memcpy(r->host + off, buf, chunk);
+		else
+			memcpy(buf, r->host + off, chunk);
+		addr += chunk, buf += chunk, n -= chunk;
+	}
+	return 0;
+}
+
+int mem_read_bytes(struct mem *m, uint64_t addr, void *dst, size_t n, int check_prot, uint64_t *bad_addr)
+{
+	return copy_bytes(m, addr, dst, n, check_prot, bad_addr, 0);
+}
+
+int mem_write_bytes(struct mem *m, uint64_t addr, const void *src, size_t n, int check_prot, uint64_t *bad_addr)
+{
+	return copy_bytes(m, addr, (uint8_t *)src, n, check_prot, bad_addr, 1);
+}
+
+const uint8_t *mem_code_ptr(const struct mem *m, uint64_t addr, size_t n)
+{
+	const struct mem_region *r = mem_find(m, addr);
+	if (!r || (r->prot & (MEM_R | MEM_X)) != (MEM_R | MEM_X) || addr - r->base + n > r->size)
+		return NULL;
+	return r->host + (addr - r->base);
+}
+
+/* ---- speculative overlay --------------------------------------------- */
+
+static struct mem_spec_slot *spec_slot(struct mem *m, uint64_t addr8, int create)
+{
+	uint32_t h = (uint32_t)((addr8 >> 3) * 0x9e3779b97f4a7c15ull >> 40) & (MEM_SPEC_SLOTS - 1);
+	for (int probe = 0; probe < MEM_SPEC_SLOTS; probe++) {
+		struct mem_spec_slot *s = &m->spec_slots[(h + probe) & (MEM_SPEC_SLOTS - 1)];
+		if (s->addr8 == addr8)
+			return s;
+		if (s->addr8 == EMPTY_PAGE) {
+			if (!create || m->spec_used >= MEM_SPEC_SLOTS * 3 / 4)
+				return NULL;
+			s->addr8 = addr8;
+			s->data = 0;
+			s->valid = 0;
+			m->spec_used++;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+void mem_spec_begin(struct mem *m)
+{
+	m->spec = 1;
+	m->rtlb = m->wtlb = m->never_tlb;
+}
+
+void mem_spec_end(struct mem *m)
+{
+	if (m->spec_used)
+		for (int i = 0; i < MEM_SPEC_SLOTS; i++)
+			m->spec_slots[i].addr8 = EMPTY_PAGE;
+	m->spec_used = 0;
+	m->spec = 0;
+	m->rtlb = m->tlb_store;
+	m->wtlb = m->tlb_store + MEM_TLB_SIZE;
+}
+
+int mem_in_spec(const struct mem *m)
+{
+	return m->spec;
+}
+
+/* ---- slow paths ------------------------------------------------------- */
+
+static void tlb_fill(struct mem_tlb_entry *tlb, const struct mem_region *r, uint64_t addr)
+{
+	uint64_t page = addr >> MEM_PAGE_BITS;
+	struct mem_tlb_entry *e = &tlb[page & (MEM_TLB_SIZE - 1)];
+	e->page = page;
+	e->addend = (uintptr_t)r->host - (uintptr_t)r->base;
+}
+
+/* One byte with permission `need`; -1 if unmapped or not permitted. */
+static int byte_at(struct mem *m, uint64_t addr, int need, uint8_t **p)
+{
+	int i = find_index(m, addr);
+	if (i < 0 || !(m->regions[i].prot & need))
+		return -1;
+	*p = m->regions[i].host + (addr - m->regions[i].base);
+	return 0;
+}
+
+int mem_load_slow(struct mem *m, uint64_t addr, unsigned size, uint64_t *val)
+{
+	int i = find_index(m, addr);
+	uint64_t v = 0;
+	if (i >= 0 && (m->regions[i].prot & MEM_R) && addr - m->regions[i].base + size <= m->regions[i].size) {
+		const struct mem_region *r = &m->regions[i];
+		memcpy(&v, r->host + (addr - r->base), size);
+		if (!m->spec && (addr & (MEM_PAGE_SIZE - 1)) + size <= MEM_PAGE_SIZE)
+			tlb_fill(m->tlb_store, r, addr);
+	} else {
+		for (unsigned b = 0; b < size; b++) {    /* spans regions, or faults */
+			uint8_t *p;
+			if (byte_at(m, addr + b, MEM_R, &p) < 0)
+				return -1;
+			v |= (uint64_t)*p << (8 * b);
+		}
+	}
+	if (m->spec && m->spec_used) {
+		for (unsigned b = 0; b < size; b++) {
+			uint64_t a = addr + b;
+			struct mem_spec_slot *s = spec_slot(m, a & ~7ull, 0);
+			if (s && (s->valid >> (a & 7) & 1)) {
+				uint64_t byte = s->data >> (8 * (a & 7)) & 0xff;
+				v = (v & ~(0xffull << (8 * b))) | byte << (8 * b);
+			}
+		}
+	}
+	*val = v;
+	return 0;
+}
+
+int mem_store_slow(struct mem *m, uint64_t addr, unsigned size, uint64_t val)
+{
+	/* Check every byte first so a faulting store changes nothing. */
+	int i = find_index(m, addr);
+	int whole = i >= 0 && (m->regions[i].prot & MEM_W) &&
+		    addr - m->regions[i].base + size <= m->regions[i].size;
+	if (!whole)
+		for (unsigned b = 0; b < size; b++) {
+			uint8_t *p;
+			if (byte_at(m, addr + b, MEM_W, &p) < 0)
+				return -1;
+		}
+	if (m->spec) {
+		for (unsigned b = 0; b < size; b++) {
+			uint64_t a = addr + b;
+			struct mem_spec_slot *s = spec_slot(m, a & ~7ull, 1);
+			if (!s)
+				return -1;     /* overlay full: the wrong path stops here */
+			unsigned sh = 8 * (a & 7);
+			s->data = (s->data & ~(0xffull << sh)) | ((val >> (8 * b)) & 0xff) << sh;
+			s->valid |= 1u << (a & 7);
+		}
+		return 0;
+	}
+	if (whole) {
+		const struct mem_region *r = &m->regions[i];
+		memcpy(r->host + (addr - r->base), &val, size);
+		if ((addr & (MEM_PAGE_SIZE - 1)) + size <= MEM_PAGE_SIZE)
+			tlb_fill(m->tlb_store + MEM_TLB_SIZE, r, addr);
+		return 0;
+	}
+	for (unsigned b = 0; b < size; b++) {
+		uint8_t *p = NULL;
+		if (byte_at(m, addr + b, MEM_W, &p) == 0)   /* checked above */
+			*p = (uint8_t)(val >> (8 * b));
+	}
+	return 0;
+}
+
+/* ---- copies (snapshots) ----------------------------------------------- */
+
+int mem_copy(struct mem *dst, const struct mem *src, struct ivx_err *err)
+{
+	struct mem_region *regs = NULL;
+	if (src->n_regions) {
+		regs = calloc(src->n_regions, sizeof *regs);
+		if (!regs)
+			return ivx_error(err, IVX_ESYS, "out of host memory copying guest memory");
+	}
+	for (int i = 0; i < src->n_regions; i++) {
+		regs[i] = src->regions[i];
+		/* Reuse dst's buffer when the same region exists with the same size. */
+		int j = find_index(dst, src->regions[i].base);
+		if (j >= 0 && dst->regions[j].base == regs[i].base && dst->regions[j].size == regs[i].size &&
+		    dst->regions[j].host) {
+			regs[i].host = dst->regions[j].host;
+			dst->regions[j].host = NULL;
+		} else {
+			regs[i].host = malloc(regs[i].size);
+			if (!regs[i].host) {
+				for (int k = 0; k < i; k++)
+					free(regs[k].host);
+				free(regs);
+				return ivx_error(err, IVX_ESYS, "out of host memory copying guest memory");
+			}
+		}
+		memcpy(regs[i].host, src->regions[i].host, regs[i].size);
+	}
+	for (int i = 0; i < dst->n_regions; i++)
+		free(dst->regions[i].host);
+	free(dst->regions);
+	dst->regions = regs;
+	dst->n_regions = dst->cap_regions = src->n_regions;
+	dst->mapped_bytes = src->mapped_bytes;
+	dst->mapped_limit = src->mapped_limit;
+	dst->spec = src->spec;
+	dst->spec_used = src->spec_used;
+	memcpy(dst->spec_slots, src->spec_slots, MEM_SPEC_SLOTS * sizeof *src->spec_slots);
+	mem_flush_tlb(dst);
+	dst->rtlb = dst->spec ? dst->never_tlb : dst->tlb_store;
+	dst->wtlb = dst->spec ? dst->never_tlb : dst->tlb_store + MEM_TLB_SIZE;
+	return IVX_OK;
+}

@@ -1,0 +1,45 @@
+/*
+ * cli.h — the headless command table of `ivx CMD ...`.
+ *
+ * Each command lives in its own src/cmd_*.c and exports one
+ * `const struct cli_command cmd_NAME_entry`; src/main.c lists them in its
+ * table and generates `ivx --help` from it. A command returns the process
+ * exit status; only main() exits.
+ */
+#ifndef IVX_CLI_H
+#define IVX_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct program;
+
+struct cli_command {
+	const char *name;
+	const char *summary;   /* one line for `ivx --help` */
+	const char *help;      /* full text for `ivx CMD --help` */
+	int (*main)(int argc, char **argv);
+};
+
+/* Exit statuses shared by all commands. */
+enum { EXIT_USAGE = 2, EXIT_INPUT = 2, EXIT_GUEST = 2 };
+
+/* Print "ivx: message" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Load PROG (a path), or the embedded default program when path is NULL.
+ * Prints the error and returns NULL on failure. */
+struct program *cli_load_program(const char *path);
+
+/* Parse an unsigned number (decimal, 0x hex, optional k/M/G suffix). */
+int cli_parse_u64(const char *s, uint64_t *out);
+
+/* Read a whole host file the user named (for --stdin). */
+int cli_read_file(const char *path, void **data, size_t *len);
+
+/* The default program embedded in the binary. */
+extern const unsigned char ivx_default_program[];
+extern const unsigned char ivx_default_program_end[];
+extern const char ivx_default_program_name[];
+
+#endif

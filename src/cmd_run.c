@@ -1,0 +1,254 @@
+/*
+ * cmd_run.c — `ivx run`: run a program to completion, on the timing model
+ * (the default) or functionally (--functional).
+ *
+ * Timing mode prints the run's summary on stderr (the guest owns stdout):
+ * cycles, committed instructions, IPC and the miss events split into
+ * correct-path and wrong-path ones; --json writes the same as JSON, and
+ * --kanata a pipeline trace for the Konata viewer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "config.h"
+#include "core.h"
+#include "guest.h"
+#include "program.h"
+#include "runopts.h"
+#include "trace_kanata.h"
+
+struct run_flags {
+	int functional;
+	int stats;
+	const char *json_path;
+	const char *kanata_path;
+	uint64_t window_lo, window_hi;   /* --window A:B (hi 0 = open) */
+};
+
+static int parse_window(const char *s, struct run_flags *f)
+{
+	const char *colon = strchr(s, ':');
+	char lo[64];
+	if (!colon || (size_t)(colon - s) >= sizeof lo)
+		return -1;
+	memcpy(lo, s, (size_t)(colon - s));
+	lo[colon - s] = 0;
+	if ((lo[0] && cli_parse_u64(lo, &f->window_lo) < 0) ||
+	    (colon[1] && cli_parse_u64(colon + 1, &f->window_hi) < 0))
+		return -1;
+	if (f->window_hi && f->window_hi <= f->window_lo)
+		return -1;
+	return 0;
+}
+
+static int run_extra(void *ctx, int argc, char **argv, int i)
+{
+	struct run_flags *f = ctx;
+	if (!strcmp(argv[i], "--functional"))
+		return f->functional = 1;
+	if (!strcmp(argv[i], "--stats"))
+		return f->stats = 1;
+	const char **path = !strcmp(argv[i], "--json") ? &f->json_path :
+			    !strcmp(argv[i], "--kanata") ? &f->kanata_path : NULL;
+	int window = !strcmp(argv[i], "--window");
+	if (!path && !window)
+		return 0;
+	if (i + 1 >= argc) {
+		cli_error("option %s needs a value", argv[i]);
+		return -1;
+	}
+	if (path) {
+		*path = argv[i + 1];
+	} else if (parse_window(argv[i + 1], f) < 0) {
+		cli_error("--window: '%s' is not A:B with A < B (cycles)", argv[i + 1]);
+		return -1;
+	}
+	return 2;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int run_functional(const struct program *prog, const struct run_options *o, const struct run_flags *f)
+{
+	struct guest *g = run_options_make_guest(prog, o);
+	if (!g)
+		return EXIT_INPUT;
+	struct ivx_err err = { 0 };
+	fflush(stdout);
+	double t0 = now_seconds();
+	int rc = guest_run(g, o->max_insns, &err);
+	double secs = now_seconds() - t0;
+	int status;
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		status = EXIT_GUEST;
+	} else if (guest_state(g) == GUEST_EXITED) {
+		status = guest_exit_code(g);
+	} else {
+		cli_error("stopped after %llu instructions (--max-insns)", (unsigned long long)guest_insns(g));
+		status = EXIT_GUEST;
+	}
+	if (f->stats)
+		fprintf(stderr, "ivx: %llu instructions in %.3f s: %.1f MIPS\n",
+			(unsigned long long)guest_insns(g), secs,
+			secs > 0 ? guest_insns(g) / secs / 1e6 : 0.0);
+	guest_free(g);
+	return status;
+}
+
+static int make_config(const struct run_options *o, struct machine_config *cfg)
+{
+	struct ivx_err err = { 0 };
+	config_defaults(cfg);
+	if (o->config_path && config_load(cfg, o->config_path, &err) < 0)
+		goto fail;
+	for (int i = 0; i < o->n_overrides; i++)
+		if (config_set(cfg, o->overrides[i], &err) < 0)
+			goto fail;
+	if (config_validate(cfg, &err) < 0)
+		goto fail;
+	return 0;
+fail:
+	cli_error("%s", err.msg);
+	return -1;
+}
+
+static void print_summary(FILE *out, const struct core_stats *st)
+{
+	double ipc = st->cycles ? (double)st->committed / (double)st->cycles : 0.0;
+	fprintf(out, "ivx: %llu cycles, %llu instructions, IPC %.3f\n", (unsigned long long)st->cycles,
+		(unsigned long long)st->committed, ipc);
+	fprintf(out, "ivx: branches %llu, mispredicted %llu; fetched %llu, squashed %llu\n",
+		(unsigned long long)st->branches, (unsigned long long)st->mispredicts,
+		(unsigned long long)st->fetched, (unsigned long long)st->squashed);
+	fprintf(out, "ivx: %-10s %12s %12s\n", "event", "correct", "wrong-path");
+	for (int k = 0; k < MISS_KIND_COUNT; k++)
+		fprintf(out, "ivx: %-10s %12llu %12llu\n", miss_kind_name(k),
+			(unsigned long long)st->events_correct[k], (unsigned long long)st->events_wrong[k]);
+}
+
+static int write_json(const char *path, const struct core_stats *st)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		cli_error("cannot write %s", path);
+		return -1;
+	}
+	double ipc = st->cycles ? (double)st->committed / (double)st->cycles : 0.0;
+	fprintf(f, "{\"cycles\":%llu,\"instructions\":%llu,\"ipc\":%.6f,\"branches\":%llu,"
+		"\"mispredicts\":%llu,\"events\":{",
+		(unsigned long long)st->cycles, (unsigned long long)st->committed, ipc,
+		(unsigned long long)st->branches, (unsigned long long)st->mispredicts);
+	for (int k = 0; k < MISS_KIND_COUNT; k++)
+		fprintf(f, "%s\"%s\":{\"correct\":%llu,\"wrong\":%llu}", k ? "," : "", miss_kind_name(k),
+			(unsigned long long)st->events_correct[k], (unsigned long long)st->events_wrong[k]);
+	fprintf(f, "}}\n");
+	if (fclose(f) != 0) {
+		cli_error("cannot write %s", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_timing(const struct program *prog, const struct run_options *o, const struct run_flags *f)
+{
+	struct machine_config cfg;
+	if (make_config(o, &cfg) < 0)
+		return EXIT_USAGE;
+	struct guest *g = run_options_make_guest(prog, o);
+	if (!g)
+		return EXIT_INPUT;
+	struct ivx_err err = { 0 };
+	struct trace_kanata *tk = NULL;
+	int status = EXIT_GUEST;
+	struct core *c = core_new(&cfg, g, &err);
+	if (!c)
+		goto fail;
+	if (f->kanata_path) {
+		tk = trace_kanata_open(f->kanata_path, f->window_lo, f->window_hi, &err);
+		if (!tk || core_add_observer(c, trace_kanata_observer(tk), &err) < 0)
+			goto fail;
+	}
+	fflush(stdout);
+	if (o->fastforward && core_fastforward(c, o->fastforward, &err) < 0)
+		goto fail;
+	double t0 = now_seconds();
+	int rc = core_run(c, o->max_cycles, o->max_insns, &err);
+	double secs = now_seconds() - t0;
+	fflush(stdout);
+	struct core_stats st;
+	core_stats(c, &st);
+	print_summary(stderr, &st);
+	if (f->stats)
+		fprintf(stderr, "ivx: host %.3f s: %.2f M cycles/s, %.2f MIPS\n", secs,
+			secs > 0 ? st.cycles / secs / 1e6 : 0.0, secs > 0 ? st.committed / secs / 1e6 : 0.0);
+	if (f->json_path && write_json(f->json_path, &st) < 0)
+		rc = rc < 0 ? rc : IVX_ESYS;
+	if (tk && trace_kanata_close(tk, &err) < 0) {
+		tk = NULL;
+		goto fail;
+	}
+	tk = NULL;
+	if (rc < 0)
+		goto fail;
+	if (core_done(c) && guest_state(g) == GUEST_EXITED) {
+		status = rc == IVX_OK ? guest_exit_code(g) : EXIT_GUEST;
+	} else {
+		cli_error("stopped after %llu cycles, %llu instructions (limit reached)",
+			  (unsigned long long)st.cycles, (unsigned long long)st.committed);
+	}
+	core_free(c);
+	guest_free(g);
+	return status;
+fail:
+	if (err.msg[0])
+		cli_error("%s", err.msg);
+	if (tk)
+		trace_kanata_close(tk, NULL);
+	core_free(c);
+	guest_free(g);
+	return err.code == IVX_EUSAGE ? EXIT_USAGE : EXIT_GUEST;
+}
+
+static int cmd_run_main(int argc, char **argv)
+{
+	struct run_options o;
+	struct run_flags f = { 0 };
+	if (run_options_parse(&o, argc, argv, run_extra, &f) < 0)
+		return EXIT_USAGE;
+	struct program *prog = cli_load_program(o.prog_path);
+	int status = EXIT_INPUT;
+	if (prog)
+		status = f.functional ? run_functional(prog, &o, &f) : run_timing(prog, &o, &f);
+	program_free(prog);
+	run_options_free(&o);
+	return status;
+}
+
+const struct cli_command cmd_run_entry = {
+	.name = "run",
+	.summary = "run a program to completion (timing model, or functional)",
+	.help =
+	"usage: ivx run [OPTIONS] [PROG] [-- ARGS...]\n\n"
+	"Run PROG (default: the built-in program) to completion on the cycle-level\n"
+	"core model. The guest's stdout and stderr are forwarded; the run's summary\n"
+	"(cycles, instructions, IPC, miss events on the correct and on wrong paths)\n"
+	"goes to stderr. ivx exits with the guest's exit code (2 when ivx itself\n"
+	"stops the run: bad input, guest fault, unsupported instruction or system\n"
+	"call, deadlock, limit reached).\n\n"
+	"  --functional        functional emulation only (fastest; no timing)\n"
+	"  --stats             also print host time and simulation speed on stderr\n"
+	"  --json FILE         write {cycles, instructions, ipc, events{KIND{correct,\n"
+	"                      wrong}}} to FILE\n"
+	"  --kanata FILE       write a pipeline trace for the Konata viewer\n"
+	"  --window A:B        ... only of instructions fetched in cycles [A, B)\n"
+	RUN_OPTIONS_HELP,
+	.main = cmd_run_main,
+};

@@ -1,0 +1,63 @@
+/*
+ * main.c — `ivx` entry point: dispatches to the headless commands in the
+ * table below; with no command (or a program path) it will open the
+ * explorer.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+extern const struct cli_command cmd_run_entry;
+extern const struct cli_command cmd_disasm_entry;
+extern const struct cli_command cmd_cpistack_entry, cmd_refstack_entry;
+
+static const struct cli_command *const commands[] = {
+	&cmd_run_entry,
+	&cmd_disasm_entry,
+	&cmd_cpistack_entry, &cmd_refstack_entry,
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ivx COMMAND [OPTIONS] [PROG] [-- ARGS...]\n\n"
+		     "ivx runs statically linked AArch64 Linux programs on a cycle-level\n"
+		     "out-of-order core model and shows where the cycles go.\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(out, "\nWithout PROG a command uses the built-in default program (%s).\n"
+		     "`ivx COMMAND --help` describes a command.\n", ivx_default_program_name);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			for (size_t i = 0; i < N_COMMANDS; i++)
+				if (!strcmp(commands[i]->name, argv[2])) {
+					fputs(commands[i]->help, stdout);
+					return 0;
+				}
+		}
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(commands[i]->name, argv[1])) {
+			for (int a = 2; a < argc && strcmp(argv[a], "--"); a++)
+				if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+					fputs(commands[i]->help, stdout);
+					return 0;
+				}
+			return commands[i]->main(argc - 1, argv + 1);
+		}
+	cli_error("unknown command '%s' (try 'ivx --help')", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,58 @@
+/*
+ * runopts.h — the options every program-running command shares
+ * (run, cpistack, refstack, the explorer): which program, its arguments and
+ * stdin, the seed, limits, and the machine configuration.
+ *
+ *   [OPTIONS] [PROG] [-- ARGS...]      options may come before or after PROG
+ */
+#ifndef IVX_RUNOPTS_H
+#define IVX_RUNOPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RUNOPTS_MAX_OVERRIDES 64
+
+struct run_options {
+	const char *prog_path;       /* NULL: the embedded default program */
+	int guest_argc;              /* guest argv, argv[0] included */
+	char **guest_argv;           /* (allocated; free with run_options_free) */
+	const char *stdin_path;      /* --stdin FILE */
+	uint64_t seed;               /* --seed N (default 1) */
+	uint64_t max_insns;          /* --max-insns N (0 = none) */
+	uint64_t max_cycles;         /* --max-cycles N (0 = none) */
+	uint64_t fastforward;        /* --fastforward N instructions */
+	const char *config_path;     /* --config FILE */
+	int n_overrides;             /* -o section.key=value, in order */
+	const char *overrides[RUNOPTS_MAX_OVERRIDES];
+};
+
+/* A command-specific option handler: return the number of argv entries it
+ * consumed at argv[i] (1 or 2), 0 if it does not know the option, or -1
+ * after printing an error. */
+typedef int (*runopts_extra_fn)(void *ctx, int argc, char **argv, int i);
+
+/* Parse argv (argv[0] is the command name). Options not common to all are
+ * offered to `extra`. Returns 0, or -1 after printing an error. */
+int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extra_fn extra, void *ctx);
+void run_options_free(struct run_options *o);
+
+/* The help text for the shared options, to embed in a command's help. */
+#define RUN_OPTIONS_HELP \
+	"  --stdin FILE        the guest reads FILE on fd 0 (default: empty)\n" \
+	"  --seed N            seed for AT_RANDOM and getrandom (default 1)\n" \
+	"  --max-insns N       stop after N committed instructions\n" \
+	"  --max-cycles N      stop after N cycles (timing mode)\n" \
+	"  --fastforward N     run N instructions functionally first, warming caches,\n" \
+	"                      TLBs and predictor (timing mode)\n" \
+	"  --config FILE       machine description (default data/configs/default.ini)\n" \
+	"  -o SECTION.KEY=VAL  override one configuration value (repeatable)\n" \
+	"  Numbers take 0x hex and k, M, G suffixes (1M = 1000000).\n"
+
+struct program;
+struct guest;
+/* A guest process for PROG with these options (argv, stdin, seed).
+ * NULL after printing the error. */
+struct guest *run_options_make_guest(const struct program *prog, const struct run_options *o);
+
+#endif
