@@ -13,6 +13,9 @@
 #include "mem.h"
 
 #define EMPTY_PAGE UINT64_MAX
+/* Indices of the overlay slots in use, in order of first use, kept after
+ * the slots in the same allocation so mem_spec_end clears only those. */
+#define SPEC_USED_LIST(m) ((uint16_t *)((m)->spec_slots + MEM_SPEC_SLOTS))
 #define DEFAULT_LIMIT (4ull << 30)   /* 4 GiB of guest memory at most */
 
 struct mem *mem_new(void)
@@ -20,7 +23,8 @@ struct mem *mem_new(void)
 	struct mem *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
-	m->spec_slots = malloc(MEM_SPEC_SLOTS * sizeof *m->spec_slots);
+	/* the slots, then the indices of the used ones (SPEC_USED_LIST) */
+	m->spec_slots = malloc(MEM_SPEC_SLOTS * (sizeof *m->spec_slots + sizeof(uint16_t)));
 	m->tlb_store = malloc(2 * MEM_TLB_SIZE * sizeof *m->tlb_store);
 	m->never_tlb = malloc(MEM_TLB_SIZE * sizeof *m->never_tlb);
 	if (!m->spec_slots || !m->tlb_store || !m->never_tlb) {
@@ -273,7 +277,7 @@ static struct mem_spec_slot *spec_slot(struct mem *m, uint64_t addr8, int create
 			s->addr8 = addr8;
 			s->data = 0;
 			s->valid = 0;
-			m->spec_used++;
+			SPEC_USED_LIST(m)[m->spec_used++] = (uint16_t)(s - m->spec_slots);
 			return s;
 		}
 	}
@@ -288,9 +292,8 @@ void mem_spec_begin(struct mem *m)
 
 void mem_spec_end(struct mem *m)
 {
-	if (m->spec_used)
-		for (int i = 0; i < MEM_SPEC_SLOTS; i++)
-			m->spec_slots[i].addr8 = EMPTY_PAGE;
+	for (int i = 0; i < m->spec_used; i++)
+		m->spec_slots[SPEC_USED_LIST(m)[i]].addr8 = EMPTY_PAGE;
 	m->spec_used = 0;
 	m->spec = 0;
 	m->rtlb = m->tlb_store;
@@ -430,7 +433,7 @@ int mem_copy(struct mem *dst, const struct mem *src, struct ivx_err *err)
 	dst->mapped_limit = src->mapped_limit;
 	dst->spec = src->spec;
 	dst->spec_used = src->spec_used;
-	memcpy(dst->spec_slots, src->spec_slots, MEM_SPEC_SLOTS * sizeof *src->spec_slots);
+	memcpy(dst->spec_slots, src->spec_slots, MEM_SPEC_SLOTS * (sizeof *src->spec_slots + sizeof(uint16_t)));
 	mem_flush_tlb(dst);
 	dst->rtlb = dst->spec ? dst->never_tlb : dst->tlb_store;
 	dst->wtlb = dst->spec ? dst->never_tlb : dst->tlb_store + MEM_TLB_SIZE;

@@ -107,8 +107,10 @@ int mem_copy(struct mem *dst, const struct mem *src, struct ivx_err *err);
 int mem_load_slow(struct mem *m, uint64_t addr, unsigned size, uint64_t *val);
 int mem_store_slow(struct mem *m, uint64_t addr, unsigned size, uint64_t val);
 
-/* Load `size` (1, 2, 4 or 8) bytes, zero-extended. 0 on success, -1 on fault. */
-static inline int mem_load(struct mem *m, uint64_t addr, unsigned size, uint64_t *val)
+/* The TLB-hit halves of mem_load/mem_store: 0 on a hit, -1 when the slow
+ * path is needed. They make no call, so an exec handler that uses them and
+ * tail-calls a slow twin on a miss needs no stack frame. */
+static inline int mem_load_hit(struct mem *m, uint64_t addr, unsigned size, uint64_t *val)
 {
 	uint64_t page = addr >> MEM_PAGE_BITS;
 	const struct mem_tlb_entry *e = &m->rtlb[page & (MEM_TLB_SIZE - 1)];
@@ -118,11 +120,10 @@ static inline int mem_load(struct mem *m, uint64_t addr, unsigned size, uint64_t
 		*val = v;
 		return 0;
 	}
-	return mem_load_slow(m, addr, size, val);
+	return -1;
 }
 
-/* Store the low `size` bytes of val. 0 on success, -1 on fault. */
-static inline int mem_store(struct mem *m, uint64_t addr, unsigned size, uint64_t val)
+static inline int mem_store_hit(struct mem *m, uint64_t addr, unsigned size, uint64_t val)
 {
 	uint64_t page = addr >> MEM_PAGE_BITS;
 	const struct mem_tlb_entry *e = &m->wtlb[page & (MEM_TLB_SIZE - 1)];
@@ -130,6 +131,22 @@ static inline int mem_store(struct mem *m, uint64_t addr, unsigned size, uint64_
 		memcpy((void *)(e->addend + (uintptr_t)addr), &val, size);
 		return 0;
 	}
+	return -1;
+}
+
+/* Load `size` (1, 2, 4 or 8) bytes, zero-extended. 0 on success, -1 on fault. */
+static inline int mem_load(struct mem *m, uint64_t addr, unsigned size, uint64_t *val)
+{
+	if (__builtin_expect(mem_load_hit(m, addr, size, val) == 0, 1))
+		return 0;
+	return mem_load_slow(m, addr, size, val);
+}
+
+/* Store the low `size` bytes of val. 0 on success, -1 on fault. */
+static inline int mem_store(struct mem *m, uint64_t addr, unsigned size, uint64_t val)
+{
+	if (__builtin_expect(mem_store_hit(m, addr, size, val) == 0, 1))
+		return 0;
 	return mem_store_slow(m, addr, size, val);
 }
 

@@ -100,7 +100,8 @@ static int check(struct program *p, struct ivx_err *err)
 			rc = ivx_error(err, IVX_EINPUT, "%s: more than %d loadable segments", p->name, MAX_SEGMENTS);
 			goto out;
 		}
-		if (ph.p_filesz > ph.p_memsz || ph.p_offset > p->len || ph.p_filesz > p->len - ph.p_offset) {
+		if (ph.p_filesz > ph.p_memsz ||
+		    (ph.p_filesz && (ph.p_offset > p->len || ph.p_filesz > p->len - ph.p_offset))) {
 			rc = ivx_error(err, IVX_EINPUT, "%s: segment %zu lies outside the file (truncated?)", p->name, i);
 			goto out;
 		}

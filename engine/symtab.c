@@ -70,7 +70,8 @@ static void load(struct symtab *st, Elf *elf)
 		}
 		break;
 	}
-	qsort(st->syms, st->n, sizeof *st->syms, by_addr);
+	if (st->n)      /* no symbols (stripped ELF): syms may be NULL, and qsort(NULL, 0) is UB */
+		qsort(st->syms, st->n, sizeof *st->syms, by_addr);
 }
 
 struct symtab *symtab_from_elf(const void *image, size_t len)

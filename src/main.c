@@ -12,17 +12,21 @@
 extern const struct cli_command cmd_run_entry;
 extern const struct cli_command cmd_disasm_entry;
 extern const struct cli_command cmd_cpistack_entry, cmd_refstack_entry;
+extern const struct cli_command cmd_explore_entry;
 
 static const struct cli_command *const commands[] = {
 	&cmd_run_entry,
 	&cmd_disasm_entry,
 	&cmd_cpistack_entry, &cmd_refstack_entry,
+	&cmd_explore_entry,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ivx COMMAND [OPTIONS] [PROG] [-- ARGS...]\n\n"
+	fprintf(out, "usage: ivx COMMAND [OPTIONS] [PROG] [-- ARGS...]\n"
+		     "       ivx [OPTIONS] [PROG] [-- ARGS...]      the full-screen explorer\n"
+		     "       ivx -x SCRIPT [OPTIONS] [PROG]         the explorer in batch mode\n\n"
 		     "ivx runs statically linked AArch64 Linux programs on a cycle-level\n"
 		     "out-of-order core model and shows where the cycles go.\n\n"
 		     "Commands:\n");
@@ -32,12 +36,17 @@ static void usage(FILE *out)
 		     "`ivx COMMAND --help` describes a command.\n", ivx_default_program_name);
 }
 
+/* The explorer, with argv[0] naming it for option errors. */
+static int explore(int argc, char **argv)
+{
+	argv[0] = (char *)"explore";
+	return cmd_explore_entry.main(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc < 2)
+		return explore(argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
 			for (size_t i = 0; i < N_COMMANDS; i++)
@@ -58,6 +67,6 @@ int main(int argc, char **argv)
 				}
 			return commands[i]->main(argc - 1, argv + 1);
 		}
-	cli_error("unknown command '%s' (try 'ivx --help')", argv[1]);
-	return EXIT_USAGE;
+	/* Not a command: a program path or options open the explorer. */
+	return explore(argc, argv);
 }

@@ -1,0 +1,382 @@
+/*
+ * acct_fmt.c — the frontend miss event table (FMT) and its shared variant
+ * (sFMT), the counter architectures Eyerman et al. propose (§4).
+ *
+ * Interval analysis says: an I-cache / I-TLB miss costs its miss delay; a
+ * branch misprediction costs the time from the branch entering the ROB
+ * until correct-path instructions enter the ROB again; a long backend miss
+ * costs the cycles the ROB is full behind it; overlapping penalties go to
+ * the frontend unless the ROB is full. The counters below implement exactly
+ * that, cycle by cycle.
+ *
+ * The FMT is a ring with one row per outstanding branch (layout in
+ * acct_internal.h): fetch pointer, dispatch head and dispatch tail. A row
+ * holds the branch's ROB id, a mispredict bit, a branch penalty counter
+ * and local L1I / L2I / I-TLB counters.
+ *
+ *   fetch of a branch       it claims the open row (whose local counters hold
+ *                           the I-side miss cycles of the instructions fetched
+ *                           before it, since the previous branch) and the
+ *                           fetch pointer advances to a fresh zeroed row
+ *   dispatch of a branch    the dispatch tail advances to it; ROB id recorded
+ *   every cycle             ROB full: the cycle goes to the global L1D, L2D,
+ *                           D-TLB or long-latency counter by what blocks the
+ *                           ROB head. Otherwise every unresolved branch in the
+ *                           ROB gains a penalty cycle, and a fetch stalled on
+ *                           an I-side miss adds a cycle to that counter of the
+ *                           fetch row; a fetch not stalled on an I-miss while
+ *                           the refill flag is up adds to the global branch
+ *                           counter
+ *                           (the core reports a wrong-path fetch as
+ *                           FETCH_STALL_WRONG_PATH; an I-side miss it waits on
+ *                           is recovered from the miss events, since the
+ *                           hardware cannot tell paths apart)
+ *   branch resolves         mispredicted: mispredict bit set, its penalty
+ *                           added to the global branch counter, refill flag
+ *                           up; dispatch tail back to it, fetch pointer to the
+ *                           row after it (rows of the wrong path and their
+ *                           I-side counts are dropped)
+ *   first correct-path      refill flag down
+ *     dispatch after that
+ *   branch retires          its local counters are added to the global
+ *                           counters; the dispatch head advances (row freed)
+ *
+ * Two choices where the paper is terse, both so no cycle is charged twice
+ * and no wrong-path miss is charged (docs/cpi-stacks.md says more):
+ *  - "when a branch completes" is read as resolution for the branch
+ *    penalty (so the global branch counter then covers exactly the frontend
+ *    refill) and as retirement for the local I-side counters (a branch that
+ *    resolves early may itself be on a wrong path);
+ *  - a cycle in which the refill after a misprediction waits on an I-cache
+ *    miss is charged to the I-cache (the reference stacks do the same, as
+ *    they turn the I-cache real after the predictor).
+ *
+ * A branch's penalty is computed as "ROB-not-full cycles now minus at its
+ * dispatch", which equals incrementing every row each such cycle, at O(1)
+ * per cycle.
+ *
+ * The sFMT keeps the rows for branch penalties but one shared set of local
+ * I-side counters, plus an I-miss bit per ROB entry (set for an instruction
+ * whose fetch missed). Retiring an instruction with the bit adds the shared
+ * counters to the globals, zeroes them and clears all I-miss bits; a
+ * misprediction zeroes the shared counters. Its known inaccuracy: an I-miss
+ * before a mispredicted branch that retires after a wrong-path I-miss
+ * counts the wrong-path miss cycles too.
+ */
+#include <stddef.h>
+#include <string.h>
+#include "acct_internal.h"
+
+static struct acct_fmt_slot *slot_at(struct acct *a, uint64_t pos)
+{
+	return &a->s.fmt.row[pos & (a->rows - 1)];
+}
+
+static void open_row(struct acct *a, uint64_t pos)
+{
+	struct acct_fmt_slot *s = slot_at(a, pos);
+	memset(s, 0, sizeof *s);
+	s->rob_id = -1;
+}
+
+/* Position of the branch `seq` in [lo, hi), or UINT64_MAX. Positions hold
+ * branches in fetch order, so seq increases with position. */
+static uint64_t find_pos(struct acct *a, uint64_t lo, uint64_t hi, uint64_t seq)
+{
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		uint64_t s = slot_at(a, mid)->seq;
+		if (s == seq)
+			return mid;
+		if (s < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT64_MAX;
+}
+
+static void branch_fetched(struct acct *a, const struct insn_event *e)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	if (f->fetch - f->head + 2 > a->rows) {
+		/* Table full: the branch goes untracked and the open row keeps
+		 * collecting. Sized so it cannot happen with the configured
+		 * pipeline; counted so it would show. */
+		f->overflows++;
+		return;
+	}
+	struct acct_fmt_slot *s = slot_at(a, f->fetch);
+	s->seq = e->seq;
+	s->pc = e->pc;
+	f->fetch++;
+	open_row(a, f->fetch);
+}
+
+static void branch_dispatched(struct acct *a, const struct insn_event *e)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	uint64_t pos = f->disp;
+	if (pos >= f->fetch || slot_at(a, pos)->seq != e->seq)
+		pos = find_pos(a, f->disp, f->fetch, e->seq);
+	if (pos == UINT64_MAX)
+		return;
+	struct acct_fmt_slot *s = slot_at(a, pos);
+	s->rob_id = e->rob_index;
+	s->start = f->nonfull;
+	f->disp = pos + 1;
+}
+
+static void mispredict_resolved(struct acct *a, uint64_t pos)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	struct acct_fmt_slot *s = slot_at(a, pos);
+	s->mispredicted = 1;
+	f->t.global[ACCT_BPRED] += s->penalty;
+	f->refill = 1;
+	f->disp = pos + 1;
+	f->fetch = pos + 1;
+	open_row(a, f->fetch);
+}
+
+static void branch_completed(struct acct *a, const struct insn_event *e)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	uint64_t pos = find_pos(a, f->head, f->disp, e->seq);
+	if (pos == UINT64_MAX)
+		return;
+	struct acct_fmt_slot *s = slot_at(a, pos);
+	if (s->resolved)
+		return;
+	s->resolved = 1;
+	s->penalty = f->nonfull - s->start;
+	if (e->mispredicted && !e->wrong_path)
+		mispredict_resolved(a, pos);
+}
+
+static void branch_retired(struct acct *a, const struct insn_event *e)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	/* Rows older than the retiring branch belong to branches that vanished
+	 * without retiring (only possible after an unusual flush): drop them. */
+	while (f->head < f->disp && slot_at(a, f->head)->seq < e->seq)
+		f->head++;
+	if (f->head >= f->disp || slot_at(a, f->head)->seq != e->seq)
+		return;
+	const struct acct_fmt_slot *s = slot_at(a, f->head);
+	if (a->method == ACCT_FMT) {
+		for (int k = 0; k < ACCT_FE_COUNT; k++)
+			f->t.global[k] += s->local[k];
+	} else if (s->mispredicted) {
+		/* sFMT: a mispredicted branch retires; what the shared counters
+		 * hold since the older I-miss instructions retired was fetched
+		 * after it, on its wrong path (or just after the redirect) */
+		memset(f->shared, 0, sizeof f->shared);
+	}
+	f->head++;
+}
+
+static void branch_squashed(struct acct *a, const struct insn_event *e)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	uint64_t pos = find_pos(a, f->head, f->fetch, e->seq);
+	if (pos == UINT64_MAX)
+		return;
+	/* Everything from this branch on is gone; what the open row had
+	 * collected was fetched after it, so it goes too. */
+	f->fetch = pos;
+	if (f->disp > pos)
+		f->disp = pos;
+	open_row(a, pos);
+}
+
+static int imiss_test(const struct acct_fmt_state_s *f, int i)
+{
+	return (f->imiss[i >> 6] >> (i & 63)) & 1;
+}
+
+static void imiss_set(struct acct_fmt_state_s *f, int i, int on)
+{
+	uint64_t bit = (uint64_t)1 << (i & 63);
+	if (on && !(f->imiss[i >> 6] & bit)) {
+		f->imiss[i >> 6] |= bit;
+		f->imiss_bits++;
+	} else if (!on && (f->imiss[i >> 6] & bit)) {
+		f->imiss[i >> 6] &= ~bit;
+		f->imiss_bits--;
+	}
+}
+
+/* sFMT: per-instruction I-miss bits in the ROB. */
+static void sfmt_insn(struct acct *a, const struct insn_event *e)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	int i = e->rob_index;
+	if (i < 0 || i >= ACCT_MAX_ROB_ID)
+		return;
+	if (!f->imiss_bits && !(e->stage == INSN_DISPATCH && e->icache_miss))
+		return;                 /* no bit to set, test or clear */
+	switch (e->stage) {
+	case INSN_DISPATCH:
+		imiss_set(f, i, e->icache_miss != 0);
+		break;
+	case INSN_SQUASH:
+		imiss_set(f, i, 0);
+		break;
+	case INSN_COMMIT:
+		if (imiss_test(f, i)) {
+			for (int k = 0; k < ACCT_FE_COUNT; k++)
+				f->t.global[k] += f->shared[k];
+			memset(f->shared, 0, sizeof f->shared);
+			memset(f->imiss, 0, sizeof f->imiss);
+			f->imiss_bits = 0;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void fmt_on_insn(void *ctx, const struct insn_event *e)
+{
+	struct acct *a = ctx;
+	if (a->method == ACCT_SFMT)
+		sfmt_insn(a, e);
+	if (!acct_is_branch(e->uop))
+		return;
+	switch (e->stage) {
+	case INSN_FETCH: branch_fetched(a, e); break;
+	case INSN_DISPATCH: branch_dispatched(a, e); break;
+	case INSN_COMPLETE: branch_completed(a, e); break;
+	case INSN_COMMIT: branch_retired(a, e); break;
+	case INSN_SQUASH: branch_squashed(a, e); break;
+	default: break;
+	}
+}
+
+/* Wrong-path I-side misses, so a fetch unit waiting on one is seen as such. */
+static void fmt_on_miss(void *ctx, const struct miss_event *e)
+{
+	struct acct *a = ctx;
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	if (e->correct_path)
+		return;
+	if (e->kind == MISS_ITLB) {
+		if (e->phase == MISS_BEGIN) {
+			f->wp_itlb_id = e->id;
+			f->wp_itlb_start = e->start;
+		} else if (f->wp_itlb_id == e->id) {
+			f->wp_itlb_id = 0;
+		}
+	} else if (e->kind == MISS_L1I || e->kind == MISS_L2I) {
+		if (e->phase == MISS_BEGIN) {
+			f->wp_cache_id = e->id;
+			f->wp_cache_kind = e->kind == MISS_L1I ? ACCT_FE_L1I : ACCT_FE_L2I;
+		} else if (f->wp_cache_id == e->id) {
+			f->wp_cache_id = 0;
+		}
+	}
+}
+
+/* The I-side miss the fetch unit waits on this cycle (any path), or -1. */
+static int fetch_imiss(const struct acct *a, const struct cycle_record *r)
+{
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	int fe = acct_fetch_comp(r->fetch_stall);
+	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
+		return fe;
+	if (f->wp_itlb_id && r->cycle < f->wp_itlb_start + a->itlb_latency)
+		return ACCT_FE_ITLB;
+	if (f->wp_cache_id)
+		return f->wp_cache_kind;
+	return f->wp_itlb_id ? ACCT_FE_ITLB : -1;
+}
+
+static void fmt_on_cycle(void *ctx, const struct cycle_record *r)
+{
+	struct acct *a = ctx;
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	f->t.cycles++;
+	f->t.insns += (uint64_t)r->committed;
+	if (f->refill && r->dispatched_correct > 0)
+		f->refill = 0;
+	if (acct_rob_full(r)) {
+		int k = acct_head_comp(r);
+		if (k >= 0)
+			f->t.global[k]++;
+		return;
+	}
+	f->nonfull++;
+	int fe = fetch_imiss(a, r);
+	if (fe >= 0) {
+		if (a->method == ACCT_FMT)
+			slot_at(a, f->fetch)->local[fe]++;
+		else
+			f->shared[fe]++;
+	} else if (f->refill) {
+		f->t.global[ACCT_BPRED]++;
+	}
+}
+
+void acct_fmt_init(struct acct *a)
+{
+	memset(&a->s, 0, sizeof a->s);
+	a->state_size = offsetof(struct acct_fmt_state_s, row) + a->rows * sizeof(struct acct_fmt_slot);
+	open_row(a, 0);
+	a->obs.on_insn = fmt_on_insn;
+	a->obs.on_miss = fmt_on_miss;
+	a->obs.on_cycle = fmt_on_cycle;
+}
+
+int acct_fmt_state(const struct acct *a, struct acct_fmt_state *out)
+{
+	if (a->method != ACCT_FMT && a->method != ACCT_SFMT)
+		return -1;
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	memset(out, 0, sizeof *out);
+	out->rows = (int)a->rows;
+	out->fetch = (int)(f->fetch % a->rows);
+	out->dispatch_head = (int)(f->head % a->rows);
+	out->dispatch_tail = (int)((f->disp + a->rows - 1) % a->rows);
+	out->in_rob = (int)(f->disp - f->head);
+	out->in_frontend = (int)(f->fetch - f->disp);
+	out->refill = f->refill;
+	if (a->method == ACCT_SFMT)
+		memcpy(out->shared, f->shared, sizeof out->shared);
+	out->imiss_bits = f->imiss_bits;
+	out->overflows = f->overflows;
+	return 0;
+}
+
+int acct_fmt_row(const struct acct *a, int i, struct acct_fmt_row *out)
+{
+	if ((a->method != ACCT_FMT && a->method != ACCT_SFMT) || i < 0 || (uint32_t)i >= a->rows)
+		return -1;
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	const struct acct_fmt_slot *s = &f->row[i];
+	/* The position this row holds, counting from the dispatch head. */
+	uint64_t pos = f->head + ((uint64_t)i + a->rows - f->head % a->rows) % a->rows;
+	memset(out, 0, sizeof *out);
+	out->rob_id = -1;
+	if (pos > f->fetch) {
+		out->state = ACCT_ROW_FREE;
+		return 0;
+	}
+	out->seq = s->seq;
+	out->pc = s->pc;
+	out->mispredicted = s->mispredicted;
+	if (a->method == ACCT_FMT)
+		memcpy(out->local, s->local, sizeof out->local);
+	if (pos == f->fetch) {
+		out->state = ACCT_ROW_OPEN;
+		out->seq = 0;
+		out->pc = 0;
+	} else if (pos >= f->disp) {
+		out->state = ACCT_ROW_FRONTEND;
+	} else {
+		out->rob_id = s->rob_id;
+		out->state = s->resolved ? ACCT_ROW_RESOLVED : ACCT_ROW_ROB;
+		out->branch_penalty = s->resolved ? s->penalty : f->nonfull - s->start;
+	}
+	return 0;
+}

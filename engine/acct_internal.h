@@ -1,0 +1,149 @@
+/*
+ * acct_internal.h — what the accounting units share behind acct.h: the
+ * unit object, the per-method state structs, and the helpers every unit
+ * uses to read a cycle record. Only engine/acct*.c include it.
+ *
+ * A unit's whole mutable state is `struct acct.s` (a union of flat structs
+ * with no pointers), so a snapshot is one memcpy of acct_state_size bytes.
+ */
+#ifndef IVX_ACCT_INTERNAL_H
+#define IVX_ACCT_INTERNAL_H
+
+#include <stddef.h>
+#include "acct.h"
+#include "uop.h"
+
+/* Largest table the FMT keeps (rows = outstanding branches + 1) and the
+ * largest ROB the sFMT's I-miss bits cover. */
+#define ACCT_FMT_MAX_ROWS 1024
+#define ACCT_MAX_ROB 1024
+/* ROB ids are the core's slot numbers, which may exceed the ROB size. */
+#define ACCT_MAX_ROB_ID 4096
+
+/* What every unit counts. */
+struct acct_totals {
+	uint64_t cycles;                   /* on_cycle calls seen */
+	uint64_t insns;                    /* instructions committed */
+	uint64_t global[ACCT_COMP_COUNT];  /* the global component counters */
+};
+
+struct acct_naive_state {
+	struct acct_totals t;
+	uint64_t events[ACCT_COMP_COUNT];  /* events counted (all paths or correct only) */
+};
+
+struct acct_power5_state {
+	struct acct_totals t;
+	int empty_cause;                   /* enum acct_comp an empty ROB is charged to, -1 none */
+};
+
+/* One FMT row. `local` is unused by the sFMT. */
+struct acct_fmt_slot {
+	uint64_t seq;                      /* branch seq, 0 for the open fetch row */
+	uint64_t pc;
+	uint64_t start;                    /* nonfull count when it entered the ROB */
+	uint64_t penalty;                  /* frozen branch penalty once resolved */
+	uint64_t local[ACCT_FE_COUNT];     /* frontend miss cycles fetched before it */
+	int32_t rob_id;                    /* -1 until dispatched */
+	uint8_t resolved;                  /* the branch has resolved */
+	uint8_t mispredicted;
+};
+
+/*
+ * The table is a ring addressed by ever-increasing positions (row =
+ * position mod rows):
+ *
+ *     head ........ disp ........ fetch
+ *     [ in the ROB ][ in frontend ][open row]
+ *
+ * rows [head, disp) hold dispatched branches (dispatch head pointer = head,
+ * dispatch tail pointer = disp - 1), [disp, fetch) fetched branches not yet
+ * dispatched, and row `fetch` is the open row whose local counters collect
+ * the frontend miss cycles of the instructions being fetched now; the next
+ * branch fetched claims it.
+ */
+struct acct_fmt_state_s {
+	struct acct_totals t;
+	uint64_t head, disp, fetch;        /* ring positions (see above) */
+	uint64_t nonfull;                  /* cycles with the ROB not full so far */
+	int refill;                        /* global branch counter running */
+	uint64_t shared[ACCT_FE_COUNT];    /* sFMT shared local counters */
+	int imiss_bits;                    /* sFMT: bits set in imiss[] */
+	uint64_t overflows;
+	/* wrong-path I-side misses in progress: the core's fetch_stall says
+	 * WRONG_PATH for them, but counter hardware sees a fetch unit waiting
+	 * on a miss, so the units rebuild that from the miss events */
+	uint64_t wp_itlb_id, wp_itlb_start;
+	uint64_t wp_cache_id;
+	int wp_cache_kind;                 /* ACCT_FE_L1I or ACCT_FE_L2I */
+	uint64_t imiss[ACCT_MAX_ROB_ID / 64]; /* sFMT: I-miss bit per ROB id */
+	struct acct_fmt_slot row[ACCT_FMT_MAX_ROWS];
+};
+
+struct acct {
+	int method;                        /* enum acct_method */
+	struct core_observer obs;
+	/* derived from the configuration, fixed for the unit's life */
+	uint32_t penalty[ACCT_COMP_COUNT]; /* naive average penalties */
+	uint32_t rows;                     /* FMT rows in use (a power of two) */
+	uint32_t rob_size;
+	uint32_t itlb_latency;             /* I-TLB walk cycles */
+	size_t state_size;                 /* bytes of `s` the snapshot copies */
+	union {
+		struct acct_totals t;
+		struct acct_naive_state naive;
+		struct acct_power5_state p5;
+		struct acct_fmt_state_s fmt;
+	} s;
+};
+
+/* Per-method set-up: fill a->obs callbacks and a->state_size, zero state. */
+void acct_naive_init(struct acct *a);
+void acct_power5_init(struct acct *a);
+void acct_fmt_init(struct acct *a);
+
+/* Reading a cycle record the way the counters do. */
+static inline int acct_rob_full(const struct cycle_record *r)
+{
+	/* dispatch is the last stage to change the ROB in a cycle, so a cycle
+	 * that dispatched nothing and ends full was full at dispatch. */
+	return r->rob_full || (r->dispatched == 0 && r->rob_occupancy >= r->rob_size);
+}
+
+/* The component a blocked ROB head stands for; -1 none. A store at the
+ * head that the memory system refused waits for a D-cache miss to free an
+ * MSHR: a long one when misses to memory are in flight, else an L1 one. */
+static inline int acct_head_comp(const struct cycle_record *r)
+{
+	switch (r->head_wait) {
+	case HEAD_L1D: return ACCT_L1D;
+	case HEAD_L2D: return ACCT_L2D;
+	case HEAD_DTLB: return ACCT_DTLB;
+	case HEAD_LONG_LATENCY: return ACCT_FU;
+	case HEAD_STORE: return r->long_misses_outstanding > 0 ? ACCT_L2D : ACCT_L1D;
+	default: return -1;
+	}
+}
+
+/* The I-side component of a fetch stall, or -1. */
+static inline int acct_fetch_comp(int fetch_stall)
+{
+	switch (fetch_stall) {
+	case FETCH_STALL_L1I: return ACCT_FE_L1I;
+	case FETCH_STALL_L2I: return ACCT_FE_L2I;
+	case FETCH_STALL_ITLB: return ACCT_FE_ITLB;
+	default: return -1;
+	}
+}
+
+static inline int acct_is_branch(const struct uop *u)
+{
+	return u && u->op_class == UOP_BRANCH;
+}
+
+/* Snapshot callbacks shared by all units. */
+size_t acct_state_size_cb(void *ctx);
+void acct_save_cb(void *ctx, void *blob);
+void acct_restore_cb(void *ctx, const void *blob);
+
+#endif

@@ -1,0 +1,477 @@
+/*
+ * core.c — the core model's skeleton: creation, the cycle loop, commit,
+ * the state-based miss events, statistics and observers.
+ *
+ * One cycle runs the stages back to front so each sees what the others
+ * left at the end of the previous cycle (ChampSim's operate() order):
+ *
+ *   commit     retire up to commit_width done instructions from the ROB head
+ *              (stores write the D-cache here, branches train the predictor)
+ *   writeback  instructions whose latency ran out complete; their consumers
+ *              wake up; a mispredicted branch resolves and squashes
+ *   issue      oldest-first (or in order) to the functional units
+ *   dispatch   frontend -> ROB/IQ/LSQ with renaming
+ *   fetch      one I-cache access per block, predict, step the guest
+ *
+ * then the cycle's summary (cycle_record) and the state-based events
+ * (rob_empty, rob_full, fu_stall) are published. The stage functions live
+ * in core_fetch.c and core_backend.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core_internal.h"
+#include "disasm.h"
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+/* Carve the arrays out of one allocation, so snapshots are one memcpy. */
+static size_t layout(struct core *c, char *base)
+{
+	size_t off = 0;
+#define CARVE(ptr, type, count)                                                   \
+	do {                                                                      \
+		off = (off + 63) & ~(size_t)63;                                   \
+		if (base)                                                         \
+			c->ptr = (type *)(void *)(base + off);                    \
+		off += sizeof(type) * (size_t)(count);                            \
+	} while (0)
+	CARVE(ring, struct core_insn, c->ring_size);
+	CARVE(cps, struct bpred_checkpoint, c->ring_size);
+	CARVE(dmiss, struct core_dmiss, c->ring_size);
+	CARVE(edges, int32_t, c->ring_size * 4);
+	CARVE(ready, uint64_t, c->ready_words);
+	CARVE(wheel, int32_t, CORE_WHEEL_SIZE);
+	CARVE(sq, uint64_t, c->sq_size);
+	CARVE(div_free, uint64_t, c->cfg.div_units ? c->cfg.div_units : 1);
+#undef CARVE
+	return off;
+}
+
+static void reset_state(struct core *c)
+{
+	memset(c->block, 0, c->block_bytes);
+	for (uint32_t i = 0; i < CORE_WHEEL_SIZE; i++)
+		c->wheel[i] = CORE_NIL;
+	memset(&c->s, 0, sizeof c->s);
+	c->s.next_seq = 1;
+	c->s.next_event_id = 1;
+	for (int r = 0; r < REG_COUNT; r++)
+		c->s.rename_slot[r] = 0, c->s.rename_seq[r] = 0;
+}
+
+struct core *core_new(const struct machine_config *cfg, struct guest *g, struct ivx_err *err)
+{
+	if (config_validate(cfg, err) < 0)
+		return NULL;
+	struct core *c = calloc(1, sizeof *c);
+	if (!c) {
+		ivx_error(err, IVX_ESYS, "out of host memory");
+		return NULL;
+	}
+	c->cfg = *cfg;
+	c->g = g;
+	c->depth = cfg->frontend_depth ? cfg->frontend_depth : 1;
+	/* the pipe stages hold a dispatch group each, plus the fetch buffer */
+	c->fe_capacity = c->depth * cfg->decode_width + cfg->fetch_buffer;
+	c->ring_size = pow2_at_least(cfg->rob_size + c->fe_capacity + 1);
+	if (c->ring_size < 64)
+		c->ring_size = 64;
+	c->ring_mask = c->ring_size - 1;
+	c->ready_words = c->ring_size / 64;
+	c->sq_size = pow2_at_least(cfg->lsq_size ? cfg->lsq_size : 1);
+	c->line_mask = ~(uint64_t)(cfg->l1i.line - 1);
+	c->block_bytes = layout(c, NULL);
+	c->block = aligned_alloc(64, (c->block_bytes + 63) & ~(size_t)63);
+	if (!c->block) {
+		free(c);
+		ivx_error(err, IVX_ESYS, "out of host memory");
+		return NULL;
+	}
+	layout(c, c->block);
+	c->ms = memsys_new(&c->cfg, err);
+	c->bp = c->ms ? bpred_new(&c->cfg, err) : NULL;
+	if (!c->bp) {
+		core_free(c);
+		return NULL;
+	}
+	reset_state(c);
+	return c;
+}
+
+void core_free(struct core *c)
+{
+	if (!c)
+		return;
+	memsys_free(c->ms);
+	bpred_free(c->bp);
+	free(c->block);
+	free(c);
+}
+
+/* ---- observers and events --------------------------------------------- */
+
+static void update_wants(struct core *c)
+{
+	c->want_insn = c->want_miss = c->want_cycle = 0;
+	for (int i = 0; i < c->n_obs; i++) {
+		c->want_insn |= c->obs[i].on_insn != NULL;
+		c->want_miss |= c->obs[i].on_miss != NULL;
+		c->want_cycle |= c->obs[i].on_cycle != NULL;
+	}
+}
+
+int core_add_observer(struct core *c, const struct core_observer *obs, struct ivx_err *err)
+{
+	if (c->n_obs == CORE_MAX_OBSERVERS)
+		return ivx_error(err, IVX_EUSAGE, "too many observers (at most %d)", CORE_MAX_OBSERVERS);
+	c->obs[c->n_obs++] = *obs;
+	update_wants(c);
+	return IVX_OK;
+}
+
+void core_remove_observer(struct core *c, void *ctx)
+{
+	int j = 0;
+	for (int i = 0; i < c->n_obs; i++)
+		if (c->obs[i].ctx != ctx)
+			c->obs[j++] = c->obs[i];
+	c->n_obs = j;
+	update_wants(c);
+}
+
+static void publish_miss(struct core *c, const struct core_active *a, int phase, uint64_t end)
+{
+	struct miss_event e = {
+		.kind = a->kind, .phase = phase, .id = a->id, .start = a->start, .end = end,
+		.insn_seq = a->insn_seq, .pc = a->pc, .addr = a->addr, .correct_path = a->correct_path,
+	};
+	for (int i = 0; i < c->n_obs; i++)
+		if (c->obs[i].on_miss)
+			c->obs[i].on_miss(c->obs[i].ctx, &e);
+}
+
+/* Begin a miss event now; *a remembers it until core_miss_end. */
+uint64_t core_miss_begin(struct core *c, struct core_active *a, int kind, uint64_t insn_seq,
+			 uint64_t pc, uint64_t addr, int correct_path)
+{
+	a->id = c->s.next_event_id++;
+	a->start = c->s.cycle;
+	a->kind = kind;
+	a->insn_seq = insn_seq;
+	a->pc = pc;
+	a->addr = addr;
+	a->correct_path = correct_path;
+	if (correct_path)
+		c->s.stats.events_correct[kind]++;
+	else
+		c->s.stats.events_wrong[kind]++;
+	if (c->want_miss)
+		publish_miss(c, a, MISS_BEGIN, 0);
+	return a->id;
+}
+
+/* End the event in *a at the current cycle (no-op if none is in progress). */
+void core_miss_end(struct core *c, struct core_active *a)
+{
+	if (!a->id)
+		return;
+	if (c->want_miss)
+		publish_miss(c, a, MISS_END, c->s.cycle);
+	a->id = 0;
+}
+
+void core_insn_event(struct core *c, const struct core_insn *r, int stage, const uint64_t *deps, int n_deps)
+{
+	struct insn_event e = {
+		.stage = stage, .cycle = c->s.cycle, .seq = r->seq, .pc = r->pc, .uop = r->uop,
+		.rob_index = r->state == IS_FRONTEND ? -1 : (int)(r - c->ring),
+		.wrong_path = r->wrong_path, .mispredicted = r->mispredicted,
+		.icache_miss = r->icache_miss, .dcache_level = r->dcache_level,
+		.dtlb_miss = r->dtlb_miss, .mem_addr = r->mem_addr,
+		.n_deps = n_deps,
+	};
+	for (int k = 0; k < n_deps; k++)
+		e.dep_seq[k] = deps[k];
+	for (int i = 0; i < c->n_obs; i++)
+		if (c->obs[i].on_insn)
+			c->obs[i].on_insn(c->obs[i].ctx, &e);
+}
+
+/* ---- commit ------------------------------------------------------------ */
+
+/* What the unfinished instruction at the ROB head waits for. */
+static int head_wait_of(const struct core *c, const struct core_insn *r)
+{
+	uint64_t now = c->s.cycle;
+	if (r->state == IS_DONE)
+		return r->uop->op_class == UOP_STORE ? HEAD_STORE : HEAD_NONE;
+	if (r->fu == FU_MEM && r->uop->op_class == UOP_LOAD && r->state == IS_ISSUED) {
+		if (r->dtlb_miss && now < r->issue_cycle + c->cfg.dtlb.miss_latency)
+			return HEAD_DTLB;
+		if (r->dcache_level == 3)
+			return HEAD_L2D;
+		if (r->dcache_level == 2)
+			return HEAD_L1D;
+		return HEAD_EXECUTING;
+	}
+	if (r->long_latency)
+		return HEAD_LONG_LATENCY;
+	return HEAD_EXECUTING;
+}
+
+static inline int commit_one(struct core *c, struct core_insn *r)
+{
+	struct core_state *s = &c->s;
+	const struct uop *u = r->uop;
+	switch (u->op_class) {
+	case UOP_STORE: {
+		struct mem_access a;
+		memsys_store(c->ms, r->mem_addr, u->mem_size, s->cycle, &a);
+		if (a.blocked)
+			return 0;            /* no MSHR for the write: retry next cycle */
+		s->sq_head++;
+		if (s->sq_known < s->sq_head)
+			s->sq_known = s->sq_head;
+		break;
+	}
+	case UOP_BRANCH:
+		s->stats.branches++;
+		s->stats.mispredicts += r->mispredicted;
+		if (!c->cfg.perfect_bpred)
+			bpred_update(c->bp, u, r->pc, &c->cps[core_slot(c, r)], r->taken, r->next_pc);
+		break;
+	case UOP_SYSCALL:
+		if (guest_state(c->g) == GUEST_EXITED)
+			s->done = 1;
+		if (s->fetch_halt == HALT_SYSCALL) {
+			s->fetch_halt = HALT_NONE;
+			if (s->fetch_resume < s->cycle + 1)
+				s->fetch_resume = s->cycle + 1;
+		}
+		break;
+	default:
+		break;
+	}
+	if (r->fu == FU_MEM)
+		s->lsq_count--;
+	s->stats.committed++;
+	if (c->want_insn)
+		core_insn_event(c, r, INSN_COMMIT, NULL, 0);
+	s->head++;
+	s->rob_count--;
+	return 1;
+}
+
+static int commit_stage(struct core *c, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	int n = 0;
+	while (n < (int)c->cfg.commit_width && s->head != s->dispatch && !s->done) {
+		struct core_insn *r = core_at(c, s->head);
+		if (r->state != IS_DONE)
+			break;
+		if (__builtin_expect(r->fault, 0)) {
+			if (err)
+				*err = s->fault_err;
+			return s->fault_err.code ? s->fault_err.code : IVX_EGUEST;
+		}
+		if (!commit_one(c, r))
+			break;
+		n++;
+	}
+	s->cc.committed = n;
+	if (n) {
+		s->last_commit_cycle = s->cycle;
+		if (!s->ev_fu_stall.id)
+			return IVX_OK;
+	}
+	/* fu_stall: a long-latency op blocks the head */
+	const struct core_insn *h = s->head != s->dispatch ? core_at(c, s->head) : NULL;
+	int fu_blocked = !n && h && h->long_latency && h->state != IS_DONE;
+	if (s->ev_fu_stall.id && (!fu_blocked || s->ev_fu_stall.insn_seq != h->seq))
+		core_miss_end(c, &s->ev_fu_stall);
+	if (fu_blocked && !s->ev_fu_stall.id)
+		core_miss_begin(c, &s->ev_fu_stall, MISS_FU_STALL, h->seq, h->pc, 0, !h->wrong_path);
+	if (h && !n) {
+		s->cc.head_wait = head_wait_of(c, h);
+		s->cc.head_seq = h->seq;
+		s->cc.head_pc = h->pc;
+	}
+	return IVX_OK;
+}
+
+/* ---- the cycle ---------------------------------------------------------- */
+
+static void publish_cycle(struct core *c)
+{
+	struct core_state *s = &c->s;
+	const struct core_cycle_counts *cc = &s->cc;
+	struct cycle_record rec = {
+		.cycle = s->cycle, .fetched = cc->fetched, .dispatched = cc->dispatched,
+		.dispatched_correct = cc->dispatched_correct, .issued = cc->issued,
+		.committed = cc->committed, .squashed = cc->squashed,
+		.rob_occupancy = s->rob_count, .rob_size = (int)c->cfg.rob_size,
+		.rob_full = cc->rob_full, .lsq_occupancy = s->lsq_count,
+		.frontend_occupancy = (int)(s->tail - s->dispatch),
+		.fetch_stall = core_fetch_stall_reason(c), .head_wait = cc->head_wait,
+		.head_seq = cc->head_seq, .head_pc = cc->head_pc,
+		.long_misses_outstanding = memsys_long_misses_in_flight(c->ms, s->cycle),
+	};
+	if (s->head != s->dispatch && !rec.head_seq) {
+		/* the head committed this cycle: name the new one */
+		const struct core_insn *h = core_at(c, s->head);
+		rec.head_seq = h->seq;
+		rec.head_pc = h->pc;
+	}
+	if (s->spec) {
+		for (uint64_t p = s->head; p != s->dispatch; p++)
+			if (core_at(c, p)->wrong_path) {
+				rec.wrong_path_in_rob = 1;
+				break;
+			}
+	}
+	for (int i = 0; i < c->n_obs; i++)
+		if (c->obs[i].on_cycle)
+			c->obs[i].on_cycle(c->obs[i].ctx, &rec);
+}
+
+static inline void end_of_cycle(struct core *c)
+{
+	struct core_state *s = &c->s;
+	if (__builtin_expect(!s->rob_count, 0)) {
+		if (!s->ev_rob_empty.id)
+			core_miss_begin(c, &s->ev_rob_empty, MISS_ROB_EMPTY, 0, 0, 0, 1);
+	} else if (s->ev_rob_empty.id) {
+		core_miss_end(c, &s->ev_rob_empty);
+	}
+	if (__builtin_expect(s->cc.rob_full, 0)) {
+		if (!s->ev_rob_full.id) {
+			const struct core_insn *f = core_at(c, s->dispatch);
+			core_miss_begin(c, &s->ev_rob_full, MISS_ROB_FULL, 0, 0, 0, !f->wrong_path);
+		}
+	} else if (s->ev_rob_full.id) {
+		core_miss_end(c, &s->ev_rob_full);
+	}
+	s->stats.cycles++;
+	if (c->want_cycle)
+		publish_cycle(c);
+}
+
+static int deadlock(struct core *c, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	char where[256], why[96];
+	if (s->head == s->dispatch) {
+		const char *f = s->fetch_halt == HALT_SYSCALL ? "halted after a system call" :
+				s->fetch_halt == HALT_WRONG_PATH ? "halted on a wrong path" :
+				s->fetch_wait ? "waiting for an instruction fetch" : "not delivering";
+		guest_describe_pc(c->g, guest_cpu_const(c->g)->pc, where, sizeof where);
+		return ivx_error(err, IVX_EDEADLOCK,
+				 "deadlock: nothing committed for %llu cycles (cycle %llu); ROB empty, fetch %s at %s",
+				 (unsigned long long)(s->cycle - s->last_commit_cycle),
+				 (unsigned long long)s->cycle, f, where);
+	}
+	const struct core_insn *h = core_at(c, s->head);
+	static const char *const states[] = { "in the frontend", "waiting to issue", "executing", "done" };
+	if (h->state == IS_WAITING)
+		snprintf(why, sizeof why, "%d source operand(s) never became ready", h->pending);
+	else if (h->state == IS_ISSUED)
+		snprintf(why, sizeof why, "completes at cycle %llu", (unsigned long long)h->complete_cycle);
+	else if (h->state == IS_DONE)
+		snprintf(why, sizeof why, "cannot commit (store refused by the memory system)");
+	else
+		snprintf(why, sizeof why, "?");
+	guest_describe_pc(c->g, h->pc, where, sizeof where);
+	return ivx_error(err, IVX_EDEADLOCK,
+			 "deadlock: nothing committed for %llu cycles (cycle %llu); ROB head seq %llu %s, %s: %s; "
+			 "ROB %d/%u, IQ %d, LSQ %d",
+			 (unsigned long long)(s->cycle - s->last_commit_cycle), (unsigned long long)s->cycle,
+			 (unsigned long long)h->seq, where, states[h->state], why, s->rob_count,
+			 c->cfg.rob_size, s->iq_count, s->lsq_count);
+}
+
+int core_cycle(struct core *c, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	if (s->done)
+		return IVX_OK;
+	s->cc = (struct core_cycle_counts){ 0 };
+	int rc = commit_stage(c, err);
+	if (rc < 0)
+		return rc;
+	if (!s->done) {
+		core_writeback_stage(c);
+		core_issue_stage(c);
+		core_dispatch_stage(c);
+		rc = core_fetch_stage(c, err);
+		if (rc < 0)
+			return rc;
+	}
+	end_of_cycle(c);
+	s->cycle++;
+	if (!s->done && s->cycle - s->last_commit_cycle > c->cfg.deadlock_cycles)
+		return deadlock(c, err);
+	return IVX_OK;
+}
+
+int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	s->stop_requested = 0;
+	while (!s->done && !s->stop_requested) {
+		if (max_cycles && s->stats.cycles >= max_cycles)
+			break;
+		if (max_insns && s->stats.committed >= max_insns)
+			break;
+		int rc = core_cycle(c, err);
+		if (rc < 0)
+			return rc;
+	}
+	return IVX_OK;
+}
+
+void core_request_stop(struct core *c) { c->s.stop_requested = 1; }
+int core_done(const struct core *c) { return c->s.done; }
+uint64_t core_cycles(const struct core *c) { return c->s.stats.cycles; }
+uint64_t core_committed(const struct core *c) { return c->s.stats.committed; }
+const struct machine_config *core_config(const struct core *c) { return &c->cfg; }
+struct guest *core_guest(const struct core *c) { return c->g; }
+void core_stats(const struct core *c, struct core_stats *out) { *out = c->s.stats; }
+int core_rob_occupancy(const struct core *c) { return c->s.rob_count; }
+int core_rob_size(const struct core *c) { return (int)c->cfg.rob_size; }
+
+int core_rob_entry(const struct core *c, int i, struct rob_view *out)
+{
+	const struct core_state *s = &c->s;
+	if (i < 0 || i >= s->rob_count)
+		return -1;
+	const struct core_insn *r = core_at(c, s->head + (uint64_t)i);
+	memset(out, 0, sizeof *out);
+	out->seq = r->seq;
+	out->pc = r->pc;
+	out->uop = r->uop;
+	out->wrong_path = r->wrong_path;
+	out->mem_addr = r->mem_addr;
+	switch (r->state) {
+	case IS_WAITING:
+		out->state = ROB_DISPATCHED;
+		break;
+	case IS_ISSUED:
+		/* the cycle counter already points past the last simulated cycle */
+		out->state = r->issue_cycle + 1 == s->cycle ? ROB_ISSUED : ROB_EXECUTING;
+		out->cycles_left = (int)(r->complete_cycle >= s->cycle ? r->complete_cycle - s->cycle + 1 : 0);
+		break;
+	default:
+		out->state = ROB_DONE;
+		break;
+	}
+	out->wait = head_wait_of(c, r);
+	return 0;
+}

@@ -1,0 +1,228 @@
+/*
+ * core_internal.h — the core model's state, shared by its files:
+ *
+ *   core.c           creation, the cycle loop, commit, statistics, events
+ *   core_fetch.c     fetch (I-cache, prediction, wrong path), fast-forward
+ *   core_backend.c   dispatch/rename, issue, writeback, squash
+ *   core_snapshot.c  snapshots
+ *
+ * Every in-flight instruction lives in one circular array, `ring`, in
+ * fetch order. Three positions (monotonic counters; slot = pos & mask)
+ * split it:
+ *
+ *      head            dispatch              tail
+ *       |   ROB (dispatched) |  frontend (fetched) |   free
+ *
+ * commit advances head, dispatch advances dispatch, fetch advances tail,
+ * and a squash pulls tail (and dispatch) back. Every other structure is a
+ * fixed-size array too (dependence edges, the completion wheel, the store
+ * queue, ready bits), all in one allocation, `block`, so a snapshot is one
+ * memcpy of it plus `struct core_state`. Nothing is allocated per cycle.
+ *
+ * Not for other modules: they use core.h.
+ */
+#ifndef IVX_CORE_INTERNAL_H
+#define IVX_CORE_INTERNAL_H
+
+#include <stdint.h>
+#include "bpred.h"
+#include "core.h"
+#include "guest.h"
+#include "memsys.h"
+#include "uop.h"
+
+#define CORE_MAX_OBSERVERS 16
+#define CORE_WHEEL_SIZE    1024           /* completion wheel buckets (power of two) */
+#define CORE_NIL           (-1)           /* empty link */
+
+/* Where an instruction is. */
+enum insn_state {
+	IS_FRONTEND,      /* fetched, in the frontend pipeline / fetch buffer */
+	IS_WAITING,       /* in the ROB and the issue queue */
+	IS_ISSUED,        /* executing; completes at complete_cycle */
+	IS_DONE,          /* completed; waits to commit */
+};
+
+/* Functional-unit pools. */
+enum core_fu { FU_ALU, FU_MUL, FU_DIV, FU_MEM, FU_COUNT };
+
+/* Why fetch is halted (until a squash or a commit lifts it). */
+enum fetch_halt {
+	HALT_NONE,
+	HALT_SYSCALL,     /* after a correct-path SVC, until it commits */
+	HALT_FAULT,       /* after a correct-path fault/trap: the run ends at its commit */
+	HALT_WRONG_PATH,  /* the wrong path reached something it cannot run */
+};
+
+/* One in-flight instruction: 128 bytes (a power of two, so slot numbers
+ * are a shift away, and the ring stays in the L1 cache); rarely used parts
+ * live in side arrays indexed by the same slot: the predictor checkpoint
+ * of branches (cps) and the miss events of loads (dmiss). The fields from
+ * `pending` to `zero_end` are cleared together when a slot is reused. */
+struct core_insn {
+	uint64_t seq;             /* dynamic instruction number (never reused) */
+	uint64_t pc;
+	uint64_t next_pc;         /* actual successor on its path */
+	uint64_t pred_next;       /* successor the frontend followed */
+	uint64_t mem_addr;        /* loads/stores: effective address */
+	const struct uop *uop;
+	uint64_t ready_cycle;     /* earliest dispatch (fetch + frontend depth) */
+	uint64_t issue_cycle;     /* valid once issued */
+	uint64_t complete_cycle;  /* once issued: when the result is ready */
+	int32_t dep_head;         /* first edge of the list of consumers waiting on it */
+	int32_t wheel_next;       /* completion wheel bucket links while issued */
+	int32_t wheel_prev;
+	int32_t wheel_bucket;     /* the bucket it is linked in */
+	uint8_t state;            /* enum insn_state */
+	uint8_t fu;               /* enum core_fu */
+	uint8_t wrong_path;       /* fetched down a mispredicted path */
+	uint8_t taken;            /* branch: actually taken */
+	/* cleared at allocation: */
+	uint8_t pending;          /* source operands not yet available */
+	uint8_t pending_addr;     /* stores: address operands not yet available */
+	uint8_t addr_src_mask;    /* stores: bit k = src[k] forms the address */
+	uint8_t mispredicted;     /* branch: the followed successor is not the actual one */
+	uint8_t icache_miss;      /* first instruction of a block whose fetch missed */
+	uint8_t dcache_level;     /* loads: 1 L1, 2 L2, 3 memory */
+	uint8_t dtlb_miss;
+	uint8_t forwarded;        /* load: data came from an older store */
+	uint8_t fault;            /* correct-path fault/trap: the run stops when it commits */
+	uint8_t long_latency;     /* mul/div at least long_latency_threshold cycles */
+	uint8_t has_dmiss;        /* dmiss[slot] holds events begun by this load */
+	uint8_t l2_outstanding;   /* counted in long_misses */
+	uint8_t serialize;        /* system call: issues only from the ROB head */
+	uint8_t zero_end[3];
+	uint8_t pad[20];
+};
+
+/* D-side miss events a load began (ended when its data returns). */
+struct core_dmiss {
+	uint64_t id[2];           /* 0 = unused */
+	uint8_t kind[2];
+};
+
+/* A state-based miss event in progress (rob_full, rob_empty, fu_stall,
+ * mispredict, the I-side events of the outstanding fetch). */
+struct core_active {
+	uint64_t id;              /* 0 = none in progress */
+	uint64_t start;
+	uint64_t insn_seq, pc, addr;
+	int kind;
+	int correct_path;
+};
+
+/* What happened in the current cycle (reset every cycle). */
+struct core_cycle_counts {
+	int fetched, dispatched, dispatched_correct, issued, committed, squashed;
+	int rob_full;             /* dispatch was blocked by a full ROB */
+	int head_wait;            /* enum head_wait, when nothing committed */
+	uint64_t head_seq, head_pc;
+};
+
+struct core_state {
+	uint64_t cycle;           /* the cycle being (or next to be) simulated */
+	uint64_t next_seq;
+	uint64_t next_event_id;
+	uint64_t head, dispatch, tail;   /* ring positions */
+	uint64_t issue_pos;       /* in-order mode: oldest instruction not yet issued */
+	uint64_t sq_head, sq_tail;       /* store queue: ring positions of stores in the ROB */
+	uint64_t sq_known;        /* stores in [sq_head, sq_known) have their address */
+	int rob_count, iq_count, lsq_count;
+	int long_misses;          /* correct- or wrong-path loads waiting on memory */
+
+	/* fetch */
+	uint64_t fetch_resume;    /* no fetch before this cycle (redirect bubble) */
+	int fetch_halt;           /* enum fetch_halt */
+	int fetch_wait;           /* an I-side miss is outstanding */
+	uint64_t fetch_wait_until;/* ... and its block arrives at this cycle */
+	uint64_t fetch_walk_end;  /* I-TLB walk part ends here */
+	int fetch_wait_kind;      /* MISS_L1I or MISS_L2I (or -1: TLB only) */
+	int fetch_wait_correct;
+	int fetch_block_imiss;    /* the block about to be delivered missed */
+	struct core_active ifetch_ev[2];
+
+	/* wrong path */
+	int spec;                 /* fetch is past an unresolved misprediction */
+	uint64_t spec_seq;        /* that branch */
+	int redirect;             /* resolved; no correct-path dispatch since */
+
+	/* state-based events */
+	struct core_active ev_mispredict, ev_rob_full, ev_rob_empty, ev_fu_stall;
+
+	/* rename map: latest in-flight writer of each register */
+	uint32_t rename_slot[REG_COUNT];
+	uint64_t rename_seq[REG_COUNT];
+
+	uint64_t last_commit_cycle;
+	int done;                 /* the exit has committed */
+	int stop_requested;
+	int fault_pending;        /* err_fault holds the error of the faulting record */
+	struct ivx_err fault_err;
+
+	struct core_stats stats;
+	struct core_cycle_counts cc;  /* this cycle's counts, for the cycle_record */
+};
+
+struct core {
+	struct machine_config cfg;
+	struct guest *g;
+	struct memsys *ms;
+	struct bpred *bp;
+	struct core_observer obs[CORE_MAX_OBSERVERS];
+	int n_obs;
+	int want_insn, want_miss, want_cycle; /* some observer has on_insn / on_miss / on_cycle */
+
+	struct core_state s;
+
+	/* derived sizes */
+	uint32_t ring_size;       /* power of two >= rob + frontend capacity */
+	uint64_t ring_mask;
+	uint32_t fe_capacity;     /* instructions the frontend holds */
+	uint32_t sq_size;         /* power of two >= lsq_size */
+	uint64_t line_mask;       /* ~(I-cache line - 1) */
+	uint32_t depth;           /* frontend depth, at least 1 */
+
+	/* the arrays, all inside `block` */
+	void *block;
+	size_t block_bytes;
+	struct core_insn *ring;
+	struct bpred_checkpoint *cps;  /* per slot: branch predictor checkpoints */
+	struct core_dmiss *dmiss; /* per slot: D-side miss events */
+	int32_t *edges;           /* edge e = consumer slot * 4 + src index: next edge */
+	uint64_t *ready;          /* bit per ring slot: operands ready, not issued */
+	int32_t *wheel;           /* bucket heads */
+	uint64_t *sq;             /* store queue */
+	uint64_t *div_free;       /* per divider: first cycle it is free */
+	uint32_t ready_words;
+};
+
+_Static_assert(sizeof(struct core_insn) == 128, "struct core_insn should be 128 bytes");
+
+static inline struct core_insn *core_at(const struct core *c, uint64_t pos)
+{
+	return &c->ring[pos & c->ring_mask];
+}
+
+static inline uint32_t core_slot(const struct core *c, const struct core_insn *r)
+{
+	return (uint32_t)(r - c->ring);
+}
+
+/* core.c: event publication */
+uint64_t core_miss_begin(struct core *c, struct core_active *a, int kind, uint64_t insn_seq,
+			 uint64_t pc, uint64_t addr, int correct_path);
+void core_miss_end(struct core *c, struct core_active *a);
+void core_insn_event(struct core *c, const struct core_insn *r, int stage, const uint64_t *deps, int n_deps);
+
+/* core_fetch.c */
+int core_fetch_stage(struct core *c, struct ivx_err *err);
+int core_fetch_stall_reason(const struct core *c);
+void core_fetch_wait_end(struct core *c);
+
+/* core_backend.c */
+void core_dispatch_stage(struct core *c);
+void core_issue_stage(struct core *c);
+void core_writeback_stage(struct core *c);
+void core_rebuild_rename(struct core *c);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * isa.c — the A64 decode table and the entry point isa_decode.
+ *
+ * Decoding follows the Arm ARM's encoding index one level deep: each row of
+ * isa_table is an encoding class ("add/subtract (immediate)", "load/store
+ * register pair", ...) recognised by (word & mask) == match, and its decoder
+ * (in isa_dpi.c, isa_dpr.c, isa_muldiv.c, isa_ls.c or isa_br.c) picks the instruction and
+ * the specialised exec handler. The classes are disjoint, so the order of
+ * rows only matters for speed; rows are roughly in order of how often
+ * compiled code uses them. Anything no row claims (SIMD and floating point
+ * included) decodes to an unsupported uop, which only stops the run when it
+ * is executed.
+ */
+#include <string.h>
+#include "isa.h"
+#include "isa_internal.h"
+
+struct isa_row {
+	uint32_t mask;
+	uint32_t match;
+	isa_decode_fn decode;
+	const char *name;   /* the encoding class, as the Arm ARM calls it */
+};
+
+static const struct isa_row isa_table[] = {
+	{ 0x1f800000, 0x11000000, isa_dec_addsub_imm,  "add/subtract (immediate)" },
+	{ 0x3f000000, 0x39000000, isa_dec_ldst_uimm,   "load/store register (unsigned immediate)" },
+	{ 0x1f000000, 0x0a000000, isa_dec_logic_reg,   "logical (shifted register)" },
+	{ 0x3e000000, 0x28000000, isa_dec_ldst_pair,   "load/store register pair" },
+	{ 0x7c000000, 0x14000000, isa_dec_b,           "unconditional branch (immediate)" },
+	{ 0xff000010, 0x54000000, isa_dec_bcond,       "conditional branch (immediate)" },
+	{ 0x1f200000, 0x0b000000, isa_dec_addsub_shift, "add/subtract (shifted register)" },
+	{ 0x7e000000, 0x34000000, isa_dec_cb,          "compare and branch (immediate)" },
+	{ 0x1f800000, 0x12800000, isa_dec_movw,        "move wide (immediate)" },
+	{ 0x1f000000, 0x10000000, isa_dec_pcrel,       "pc-rel. addressing" },
+	{ 0x1f800000, 0x13000000, isa_dec_bitfield,    "bitfield" },
+	{ 0x3f200000, 0x38000000, isa_dec_ldst_imm9,   "load/store register (unscaled, pre/post-index, unprivileged)" },
+	{ 0x3f200c00, 0x38200800, isa_dec_ldst_reg,    "load/store register (register offset)" },
+	{ 0x3fe00800, 0x1a800000, isa_dec_csel,        "conditional select" },
+	{ 0x1f800000, 0x12000000, isa_dec_logic_imm,   "logical (immediate)" },
+	{ 0xfe000000, 0xd6000000, isa_dec_br_reg,      "unconditional branch (register)" },
+	{ 0x1f000000, 0x1b000000, isa_dec_dp3,         "data-processing (3 source)" },
+	{ 0x7e000000, 0x36000000, isa_dec_tb,          "test and branch (immediate)" },
+	{ 0x1f200000, 0x0b200000, isa_dec_addsub_ext,  "add/subtract (extended register)" },
+	{ 0x3fe00410, 0x3a400000, isa_dec_ccmp,        "conditional compare (register, immediate)" },
+	{ 0x5fe00000, 0x1ac00000, isa_dec_dp2,         "data-processing (2 source)" },
+	{ 0x5fe00000, 0x5ac00000, isa_dec_dp1,         "data-processing (1 source)" },
+	{ 0x1fe0fc00, 0x1a000000, isa_dec_adc,         "add/subtract (with carry)" },
+	{ 0x1f800000, 0x13800000, isa_dec_extr,        "extract" },
+	{ 0x3f000000, 0x18000000, isa_dec_ld_lit,      "load register (literal)" },
+	{ 0x3f000000, 0x08000000, isa_dec_ldst_excl,   "load/store exclusive, load-acquire/store-release" },
+	{ 0x3ffffc00, 0x38bfc000, isa_dec_ldapr,       "load-acquire RCpc register" },
+	{ 0xff000000, 0xd4000000, isa_dec_exception,   "exception generation" },
+	{ 0xffff0000, 0x00000000, isa_dec_udf,         "permanently undefined" },
+	{ 0xfffff01f, 0xd503201f, isa_dec_hint,        "hints" },
+	{ 0xfffff01f, 0xd503301f, isa_dec_barrier,     "barriers" },
+	{ 0xffd00000, 0xd5100000, isa_dec_sysreg,      "system register move" },
+};
+
+static int isa_unsupported(struct cpu *c, const struct uop *u)
+{
+	(void)c;
+	(void)u;
+	return ISA_UNSUPPORTED;
+}
+
+void isa_set_unsupported(struct uop *u)
+{
+	uint64_t pc = u->pc;
+	uint32_t word = u->word;
+	memset(u, 0, sizeof *u);
+	u->pc = pc;
+	u->word = word;
+	u->exec = isa_unsupported;
+	u->op_class = UOP_UNSUPPORTED;
+	u->rd = u->rn = u->rm = u->ra = CPU_ZR;
+}
+
+void isa_decode(uint32_t word, uint64_t pc, struct uop *u)
+{
+	u->pc = pc;
+	u->word = word;
+	isa_set_unsupported(u);
+	for (size_t i = 0; i < sizeof isa_table / sizeof isa_table[0]; i++) {
+		if ((word & isa_table[i].mask) == isa_table[i].match) {
+			isa_table[i].decode(word, u);
+			return;
+		}
+	}
+}
+
+uint16_t isa_cond_mask(unsigned cond)
+{
+	uint16_t mask = 0;
+	for (unsigned f = 0; f < 16; f++) {
+		int n = (f >> 3) & 1, z = (f >> 2) & 1, c = (f >> 1) & 1, v = f & 1;
+		int r;
+		switch ((cond >> 1) & 7) {
+		case 0: r = z; break;                   /* EQ / NE */
+		case 1: r = c; break;                   /* CS / CC */
+		case 2: r = n; break;                   /* MI / PL */
+		case 3: r = v; break;                   /* VS / VC */
+		case 4: r = c && !z; break;             /* HI / LS */
+		case 5: r = n == v; break;              /* GE / LT */
+		case 6: r = !z && n == v; break;        /* GT / LE */
+		default: r = 1; break;                  /* AL / NV: both always */
+		}
+		if ((cond & 1) && cond != 15)
+			r = !r;
+		mask |= (uint16_t)(r << f);
+	}
+	return mask;
+}
+
+const char *uop_class_name(int op_class)
+{
+	static const char *const names[UOP_CLASS_COUNT] = {
+		[UOP_NOP] = "nop",
+		[UOP_ALU] = "alu",
+		[UOP_MUL] = "mul",
+		[UOP_DIV] = "div",
+		[UOP_LOAD] = "load",
+		[UOP_STORE] = "store",
+		[UOP_BRANCH] = "branch",
+		[UOP_SYSTEM] = "system",
+		[UOP_SYSCALL] = "syscall",
+		[UOP_HALT] = "halt",
+		[UOP_UNSUPPORTED] = "unsupported",
+	};
+	if (op_class < 0 || op_class >= UOP_CLASS_COUNT)
+		return "?";
+	return names[op_class];
+}
+
+const char *branch_kind_name(int branch_kind)
+{
+	static const char *const names[] = {
+		[BRANCH_NONE] = "none",
+		[BRANCH_COND] = "cond",
+		[BRANCH_UNCOND] = "uncond",
+		[BRANCH_CALL] = "call",
+		[BRANCH_INDIRECT] = "indirect",
+		[BRANCH_CALL_INDIRECT] = "call-indirect",
+		[BRANCH_RETURN] = "return",
+	};
+	if (branch_kind < 0 || branch_kind > BRANCH_RETURN)
+		return "?";
+	return names[branch_kind];
+}

@@ -1,0 +1,268 @@
+/*
+ * isa_br.c — A64 branches, exception generation and the system space we
+ * support at EL0.
+ *
+ * Branches: B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ (direct, target precomputed
+ * into u->target) and BR, BLR, RET (any register). A taken branch sets
+ * c->pc and returns ISA_TAKEN; a not-taken one returns ISA_NEXT.
+ *
+ * Exceptions: SVC (any immediate, kept in u->imm) returns ISA_SVC with pc
+ * unchanged for the caller to run the system call; BRK, HLT and UDF return
+ * ISA_HALT.
+ *
+ * System: every hint (NOP, YIELD, WFE, WFI, SEV, BTI, PACIASP, AUTIASP, ...)
+ * is a no-op, as are the barriers DMB, DSB, ISB, SB; CLREX clears the
+ * exclusive monitor. MRS/MSR reach NZCV and TPIDR_EL0 only; every other
+ * system register is unsupported.
+ *
+ * Field use: rn the register of BR/BLR/RET/CBZ/TBZ; rd the MRS/MSR
+ * register; imm2 the condition mask of B.cond; f0 the bit TBZ/TBNZ test.
+ */
+#include "isa_internal.h"
+
+/* ---- handlers ---- */
+
+static int h_b(struct cpu *c, const struct uop *u)
+{
+	c->pc = u->target;
+	return ISA_TAKEN;
+}
+
+static int h_bl(struct cpu *c, const struct uop *u)
+{
+	c->x[30] = u->pc + 4;
+	c->pc = u->target;
+	return ISA_TAKEN;
+}
+
+static int h_bcond(struct cpu *c, const struct uop *u)
+{
+	if (isa_cond_pass(c->nzcv, u->imm2)) {
+		c->pc = u->target;
+		return ISA_TAKEN;
+	}
+	return ISA_NEXT;
+}
+
+#define DEF_CB(name, test)                                                      \
+static int h_##name(struct cpu *c, const struct uop *u)                         \
+{                                                                               \
+	uint64_t v = c->x[u->rn];                                               \
+	if (test) {                                                             \
+		c->pc = u->target;                                              \
+		return ISA_TAKEN;                                               \
+	}                                                                       \
+	return ISA_NEXT;                                                        \
+}
+
+DEF_CB(cbz64, v == 0)
+DEF_CB(cbnz64, v != 0)
+DEF_CB(cbz32, (uint32_t)v == 0)
+DEF_CB(cbnz32, (uint32_t)v != 0)
+DEF_CB(tbz, !((v >> u->f0) & 1))
+DEF_CB(tbnz, (v >> u->f0) & 1)
+
+/* BR and RET. */
+static int h_br(struct cpu *c, const struct uop *u)
+{
+	c->pc = c->x[u->rn];
+	return ISA_TAKEN;
+}
+
+/* The target is read before X30 is written: BLR X30 is legal. */
+static int h_blr(struct cpu *c, const struct uop *u)
+{
+	uint64_t target = c->x[u->rn];
+	c->x[30] = u->pc + 4;
+	c->pc = target;
+	return ISA_TAKEN;
+}
+
+static int h_svc(struct cpu *c, const struct uop *u)
+{
+	(void)c;
+	(void)u;
+	return ISA_SVC;
+}
+
+static int h_halt(struct cpu *c, const struct uop *u)
+{
+	(void)c;
+	(void)u;
+	return ISA_HALT;
+}
+
+static int h_nop(struct cpu *c, const struct uop *u)
+{
+	(void)c;
+	(void)u;
+	return ISA_NEXT;
+}
+
+static int h_clrex(struct cpu *c, const struct uop *u)
+{
+	(void)u;
+	c->excl_valid = 0;
+	return ISA_NEXT;
+}
+
+static int h_mrs_nzcv(struct cpu *c, const struct uop *u)
+{
+	c->x[u->rd] = c->nzcv;
+	return ISA_NEXT;
+}
+
+static int h_msr_nzcv(struct cpu *c, const struct uop *u)
+{
+	c->nzcv = c->x[u->rd] & (NZCV_N | NZCV_Z | NZCV_C | NZCV_V);
+	return ISA_NEXT;
+}
+
+static int h_mrs_tpidr(struct cpu *c, const struct uop *u)
+{
+	c->x[u->rd] = c->tpidr_el0;
+	return ISA_NEXT;
+}
+
+static int h_msr_tpidr(struct cpu *c, const struct uop *u)
+{
+	c->tpidr_el0 = c->x[u->rd];
+	return ISA_NEXT;
+}
+
+/* ---- decoders ---- */
+
+static void set_branch(struct uop *u, uop_exec_fn fn, int kind)
+{
+	isa_set(u, fn, UOP_BRANCH);
+	u->branch_kind = (uint8_t)kind;
+}
+
+void isa_dec_b(uint32_t w, struct uop *u)
+{
+	int link = w >> 31;
+	u->target = u->pc + (uint64_t)(isa_sext(isa_bits(w, 25, 0), 26) * 4);
+	set_branch(u, link ? h_bl : h_b, link ? BRANCH_CALL : BRANCH_UNCOND);
+	if (link)
+		isa_dst(u, 30);
+}
+
+void isa_dec_bcond(uint32_t w, struct uop *u)
+{
+	u->target = u->pc + (uint64_t)(isa_sext(isa_bits(w, 23, 5), 19) * 4);
+	set_branch(u, h_bcond, BRANCH_COND);
+	u->imm2 = isa_cond_mask(isa_bits(w, 3, 0));
+	isa_src_nzcv(u);
+}
+
+void isa_dec_cb(uint32_t w, struct uop *u)
+{
+	static const uop_exec_fn fns[2][2] = { { h_cbz32, h_cbnz32 }, { h_cbz64, h_cbnz64 } };
+	u->target = u->pc + (uint64_t)(isa_sext(isa_bits(w, 23, 5), 19) * 4);
+	set_branch(u, fns[w >> 31][(w >> 24) & 1], BRANCH_COND);
+	u->rn = isa_rzr(isa_bits(w, 4, 0));
+	isa_src(u, u->rn);
+}
+
+void isa_dec_tb(uint32_t w, struct uop *u)
+{
+	u->target = u->pc + (uint64_t)(isa_sext(isa_bits(w, 18, 5), 14) * 4);
+	set_branch(u, ((w >> 24) & 1) ? h_tbnz : h_tbz, BRANCH_COND);
+	u->f0 = (uint8_t)(((w >> 31) << 5) | isa_bits(w, 23, 19));
+	u->rn = isa_rzr(isa_bits(w, 4, 0));
+	isa_src(u, u->rn);
+}
+
+void isa_dec_br_reg(uint32_t w, struct uop *u)
+{
+	unsigned opc = isa_bits(w, 24, 21);
+	if (isa_bits(w, 20, 16) != 31 || isa_bits(w, 15, 10) != 0 || isa_bits(w, 4, 0) != 0)
+		return;                 /* PAC forms and reserved encodings */
+	switch (opc) {
+	case 0: set_branch(u, h_br, BRANCH_INDIRECT); break;
+	case 1: set_branch(u, h_blr, BRANCH_CALL_INDIRECT); break;
+	case 2: set_branch(u, h_br, BRANCH_RETURN); break;
+	default: return;        /* ERET, DRPS: not at EL0 */
+	}
+	u->rn = isa_rzr(isa_bits(w, 9, 5));
+	isa_src(u, u->rn);
+	if (opc == 1)
+		isa_dst(u, 30);
+}
+
+void isa_dec_exception(uint32_t w, struct uop *u)
+{
+	unsigned opc = isa_bits(w, 23, 21), op2 = isa_bits(w, 4, 2), ll = isa_bits(w, 1, 0);
+	if (op2 != 0)
+		return;
+	if (opc == 0 && ll == 1) {
+		/* SVC. The system call reads X8 and X0..X5 and writes X0; only X8
+		 * and X0 are listed, as SVC serialises the pipeline anyway. */
+		isa_set(u, h_svc, UOP_SYSCALL);
+		isa_src(u, 8);
+		isa_dst(u, 0);
+	} else if ((opc == 1 || opc == 2) && ll == 0) {     /* BRK, HLT */
+		isa_set(u, h_halt, UOP_HALT);
+	} else {
+		return;                 /* HVC, SMC, DCPS*: not at EL0 */
+	}
+	u->imm = isa_bits(w, 20, 5);
+}
+
+void isa_dec_udf(uint32_t w, struct uop *u)
+{
+	isa_set(u, h_halt, UOP_HALT);
+	u->imm = isa_bits(w, 15, 0);
+}
+
+void isa_dec_hint(uint32_t w, struct uop *u)
+{
+	(void)w;
+	isa_set(u, h_nop, UOP_NOP);
+}
+
+void isa_dec_barrier(uint32_t w, struct uop *u)
+{
+	unsigned crm = isa_bits(w, 11, 8);
+	switch (isa_bits(w, 7, 5)) {
+	case 1:                                 /* DSB nXS */
+		if ((crm & 3) == 2)
+			isa_set(u, h_nop, UOP_NOP);
+		break;
+	case 2: isa_set(u, h_clrex, UOP_NOP); break;
+	case 4: case 5: case 6: case 7:         /* DSB, DMB, ISB, SB */
+		isa_set(u, h_nop, UOP_NOP);
+		break;
+	default: break;
+	}
+}
+
+/* o0:op1:CRn:CRm:op2, i.e. instruction bits 19..5 */
+#define SYSREG(op0, op1, crn, crm, op2) \
+	((((op0) & 1u) << 14) | ((op1) << 11) | ((crn) << 7) | ((crm) << 3) | (op2))
+#define SYSREG_NZCV      SYSREG(3, 3, 4, 2, 0)
+#define SYSREG_TPIDR_EL0 SYSREG(3, 3, 13, 0, 2)
+
+void isa_dec_sysreg(uint32_t w, struct uop *u)
+{
+	int read = (w >> 21) & 1;
+	unsigned reg = isa_bits(w, 19, 5);
+	uint32_t rt = isa_bits(w, 4, 0);
+	if (reg == SYSREG_NZCV)
+		isa_set(u, read ? h_mrs_nzcv : h_msr_nzcv, UOP_SYSTEM);
+	else if (reg == SYSREG_TPIDR_EL0)
+		isa_set(u, read ? h_mrs_tpidr : h_msr_tpidr, UOP_SYSTEM);
+	else
+		return;
+	if (read) {
+		u->rd = isa_rsink(rt);
+		isa_dst(u, u->rd);
+		if (reg == SYSREG_NZCV)
+			isa_src_nzcv(u);
+	} else {
+		u->rd = isa_rzr(rt);
+		isa_src(u, u->rd);
+		if (reg == SYSREG_NZCV)
+			isa_dst_nzcv(u);
+	}
+}

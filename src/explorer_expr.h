@@ -1,0 +1,57 @@
+/*
+ * explorer_expr.h — the small expression language of `print EXPR` and of
+ * breakpoint conditions (`break LOC if COND`, `catch EVENT if COND`).
+ *
+ * C operators on 64-bit signed integers (|| && | ^ & == != < <= > >= << >>
+ * + - * / % and unary - ! ~ *), parentheses, numbers (decimal, 0x hex),
+ * strings in double quotes, and names:
+ *   cycle pc sym latency start end addr kind wrongpath seq mispredicted
+ *                                            (the event or instruction tested, or now)
+ *   insns rob                                (committed instructions, ROB occupancy)
+ *   stop_pc stop_seq                         (the instruction of the last stop)
+ *   x0..x30 w0..w30 sp lr fp nzcv            (guest registers)
+ *   any symbol of the program                (its address)
+ * A leading '$' is allowed (`$pc`, `$x0`). `*EXPR` reads 8 bytes of guest
+ * memory. `sym` and `kind` are strings: compare them with == or != against
+ * a string or a symbol name (`sym == "main"`, `sym == main`).
+ *
+ * Names are resolved when the expression is parsed, so a misspelt
+ * condition is refused by `break`, not discovered at the first hit.
+ */
+#ifndef IVX_EXPLORER_EXPR_H
+#define IVX_EXPLORER_EXPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "explorer.h"
+
+struct xexpr;
+
+/* The context names are evaluated in. */
+struct xexpr_env {
+	struct explorer *x;
+	const struct xevent *ev;   /* the event being tested, or NULL */
+	uint64_t cycle;            /* the cycle it happens in (with ev) */
+};
+
+struct xval {
+	int is_str;
+	int64_t num;
+	char str[128];
+};
+
+/* Compile `text`. NULL with a message in err on a syntax error or an
+ * unknown name. */
+struct xexpr *xexpr_parse(struct explorer *x, const char *text, char *err, size_t n);
+void xexpr_free(struct xexpr *e);
+/* Evaluate. 0, or -1 with a message (division by zero, unreadable memory). */
+int xexpr_eval(const struct xexpr *e, const struct xexpr_env *env, struct xval *out, char *err, size_t n);
+/* Does the expression read variable `name` ("latency", "end")? */
+int xexpr_uses(const struct xexpr *e, const char *name);
+/* The source text. */
+const char *xexpr_text(const struct xexpr *e);
+
+/* Names for completion: the variables, NULL past the end. */
+const char *xexpr_var_name(size_t i);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * trace_kanata.h — a pipeline trace in Kanata format (version 0004), the
+ * log format of the Konata pipeline viewer, written by a core observer.
+ *
+ * Each instruction fetched in the cycle window [lo, hi) gets a line in the
+ * viewer with its disassembly, the stages F (fetch to dispatch: frontend),
+ * Ds (in the issue queue), Ex (executing) and Cm (done, waiting to commit),
+ * wake-up arrows from its producers, and ends retired or flushed.
+ */
+#ifndef IVX_TRACE_KANATA_H
+#define IVX_TRACE_KANATA_H
+
+#include <stdint.h>
+#include "err.h"
+#include "events.h"
+
+struct trace_kanata;
+
+/* Create `path` and trace the instructions fetched in cycles [lo, hi)
+ * (hi = 0: no end). NULL with err filled on failure. */
+struct trace_kanata *trace_kanata_open(const char *path, uint64_t lo, uint64_t hi, struct ivx_err *err);
+const struct core_observer *trace_kanata_observer(struct trace_kanata *t);
+/* Flush and close; reports a write error. Frees t. */
+int trace_kanata_close(struct trace_kanata *t, struct ivx_err *err);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * xcmd.h — the explorer's command interpreter, shared by the full-screen
+ * explorer, `source FILE` and batch mode (`ivx -x SCRIPT`).
+ *
+ * Each command is a table entry in its own file src/xcmd_NAME.c (or one
+ * file per small family), registered with XCMD_REGISTER; the linker
+ * gathers the entries (section "ivx_xcmds"), so adding a command touches
+ * one file. Lookup follows gdb: an exact name or alias wins, else a unique
+ * prefix of a name ("unknown command: x" / "ambiguous command: x, could
+ * be: a, b"). `help` is generated from the table.
+ */
+#ifndef IVX_XCMD_H
+#define IVX_XCMD_H
+
+#include <stdio.h>
+
+struct explorer;
+
+/* What a command's arguments complete to (Tab in the explorer). */
+enum xcmd_complete {
+	XC_NONE, XC_COMMAND, XC_SYMBOL, XC_LOCATION, XC_EVENT, XC_INFO, XC_SET,
+	XC_SHOW, XC_LAYOUT, XC_PANE, XC_FILE, XC_EXPR, XC_BREAKNUM,
+};
+
+enum {
+	XCMD_REPEAT = 1,   /* Enter on an empty line repeats it (stepping commands) */
+};
+
+struct xcmd {
+	const char *name;
+	const char *aliases;   /* space-separated short names ("s"), may be NULL */
+	const char *usage;     /* "step [N]" */
+	const char *summary;   /* one line */
+	const char *help;      /* further lines, may be NULL */
+	int flags;             /* XCMD_* */
+	int complete;          /* enum xcmd_complete */
+	/* argv[0] is the word typed; `args` is the raw text after it (trimmed),
+	 * for expressions. 0, or -1 with x->err set (explorer_error). */
+	int (*exec)(struct explorer *x, int argc, char **argv, const char *args);
+};
+
+#define XCMD_REGISTER(cmd) \
+	static const struct xcmd *const cmd##_registration \
+	__attribute__((used, section("ivx_xcmds"), aligned(sizeof(void *)))) = &cmd
+
+/* The table, sorted by name. */
+int xcmd_count(void);
+const struct xcmd *xcmd_at(int i);
+/* Resolve a typed word; NULL with the message in err. */
+const struct xcmd *xcmd_lookup(const char *word, char *err, size_t n);
+
+/* Run one line ('#' comments and blank lines do nothing). 0, or -1 with
+ * the message in x->err. *cmd gets the command run (for repeating). */
+int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd);
+
+/* Run the lines of a script. An error prints "NAME:LINE: message" (to the
+ * session's error output) and stops: returns -1. `quit` ends it early. */
+int xcmd_run_script(struct explorer *x, FILE *f, const char *name);
+
+/* Tab completion of the word that ends at `cursor` in `line`: candidates
+ * (allocated, free with xcmd_completion_free) and where the word starts. */
+struct xcompletion {
+	char **cands;
+	int n;
+	size_t word_start;
+};
+void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct xcompletion *out);
+void xcmd_completion_free(struct xcompletion *c);
+
+/* Helpers for commands. */
+int xcmd_parse_count(struct explorer *x, const char *s, unsigned long long *out); /* "N" >= 1 */
+/* The info subcommands and settings, for completion and `help`. */
+extern const char *const xcmd_info_topics[];
+const char *xcmd_setting_name(int i);     /* NULL past the end */
+/* A setting's value as text; -1 if there is no such setting. */
+int xcmd_setting_text(struct explorer *x, const char *name, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,16 @@
+/* xcmd_quit.c — quit: leave the explorer (or end a batch script). */
+#include "explorer.h"
+#include "xcmd.h"
+
+static int quit_exec(struct explorer *x, int argc, char **argv, const char *args)
+{
+	x->quit = 1;
+	return 0;
+}
+
+static const struct xcmd quit_cmd = {
+	.name = "quit", .aliases = "q exit", .usage = "quit",
+	.summary = "leave the explorer",
+	.exec = quit_exec,
+};
+XCMD_REGISTER(quit_cmd);

@@ -1,0 +1,102 @@
+#!/bin/sh
+# core-run.sh IVX — end-to-end checks of `ivx run` on the timing model:
+#   - every program of data/bin/MANIFEST (test arguments) prints exactly what
+#     the functional emulator prints and exits with the expected status, on
+#     the default machine and on data/configs/inorder.ini
+#   - the same with wrong-path memory accesses off and with every component
+#     perfect
+#   - --json has the documented keys and agrees with the summary; two runs
+#     give the same numbers (determinism)
+#   - --kanata writes a well-formed Kanata 0004 trace
+#   - --max-cycles, --fastforward and a refused configuration behave
+set -u
+IVX=${1:-build/ivx}
+BIN=data/bin
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail=0 n=0
+
+bad() { echo "FAIL: $*" >&2; fail=$((fail + 1)); }
+
+# run_cmp LABEL PROG EXPECTED_EXIT OPTIONS... -- ARGS...
+compare() {
+    label=$1 prog=$2 want=$3; shift 3
+    opts=""
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts="$opts $1"; shift; done
+    [ $# -gt 0 ] && shift
+    n=$((n + 1))
+    "$IVX" run --functional "$BIN/$prog" -- "$@" >"$TMP/f.out" 2>/dev/null
+    frc=$?
+    # shellcheck disable=SC2086
+    "$IVX" run $opts "$BIN/$prog" -- "$@" >"$TMP/t.out" 2>"$TMP/t.err"
+    trc=$?
+    if [ "$trc" != "$want" ] || [ "$frc" != "$want" ]; then
+        bad "$label $prog $*: exit $trc (functional $frc), expected $want"; sed 's/^/    /' "$TMP/t.err" >&2
+    elif ! cmp -s "$TMP/f.out" "$TMP/t.out"; then
+        bad "$label $prog $*: output differs from functional mode"
+    elif ! grep -q "cycles, .* instructions, IPC" "$TMP/t.err"; then
+        bad "$label $prog $*: no summary on stderr"
+    fi
+}
+
+while IFS='|' read -r prog _ targs want; do
+    case "$prog" in \#*|"") continue ;; esac
+    prog=$(echo $prog); want=$(echo $want)
+    # shellcheck disable=SC2086
+    compare default "$prog" "$want" -- $targs
+    # shellcheck disable=SC2086
+    compare inorder "$prog" "$want" --config data/configs/inorder.ini -- $targs
+done <"$BIN/MANIFEST"
+
+for p in workloads/branchy workloads/qsort workloads/interp; do
+    compare no-wrong-path-memory $p 0 -o wrongpath.memory=0 -- 1
+    compare all-perfect $p 0 -o perfect.bpred=1 -o perfect.l1i=1 -o perfect.l2i=1 -o perfect.itlb=1 \
+        -o perfect.l1d=1 -o perfect.l2d=1 -o perfect.dtlb=1 -- 1
+done
+
+# --json: keys, agreement with the summary, determinism
+n=$((n + 1))
+"$IVX" run --json "$TMP/a.json" "$BIN/workloads/branchy" -- 1 >/dev/null 2>"$TMP/a.err"
+"$IVX" run --json "$TMP/b.json" "$BIN/workloads/branchy" -- 1 >/dev/null 2>/dev/null
+for k in cycles instructions ipc events l1i l2i itlb l1d l2d dtlb mispredict fu_stall rob_full rob_empty; do
+    grep -q "\"$k\":" "$TMP/a.json" || bad "json: no key $k"
+done
+cycles=$(sed 's/.*"cycles":\([0-9]*\).*/\1/' "$TMP/a.json")
+grep -q "ivx: $cycles cycles" "$TMP/a.err" || bad "json cycles $cycles disagree with the summary"
+mis=$(sed 's/.*"mispredict":{"correct":\([0-9]*\).*/\1/' "$TMP/a.json")
+[ "${mis:-0}" -gt 0 ] 2>/dev/null || bad "json: branchy has no mispredictions ($mis)"
+cmp -s "$TMP/a.json" "$TMP/b.json" || bad "two runs of branchy differ"
+
+# --kanata: header, every instruction introduced once and retired or flushed once
+n=$((n + 1))
+"$IVX" run --kanata "$TMP/k.log" --window 1000:3000 "$BIN/workloads/branchy" -- 1 >/dev/null 2>&1 ||
+    bad "kanata run failed"
+head -1 "$TMP/k.log" | grep -q "^Kanata	0004$" || bad "kanata: bad header"
+c0=$(sed -n 's/^C=	//p' "$TMP/k.log")
+[ "${c0:-0}" -ge 1000 ] && [ "$c0" -lt 3000 ] || bad "kanata: starts at cycle $c0, not in the window"
+awk -F'\t' '
+    $1 == "I" { if ($2 in seen) { print "duplicate I " $2; bad = 1 } seen[$2] = 1; ni++ }
+    $1 == "R" { if (!($2 in seen) || ($2 in done)) { print "bad R " $2; bad = 1 } done[$2] = 1; nr++
+                if ($4 == 1) flushed++ }
+    $1 == "W" { if (!($2 in seen) || !($3 in seen)) { print "W of unknown id"; bad = 1 } nw++ }
+    $1 == "S" || $1 == "E" || $1 == "L" { if (!($2 in seen)) { print "command for unknown id " $2; bad = 1 } }
+    END { if (ni == 0 || ni != nr || flushed == 0 || nw == 0) { print "I " ni " R " nr " flushed " flushed " W " nw; bad = 1 }
+          exit bad }' "$TMP/k.log" >"$TMP/k.chk" || { bad "kanata trace malformed"; sed 's/^/    /' "$TMP/k.chk" >&2; }
+
+# limits, fast-forward, refused configuration
+n=$((n + 1))
+"$IVX" run --max-cycles 5000 "$BIN/workloads/qsort" -- 1 >/dev/null 2>"$TMP/m.err"
+[ $? = 2 ] && grep -q "limit reached" "$TMP/m.err" && grep -q "ivx: 5000 cycles" "$TMP/m.err" ||
+    bad "--max-cycles 5000 did not stop at 5000 cycles"
+"$IVX" run "$BIN/workloads/qsort" -- 1 >"$TMP/q1.out" 2>"$TMP/q1.err"
+"$IVX" run --fastforward 200000 "$BIN/workloads/qsort" -- 1 >"$TMP/q2.out" 2>"$TMP/q2.err" ||
+    bad "--fastforward run failed"
+cmp -s "$TMP/q1.out" "$TMP/q2.out" || bad "--fastforward changed the output"
+i1=$(sed -n 's/ivx: [0-9]* cycles, \([0-9]*\) instructions.*/\1/p' "$TMP/q1.err")
+i2=$(sed -n 's/ivx: [0-9]* cycles, \([0-9]*\) instructions.*/\1/p' "$TMP/q2.err")
+[ "$((i1 - i2))" = 200000 ] || bad "--fastforward 200000: timed $i2 of $i1 instructions"
+"$IVX" run -o core.rob_size=2 "$BIN/workloads/qsort" -- 1 >/dev/null 2>"$TMP/c.err"
+[ $? = 2 ] && grep -q "rob_size" "$TMP/c.err" || bad "an impossible configuration was not refused"
+
+echo "core-run: $n checks, $fail failed"
+[ "$fail" = 0 ]

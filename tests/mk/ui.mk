@@ -1,0 +1,27 @@
+# ui.mk — the explorer (ui/, src/explorer*.c, src/xcmd*.c).
+#
+#   test-ui-golden    batch scripts on the micro-kernels vs tests/golden/*.out
+#   test-ui-reverse   reverse execution reaches exactly the state first seen
+#   test-ui-tmux      the real full-screen explorer driven in tmux
+#   golden-update     rewrite tests/golden/*.out (review the diff!)
+#   bench-ui          continue vs headless speed, step + redraw time at 200x60
+.PHONY: test-ui-golden test-ui-reverse test-ui-tmux golden-update bench-ui
+
+test-ui-golden: $(BUILD)/ivx
+	@tests/ui-golden.sh $(BUILD)/ivx
+
+test-ui-reverse: $(BUILD)/ivx
+	@tests/ui-reverse.sh $(BUILD)/ivx
+
+test-ui-tmux: $(BUILD)/ivx
+	@tests/ui-tmux.sh $(BUILD)/ivx
+
+golden-update: $(BUILD)/ivx
+	@tests/ui-golden.sh $(BUILD)/ivx --update
+
+bench-ui: $(BUILD)/ivx
+	@tests/ui-bench.sh $(BUILD)/ivx
+
+TEST_TARGETS  += test-ui-golden test-ui-reverse test-ui-tmux
+CHECK_TARGETS += test-ui-golden test-ui-reverse
+BENCH_TARGETS += bench-ui

@@ -1,0 +1,97 @@
+#!/bin/sh
+# ui-reverse.sh — reverse execution reaches exactly the state first seen.
+#
+#   tests/ui-reverse.sh IVX
+#
+# In batch mode, prints the whole explorer screen (every pane) at a cycle,
+# moves away (forward, then back with reverse-step / reverse-continue /
+# goto), prints it again and requires the two to be identical; with a
+# snapshot memory budget small enough to force thinning, and with the
+# snapshot interval at its default. Also checks that the budget holds.
+set -u
+IVX=$1
+cd "$(dirname "$0")/.." || exit 2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export HOME="$TMP" LC_ALL=C
+fail=0
+
+# screens SCRIPT PROG...: run, split the output at lines "=== NAME".
+screens() {
+	script=$1
+	shift
+	"$IVX" -x "$script" "$@" > "$TMP/out" 2>&1 || { echo "FAIL: ivx exited with $?"; cat "$TMP/out"; exit 1; }
+	# each marker is followed by one 60-row `show screen`
+	awk -v dir="$TMP" '/^=== /{f = dir "/" $2; n = 60; next} n > 0 {print > f; n--}' "$TMP/out"
+}
+
+same() {
+	if cmp -s "$TMP/$1" "$TMP/$2"; then
+		echo "  ok   $3"
+	else
+		echo "  FAIL $3"
+		diff "$TMP/$1" "$TMP/$2" | head -n 20
+		fail=1
+	fi
+}
+
+cat > "$TMP/a.ivx" <<'END'
+set width 140
+set snapshot-interval 700
+step 3000
+echo === s3000
+show screen 140 60
+step 2500
+reverse-step 2500
+echo === s3000b
+show screen 140 60
+stepi 200
+echo === i200
+show screen 140 60
+step 4000
+goto 3000
+echo === s3000c
+show screen 140 60
+catch l2d if sym == "loop"
+continue
+echo === hit1
+show screen 140 60
+continue
+continue
+reverse-continue
+reverse-continue
+echo === hit1b
+show screen 140 60
+END
+echo "ui-reverse: k4 kernel, dense snapshots"
+screens "$TMP/a.ivx" data/bin/kernels/k4_overlapping_dmiss -- miss 3
+same s3000 s3000b "reverse-step returns to the same screen"
+same s3000 s3000c "goto returns to the same screen"
+same hit1 hit1b "reverse-continue twice returns to the first hit"
+
+cat > "$TMP/b.ivx" <<'END'
+set width 140
+set snapshot-interval 1000
+set snapshot-memory 30M
+step 12000
+echo === s12000
+show screen 140 60
+step 30000
+info snapshots
+echo === end
+reverse-step 30000
+echo === s12000b
+show screen 140 60
+END
+echo "ui-reverse: the built-in program, snapshot memory bounded to 30 MB"
+screens "$TMP/b.ivx"
+same s12000 s12000b "reverse-step 30000 with thinned snapshots"
+mb=$(sed -n 's/^[0-9]* snapshots, \([0-9.]*\) MB of \([0-9.]*\) MB.*/\1 \2/p' "$TMP/out" | head -n 1)
+if [ -n "$mb" ] && echo "$mb" | awk '{exit !($1 <= $2 && $1 > 0)}'; then
+	echo "  ok   snapshot memory within the budget ($mb MB)"
+else
+	echo "  FAIL snapshot memory: '$mb'"
+	fail=1
+fi
+[ $fail = 0 ] && echo "ui-reverse: all checks passed"
+exit $fail

@@ -1,0 +1,179 @@
+#!/bin/bash
+# ui-tmux.sh — the real full-screen explorer, driven in tmux.
+#
+#   tests/ui-tmux.sh IVX
+#
+# Starts `ivx` in a detached tmux session (its own server socket, no user
+# config, HOME in a temporary directory), types with send-keys and reads
+# the screen with capture-pane: stepping, a catchpoint seen on screen,
+# Tab completion, history (within a session and across sessions), Enter
+# repeating a stepping command, resizing to 80x24, Ctrl-C interrupting a
+# run, NO_COLOR and the ASCII fallback, and the terminal restored after
+# quit, SIGTERM and a crash (stty modes and tmux's alternate-screen flag
+# are checked from the shell that started ivx).
+set -u
+IVX=$1
+cd "$(dirname "$0")/.." || exit 2
+case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
+command -v tmux > /dev/null || { echo "ui-tmux: tmux is required (make deps-test)"; exit 1; }
+
+TMP=$(mktemp -d)
+SOCK="ivx-ui-test-$$"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { T kill-server 2> /dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+export HOME="$TMP/home"
+mkdir -p "$HOME"
+
+K3=data/bin/kernels/k3_long_dmiss
+fails=0
+checks=0
+ok() { checks=$((checks + 1)); echo "  ok   $1"; }
+bad() {
+	checks=$((checks + 1)); fails=$((fails + 1)); echo "  FAIL $1"
+	[ -n "${2:-}" ] && { echo "  --- screen ---"; T capture-pane -p -t "$2" | sed 's/^/  | /'; }
+}
+
+# start NAME W H ENV... -- ARGS: run ivx ARGS in a shell that records the
+# exit status and the terminal modes after ivx ends.
+start() {
+	local name=$1 w=$2 h=$3
+	shift 3
+	local envs=()
+	while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$TMP/$name.exit" "$TMP/$name.stty"
+	T new-session -d -s "$name" -x "$w" -y "$h" \
+		"env ${envs[*]} $IVX $*; echo \$? > $TMP/$name.exit; stty -a > $TMP/$name.stty; sleep 600"
+}
+
+# wait_for NAME TEXT [SECONDS]: until the screen shows TEXT.
+wait_for() {
+	local n=$((${3:-10} * 10))
+	while [ $n -gt 0 ]; do
+		T capture-pane -p -t "$1" | grep -qF -- "$2" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+wait_exit() {
+	local n=100
+	while [ $n -gt 0 ] && [ ! -s "$TMP/$1.exit" ]; do sleep 0.1; n=$((n - 1)); done
+	[ -s "$TMP/$1.exit" ]
+}
+
+# The ivx process: the child of the pane's shell.
+ivx_pid() {
+	local sh pid
+	sh=$(T display -p -t "$1" '#{pane_pid}')
+	for pid in /proc/[0-9]*; do
+		pid=${pid#/proc/}
+		[ "$(awk '{print $4}' /proc/$pid/stat 2> /dev/null)" = "$sh" ] && { echo "$pid"; return; }
+	done
+}
+
+# Canonical mode, echo and signals back on, and off the alternate screen.
+terminal_restored() {
+	local name=$1 mode
+	for mode in icanon echo isig icrnl opost; do
+		grep -qE "(^| )$mode( |\$)" "$TMP/$name.stty" || return 1
+	done
+	[ "$(T display -p -t "$name" '#{alternate_on}')" = 0 ]
+}
+
+cmdline() { T capture-pane -p -t "$1" | tail -n 1; }
+
+echo "ui-tmux: stepping, catchpoints, completion, history, resize, quit"
+start main 120 40 LANG=C.UTF-8 -- "$K3" -- miss 2
+wait_for main '(ivx)' && wait_for main '─ ROB' && ok "the explorer opens with UTF-8 line drawing" || bad "explorer did not open" main
+T send-keys -t main 'step' Enter
+wait_for main 'cycle 1, 0 committed' && ok "step: cycle 1" || bad "step" main
+T send-keys -t main 'cat' Tab
+sleep 0.3
+[ "$(cmdline main)" = "(ivx) catch" ] && ok "Tab completes a command" || bad "command completion: '$(cmdline main)'" main
+T send-keys -t main 'l2' Tab
+wait_for main 'l2d  l2i' && ok "Tab lists event names" || bad "event completion list" main
+T send-keys -t main 'd if sym == "lo' Tab
+sleep 0.3
+[ "$(cmdline main)" = '(ivx) catch l2d if sym == "loop"' ] && ok "Tab completes a symbol in a condition" ||
+	bad "symbol completion: '$(cmdline main)'" main
+T send-keys -t main Enter
+wait_for main 'Catchpoint 1: l2d begins if sym == "loop"' && ok "catch l2d" || bad "catch" main
+T send-keys -t main 'set l2.lat' Tab
+sleep 0.3
+[ "$(cmdline main)" = "(ivx) set l2.latency" ] && ok "Tab completes a config key" || bad "config key completion: '$(cmdline main)'" main
+T send-keys -t main C-u 'continue' Enter
+wait_for main 'Catchpoint 1 (l2d begins), cycle 15477' && ok "continue stops at the catchpoint and says why" ||
+	bad "catchpoint hit" main
+screen=$(T capture-pane -p -t main)
+echo "$screen" | grep -q 'l2d  *\.\.\. 0x4007f0' && ok "the event is listed in the events pane" || bad "events pane" main
+T capture-pane -e -p -t main | grep 'ldr x2, \[x1\]' | grep -q '45m' &&
+	ok "the event's instruction is highlighted" || bad "highlight of the stop's instruction" main
+T send-keys -t main Up
+sleep 0.3
+[ "$(cmdline main)" = "(ivx) continue" ] && ok "Up recalls the last command" || bad "history Up: '$(cmdline main)'" main
+T send-keys -t main C-u Enter
+wait_for main 'Catchpoint 1 (l2d begins), cycle 15904' && ok "Enter on an empty line repeats continue" ||
+	bad "Enter repeat" main
+T resize-window -t main -x 80 -y 24
+sleep 0.5
+wait_for main '─ ROB' 3
+screen=$(T capture-pane -p -t main)
+width=$(echo "$screen" | LC_ALL=C.UTF-8 wc -L)
+rows=$(echo "$screen" | wc -l)
+if [ "$width" -le 80 ] && [ "$rows" -le 24 ] && echo "$screen" | grep -q '─ Timeline' &&
+	echo "$screen" | grep -q '─ Console' && [ "$(cmdline main)" = "(ivx)" ]; then
+	ok "resized to 80x24: ROB, timeline, console and prompt fit"
+else
+	bad "resize to 80x24" main
+fi
+T send-keys -t main 'quit' Enter
+wait_exit main && [ "$(cat "$TMP/main.exit")" = 0 ] && ok "quit exits with status 0" || bad "quit" main
+terminal_restored main && ok "terminal restored after quit" || bad "terminal after quit: $(cat "$TMP/main.stty" 2>&1 | head -3)" main
+grep -q 'catch\\040l2d' "$HOME/.ivx_history" && ok "history saved in ~/.ivx_history" || bad "history file"
+
+echo "ui-tmux: history across sessions, Ctrl-C during continue"
+start again 100 30 LANG=C.UTF-8 -- ""
+wait_for again '(ivx)' || bad "second session did not open" again
+T send-keys -t again Up
+sleep 0.3
+[ "$(cmdline again)" = "(ivx) quit" ] && ok "history from the previous session" || bad "history across sessions: '$(cmdline again)'" again
+T send-keys -t again Up
+sleep 0.3
+[ "$(cmdline again)" = "(ivx) continue" ] && ok "older history entries" || bad "history Up Up: '$(cmdline again)'" again
+T send-keys -t again C-u 'continue' Enter
+wait_for again 'running... cycle' 10 && ok "continue shows progress" || bad "no progress line" again
+T send-keys -t again C-c
+wait_for again 'Interrupted.' && ok "Ctrl-C interrupts continue and returns to the prompt" || bad "Ctrl-C" again
+T send-keys -t again 'step' Enter
+sleep 0.5
+T capture-pane -p -t again | grep -q '^(ivx) step' && ok "the prompt works after the interrupt" || bad "after Ctrl-C" again
+pid=$(ivx_pid again)
+[ -n "$pid" ] && kill -TERM "$pid"
+wait_exit again && [ "$(cat "$TMP/again.exit")" = 143 ] && ok "SIGTERM ends ivx (status 143)" || bad "SIGTERM" again
+terminal_restored again && ok "terminal restored after SIGTERM" || bad "terminal after SIGTERM" again
+
+echo "ui-tmux: NO_COLOR, ASCII fallback, crash"
+start mono 100 30 LANG=C NO_COLOR=1 -- "$K3" -- miss 2
+wait_for mono '(ivx)' || bad "mono session did not open" mono
+T send-keys -t mono 'step 20' Enter
+wait_for mono 'cycle 20'
+T capture-pane -p -t mono | grep -q '^- ROB' && ok "ASCII line drawing without a UTF-8 locale" || bad "ASCII fallback" mono
+T capture-pane -e -p -t mono | grep -qE $'\e\\[[0-9;]*(3[0-7]|4[0-7])m' && bad "NO_COLOR: colours used" mono ||
+	ok "NO_COLOR: no colours"
+pid=$(ivx_pid mono)
+[ -n "$pid" ] && kill -SEGV "$pid"
+wait_exit mono && [ "$(cat "$TMP/mono.exit")" -ge 128 ] && ok "a crash ends ivx with the signal's status" || bad "crash" mono
+terminal_restored mono && ok "terminal restored after a crash" || bad "terminal after crash" mono
+
+start color 100 30 LANG=C.UTF-8 TERM=screen-256color -- "$K3" -- miss 2
+wait_for color '(ivx)' || bad "colour session did not open" color
+T capture-pane -e -p -t color | grep -qE $'\e\\[[0-9;]*(3[0-7]|4[0-7])m' && ok "colours on a colour terminal" ||
+	bad "no colours" color
+T send-keys -t color 'quit' Enter
+wait_exit color
+
+echo "ui-tmux: $((checks - fails)) of $checks checks passed"
+[ $fails = 0 ]

@@ -1,0 +1,156 @@
+/*
+ * test_acct_fake.h — a hand-driven "core" for the accounting unit tests:
+ * the test says, cycle by cycle, which instruction events and miss events
+ * happen and what the cycle summary looks like, and every accounting unit
+ * sees exactly that, in the core's order (instruction and miss events of
+ * a cycle first, then its cycle record).
+ */
+#ifndef TEST_ACCT_FAKE_H
+#define TEST_ACCT_FAKE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "acct.h"
+#include "config.h"
+#include "uop.h"
+
+struct fake {
+	struct acct *unit[ACCT_METHOD_COUNT];
+	struct acct_overlap *ov;
+	uint64_t cycle;
+	uint64_t miss_id;
+	struct cycle_record rec;     /* the cycle being built; reset by fake_end */
+	struct uop alu, branch, load, div;
+	struct machine_config cfg;
+};
+
+/* A small machine: 8-entry ROB, explicit naive penalties. */
+static inline void fake_config(struct machine_config *c)
+{
+	config_defaults(c);
+	c->rob_size = 8;
+	c->penalty_l1i = 9;
+	c->penalty_l2i = 250;
+	c->penalty_itlb = 30;
+	c->penalty_l1d = 9;
+	c->penalty_l2d = 250;
+	c->penalty_dtlb = 30;
+	c->penalty_bpred = 5;
+	c->penalty_fu = 20;
+}
+
+static inline void fake_reset_rec(struct fake *f)
+{
+	memset(&f->rec, 0, sizeof f->rec);
+	f->rec.cycle = f->cycle;
+	f->rec.rob_size = (int)f->cfg.rob_size;
+}
+
+static inline void fake_init(struct fake *f)
+{
+	memset(f, 0, sizeof *f);
+	fake_config(&f->cfg);
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		f->unit[m] = acct_new(m, &f->cfg, NULL);
+		assert_non_null(f->unit[m]);
+	}
+	f->ov = acct_overlap_new(&f->cfg, NULL);
+	assert_non_null(f->ov);
+	f->alu.op_class = UOP_ALU;
+	f->branch.op_class = UOP_BRANCH;
+	f->branch.branch_kind = BRANCH_COND;
+	f->load.op_class = UOP_LOAD;
+	f->div.op_class = UOP_DIV;
+	fake_reset_rec(f);
+}
+
+static inline void fake_free(struct fake *f)
+{
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
+		acct_free(f->unit[m]);
+	acct_overlap_free(f->ov);
+}
+
+#define FAKE_EACH_OBSERVER(f, o, body)                                              \
+	do {                                                                        \
+		for (int fk_ = 0; fk_ <= ACCT_METHOD_COUNT; fk_++) {                \
+			const struct core_observer *o = fk_ < ACCT_METHOD_COUNT      \
+				? acct_observer((f)->unit[fk_]) : acct_overlap_observer((f)->ov); \
+			body;                                                       \
+		}                                                                   \
+	} while (0)
+
+/* Flags of an instruction event. */
+enum { F_WRONG = 1, F_MISPRED = 2, F_IMISS = 4 };
+
+static inline void fake_insn(struct fake *f, int stage, uint64_t seq, const struct uop *u, int rob, int flags)
+{
+	struct insn_event e = {
+		.stage = stage, .cycle = f->cycle, .seq = seq, .pc = 0x1000 + 4 * seq, .uop = u,
+		.rob_index = rob, .wrong_path = !!(flags & F_WRONG), .mispredicted = !!(flags & F_MISPRED),
+		.icache_miss = !!(flags & F_IMISS),
+	};
+	FAKE_EACH_OBSERVER(f, o, if (o->on_insn) o->on_insn(o->ctx, &e));
+	if (stage == INSN_DISPATCH) {
+		f->rec.dispatched++;
+		if (!(flags & F_WRONG))
+			f->rec.dispatched_correct++;
+	} else if (stage == INSN_COMMIT) {
+		f->rec.committed++;
+	}
+}
+
+/* Begin a miss event now; returns its id for fake_miss_end. */
+static inline uint64_t fake_miss_begin(struct fake *f, int kind, int correct_path)
+{
+	struct miss_event e = { .kind = kind, .phase = MISS_BEGIN, .id = ++f->miss_id,
+				.start = f->cycle, .correct_path = correct_path };
+	FAKE_EACH_OBSERVER(f, o, if (o->on_miss) o->on_miss(o->ctx, &e));
+	return e.id;
+}
+
+static inline void fake_miss_end(struct fake *f, uint64_t id, int kind, int correct_path)
+{
+	struct miss_event e = { .kind = kind, .phase = MISS_END, .id = id, .end = f->cycle,
+				.correct_path = correct_path };
+	FAKE_EACH_OBSERVER(f, o, if (o->on_miss) o->on_miss(o->ctx, &e));
+}
+
+/* Close the current cycle with this state (the record's dispatched and
+ * committed counts come from the events of the cycle). */
+static inline void fake_end(struct fake *f, int fetch_stall, int occupancy, int head_wait, int rob_full)
+{
+	f->rec.fetch_stall = fetch_stall;
+	f->rec.rob_occupancy = occupancy;
+	f->rec.head_wait = head_wait;
+	f->rec.rob_full = rob_full;
+	FAKE_EACH_OBSERVER(f, o, if (o->on_cycle) o->on_cycle(o->ctx, &f->rec));
+	f->cycle++;
+	fake_reset_rec(f);
+}
+
+/* n identical cycles with no events. */
+static inline void fake_idle(struct fake *f, int n, int fetch_stall, int occupancy, int head_wait, int rob_full)
+{
+	for (int i = 0; i < n; i++)
+		fake_end(f, fetch_stall, occupancy, head_wait, rob_full);
+}
+
+static inline void fake_stack(struct fake *f, int method, struct acct_stack *s)
+{
+	acct_get_stack(f->unit[method], s);
+}
+
+/* Assert that a unit's stack is exactly: the given components (others 0). */
+static inline uint64_t fake_comp(struct fake *f, int method, int comp)
+{
+	struct acct_stack s;
+	acct_get_stack(f->unit[method], &s);
+	return s.comp[comp];
+}
+
+#endif

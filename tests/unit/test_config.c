@@ -1,0 +1,563 @@
+/*
+ * test_config.c — the machine description: defaults are the paper's Table 2,
+ * the shipped INI files load, every mistake in a file or an override stops
+ * with one line naming where and what, and impossible machines are refused
+ * with the reason.
+ *
+ * Run from the top of the tree (as `make unit` does): some tests read
+ * data/configs/ and docs/config.md.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+
+/* Write `text` to a fresh temporary file; its name goes to path. */
+static void temp_ini(char *path, size_t n, const char *text)
+{
+	snprintf(path, n, "/tmp/ivx-test-config-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	size_t len = strlen(text);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+}
+
+static void expect_msg(const struct ivx_err *err, const char *want)
+{
+	if (strcmp(err->msg, want))
+		fail_msg("message\n  '%s'\nexpected\n  '%s'", err->msg, want);
+}
+
+static void expect_msg_has(const struct ivx_err *err, const char *needle)
+{
+	if (!strstr(err->msg, needle))
+		fail_msg("message '%s' lacks '%s'", err->msg, needle);
+	assert_null(strchr(err->msg, '\n'));
+}
+
+/* Every key has the same value in a and b. */
+static void expect_same_config(const struct machine_config *a, const struct machine_config *b)
+{
+	char va[64], vb[64];
+	for (size_t i = 0; config_key_name(i); i++) {
+		const char *k = config_key_name(i);
+		assert_int_equal(config_get(a, k, va, sizeof va, NULL), IVX_OK);
+		assert_int_equal(config_get(b, k, vb, sizeof vb, NULL), IVX_OK);
+		if (strcmp(va, vb))
+			fail_msg("%s: %s versus %s", k, va, vb);
+	}
+	assert_int_equal(a->penalty_explicit, b->penalty_explicit);
+}
+
+static void set_ok(struct machine_config *c, const char *assignment)
+{
+	struct ivx_err err = { 0 };
+	if (config_set(c, assignment, &err) != IVX_OK)
+		fail_msg("-o %s: %s", assignment, err.msg);
+}
+
+/* ---- defaults --------------------------------------------------------- */
+
+static void test_defaults_are_table_2(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	config_defaults(&c);
+	assert_int_equal(c.inorder, 0);
+	assert_int_equal(c.rob_size, 128);
+	assert_int_equal(c.lsq_size, 64);
+	assert_int_equal(c.decode_width, 4);
+	assert_int_equal(c.commit_width, 4);
+	assert_int_equal(c.fetch_width, 8);
+	assert_int_equal(c.issue_width, 8);
+	assert_int_equal(c.load_latency, 2);
+	assert_int_equal(c.mul_latency, 3);
+	assert_int_equal(c.div_latency, 20);
+	assert_int_equal(c.l1i.size, 8192);
+	assert_int_equal(c.l1i.assoc, 1);
+	assert_int_equal(c.l1d.size, 16384);
+	assert_int_equal(c.l1d.assoc, 4);
+	assert_int_equal(c.l1d.latency, 2);
+	assert_int_equal(c.l2.size, 1 << 20);
+	assert_int_equal(c.l2.assoc, 8);
+	assert_int_equal(c.l2.latency, 9);
+	assert_int_equal(c.memory_latency, 250);
+	assert_int_equal(c.frontend_depth, 5);
+	assert_true(c.bimodal_entries > 0 && c.gshare_entries > 0 && c.chooser_entries > 0);
+	assert_int_equal(c.perfect_bpred + c.perfect_l1i + c.perfect_l2i + c.perfect_itlb +
+			 c.perfect_l1d + c.perfect_l2d + c.perfect_dtlb, 0);
+	assert_int_equal(config_validate(&c, NULL), IVX_OK);
+}
+
+static void test_default_penalties_follow_latencies(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	config_defaults(&c);
+	assert_int_equal(c.penalty_l1i, c.l2.latency);
+	assert_int_equal(c.penalty_l2i, c.memory_latency);
+	assert_int_equal(c.penalty_itlb, c.itlb.miss_latency);
+	assert_int_equal(c.penalty_l1d, c.l2.latency);
+	assert_int_equal(c.penalty_l2d, c.memory_latency);
+	assert_int_equal(c.penalty_dtlb, c.dtlb.miss_latency);
+	assert_int_equal(c.penalty_bpred, c.frontend_depth);
+	assert_int_equal(c.penalty_fu, c.div_latency);
+
+	set_ok(&c, "l2.latency=12");
+	assert_int_equal(c.penalty_l1i, 12);
+	assert_int_equal(c.penalty_l1d, 12);
+	/* An explicit penalty stays when its latency changes later. */
+	set_ok(&c, "penalty.l1d=4");
+	set_ok(&c, "l2.latency=15");
+	assert_int_equal(c.penalty_l1d, 4);
+	assert_int_equal(c.penalty_l1i, 15);
+}
+
+/* ---- the shipped files ------------------------------------------------ */
+
+static void test_default_ini_equals_builtin_defaults(void **state)
+{
+	(void)state;
+	struct machine_config want, c;
+	struct ivx_err err = { 0 };
+	config_defaults(&want);
+	/* Start from a different machine so every key the file sets shows. */
+	config_defaults(&c);
+	set_ok(&c, "core.mode=inorder");
+	set_ok(&c, "core.rob_size=32");
+	set_ok(&c, "l1d.size=32K");
+	set_ok(&c, "bpred.gshare_history=4");
+	set_ok(&c, "perfect.l2d=1");
+	set_ok(&c, "wrongpath.memory=0");
+	set_ok(&c, "sim.deadlock_cycles=5000");
+	if (config_load(&c, "data/configs/default.ini", &err) != IVX_OK)
+		fail_msg("%s", err.msg);
+	expect_same_config(&c, &want);
+}
+
+/* Every key but the penalties is spelled out in default.ini, in its section. */
+static void test_default_ini_lists_every_key(void **state)
+{
+	(void)state;
+	FILE *f = fopen("data/configs/default.ini", "r");
+	assert_non_null(f);
+	char line[256], section[64] = "", seen[8192] = "";
+	while (fgets(line, sizeof line, f)) {
+		char name[64];
+		if (sscanf(line, "[%63[^]]]", section) == 1)
+			continue;
+		if (sscanf(line, " %63[a-z0-9_] =", name) == 1 && strlen(seen) + 80 < sizeof seen) {
+			strcat(seen, " ");
+			strcat(seen, section);
+			strcat(seen, ".");
+			strcat(seen, name);
+			strcat(seen, " ");
+		}
+	}
+	fclose(f);
+	for (size_t i = 0; config_key_name(i); i++) {
+		char want[80];
+		if (!strncmp(config_key_name(i), "penalty.", 8))
+			continue;
+		snprintf(want, sizeof want, " %s ", config_key_name(i));
+		if (!strstr(seen, want))
+			fail_msg("default.ini does not set %s", config_key_name(i));
+	}
+}
+
+static void test_inorder_ini_is_a_dual_issue_in_order_machine(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	struct ivx_err err = { 0 };
+	config_defaults(&c);
+	if (config_load(&c, "data/configs/inorder.ini", &err) != IVX_OK)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.inorder, 1);
+	assert_int_equal(c.issue_width, 2);
+	assert_int_equal(c.l1i.size, 8192);
+	assert_int_equal(c.l1d.size, 8192);
+	assert_int_equal(c.l2.size, 96 * 1024);
+	assert_int_equal(c.l2.assoc, 3);
+	assert_int_equal(c.penalty_l1d, c.l2.latency);
+	assert_int_equal(c.penalty_l2d, c.memory_latency);
+	if (config_validate(&c, &err) != IVX_OK)
+		fail_msg("%s", err.msg);
+}
+
+static void test_docs_describe_every_key(void **state)
+{
+	(void)state;
+	FILE *f = fopen("docs/config.md", "r");
+	assert_non_null(f);
+	static char text[65536];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = 0;
+	for (size_t i = 0; config_key_name(i); i++) {
+		char want[80];
+		snprintf(want, sizeof want, "`%s`", config_key_name(i));
+		if (!strstr(text, want))
+			fail_msg("docs/config.md does not describe %s", config_key_name(i));
+	}
+}
+
+/* ---- errors in files -------------------------------------------------- */
+
+static void test_unknown_key_in_file_names_file_and_line(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c, before;
+	temp_ini(path, sizeof path, "[core]\nrob_size = 64\n\n; a comment\n[l1d]\nsizee = 32K\n");
+	config_defaults(&c);
+	before = c;
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:6: unknown key 'l1d.sizee' (did you mean 'l1d.size'?)", path);
+	expect_msg(&err, want);
+	/* A file with an error changes nothing, not even its good lines. */
+	expect_same_config(&c, &before);
+	unlink(path);
+}
+
+static void test_bad_value_in_file(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "[l2]\nsize = 2M\nassoc = eight\n");
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:3: bad value 'eight' for l2.assoc", path);
+	expect_msg_has(&err, want);
+	assert_int_equal(c.l2.size, 1 << 20);
+	unlink(path);
+}
+
+static void test_out_of_range_in_file(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "[core]\nfetch_width = 0\n");
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:2: value 0 for core.fetch_width out of range 1..64", path);
+	expect_msg(&err, want);
+	unlink(path);
+}
+
+static void test_syntax_error_in_file(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "[core]\nrob_size = 64\nlsq_size 32\n");
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:3: syntax error", path);
+	expect_msg_has(&err, want);
+	unlink(path);
+}
+
+static void test_first_of_several_errors_is_reported(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "[core]\nrob = 1\nbogus\n");
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:2: unknown key 'core.rob'", path);
+	expect_msg_has(&err, want);
+	unlink(path);
+
+	temp_ini(path, sizeof path, "[core]\nbogus\nrob = 1\n");
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:2: syntax error", path);
+	expect_msg_has(&err, want);
+	unlink(path);
+}
+
+static void test_key_outside_section(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "rob_size = 64\n");
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:1: 'rob_size' is outside any [section]", path);
+	expect_msg(&err, want);
+	unlink(path);
+}
+
+static void test_missing_file(void **state)
+{
+	(void)state;
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, "/nonexistent/x.ini", &err), IVX_EINPUT);
+	expect_msg(&err, "/nonexistent/x.ini: cannot open: No such file or directory");
+}
+
+static void test_file_values_apply(void **state)
+{
+	(void)state;
+	char path[64];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path,
+		 "[CORE]\nMode = inorder ; trailing comment\nrob_size = 0x40\n"
+		 "[l2]\nsize = 512KB\n[perfect]\nl1d = yes\nbpred = on\n");
+	config_defaults(&c);
+	if (config_load(&c, path, &err) != IVX_OK)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.inorder, 1);
+	assert_int_equal(c.rob_size, 64);
+	assert_int_equal(c.l2.size, 512 * 1024);
+	assert_int_equal(c.perfect_l1d, 1);
+	assert_int_equal(c.perfect_bpred, 1);
+	assert_int_equal(c.lsq_size, 64);  /* untouched keys keep their values */
+	unlink(path);
+}
+
+/* ---- -o overrides ----------------------------------------------------- */
+
+static void test_override_sets_one_key(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	config_defaults(&c);
+	set_ok(&c, "l1d.size=32K");
+	assert_int_equal(c.l1d.size, 32768);
+	set_ok(&c, "l2.size=2M");
+	assert_int_equal(c.l2.size, 2 << 20);
+	set_ok(&c, "core.mode=inorder");
+	assert_int_equal(c.inorder, 1);
+	set_ok(&c, "core.mode=ooo");
+	assert_int_equal(c.inorder, 0);
+	set_ok(&c, "perfect.l1d=true");
+	assert_int_equal(c.perfect_l1d, 1);
+	set_ok(&c, " core.rob_size = 0x100 ");
+	assert_int_equal(c.rob_size, 256);
+	set_ok(&c, "sim.deadlock_cycles=5000000000");
+	assert_true(c.deadlock_cycles == 5000000000ull);
+}
+
+static void test_override_unknown_key(void **state)
+{
+	(void)state;
+	struct ivx_err err = { 0 };
+	struct machine_config c, before;
+	config_defaults(&c);
+	before = c;
+	assert_int_equal(config_set(&c, "l1d.sizee=1", &err), IVX_EUSAGE);
+	expect_msg(&err, "-o l1d.sizee=1: unknown key 'l1d.sizee' (did you mean 'l1d.size'?)");
+	expect_same_config(&c, &before);
+	/* Nothing close: no suggestion. */
+	assert_int_equal(config_set(&c, "frobnicate.widget=1", &err), IVX_EUSAGE);
+	expect_msg(&err, "-o frobnicate.widget=1: unknown key 'frobnicate.widget'");
+}
+
+static void test_override_bad_values(void **state)
+{
+	(void)state;
+	static const struct { const char *set, *msg; } cases[] = {
+		{ "core.rob_size=abc", "-o core.rob_size=abc: bad value 'abc' for core.rob_size: expected a number" },
+		{ "core.rob_size=-1", "bad value '-1'" },
+		{ "core.rob_size=12x", "bad value '12x'" },
+		{ "core.rob_size=", "bad value ''" },
+		{ "core.rob_size=0", "value 0 for core.rob_size out of range 1..4096" },
+		{ "l1d.size=4G", "out of range" },
+		{ "core.mode=superscalar", "-o core.mode=superscalar: bad value 'superscalar' for core.mode: expected ooo or inorder" },
+		{ "perfect.l1d=2", "bad value '2' for perfect.l1d: expected 0/1" },
+		{ "norhs", "-o norhs: expected section.key=value" },
+		{ "=5", "expected section.key=value" },
+	};
+	struct machine_config c, before;
+	config_defaults(&c);
+	before = c;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ivx_err err = { 0 };
+		if (config_set(&c, cases[i].set, &err) != IVX_EUSAGE)
+			fail_msg("-o %s was accepted", cases[i].set);
+		expect_msg_has(&err, cases[i].msg);
+	}
+	expect_same_config(&c, &before);
+}
+
+/* ---- the key table ---------------------------------------------------- */
+
+static void test_every_key_round_trips_through_get_and_set(void **state)
+{
+	(void)state;
+	struct machine_config c, d;
+	char val[64], assign[160], again[64];
+	config_defaults(&c);
+	config_defaults(&d);
+	for (size_t i = 0; config_key_name(i); i++) {
+		const char *k = config_key_name(i);
+		assert_non_null(strchr(k, '.'));
+		assert_non_null(config_key_help(i));
+		assert_true(strlen(config_key_help(i)) > 5);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(k, config_key_name(j));
+		assert_int_equal(config_get(&c, k, val, sizeof val, NULL), IVX_OK);
+		snprintf(assign, sizeof assign, "%s=%s", k, val);
+		set_ok(&d, assign);
+		assert_int_equal(config_get(&d, k, again, sizeof again, NULL), IVX_OK);
+		assert_string_equal(val, again);
+	}
+	assert_null(config_key_help(9999));
+}
+
+static void test_get_formats_values(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	struct ivx_err err = { 0 };
+	char v[32];
+	config_defaults(&c);
+	assert_int_equal(config_get(&c, "l1d.size", v, sizeof v, NULL), IVX_OK);
+	assert_string_equal(v, "16K");
+	assert_int_equal(config_get(&c, "l2.size", v, sizeof v, NULL), IVX_OK);
+	assert_string_equal(v, "1M");
+	assert_int_equal(config_get(&c, "core.mode", v, sizeof v, NULL), IVX_OK);
+	assert_string_equal(v, "ooo");
+	assert_int_equal(config_get(&c, "core.rob_size", v, sizeof v, NULL), IVX_OK);
+	assert_string_equal(v, "128");
+	assert_int_equal(config_get(&c, "perfect.l1d", v, sizeof v, NULL), IVX_OK);
+	assert_string_equal(v, "0");
+	c.inorder = 9;   /* garbage in a hand-filled struct prints as a number */
+	assert_int_equal(config_get(&c, "core.mode", v, sizeof v, NULL), IVX_OK);
+	assert_string_equal(v, "9");
+	assert_int_equal(config_get(&c, "l1d.sise", v, sizeof v, &err), IVX_EUSAGE);
+	expect_msg(&err, "unknown key 'l1d.sise' (did you mean 'l1d.size'?)");
+}
+
+/* ---- validation ------------------------------------------------------- */
+
+static void expect_invalid(const char *assignment, const char *needle)
+{
+	struct machine_config c;
+	struct ivx_err err = { 0 };
+	config_defaults(&c);
+	set_ok(&c, assignment);
+	if (config_validate(&c, &err) == IVX_OK)
+		fail_msg("%s validated", assignment);
+	assert_int_equal(err.code, IVX_EUSAGE);
+	expect_msg_has(&err, needle);
+}
+
+static void test_validate_rejects_impossible_machines(void **state)
+{
+	(void)state;
+	expect_invalid("core.rob_size=2", "core.rob_size=2 is smaller than core.decode_width=4");
+	expect_invalid("l1d.line=48", "l1d.line=48 is not a power of two");
+	expect_invalid("l2.size=768K", "power-of-two number of sets");
+	expect_invalid("l2.size=1000", "l2.size=1000 is not a multiple of the line (64)");
+}
+
+static void test_validate_rejects_bad_geometry(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	struct ivx_err err = { 0 };
+
+	config_defaults(&c);
+	c.l1d.size = 0;  /* as a program might fill the struct by hand */
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "l1d.size");
+
+	config_defaults(&c);
+	set_ok(&c, "l1i.size=128");
+	set_ok(&c, "l1i.assoc=4");  /* 2 lines of 64 bytes, 4 ways */
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "l1i.assoc=4 exceeds its 2 lines");
+
+	config_defaults(&c);
+	c.l2.mshrs = 0;
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "l2.mshrs");
+
+	config_defaults(&c);
+	c.issue_width = 0;
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "core.issue_width");
+
+	config_defaults(&c);
+	c.inorder = 7;
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "core.mode");
+}
+
+static void test_validate_rejects_bad_tables(void **state)
+{
+	(void)state;
+	expect_invalid("bpred.bimodal_entries=1000", "bpred.bimodal_entries=1000 is not a power of two");
+	expect_invalid("bpred.btb_assoc=3", "BTB entries / 3 ways");
+	expect_invalid("dtlb.assoc=3", "dtlb: 128 entries / 3 ways");
+	expect_invalid("itlb.page=5000", "itlb.page=5000 is not a power of two");
+	expect_invalid("sim.deadlock_cycles=100", "sim.deadlock_cycles=100 is not above");
+}
+
+static void test_validate_accepts_odd_but_working_machines(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	struct ivx_err err = { 0 };
+	config_defaults(&c);
+	set_ok(&c, "l2.size=96K");
+	set_ok(&c, "l2.assoc=3");        /* 512 sets */
+	set_ok(&c, "dtlb.assoc=128");    /* fully associative */
+	set_ok(&c, "core.rob_size=4");   /* exactly the width */
+	set_ok(&c, "bpred.gshare_history=0");
+	if (config_validate(&c, &err) != IVX_OK)
+		fail_msg("%s", err.msg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_are_table_2),
+		cmocka_unit_test(test_default_penalties_follow_latencies),
+		cmocka_unit_test(test_default_ini_equals_builtin_defaults),
+		cmocka_unit_test(test_default_ini_lists_every_key),
+		cmocka_unit_test(test_inorder_ini_is_a_dual_issue_in_order_machine),
+		cmocka_unit_test(test_docs_describe_every_key),
+		cmocka_unit_test(test_unknown_key_in_file_names_file_and_line),
+		cmocka_unit_test(test_bad_value_in_file),
+		cmocka_unit_test(test_out_of_range_in_file),
+		cmocka_unit_test(test_syntax_error_in_file),
+		cmocka_unit_test(test_first_of_several_errors_is_reported),
+		cmocka_unit_test(test_key_outside_section),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_file_values_apply),
+		cmocka_unit_test(test_override_sets_one_key),
+		cmocka_unit_test(test_override_unknown_key),
+		cmocka_unit_test(test_override_bad_values),
+		cmocka_unit_test(test_every_key_round_trips_through_get_and_set),
+		cmocka_unit_test(test_get_formats_values),
+		cmocka_unit_test(test_validate_rejects_impossible_machines),
+		cmocka_unit_test(test_validate_rejects_bad_geometry),
+		cmocka_unit_test(test_validate_rejects_bad_tables),
+		cmocka_unit_test(test_validate_accepts_odd_but_working_machines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

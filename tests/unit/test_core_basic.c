@@ -1,0 +1,455 @@
+/*
+ * test_core_basic.c — the core model on tiny hand-built programs: results
+ * equal the functional emulator's, throughput and latencies are those the
+ * configuration promises, the wrong path is squashed without a trace,
+ * loads forward from and wait for older stores, and bad input stops with a
+ * reason.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include "core_prog.h"
+
+/* Run `p` to completion on the timing model; returns cycles. */
+static uint64_t run_timing(struct crun *r, const struct cprog *p, const char *const *ov)
+{
+	struct program *prog = cp_program(p, 1 << 16);
+	assert_non_null(prog);
+	assert_int_equal(crun_start(r, prog, 0, NULL, ov), 0);
+	assert_int_equal(core_run(r->c, 0, 0, &r->err), IVX_OK);
+	assert_true(core_done(r->c));
+	return core_cycles(r->c);
+}
+
+static void finish(struct crun *r)
+{
+	struct program *prog = r->prog;
+	crun_free(r);
+	program_free(prog);
+}
+
+/* The same program run functionally: its final registers. */
+static void functional_regs(const struct cprog *p, struct cpu *out, int *exit_code)
+{
+	struct program *prog = cp_program(p, 1 << 16);
+	char *argv[] = { (char *)"t", NULL };
+	struct guest_options o = { .argc = 1, .argv = argv, .seed = 1 };
+	struct ivx_err err;
+	struct guest *g = guest_new(prog, &o, &err);
+	assert_non_null(g);
+	assert_int_equal(guest_run(g, 0, &err), IVX_OK);
+	assert_int_equal(guest_state(g), GUEST_EXITED);
+	*out = *guest_cpu(g);
+	*exit_code = guest_exit_code(g);
+	guest_free(g);
+	program_free(prog);
+}
+
+static const uint32_t mixed_words[] = {
+	0xd2a00a0a, /* mov x10, #0x500000 */
+	0xd2860725, /* mov x5, #0x3039 */
+	0xd28000a6, /* mov x6, #0x5 */
+	0xd2817709, /* mov x9, #3000 */
+	0x9b0618a5, /* loop: madd x5, x5, x6, x6 */
+	0xd365fca7, /* lsr x7, x5, #37 */
+	0x92401ce7, /* and x7, x7, #0xff */
+	0xf8677943, /* ldr x3, [x10, x7, lsl #3] */
+	0x8b070063, /* add x3, x3, x7 */
+	0xf8277943, /* str x3, [x10, x7, lsl #3] */
+	0xb6480065, /* tbz x5, #41, skip */
+	0x9100056b, /* add x11, x11, #0x1 */
+	0x9ac608ac, /* udiv x12, x5, x6 */
+	0x8b030021, /* skip: add x1, x1, x3 */
+	0xf1000529, /* subs x9, x9, #0x1 */
+	0x54fffea1, /* b.ne loop */
+	0x92401c20, /* and x0, x1, #0xff */
+	0xd2800bc8, /* mov x8, #94 */
+	0xd4000001, /* svc #0 */
+};
+
+static void mixed(struct cprog *p)
+{
+	p->n = 0;
+	for (size_t i = 0; i < sizeof mixed_words / sizeof mixed_words[0]; i++)
+		cp_emit(p, mixed_words[i]);
+}
+
+static void a_mispredicting_loop_ends_with_the_functional_state(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	mixed(&p);
+	struct cpu want;
+	int want_exit;
+	functional_regs(&p, &want, &want_exit);
+	struct crun r;
+	run_timing(&r, &p, NULL);
+	struct core_stats st;
+	core_stats(r.c, &st);
+	assert_true(st.mispredicts > 100);      /* the tbz is data dependent */
+	assert_true(st.squashed > st.mispredicts);
+	const struct cpu *got = guest_cpu(r.g);
+	for (int i = 0; i <= CPU_SP; i++)
+		assert_int_equal(got->x[i], want.x[i]);
+	assert_int_equal(got->nzcv, want.nzcv);
+	assert_int_equal(guest_exit_code(r.g), want_exit);
+	assert_int_equal(st.committed, guest_insns(r.g));
+	finish(&r);
+}
+
+/* 32 independent adds + loop control per iteration, 2000 iterations. */
+static void independent_adds(struct cprog *p, int dependent)
+{
+	p->n = 0;
+	cp_emit(p, I_MOVZ(9, 2000));
+	int loop = p->n;
+	for (int i = 0; i < 32; i++)
+		cp_emit(p, dependent ? I_ADDI(1, 1, 1) : I_ADDI(1 + i % 8, 10, i));
+	cp_emit(p, I_SUBSI(9, 9, 1));
+	cp_emit(p, I_BCOND(COND_NE, loop - p->n));
+	cp_emit(p, I_MOVZ(0, 0));
+	cp_exit(p);
+}
+
+static void independent_work_runs_at_the_dispatch_width(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	independent_adds(&p, 0);
+	struct crun r;
+	uint64_t cycles = run_timing(&r, &p, NULL);
+	double ipc = (double)core_committed(r.c) / (double)cycles;
+	print_message("IPC %.3f (dispatch width 4)\n", ipc);
+	assert_true(ipc > 3.6);
+	assert_true(ipc <= 4.0);                 /* decode/dispatch/commit width */
+	finish(&r);
+}
+
+static void a_dependent_chain_runs_one_per_cycle(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	independent_adds(&p, 1);
+	struct crun r;
+	uint64_t cycles = run_timing(&r, &p, NULL);
+	double per_iter = (double)cycles / 2000.0;
+	print_message("%.2f cycles per 32-add chain\n", per_iter);
+	assert_true(per_iter > 31.5 && per_iter < 33.5);
+	finish(&r);
+}
+
+/* A chain of n ops of `word` (reading and writing x1) per iteration. */
+static void chain_of(struct cprog *p, uint32_t word, int n, int iters)
+{
+	p->n = 0;
+	cp_emit(p, I_MOVZ(9, iters));
+	cp_emit(p, I_MOVZ(2, 1));
+	cp_emit(p, I_MOVZ(1, 7));
+	int loop = p->n;
+	for (int i = 0; i < n; i++)
+		cp_emit(p, word);
+	cp_emit(p, I_SUBSI(9, 9, 1));
+	cp_emit(p, I_BCOND(COND_NE, loop - p->n));
+	cp_emit(p, I_MOVZ(0, 0));
+	cp_exit(p);
+}
+
+static void multiplies_take_the_configured_latency(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	chain_of(&p, I_MUL(1, 1, 2), 16, 500);
+	const char *ov[] = { "latency.mul=5", NULL };
+	struct crun r;
+	uint64_t cycles = run_timing(&r, &p, ov);
+	double per_iter = (double)cycles / 500.0;
+	print_message("%.2f cycles per 16 multiplies of latency 5\n", per_iter);
+	assert_true(per_iter > 16 * 5 - 1 && per_iter < 16 * 5 + 3);
+	struct core_stats st;
+	core_stats(r.c, &st);
+	assert_true(st.events_correct[MISS_FU_STALL] > 0);   /* mul >= long_latency_threshold */
+	finish(&r);
+}
+
+static void the_divider_is_not_pipelined(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	/* 8 independent divides per iteration */
+	p.n = 0;
+	cp_emit(&p, I_MOVZ(9, 200));
+	cp_emit(&p, I_MOVZ(10, 1000));
+	cp_emit(&p, I_MOVZ(11, 7));
+	int loop = p.n;
+	for (int i = 0; i < 8; i++)
+		cp_emit(&p, I_UDIV(1 + i, 10, 11));
+	cp_emit(&p, I_SUBSI(9, 9, 1));
+	cp_emit(&p, I_BCOND(COND_NE, loop - p.n));
+	cp_emit(&p, I_MOVZ(0, 0));
+	cp_exit(&p);
+	struct crun r;
+	uint64_t one = run_timing(&r, &p, NULL);
+	finish(&r);
+	print_message("8 divides: %.2f cycles with one divider\n", one / 200.0);
+	assert_true(one / 200.0 > 8 * 20 - 2 && one / 200.0 < 8 * 20 + 4);
+	const char *two_units[] = { "units.div=2", NULL };
+	uint64_t two = run_timing(&r, &p, two_units);
+	finish(&r);
+	print_message("8 divides: %.2f cycles with two dividers\n", two / 200.0);
+	assert_true(two / 200.0 > 4 * 20 - 2 && two / 200.0 < 4 * 20 + 4);
+}
+
+static void perfect_prediction_fetches_no_wrong_path(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	mixed(&p);
+	const char *ov[] = { "perfect.bpred=1", NULL };
+	struct crun r;
+	uint64_t perfect = run_timing(&r, &p, ov);
+	struct core_stats st;
+	core_stats(r.c, &st);
+	assert_int_equal(st.mispredicts, 0);
+	assert_int_equal(st.squashed, 0);
+	assert_int_equal(st.fetched, st.committed);
+	assert_int_equal(st.events_correct[MISS_MISPREDICT], 0);
+	finish(&r);
+	uint64_t real = run_timing(&r, &p, NULL);
+	finish(&r);
+	print_message("mixed loop: %llu cycles, %llu with perfect prediction\n", (unsigned long long)real,
+		      (unsigned long long)perfect);
+	assert_true(real > perfect);
+}
+
+/* A taken branch the cold predictor calls not-taken; the fall-through
+ * (wrong path) loads from address 0, which must not stop the run. */
+static void a_fault_on_the_wrong_path_is_harmless(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	p.n = 0;
+	cp_emit(&p, I_MOVZ(0, 0));
+	cp_emit(&p, I_MOVZ(1, 1));
+	cp_emit(&p, I_CBNZ(1, 3));
+	cp_emit(&p, I_LDR(2, 0, 0));
+	cp_emit(&p, I_LDR(3, 0, 8));
+	cp_emit(&p, I_MOVZ(0, 5));
+	cp_exit(&p);
+	struct crun r;
+	run_timing(&r, &p, NULL);
+	struct core_stats st;
+	core_stats(r.c, &st);
+	assert_int_equal(st.mispredicts, 1);
+	assert_int_equal(guest_exit_code(r.g), 5);
+	assert_int_equal(st.committed, 6);
+	finish(&r);
+}
+
+static void a_fault_on_the_correct_path_stops_when_it_commits(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	p.n = 0;
+	cp_emit(&p, I_MOVZ(0, 0));
+	cp_emit(&p, I_MOVZ(1, 1));
+	cp_emit(&p, I_LDR(2, 0, 0));
+	cp_emit(&p, I_MOVZ(0, 5));
+	cp_exit(&p);
+	struct program *prog = cp_program(&p, 64);
+	struct crun r;
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	int rc = core_run(r.c, 0, 0, &r.err);
+	assert_int_equal(rc, IVX_EGUEST);
+	assert_non_null(strstr(r.err.msg, "address 0x0"));
+	assert_int_equal(core_committed(r.c), 2);       /* the two movz before it */
+	assert_false(core_done(r.c));
+	finish(&r);
+}
+
+/* Records issue/complete cycles of the instructions at given pcs. */
+struct times {
+	uint64_t pc[4], issue[4], complete[4];
+	int level[4];
+	struct core_observer obs;
+};
+
+static void times_on_insn(void *ctx, const struct insn_event *e)
+{
+	struct times *t = ctx;
+	for (int i = 0; i < 4; i++) {
+		if (e->pc != t->pc[i] || e->wrong_path)
+			continue;
+		if (e->stage == INSN_ISSUE)
+			t->issue[i] = e->cycle;
+		if (e->stage == INSN_COMPLETE) {
+			t->complete[i] = e->cycle;
+			t->level[i] = e->dcache_level;
+		}
+	}
+}
+
+static uint64_t pc_of(int index) { return EB_TEXT + EB_CODE_OFF + 4 * (uint64_t)index; }
+
+static void a_load_forwards_from_an_older_store(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	p.n = 0;
+	cp_emit(&p, I_MOVZ16(10, 0x50));
+	cp_emit(&p, I_MOVZ(1, 42));
+	int st = cp_emit(&p, I_STR(1, 10, 64));
+	int ld = cp_emit(&p, I_LDR(2, 10, 64));
+	cp_emit(&p, I_ADDI(0, 2, 0));
+	cp_exit(&p);
+	struct program *prog = cp_program(&p, 4096);
+	struct crun r;
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	struct times t = { .pc = { pc_of(st), pc_of(ld) } };
+	t.obs = (struct core_observer){ .name = "t", .ctx = &t, .on_insn = times_on_insn };
+	assert_int_equal(core_add_observer(r.c, &t.obs, NULL), 0);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	assert_int_equal(guest_exit_code(r.g), 42);
+	/* the line was never touched before: only forwarding makes it a hit */
+	assert_int_equal(t.level[1], 1);
+	assert_int_equal(t.complete[1] - t.issue[1], r.cfg.load_latency);
+	struct core_stats s;
+	core_stats(r.c, &s);
+	assert_int_equal(s.events_correct[MISS_L2D] + s.events_correct[MISS_L1D], 0);
+	finish(&r);
+}
+
+static void a_load_waits_for_an_older_store_address(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	p.n = 0;
+	cp_emit(&p, I_MOVZ16(10, 0x50));
+	cp_emit(&p, I_MOVZ(11, 1));
+	int div = cp_emit(&p, I_UDIV(12, 10, 11));      /* x12 = x10, after 20 cycles */
+	cp_emit(&p, I_STR(11, 12, 128));                /* its address waits for the divide */
+	int ld = cp_emit(&p, I_LDR(2, 10, 512));        /* a different address */
+	cp_emit(&p, I_MOVZ(0, 0));
+	cp_exit(&p);
+	struct program *prog = cp_program(&p, 4096);
+	struct crun r;
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	struct times t = { .pc = { pc_of(div), pc_of(ld) } };
+	t.obs = (struct core_observer){ .name = "t", .ctx = &t, .on_insn = times_on_insn };
+	assert_int_equal(core_add_observer(r.c, &t.obs, NULL), 0);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	assert_true(t.issue[1] >= t.complete[0]);
+	finish(&r);
+}
+
+static void two_runs_are_identical(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	mixed(&p);
+	static struct evcheck e1, e2;
+	struct core_stats s1, s2;
+	struct crun r;
+	struct program *prog = cp_program(&p, 1 << 16);
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	core_add_observer(r.c, ev_observer(&e1), NULL);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	core_stats(r.c, &s1);
+	crun_free(&r);
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	core_add_observer(r.c, ev_observer(&e2), NULL);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	core_stats(r.c, &s2);
+	finish(&r);
+	assert_memory_equal(&s1, &s2, sizeof s1);
+	assert_int_equal(e1.hash, e2.hash);
+	assert_int_equal(e1.errors, 0);
+}
+
+static void the_event_stream_is_consistent(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	mixed(&p);
+	static struct evcheck e;
+	struct crun r;
+	struct program *prog = cp_program(&p, 1 << 16);
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	core_add_observer(r.c, ev_observer(&e), NULL);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	struct core_stats st;
+	core_stats(r.c, &st);
+	if (e.errors)
+		fail_msg("%s", e.first_error);
+	for (int k = 0; k < MISS_KIND_COUNT; k++) {
+		assert_int_equal(e.begins[k], st.events_correct[k] + st.events_wrong[k]);
+		assert_int_equal(e.begins_correct[k], st.events_correct[k]);
+	}
+	/* at the end only state-based events may still be open */
+	assert_true(e.n_open <= 2);
+	assert_int_equal(e.insn[INSN_COMMIT], st.committed);
+	assert_int_equal(e.insn[INSN_FETCH], st.fetched);
+	assert_int_equal(e.insn[INSN_SQUASH], st.squashed);
+	assert_int_equal(e.insn[INSN_FETCH], e.insn[INSN_COMMIT] + e.insn[INSN_SQUASH]);
+	assert_int_equal(e.cycles, st.cycles);
+	assert_int_equal(st.events_correct[MISS_MISPREDICT], st.mispredicts);
+	assert_true(st.events_correct[MISS_L2D] > 0);        /* cold table lines */
+	finish(&r);
+}
+
+static void in_order_issue_is_slower_and_dual_issue(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	independent_adds(&p, 0);
+	const char *ov[] = { "core.mode=inorder", "core.issue_width=2", NULL };
+	struct crun r;
+	uint64_t cycles = run_timing(&r, &p, ov);
+	double ipc = (double)core_committed(r.c) / (double)cycles;
+	finish(&r);
+	print_message("in-order dual issue: IPC %.3f\n", ipc);
+	assert_true(ipc > 1.8 && ipc <= 2.0);
+	mixed(&p);
+	uint64_t inorder = run_timing(&r, &p, ov);
+	finish(&r);
+	uint64_t ooo = run_timing(&r, &p, NULL);
+	finish(&r);
+	print_message("mixed loop: in-order %llu cycles, out-of-order %llu\n", (unsigned long long)inorder,
+		      (unsigned long long)ooo);
+	assert_true(inorder > ooo);
+}
+
+static void an_impossible_configuration_is_refused(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	independent_adds(&p, 0);
+	struct program *prog = cp_program(&p, 64);
+	struct crun r;
+	const char *ov[] = { "core.rob_size=2", NULL };
+	assert_int_equal(crun_start(&r, prog, 0, NULL, ov), -1);
+	assert_non_null(strstr(r.err.msg, "rob_size"));
+	finish(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_mispredicting_loop_ends_with_the_functional_state),
+		cmocka_unit_test(independent_work_runs_at_the_dispatch_width),
+		cmocka_unit_test(a_dependent_chain_runs_one_per_cycle),
+		cmocka_unit_test(multiplies_take_the_configured_latency),
+		cmocka_unit_test(the_divider_is_not_pipelined),
+		cmocka_unit_test(perfect_prediction_fetches_no_wrong_path),
+		cmocka_unit_test(a_fault_on_the_wrong_path_is_harmless),
+		cmocka_unit_test(a_fault_on_the_correct_path_stops_when_it_commits),
+		cmocka_unit_test(a_load_forwards_from_an_older_store),
+		cmocka_unit_test(a_load_waits_for_an_older_store_address),
+		cmocka_unit_test(two_runs_are_identical),
+		cmocka_unit_test(the_event_stream_is_consistent),
+		cmocka_unit_test(in_order_issue_is_slower_and_dual_issue),
+		cmocka_unit_test(an_impossible_configuration_is_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,110 @@
+/*
+ * pane_cpistack.c — the CPI stack of each accounting method (naive, naive
+ * non-spec, IBM POWER5, FMT, sFMT) as a horizontal stacked bar with the
+ * numbers under it, growing as cycles pass. Every bar is drawn to the
+ * same scale; a naive method that charges more cycles than there were
+ * draws past its total and shows a negative base. Components are letters
+ * (readable without colour) drawn in the component's colour.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "acct.h"
+#include "explorer.h"
+#include "explorer_acct.h"
+#include "pane.h"
+#include "textbuf.h"
+
+#define LABEL_W 15
+
+/* Bar letters: base, then enum acct_comp order. */
+static const char letters[ACCT_COMP_COUNT + 1] = { '=', 'i', 'I', 't', 'd', 'D', 'T', 'b', 'f' };
+static const char *const short_names[ACCT_COMP_COUNT + 1] = {
+	"base", "L1I", "L2I", "ITLB", "L1D", "L2D", "DTLB", "bpred", "FU",
+};
+
+static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
+{
+	struct acct_stack s[ACCT_METHOD_COUNT];
+	int have[ACCT_METHOD_COUNT] = { 0 };
+	double scale = 0;
+	uint64_t insns = 0;
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		const struct acct *a = xacct_unit(x->acct, m);
+		if (!a)
+			continue;
+		acct_get_stack(a, &s[m]);
+		have[m] = 1;
+		uint64_t sum = 0;
+		for (int k = 0; k < ACCT_COMP_COUNT; k++)
+			sum += s[m].comp[k];
+		uint64_t top = sum > s[m].cycles ? sum : s[m].cycles;
+		if (s[m].insns) {
+			double v = (double)top / (double)s[m].insns;
+			if (v > scale)
+				scale = v;
+			insns = s[m].insns;
+		}
+	}
+	if (!insns) {
+		tb_puts(tb, 0, 0, TB_DIM, "no instruction has committed yet");
+		return;
+	}
+	int bar_w = tb->w - LABEL_W - 8;
+	if (bar_w < 10)
+		bar_w = 10;
+	int numbers = tb->h >= 2 * ACCT_METHOD_COUNT + 2;
+	int y = 0;
+	/* legend */
+	int col = tb_puts(tb, 0, y, TB_DIM, "CPI per component: ");
+	for (int k = 0; k <= ACCT_COMP_COUNT && col < tb->w; k++) {
+		char item[16];
+		snprintf(item, sizeof item, "%c %s ", letters[k], short_names[k]);
+		tb_putc(tb, col, y, TB_BAR0 + k, (wchar_t)letters[k]);
+		col = tb_puts(tb, col + 1, y, TB_DIM, item + 1);
+	}
+	y++;
+	for (int m = 0; m < ACCT_METHOD_COUNT && y < tb->h; m++) {
+		if (!have[m])
+			continue;
+		double d = s[m].insns ? (double)s[m].insns : 1;
+		double total = (double)s[m].cycles / d;
+		tb_printf(tb, 0, y, TB_BOLD, "%-*s", LABEL_W, acct_method_label(m));
+		/* Cumulative rounding so segments add up to the bar's length. */
+		double acc = 0;
+		int drawn = 0, xx = LABEL_W;
+		for (int k = 0; k <= ACCT_COMP_COUNT; k++) {
+			double v = k == 0 ? (s[m].base > 0 ? (double)s[m].base / d : 0) : (double)s[m].comp[k - 1] / d;
+			acc += v;
+			int upto = scale > 0 ? (int)(acc / scale * bar_w + 0.5) : 0;
+			for (; drawn < upto && drawn < bar_w; drawn++)
+				tb_putc(tb, xx + drawn, y, TB_BAR0 + k, (wchar_t)letters[k]);
+		}
+		tb_printf(tb, xx + bar_w + 1, y, TB_BOLD, "%6.3f", total);
+		y++;
+		if (numbers && y < tb->h) {
+			char line[256];
+			size_t used = (size_t)snprintf(line, sizeof line, "%*s", LABEL_W, "");
+			for (int k = 0; k <= ACCT_COMP_COUNT && used < sizeof line; k++) {
+				double v = k == 0 ? (double)s[m].base / d : (double)s[m].comp[k - 1] / d;
+				if (k && s[m].comp[k - 1] == 0)
+					continue;
+				used += (size_t)snprintf(line + used, sizeof line - used, "%s %.3f  ", short_names[k], v);
+			}
+			tb_puts(tb, 0, y++, s[m].base < 0 ? TB_WARN : TB_DIM, line);
+		}
+	}
+}
+
+static void cpi_status(struct pane *p, struct explorer *x, char *buf, size_t n)
+{
+	snprintf(buf, n, "after %llu instructions, %llu cycles", (unsigned long long)explorer_committed(x),
+		 (unsigned long long)explorer_cycle(x));
+}
+
+static const struct pane_class pane_cpistack = {
+	.name = "cpistack", .title = "CPI stacks",
+	.summary = "the CPI stack of each accounting method, growing as cycles pass",
+	.min_w = 44, .min_h = 6, .batch_h = 12,
+	.render = cpi_render, .status = cpi_status,
+};
+PANE_REGISTER(pane_cpistack);

@@ -1,0 +1,62 @@
+/*
+ * pane_events.c — the recent miss events, newest first: when each began,
+ * its kind, the instruction, and how long it lasted (or "..." while in
+ * progress). Wrong-path events are dimmed; the event of the last stop is
+ * highlighted.
+ */
+#include <stdio.h>
+#include "explorer.h"
+#include "explorer_trace.h"
+#include "pane.h"
+#include "textbuf.h"
+
+static int same_event(const struct xevent *a, const struct xevent *b)
+{
+	return a->kind == b->kind && a->id == b->id && a->start == b->start && a->pc == b->pc;
+}
+
+static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb)
+{
+	int n = xtrace_event_count(x->trace);
+	tb_printf(tb, 0, 0, TB_BOLD, "%9s %-10s %-6s %-18s %s", "cycle", "event", "cycles", "pc", "where");
+	if (p->scroll > n - 1)
+		p->scroll = n > 0 ? n - 1 : 0;
+	if (!n)
+		tb_puts(tb, 0, 1, TB_DIM, "  no miss events yet");
+	for (int row = 1, i = p->scroll; row < tb->h && i < n; row++, i++) {
+		const struct xevent *e = xtrace_event_at(x->trace, i);
+		char lat[16], where[96];
+		if (e->ended)
+			snprintf(lat, sizeof lat, "%llu", (unsigned long long)(e->end - e->start));
+		else
+			snprintf(lat, sizeof lat, "...");
+		if (e->pc)
+			explorer_describe(x, e->pc, where, sizeof where);
+		else
+			where[0] = 0;
+		int attr = !e->correct_path ? TB_DIM : !e->ended ? TB_MISS :
+			   e->kind >= MISS_KIND_COUNT ? TB_INFO : TB_NORMAL;
+		if (x->stop.has_event && same_event(e, &x->stop.event))
+			attr = TB_HILITE;
+		char pc[24] = "";
+		if (e->pc)
+			snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)e->pc);
+		/* Derived events are listed when they happen: an interval at its end. */
+		uint64_t when = e->kind >= MISS_KIND_COUNT ? e->end : e->start;
+		tb_printf(tb, 0, row, attr, "%9llu %-10s %6s %-18s %s%s", (unsigned long long)xcycle(when),
+			  xev_name(e->kind), lat, pc, where, e->correct_path ? "" : " (wrong path)");
+	}
+}
+
+static void events_status(struct pane *p, struct explorer *x, char *buf, size_t n)
+{
+	snprintf(buf, n, "(newest first)");
+}
+
+static const struct pane_class pane_events = {
+	.name = "events", .title = "Events",
+	.summary = "recent miss events, newest first",
+	.min_w = 40, .min_h = 3, .batch_h = 16,
+	.render = events_render, .status = events_status,
+};
+PANE_REGISTER(pane_events);

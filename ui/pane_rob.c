@@ -1,0 +1,145 @@
+/*
+ * pane_rob.c — the reorder buffer: an occupancy gauge, then the entries
+ * near the head and near the tail (the middle elided when they do not all
+ * fit), each with its sequence number, pc, disassembly, state and what
+ * holds it. The head is highlighted, wrong-path entries are marked, and
+ * the instruction of the last stop is highlighted too. PgUp/PgDn move the
+ * window over the middle of a full ROB.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "core.h"
+#include "disasm.h"
+#include "explorer.h"
+#include "pane.h"
+#include "textbuf.h"
+#include "uop.h"
+
+static const char *wait_text(int wait)
+{
+	switch (wait) {
+	case HEAD_L1D: return "L1D miss";
+	case HEAD_L2D: return "L2D miss (memory)";
+	case HEAD_DTLB: return "D-TLB miss";
+	case HEAD_LONG_LATENCY: return "long-latency unit";
+	case HEAD_STORE: return "store drain";
+	default: return "";
+	}
+}
+
+static void state_text(const struct rob_view *r, char *buf, size_t n)
+{
+	switch (r->state) {
+	case ROB_DISPATCHED: snprintf(buf, n, "dispatched"); break;
+	case ROB_ISSUED: snprintf(buf, n, "issued"); break;
+	case ROB_EXECUTING: snprintf(buf, n, "executing %d", r->cycles_left); break;
+	default: snprintf(buf, n, "done"); break;
+	}
+}
+
+static void entry_row(struct explorer *x, struct textbuf *tb, int row, int i, const struct rob_view *r)
+{
+	char dis[64], st[24];
+	if (r->uop)
+		disasm_word(r->uop->word, r->pc, dis, sizeof dis);
+	else
+		snprintf(dis, sizeof dis, "?");
+	state_text(r, st, sizeof st);
+	int attr = i == 0 ? TB_HEAD : r->wrong_path ? TB_DIM :
+		   r->state == ROB_DONE ? TB_GOOD : r->state == ROB_DISPATCHED ? TB_NORMAL : TB_INFO;
+	if (x->stop.insn_seq && r->seq == x->stop.insn_seq)
+		attr = TB_HILITE;
+	const char *w = wait_text(r->wait);
+	int wattr = r->wait == HEAD_L2D || r->wait == HEAD_DTLB ? TB_MISS : TB_WARN;
+	int col = tb_printf(tb, 0, row, attr, "%c%3d %7llu %8llx  %-26.26s %-14s",
+			    i == 0 ? '>' : ' ', i, (unsigned long long)r->seq,
+			    (unsigned long long)r->pc, dis, st);
+	if (r->wrong_path)
+		col = tb_puts(tb, col, row, attr == TB_HILITE ? attr : TB_WARN, "wrong path ");
+	if (*w)
+		tb_puts(tb, col, row, attr == TB_HILITE || attr == TB_HEAD ? attr : wattr, w);
+	if (attr == TB_HEAD || attr == TB_HILITE)
+		tb_set_attr(tb, 0, row, tb->w, attr);
+}
+
+static void rob_render(struct pane *p, struct explorer *x, struct textbuf *tb)
+{
+	int occ = core_rob_occupancy(x->core), size = core_rob_size(x->core);
+	/* gauge */
+	int gw = tb->w - 20;
+	if (gw > 64)
+		gw = 64;
+	int col = tb_puts(tb, 0, 0, TB_BOLD, "occupancy ");
+	if (gw > 4) {
+		int fill = size ? (occ * gw + size - 1) / size : 0;
+		tb_fill(tb, col, 0, fill, tb_glyph(tb, G_BLOCK_FULL), occ == size ? TB_MISS : TB_INFO);
+		tb_fill(tb, col + fill, 0, gw - fill, tb_glyph(tb, G_SHADE), TB_DIM);
+		col += gw + 1;
+	}
+	tb_printf(tb, col, 0, occ == size ? TB_MISS : TB_BOLD, "%d/%d", occ, size);
+	if (tb->h < 2)
+		return;
+	tb_printf(tb, 0, 1, TB_DIM, "%4s %7s %8s  %-26s %-14s %s", "#", "seq", "pc", "instruction", "state",
+		  "held by");
+	int rows = tb->h - 2;
+	if (rows <= 0)
+		return;
+	if (!occ) {
+		tb_puts(tb, 0, 2, TB_DIM, "  (empty)");
+		return;
+	}
+	struct rob_view r;
+	if (occ <= rows) {
+		p->scroll = 0;
+		for (int i = 0; i < occ; i++)
+			if (core_rob_entry(x->core, i, &r) == 0)
+				entry_row(x, tb, 2 + i, i, &r);
+		return;
+	}
+	/* Head window (scrollable), an ellipsis row, then the tail. */
+	int tail_n = rows / 3, head_n = rows - tail_n - 1;
+	int max_scroll = occ - tail_n - head_n;
+	if (p->scroll > max_scroll)
+		p->scroll = max_scroll;
+	int first = p->scroll;
+	/* Unscrolled, move the window so the instruction of the last stop
+	 * shows (it is what the stop is about). */
+	if (!p->scroll && x->stop.insn_seq) {
+		for (int i = head_n; i < occ - tail_n; i++)
+			if (core_rob_entry(x->core, i, &r) == 0 && r.seq == x->stop.insn_seq) {
+				first = i - head_n / 2;
+				if (first > max_scroll)
+					first = max_scroll;
+				break;
+			}
+	}
+	int row = 2;
+	if (first > 0) {   /* keep the head itself on screen */
+		if (core_rob_entry(x->core, 0, &r) == 0)
+			entry_row(x, tb, row++, 0, &r);
+		first++;
+		head_n--;
+	}
+	for (int i = first; i < first + head_n; i++, row++)
+		if (core_rob_entry(x->core, i, &r) == 0)
+			entry_row(x, tb, row, i, &r);
+	int hidden = occ - tail_n - (first + head_n);
+	tb_putc(tb, 4, row, TB_DIM, tb_glyph(tb, G_ELLIPSIS));
+	tb_printf(tb, 6, row++, TB_DIM, "%d more", hidden);
+	for (int i = occ - tail_n; i < occ; i++, row++)
+		if (core_rob_entry(x->core, i, &r) == 0)
+			entry_row(x, tb, row, i, &r);
+}
+
+static void rob_status(struct pane *p, struct explorer *x, char *buf, size_t n)
+{
+	snprintf(buf, n, "%d/%d", core_rob_occupancy(x->core), core_rob_size(x->core));
+}
+
+static const struct pane_class pane_rob = {
+	.name = "rob", .title = "ROB",
+	.summary = "reorder buffer: gauge, entries near head and tail, state, what holds them",
+	.min_w = 44, .min_h = 5, .batch_h = 20, .scroll_unit = 4,
+	.render = rob_render, .status = rob_status,
+};
+PANE_REGISTER(pane_rob);

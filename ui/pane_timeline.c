@@ -1,0 +1,218 @@
+/*
+ * pane_timeline.c — the interval timeline: one column per cycle, newest at
+ * the right. On top, the ROB occupancy as a bar chart; under it the
+ * instructions dispatched, issued and committed each cycle; then one lane
+ * per kind of miss with each event drawn from the cycle it began to the
+ * cycle it ended; then the derived events (o = overlap, | = an interval
+ * ends) and a cycle axis. This is the paper's Figures 2-8 drawn live: the
+ * ROB filling behind a long D-cache miss and then issue stopping, or the
+ * ROB draining during an I-cache miss. PgUp/PgDn scroll back in time over
+ * the last XTRACE_CYCLES cycles; F2 (or `set timeline-scale`) zooms out to
+ * 2, 4 or 8 cycles a column, so a whole 250-cycle miss fits 80 columns.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "explorer.h"
+#include "explorer_trace.h"
+#include "pane.h"
+#include "textbuf.h"
+
+#define MARGIN 7
+
+enum lane { LANE_I, LANE_D, LANE_BR, LANE_STALL, LANE_MARK, N_LANES };
+static const char *const lane_names[N_LANES] = { "I-miss", "D-miss", "bpred", "stall", "ends" };
+
+static int lane_of(int kind, char *letter, int *sev)
+{
+	switch (kind) {
+	case MISS_L1I: *letter = '1'; *sev = 1; return LANE_I;
+	case MISS_L2I: *letter = '2'; *sev = 3; return LANE_I;
+	case MISS_ITLB: *letter = 'T'; *sev = 2; return LANE_I;
+	case MISS_L1D: *letter = 'd'; *sev = 1; return LANE_D;
+	case MISS_L2D: *letter = 'D'; *sev = 3; return LANE_D;
+	case MISS_DTLB: *letter = 't'; *sev = 2; return LANE_D;
+	case MISS_MISPREDICT: *letter = 'M'; *sev = 1; return LANE_BR;
+	case MISS_FU_STALL: *letter = 'F'; *sev = 1; return LANE_STALL;
+	case MISS_ROB_FULL: *letter = 'R'; *sev = 2; return LANE_STALL;
+	case XEV_OVERLAP: *letter = 'o'; *sev = 1; return LANE_MARK;
+	case XEV_INTERVAL: *letter = '|'; *sev = 2; return LANE_MARK;
+	default: return -1;
+	}
+}
+
+static int same_event(const struct xevent *a, const struct xevent *b)
+{
+	return a->kind == b->kind && a->id == b->id && a->start == b->start && a->pc == b->pc;
+}
+
+static void digit(struct textbuf *tb, int x, int y, int v, int attr)
+{
+	tb_putc(tb, x, y, v ? attr : TB_DIM, v == 0 ? '.' : v < 10 ? (wchar_t)('0' + v) : '+');
+}
+
+/* One column: k cycles merged (max occupancy, mean counts rounded up). */
+struct column {
+	int have;
+	int occ, size, full, wrong;
+	int disp, issue, issue_correct, commit;
+	uint64_t lo, hi;          /* engine cycles covered */
+};
+
+static int mean_up(int sum, int k)
+{
+	return (sum + k - 1) / k;
+}
+
+static void timeline_render(struct pane *p, struct explorer *x, struct textbuf *tb)
+{
+	int ncyc = xtrace_cycle_count(x->trace);
+	int cols = tb->w - MARGIN;
+	int k = x->set.timeline_scale > 0 ? x->set.timeline_scale : 1;
+	if (cols < 4 || tb->h < 4)
+		return;
+	if (!ncyc) {
+		tb_puts(tb, 0, 0, TB_DIM, "no cycles simulated yet: try `step`");
+		return;
+	}
+	int max_scroll = ncyc > cols * k ? ncyc - cols * k : 0;
+	if (p->scroll > max_scroll)
+		p->scroll = max_scroll;
+	if (p->scroll < 0)
+		p->scroll = 0;
+	/* Column c covers the records (cols-1-c)*k + scroll .. + k-1 back from
+	 * the newest; first is the engine cycle where column 0 begins
+	 * (negative before the run began). */
+	uint64_t last = xtrace_cycle_at(x->trace, p->scroll)->cycle;
+	int64_t first = (int64_t)last - (int64_t)cols * k + 1;
+
+	int fixed = 3 + N_LANES + 1;           /* disp/issue/commit, lanes, axis */
+	int legend = tb->h >= fixed + 6;       /* room for a legend line too */
+	int occ_h = tb->h - fixed - legend;
+	if (occ_h < 1)
+		occ_h = 1;
+	int y_counts = occ_h, y_lanes = occ_h + 3, y_axis = y_lanes + N_LANES;
+	if (legend)
+		tb_putsn(tb, 0, y_axis + 1, TB_DIM,
+			 "1 L1I 2 L2I T ITLB d L1D D L2D t DTLB M mispredict F long op R ROB full "
+			 "o overlap | interval end", tb->w);
+	tb_puts(tb, 0, 0, TB_DIM, "ROB");
+	if (k > 1 && occ_h > 1)
+		tb_printf(tb, 0, 1, TB_DIM, "1:%d", k);
+	tb_puts(tb, 0, y_counts, TB_DIM, "disp");
+	tb_puts(tb, 0, y_counts + 1, TB_DIM, "issue");
+	tb_puts(tb, 0, y_counts + 2, TB_DIM, "commit");
+	for (int l = 0; l < N_LANES; l++)
+		tb_puts(tb, 0, y_lanes + l, TB_DIM, lane_names[l]);
+
+	for (int c = 0; c < cols; c++) {
+		struct column col = { 0 };
+		for (int j = 0; j < k; j++) {
+			const struct xtl_cycle *r = xtrace_cycle_at(x->trace, p->scroll + (cols - 1 - c) * k + j);
+			if (!r)
+				break;
+			if (!col.have || r->cycle < col.lo)
+				col.lo = r->cycle;
+			if (!col.have || r->cycle > col.hi)
+				col.hi = r->cycle;
+			col.have = 1;
+			if (r->rob_occ > col.occ)
+				col.occ = r->rob_occ;
+			col.size = r->rob_size ? r->rob_size : 1;
+			col.full |= r->flags & XTL_ROB_FULL;
+			col.wrong |= r->flags & XTL_WRONG_PATH;
+			col.disp += r->dispatched;
+			col.issue += r->issued;
+			col.issue_correct += r->issued_correct;
+			col.commit += r->committed;
+		}
+		if (!col.have)
+			continue;
+		int xx = MARGIN + c;
+		int level = (col.occ * occ_h * 8 + col.size - 1) / col.size;
+		for (int row = 0; row < occ_h; row++) {
+			int e = level - (occ_h - 1 - row) * 8;
+			if (e > 0)
+				tb_putc(tb, xx, row, col.full ? TB_MISS : col.wrong ? TB_WARN : TB_INFO, tb_vbar(tb, e));
+		}
+		digit(tb, xx, y_counts, mean_up(col.disp, k), TB_NORMAL);
+		digit(tb, xx, y_counts + 1, mean_up(col.issue, k), col.issue_correct ? TB_NORMAL : TB_WARN);
+		digit(tb, xx, y_counts + 2, mean_up(col.commit, k), TB_GOOD);
+		/* axis: a tick every 10 columns' worth of cycles, a label every 50 */
+		uint64_t tick = 10 * (uint64_t)k, lo = xcycle(col.lo), hi = xcycle(col.hi);
+		uint64_t m = (hi / tick) * tick;
+		if (m >= lo && m) {
+			int big = m % (5 * tick) == 0;
+			tb_putc(tb, xx, y_axis, TB_DIM, big ? '+' : '\'');
+			if (big) {
+				char lab[24];
+				int n = snprintf(lab, sizeof lab, "%llu", (unsigned long long)m);
+				if (c + 1 + n <= cols)
+					tb_puts(tb, xx + 1, y_axis, TB_DIM, lab);
+			}
+		}
+	}
+
+	/* Miss lanes: severity decides what shows where events overlap. */
+	unsigned char sev_at[N_LANES][1024];
+	int cw = cols < 1024 ? cols : 1024;
+	for (int l = 0; l < N_LANES; l++)
+		memset(sev_at[l], 0, (size_t)cw);
+	int n_ev = xtrace_event_count(x->trace);
+	for (int i = n_ev - 1; i >= 0; i--) {
+		const struct xevent *e = xtrace_event_at(x->trace, i);
+		char letter;
+		int sev;
+		int lane = lane_of(e->kind, &letter, &sev);
+		if (lane < 0 || !e->correct_path)
+			continue;
+		uint64_t s = e->start, end = e->ended ? e->end : last;
+		if (e->kind == XEV_INTERVAL)
+			s = end;   /* mark where the interval ended */
+		if ((int64_t)end < first || s > last)
+			continue;
+		int hil = x->stop.has_event && same_event(e, &x->stop.event);
+		int attr = hil ? TB_HILITE : sev >= 3 ? TB_MISS : sev == 2 ? TB_WARN : TB_INFO;
+		if (lane == LANE_MARK)
+			attr = hil ? TB_HILITE : TB_BOLD;
+		int c0 = (int)(((int64_t)s < first ? 0 : (int64_t)s - first) / k);
+		int c1 = (int)(((int64_t)(end > last ? last : end) - first) / k);
+		for (int c = c0; c <= c1 && c < cw; c++) {
+			if (sev_at[lane][c] > sev && !hil)
+				continue;
+			sev_at[lane][c] = (unsigned char)(hil ? 255 : sev);
+			wchar_t g = c == c0 && (int64_t)s >= first ? (wchar_t)letter :
+				    c == c1 && e->ended && end <= last ? tb_glyph(tb, G_SPAN_END) : tb_glyph(tb, G_SPAN);
+			tb_putc(tb, MARGIN + c, y_lanes + lane, attr, g);
+		}
+	}
+	/* the current cycle */
+	if (!p->scroll)
+		tb_putc(tb, tb->w - 1, y_axis, TB_HEAD, '^');
+}
+
+static int timeline_key(struct pane *p, struct explorer *x, int key)
+{
+	if (key == PANE_KEY_VIEW || key == 'v') {   /* zoom out: 1, 2, 4, 8 cycles a column */
+		x->set.timeline_scale = x->set.timeline_scale >= 8 ? 1 : x->set.timeline_scale * 2;
+		return 1;
+	}
+	return 0;
+}
+
+static void timeline_status(struct pane *p, struct explorer *x, char *buf, size_t n)
+{
+	const struct xtl_cycle *r = xtrace_cycle_at(x->trace, p->scroll);
+	int k = x->set.timeline_scale > 1 ? x->set.timeline_scale : 1;
+	if (k > 1)
+		snprintf(buf, n, "up to cycle %llu, %d cycles a column", r ? (unsigned long long)xcycle(r->cycle) : 0ull, k);
+	else
+		snprintf(buf, n, "up to cycle %llu", r ? (unsigned long long)xcycle(r->cycle) : 0ull);
+}
+
+static const struct pane_class pane_timeline = {
+	.name = "timeline", .title = "Timeline",
+	.summary = "per-cycle ROB occupancy, dispatch/issue/commit and miss events",
+	.min_w = 40, .min_h = 10, .batch_h = 18, .scroll_unit = 0,
+	.render = timeline_render, .key = timeline_key, .status = timeline_status,
+};
+PANE_REGISTER(pane_timeline);

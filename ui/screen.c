@@ -1,0 +1,371 @@
+/*
+ * screen.c — the terminal side of the explorer: curses setup and teardown,
+ * colours (with a monochrome fallback and NO_COLOR), copying the composed
+ * pane buffer to the terminal, the console output, and making sure the
+ * terminal is restored however the program ends.
+ *
+ * Restoring the terminal. Normal paths call screen_close (endwin). For
+ * SIGTERM, SIGHUP, SIGINT and SIGQUIT sent from outside (with raw() the
+ * keyboard sends none) and for crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT), a handler restores the saved termios with tcsetattr and writes
+ * the terminal's own "leave full-screen" strings — both async-signal-safe —
+ * then re-raises the signal with its default action, so the exit status
+ * still says what happened. The strings and termios are the only
+ * file-scope state, because a signal handler has no other way to reach
+ * them.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+#include "explorer.h"
+#include "screen.h"
+#include "screen_internal.h"
+#include "textbuf.h"
+#include "ui_state.h"
+
+/* ---- restoring the terminal from a signal handler ----------------------- */
+
+static struct termios saved_tio;
+static int saved_tio_ok;
+static char leave_seq[256];      /* rmcup, cnorm, sgr0, rmkx */
+static size_t leave_len;
+static volatile sig_atomic_t curses_active;
+
+static void add_cap(const char *name)
+{
+	char *s = tigetstr((char *)name);
+	if (s && s != (char *)-1) {
+		size_t n = strlen(s);
+		if (leave_len + n < sizeof leave_seq) {
+			memcpy(leave_seq + leave_len, s, n);
+			leave_len += n;
+		}
+	}
+}
+
+static void restore_from_signal(int sig)
+{
+	if (curses_active) {
+		if (leave_len)
+			(void)!write(STDOUT_FILENO, leave_seq, leave_len);
+		(void)!write(STDOUT_FILENO, "\r\n", 2);
+		if (saved_tio_ok)
+			tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
+		curses_active = 0;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_handlers(void)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = restore_from_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void remove_handlers(void)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		signal(sigs[i], SIG_DFL);
+}
+
+/* ---- colours ------------------------------------------------------------- */
+
+static attr_t attr_of[TB_ATTR_COUNT];
+static short pair_of[TB_ATTR_COUNT];
+
+static void setup_attrs(struct screen *s)
+{
+	/* Monochrome: only attributes. */
+	for (int i = 0; i < TB_ATTR_COUNT; i++) {
+		attr_of[i] = A_NORMAL;
+		pair_of[i] = 0;
+	}
+	attr_of[TB_DIM] = A_DIM;
+	attr_of[TB_BOLD] = A_BOLD;
+	attr_of[TB_TITLE] = A_BOLD;
+	attr_of[TB_TITLE_FOCUS] = A_REVERSE | A_BOLD;
+	attr_of[TB_HEAD] = A_REVERSE;
+	attr_of[TB_HILITE] = A_REVERSE | A_BOLD | A_UNDERLINE;
+	attr_of[TB_MISS] = A_BOLD;
+	attr_of[TB_WARN] = A_UNDERLINE;
+	for (int k = 0; k < TB_NBARS; k++)
+		attr_of[TB_BAR0 + k] = k % 2 ? A_NORMAL : A_REVERSE;
+	if (!s->color)
+		return;
+	static const struct { int attr; short fg, bg; attr_t extra; } pairs[] = {
+		{ TB_TITLE, COLOR_CYAN, -1, A_BOLD },
+		{ TB_TITLE_FOCUS, COLOR_BLACK, COLOR_CYAN, A_BOLD },
+		{ TB_HEAD, COLOR_BLACK, COLOR_YELLOW, 0 },
+		{ TB_HILITE, COLOR_WHITE, COLOR_MAGENTA, A_BOLD },
+		{ TB_MISS, COLOR_RED, -1, A_BOLD },
+		{ TB_WARN, COLOR_YELLOW, -1, 0 },
+		{ TB_GOOD, COLOR_GREEN, -1, 0 },
+		{ TB_INFO, COLOR_CYAN, -1, 0 },
+		{ TB_BAR0 + 0, COLOR_BLACK, COLOR_WHITE, 0 },
+		{ TB_BAR0 + 1, COLOR_BLACK, COLOR_CYAN, 0 },
+		{ TB_BAR0 + 2, COLOR_WHITE, COLOR_BLUE, A_BOLD },
+		{ TB_BAR0 + 3, COLOR_BLACK, COLOR_GREEN, 0 },
+		{ TB_BAR0 + 4, COLOR_BLACK, COLOR_YELLOW, 0 },
+		{ TB_BAR0 + 5, COLOR_WHITE, COLOR_RED, A_BOLD },
+		{ TB_BAR0 + 6, COLOR_WHITE, COLOR_MAGENTA, A_BOLD },
+		{ TB_BAR0 + 7, COLOR_BLACK, COLOR_MAGENTA, 0 },
+		{ TB_BAR0 + 8, COLOR_WHITE, COLOR_BLACK, A_BOLD },
+	};
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		short n = (short)(i + 1);
+		init_pair(n, pairs[i].fg, pairs[i].bg);
+		pair_of[pairs[i].attr] = n;
+		attr_of[pairs[i].attr] = pairs[i].extra;
+	}
+}
+
+/* ---- open / close -------------------------------------------------------- */
+
+int screen_open(struct screen *s)
+{
+	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
+		saved_tio_ok = 1;
+	if (!initscr())
+		return -1;
+	curses_active = 1;
+	leave_len = 0;
+	add_cap("rmkx");
+	add_cap("sgr0");
+	add_cap("cnorm");
+	add_cap("rmcup");
+	install_handlers();
+	raw();
+	noecho();
+	nonl();
+	const char *nc = getenv("NO_COLOR");
+	s->color = s->x->set.color && has_colors() && !(nc && *nc);
+	if (s->color) {
+		start_color();
+		use_default_colors();
+		if (COLORS < 8)
+			s->color = 0;
+	}
+	setup_attrs(s);
+	s->cmdwin = newwin(1, COLS, LINES - 1, 0);
+	if (!s->cmdwin) {
+		screen_close(s);
+		return -1;
+	}
+	keypad(s->cmdwin, TRUE);
+	s->tb = tb_new(COLS, LINES - 1, s->ascii);
+	if (!s->tb) {
+		screen_close(s);
+		return -1;
+	}
+	s->x->screen_w = COLS;
+	s->x->screen_h = LINES - 1;
+	s->dirty = 1;
+	s->clear_all = 1;
+	return 0;
+}
+
+void screen_close(struct screen *s)
+{
+	if (s->cmdwin) {
+		delwin(s->cmdwin);
+		s->cmdwin = NULL;
+	}
+	if (curses_active) {
+		endwin();
+		curses_active = 0;
+	}
+	remove_handlers();
+	tb_free(s->tb);
+	s->tb = NULL;
+}
+
+void screen_relayout(struct screen *s)
+{
+	int h = LINES - 1 > 1 ? LINES - 1 : 1;
+	wresize(s->cmdwin, 1, COLS);
+	mvwin(s->cmdwin, LINES - 1, 0);
+	tb_resize(s->tb, COLS, h);
+	s->x->screen_w = COLS;
+	s->x->screen_h = h;
+	s->dirty = 1;
+	s->clear_all = 1;
+}
+
+/* ---- drawing --------------------------------------------------------------- */
+
+static void copy_to_curses(struct screen *s)
+{
+	const struct textbuf *tb = s->tb;
+	for (int y = 0; y < tb->h && y < LINES - 1; y++) {
+		for (int x = 0; x < tb->w && x < COLS; x++) {
+			const struct tb_cell *c = &tb->cells[(size_t)y * tb->w + x];
+			wchar_t wc[2] = { c->ch, 0 };
+			cchar_t cc;
+			setcchar(&cc, wc, attr_of[c->attr], pair_of[c->attr], NULL);
+			mvwadd_wch(stdscr, y, x, &cc);
+		}
+	}
+}
+
+static void draw_panes(struct screen *s)
+{
+	if (s->clear_all || s->x->redraw_all) {
+		clearok(curscr, TRUE);
+		s->clear_all = 0;
+		s->x->redraw_all = 0;
+	}
+	s->tb->ascii = s->x->set.ascii;
+	ui_compose(s->x->ui, s->x, s->tb);
+	copy_to_curses(s);
+	wnoutrefresh(stdscr);
+	s->dirty = 0;
+}
+
+/* The prompt and the line being edited, scrolled so the cursor shows. */
+static void draw_cmdline(struct screen *s)
+{
+	const LineInfoW *li = el_wline(s->el);
+	const wchar_t *buf = li->buffer;
+	size_t len = (size_t)(li->lastchar - li->buffer), cur = (size_t)(li->cursor - li->buffer);
+	/* ^R search: libedit appends "\nbck:PATTERN" (or "fwd:"); show it ourselves. */
+	const wchar_t *nl = wmemchr(buf, L'\n', len);
+	char prompt[128] = "(ivx) ";
+	size_t line_len = len;
+	if (nl) {
+		line_len = (size_t)(nl - buf);
+		char pat[96];
+		size_t k = 0;
+		for (const wchar_t *p = nl + 1; p < li->lastchar && k + 1 < sizeof pat; p++)
+			pat[k++] = *p < 128 ? (char)*p : '?';
+		pat[k] = 0;
+		snprintf(prompt, sizeof prompt, "(search %s) ", pat);
+		if (cur > line_len)
+			cur = line_len;
+	}
+	werase(s->cmdwin);
+	wattrset(s->cmdwin, A_BOLD);
+	mvwaddstr(s->cmdwin, 0, 0, prompt);
+	wattrset(s->cmdwin, A_NORMAL);
+	int pw = (int)strlen(prompt), avail = COLS - pw - 1;
+	if (avail < 1)
+		avail = 1;
+	size_t start = cur >= (size_t)avail ? cur - (size_t)avail + 1 : 0;
+	for (size_t i = start; i < line_len && (int)(i - start) < avail; i++) {
+		wchar_t wc[2] = { buf[i], 0 };
+		cchar_t cc;
+		setcchar(&cc, wc, A_NORMAL, 0, NULL);
+		mvwadd_wch(s->cmdwin, 0, pw + (int)(i - start), &cc);
+	}
+	wmove(s->cmdwin, 0, pw + (int)(cur - start));
+	wnoutrefresh(s->cmdwin);
+}
+
+void screen_draw(struct screen *s)
+{
+	if (s->dirty)
+		draw_panes(s);
+	draw_cmdline(s);
+	doupdate();
+}
+
+void screen_draw_status(struct screen *s, const char *text)
+{
+	werase(s->cmdwin);
+	wattrset(s->cmdwin, A_BOLD);
+	mvwaddnstr(s->cmdwin, 0, 0, text, COLS - 1);
+	wattrset(s->cmdwin, A_NORMAL);
+	wnoutrefresh(s->cmdwin);
+	doupdate();
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+void screen_output(void *ctx, int kind, const char *text)
+{
+	struct screen *s = ctx;
+	int attr = kind == XOUT_ERROR ? TB_MISS : kind == XOUT_STOP ? TB_BOLD : TB_NORMAL;
+	/* Skip the blank line that separates stop reports in batch output. */
+	if (kind == XOUT_STOP && text[0] == '\n')
+		text++;
+	ui_console_add(s->x->ui, attr, text);
+	s->dirty = 1;
+}
+
+void screen_guest_output(void *ctx, int fd, const void *buf, size_t len)
+{
+	struct screen *s = ctx;
+	const char *p = buf;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] == '\n' || s->guest_len + 1 >= sizeof s->guest_line) {
+			s->guest_line[s->guest_len] = 0;
+			ui_console_addln(s->x->ui, TB_GOOD, s->guest_line[0] ? s->guest_line : " ");
+			s->guest_len = 0;
+			if (p[i] == '\n')
+				continue;
+		}
+		s->guest_line[s->guest_len++] = p[i];
+	}
+	s->dirty = 1;
+}
+
+/* x->redraw: compose every pane and bring the terminal up to date. */
+static void full_redraw(void *ctx)
+{
+	struct screen *s = ctx;
+	s->dirty = 1;
+	screen_draw(s);
+}
+
+/* ---- entry --------------------------------------------------------------- */
+
+int ui_run(struct explorer *x)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "ivx: the explorer needs a terminal; use `ivx -x SCRIPT` for batch mode\n");
+		return 1;
+	}
+	struct screen s;
+	memset(&s, 0, sizeof s);
+	s.x = x;
+	s.ascii = x->set.ascii;
+	s.pty_master = s.pty_slave = -1;
+	/* libedit first: it must not see the real terminal (see screen_input.c). */
+	if (screen_editor_open(&s) < 0) {
+		fprintf(stderr, "ivx: cannot set up line editing\n");
+		return 1;
+	}
+	if (screen_open(&s) < 0) {
+		screen_editor_close(&s);
+		fprintf(stderr, "ivx: cannot initialise the terminal\n");
+		return 1;
+	}
+	screen_resize_editor(&s);
+	x->out = screen_output;
+	x->out_ctx = &s;
+	x->guest_out = screen_guest_output;
+	x->poll_interrupt = screen_poll_interrupt;
+	x->poll_ctx = &s;
+	x->redraw = full_redraw;
+	x->redraw_ctx = &s;
+	screen_loop(&s);
+	x->redraw = NULL;
+	x->out = NULL;
+	x->guest_out = NULL;
+	x->poll_interrupt = NULL;
+	x->progress = NULL;
+	screen_close(&s);
+	screen_editor_close(&s);
+	return 0;
+}

@@ -1,0 +1,16 @@
+/*
+ * screen.h — the full-screen explorer: ncurses owns the terminal, libedit
+ * edits the command line, the interpreter (src/xcmd.c) runs the commands,
+ * and the panes are drawn from ui_compose's text buffer.
+ */
+#ifndef IVX_SCREEN_H
+#define IVX_SCREEN_H
+
+struct explorer;
+
+/* Run the explorer on the terminal until `quit`. Returns the process exit
+ * status (0; 1 when the terminal cannot be used). The terminal is restored
+ * on every way out, signals and crashes included. */
+int ui_run(struct explorer *x);
+
+#endif

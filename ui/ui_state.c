@@ -1,0 +1,364 @@
+/*
+ * ui_state.c — panes, layout, focus, zoom, console and composition (see
+ * ui_state.h). Nothing here touches the terminal.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "explorer.h"
+#include "layout.h"
+#include "textbuf.h"
+#include "ui_state.h"
+
+/* ---- the pane class table (filled by PANE_REGISTER) ---------------------- */
+
+extern const struct pane_class *const __start_ivx_panes[];
+extern const struct pane_class *const __stop_ivx_panes[];
+
+int pane_class_count(void)
+{
+	return (int)(__stop_ivx_panes - __start_ivx_panes);
+}
+
+const struct pane_class *pane_class_at(int i)
+{
+	return i >= 0 && i < pane_class_count() ? __start_ivx_panes[i] : NULL;
+}
+
+const struct pane_class *pane_class_find(const char *name)
+{
+	for (int i = 0; i < pane_class_count(); i++)
+		if (!strcmp(__start_ivx_panes[i]->name, name))
+			return __start_ivx_panes[i];
+	return NULL;
+}
+
+/* ---- state -------------------------------------------------------------- */
+
+#define CONSOLE_LINES 1000
+
+struct con_line {
+	char *text;
+	int attr;
+};
+
+struct ui_state {
+	struct pane *panes;
+	int n_panes;
+	struct layout single;      /* when the layout is a pane name */
+	const struct layout *layout;
+	int focus;                 /* pane index */
+	int zoom;
+	int dirty;
+	struct con_line con[CONSOLE_LINES];
+	int con_n, con_head;       /* count, index of the next slot */
+	int con_open;              /* the newest line has no newline yet: append to it */
+};
+
+struct ui_state *ui_state_new(void)
+{
+	struct ui_state *u = calloc(1, sizeof *u);
+	if (!u)
+		return NULL;
+	u->n_panes = pane_class_count();
+	u->panes = calloc((size_t)u->n_panes + 1, sizeof *u->panes);
+	if (!u->panes) {
+		free(u);
+		return NULL;
+	}
+	for (int i = 0; i < u->n_panes; i++) {
+		u->panes[i].cls = pane_class_at(i);
+		if (u->panes[i].cls->priv_size &&
+		    !(u->panes[i].priv = calloc(1, u->panes[i].cls->priv_size))) {
+			ui_state_free(u);
+			return NULL;
+		}
+	}
+	u->layout = layout_at(0);
+	ui_set_focus(u, "rob");
+	u->dirty = 1;
+	return u;
+}
+
+void ui_state_free(struct ui_state *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < u->n_panes; i++)
+		free(u->panes[i].priv);
+	for (int i = 0; i < CONSOLE_LINES; i++)
+		free(u->con[i].text);
+	free(u->panes);
+	free(u);
+}
+
+void ui_state_dirty(struct ui_state *u)
+{
+	u->dirty = 1;
+}
+
+void ui_state_update(struct ui_state *u, struct explorer *x)
+{
+	if (!u->dirty)
+		return;
+	for (int i = 0; i < u->n_panes; i++)
+		if (u->panes[i].cls->update)
+			u->panes[i].cls->update(&u->panes[i], x);
+	u->dirty = 0;
+}
+
+int ui_pane_count(const struct ui_state *u)
+{
+	return u->n_panes;
+}
+
+struct pane *ui_pane_at(struct ui_state *u, int i)
+{
+	return i >= 0 && i < u->n_panes ? &u->panes[i] : NULL;
+}
+
+struct pane *ui_pane_find(struct ui_state *u, const char *name)
+{
+	for (int i = 0; i < u->n_panes; i++)
+		if (!strcmp(u->panes[i].cls->name, name))
+			return &u->panes[i];
+	return NULL;
+}
+
+int ui_set_layout(struct ui_state *u, const char *name)
+{
+	const struct layout *l = layout_find(name);
+	if (!l) {
+		struct pane *p = ui_pane_find(u, name);
+		if (!p)
+			return -1;
+		layout_single(&u->single, p->cls->name);
+		l = &u->single;
+		u->focus = (int)(p - u->panes);
+	}
+	u->layout = l;
+	u->zoom = 0;
+	return 0;
+}
+
+const char *ui_layout_name(const struct ui_state *u)
+{
+	return u->layout->name;
+}
+
+int ui_set_focus(struct ui_state *u, const char *name)
+{
+	struct pane *p = ui_pane_find(u, name);
+	if (!p)
+		return -1;
+	u->focus = (int)(p - u->panes);
+	return 0;
+}
+
+struct pane *ui_focused(struct ui_state *u)
+{
+	return u->n_panes ? &u->panes[u->focus] : NULL;
+}
+
+void ui_toggle_zoom(struct ui_state *u)
+{
+	u->zoom = !u->zoom;
+}
+
+int ui_zoomed(const struct ui_state *u)
+{
+	return u->zoom;
+}
+
+/* The layout in force: the zoomed pane alone, or the chosen layout. */
+static const struct layout *current(struct ui_state *u, struct layout *tmp)
+{
+	if (u->zoom && u->n_panes) {
+		layout_single(tmp, u->panes[u->focus].cls->name);
+		return tmp;
+	}
+	return u->layout;
+}
+
+int ui_pane_visible(struct ui_state *u, struct pane *p, int w, int h)
+{
+	struct layout tmp;
+	struct layout_box boxes[LAYOUT_MAX_BOXES];
+	int n = layout_place(current(u, &tmp), w, h, boxes);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(boxes[i].pane, p->cls->name))
+			return 1;
+	return 0;
+}
+
+void ui_focus_next(struct ui_state *u, int w, int h)
+{
+	for (int k = 1; k <= u->n_panes; k++) {
+		int i = (u->focus + k) % u->n_panes;
+		if (ui_pane_visible(u, &u->panes[i], w, h)) {
+			u->focus = i;
+			return;
+		}
+	}
+}
+
+/* ---- console ------------------------------------------------------------ */
+
+static void con_push(struct ui_state *u, int attr, const char *s, size_t n)
+{
+	struct con_line *l = &u->con[u->con_head];
+	free(l->text);
+	l->text = strndup(s, n);
+	l->attr = attr;
+	u->con_head = (u->con_head + 1) % CONSOLE_LINES;
+	if (u->con_n < CONSOLE_LINES)
+		u->con_n++;
+}
+
+/* Append to the open newest line. */
+static void con_append(struct ui_state *u, const char *s, size_t n)
+{
+	struct con_line *l = &u->con[(u->con_head - 1 + CONSOLE_LINES) % CONSOLE_LINES];
+	size_t old = l->text ? strlen(l->text) : 0;
+	char *t = realloc(l->text, old + n + 1);
+	if (!t)
+		return;
+	memcpy(t + old, s, n);
+	t[old + n] = 0;
+	l->text = t;
+}
+
+void ui_console_add(struct ui_state *u, int attr, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (u->con_open && u->con_n)
+			con_append(u, p, n);
+		else
+			con_push(u, attr, p, n);
+		u->con_open = !nl;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+void ui_console_addln(struct ui_state *u, int attr, const char *text)
+{
+	u->con_open = 0;
+	ui_console_add(u, attr, text);
+	u->con_open = 0;
+}
+
+int ui_console_count(const struct ui_state *u)
+{
+	return u->con_n;
+}
+
+const char *ui_console_line(const struct ui_state *u, int i, int *attr)
+{
+	if (i < 0 || i >= u->con_n)
+		return NULL;
+	const struct con_line *l = &u->con[(u->con_head - 1 - i + 2 * CONSOLE_LINES) % CONSOLE_LINES];
+	if (attr)
+		*attr = l->attr;
+	return l->text ? l->text : "";
+}
+
+/* ---- composition -------------------------------------------------------- */
+
+static void draw_title(struct explorer *x, struct pane *p, struct textbuf *tb, int y, int w, int focused)
+{
+	int attr = focused ? TB_TITLE_FOCUS : TB_TITLE;
+	tb_fill(tb, 0, y, w, tb_glyph(tb, G_HLINE), attr);
+	char st[96] = "";
+	if (p->cls->status)
+		p->cls->status(p, x, st, sizeof st);
+	char t[160];
+	snprintf(t, sizeof t, " %s%s%s%s ", p->cls->title, st[0] ? " " : "", st,
+		 p->scroll ? " [scrolled]" : "");
+	tb_putsn(tb, 1, y, attr, t, w - 2);
+}
+
+void ui_render_pane(struct ui_state *u, struct explorer *x, struct pane *p, struct textbuf *tb,
+		    int w, int rows)
+{
+	tb_resize(tb, w, rows + 1);
+	draw_title(x, p, tb, 0, w, 0);
+	struct textbuf *body = tb_new(w, rows, tb->ascii);
+	if (!body)
+		return;
+	p->cls->render(p, x, body);
+	tb_blit(tb, 0, 1, body);
+	tb_free(body);
+}
+
+void ui_compose(struct ui_state *u, struct explorer *x, struct textbuf *tb)
+{
+	struct layout tmp;
+	struct layout_box boxes[LAYOUT_MAX_BOXES];
+	tb_clear(tb);
+	ui_state_update(u, x);
+	int n = layout_place(current(u, &tmp), tb->w, tb->h, boxes);
+	struct textbuf *body = tb_new(1, 1, tb->ascii);
+	if (!body)
+		return;
+	for (int i = 0; i < n; i++) {
+		const struct layout_box *b = &boxes[i];
+		struct pane *p = ui_pane_find(u, b->pane);
+		if (!p)
+			continue;
+		if (b->x > 0)   /* separator from the pane on the left */
+			for (int r = 0; r < b->h; r++)
+				tb_putc(tb, b->x - 1, b->y + r, r == 0 ? TB_TITLE : TB_DIM,
+					tb_glyph(tb, r == 0 ? G_TEE_DOWN : G_VLINE));
+		struct textbuf sub = { .w = b->w, .h = 1, .ascii = tb->ascii };
+		struct tb_cell row[b->w > 0 ? b->w : 1];
+		sub.cells = row;
+		tb_clear(&sub);
+		draw_title(x, p, &sub, 0, b->w, p == ui_focused(u));
+		tb_blit(tb, b->x, b->y, &sub);
+		if (tb_resize(body, b->w, b->h - 1) < 0)
+			continue;
+		p->cls->render(p, x, body);
+		tb_blit(tb, b->x, b->y + 1, body);
+	}
+	tb_free(body);
+}
+
+static char *to_text(const struct textbuf *tb, int trim)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	tb_print(tb, f, trim);
+	fclose(f);
+	return text;
+}
+
+char *ui_pane_text(struct ui_state *u, struct explorer *x, struct pane *p, int w, int rows, int ascii)
+{
+	struct textbuf *tb = tb_new(w, rows + 1, ascii);
+	if (!tb)
+		return NULL;
+	ui_state_update(u, x);
+	ui_render_pane(u, x, p, tb, w, rows);
+	char *text = to_text(tb, 1);
+	tb_free(tb);
+	return text;
+}
+
+char *ui_screen_text(struct ui_state *u, struct explorer *x, int w, int h, int ascii)
+{
+	struct textbuf *tb = tb_new(w, h, ascii);
+	if (!tb)
+		return NULL;
+	ui_compose(u, x, tb);
+	char *text = to_text(tb, 0);
+	tb_free(tb);
+	return text;
+}

@@ -1,0 +1,65 @@
+/*
+ * ui_state.h — the curses-free half of the explorer's screen: the pane
+ * instances, the current layout, focus and zoom, the console (command
+ * output), and composing all of it into one text buffer.
+ *
+ * screen.c copies the composed buffer to the terminal; `show NAME` and
+ * `show screen` print the same buffers in batch mode.
+ */
+#ifndef IVX_UI_STATE_H
+#define IVX_UI_STATE_H
+
+#include <stddef.h>
+#include "pane.h"
+
+struct explorer;
+struct textbuf;
+struct ui_state;
+
+struct ui_state *ui_state_new(void);
+void ui_state_free(struct ui_state *u);
+
+/* The engine state changed: every pane needs update() before drawing. */
+void ui_state_dirty(struct ui_state *u);
+/* Call update() on the panes if dirty. */
+void ui_state_update(struct ui_state *u, struct explorer *x);
+
+int ui_pane_count(const struct ui_state *u);
+struct pane *ui_pane_at(struct ui_state *u, int i);
+struct pane *ui_pane_find(struct ui_state *u, const char *name);
+
+/* Layout: by name (a named layout or a pane name, which shows that pane
+ * alone). 0, or -1 if unknown. */
+int ui_set_layout(struct ui_state *u, const char *name);
+const char *ui_layout_name(const struct ui_state *u);
+/* Focus: the pane that scroll keys and pane keys go to. */
+int ui_set_focus(struct ui_state *u, const char *name);   /* 0 or -1 */
+struct pane *ui_focused(struct ui_state *u);
+void ui_focus_next(struct ui_state *u, int w, int h);     /* among the visible panes */
+void ui_toggle_zoom(struct ui_state *u);
+int ui_zoomed(const struct ui_state *u);
+
+/* Console: output shown in the console pane; attr is an enum tb_attr.
+ * Text may hold several lines; text not ending in a newline is continued
+ * by the next call. */
+void ui_console_add(struct ui_state *u, int attr, const char *text);
+/* One whole line of its own (no newline needed). */
+void ui_console_addln(struct ui_state *u, int attr, const char *text);
+int ui_console_count(const struct ui_state *u);
+/* Line i back from the newest (0 = newest); its attribute in *attr. */
+const char *ui_console_line(const struct ui_state *u, int i, int *attr);
+
+/* Compose the whole screen (all visible panes with title bars and
+ * separators) into tb, whose size is the screen's. */
+void ui_compose(struct ui_state *u, struct explorer *x, struct textbuf *tb);
+/* Render one pane with its title bar into tb (resized to w x (1 + rows)). */
+void ui_render_pane(struct ui_state *u, struct explorer *x, struct pane *p, struct textbuf *tb,
+		    int w, int rows);
+/* ui_render_pane printed to text (allocated; NULL when out of memory). */
+char *ui_pane_text(struct ui_state *u, struct explorer *x, struct pane *p, int w, int rows, int ascii);
+/* ui_compose of a w x h screen printed to text (allocated). */
+char *ui_screen_text(struct ui_state *u, struct explorer *x, int w, int h, int ascii);
+/* Is pane p visible in the current layout at this screen size? */
+int ui_pane_visible(struct ui_state *u, struct pane *p, int w, int h);
+
+#endif
