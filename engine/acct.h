@@ -158,6 +158,10 @@ struct acct_overlap_stats {
 	                                     ROB in those cycles (buffered in the frontend) */
 	uint64_t full[ACCT_COMP_COUNT];   /* ROB-full cycles by what blocks the head */
 	uint64_t full_issued[ACCT_COMP_COUNT]; /* instructions still issued in those cycles */
+	uint64_t bp_window;               /* ROB not full, in a misprediction's penalty window */
+	uint64_t bp_window_head[ACCT_COMP_COUNT]; /* ... with the ROB head blocked by a
+	                                     D-side miss or a long-latency op (the
+	                                     branch waits for older work) */
 };
 
 struct acct_overlap *acct_overlap_new(const struct machine_config *cfg, struct ivx_err *err);
@@ -174,9 +178,12 @@ void acct_overlap_get(const struct acct_overlap *o, struct acct_overlap_stats *o
 struct acct_set;
 
 struct acct_set *acct_set_new(const struct machine_config *cfg, struct ivx_err *err);
+/* The same without the acct_overlap measurement (acct_set_overlap is NULL):
+ * the five units alone, as `make bench` times them. */
+struct acct_set *acct_set_new_units(const struct machine_config *cfg, struct ivx_err *err);
 void acct_set_free(struct acct_set *s);
 const struct core_observer *acct_set_observer(struct acct_set *s);
 const struct acct *acct_set_unit(const struct acct_set *s, int method);
-const struct acct_overlap *acct_set_overlap(const struct acct_set *s);
+const struct acct_overlap *acct_set_overlap(const struct acct_set *s);   /* NULL without */
 
 #endif

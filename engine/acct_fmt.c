@@ -20,17 +20,17 @@
  *                           fetch pointer advances to a fresh zeroed row
  *   dispatch of a branch    the dispatch tail advances to it; ROB id recorded
  *   every cycle             ROB full: the cycle goes to the global L1D, L2D,
- *                           D-TLB or long-latency counter by what blocks the
- *                           ROB head. Otherwise every unresolved branch in the
- *                           ROB gains a penalty cycle, and a fetch stalled on
- *                           an I-side miss adds a cycle to that counter of the
- *                           fetch row; a fetch not stalled on an I-miss while
- *                           the refill flag is up adds to the global branch
- *                           counter
- *                           (the core reports a wrong-path fetch as
+ *   (acct_fmt_cycle,        D-TLB or long-latency counter by what blocks the
+ *    acct_internal.h)       ROB head. Otherwise every unresolved branch in the
+ *                           ROB (from the cycle it entered) gains a penalty
+ *                           cycle, and a fetch stalled on an I-side
+ *                           miss adds a cycle to that counter of the fetch
+ *                           row; a fetch not stalled on an I-miss while the
+ *                           refill flag is up adds to the global branch
+ *                           counter. (The core reports a wrong-path fetch as
  *                           FETCH_STALL_WRONG_PATH; an I-side miss it waits on
- *                           is recovered from the miss events, since the
- *                           hardware cannot tell paths apart)
+ *                           is recovered from the miss events, since hardware
+ *                           cannot tell paths apart.)
  *   branch resolves         mispredicted: mispredict bit set, its penalty
  *                           added to the global branch counter, refill flag
  *                           up; dispatch tail back to it, fetch pointer to the
@@ -41,8 +41,13 @@
  *   branch retires          its local counters are added to the global
  *                           counters; the dispatch head advances (row freed)
  *
- * Two choices where the paper is terse, both so no cycle is charged twice
- * and no wrong-path miss is charged (docs/cpi-stacks.md says more):
+ * Choices where the paper is terse, so that no cycle is charged twice and
+ * no wrong-path miss is charged (docs/cpi-stacks.md says more):
+ *  - a branch's penalty is the number of cycles from the one it enters the
+ *    ROB up to the one before the first correct-path instruction enters
+ *    after the redirect, the paper's "cycles between" the two; the cycle
+ *    it enters is counted whole, although the branch and the instructions
+ *    before it in its dispatch group were useful work;
  *  - "when a branch completes" is read as resolution for the branch
  *    penalty (so the global branch counter then covers exactly the frontend
  *    refill) and as retirement for the local I-side counters (a branch that
@@ -51,26 +56,25 @@
  *    miss is charged to the I-cache (the reference stacks do the same, as
  *    they turn the I-cache real after the predictor).
  *
- * A branch's penalty is computed as "ROB-not-full cycles now minus at its
- * dispatch", which equals incrementing every row each such cycle, at O(1)
- * per cycle.
+ * A branch's penalty is computed as "ROB-not-full cycles so far minus as
+ * many when it entered the ROB", which equals incrementing every row each
+ * such cycle, at O(1) per cycle.
  *
  * The sFMT keeps the rows for branch penalties but one shared set of local
  * I-side counters, plus an I-miss bit per ROB entry (set for an instruction
  * whose fetch missed). Retiring an instruction with the bit adds the shared
- * counters to the globals, zeroes them and clears all I-miss bits; a
- * misprediction zeroes the shared counters. Its known inaccuracy: an I-miss
- * before a mispredicted branch that retires after a wrong-path I-miss
- * counts the wrong-path miss cycles too.
+ * counters to the globals, zeroes them and clears all I-miss bits; the
+ * retirement of a mispredicted branch zeroes the shared counters (what
+ * they hold was fetched after it; its penalty went to the global counter
+ * when it resolved, as in the FMT). Its known inaccuracy: an I-miss before
+ * a mispredicted branch that retires after a wrong-path I-miss counts the
+ * wrong-path miss cycles too.
  */
 #include <stddef.h>
 #include <string.h>
 #include "acct_internal.h"
 
-static struct acct_fmt_slot *slot_at(struct acct *a, uint64_t pos)
-{
-	return &a->s.fmt.row[pos & (a->rows - 1)];
-}
+#define slot_at acct_fmt_slot_at
 
 static void open_row(struct acct *a, uint64_t pos)
 {
@@ -83,6 +87,8 @@ static void open_row(struct acct *a, uint64_t pos)
  * branches in fetch order, so seq increases with position. */
 static uint64_t find_pos(struct acct *a, uint64_t lo, uint64_t hi, uint64_t seq)
 {
+	if (lo >= hi || seq < slot_at(a, lo)->seq || seq > slot_at(a, hi - 1)->seq)
+		return UINT64_MAX;      /* e.g. a wrong-path branch whose row is gone */
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		uint64_t s = slot_at(a, mid)->seq;
@@ -94,6 +100,20 @@ static uint64_t find_pos(struct acct *a, uint64_t lo, uint64_t hi, uint64_t seq)
 			hi = mid;
 	}
 	return UINT64_MAX;
+}
+
+/* Position of the dispatched branch `e` in [lo, hi), or UINT64_MAX: the
+ * ROB id hint first, the search if the hint is stale. */
+static uint64_t locate(struct acct *a, uint64_t lo, uint64_t hi, const struct insn_event *e)
+{
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	if (e->rob_index >= 0 && e->rob_index < ACCT_MAX_ROB_ID) {
+		uint64_t row = a->rob_row[e->rob_index];
+		uint64_t pos = f->head + ((row - f->head) & (a->rows - 1));
+		if (pos >= lo && pos < hi && slot_at(a, pos)->seq == e->seq)
+			return pos;
+	}
+	return find_pos(a, lo, hi, e->seq);
 }
 
 static void branch_fetched(struct acct *a, const struct insn_event *e)
@@ -125,6 +145,8 @@ static void branch_dispatched(struct acct *a, const struct insn_event *e)
 	s->rob_id = e->rob_index;
 	s->start = f->nonfull;
 	f->disp = pos + 1;
+	if (e->rob_index >= 0 && e->rob_index < ACCT_MAX_ROB_ID)
+		a->rob_row[e->rob_index] = (uint16_t)(pos & (a->rows - 1));
 }
 
 static void mispredict_resolved(struct acct *a, uint64_t pos)
@@ -142,7 +164,7 @@ static void mispredict_resolved(struct acct *a, uint64_t pos)
 static void branch_completed(struct acct *a, const struct insn_event *e)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
-	uint64_t pos = find_pos(a, f->head, f->disp, e->seq);
+	uint64_t pos = locate(a, f->head, f->disp, e);
 	if (pos == UINT64_MAX)
 		return;
 	struct acct_fmt_slot *s = slot_at(a, pos);
@@ -237,9 +259,8 @@ static void sfmt_insn(struct acct *a, const struct insn_event *e)
 	}
 }
 
-static void fmt_on_insn(void *ctx, const struct insn_event *e)
+void acct_fmt_insn(struct acct *a, const struct insn_event *e)
 {
-	struct acct *a = ctx;
 	if (a->method == ACCT_SFMT)
 		sfmt_insn(a, e);
 	if (!acct_is_branch(e->uop))
@@ -252,6 +273,11 @@ static void fmt_on_insn(void *ctx, const struct insn_event *e)
 	case INSN_SQUASH: branch_squashed(a, e); break;
 	default: break;
 	}
+}
+
+static void fmt_on_insn(void *ctx, const struct insn_event *e)
+{
+	acct_fmt_insn(ctx, e);
 }
 
 /* Wrong-path I-side misses, so a fetch unit waiting on one is seen as such. */
@@ -278,44 +304,9 @@ static void fmt_on_miss(void *ctx, const struct miss_event *e)
 	}
 }
 
-/* The I-side miss the fetch unit waits on this cycle (any path), or -1. */
-static int fetch_imiss(const struct acct *a, const struct cycle_record *r)
-{
-	const struct acct_fmt_state_s *f = &a->s.fmt;
-	int fe = acct_fetch_comp(r->fetch_stall);
-	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
-		return fe;
-	if (f->wp_itlb_id && r->cycle < f->wp_itlb_start + a->itlb_latency)
-		return ACCT_FE_ITLB;
-	if (f->wp_cache_id)
-		return f->wp_cache_kind;
-	return f->wp_itlb_id ? ACCT_FE_ITLB : -1;
-}
-
 static void fmt_on_cycle(void *ctx, const struct cycle_record *r)
 {
-	struct acct *a = ctx;
-	struct acct_fmt_state_s *f = &a->s.fmt;
-	f->t.cycles++;
-	f->t.insns += (uint64_t)r->committed;
-	if (f->refill && r->dispatched_correct > 0)
-		f->refill = 0;
-	if (acct_rob_full(r)) {
-		int k = acct_head_comp(r);
-		if (k >= 0)
-			f->t.global[k]++;
-		return;
-	}
-	f->nonfull++;
-	int fe = fetch_imiss(a, r);
-	if (fe >= 0) {
-		if (a->method == ACCT_FMT)
-			slot_at(a, f->fetch)->local[fe]++;
-		else
-			f->shared[fe]++;
-	} else if (f->refill) {
-		f->t.global[ACCT_BPRED]++;
-	}
+	acct_fmt_cycle(ctx, r);
 }
 
 void acct_fmt_init(struct acct *a)

@@ -14,7 +14,7 @@
 #include "uop.h"
 
 /* Largest table the FMT keeps (rows = outstanding branches + 1) and the
- * largest ROB the sFMT's I-miss bits cover. */
+ * largest ROB the units accept. */
 #define ACCT_FMT_MAX_ROWS 1024
 #define ACCT_MAX_ROB 1024
 /* ROB ids are the core's slot numbers, which may exceed the ROB size. */
@@ -89,6 +89,10 @@ struct acct {
 	uint32_t rob_size;
 	uint32_t itlb_latency;             /* I-TLB walk cycles */
 	size_t state_size;                 /* bytes of `s` the snapshot copies */
+	/* FMT: ROB id -> row of the branch last dispatched there. A hint to
+	 * find a completing branch without a search, always checked against
+	 * the row's seq, so it needs no snapshot. */
+	uint16_t rob_row[ACCT_MAX_ROB_ID];
 	union {
 		struct acct_totals t;
 		struct acct_naive_state naive;
@@ -140,6 +144,134 @@ static inline int acct_is_branch(const struct uop *u)
 {
 	return u && u->op_class == UOP_BRANCH;
 }
+
+/* The overlap measurement (acct_overlap.c). */
+struct acct_overlap {
+	struct core_observer obs;
+	struct {
+		struct acct_overlap_stats st;
+		uint64_t wrong_fetch_seq;   /* mispredicted branch fetched, unresolved (0 none) */
+		uint64_t bp_seq;            /* mispredicted branch whose penalty is running */
+		int bp_resolved;            /* ... and it has resolved */
+		int64_t long_out;           /* correct-path long backend misses outstanding */
+	} s;
+};
+
+/* ---- per-cycle updates ----------------------------------------------------
+ * Each unit's on_cycle is one of these; acct_set.c calls them directly, so
+ * a cycle costs one observer call for all units. */
+
+static inline struct acct_fmt_slot *acct_fmt_slot_at(struct acct *a, uint64_t pos)
+{
+	return &a->s.fmt.row[pos & (a->rows - 1)];
+}
+
+static inline void acct_naive_cycle(struct acct *a, const struct cycle_record *r)
+{
+	a->s.naive.t.cycles++;
+	a->s.naive.t.insns += (uint64_t)r->committed;
+}
+
+/* POWER5: zero-commit cycles by cause (acct_power5.c explains). */
+static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *r)
+{
+	struct acct_power5_state *s = &a->s.p5;
+	s->t.cycles++;
+	s->t.insns += (uint64_t)r->committed;
+	/* this cycle's frontend view, as the counters see it during the cycle */
+	int fe = acct_fetch_comp(r->fetch_stall);
+	if (fe >= 0)
+		s->empty_cause = fe;
+	else if (r->fetch_stall == FETCH_STALL_REDIRECT)
+		s->empty_cause = ACCT_BPRED;
+	if (r->committed == 0) {
+		int k = r->head_wait == HEAD_NONE ? s->empty_cause   /* nothing in the ROB */
+						  : acct_head_comp(r);
+		if (k >= 0)
+			s->t.global[k]++;
+	}
+	/* instructions entering the ROB end the empty-ROB episode */
+	if (r->dispatched_correct > 0 && fe < 0 && r->fetch_stall != FETCH_STALL_REDIRECT)
+		s->empty_cause = -1;
+}
+
+/* The I-side miss the fetch unit waits on this cycle (any path), or -1:
+ * the core reports a wrong-path wait as FETCH_STALL_WRONG_PATH, so the FMT
+ * rebuilds it from the wrong-path miss events it has seen. */
+static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r)
+{
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	int fe = acct_fetch_comp(r->fetch_stall);
+	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
+		return fe;
+	if (f->wp_itlb_id && r->cycle < f->wp_itlb_start + a->itlb_latency)
+		return ACCT_FE_ITLB;
+	if (f->wp_cache_id)
+		return f->wp_cache_kind;
+	return f->wp_itlb_id ? ACCT_FE_ITLB : -1;
+}
+
+/* FMT / sFMT: the cycle-by-cycle rules of acct_fmt.c. */
+static inline void acct_fmt_cycle(struct acct *a, const struct cycle_record *r)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	f->t.cycles++;
+	f->t.insns += (uint64_t)r->committed;
+	if (f->refill && r->dispatched_correct > 0)
+		f->refill = 0;
+	if (acct_rob_full(r)) {
+		int k = acct_head_comp(r);
+		if (k >= 0)
+			f->t.global[k]++;
+	} else {
+		f->nonfull++;
+		int fe = acct_fmt_fetch_imiss(a, r);
+		if (fe >= 0) {
+			if (a->method == ACCT_FMT)
+				acct_fmt_slot_at(a, f->fetch)->local[fe]++;
+			else
+				f->shared[fe]++;
+		} else if (f->refill) {
+			f->t.global[ACCT_BPRED]++;
+		}
+	}
+}
+
+static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle_record *r)
+{
+	o->s.st.cycles++;
+	if (o->s.bp_seq && o->s.bp_resolved && r->dispatched_correct > 0)
+		o->s.bp_seq = 0;
+	int imiss = o->s.wrong_fetch_seq == 0 && acct_fetch_comp(r->fetch_stall) >= 0;
+	int fe = imiss || o->s.bp_seq != 0;
+	if (acct_rob_full(r)) {
+		int k = acct_head_comp(r);
+		if (k >= 0) {
+			o->s.st.full[k]++;
+			o->s.st.full_issued[k] += (uint64_t)r->issued;
+		}
+	} else {
+		if (imiss) {
+			o->s.st.imiss_stall++;
+			o->s.st.imiss_stall_dispatched += (uint64_t)r->dispatched_correct;
+		}
+		if (o->s.bp_seq) {
+			o->s.st.bp_window++;
+			int k = r->committed ? -1 : acct_head_comp(r);
+			if (k >= 0)
+				o->s.st.bp_window_head[k]++;
+		}
+	}
+	int be = o->s.long_out > 0;
+	o->s.st.frontend += (uint64_t)fe;
+	o->s.st.long_backend += (uint64_t)be;
+	o->s.st.overlap += (uint64_t)(fe && be);
+}
+
+/* Per-instruction handlers the set calls directly (it filters first). */
+void acct_fmt_insn(struct acct *a, const struct insn_event *e);
+void acct_power5_insn(struct acct *a, const struct insn_event *e);
+void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
 
 /* Snapshot callbacks shared by all units. */
 size_t acct_state_size_cb(void *ctx);

@@ -23,20 +23,8 @@
 #include <string.h>
 #include "acct_internal.h"
 
-struct acct_overlap {
-	struct core_observer obs;
-	struct {
-		struct acct_overlap_stats st;
-		uint64_t wrong_fetch_seq;   /* mispredicted branch fetched, unresolved (0 none) */
-		uint64_t bp_seq;            /* mispredicted branch whose penalty is running */
-		int bp_resolved;            /* ... and it has resolved */
-		int64_t long_out;           /* correct-path long backend misses outstanding */
-	} s;
-};
-
-static void ov_on_insn(void *ctx, const struct insn_event *e)
+void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e)
 {
-	struct acct_overlap *o = ctx;
 	if (!acct_is_branch(e->uop) || e->wrong_path || !e->mispredicted)
 		return;
 	switch (e->stage) {
@@ -81,28 +69,14 @@ static void ov_on_miss(void *ctx, const struct miss_event *e)
 		o->s.long_out += e->phase == MISS_BEGIN ? 1 : -1;
 }
 
+static void ov_on_insn(void *ctx, const struct insn_event *e)
+{
+	acct_overlap_insn(ctx, e);
+}
+
 static void ov_on_cycle(void *ctx, const struct cycle_record *r)
 {
-	struct acct_overlap *o = ctx;
-	o->s.st.cycles++;
-	if (o->s.bp_seq && o->s.bp_resolved && r->dispatched_correct > 0)
-		o->s.bp_seq = 0;
-	int imiss = o->s.wrong_fetch_seq == 0 && acct_fetch_comp(r->fetch_stall) >= 0;
-	int fe = imiss || o->s.bp_seq != 0;
-	if (acct_rob_full(r)) {
-		int k = acct_head_comp(r);
-		if (k >= 0) {
-			o->s.st.full[k]++;
-			o->s.st.full_issued[k] += (uint64_t)r->issued;
-		}
-	} else if (imiss) {
-		o->s.st.imiss_stall++;
-		o->s.st.imiss_stall_dispatched += (uint64_t)r->dispatched_correct;
-	}
-	int be = o->s.long_out > 0;
-	o->s.st.frontend += (uint64_t)fe;
-	o->s.st.long_backend += (uint64_t)be;
-	o->s.st.overlap += (uint64_t)(fe && be);
+	acct_overlap_cycle(ctx, r);
 }
 
 static size_t ov_size(void *ctx)

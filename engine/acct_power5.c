@@ -25,41 +25,20 @@
 #include <string.h>
 #include "acct_internal.h"
 
-static void p5_on_insn(void *ctx, const struct insn_event *e)
+void acct_power5_insn(struct acct *a, const struct insn_event *e)
 {
-	struct acct *a = ctx;
 	if (e->stage == INSN_COMPLETE && e->mispredicted && !e->wrong_path && acct_is_branch(e->uop))
 		a->s.p5.empty_cause = ACCT_BPRED;
 }
 
+static void p5_on_insn(void *ctx, const struct insn_event *e)
+{
+	acct_power5_insn(ctx, e);
+}
+
 static void p5_on_cycle(void *ctx, const struct cycle_record *r)
 {
-	struct acct *a = ctx;
-	struct acct_power5_state *s = &a->s.p5;
-	s->t.cycles++;
-	s->t.insns += (uint64_t)r->committed;
-
-	/* This cycle's frontend view, as the counters see it during the cycle. */
-	int fe = acct_fetch_comp(r->fetch_stall);
-	if (fe >= 0)
-		s->empty_cause = fe;
-	else if (r->fetch_stall == FETCH_STALL_REDIRECT)
-		s->empty_cause = ACCT_BPRED;
-
-	if (r->committed == 0) {
-		if (r->head_wait == HEAD_NONE) {
-			/* Nothing was in the ROB when commit looked. */
-			if (s->empty_cause >= 0)
-				s->t.global[s->empty_cause]++;
-		} else {
-			int k = acct_head_comp(r);
-			if (k >= 0)
-				s->t.global[k]++;
-		}
-	}
-	/* Instructions entering the ROB end the empty-ROB episode. */
-	if (r->dispatched_correct > 0 && fe < 0 && r->fetch_stall != FETCH_STALL_REDIRECT)
-		s->empty_cause = -1;
+	acct_power5_cycle(ctx, r);
 }
 
 int acct_power5_empty_cause(const struct acct *a)

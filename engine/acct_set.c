@@ -11,7 +11,9 @@
  *   overlap             events of mispredicted branches
  *   naive               none (miss events only)
  * so one dispatcher that drops everything else saves an indirect call per
- * unit per event. Cycle and miss events go to every unit that has them.
+ * unit per event. Cycle records go to every unit, through direct calls
+ * of their per-cycle rules (acct_internal.h); miss events (rare) through
+ * the units' own observers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,26 +24,33 @@ struct acct_set {
 	struct acct *unit[ACCT_METHOD_COUNT];
 	struct acct_overlap *ov;
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1]; /* units, then overlap */
+	int n_sub;
 };
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
 {
 	struct acct_set *s = ctx;
 	if (!acct_is_branch(e->uop)) {
-		const struct acct *sf = s->unit[ACCT_SFMT];
+		struct acct *sf = s->unit[ACCT_SFMT];
 		if (sf->s.fmt.imiss_bits || (e->stage == INSN_DISPATCH && e->icache_miss))
-			sf->obs.on_insn(sf->obs.ctx, e);
+			acct_fmt_insn(sf, e);
 		return;
 	}
-	for (int i = 0; i <= ACCT_METHOD_COUNT; i++)
-		if (s->sub[i]->on_insn)
-			s->sub[i]->on_insn(s->sub[i]->ctx, e);
+	if (e->stage == INSN_ISSUE)
+		return;                 /* no unit reads a branch's issue */
+	acct_fmt_insn(s->unit[ACCT_FMT], e);
+	acct_fmt_insn(s->unit[ACCT_SFMT], e);
+	if (e->mispredicted && !e->wrong_path) {
+		acct_power5_insn(s->unit[ACCT_POWER5], e);
+		if (s->ov)
+			acct_overlap_insn(s->ov, e);
+	}
 }
 
 static void set_on_miss(void *ctx, const struct miss_event *e)
 {
 	struct acct_set *s = ctx;
-	for (int i = 0; i <= ACCT_METHOD_COUNT; i++)
+	for (int i = 0; i < s->n_sub; i++)
 		if (s->sub[i]->on_miss)
 			s->sub[i]->on_miss(s->sub[i]->ctx, e);
 }
@@ -49,15 +58,20 @@ static void set_on_miss(void *ctx, const struct miss_event *e)
 static void set_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_set *s = ctx;
-	for (int i = 0; i <= ACCT_METHOD_COUNT; i++)
-		s->sub[i]->on_cycle(s->sub[i]->ctx, r);
+	acct_naive_cycle(s->unit[ACCT_NAIVE], r);
+	acct_naive_cycle(s->unit[ACCT_NAIVE_NONSPEC], r);
+	acct_power5_cycle(s->unit[ACCT_POWER5], r);
+	acct_fmt_cycle(s->unit[ACCT_FMT], r);
+	acct_fmt_cycle(s->unit[ACCT_SFMT], r);
+	if (s->ov)
+		acct_overlap_cycle(s->ov, r);
 }
 
 static size_t set_state_size(void *ctx)
 {
 	struct acct_set *s = ctx;
 	size_t n = 0;
-	for (int i = 0; i <= ACCT_METHOD_COUNT; i++)
+	for (int i = 0; i < s->n_sub; i++)
 		n += s->sub[i]->state_size(s->sub[i]->ctx);
 	return n;
 }
@@ -66,7 +80,7 @@ static void set_save(void *ctx, void *blob)
 {
 	struct acct_set *s = ctx;
 	char *p = blob;
-	for (int i = 0; i <= ACCT_METHOD_COUNT; i++) {
+	for (int i = 0; i < s->n_sub; i++) {
 		s->sub[i]->save(s->sub[i]->ctx, p);
 		p += s->sub[i]->state_size(s->sub[i]->ctx);
 	}
@@ -76,13 +90,13 @@ static void set_restore(void *ctx, const void *blob)
 {
 	struct acct_set *s = ctx;
 	const char *p = blob;
-	for (int i = 0; i <= ACCT_METHOD_COUNT; i++) {
+	for (int i = 0; i < s->n_sub; i++) {
 		s->sub[i]->restore(s->sub[i]->ctx, p);
 		p += s->sub[i]->state_size(s->sub[i]->ctx);
 	}
 }
 
-struct acct_set *acct_set_new(const struct machine_config *cfg, struct ivx_err *err)
+static struct acct_set *set_new(const struct machine_config *cfg, int with_overlap, struct ivx_err *err)
 {
 	struct acct_set *s = calloc(1, sizeof *s);
 	if (!s) {
@@ -95,20 +109,32 @@ struct acct_set *acct_set_new(const struct machine_config *cfg, struct ivx_err *
 			acct_set_free(s);
 			return NULL;
 		}
-		s->sub[m] = acct_observer(s->unit[m]);
+		s->sub[s->n_sub++] = acct_observer(s->unit[m]);
 	}
-	s->ov = acct_overlap_new(cfg, err);
-	if (!s->ov) {
-		acct_set_free(s);
-		return NULL;
+	if (with_overlap) {
+		s->ov = acct_overlap_new(cfg, err);
+		if (!s->ov) {
+			acct_set_free(s);
+			return NULL;
+		}
+		s->sub[s->n_sub++] = acct_overlap_observer(s->ov);
 	}
-	s->sub[ACCT_METHOD_COUNT] = acct_overlap_observer(s->ov);
 	s->obs = (struct core_observer){
 		.name = "acct", .ctx = s,
 		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_cycle = set_on_cycle,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,
 	};
 	return s;
+}
+
+struct acct_set *acct_set_new(const struct machine_config *cfg, struct ivx_err *err)
+{
+	return set_new(cfg, 1, err);
+}
+
+struct acct_set *acct_set_new_units(const struct machine_config *cfg, struct ivx_err *err)
+{
+	return set_new(cfg, 0, err);
 }
 
 void acct_set_free(struct acct_set *s)

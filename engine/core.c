@@ -43,7 +43,7 @@ static size_t layout(struct core *c, char *base)
 		off += sizeof(type) * (size_t)(count);                            \
 	} while (0)
 	CARVE(ring, struct core_insn, c->ring_size);
-	CARVE(cps, struct bpred_checkpoint, c->ring_size);
+	CARVE(preds, struct bpred_prediction, c->ring_size);
 	CARVE(dmiss, struct core_dmiss, c->ring_size);
 	CARVE(edges, int32_t, c->ring_size * 4);
 	CARVE(ready, uint64_t, c->ready_words);
@@ -62,8 +62,6 @@ static void reset_state(struct core *c)
 	memset(&c->s, 0, sizeof c->s);
 	c->s.next_seq = 1;
 	c->s.next_event_id = 1;
-	for (int r = 0; r < REG_COUNT; r++)
-		c->s.rename_slot[r] = 0, c->s.rename_seq[r] = 0;
 }
 
 struct core *core_new(const struct machine_config *cfg, struct guest *g, struct ivx_err *err)
@@ -87,6 +85,10 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 	c->ready_words = c->ring_size / 64;
 	c->sq_size = pow2_at_least(cfg->lsq_size ? cfg->lsq_size : 1);
 	c->line_mask = ~(uint64_t)(cfg->l1i.line - 1);
+	if (cfg->mul_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_MUL;
+	if (cfg->div_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_DIV;
 	c->block_bytes = layout(c, NULL);
 	c->block = aligned_alloc(64, (c->block_bytes + 63) & ~(size_t)63);
 	if (!c->block) {
@@ -102,6 +104,8 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 		return NULL;
 	}
 	reset_state(c);
+	/* the guest's clock ran at 1 ns per instruction so far: go on from there */
+	c->s.time_base = guest_insns(g);
 	return c;
 }
 
@@ -211,8 +215,8 @@ static int head_wait_of(const struct core *c, const struct core_insn *r)
 {
 	uint64_t now = c->s.cycle;
 	if (r->state == IS_DONE)
-		return r->uop->op_class == UOP_STORE ? HEAD_STORE : HEAD_NONE;
-	if (r->fu == FU_MEM && r->uop->op_class == UOP_LOAD && r->state == IS_ISSUED) {
+		return r->op_class == UOP_STORE ? HEAD_STORE : HEAD_NONE;
+	if (r->op_class == UOP_LOAD && r->state == IS_ISSUED) {
 		if (r->dtlb_miss && now < r->issue_cycle + c->cfg.dtlb.miss_latency)
 			return HEAD_DTLB;
 		if (r->dcache_level == 3)
@@ -226,16 +230,17 @@ static int head_wait_of(const struct core *c, const struct core_insn *r)
 	return HEAD_EXECUTING;
 }
 
-static inline int commit_one(struct core *c, struct core_insn *r)
+static inline __attribute__((always_inline)) int commit_one(struct core *c, struct core_insn *r)
 {
 	struct core_state *s = &c->s;
 	const struct uop *u = r->uop;
-	switch (u->op_class) {
+	switch (r->op_class) {
 	case UOP_STORE: {
 		struct mem_access a;
 		memsys_store(c->ms, r->mem_addr, u->mem_size, s->cycle, &a);
 		if (a.blocked)
 			return 0;            /* no MSHR for the write: retry next cycle */
+		core_sq_filter(c, r, -1);
 		s->sq_head++;
 		if (s->sq_known < s->sq_head)
 			s->sq_known = s->sq_head;
@@ -245,7 +250,7 @@ static inline int commit_one(struct core *c, struct core_insn *r)
 		s->stats.branches++;
 		s->stats.mispredicts += r->mispredicted;
 		if (!c->cfg.perfect_bpred)
-			bpred_update(c->bp, u, r->pc, &c->cps[core_slot(c, r)], r->taken, r->next_pc);
+			bpred_update(c->bp, u, r->pc, &c->preds[core_slot(c, r)].cp, r->taken, r->next_pc);
 		break;
 	case UOP_SYSCALL:
 		if (guest_state(c->g) == GUEST_EXITED)

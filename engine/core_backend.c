@@ -10,9 +10,9 @@
  * bits from the ROB head, i.e. oldest first; the in-order mode instead
  * walks the ROB in order and stops at the first instruction that cannot go.
  *
- * Issued instructions wait in a completion wheel (one bucket per cycle,
- * doubly linked so a squash can unlink them); the writeback stage empties
- * the bucket of the current cycle. Latencies are known at issue: loads ask
+ * Issued instructions wait in a completion wheel (one singly linked bucket
+ * per cycle; a squash walks the few entries of a bucket to unlink one);
+ * the writeback stage empties the bucket of the current cycle. Latencies are known at issue: loads ask
  * the memory system, which answers with the cycle their data arrives.
  *
  * Loads and stores: a store's address is known once its address operands
@@ -58,20 +58,20 @@ static inline int rename(struct core *c, struct core_insn *r, uint64_t *deps)
 	int nd = 0;
 	if (UNLIKELY(r->fault))
 		return 0;
+	/* Branch-free: whether a source has an unfinished producer is data
+	 * the host cannot predict. The edge slot belongs to r, so writing it
+	 * when there is no producer is harmless. */
 	for (int k = 0; k < u->n_src; k++) {
 		uint8_t reg = u->src[k];
 		uint64_t seq = s->rename_seq[reg];
-		if (!seq)
-			continue;
 		struct core_insn *p = &c->ring[s->rename_slot[reg]];
-		if (p->seq != seq || p->state == IS_DONE)
-			continue;
+		int live = (seq != 0) & (p->seq == seq) & (p->state != IS_DONE);
 		int32_t e = (int32_t)(slot * 4 + (uint32_t)k);
 		c->edges[e] = p->dep_head;
-		p->dep_head = e;
-		r->pending++;
-		r->pending_addr += (r->addr_src_mask >> k) & 1;
-		if (deps)
+		p->dep_head = live ? e : p->dep_head;
+		r->pending += (uint8_t)live;
+		r->pending_addr += (uint8_t)(live & (r->addr_src_mask >> k));
+		if (deps && live)
 			deps[nd++] = seq;
 	}
 	for (int k = 0; k < u->n_dst; k++) {
@@ -116,7 +116,7 @@ void core_dispatch_stage(struct core *c)
 	if (avail < limit)
 		limit = (uint32_t)avail;
 	int rob_blocks = limit == rob_room && rob_room < cfg->decode_width;
-	uint32_t n = 0;
+	uint32_t n = 0, wrong = 0;
 	for (; n < limit; n++) {
 		struct core_insn *r = core_at(c, s->dispatch);
 		if (r->ready_cycle > s->cycle)
@@ -125,8 +125,10 @@ void core_dispatch_stage(struct core *c)
 			if ((uint32_t)s->lsq_count >= cfg->lsq_size)
 				break;
 			s->lsq_count++;
-			if (r->uop->op_class == UOP_STORE)
+			if (r->op_class == UOP_STORE) {
 				c->sq[s->sq_tail++ & (c->sq_size - 1)] = s->dispatch;
+				core_sq_filter(c, r, 1);
+			}
 		}
 		uint64_t deps[4];
 		int nd = rename(c, r, c->want_insn ? deps : NULL);
@@ -146,15 +148,15 @@ void core_dispatch_stage(struct core *c)
 					core_miss_begin(c, &s->ev_mispredict, MISS_MISPREDICT, r->seq, r->pc,
 							r->next_pc, 1);
 			} else {
-				s->cc.dispatched_correct--;   /* counted below */
+				wrong++;
 			}
 		}
 		if (c->want_insn)
 			core_insn_event(c, r, INSN_DISPATCH, deps, nd);
 	}
 	s->stats.dispatched += n;
-	s->cc.dispatched += (int)n;
-	s->cc.dispatched_correct += (int)n;
+	s->cc.dispatched = (int)n;        /* dispatch runs once per cycle */
+	s->cc.dispatched_correct = (int)(n - wrong);
 	/* blocked by a full ROB with an instruction ready to go */
 	if (rob_blocks && n == limit && core_at(c, s->dispatch)->ready_cycle <= s->cycle)
 		s->cc.rob_full = 1;
@@ -162,30 +164,26 @@ void core_dispatch_stage(struct core *c)
 
 /* ---- the completion wheel -------------------------------------------------- */
 
-static inline void wheel_insert(struct core *c, struct core_insn *r)
+static inline __attribute__((always_inline)) void wheel_insert(struct core *c, struct core_insn *r)
 {
 	uint64_t at = r->complete_cycle;
 	if (UNLIKELY(at - c->s.cycle >= CORE_WHEEL_SIZE))
 		at = c->s.cycle + CORE_WHEEL_SIZE - 1;   /* parked; re-inserted when reached */
 	r->wheel_bucket = (int32_t)(at & (CORE_WHEEL_SIZE - 1));
-	int32_t *head = &c->wheel[r->wheel_bucket];
-	int32_t slot = (int32_t)core_slot(c, r);
-	r->wheel_prev = CORE_NIL;
-	r->wheel_next = *head;
-	if (*head != CORE_NIL)
-		c->ring[*head].wheel_prev = slot;
-	*head = slot;
+	r->wheel_next = c->wheel[r->wheel_bucket];
+	c->wheel[r->wheel_bucket] = (int32_t)core_slot(c, r);
 }
 
+/* Take r out of its bucket (squash only: buckets are short, singly linked
+ * so inserting and emptying touch no other record). */
 static void wheel_unlink(struct core *c, struct core_insn *r)
 {
-	if (r->wheel_prev != CORE_NIL)
-		c->ring[r->wheel_prev].wheel_next = r->wheel_next;
-	else
-		c->wheel[r->wheel_bucket] = r->wheel_next;
-	if (r->wheel_next != CORE_NIL)
-		c->ring[r->wheel_next].wheel_prev = r->wheel_prev;
-	r->wheel_next = r->wheel_prev = CORE_NIL;
+	int32_t slot = (int32_t)core_slot(c, r);
+	int32_t *link = &c->wheel[r->wheel_bucket];
+	while (*link != slot)
+		link = &c->ring[*link].wheel_next;
+	*link = r->wheel_next;
+	r->wheel_next = CORE_NIL;
 }
 
 /* ---- issue ------------------------------------------------------------------ */
@@ -241,7 +239,12 @@ static int issue_load(struct core *c, struct core_insn *r)
 			s->sq_known++;
 		if (s->sq_known < s->sq_tail && c->sq[s->sq_known & sq_mask] < pos)
 			return 0;               /* an older store's address is still unknown */
-		for (uint64_t q = s->sq_tail; q > s->sq_head;) {
+		/* the filter says whether any store in the queue may overlap */
+		uint64_t w = r->mem_addr >> 3, last = (r->mem_addr + r->uop->mem_size - 1) >> 3;
+		int maybe = 0;
+		for (; w <= last; w++)
+			maybe |= s->sq_filter[w & (CORE_SQ_FILTER - 1)] != 0;
+		for (uint64_t q = maybe ? s->sq_tail : s->sq_head; q > s->sq_head;) {
 			uint64_t spos = c->sq[--q & sq_mask];
 			if (spos > pos)
 				continue;
@@ -250,7 +253,6 @@ static int issue_load(struct core *c, struct core_insn *r)
 				continue;
 			if (st->state == IS_DONE && st->mem_addr <= r->mem_addr &&
 			    r->mem_addr + r->uop->mem_size <= st->mem_addr + st->uop->mem_size) {
-				r->forwarded = 1;
 				r->dcache_level = 1;
 				r->complete_cycle = now + cfg->load_latency;
 				return 1;
@@ -275,15 +277,11 @@ static int issue_load(struct core *c, struct core_insn *r)
 		begin_dmiss(c, r, MISS_DTLB);
 	if (UNLIKELY(!a.merged && a.l1_miss))
 		begin_dmiss(c, r, a.l2_miss ? MISS_L2D : MISS_L1D);
-	if (a.l2_miss) {
-		r->l2_outstanding = 1;
-		s->long_misses++;
-	}
 	return 1;
 }
 
 /* Try to issue r now. 1 if it went. */
-static inline int try_issue(struct core *c, struct core_insn *r, struct issue_ctx *x)
+static inline __attribute__((always_inline)) int try_issue(struct core *c, struct core_insn *r, struct issue_ctx *x)
 {
 	struct core_state *s = &c->s;
 	const struct machine_config *cfg = &c->cfg;
@@ -315,7 +313,7 @@ static inline int try_issue(struct core *c, struct core_insn *r, struct issue_ct
 	default:
 		if (x->used[FU_MEM] >= cfg->mem_ports)
 			return 0;
-		if (r->uop->op_class == UOP_LOAD) {
+		if (r->op_class == UOP_LOAD) {
 			if (!issue_load(c, r))
 				return 0;
 			lat = (uint32_t)(r->complete_cycle - now);
@@ -408,8 +406,6 @@ static void squash_after(struct core *c, struct core_insn *br)
 			break;
 		case IS_ISSUED:
 			wheel_unlink(c, q);
-			if (q->l2_outstanding)
-				s->long_misses--;
 			if (q->has_dmiss)
 				end_dmiss(c, q);
 			break;
@@ -431,8 +427,10 @@ static void squash_after(struct core *c, struct core_insn *br)
 		s->dispatch = s->tail;
 	if (s->issue_pos > s->tail)
 		s->issue_pos = s->tail;
-	while (s->sq_tail > s->sq_head && c->sq[(s->sq_tail - 1) & (c->sq_size - 1)] > bpos)
+	while (s->sq_tail > s->sq_head && c->sq[(s->sq_tail - 1) & (c->sq_size - 1)] > bpos) {
 		s->sq_tail--;
+		core_sq_filter(c, core_at(c, c->sq[s->sq_tail & (c->sq_size - 1)]), -1);
+	}
 	if (s->sq_known > s->sq_tail)
 		s->sq_known = s->sq_tail;
 	core_rebuild_rename(c);
@@ -445,7 +443,7 @@ static __attribute__((noinline)) void resolve_mispredict(struct core *c, struct 
 	struct core_state *s = &c->s;
 	squash_after(c, br);
 	if (!c->cfg.perfect_bpred)
-		bpred_recover(c->bp, br->uop, br->pc, &c->cps[core_slot(c, br)], br->taken, br->next_pc);
+		bpred_recover(c->bp, br->uop, br->pc, &c->preds[core_slot(c, br)].cp, br->taken, br->next_pc);
 	guest_spec_end(c->g);
 	s->spec = 0;
 	if (s->fetch_wait)
@@ -457,18 +455,11 @@ static __attribute__((noinline)) void resolve_mispredict(struct core *c, struct 
 
 /* ---- writeback ---------------------------------------------------------------- */
 
-static inline void complete(struct core *c, struct core_insn *r)
+static inline __attribute__((always_inline)) void complete(struct core *c, struct core_insn *r)
 {
-	struct core_state *s = &c->s;
 	r->state = IS_DONE;
-	if (UNLIKELY(r->l2_outstanding | r->has_dmiss)) {
-		if (r->l2_outstanding) {
-			r->l2_outstanding = 0;
-			s->long_misses--;
-		}
-		if (r->has_dmiss)
-			end_dmiss(c, r);
-	}
+	if (UNLIKELY(r->has_dmiss))
+		end_dmiss(c, r);
 	for (int32_t e = r->dep_head; e != CORE_NIL; e = c->edges[e]) {
 		struct core_insn *q = &c->ring[e >> 2];
 		q->pending--;
@@ -490,8 +481,6 @@ void core_writeback_stage(struct core *c)
 	while (*bucket != CORE_NIL) {
 		struct core_insn *r = &c->ring[*bucket];
 		*bucket = r->wheel_next;
-		if (*bucket != CORE_NIL)
-			c->ring[*bucket].wheel_prev = CORE_NIL;
 		if (UNLIKELY(r->complete_cycle > s->cycle))
 			wheel_insert(c, r);     /* parked: not yet */
 		else

@@ -32,16 +32,20 @@
 /* Stands in for an instruction that could not be fetched at all. */
 static const struct uop fault_uop = { .op_class = UOP_HALT };
 
+/* Functional-unit pool of each uop class. */
+static const uint8_t fu_of_class[UOP_CLASS_COUNT] = {
+	[UOP_LOAD] = FU_MEM, [UOP_STORE] = FU_MEM, [UOP_MUL] = FU_MUL, [UOP_DIV] = FU_DIV,
+};
+
+/* Unit, long-latency and serializing flags (table lookups: a switch over
+ * the class is an unpredictable indirect jump on the hot path). */
 static inline void classify(const struct core *c, struct core_insn *r)
 {
 	const struct uop *u = r->uop;
-	const struct machine_config *cfg = &c->cfg;
-	switch (u->op_class) {
-	case UOP_LOAD:
-		r->fu = FU_MEM;
-		break;
-	case UOP_STORE: {
-		r->fu = FU_MEM;
+	r->fu = fu_of_class[u->op_class];
+	r->long_latency = (uint8_t)((c->long_classes >> u->op_class) & 1);
+	r->serialize = u->op_class == UOP_SYSCALL;
+	if (u->op_class == UOP_STORE) {
 		/* The base and index registers form the address; the data
 		 * registers (rd, ra) only feed the store's data. */
 		for (int k = 0; k < u->n_src; k++) {
@@ -49,21 +53,6 @@ static inline void classify(const struct core *c, struct core_insn *r)
 			if (reg == u->rn || (reg == u->rm && u->rm != u->rd && u->rm != u->ra))
 				r->addr_src_mask |= (uint8_t)(1u << k);
 		}
-		break;
-	}
-	case UOP_MUL:
-		r->fu = FU_MUL;
-		r->long_latency = cfg->mul_latency >= cfg->long_latency_threshold;
-		break;
-	case UOP_DIV:
-		r->fu = FU_DIV;
-		r->long_latency = cfg->div_latency >= cfg->long_latency_threshold;
-		break;
-	case UOP_SYSCALL:
-		r->serialize = 1;
-		break;
-	default:
-		break;
 	}
 }
 
@@ -73,11 +62,19 @@ static inline struct core_insn *alloc_insn(struct core *c, const struct guest_st
 {
 	struct core_state *s = &c->s;
 	struct core_insn *r = core_at(c, s->tail++);
+	/* Read the report field by field: guest_step has just written them
+	 * one by one, and a wider (vectorized) load spanning two of those
+	 * stores cannot be forwarded from the store buffer — a long stall on
+	 * every instruction. The empty asm keeps the compiler from merging. */
+	uint64_t pc = st->pc, next_pc = st->next_pc, mem_addr = st->mem_addr;
+	__asm__("" : "+r"(pc), "+r"(next_pc), "+r"(mem_addr));
 	r->seq = s->next_seq++;
-	r->pc = st->pc;
+	r->pc = pc;
 	r->uop = st->uop ? st->uop : &fault_uop;
-	r->next_pc = r->pred_next = st->next_pc;
-	r->mem_addr = st->mem_addr;
+	r->op_class = r->uop->op_class;
+	r->next_pc = next_pc;
+	r->pred_next = next_pc;
+	r->mem_addr = mem_addr;
 	r->ready_cycle = s->cycle + c->depth;
 	r->dep_head = CORE_NIL;
 	r->state = IS_FRONTEND;
@@ -99,11 +96,12 @@ static int predict(struct core *c, struct core_insn *r)
 	uint64_t pred = r->next_pc;
 	int taken = r->taken;
 	if (!c->cfg.perfect_bpred) {
-		struct bpred_prediction p;
-		bpred_predict(c->bp, r->uop, r->pc, &p);
-		c->cps[r - c->ring] = p.cp;
-		taken = p.taken && p.target;
-		pred = taken ? p.target : r->pc + 4;
+		/* predicted straight into the side array: no copy of the
+		 * checkpoint (which would also defeat store forwarding) */
+		struct bpred_prediction *p = &c->preds[core_slot(c, r)];
+		bpred_predict(c->bp, r->uop, r->pc, p);
+		taken = p->taken && p->target;
+		pred = taken ? p->target : r->pc + 4;
 	}
 	if (pred != r->next_pc) {
 		r->mispredicted = 1;
@@ -111,7 +109,6 @@ static int predict(struct core *c, struct core_insn *r)
 		if (!s->spec) {
 			guest_spec_begin(c->g);
 			s->spec = 1;
-			s->spec_seq = r->seq;
 		}
 		guest_cpu(c->g)->pc = pred;
 	}
@@ -181,7 +178,7 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 	 * dispatch and squashes change it meanwhile, both freeing room) */
 	uint32_t room = c->fe_capacity - (uint32_t)(s->tail - s->dispatch);
 	uint32_t width = room < c->cfg.fetch_width ? room : c->cfg.fetch_width;
-	guest_set_time_ns(g, s->cycle);
+	guest_set_time_ns(g, s->time_base + s->cycle);   /* 1 GHz */
 	uint64_t line = cpu->pc & c->line_mask;
 	for (uint32_t n = 0; n < width; n++) {
 		if ((cpu->pc & c->line_mask) != line)
@@ -193,8 +190,8 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 			struct core_insn *r = alloc_insn(c, &st);
 			r->fault = 1;
 			r->fu = FU_ALU;
+			r->op_class = UOP_HALT;        /* whatever it was, it only stops the run */
 			r->icache_miss = (uint8_t)imiss;
-			s->fault_pending = 1;
 			s->fetch_halt = HALT_FAULT;
 			if (c->want_insn)
 				core_insn_event(c, r, INSN_FETCH, NULL, 0);
@@ -209,11 +206,11 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		imiss = 0;
 		classify(c, r);
 		int taken = 0;
-		if (r->uop->op_class == UOP_BRANCH)
+		if (r->op_class == UOP_BRANCH)
 			taken = predict(c, r);
 		if (c->want_insn)
 			core_insn_event(c, r, INSN_FETCH, NULL, 0);
-		if (r->uop->op_class == UOP_SYSCALL) {
+		if (r->op_class == UOP_SYSCALL) {
 			s->fetch_halt = HALT_SYSCALL;   /* serialize: resume when it commits */
 			break;
 		}
@@ -266,5 +263,7 @@ int core_fastforward(struct core *c, uint64_t n, struct ivx_err *err)
 	}
 	if (guest_state(g) == GUEST_EXITED)
 		s->done = 1;
+	if (guest_insns(g) > s->cycle)            /* the clock goes on from the instructions run */
+		s->time_base = guest_insns(g) - s->cycle;
 	return IVX_OK;
 }

@@ -34,6 +34,7 @@
 #define CORE_MAX_OBSERVERS 16
 #define CORE_WHEEL_SIZE    1024           /* completion wheel buckets (power of two) */
 #define CORE_NIL           (-1)           /* empty link */
+#define CORE_SQ_FILTER     256            /* store-queue filter buckets (power of two) */
 
 /* Where an instruction is. */
 enum insn_state {
@@ -57,7 +58,7 @@ enum fetch_halt {
 /* One in-flight instruction: 128 bytes (a power of two, so slot numbers
  * are a shift away, and the ring stays in the L1 cache); rarely used parts
  * live in side arrays indexed by the same slot: the predictor checkpoint
- * of branches (cps) and the miss events of loads (dmiss). The fields from
+ * of branches (preds) and the miss events of loads (dmiss). The fields from
  * `pending` to `zero_end` are cleared together when a slot is reused. */
 struct core_insn {
 	uint64_t seq;             /* dynamic instruction number (never reused) */
@@ -70,10 +71,11 @@ struct core_insn {
 	uint64_t issue_cycle;     /* valid once issued */
 	uint64_t complete_cycle;  /* once issued: when the result is ready */
 	int32_t dep_head;         /* first edge of the list of consumers waiting on it */
-	int32_t wheel_next;       /* completion wheel bucket links while issued */
-	int32_t wheel_prev;
+	int32_t wheel_next;       /* next in its completion wheel bucket while issued */
 	int32_t wheel_bucket;     /* the bucket it is linked in */
+	int32_t spare;
 	uint8_t state;            /* enum insn_state */
+	uint8_t op_class;         /* uop->op_class, kept here to spare a cache line */
 	uint8_t fu;               /* enum core_fu */
 	uint8_t wrong_path;       /* fetched down a mispredicted path */
 	uint8_t taken;            /* branch: actually taken */
@@ -85,13 +87,11 @@ struct core_insn {
 	uint8_t icache_miss;      /* first instruction of a block whose fetch missed */
 	uint8_t dcache_level;     /* loads: 1 L1, 2 L2, 3 memory */
 	uint8_t dtlb_miss;
-	uint8_t forwarded;        /* load: data came from an older store */
 	uint8_t fault;            /* correct-path fault/trap: the run stops when it commits */
 	uint8_t long_latency;     /* mul/div at least long_latency_threshold cycles */
 	uint8_t has_dmiss;        /* dmiss[slot] holds events begun by this load */
-	uint8_t l2_outstanding;   /* counted in long_misses */
 	uint8_t serialize;        /* system call: issues only from the ROB head */
-	uint8_t zero_end[3];
+	uint8_t zero_end[4];
 	uint8_t pad[20];
 };
 
@@ -127,8 +127,9 @@ struct core_state {
 	uint64_t issue_pos;       /* in-order mode: oldest instruction not yet issued */
 	uint64_t sq_head, sq_tail;       /* store queue: ring positions of stores in the ROB */
 	uint64_t sq_known;        /* stores in [sq_head, sq_known) have their address */
+	uint16_t sq_filter[CORE_SQ_FILTER]; /* stores in the queue per 8-byte word hash:
+				     a load whose words all count 0 overlaps none */
 	int rob_count, iq_count, lsq_count;
-	int long_misses;          /* correct- or wrong-path loads waiting on memory */
 
 	/* fetch */
 	uint64_t fetch_resume;    /* no fetch before this cycle (redirect bubble) */
@@ -138,12 +139,10 @@ struct core_state {
 	uint64_t fetch_walk_end;  /* I-TLB walk part ends here */
 	int fetch_wait_kind;      /* MISS_L1I or MISS_L2I (or -1: TLB only) */
 	int fetch_wait_correct;
-	int fetch_block_imiss;    /* the block about to be delivered missed */
 	struct core_active ifetch_ev[2];
 
 	/* wrong path */
 	int spec;                 /* fetch is past an unresolved misprediction */
-	uint64_t spec_seq;        /* that branch */
 	int redirect;             /* resolved; no correct-path dispatch since */
 
 	/* state-based events */
@@ -153,11 +152,11 @@ struct core_state {
 	uint32_t rename_slot[REG_COUNT];
 	uint64_t rename_seq[REG_COUNT];
 
+	uint64_t time_base;       /* guest clock (ns) at cycle 0: continues the functional clock */
 	uint64_t last_commit_cycle;
 	int done;                 /* the exit has committed */
 	int stop_requested;
-	int fault_pending;        /* err_fault holds the error of the faulting record */
-	struct ivx_err fault_err;
+	struct ivx_err fault_err; /* the error of the faulting instruction (fetch_halt == HALT_FAULT) */
 
 	struct core_stats stats;
 	struct core_cycle_counts cc;  /* this cycle's counts, for the cycle_record */
@@ -181,12 +180,13 @@ struct core {
 	uint32_t sq_size;         /* power of two >= lsq_size */
 	uint64_t line_mask;       /* ~(I-cache line - 1) */
 	uint32_t depth;           /* frontend depth, at least 1 */
+	uint32_t long_classes;    /* bit per uop class: a long-latency unit (fu_stall) */
 
 	/* the arrays, all inside `block` */
 	void *block;
 	size_t block_bytes;
 	struct core_insn *ring;
-	struct bpred_checkpoint *cps;  /* per slot: branch predictor checkpoints */
+	struct bpred_prediction *preds; /* per slot: branch predictions and checkpoints */
 	struct core_dmiss *dmiss; /* per slot: D-side miss events */
 	int32_t *edges;           /* edge e = consumer slot * 4 + src index: next edge */
 	uint64_t *ready;          /* bit per ring slot: operands ready, not issued */
@@ -206,6 +206,14 @@ static inline struct core_insn *core_at(const struct core *c, uint64_t pos)
 static inline uint32_t core_slot(const struct core *c, const struct core_insn *r)
 {
 	return (uint32_t)(r - c->ring);
+}
+
+/* Count store r in (delta 1) or out of (-1) the store-queue filter. */
+static inline void core_sq_filter(struct core *c, const struct core_insn *r, int delta)
+{
+	uint64_t w = r->mem_addr >> 3, last = (r->mem_addr + r->uop->mem_size - 1) >> 3;
+	for (; w <= last; w++)
+		c->s.sq_filter[w & (CORE_SQ_FILTER - 1)] += (uint16_t)delta;
 }
 
 /* core.c: event publication */

@@ -252,10 +252,25 @@ int guest_run(struct guest *g, uint64_t max_insns, struct ivx_err *err)
 	return IVX_OK;
 }
 
+/* The uop at pc, remembering the code run it is in: the timing model
+ * steps one instruction at a time, mostly within one run. */
+static inline const struct uop *step_uop(struct guest *g, uint64_t pc)
+{
+	const struct uop *lo = g->step_lo, *u, *end;
+	if (lo && pc >= lo->pc && !(pc & 3) && (pc - lo->pc) / 4 < (uint64_t)(g->step_end - lo))
+		return lo + (pc - lo->pc) / 4;
+	if (program_code_run(g->prog, pc, &u, &end) < 0)
+		return NULL;
+	if (end != g->step_end || u < lo)    /* keep the lowest uop seen of this run */
+		g->step_lo = u;
+	g->step_end = end;
+	return u;
+}
+
 int guest_step(struct guest *g, struct guest_step *st, struct ivx_err *err)
 {
 	struct cpu *c = &g->cpu;
-	const struct uop *u = program_uop(g->prog, c->pc);
+	const struct uop *u = step_uop(g, c->pc);
 	memset(st, 0, sizeof *st);
 	st->pc = c->pc;
 	if (!u) {

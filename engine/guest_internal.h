@@ -34,6 +34,8 @@ struct guest {
 	size_t stdin_len, stdin_pos;
 	guest_output_fn output;
 	void *output_ctx;
+	const struct uop *step_lo;    /* guest_step's lookup cache: the uops from step_lo */
+	const struct uop *step_end;   /* up to step_end belong to one code run */
 };
 
 /* Handle the SVC at cpu.pc. IVX_OK (pc advanced past the SVC, or the guest

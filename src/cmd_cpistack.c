@@ -84,7 +84,8 @@ void stack_table_print(FILE *out, const struct named_stack *st, int n)
 	}
 }
 
-void stack_json_methods(FILE *f, const struct named_stack *st, int n)
+void stack_json_methods(FILE *f, const struct named_stack *st, int n, const struct refstack_stack *ref,
+			const struct refstack_stack *inv)
 {
 	fprintf(f, "\"methods\":{");
 	for (int i = 0; i < n; i++) {
@@ -93,9 +94,9 @@ void stack_json_methods(FILE *f, const struct named_stack *st, int n)
 			fprintf(f, "%s\"%s\":%.6f", r ? "," : "", row_key(r), row_value(&st[i].s, r));
 		fprintf(f, "}");
 		/* counter methods: their error against the two references */
-		if (n > 2 && i >= 2)
-			fprintf(f, ",\"max_error\":%.6f,\"max_error_inverse\":%.6f", max_error(&st[i].s, &st[0].s, NULL),
-				max_error(&st[i].s, &st[1].s, NULL));
+		if (ref && &st[i].s != ref && &st[i].s != inv)
+			fprintf(f, ",\"max_error\":%.6f,\"max_error_inverse\":%.6f", max_error(&st[i].s, ref, NULL),
+				max_error(&st[i].s, inv, NULL));
 		fprintf(f, "}");
 	}
 	fprintf(f, "}");
@@ -152,7 +153,6 @@ static void print_penalties(FILE *out, const struct measured *m, const struct st
 	}
 }
 
-
 /* Whether the cycles the FMT charges were really lost (docs/cpi-stacks.md,
  * "When the FMT is wrong"): work done in them, expressed in cycles at the
  * reference base CPI (the rate of the machine without miss events). */
@@ -171,6 +171,12 @@ static void print_checks(FILE *out, const struct measured *m)
 			fprintf(out, "  ROB full behind %-11s %10llu cycles: %10llu insns issued       = %9.0f cycles\n",
 				acct_comp_name(k), (unsigned long long)o->full[k],
 				(unsigned long long)o->full_issued[k], (double)o->full_issued[k] * base);
+	fprintf(out, "  misprediction windows, ROB not full: %llu cycles; nothing committed, head waiting on:",
+		(unsigned long long)o->bp_window);
+	for (int k = 0; k < ACCT_COMP_COUNT; k++)
+		if (o->bp_window_head[k])
+			fprintf(out, " %s %llu", acct_comp_name(k), (unsigned long long)o->bp_window_head[k]);
+	fprintf(out, "\n");
 }
 
 static void print_text(FILE *out, const struct measured *m, const struct stackrun *sr)
@@ -179,8 +185,9 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 	fprintf(out, "CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n", program_name(sr->prog),
 		(unsigned long long)real->insns, (unsigned long long)real->cycles,
 		(double)real->cycles / (double)real->insns);
-	fprintf(out, "(%d simulations on %d threads, %.1f s)\n\n", m->first ? 1 : REF_RUN_COUNT, sr->threads,
-		sr->seconds);
+	fprintf(out, "(%d simulations on %d threads, %.1f s; the one with the accounting units: %.2f s, "
+		"%.2f M cycles/s)\n\n", m->first ? 1 : REF_RUN_COUNT, m->first ? 1 : sr->threads, sr->seconds,
+		real->seconds, real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0);
 	stack_table_print(out, m->st + m->first, m->n - m->first);
 	if (m->first == 0) {
 		fprintf(out, "\nmax component error, |component - reference| / reference CPI:\n");
@@ -224,11 +231,10 @@ static int write_json(const char *path, const struct measured *m, const struct s
 	uint64_t insns = real->insns;
 	fprintf(f, "{\"program\":\"%s\",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,", program_name(sr->prog),
 		(unsigned long long)insns, (unsigned long long)real->cycles, (double)real->cycles / (double)insns);
-	if (m->first == 0) {
-		stack_json_methods(f, m->st, m->n);
-	} else {
-		stack_json_methods(f, m->st + m->first, m->n - m->first);
-	}
+	if (m->first == 0)
+		stack_json_methods(f, m->st, m->n, &m->st[0].s, &m->st[1].s);
+	else
+		stack_json_methods(f, m->st + m->first, m->n - m->first, NULL, NULL);
 	double cyc = m->ovs.cycles ? (double)m->ovs.cycles : 1.0;
 	fprintf(f, ",\"overlap\":{\"fraction\":%.6f,\"frontend\":%.6f,\"long_backend\":%.6f}",
 		(double)m->ovs.overlap / cyc, (double)m->ovs.frontend / cyc, (double)m->ovs.long_backend / cyc);
@@ -237,6 +243,9 @@ static int write_json(const char *path, const struct measured *m, const struct s
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)
 		fprintf(f, "%s\"%s\":{\"cycles\":%llu,\"issued\":%llu}", k ? "," : "", acct_comp_name(k),
 			(unsigned long long)m->ovs.full[k], (unsigned long long)m->ovs.full_issued[k]);
+	fprintf(f, "},\"bp_window\":%llu,\"bp_window_head\":{", (unsigned long long)m->ovs.bp_window);
+	for (int k = 0; k < ACCT_COMP_COUNT; k++)
+		fprintf(f, "%s\"%s\":%llu", k ? "," : "", acct_comp_name(k), (unsigned long long)m->ovs.bp_window_head[k]);
 	fprintf(f, "}}");
 	fprintf(f, ",\"penalties\":{");
 	uint64_t nev[ACCT_COMP_COUNT];
@@ -414,6 +423,54 @@ static void collect(struct measured *m, const struct stackrun *sr, int no_ref)
 	m->first = no_ref ? 2 : 0;
 }
 
+/* --bench: the same simulation without observers and with the five units
+ * (no overlap measurement), alternately, three times each, one at a time;
+ * the medians of the host time of the timing loop. */
+static int run_bench(struct stackrun *sr)
+{
+	enum { REPS = 3 };
+	double t[2][REPS];
+	struct refstack_job *real = &sr->job[REF_REAL];
+	uint64_t cycles = 0;
+	for (int rep = 0; rep < REPS; rep++)
+		for (int with = 0; with < 2; with++) {
+			struct ivx_err err = { 0 };
+			struct acct_set *set = with ? acct_set_new_units(&sr->cfg, &err) : NULL;
+			if (with && !set) {
+				cli_error("%s", err.msg);
+				return -1;
+			}
+			struct refstack_job j = *real;
+			j.n_obs = 0;
+			if (set)
+				j.obs[j.n_obs++] = acct_set_observer(set);
+			int rc = refstack_run_jobs(&j, 1, 1, &err);
+			acct_set_free(set);
+			if (rc < 0) {
+				cli_error("%s", err.msg);
+				return -1;
+			}
+			t[with][rep] = j.seconds;
+			cycles = j.cycles;
+		}
+	double med[2];
+	for (int w = 0; w < 2; w++) {
+		double *v = t[w];
+		for (int i = 0; i < REPS; i++)          /* sort 3 */
+			for (int k = i + 1; k < REPS; k++)
+				if (v[k] < v[i]) {
+					double x = v[i];
+					v[i] = v[k], v[k] = x;
+				}
+		med[w] = v[REPS / 2];
+	}
+	printf("%s: %llu cycles; timing model %.3f s (%.2f M cycles/s), with the five units %.3f s "
+	       "(%.2f M cycles/s): %+.1f%%\n", program_name(sr->prog), (unsigned long long)cycles, med[0],
+	       med[0] > 0 ? (double)cycles / med[0] / 1e6 : 0.0, med[1],
+	       med[1] > 0 ? (double)cycles / med[1] / 1e6 : 0.0, med[0] > 0 ? 100.0 * (med[1] / med[0] - 1.0) : 0.0);
+	return 0;
+}
+
 static int cmd_cpistack_main(int argc, char **argv)
 {
 	struct stackrun sr;
@@ -429,6 +486,11 @@ static int cmd_cpistack_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	int status = EXIT_INPUT;
+	if (fl.bench) {
+		if (stackrun_prepare(&sr, 1) == 0)
+			status = run_bench(&sr) == 0 ? 0 : EXIT_GUEST;
+		goto out;
+	}
 	if (stackrun_prepare(&sr, fl.jobs) < 0 || attach_units(&m, &sr) < 0)
 		goto out;
 	status = EXIT_GUEST;
@@ -468,6 +530,8 @@ const struct cli_command cmd_cpistack_entry = {
 	"  --svg FILE          draw normalized stacked bars per method\n"
 	"  --no-ref            only the counter stacks (one simulation)\n"
 	"  --summary           one tab-separated line (for make validate)\n"
+	"  --bench             time the simulation without and with the five units\n"
+	"                      (medians of 3 runs each; for make bench)\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
 	RUN_OPTIONS_HELP,
 	.main = cmd_cpistack_main,

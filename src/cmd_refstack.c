@@ -65,6 +65,8 @@ int stack_flags_parse(void *ctx, int argc, char **argv, int i)
 		return f->no_ref = 1;
 	if (!f->refstack && !strcmp(a, "--summary"))
 		return f->summary = 1;
+	if (!f->refstack && !strcmp(a, "--bench"))
+		return f->bench = 1;
 	return 0;
 }
 
@@ -177,7 +179,7 @@ static int write_json(const char *path, const struct stackrun *sr, const struct 
 	fprintf(f, "{\"program\":\"%s\",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,",
 		program_name(sr->prog), (unsigned long long)real->insns, (unsigned long long)real->cycles,
 		sr->ref.cpi);
-	stack_json_methods(f, st, n);
+	stack_json_methods(f, st, n, NULL, NULL);
 	fprintf(f, ",\"runs\":[");
 	for (int r = 0; r < REF_RUN_COUNT; r++)
 		fprintf(f, "%s{\"name\":\"%s\",\"cycles\":%llu,\"instructions\":%llu}", r ? "," : "",

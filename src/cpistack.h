@@ -51,6 +51,7 @@ struct stack_flags {
 	int jobs;                          /* 0 = number of host cores */
 	int no_ref;                        /* cpistack: counters only */
 	int summary;                       /* cpistack: one tab-separated line */
+	int bench;                         /* cpistack: time the units (no reference) */
 	int refstack;                      /* parsing for refstack (no svg/no-ref/summary) */
 };
 int stack_flags_parse(void *ctx, int argc, char **argv, int i);
@@ -69,7 +70,9 @@ void stack_from_acct(const struct acct_stack *a, struct refstack_stack *out);
 void stack_table_print(FILE *out, const struct named_stack *st, int n);
 
 /* Write `"methods":{"key":{"cpi":..,"components":{..}}, ...}` (no braces
- * around it). */
-void stack_json_methods(FILE *f, const struct named_stack *st, int n);
+ * around it). With `ref` and `inv` (two of the stacks), the others get
+ * "max_error" and "max_error_inverse" against them. */
+void stack_json_methods(FILE *f, const struct named_stack *st, int n, const struct refstack_stack *ref,
+			const struct refstack_stack *inv);
 
 #endif

@@ -1,10 +1,14 @@
-/* explorer_acct.c — the explorer's set of accounting units (see explorer_acct.h). */
+/*
+ * explorer_acct.c — the explorer's accounting units (see explorer_acct.h):
+ * one acct_set, which runs the five units behind a single observer and
+ * hands each only the events it reads.
+ */
 #include <stdlib.h>
 #include "core.h"
 #include "explorer_acct.h"
 
 struct xacct {
-	struct acct *unit[ACCT_METHOD_COUNT];
+	struct acct_set *set;
 };
 
 struct xacct *xacct_new(void)
@@ -12,35 +16,25 @@ struct xacct *xacct_new(void)
 	return calloc(1, sizeof(struct xacct));
 }
 
-static void drop_units(struct xacct *xa)
-{
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		acct_free(xa->unit[m]);
-		xa->unit[m] = NULL;
-	}
-}
-
 void xacct_free(struct xacct *xa)
 {
 	if (!xa)
 		return;
-	drop_units(xa);
+	acct_set_free(xa->set);
 	free(xa);
 }
 
 int xacct_attach(struct xacct *xa, struct core *c, struct ivx_err *err)
 {
-	/* The old units were observers of a core that is gone. */
-	drop_units(xa);
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		xa->unit[m] = acct_new(m, core_config(c), err);
-		if (!xa->unit[m] || core_add_observer(c, acct_observer(xa->unit[m]), err) < 0)
-			return -1;
-	}
-	return 0;
+	/* The old set observed a core that is gone. */
+	acct_set_free(xa->set);
+	xa->set = acct_set_new(core_config(c), err);
+	if (!xa->set)
+		return -1;
+	return core_add_observer(c, acct_set_observer(xa->set), err);
 }
 
 const struct acct *xacct_unit(const struct xacct *xa, int method)
 {
-	return method >= 0 && method < ACCT_METHOD_COUNT ? xa->unit[method] : NULL;
+	return xa->set && method >= 0 && method < ACCT_METHOD_COUNT ? acct_set_unit(xa->set, method) : NULL;
 }

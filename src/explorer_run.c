@@ -449,6 +449,19 @@ int explorer_reverse_continue(struct explorer *x)
 			return 0;
 		}
 		end = start;
+		if (x->poll_interrupt && x->poll_interrupt(x->poll_ctx)) {
+			/* Searching far back can take a while: give up, stay put. */
+			if (replay_to(x, now) < 0)
+				return -1;
+			memset(&x->stop, 0, sizeof x->stop);
+			x->stop.reason = STOP_INTERRUPT;
+			snprintf(x->stop.msg, sizeof x->stop.msg, "interrupted");
+			stopf(x, "\nInterrupted: no hit found back to cycle %llu.\n", (unsigned long long)end);
+			print_position(x);
+			return 0;
+		}
+		if (x->progress)
+			x->progress(x->progress_ctx, x);
 	}
 	if (replay_to(x, 0) < 0)
 		return -1;

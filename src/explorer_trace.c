@@ -159,10 +159,12 @@ static void on_miss(void *ctx, const struct miss_event *me)
 		if (is_long(me->kind)) {
 			/* Another instruction's long miss (a D-TLB miss and the L2
 			 * miss of the same load are one stall, not an overlap). */
-			int other = 0;
-			for (int i = 0; i < s->n_long; i++)
+			int other = 0, same = 0;
+			for (int i = 0; i < s->n_long; i++) {
 				other |= s->long_seqs[i] != me->insn_seq;
-			if (other)
+				same |= s->long_seqs[i] == me->insn_seq;
+			}
+			if (other && !same)   /* one overlap per instruction */
 				derived(t, XEV_OVERLAP, me->start, me->start, &e);
 			if (s->n_long < MAX_LONG) {
 				s->long_seqs[s->n_long] = me->insn_seq;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 extern const struct cli_command cmd_run_entry;
@@ -67,6 +68,10 @@ int main(int argc, char **argv)
 				}
 			return commands[i]->main(argc - 1, argv + 1);
 		}
-	/* Not a command: a program path or options open the explorer. */
-	return explore(argc, argv);
+	/* Not a command: options or a program path open the explorer; a bare
+	 * word that is no file is a mistyped command. */
+	if (argv[1][0] == '-' || strchr(argv[1], '/') || access(argv[1], F_OK) == 0)
+		return explore(argc, argv);
+	cli_error("unknown command '%s' (try 'ivx --help')", argv[1]);
+	return EXIT_USAGE;
 }

@@ -162,7 +162,7 @@ static const struct xcmd set_cmd = {
 	"  break-stage STAGE    fetch|dispatch|issue|complete|commit (default dispatch)\n"
 	"  catch-wrong-path on|off  catchpoints also hit on wrong-path events (off)\n"
 	"  snapshot-interval N  minimum cycles between snapshots (5000)\n"
-	"  snapshot-memory N    bytes of snapshots kept at most (256M)\n"
+	"  snapshot-memory N    bytes of snapshots kept at most (256 MiB)\n"
 	"  poll-cycles N        cycles between Ctrl-C checks during continue (20000)\n"
 	"  timeline-scale N     cycles per timeline column: 1, 2, 4 or 8 (F2 on the pane)\n"
 	"Machine configuration: `set l2.latency 12` or `set l2.latency=12` (Tab\n"

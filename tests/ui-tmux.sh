@@ -117,6 +117,14 @@ sleep 0.3
 T send-keys -t main C-u Enter
 wait_for main 'Catchpoint 1 (l2d begins), cycle 15904' && ok "Enter on an empty line repeats continue" ||
 	bad "Enter repeat" main
+T send-keys -t main 'focus timeline' Enter F2
+wait_for main 'Timeline up to cycle 15904, 2 cycles a column' 3 && ok "F2 zooms the focused timeline out" ||
+	bad "F2 on the timeline" main
+T send-keys -t main 'layout fmt' Enter
+wait_for main '─ FMT per-branch' 3 && ok "layout fmt shows the FMT" || bad "layout fmt" main
+T send-keys -t main 'focus fmt' Enter F2
+wait_for main '─ FMT shared FMT' 3 && ok "F2 toggles the sFMT view" || bad "F2 on the FMT" main
+T send-keys -t main 'layout default' Enter
 T resize-window -t main -x 80 -y 24
 sleep 0.5
 wait_for main '─ ROB' 3
@@ -142,7 +150,7 @@ sleep 0.3
 [ "$(cmdline again)" = "(ivx) quit" ] && ok "history from the previous session" || bad "history across sessions: '$(cmdline again)'" again
 T send-keys -t again Up
 sleep 0.3
-[ "$(cmdline again)" = "(ivx) continue" ] && ok "older history entries" || bad "history Up Up: '$(cmdline again)'" again
+[ "$(cmdline again)" = "(ivx) layout default" ] && ok "older history entries" || bad "history Up Up: '$(cmdline again)'" again
 T send-keys -t again C-u 'continue' Enter
 wait_for again 'running... cycle' 10 && ok "continue shows progress" || bad "no progress line" again
 T send-keys -t again C-c

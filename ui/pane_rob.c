@@ -19,9 +19,9 @@ static const char *wait_text(int wait)
 {
 	switch (wait) {
 	case HEAD_L1D: return "L1D miss";
-	case HEAD_L2D: return "L2D miss (memory)";
+	case HEAD_L2D: return "L2D miss";
 	case HEAD_DTLB: return "D-TLB miss";
-	case HEAD_LONG_LATENCY: return "long-latency unit";
+	case HEAD_LONG_LATENCY: return "long-latency op";
 	case HEAD_STORE: return "store drain";
 	default: return "";
 	}
@@ -96,20 +96,26 @@ static void rob_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 				entry_row(x, tb, 2 + i, i, &r);
 		return;
 	}
-	/* Head window (scrollable), an ellipsis row, then the tail. */
-	int tail_n = rows / 3, head_n = rows - tail_n - 1;
-	int max_scroll = occ - tail_n - head_n;
-	if (p->scroll > max_scroll)
-		p->scroll = max_scroll;
+	/* The head, a window (scrollable; moved to show the stop's
+	 * instruction), the tail; elided stretches as one "more" row each. */
+	int tail_n = rows / 3;
+	int mid_n = rows - tail_n - 1;          /* rows before the tail's ellipsis */
+	int max_first = occ - tail_n - mid_n;
+	if (p->scroll > max_first)
+		p->scroll = max_first;
 	int first = p->scroll;
-	/* Unscrolled, move the window so the instruction of the last stop
-	 * shows (it is what the stop is about). */
-	if (!p->scroll && x->stop.insn_seq) {
-		for (int i = head_n; i < occ - tail_n; i++)
+	if (!p->scroll && x->stop.insn_seq && rows >= 4) {
+		for (int i = mid_n; i < occ - tail_n; i++)
 			if (core_rob_entry(x->core, i, &r) == 0 && r.seq == x->stop.insn_seq) {
-				first = i - head_n / 2;
-				if (first > max_scroll)
-					first = max_scroll;
+				/* The head and a "more" row take two rows: leave at
+				 * least one for the window by shortening the tail. */
+				if (rows - tail_n < 4) {
+					tail_n = rows >= 5 ? 1 : 0;
+					mid_n = rows - tail_n - 1;
+				}
+				first = i - (mid_n - 2) / 2;
+				if (first + (mid_n - 2) > occ - tail_n)
+					first = occ - tail_n - (mid_n - 2);
 				break;
 			}
 	}
@@ -117,15 +123,25 @@ static void rob_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	if (first > 0) {   /* keep the head itself on screen */
 		if (core_rob_entry(x->core, 0, &r) == 0)
 			entry_row(x, tb, row++, 0, &r);
-		first++;
-		head_n--;
+		mid_n--;
+		if (first > 1) {
+			tb_putc(tb, 4, row, TB_DIM, tb_glyph(tb, G_ELLIPSIS));
+			tb_printf(tb, 6, row++, TB_DIM, "%d more", first - 1);
+			mid_n--;
+		} else {
+			first = 1;
+		}
 	}
-	for (int i = first; i < first + head_n; i++, row++)
+	int end = first + mid_n;
+	if (end > occ - tail_n)
+		end = occ - tail_n;
+	for (int i = first; i < end; i++, row++)
 		if (core_rob_entry(x->core, i, &r) == 0)
 			entry_row(x, tb, row, i, &r);
-	int hidden = occ - tail_n - (first + head_n);
-	tb_putc(tb, 4, row, TB_DIM, tb_glyph(tb, G_ELLIPSIS));
-	tb_printf(tb, 6, row++, TB_DIM, "%d more", hidden);
+	if (occ - tail_n > end) {
+		tb_putc(tb, 4, row, TB_DIM, tb_glyph(tb, G_ELLIPSIS));
+		tb_printf(tb, 6, row++, TB_DIM, "%d more", occ - tail_n - end);
+	}
 	for (int i = occ - tail_n; i < occ; i++, row++)
 		if (core_rob_entry(x->core, i, &r) == 0)
 			entry_row(x, tb, row, i, &r);

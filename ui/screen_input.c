@@ -82,7 +82,9 @@ static void suspend(struct screen *s)
 {
 	def_prog_mode();
 	endwin();
-	kill(getpid(), SIGTSTP);
+	/* The whole process group, as the terminal's own ^Z would (under
+	 * `make run`, make must stop too for the shell to take over). */
+	kill(0, SIGTSTP);
 	reset_prog_mode();
 	s->clear_all = 1;
 	s->dirty = 1;

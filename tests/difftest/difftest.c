@@ -79,13 +79,13 @@ static int dt_word_in(const char *list, const char *word)
 /* Block addresses used when no ELF is involved (listing, encoding check). */
 #define DT_FAKE_BASE 0x410000ull
 #define DT_FAKE_POOL (DT_FAKE_BASE - 0x100)   /* any address works for checking encodings */
-#define DT_FAKE_POOL_OF(base) ((base) - 4 * (DT_PROLOGUE_WORDS + DT_POOL_WORDS))
+#define DT_POOL_OF(base) ((base) - 4 * (DT_PROLOGUE_WORDS + DT_POOL_WORDS))
 static uint64_t dt_end_of(uint64_t base, int n) { return base + 4 * (uint64_t)(n + DT_EPILOGUE_WORDS); }
 static uint64_t dt_fake_end(const struct dt_block *b) { return dt_end_of(DT_FAKE_BASE, b->n); }
 
 static void dt_list(struct dt_ctx *c, const struct dt_block *b, uint64_t base, int mark)
 {
-	uint64_t end = dt_end_of(base, b->n), pool = DT_FAKE_POOL_OF(base);
+	uint64_t end = dt_end_of(base, b->n), pool = DT_POOL_OF(base);
 	for (int i = 0; i < b->n; i++) {
 		uint32_t w = dt_elf_encode(b, i, base, end, pool);
 		char mn[32], txt[224];
@@ -294,7 +294,7 @@ static void dt_reduce(struct dt_ctx *c, uint64_t index)
 	uint64_t addr[1];
 	if (dt_run_both(c, keep, bl + k, 1, &q1, &v1, !c->o.qemu_only, addr) != 0)
 		goto out;
-	uint64_t base = addr[0], end = dt_end_of(base, k), pool = DT_FAKE_POOL_OF(base);
+	uint64_t base = addr[0], end = dt_end_of(base, k), pool = DT_POOL_OF(base);
 	int at = k - 1;
 	uint32_t w = at >= 0 ? dt_elf_encode(&pre[k], at, base, end, pool) : 0;
 	if (at >= 0) {

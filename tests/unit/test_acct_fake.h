@@ -21,6 +21,7 @@
 struct fake {
 	struct acct *unit[ACCT_METHOD_COUNT];
 	struct acct_overlap *ov;
+	struct acct_set *set;        /* the same units behind one filtering observer */
 	uint64_t cycle;
 	uint64_t miss_id;
 	struct cycle_record rec;     /* the cycle being built; reset by fake_end */
@@ -60,6 +61,8 @@ static inline void fake_init(struct fake *f)
 	}
 	f->ov = acct_overlap_new(&f->cfg, NULL);
 	assert_non_null(f->ov);
+	f->set = acct_set_new(&f->cfg, NULL);
+	assert_non_null(f->set);
 	f->alu.op_class = UOP_ALU;
 	f->branch.op_class = UOP_BRANCH;
 	f->branch.branch_kind = BRANCH_COND;
@@ -73,13 +76,18 @@ static inline void fake_free(struct fake *f)
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
 		acct_free(f->unit[m]);
 	acct_overlap_free(f->ov);
+	acct_set_free(f->set);
 }
 
+/* Every observer: the five units, the overlap measurement, the set. */
+#define FAKE_N_OBSERVERS (ACCT_METHOD_COUNT + 2)
 #define FAKE_EACH_OBSERVER(f, o, body)                                              \
 	do {                                                                        \
-		for (int fk_ = 0; fk_ <= ACCT_METHOD_COUNT; fk_++) {                \
+		for (int fk_ = 0; fk_ < FAKE_N_OBSERVERS; fk_++) {                  \
 			const struct core_observer *o = fk_ < ACCT_METHOD_COUNT      \
-				? acct_observer((f)->unit[fk_]) : acct_overlap_observer((f)->ov); \
+				? acct_observer((f)->unit[fk_])                     \
+				: fk_ == ACCT_METHOD_COUNT ? acct_overlap_observer((f)->ov) \
+				: acct_set_observer((f)->set);                      \
 			body;                                                       \
 		}                                                                   \
 	} while (0)

@@ -132,8 +132,8 @@ static void check_common(const char *what, const struct result *r)
 	}
 }
 
-/* L2 I-cache misses (cold code): the penalty is the miss delay; POWER5
- * only sees the cycles after the ROB drained. */
+/* L1 I-cache misses, two per repetition: each costs about the miss delay
+ * (the L2 latency); POWER5 only sees the cycles after the ROB drained. */
 static void test_k1_icache_miss(void **state)
 {
 	(void)state;
@@ -141,10 +141,16 @@ static void test_k1_icache_miss(void **state)
 	if (run_kernel("k1_icache_miss", "miss", &r) < 0)
 		skip();
 	check_common("k1_icache_miss miss", &r);
-	assert_true(r.ov.events[ACCT_L2I] >= 100);
+	struct machine_config cfg;
+	config_defaults(&cfg);
+	assert_true(r.ov.events[ACCT_L1I] >= 200);
+	double ref = per_event(&r, &r.ref, ACCT_L1I), fmt = per_event(&r, &r.m[ACCT_FMT], ACCT_L1I);
+	double p5 = per_event(&r, &r.m[ACCT_POWER5], ACCT_L1I);
+	print_message("  cycles per L1 I-miss: ref %.2f FMT %.2f POWER5 %.2f\n", ref, fmt, p5);
+	assert_true(fabs(fmt - cfg.l2.latency) <= 1.0);
+	assert_true(fabs(fmt - ref) <= 0.25 * ref);
+	assert_true(p5 < fmt && p5 < ref);
 	assert_true(fabs(iside(&r.m[ACCT_FMT]) - iside(&r.ref)) <= 0.1 * iside(&r.ref));
-	assert_true(iside(&r.m[ACCT_POWER5]) < iside(&r.ref));
-	assert_true(per_event(&r, &r.m[ACCT_POWER5], ACCT_L2I) < per_event(&r, &r.m[ACCT_FMT], ACCT_L2I));
 }
 
 /* Isolated mispredictions: penalty = resolution time + frontend refill,
@@ -192,7 +198,8 @@ static void test_k4_overlapping_dmiss(void **state)
 		skip();
 	check_common("k4_overlapping_dmiss miss", &miss);
 	check_common("k4_overlapping_dmiss single", &single);
-	assert_true(miss.ov.events[ACCT_L2D] >= 2 * single.ov.events[ACCT_L2D] - 10);
+	/* one more miss per repetition than "single" */
+	assert_true(miss.ov.events[ACCT_L2D] >= single.ov.events[ACCT_L2D] + 95);
 	/* the second miss adds little */
 	assert_true(miss.ref.comp[ACCT_L2D] < 1.25 * single.ref.comp[ACCT_L2D]);
 	assert_true(fabs(miss.m[ACCT_FMT].comp[ACCT_L2D] - miss.ref.comp[ACCT_L2D]) <= 0.1 * miss.ref.comp[ACCT_L2D]);
@@ -215,22 +222,32 @@ static void test_k5_dependent_dmiss(void **state)
 	assert_true(fabs(miss.m[ACCT_FMT].comp[ACCT_L2D] - miss.ref.comp[ACCT_L2D]) <= 0.1 * miss.ref.comp[ACCT_L2D]);
 }
 
-/* I-cache misses under a long D-cache miss: the overlap of frontend and
- * long backend penalties (Table 1) shows up only when both happen. */
+/* I-cache misses in the shadow of long D-cache misses: they cost nothing
+ * (the ROB fills behind the load anyway), so which component gets the
+ * overlapped cycles is a convention. The FMT gives them to the frontend,
+ * since the ROB is not yet full, as the normal-order reference does (it
+ * turns the I-cache real first); the inverse order gives them to the L2. */
 static void test_k6_imiss_under_dmiss(void **state)
 {
 	(void)state;
-	struct result both, dmiss, imiss;
+	struct result both, dmiss;
 	if (run_kernel("k6_imiss_under_dmiss", "miss", &both) < 0 ||
-	    run_kernel("k6_imiss_under_dmiss", "dmiss", &dmiss) < 0 ||
-	    run_kernel("k6_imiss_under_dmiss", "imiss", &imiss) < 0)
+	    run_kernel("k6_imiss_under_dmiss", "dmiss", &dmiss) < 0)
 		skip();
 	check_common("k6_imiss_under_dmiss miss", &both);
 	check_common("k6_imiss_under_dmiss dmiss", &dmiss);
-	check_common("k6_imiss_under_dmiss imiss", &imiss);
-	assert_true(both.ov.overlap > both.ov.cycles / 200);
-	assert_true(both.ov.overlap > 4 * dmiss.ov.overlap);
-	assert_true(both.ov.overlap > 4 * imiss.ov.overlap);
+	assert_true(both.ov.events[ACCT_L1I] >= dmiss.ov.events[ACCT_L1I] + 190);
+	/* hidden: the I-misses add (almost) no cycles */
+	assert_true(fabs(both.ref.cpi - dmiss.ref.cpi) <= 0.01 * dmiss.ref.cpi);
+	double ref = both.ref.comp[ACCT_L1I] - dmiss.ref.comp[ACCT_L1I];
+	double inv = both.inv.comp[ACCT_L1I] - dmiss.inv.comp[ACCT_L1I];
+	double fmt = both.m[ACCT_FMT].comp[ACCT_L1I] - dmiss.m[ACCT_FMT].comp[ACCT_L1I];
+	print_message("  L1 I-cache CPI added by the hidden misses: ref %.4f inverse %.4f FMT %.4f\n", ref, inv, fmt);
+	assert_true(ref > 0.01);
+	assert_true(inv < 0.25 * ref);
+	assert_true(fmt > 0.5 * ref);
+	/* Table 1: frontend penalties under long misses */
+	assert_true(both.ov.overlap > dmiss.ov.overlap + both.ov.cycles / 200);
 }
 
 /* Without the event, the same code: nothing to charge beyond the common

@@ -21,6 +21,14 @@ static void assert_only(struct fake *f, int method, const uint64_t want[ACCT_COM
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)
 		sum += (int64_t)want[k];
 	assert_int_equal(s.base, (int64_t)s.cycles - sum);
+	/* the set, which skips the events a unit does not read, agrees */
+	struct acct_stack t;
+	acct_get_stack(acct_set_unit(f->set, method), &t);
+	assert_memory_equal(&s, &t, sizeof s);
+	struct acct_overlap_stats a, b;
+	acct_overlap_get(f->ov, &a);
+	acct_overlap_get(acct_set_overlap(f->set), &b);
+	assert_memory_equal(&a, &b, sizeof a);
 }
 
 /*
@@ -32,7 +40,8 @@ static void assert_only(struct fake *f, int method, const uint64_t want[ACCT_COM
  *   c8      1 commits; B resolves: 3, 4 squashed; refill starts
  *   c9      B commits; c10-c11 refill, ROB empty
  *   c12     first correct-path instruction (5) enters the ROB
- * Interval analysis: the misprediction costs c12 - c1 = 11 cycles; the
+ * Interval analysis: the misprediction costs the cycles from B entering the
+ * ROB to correct-path instructions entering it, c1-c11 = 11; the
  * wrong-path I-miss costs nothing.
  */
 static void test_icache_miss_on_mispredicted_path(void **state)
@@ -294,7 +303,7 @@ static void test_snapshot_replay(void **state)
 	struct fake f;
 	fake_init(&f);
 	misprediction_full_rob_part1(&f);
-	void *blob[ACCT_METHOD_COUNT + 1];
+	void *blob[FAKE_N_OBSERVERS];
 	FAKE_EACH_OBSERVER(&f, o, {
 		blob[fk_] = malloc(o->state_size(o->ctx));
 		assert_non_null(blob[fk_]);
@@ -317,7 +326,7 @@ static void test_snapshot_replay(void **state)
 		assert_memory_equal(&first[m], &second[m], sizeof first[m]);
 	}
 	assert_int_equal(first[ACCT_FMT].comp[ACCT_L2D], 19);
-	for (int i = 0; i <= ACCT_METHOD_COUNT; i++)
+	for (int i = 0; i < FAKE_N_OBSERVERS; i++)
 		free(blob[i]);
 	fake_free(&f);
 }
@@ -427,9 +436,61 @@ static void test_sfmt_counts_wrong_path_miss_after_older_imiss(void **state)
 	fake_free(&f);
 }
 
+/*
+ * The sFMT keeps an older I-miss across a younger misprediction: X's miss
+ * cycles are still in the shared counters when B resolves, since X waits
+ * behind a divide; they reach the global counter when X retires, and B's
+ * retirement then clears what is left.
+ *   c0-c8    fetch waits on X's miss; divide 1 at the ROB head
+ *   c9       X (2) and B (3) fetched; c10 both enter the ROB
+ *   c11      B resolves; c11-c13 refill; c14 correct path enters the ROB
+ *            (B's penalty: c10-c13, from its entry up to c14)
+ *   c15      the divide completes; c16 1, X, B retire
+ */
+static void test_sfmt_keeps_older_imiss_across_misprediction(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	fake_insn(&f, INSN_FETCH, 1, &f.div, -1, 0);
+	fake_insn(&f, INSN_DISPATCH, 1, &f.div, 0, 0);
+	uint64_t x = fake_miss_begin(&f, MISS_L1I, 1);
+	fake_end(&f, FETCH_STALL_L1I, 1, HEAD_NONE, 0);                 /* c0 */
+	fake_idle(&f, 8, FETCH_STALL_L1I, 1, HEAD_LONG_LATENCY, 0);     /* c1-c8 */
+	fake_miss_end(&f, x, MISS_L1I, 1);
+	fake_insn(&f, INSN_FETCH, 2, &f.alu, -1, F_IMISS);
+	fake_insn(&f, INSN_FETCH, 3, &f.branch, -1, F_MISPRED);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 1, HEAD_LONG_LATENCY, 0);  /* c9 */
+	fake_insn(&f, INSN_DISPATCH, 2, &f.alu, 1, F_IMISS);
+	fake_insn(&f, INSN_DISPATCH, 3, &f.branch, 2, F_MISPRED);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 3, HEAD_LONG_LATENCY, 0);  /* c10 */
+	fake_insn(&f, INSN_COMPLETE, 2, &f.alu, 1, F_IMISS);
+	fake_insn(&f, INSN_COMPLETE, 3, &f.branch, 2, F_MISPRED);
+	fake_end(&f, FETCH_STALL_REDIRECT, 3, HEAD_LONG_LATENCY, 0);    /* c11 */
+	struct acct_fmt_state st;
+	assert_int_equal(acct_fmt_state(f.unit[ACCT_SFMT], &st), 0);
+	assert_int_equal(st.shared[ACCT_FE_L1I], 9);
+	fake_idle(&f, 2, FETCH_STALL_REDIRECT, 3, HEAD_LONG_LATENCY, 0); /* c12-c13 */
+	fake_insn(&f, INSN_DISPATCH, 4, &f.alu, 3, 0);
+	fake_end(&f, FETCH_OK, 4, HEAD_LONG_LATENCY, 0);                /* c14 */
+	fake_insn(&f, INSN_COMPLETE, 1, &f.div, 0, 0);
+	fake_end(&f, FETCH_OK, 4, HEAD_LONG_LATENCY, 0);                /* c15 */
+	fake_insn(&f, INSN_COMMIT, 1, &f.div, 0, 0);
+	fake_insn(&f, INSN_COMMIT, 2, &f.alu, 1, F_IMISS);
+	fake_insn(&f, INSN_COMMIT, 3, &f.branch, 2, F_MISPRED);
+	fake_end(&f, FETCH_OK, 1, HEAD_NONE, 0);                        /* c16 */
+	uint64_t want[ACCT_COMP_COUNT] = { [ACCT_L1I] = 9, [ACCT_BPRED] = 4 };
+	assert_only(&f, ACCT_FMT, want);
+	assert_only(&f, ACCT_SFMT, want);
+	assert_int_equal(acct_fmt_state(f.unit[ACCT_SFMT], &st), 0);
+	assert_int_equal(st.shared[ACCT_FE_L1I], 0);
+	fake_free(&f);
+}
+
 /* ROB-full cycles go to what blocks the head; cycles with a ROB that is not
  * full go to no backend component in the FMT, while POWER5 charges every
- * zero-commit cycle. */
+ * zero-commit cycle. A store the memory system refused waits on an L1
+ * D-cache miss, or a long one when misses to memory are outstanding. */
 static void test_full_rob_head_causes(void **state)
 {
 	(void)state;
@@ -440,10 +501,13 @@ static void test_full_rob_head_causes(void **state)
 		fake_idle(&f, 3, FETCH_OK, 8, waits[i], 1);
 		fake_idle(&f, 2, FETCH_OK, 5, waits[i], 0);
 	}
-	uint64_t fmt[ACCT_COMP_COUNT] = { [ACCT_L1D] = 3, [ACCT_L2D] = 3, [ACCT_DTLB] = 3, [ACCT_FU] = 3 };
+	/* a refused store while a miss to memory is outstanding */
+	f.rec.long_misses_outstanding = 1;
+	fake_end(&f, FETCH_OK, 8, HEAD_STORE, 1);
+	uint64_t fmt[ACCT_COMP_COUNT] = { [ACCT_L1D] = 6, [ACCT_L2D] = 4, [ACCT_DTLB] = 3, [ACCT_FU] = 3 };
 	assert_only(&f, ACCT_FMT, fmt);
 	assert_only(&f, ACCT_SFMT, fmt);
-	uint64_t p5[ACCT_COMP_COUNT] = { [ACCT_L1D] = 5, [ACCT_L2D] = 5, [ACCT_DTLB] = 5, [ACCT_FU] = 5 };
+	uint64_t p5[ACCT_COMP_COUNT] = { [ACCT_L1D] = 10, [ACCT_L2D] = 6, [ACCT_DTLB] = 5, [ACCT_FU] = 5 };
 	assert_only(&f, ACCT_POWER5, p5);
 	/* a full ROB takes precedence over a frontend stall in the FMT */
 	fake_idle(&f, 4, FETCH_STALL_L2I, 8, HEAD_L2D, 1);
@@ -453,7 +517,7 @@ static void test_full_rob_head_causes(void **state)
 	assert_int_equal(acct_fmt_state(f.unit[ACCT_FMT], &st), 0);
 	assert_int_equal(acct_fmt_row(f.unit[ACCT_FMT], st.fetch, &row), 0);
 	assert_int_equal(row.local[ACCT_FE_L2I], 1);
-	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 7);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 8);
 	fake_free(&f);
 }
 
@@ -494,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_replay),
 		cmocka_unit_test(test_two_overlapping_long_misses),
 		cmocka_unit_test(test_sfmt_counts_wrong_path_miss_after_older_imiss),
+		cmocka_unit_test(test_sfmt_keeps_older_imiss_across_misprediction),
 		cmocka_unit_test(test_full_rob_head_causes),
 		cmocka_unit_test(test_naive_event_counts),
 	};

@@ -54,7 +54,7 @@ static const uint32_t mixed_words[] = {
 	0xd2817709, /* mov x9, #3000 */
 	0x9b0618a5, /* loop: madd x5, x5, x6, x6 */
 	0xd365fca7, /* lsr x7, x5, #37 */
-	0x92401ce7, /* and x7, x7, #0xff */
+	0x92402ce7, /* and x7, x7, #0xfff: a 32 KB table, twice the L1D */
 	0xf8677943, /* ldr x3, [x10, x7, lsl #3] */
 	0x8b070063, /* add x3, x3, x7 */
 	0xf8277943, /* str x3, [x10, x7, lsl #3] */
@@ -433,6 +433,104 @@ static void an_impossible_configuration_is_refused(void **state)
 	finish(&r);
 }
 
+
+static void run_stats(const struct cprog *p, const char *const *ov, struct core_stats *st)
+{
+	struct crun r;
+	run_timing(&r, p, ov);
+	core_stats(r.c, st);
+	finish(&r);
+}
+
+/* A data-dependent branch that resolves late (it waits for a divide)
+ * guarding a load that streams through memory: the wrong path runs ahead
+ * and its loads, independent of the divide, miss. */
+static const uint32_t wrong_path_loads_words[] = {
+	0xd2a00a0a, /* mov x10, #0x500000 */
+	0xd2860725, /* mov x5, #0x3039 */
+	0xd28000a6, /* mov x6, #0x5 */
+	0xd2803209, /* mov x9, #400 */
+	0x9b0618a5, /* loop: madd x5, x5, x6, x6 */
+	0x9ac608a7, /* udiv x7, x5, x6 */
+	0xd365fce8, /* lsr x8, x7, #37 */
+	0x92400108, /* and x8, x8, #0x1 */
+	0xb4000048, /* cbz x8, skip */
+	0xf9400141, /* ldr x1, [x10] */
+	0x9101014a, /* skip: add x10, x10, #0x40 */
+	0xf1000529, /* subs x9, x9, #0x1 */
+	0x54ffff01, /* b.ne loop */
+	0xd2800000, /* mov x0, #0 */
+	0xd2800bc8, /* mov x8, #94 */
+	0xd4000001, /* svc #0 */
+};
+
+static void perfect_components_and_wrong_path_memory_switch_events_off(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	p.n = 0;
+	for (size_t i = 0; i < sizeof wrong_path_loads_words / sizeof wrong_path_loads_words[0]; i++)
+		cp_emit(&p, wrong_path_loads_words[i]);
+	struct core_stats real, off, l1d, l2d, tlbs, icache;
+	run_stats(&p, NULL, &real);
+	assert_true(real.events_wrong[MISS_L1D] + real.events_wrong[MISS_L2D] > 0);
+	assert_true(real.events_correct[MISS_L2D] > 0 && real.events_correct[MISS_L1I] + real.events_correct[MISS_L2I] > 0);
+	assert_true(real.events_correct[MISS_DTLB] + real.events_wrong[MISS_DTLB] > 0);
+	assert_true(real.events_correct[MISS_ITLB] > 0);
+
+	const char *no_wp[] = { "wrongpath.memory=0", NULL };
+	run_stats(&p, no_wp, &off);
+	for (int k = MISS_L1I; k <= MISS_DTLB; k++)
+		assert_int_equal(off.events_wrong[k], 0);
+	assert_true(off.squashed > 0);                     /* the wrong path still runs */
+
+	const char *pl1d[] = { "perfect.l1d=1", NULL };
+	run_stats(&p, pl1d, &l1d);
+	assert_int_equal(l1d.events_correct[MISS_L1D] + l1d.events_correct[MISS_L2D], 0);
+	assert_int_equal(l1d.events_wrong[MISS_L1D] + l1d.events_wrong[MISS_L2D], 0);
+	assert_true(l1d.cycles < real.cycles);
+
+	const char *pl2d[] = { "perfect.l2d=1", NULL };
+	run_stats(&p, pl2d, &l2d);
+	assert_int_equal(l2d.events_correct[MISS_L2D], 0);
+	assert_true(l2d.events_correct[MISS_L1D] > 0);     /* the L1 still misses, into a perfect L2 */
+
+	const char *ptlb[] = { "perfect.itlb=1", "perfect.dtlb=1", NULL };
+	run_stats(&p, ptlb, &tlbs);
+	assert_int_equal(tlbs.events_correct[MISS_ITLB] + tlbs.events_correct[MISS_DTLB], 0);
+	assert_int_equal(tlbs.events_wrong[MISS_ITLB] + tlbs.events_wrong[MISS_DTLB], 0);
+
+	const char *pi[] = { "perfect.l1i=1", NULL };
+	run_stats(&p, pi, &icache);
+	assert_int_equal(icache.events_correct[MISS_L1I] + icache.events_correct[MISS_L2I], 0);
+	assert_true(icache.events_correct[MISS_ITLB] > 0);
+}
+
+/* Memory latency beyond the completion wheel's 1024 buckets: loads park and
+ * re-insert, and wrong-path ones are squashed while parked. */
+static void latencies_longer_than_the_wheel_work(void **state)
+{
+	(void)state;
+	static struct cprog p;
+	p.n = 0;
+	for (size_t i = 0; i < sizeof wrong_path_loads_words / sizeof wrong_path_loads_words[0]; i++)
+		cp_emit(&p, wrong_path_loads_words[i]);
+	struct cpu want;
+	int want_exit;
+	functional_regs(&p, &want, &want_exit);
+	const char *ov[] = { "memory.latency=2500", NULL };
+	struct crun r;
+	uint64_t cycles = run_timing(&r, &p, ov);
+	struct core_stats st;
+	core_stats(r.c, &st);
+	assert_true(st.events_wrong[MISS_L2D] > 0);
+	assert_true(cycles > 2500 * 10);
+	for (int i = 0; i <= CPU_SP; i++)
+		assert_int_equal(guest_cpu(r.g)->x[i], want.x[i]);
+	assert_int_equal(guest_exit_code(r.g), want_exit);
+	finish(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +548,8 @@ int main(void)
 		cmocka_unit_test(the_event_stream_is_consistent),
 		cmocka_unit_test(in_order_issue_is_slower_and_dual_issue),
 		cmocka_unit_test(an_impossible_configuration_is_refused),
+		cmocka_unit_test(perfect_components_and_wrong_path_memory_switch_events_off),
+		cmocka_unit_test(latencies_longer_than_the_wheel_work),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

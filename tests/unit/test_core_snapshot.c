@@ -99,6 +99,10 @@ static void restoring_replays_identically(void **state)
 	third.hash = e.hash;
 	core_stats(r.c, &third.st);
 	assert_true(core_done(r.c));
+	/* everything drained: the store-queue filter is back to zero */
+	for (int i = 0; i < CORE_SQ_FILTER; i++)
+		assert_int_equal(r.c->s.sq_filter[i], 0);
+	assert_int_equal(r.c->s.sq_tail, r.c->s.sq_head);
 	core_snapshot_free(sn);
 	crun_free(&r);
 

@@ -1,0 +1,89 @@
+#!/bin/sh
+# acct-cli.sh [IVX] — `ivx cpistack` and `ivx refstack` from the command line:
+# exit status, the text report, the JSON (every method, every component, and
+# the components add up to the CPI) and the SVG; bad options.
+IVX=${1:-${IVX:-build/ivx}}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+k=data/bin/kernels/k4_overlapping_dmiss
+[ -x "$k" ] || { echo "acct-cli: $k not built (make data)"; exit 1; }
+
+# cpistack with every output
+if "$IVX" cpistack --json "$tmp/s.json" --svg "$tmp/s.svg" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err"; then ok
+else bad "cpistack exit status $?: $(cat "$tmp/err")"; fi
+for word in ref ref-inv naive naive-ns POWER5 FMT sFMT "max component error" "Table 1" \
+            "average penalty per correct-path event" "interval-analysis checks"; do
+    if grep -q -- "$word" "$tmp/out"; then ok; else bad "cpistack output lacks '$word'"; fi
+done
+
+# JSON: every method with cpi and every component
+for key in '"cpi":' '"methods":' '"naive":' '"naive_nonspec":' '"power5":' '"fmt":' '"sfmt":' \
+           '"ref":' '"ref_inverse":' '"components":' '"base":' '"l1i":' '"l2i":' '"itlb":' \
+           '"l1d":' '"l2d":' '"dtlb":' '"bpred":' '"fu":' '"overlap":' '"penalties":'; do
+    if grep -q -- "$key" "$tmp/s.json"; then ok; else bad "JSON lacks $key"; fi
+done
+if command -v python3 >/dev/null 2>&1; then
+    # well-formed, and each method's components add up to its CPI, the same for all
+    if python3 - "$tmp/s.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ms = d["methods"]
+assert set(ms) == {"naive", "naive_nonspec", "power5", "fmt", "sfmt", "ref", "ref_inverse"}, ms.keys()
+for name, m in ms.items():
+    c = m["components"]
+    assert set(c) == {"base", "l1i", "l2i", "itlb", "l1d", "l2d", "dtlb", "bpred", "fu"}, (name, c.keys())
+    assert abs(sum(c.values()) - m["cpi"]) < 1e-4, (name, sum(c.values()), m["cpi"])
+    assert abs(m["cpi"] - d["cpi"]) < 1e-4, (name, m["cpi"], d["cpi"])
+# two overlapping misses: naive charges both
+assert ms["naive"]["components"]["l2d"] > 1.5 * ms["ref"]["components"]["l2d"]
+EOF
+    then ok; else bad "JSON content (see above)"; fi
+fi
+
+# SVG: a complete document with bars, a legend and the method names
+if head -c 200 "$tmp/s.svg" | grep -q '<svg' && tail -n 1 "$tmp/s.svg" | grep -q '</svg>'; then ok; else bad "SVG not a complete <svg> document"; fi
+for word in '<rect' 'L2 D-cache' 'branch mispredict' 'base' 'FMT' 'sFMT' 'POWER5' 'ref-inv'; do
+    if grep -q -- "$word" "$tmp/s.svg"; then ok; else bad "SVG lacks '$word'"; fi
+done
+if command -v xmllint >/dev/null 2>&1; then
+    if xmllint --noout "$tmp/s.svg" 2>"$tmp/err"; then ok; else bad "SVG not well-formed: $(cat "$tmp/err")"; fi
+fi
+
+# --no-ref: one simulation, counter stacks only
+if "$IVX" cpistack --no-ref --max-insns 20k "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
+   grep -q "1 simulations" "$tmp/out" && ! grep -q "ref-inv" "$tmp/out"; then ok
+else bad "cpistack --no-ref: $(cat "$tmp/err")"; fi
+
+# --summary: a header and one line of 20 tab-separated fields
+if "$IVX" cpistack --summary "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
+   [ "$(grep -c '^#' "$tmp/out")" = 1 ] && [ "$(grep -v '^#' "$tmp/out" | awk -F'\t' '{print NF}')" = 20 ]; then ok
+else bad "cpistack --summary: $(cat "$tmp/out" "$tmp/err")"; fi
+
+# refstack: both orders and the 13 runs, JSON
+if "$IVX" refstack --jobs 2 --json "$tmp/r.json" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
+   grep -q normal "$tmp/out" && grep -q inverse "$tmp/out" && [ "$(grep -c ' cycles .* insns ' "$tmp/out")" = 13 ] &&
+   grep -q '"ref_inverse":' "$tmp/r.json" && grep -q '"runs":' "$tmp/r.json"; then ok
+else bad "refstack: $(cat "$tmp/err")"; fi
+
+# the shared run options: -o reaches the machine (a perfect predictor leaves
+# nothing to mispredict)
+if "$IVX" cpistack --no-ref -o perfect.bpred=1 --json "$tmp/p.json" "$k" -- miss 20 >/dev/null 2>"$tmp/err" &&
+   grep -q '"bpred":0.000000' "$tmp/p.json"; then ok
+else bad "cpistack -o perfect.bpred=1: $(cat "$tmp/err")"; fi
+
+# bad input: status 2 and one line on stderr
+for args in "--jobs 0 $k" "--jobs x $k" "--json" "--frobnicate $k" "--summary --no-ref $k" "/nonexistent"; do
+    # shellcheck disable=SC2086
+    "$IVX" cpistack $args >/dev/null 2>"$tmp/err"
+    st=$?
+    if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ]; then ok; else bad "cpistack $args: status $st, stderr: $(cat "$tmp/err")"; fi
+done
+"$IVX" refstack --svg x.svg "$k" >/dev/null 2>"$tmp/err"
+if [ $? = 2 ]; then ok; else bad "refstack --svg should be unknown"; fi
+
+echo "acct-cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,21 @@
+# acct.mk — CPI-stack accounting (engine/acct*.c, ivx cpistack / refstack).
+#
+#   acct-cli       the two commands end to end: text, JSON, SVG, bad input
+#   acct-bench     what the five accounting units cost in timing-mode speed
+#   acct-validate  accuracy against the reference stacks over the whole suite;
+#                  writes docs/validation.md (ACCT_VALIDATE_FF, _INSNS: window)
+# The unit tests (tests/unit/test_acct_*.c) run with `make unit`.
+.PHONY: acct-cli acct-bench acct-validate
+acct-cli: $(BUILD)/ivx
+	@tests/acct-cli.sh $(BUILD)/ivx
+
+acct-bench: $(BUILD)/ivx
+	@tests/acct-bench.sh $(BUILD)/ivx
+
+acct-validate: $(BUILD)/ivx
+	@tests/acct-validate.sh $(BUILD)/ivx
+
+TEST_TARGETS     += acct-cli
+CHECK_TARGETS    += acct-cli
+BENCH_TARGETS    += acct-bench
+VALIDATE_TARGETS += acct-validate
