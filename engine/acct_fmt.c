@@ -306,7 +306,9 @@ static void fmt_on_miss(void *ctx, const struct miss_event *e)
 
 static void fmt_on_cycle(void *ctx, const struct cycle_record *r)
 {
-	acct_fmt_cycle(ctx, r);
+	struct acct_cycle_view v;
+	acct_cycle_view(r, &v);
+	acct_fmt_cycle(ctx, r, &v, acct_fmt_fetch_imiss(ctx, r, &v));
 }
 
 void acct_fmt_init(struct acct *a)
@@ -316,6 +318,8 @@ void acct_fmt_init(struct acct *a)
 	open_row(a, 0);
 	a->obs.on_insn = fmt_on_insn;
 	a->obs.on_miss = fmt_on_miss;
+	a->obs.insn_filter = a->method == ACCT_SFMT ? INSN_WANT_BRANCH | INSN_WANT_IMISS : INSN_WANT_BRANCH;
+	a->obs.miss_filter = ACCT_IMISS_FILTER;   /* wrong-path I-side waits */
 	a->obs.on_cycle = fmt_on_cycle;
 }
 

@@ -166,44 +166,61 @@ static inline struct acct_fmt_slot *acct_fmt_slot_at(struct acct *a, uint64_t po
 	return &a->s.fmt.row[pos & (a->rows - 1)];
 }
 
-static inline void acct_naive_cycle(struct acct *a, const struct cycle_record *r)
+/* What every unit reads from a cycle record, worked out once per cycle. */
+struct acct_cycle_view {
+	uint64_t committed;
+	int full;                          /* the ROB was full at dispatch */
+	int head;                          /* acct_head_comp: what a blocked head stands for, -1 */
+	int fe;                            /* acct_fetch_comp: correct-path I-side fetch stall, -1 */
+};
+
+static inline void acct_cycle_view(const struct cycle_record *r, struct acct_cycle_view *v)
+{
+	v->committed = (uint64_t)r->committed;
+	v->full = acct_rob_full(r);
+	v->head = acct_head_comp(r);
+	v->fe = acct_fetch_comp(r->fetch_stall);
+}
+
+static inline void acct_naive_cycle(struct acct *a, const struct acct_cycle_view *v)
 {
 	a->s.naive.t.cycles++;
-	a->s.naive.t.insns += (uint64_t)r->committed;
+	a->s.naive.t.insns += v->committed;
 }
 
 /* POWER5: zero-commit cycles by cause (acct_power5.c explains). */
-static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *r)
+static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *r,
+				     const struct acct_cycle_view *v)
 {
 	struct acct_power5_state *s = &a->s.p5;
 	s->t.cycles++;
-	s->t.insns += (uint64_t)r->committed;
+	s->t.insns += v->committed;
 	/* this cycle's frontend view, as the counters see it during the cycle */
-	int fe = acct_fetch_comp(r->fetch_stall);
-	if (fe >= 0)
-		s->empty_cause = fe;
-	else if (r->fetch_stall == FETCH_STALL_REDIRECT)
+	int redirect = r->fetch_stall == FETCH_STALL_REDIRECT;
+	if (v->fe >= 0)
+		s->empty_cause = v->fe;
+	else if (redirect)
 		s->empty_cause = ACCT_BPRED;
-	if (r->committed == 0) {
+	if (v->committed == 0) {
 		int k = r->head_wait == HEAD_NONE ? s->empty_cause   /* nothing in the ROB */
-						  : acct_head_comp(r);
+						  : v->head;
 		if (k >= 0)
 			s->t.global[k]++;
 	}
 	/* instructions entering the ROB end the empty-ROB episode */
-	if (r->dispatched_correct > 0 && fe < 0 && r->fetch_stall != FETCH_STALL_REDIRECT)
+	if (r->dispatched_correct > 0 && v->fe < 0 && !redirect)
 		s->empty_cause = -1;
 }
 
 /* The I-side miss the fetch unit waits on this cycle (any path), or -1:
  * the core reports a wrong-path wait as FETCH_STALL_WRONG_PATH, so the FMT
  * rebuilds it from the wrong-path miss events it has seen. */
-static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r)
+static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r,
+				       const struct acct_cycle_view *v)
 {
 	const struct acct_fmt_state_s *f = &a->s.fmt;
-	int fe = acct_fetch_comp(r->fetch_stall);
-	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
-		return fe;
+	if (v->fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
+		return v->fe;
 	if (f->wp_itlb_id && r->cycle < f->wp_itlb_start + a->itlb_latency)
 		return ACCT_FE_ITLB;
 	if (f->wp_cache_id)
@@ -211,44 +228,44 @@ static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_
 	return f->wp_itlb_id ? ACCT_FE_ITLB : -1;
 }
 
-/* FMT / sFMT: the cycle-by-cycle rules of acct_fmt.c. */
-static inline void acct_fmt_cycle(struct acct *a, const struct cycle_record *r)
+/* FMT / sFMT: the cycle-by-cycle rules of acct_fmt.c; `fe` is
+ * acct_fmt_fetch_imiss (the same for both: they see the same events). */
+static inline void acct_fmt_cycle(struct acct *a, const struct cycle_record *r,
+				  const struct acct_cycle_view *v, int fe)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	f->t.cycles++;
-	f->t.insns += (uint64_t)r->committed;
+	f->t.insns += v->committed;
 	if (f->refill && r->dispatched_correct > 0)
 		f->refill = 0;
-	if (acct_rob_full(r)) {
-		int k = acct_head_comp(r);
-		if (k >= 0)
-			f->t.global[k]++;
-	} else {
-		f->nonfull++;
-		int fe = acct_fmt_fetch_imiss(a, r);
-		if (fe >= 0) {
-			if (a->method == ACCT_FMT)
-				acct_fmt_slot_at(a, f->fetch)->local[fe]++;
-			else
-				f->shared[fe]++;
-		} else if (f->refill) {
-			f->t.global[ACCT_BPRED]++;
-		}
+	if (v->full) {
+		if (v->head >= 0)
+			f->t.global[v->head]++;
+		return;
+	}
+	f->nonfull++;
+	if (fe >= 0) {
+		if (a->method == ACCT_FMT)
+			acct_fmt_slot_at(a, f->fetch)->local[fe]++;
+		else
+			f->shared[fe]++;
+	} else if (f->refill) {
+		f->t.global[ACCT_BPRED]++;
 	}
 }
 
-static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle_record *r)
+static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle_record *r,
+				      const struct acct_cycle_view *v)
 {
 	o->s.st.cycles++;
 	if (o->s.bp_seq && o->s.bp_resolved && r->dispatched_correct > 0)
 		o->s.bp_seq = 0;
-	int imiss = o->s.wrong_fetch_seq == 0 && acct_fetch_comp(r->fetch_stall) >= 0;
+	int imiss = o->s.wrong_fetch_seq == 0 && v->fe >= 0;
 	int fe = imiss || o->s.bp_seq != 0;
-	if (acct_rob_full(r)) {
-		int k = acct_head_comp(r);
-		if (k >= 0) {
-			o->s.st.full[k]++;
-			o->s.st.full_issued[k] += (uint64_t)r->issued;
+	if (v->full) {
+		if (v->head >= 0) {
+			o->s.st.full[v->head]++;
+			o->s.st.full_issued[v->head] += (uint64_t)r->issued;
 		}
 	} else {
 		if (imiss) {
@@ -257,9 +274,8 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
 		}
 		if (o->s.bp_seq) {
 			o->s.st.bp_window++;
-			int k = r->committed ? -1 : acct_head_comp(r);
-			if (k >= 0)
-				o->s.st.bp_window_head[k]++;
+			if (!v->committed && v->head >= 0)
+				o->s.st.bp_window_head[v->head]++;
 		}
 	}
 	int be = o->s.long_out > 0;
@@ -272,6 +288,11 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
 void acct_fmt_insn(struct acct *a, const struct insn_event *e);
 void acct_power5_insn(struct acct *a, const struct insn_event *e);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
+
+/* The miss events the units read: every kind but the ROB-full / ROB-empty
+ * episodes (they read those states from the cycle record). */
+#define ACCT_MISS_FILTER (~(MISS_BIT(MISS_ROB_FULL) | MISS_BIT(MISS_ROB_EMPTY)) & (MISS_BIT(MISS_KIND_COUNT) - 1))
+#define ACCT_IMISS_FILTER (MISS_BIT(MISS_L1I) | MISS_BIT(MISS_L2I) | MISS_BIT(MISS_ITLB))
 
 /* Snapshot callbacks shared by all units. */
 size_t acct_state_size_cb(void *ctx);

@@ -52,9 +52,9 @@ static void naive_on_miss(void *ctx, const struct miss_event *e)
 
 static void naive_on_cycle(void *ctx, const struct cycle_record *r)
 {
-	struct acct *a = ctx;
-	a->s.naive.t.cycles++;
-	a->s.naive.t.insns += (uint64_t)r->committed;
+	struct acct_cycle_view v;
+	acct_cycle_view(r, &v);
+	acct_naive_cycle(ctx, &v);
 }
 
 void acct_naive_init(struct acct *a)
@@ -62,6 +62,7 @@ void acct_naive_init(struct acct *a)
 	memset(&a->s, 0, sizeof a->s);
 	a->state_size = sizeof a->s.naive;
 	a->obs.on_insn = NULL;
+	a->obs.miss_filter = ACCT_MISS_FILTER;
 	a->obs.on_miss = naive_on_miss;
 	a->obs.on_cycle = naive_on_cycle;
 }

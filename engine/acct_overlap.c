@@ -76,7 +76,9 @@ static void ov_on_insn(void *ctx, const struct insn_event *e)
 
 static void ov_on_cycle(void *ctx, const struct cycle_record *r)
 {
-	acct_overlap_cycle(ctx, r);
+	struct acct_cycle_view v;
+	acct_cycle_view(r, &v);
+	acct_overlap_cycle(ctx, r, &v);
 }
 
 static size_t ov_size(void *ctx)
@@ -107,6 +109,7 @@ struct acct_overlap *acct_overlap_new(const struct machine_config *cfg, struct i
 		.name = "overlap", .ctx = o,
 		.on_insn = ov_on_insn, .on_miss = ov_on_miss, .on_cycle = ov_on_cycle,
 		.state_size = ov_size, .save = ov_save, .restore = ov_restore,
+		.insn_filter = INSN_WANT_BRANCH, .miss_filter = ACCT_MISS_FILTER,
 	};
 	return o;
 }

@@ -38,7 +38,9 @@ static void p5_on_insn(void *ctx, const struct insn_event *e)
 
 static void p5_on_cycle(void *ctx, const struct cycle_record *r)
 {
-	acct_power5_cycle(ctx, r);
+	struct acct_cycle_view v;
+	acct_cycle_view(r, &v);
+	acct_power5_cycle(ctx, r, &v);
 }
 
 int acct_power5_empty_cause(const struct acct *a)
@@ -52,6 +54,7 @@ void acct_power5_init(struct acct *a)
 	a->s.p5.empty_cause = -1;
 	a->state_size = sizeof a->s.p5;
 	a->obs.on_insn = p5_on_insn;
+	a->obs.insn_filter = INSN_WANT_BRANCH;      /* mispredicted branches resolving */
 	a->obs.on_miss = NULL;
 	a->obs.on_cycle = p5_on_cycle;
 }

@@ -58,13 +58,17 @@ static void set_on_miss(void *ctx, const struct miss_event *e)
 static void set_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_set *s = ctx;
-	acct_naive_cycle(s->unit[ACCT_NAIVE], r);
-	acct_naive_cycle(s->unit[ACCT_NAIVE_NONSPEC], r);
-	acct_power5_cycle(s->unit[ACCT_POWER5], r);
-	acct_fmt_cycle(s->unit[ACCT_FMT], r);
-	acct_fmt_cycle(s->unit[ACCT_SFMT], r);
+	struct acct_cycle_view v;
+	acct_cycle_view(r, &v);
+	acct_naive_cycle(s->unit[ACCT_NAIVE], &v);
+	acct_naive_cycle(s->unit[ACCT_NAIVE_NONSPEC], &v);
+	acct_power5_cycle(s->unit[ACCT_POWER5], r, &v);
+	/* the FMT and sFMT see the same miss events, so the same I-side wait */
+	int fe = acct_fmt_fetch_imiss(s->unit[ACCT_FMT], r, &v);
+	acct_fmt_cycle(s->unit[ACCT_FMT], r, &v, fe);
+	acct_fmt_cycle(s->unit[ACCT_SFMT], r, &v, fe);
 	if (s->ov)
-		acct_overlap_cycle(s->ov, r);
+		acct_overlap_cycle(s->ov, r, &v);
 }
 
 static size_t set_state_size(void *ctx)
@@ -123,6 +127,8 @@ static struct acct_set *set_new(const struct machine_config *cfg, int with_overl
 		.name = "acct", .ctx = s,
 		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_cycle = set_on_cycle,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,
+		.insn_filter = INSN_WANT_BRANCH | INSN_WANT_IMISS,
+		.miss_filter = ACCT_MISS_FILTER,
 	};
 	return s;
 }

@@ -6,7 +6,9 @@
  * left at the end of the previous cycle (ChampSim's operate() order):
  *
  *   commit     retire up to commit_width done instructions from the ROB head
- *              (stores write the D-cache here, branches train the predictor)
+ *              (stores write the D-cache here and begin the miss events of
+ *              their misses, which end when the line is filled; branches
+ *              train the predictor)
  *   writeback  instructions whose latency ran out complete; their consumers
  *              wake up; a mispredicted branch resolves and squashes
  *   issue      oldest-first (or in order) to the functional units
@@ -62,6 +64,7 @@ static void reset_state(struct core *c)
 	memset(&c->s, 0, sizeof c->s);
 	c->s.next_seq = 1;
 	c->s.next_event_id = 1;
+	c->s.smiss_next_end = UINT64_MAX;
 }
 
 struct core *core_new(const struct machine_config *cfg, struct guest *g, struct ivx_err *err)
@@ -97,6 +100,11 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 		return NULL;
 	}
 	layout(c, c->block);
+	if (core_smiss_reserve(c, 2 * (cfg->l1d.mshrs + cfg->commit_width)) < 0) {
+		core_free(c);
+		ivx_error(err, IVX_ESYS, "out of host memory");
+		return NULL;
+	}
 	c->ms = memsys_new(&c->cfg, err);
 	c->bp = c->ms ? bpred_new(&c->cfg, err) : NULL;
 	if (!c->bp) {
@@ -116,18 +124,40 @@ void core_free(struct core *c)
 	memsys_free(c->ms);
 	bpred_free(c->bp);
 	free(c->block);
+	free(c->smiss);
 	free(c);
 }
 
 /* ---- observers and events --------------------------------------------- */
 
+/* Rebuild the per-callback subscriber lists and the union of the
+ * instruction filters. */
 static void update_wants(struct core *c)
 {
-	c->want_insn = c->want_miss = c->want_cycle = 0;
+	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = 0;
+	memset(c->insn_want, 0, sizeof c->insn_want);
+	c->miss_mask = 0;
 	for (int i = 0; i < c->n_obs; i++) {
-		c->want_insn |= c->obs[i].on_insn != NULL;
-		c->want_miss |= c->obs[i].on_miss != NULL;
-		c->want_cycle |= c->obs[i].on_cycle != NULL;
+		const struct core_observer *o = &c->obs[i];
+		if (o->on_insn) {
+			uint8_t m = o->insn_filter ? (uint8_t)(o->insn_filter & (INSN_WANT_BRANCH | INSN_WANT_IMISS))
+						   : (uint8_t)CORE_EV_ANY;
+			struct core_sub *sub = &c->insn_sub[c->n_insn_sub++];
+			*sub = (struct core_sub){ .ctx = o->ctx, .fn.insn = o->on_insn };
+			for (int st = 0; st < INSN_STAGE_COUNT; st++) {
+				if (o->insn_stages && !(o->insn_stages & INSN_STAGE_BIT(st)))
+					continue;
+				sub->want[st] = m;
+				c->insn_want[st] |= m;
+			}
+		}
+		if (o->on_miss) {
+			uint32_t m = o->miss_filter ? o->miss_filter : ~0u;
+			c->miss_sub[c->n_miss_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.miss = o->on_miss, .mask = m };
+			c->miss_mask |= m;
+		}
+		if (o->on_cycle)
+			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.cycle = o->on_cycle };
 	}
 }
 
@@ -156,9 +186,9 @@ static void publish_miss(struct core *c, const struct core_active *a, int phase,
 		.kind = a->kind, .phase = phase, .id = a->id, .start = a->start, .end = end,
 		.insn_seq = a->insn_seq, .pc = a->pc, .addr = a->addr, .correct_path = a->correct_path,
 	};
-	for (int i = 0; i < c->n_obs; i++)
-		if (c->obs[i].on_miss)
-			c->obs[i].on_miss(c->obs[i].ctx, &e);
+	for (int i = 0; i < c->n_miss_sub; i++)
+		if (c->miss_sub[i].mask & MISS_BIT(a->kind))
+			c->miss_sub[i].fn.miss(c->miss_sub[i].ctx, &e);
 }
 
 /* Begin a miss event now; *a remembers it until core_miss_end. */
@@ -176,7 +206,7 @@ uint64_t core_miss_begin(struct core *c, struct core_active *a, int kind, uint64
 		c->s.stats.events_correct[kind]++;
 	else
 		c->s.stats.events_wrong[kind]++;
-	if (c->want_miss)
+	if (c->miss_mask & MISS_BIT(kind))
 		publish_miss(c, a, MISS_BEGIN, 0);
 	return a->id;
 }
@@ -186,26 +216,113 @@ void core_miss_end(struct core *c, struct core_active *a)
 {
 	if (!a->id)
 		return;
-	if (c->want_miss)
+	if (c->miss_mask & MISS_BIT(a->kind))
 		publish_miss(c, a, MISS_END, c->s.cycle);
 	a->id = 0;
 }
 
+/* Publish an event of r to the observers that want it. Callers test
+ * core_insn_wanted first. */
 void core_insn_event(struct core *c, const struct core_insn *r, int stage, const uint64_t *deps, int n_deps)
 {
-	struct insn_event e = {
-		.stage = stage, .cycle = c->s.cycle, .seq = r->seq, .pc = r->pc, .uop = r->uop,
-		.rob_index = r->state == IS_FRONTEND ? -1 : (int)(r - c->ring),
-		.wrong_path = r->wrong_path, .mispredicted = r->mispredicted,
-		.icache_miss = r->icache_miss, .dcache_level = r->dcache_level,
-		.dtlb_miss = r->dtlb_miss, .mem_addr = r->mem_addr,
-		.n_deps = n_deps,
-	};
+	/* Field by field: an initializer zeroes the whole record first, with
+	 * a slow `rep stos`. */
+	struct insn_event e;
+	e.stage = stage;
+	e.cycle = c->s.cycle;
+	e.seq = r->seq;
+	e.pc = r->pc;
+	e.uop = r->uop;
+	e.rob_index = r->state == IS_FRONTEND ? -1 : (int)core_slot(c, r);
+	e.wrong_path = r->wrong_path;
+	e.mispredicted = r->mispredicted;
+	e.icache_miss = r->icache_miss;
+	e.dcache_level = r->dcache_level;
+	e.dtlb_miss = r->dtlb_miss;
+	e.mem_addr = r->mem_addr;
+	e.n_deps = n_deps;
+	e.dep_seq[0] = e.dep_seq[1] = e.dep_seq[2] = e.dep_seq[3] = 0;
 	for (int k = 0; k < n_deps; k++)
 		e.dep_seq[k] = deps[k];
-	for (int i = 0; i < c->n_obs; i++)
-		if (c->obs[i].on_insn)
-			c->obs[i].on_insn(c->obs[i].ctx, &e);
+	for (int i = 0; i < c->n_insn_sub; i++)
+		if (c->insn_sub[i].want[stage] & r->ev_bits)
+			c->insn_sub[i].fn.insn(c->insn_sub[i].ctx, &e);
+}
+
+/* ---- store misses ------------------------------------------------------ */
+
+/* Make room for n store-miss events in all. */
+int core_smiss_reserve(struct core *c, uint32_t n)
+{
+	if (n <= c->smiss_cap)
+		return IVX_OK;
+	uint32_t cap = c->smiss_cap ? c->smiss_cap : 16;
+	while (cap < n)
+		cap *= 2;
+	struct core_smiss *p = realloc(c->smiss, cap * sizeof *p);
+	if (!p)
+		return IVX_ESYS;
+	c->smiss = p;
+	c->smiss_cap = cap;
+	return IVX_OK;
+}
+
+/* Store r, performed now (access a), begins an event of `kind` that ends
+ * when its line is filled. */
+static void store_miss_begin(struct core *c, const struct core_insn *r, int kind, const struct mem_access *a)
+{
+	struct core_state *s = &c->s;
+	struct core_active ev;
+	core_miss_begin(c, &ev, kind, r->seq, r->pc, r->mem_addr, 1);
+	struct core_smiss *m = &c->smiss[s->n_smiss++];
+	m->id = ev.id;
+	m->start = ev.start;
+	m->end = a->ready > s->cycle ? a->ready : s->cycle + 1;
+	m->insn_seq = r->seq;
+	m->pc = r->pc;
+	m->addr = r->mem_addr;
+	m->kind = kind;
+	if (m->end < s->smiss_next_end)
+		s->smiss_next_end = m->end;
+}
+
+/* The events of store r's misses (the same as a load's, core_backend.c
+ * issue_load: a D-TLB miss, a primary cache miss). IVX_OK or IVX_ESYS. */
+static __attribute__((noinline)) int store_misses_begin(struct core *c, const struct core_insn *r,
+							const struct mem_access *a)
+{
+	if (core_smiss_reserve(c, c->s.n_smiss + 2) < 0)
+		return IVX_ESYS;
+	if (a->tlb_miss)
+		store_miss_begin(c, r, MISS_DTLB, a);
+	if (!a->merged && a->l1_miss)
+		store_miss_begin(c, r, a->l2_miss ? MISS_L2D : MISS_L1D, a);
+	return IVX_OK;
+}
+
+/* End the store-miss events whose lines are filled by now. A finished
+ * event's place goes to the last one: the order of the list, and so of
+ * events ending in the same cycle, is arbitrary but deterministic. */
+static __attribute__((noinline)) void store_misses_end(struct core *c)
+{
+	struct core_state *s = &c->s;
+	uint64_t next = UINT64_MAX;
+	for (uint32_t i = 0; i < s->n_smiss;) {
+		struct core_smiss *m = &c->smiss[i];
+		if (m->end > s->cycle) {
+			if (m->end < next)
+				next = m->end;
+			i++;
+			continue;
+		}
+		struct core_active a = {
+			.id = m->id, .start = m->start, .insn_seq = m->insn_seq, .pc = m->pc,
+			.addr = m->addr, .kind = m->kind, .correct_path = 1,
+		};
+		core_miss_end(c, &a);
+		*m = c->smiss[--s->n_smiss];
+	}
+	s->smiss_next_end = next;
 }
 
 /* ---- commit ------------------------------------------------------------ */
@@ -230,6 +347,8 @@ static int head_wait_of(const struct core *c, const struct core_insn *r)
 	return HEAD_EXECUTING;
 }
 
+/* Retire r: 1 if it committed, 0 if it cannot yet, or IVX_ESYS (no host
+ * memory to record a store's miss events: the run cannot go on). */
 static inline __attribute__((always_inline)) int commit_one(struct core *c, struct core_insn *r)
 {
 	struct core_state *s = &c->s;
@@ -240,6 +359,10 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 		memsys_store(c->ms, r->mem_addr, u->mem_size, s->cycle, &a);
 		if (a.blocked)
 			return 0;            /* no MSHR for the write: retry next cycle */
+		r->dtlb_miss = a.tlb_miss;
+		r->dcache_level = a.l2_miss ? 3 : a.l1_miss ? 2 : 1;
+		if (__builtin_expect(a.tlb_miss | (a.l1_miss & !a.merged), 0) && store_misses_begin(c, r, &a) < 0)
+			return IVX_ESYS;
 		core_sq_filter(c, r, -1);
 		s->sq_head++;
 		if (s->sq_known < s->sq_head)
@@ -267,7 +390,7 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 	if (r->fu == FU_MEM)
 		s->lsq_count--;
 	s->stats.committed++;
-	if (c->want_insn)
+	if (core_insn_wanted(c, r, INSN_COMMIT))
 		core_insn_event(c, r, INSN_COMMIT, NULL, 0);
 	s->head++;
 	s->rob_count--;
@@ -287,7 +410,10 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 				*err = s->fault_err;
 			return s->fault_err.code ? s->fault_err.code : IVX_EGUEST;
 		}
-		if (!commit_one(c, r))
+		int k = commit_one(c, r);
+		if (__builtin_expect(k < 0, 0))
+			return ivx_error(err, IVX_ESYS, "out of host memory (miss events of stores)");
+		if (!k)
 			break;
 		n++;
 	}
@@ -314,37 +440,35 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 
 /* ---- the cycle ---------------------------------------------------------- */
 
+/* Complete this cycle's record (the stages filled in the counts) and
+ * pass it on. The record is published in place: copying it would read
+ * back, in wider loads, counts just written field by field, which the
+ * host cannot forward from its store buffer. */
 static void publish_cycle(struct core *c)
 {
 	struct core_state *s = &c->s;
-	const struct core_cycle_counts *cc = &s->cc;
-	struct cycle_record rec = {
-		.cycle = s->cycle, .fetched = cc->fetched, .dispatched = cc->dispatched,
-		.dispatched_correct = cc->dispatched_correct, .issued = cc->issued,
-		.committed = cc->committed, .squashed = cc->squashed,
-		.rob_occupancy = s->rob_count, .rob_size = (int)c->cfg.rob_size,
-		.rob_full = cc->rob_full, .lsq_occupancy = s->lsq_count,
-		.frontend_occupancy = (int)(s->tail - s->dispatch),
-		.fetch_stall = core_fetch_stall_reason(c), .head_wait = cc->head_wait,
-		.head_seq = cc->head_seq, .head_pc = cc->head_pc,
-		.long_misses_outstanding = memsys_long_misses_in_flight(c->ms, s->cycle),
-	};
-	if (s->head != s->dispatch && !rec.head_seq) {
+	struct cycle_record *rec = &s->cc;
+	rec->cycle = s->cycle;
+	rec->rob_occupancy = s->rob_count;
+	rec->rob_size = (int)c->cfg.rob_size;
+	rec->lsq_occupancy = s->lsq_count;
+	rec->frontend_occupancy = (int)(s->tail - s->dispatch);
+	rec->fetch_stall = core_fetch_stall_reason(c);
+	/* a scan of the L2 MSHRs: only when a refused store holds the head,
+	 * the one case it tells apart (events.h) */
+	rec->long_misses_outstanding =
+		rec->head_wait == HEAD_STORE ? memsys_long_misses_in_flight(c->ms, s->cycle) : 0;
+	if (s->head != s->dispatch && !rec->head_seq) {
 		/* the head committed this cycle: name the new one */
 		const struct core_insn *h = core_at(c, s->head);
-		rec.head_seq = h->seq;
-		rec.head_pc = h->pc;
+		rec->head_seq = h->seq;
+		rec->head_pc = h->pc;
 	}
-	if (s->spec) {
-		for (uint64_t p = s->head; p != s->dispatch; p++)
-			if (core_at(c, p)->wrong_path) {
-				rec.wrong_path_in_rob = 1;
-				break;
-			}
-	}
-	for (int i = 0; i < c->n_obs; i++)
-		if (c->obs[i].on_cycle)
-			c->obs[i].on_cycle(c->obs[i].ctx, &rec);
+	/* While speculating, the wrong path is the young end of the ring, so
+	 * the ROB holds some of it iff its youngest entry is wrong-path. */
+	rec->wrong_path_in_rob = s->spec && s->dispatch != s->head && core_at(c, s->dispatch - 1)->wrong_path;
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
 }
 
 static inline void end_of_cycle(struct core *c)
@@ -365,7 +489,7 @@ static inline void end_of_cycle(struct core *c)
 		core_miss_end(c, &s->ev_rob_full);
 	}
 	s->stats.cycles++;
-	if (c->want_cycle)
+	if (c->n_cycle_sub)
 		publish_cycle(c);
 }
 
@@ -407,10 +531,20 @@ int core_cycle(struct core *c, struct ivx_err *err)
 	struct core_state *s = &c->s;
 	if (s->done)
 		return IVX_OK;
-	s->cc = (struct core_cycle_counts){ 0 };
+	/* reset the counts the stages fill in (not the whole record: zeroing
+	 * it would be a `rep stos`, slow, every cycle) */
+	_Static_assert(offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched) ==
+		       6 * sizeof(int), "fetched .. squashed are six ints in a row");
+	struct cycle_record *cc = &s->cc;
+	memset(&cc->fetched, 0, offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched));
+	cc->rob_full = 0;
+	cc->head_wait = HEAD_NONE;
+	cc->head_seq = cc->head_pc = 0;
 	int rc = commit_stage(c, err);
 	if (rc < 0)
 		return rc;
+	if (__builtin_expect(s->smiss_next_end <= s->cycle, 0))
+		store_misses_end(c);
 	if (!s->done) {
 		core_writeback_stage(c);
 		core_issue_stage(c);

@@ -131,7 +131,8 @@ void core_dispatch_stage(struct core *c)
 			}
 		}
 		uint64_t deps[4];
-		int nd = rename(c, r, c->want_insn ? deps : NULL);
+		int want = core_insn_wanted(c, r, INSN_DISPATCH);
+		int nd = rename(c, r, want ? deps : NULL);
 		r->state = IS_WAITING;
 		s->dispatch++;
 		s->rob_count++;
@@ -151,7 +152,7 @@ void core_dispatch_stage(struct core *c)
 				wrong++;
 			}
 		}
-		if (c->want_insn)
+		if (want)
 			core_insn_event(c, r, INSN_DISPATCH, deps, nd);
 	}
 	s->stats.dispatched += n;
@@ -332,7 +333,7 @@ static inline __attribute__((always_inline)) int try_issue(struct core *c, struc
 	s->stats.issued++;
 	s->cc.issued++;
 	wheel_insert(c, r);
-	if (c->want_insn)
+	if (core_insn_wanted(c, r, INSN_ISSUE))
 		core_insn_event(c, r, INSN_ISSUE, NULL, 0);
 	return 1;
 }
@@ -419,7 +420,7 @@ static void squash_after(struct core *c, struct core_insn *br)
 		}
 		s->stats.squashed++;
 		s->cc.squashed++;
-		if (c->want_insn)
+		if (core_insn_wanted(c, q, INSN_SQUASH))
 			core_insn_event(c, q, INSN_SQUASH, NULL, 0);
 	}
 	s->tail = bpos + 1;
@@ -468,7 +469,7 @@ static inline __attribute__((always_inline)) void complete(struct core *c, struc
 			set_ready(c, (uint32_t)(e >> 2));
 	}
 	r->dep_head = CORE_NIL;
-	if (c->want_insn)
+	if (core_insn_wanted(c, r, INSN_COMPLETE))
 		core_insn_event(c, r, INSN_COMPLETE, NULL, 0);
 	if (UNLIKELY(r->mispredicted) && !r->wrong_path)
 		resolve_mispredict(c, r);

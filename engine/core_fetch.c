@@ -37,12 +37,21 @@ static const uint8_t fu_of_class[UOP_CLASS_COUNT] = {
 	[UOP_LOAD] = FU_MEM, [UOP_STORE] = FU_MEM, [UOP_MUL] = FU_MUL, [UOP_DIV] = FU_DIV,
 };
 
-/* Unit, long-latency and serializing flags (table lookups: a switch over
- * the class is an unpredictable indirect jump on the hot path). */
+/* The event classes (ev_bits) of r, from its static uop and its fetch. */
+static inline uint8_t core_ev_bits(const struct core_insn *r)
+{
+	return (uint8_t)(CORE_EV_ANY | (r->uop->op_class == UOP_BRANCH) * INSN_WANT_BRANCH |
+			 (r->icache_miss != 0) * INSN_WANT_IMISS);
+}
+
+/* Unit, long-latency and serializing flags, event classes (table lookups:
+ * a switch over the class is an unpredictable indirect jump on the hot
+ * path). */
 static inline void classify(const struct core *c, struct core_insn *r)
 {
 	const struct uop *u = r->uop;
 	r->fu = fu_of_class[u->op_class];
+	r->ev_bits = core_ev_bits(r);
 	r->long_latency = (uint8_t)((c->long_classes >> u->op_class) & 1);
 	r->serialize = u->op_class == UOP_SYSCALL;
 	if (u->op_class == UOP_STORE) {
@@ -192,8 +201,9 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 			r->fu = FU_ALU;
 			r->op_class = UOP_HALT;        /* whatever it was, it only stops the run */
 			r->icache_miss = (uint8_t)imiss;
+			r->ev_bits = core_ev_bits(r);
 			s->fetch_halt = HALT_FAULT;
-			if (c->want_insn)
+			if (core_insn_wanted(c, r, INSN_FETCH))
 				core_insn_event(c, r, INSN_FETCH, NULL, 0);
 			break;
 		}
@@ -208,7 +218,7 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		int taken = 0;
 		if (r->op_class == UOP_BRANCH)
 			taken = predict(c, r);
-		if (c->want_insn)
+		if (core_insn_wanted(c, r, INSN_FETCH))
 			core_insn_event(c, r, INSN_FETCH, NULL, 0);
 		if (r->op_class == UOP_SYSCALL) {
 			s->fetch_halt = HALT_SYSCALL;   /* serialize: resume when it commits */
@@ -218,23 +228,6 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 			break;                          /* predicted taken: the block ends */
 	}
 	return IVX_OK;
-}
-
-int core_fetch_stall_reason(const struct core *c)
-{
-	const struct core_state *s = &c->s;
-	if (s->fetch_wait && s->fetch_wait_correct) {
-		if (s->cycle < s->fetch_walk_end || s->fetch_wait_kind < 0)
-			return FETCH_STALL_ITLB;
-		return s->fetch_wait_kind == MISS_L2I ? FETCH_STALL_L2I : FETCH_STALL_L1I;
-	}
-	if (s->redirect)
-		return FETCH_STALL_REDIRECT;
-	if (s->spec)
-		return FETCH_STALL_WRONG_PATH;
-	if (s->fetch_halt)
-		return FETCH_STALL_OTHER;
-	return FETCH_OK;
 }
 
 int core_fastforward(struct core *c, uint64_t n, struct ivx_err *err)

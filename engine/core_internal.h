@@ -1,7 +1,8 @@
 /*
  * core_internal.h — the core model's state, shared by its files:
  *
- *   core.c           creation, the cycle loop, commit, statistics, events
+ *   core.c           creation, the cycle loop, commit (and the miss events
+ *                    of stores), statistics, events
  *   core_fetch.c     fetch (I-cache, prediction, wrong path), fast-forward
  *   core_backend.c   dispatch/rename, issue, writeback, squash
  *   core_snapshot.c  snapshots
@@ -17,7 +18,11 @@
  * and a squash pulls tail (and dispatch) back. Every other structure is a
  * fixed-size array too (dependence edges, the completion wheel, the store
  * queue, ready bits), all in one allocation, `block`, so a snapshot is one
- * memcpy of it plus `struct core_state`. Nothing is allocated per cycle.
+ * memcpy of it plus `struct core_state`. The one exception is the list of
+ * the miss events of stores that have left the ROB (`smiss`): its length
+ * has no useful bound from the configuration, so it grows by doubling when
+ * it is full — only when more store misses are in flight than ever
+ * before, never per cycle in a steady state.
  *
  * Not for other modules: they use core.h.
  */
@@ -35,6 +40,7 @@
 #define CORE_WHEEL_SIZE    1024           /* completion wheel buckets (power of two) */
 #define CORE_NIL           (-1)           /* empty link */
 #define CORE_SQ_FILTER     256            /* store-queue filter buckets (power of two) */
+#define CORE_EV_ANY        0x80u          /* ev_bits: in every record; an observer with filter 0 */
 
 /* Where an instruction is. */
 enum insn_state {
@@ -79,6 +85,7 @@ struct core_insn {
 	uint8_t fu;               /* enum core_fu */
 	uint8_t wrong_path;       /* fetched down a mispredicted path */
 	uint8_t taken;            /* branch: actually taken */
+	uint8_t ev_bits;          /* CORE_EV_ANY | the INSN_WANT_* classes it belongs to */
 	/* cleared at allocation: */
 	uint8_t pending;          /* source operands not yet available */
 	uint8_t pending_addr;     /* stores: address operands not yet available */
@@ -92,13 +99,21 @@ struct core_insn {
 	uint8_t has_dmiss;        /* dmiss[slot] holds events begun by this load */
 	uint8_t serialize;        /* system call: issues only from the ROB head */
 	uint8_t zero_end[4];
-	uint8_t pad[20];
+	uint8_t pad[19];
 };
 
 /* D-side miss events a load began (ended when its data returns). */
 struct core_dmiss {
 	uint64_t id[2];           /* 0 = unused */
 	uint8_t kind[2];
+};
+
+/* A miss event of a committed store, in progress until its line is filled
+ * (the store itself has left the ROB). */
+struct core_smiss {
+	uint64_t id, start, end;  /* end: the fill cycle, when it is published */
+	uint64_t insn_seq, pc, addr;
+	int kind;                 /* MISS_L1D, MISS_L2D or MISS_DTLB */
 };
 
 /* A state-based miss event in progress (rob_full, rob_empty, fu_stall,
@@ -109,14 +124,6 @@ struct core_active {
 	uint64_t insn_seq, pc, addr;
 	int kind;
 	int correct_path;
-};
-
-/* What happened in the current cycle (reset every cycle). */
-struct core_cycle_counts {
-	int fetched, dispatched, dispatched_correct, issued, committed, squashed;
-	int rob_full;             /* dispatch was blocked by a full ROB */
-	int head_wait;            /* enum head_wait, when nothing committed */
-	uint64_t head_seq, head_pc;
 };
 
 struct core_state {
@@ -148,6 +155,10 @@ struct core_state {
 	/* state-based events */
 	struct core_active ev_mispredict, ev_rob_full, ev_rob_empty, ev_fu_stall;
 
+	/* miss events of committed stores: smiss[0 .. n_smiss), in begin order */
+	uint32_t n_smiss;
+	uint64_t smiss_next_end;  /* the earliest end among them (UINT64_MAX: none) */
+
 	/* rename map: latest in-flight writer of each register */
 	uint32_t rename_slot[REG_COUNT];
 	uint64_t rename_seq[REG_COUNT];
@@ -159,7 +170,23 @@ struct core_state {
 	struct ivx_err fault_err; /* the error of the faulting instruction (fetch_halt == HALT_FAULT) */
 
 	struct core_stats stats;
-	struct core_cycle_counts cc;  /* this cycle's counts, for the cycle_record */
+	/* This cycle's record (reset every cycle): the stages count into it
+	 * (fetched .. squashed, rob_full, head_wait/seq/pc when nothing
+	 * committed), publish_cycle fills in the rest. */
+	struct cycle_record cc;
+};
+
+/* An observer's callback, with the instruction classes it wants (on_insn). */
+struct core_sub {
+	void *ctx;
+	union {
+		void (*insn)(void *ctx, const struct insn_event *e);
+		void (*miss)(void *ctx, const struct miss_event *e);
+		void (*cycle)(void *ctx, const struct cycle_record *r);
+	} fn;
+	uint32_t mask;            /* miss: MISS_BIT of each kind it wants */
+	uint8_t want[INSN_STAGE_COUNT]; /* insn, per stage: the ev_bits it wants
+				     (CORE_EV_ANY: all; 0: none) */
 };
 
 struct core {
@@ -169,7 +196,16 @@ struct core {
 	struct bpred *bp;
 	struct core_observer obs[CORE_MAX_OBSERVERS];
 	int n_obs;
-	int want_insn, want_miss, want_cycle; /* some observer has on_insn / on_miss / on_cycle */
+	/* The observers that have each callback, in order, so publishing
+	 * loops over exactly those. insn_want[stage] is the union of what
+	 * the subscribers want at that stage, tested against a record's
+	 * ev_bits before any instruction event is built; miss_mask is the
+	 * union of the miss masks, tested before a miss event is. */
+	struct core_sub insn_sub[CORE_MAX_OBSERVERS], miss_sub[CORE_MAX_OBSERVERS];
+	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
+	int n_insn_sub, n_miss_sub, n_cycle_sub;
+	uint8_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
+	uint32_t miss_mask;
 
 	struct core_state s;
 
@@ -194,6 +230,10 @@ struct core {
 	uint64_t *sq;             /* store queue */
 	uint64_t *div_free;       /* per divider: first cycle it is free */
 	uint32_t ready_words;
+
+	/* outside the block (it grows): see struct core_smiss */
+	struct core_smiss *smiss;
+	uint32_t smiss_cap;
 };
 
 _Static_assert(sizeof(struct core_insn) == 128, "struct core_insn should be 128 bytes");
@@ -216,7 +256,34 @@ static inline void core_sq_filter(struct core *c, const struct core_insn *r, int
 		c->s.sq_filter[w & (CORE_SQ_FILTER - 1)] += (uint16_t)delta;
 }
 
-/* core.c: event publication */
+/* Why fetch delivered no correct-path instructions (enum fetch_stall),
+ * for the cycle record. */
+static inline int core_fetch_stall_reason(const struct core *c)
+{
+	const struct core_state *s = &c->s;
+	if (s->fetch_wait && s->fetch_wait_correct) {
+		if (s->cycle < s->fetch_walk_end || s->fetch_wait_kind < 0)
+			return FETCH_STALL_ITLB;
+		return s->fetch_wait_kind == MISS_L2I ? FETCH_STALL_L2I : FETCH_STALL_L1I;
+	}
+	if (s->redirect)
+		return FETCH_STALL_REDIRECT;
+	if (s->spec)
+		return FETCH_STALL_WRONG_PATH;
+	if (s->fetch_halt)
+		return FETCH_STALL_OTHER;
+	return FETCH_OK;
+}
+
+/* Whether some observer wants r's event of `stage` (a constant at every
+ * call site of core_insn_event: an unwanted event costs one test). */
+static inline int core_insn_wanted(const struct core *c, const struct core_insn *r, int stage)
+{
+	return (c->insn_want[stage] & r->ev_bits) != 0;
+}
+
+/* core.c: event publication, store misses */
+int core_smiss_reserve(struct core *c, uint32_t n);   /* room for n; IVX_OK or IVX_ESYS */
 uint64_t core_miss_begin(struct core *c, struct core_active *a, int kind, uint64_t insn_seq,
 			 uint64_t pc, uint64_t addr, int correct_path);
 void core_miss_end(struct core *c, struct core_active *a);
@@ -224,7 +291,6 @@ void core_insn_event(struct core *c, const struct core_insn *r, int stage, const
 
 /* core_fetch.c */
 int core_fetch_stage(struct core *c, struct ivx_err *err);
-int core_fetch_stall_reason(const struct core *c);
 void core_fetch_wait_end(struct core *c);
 
 /* core_backend.c */

@@ -1,8 +1,8 @@
 /*
  * core_snapshot.c — saving and restoring the whole engine state.
  *
- * A snapshot holds copies of: the core's scalar state and its one block of
- * arrays (core_internal.h), the memory system and predictor (their own
+ * A snapshot holds copies of: the core's scalar state, its one block of
+ * arrays and its pending store-miss events (core_internal.h), the memory system and predictor (their own
  * _copy functions), the guest (a private guest object, guest_copy), and
  * each observer's blob (state_size/save/restore). Instruction records
  * point at the program's uops, which are immutable and shared, so the copy
@@ -26,6 +26,7 @@ struct core_snapshot {
 	struct core_state s;
 	void *block;
 	size_t block_bytes;
+	struct core_smiss *smiss; /* s.n_smiss of them */
 	struct memsys *ms;
 	struct bpred *bp;
 	struct guest *g;
@@ -39,6 +40,7 @@ void core_snapshot_free(struct core_snapshot *sn)
 	if (!sn)
 		return;
 	free(sn->block);
+	free(sn->smiss);
 	memsys_free(sn->ms);
 	bpred_free(sn->bp);
 	guest_free(sn->g);
@@ -71,16 +73,18 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 	sn->s = c->s;
 	sn->block_bytes = c->block_bytes;
 	sn->block = malloc(c->block_bytes);
+	sn->smiss = malloc((c->s.n_smiss ? c->s.n_smiss : 1) * sizeof *sn->smiss);
 	sn->ms = memsys_new(&c->cfg, err);
 	sn->bp = sn->ms ? bpred_new(&c->cfg, err) : NULL;
-	if (!sn->block || !sn->bp) {
-		if (!sn->block)
+	if (!sn->block || !sn->smiss || !sn->bp) {
+		if (!sn->block || !sn->smiss)
 			oom(sn, err);
 		else
 			core_snapshot_free(sn);
 		return NULL;
 	}
 	memcpy(sn->block, c->block, c->block_bytes);
+	memcpy(sn->smiss, c->smiss, c->s.n_smiss * sizeof *sn->smiss);
 	if (memsys_copy(sn->ms, c->ms) < 0 || bpred_copy(sn->bp, c->bp) < 0) {
 		core_snapshot_free(sn);
 		ivx_error(err, IVX_ESYS, "snapshot: copying the memory system or predictor failed");
@@ -91,7 +95,8 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 		core_snapshot_free(sn);
 		return NULL;
 	}
-	sn->bytes = sizeof *sn + c->block_bytes + guest_mem(sn->g)->mapped_bytes;
+	sn->bytes = sizeof *sn + c->block_bytes + c->s.n_smiss * sizeof *sn->smiss +
+		    guest_mem(sn->g)->mapped_bytes;
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
 		if (!o->state_size || !o->save)
@@ -114,12 +119,15 @@ int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct
 {
 	if (sn->block_bytes != c->block_bytes)
 		return ivx_error(err, IVX_EUSAGE, "snapshot was taken of a differently configured core");
+	if (core_smiss_reserve(c, sn->s.n_smiss) < 0)
+		return ivx_error(err, IVX_ESYS, "out of host memory restoring a snapshot");
 	int rc = guest_copy(c->g, sn->g, err);
 	if (rc < 0)
 		return rc;
 	if (memsys_copy(c->ms, sn->ms) < 0 || bpred_copy(c->bp, sn->bp) < 0)
 		return ivx_error(err, IVX_EUSAGE, "snapshot was taken of a differently configured core");
 	memcpy(c->block, sn->block, c->block_bytes);
+	memcpy(c->smiss, sn->smiss, sn->s.n_smiss * sizeof *c->smiss);
 	c->s = sn->s;
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];

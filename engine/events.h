@@ -12,8 +12,11 @@
  *   on_cycle  once at the end of every cycle, with a summary of that cycle.
  *
  * All records are only valid during the call. Observers must not allocate
- * per call on the hot path. An observer that keeps state provides
- * state_size/save/restore so engine snapshots (reverse stepping) include it.
+ * per call on the hot path. An observer that reads only some instruction
+ * or miss events says which (insn_filter, miss_filter): the core then
+ * skips the others before building them. An observer that keeps state
+ * provides state_size/save/restore so engine snapshots (reverse stepping)
+ * include it.
  */
 #ifndef IVX_EVENTS_H
 #define IVX_EVENTS_H
@@ -29,10 +32,10 @@ enum miss_kind {
 	MISS_L1I,         /* L1 I-cache miss (hits in L2) */
 	MISS_L2I,         /* instruction fetch misses L2 too (goes to memory) */
 	MISS_ITLB,        /* I-TLB miss */
-	MISS_L1D,         /* load misses L1 D-cache, hits L2 */
-	MISS_L2D,         /* load misses L2 (long-latency, goes to memory) */
-	MISS_DTLB,        /* D-TLB miss */
-	MISS_MISPREDICT,  /* branch misprediction: fetch of the branch .. redirect */
+	MISS_L1D,         /* load or store misses L1 D-cache, hits L2 */
+	MISS_L2D,         /* load or store misses L2 (long-latency, goes to memory) */
+	MISS_DTLB,        /* D-TLB miss of a load or store */
+	MISS_MISPREDICT,  /* branch misprediction: its dispatch .. the first correct-path dispatch after the redirect */
 	MISS_FU_STALL,    /* long-latency unit (mul/div) blocks the ROB head */
 	MISS_ROB_FULL,    /* dispatch stalled because the ROB is full */
 	MISS_ROB_EMPTY,   /* the ROB is empty */
@@ -51,12 +54,16 @@ struct miss_event {
 	int phase;            /* enum miss_phase */
 	uint64_t id;          /* event sequence number (unique per run, in begin order) */
 	uint64_t start;       /* cycle the event began */
-	uint64_t end;         /* cycle it ended (valid with MISS_END; == start-.. at BEGIN: 0) */
+	uint64_t end;         /* cycle it ended (valid with MISS_END; 0 at MISS_BEGIN) */
 	uint64_t insn_seq;    /* the instruction it belongs to (0 for rob_full/empty) */
 	uint64_t pc;          /* that instruction's pc (fetch address for I-side) */
 	uint64_t addr;        /* data address (D-side), fetch line (I-side) */
-	int correct_path;     /* 1 if on the correct path (known at fetch) */
+	int correct_path;     /* 1 if on the correct path (known at fetch; stores: always) */
 };
+
+/* D-side events: a load begins them when it issues, a store when it
+ * commits (stores write the D-cache at commit); both end when the data
+ * arrives / the line is filled. Only primary cache misses begin l1d/l2d. */
 
 /* ---- instruction life ------------------------------------------------- */
 
@@ -80,8 +87,9 @@ struct insn_event {
 	int wrong_path;         /* fetched down a mispredicted path */
 	int mispredicted;       /* a branch whose prediction was wrong (known at fetch) */
 	int icache_miss;        /* its fetch missed in the L1 I-cache or I-TLB (sFMT's I-miss bit) */
-	int dcache_level;       /* loads: 1 = L1 hit, 2 = L2 hit, 3 = memory; 0 otherwise */
-	int dtlb_miss;          /* loads/stores: D-TLB missed */
+	int dcache_level;       /* loads from INSN_ISSUE on, stores at INSN_COMMIT: 1 = L1 hit,
+				   2 = L2 hit, 3 = memory; 0 otherwise */
+	int dtlb_miss;          /* loads/stores, the same stages: D-TLB missed */
 	uint64_t mem_addr;      /* loads/stores: effective address */
 	/* INSN_DISPATCH only: the in-flight producers it waits on (their seq),
 	 * e.g. for a trace's wake-up arrows. 0 deps at the other stages. */
@@ -131,7 +139,8 @@ struct cycle_record {
 	uint64_t head_seq;      /* instruction at the ROB head (0 if empty) */
 	uint64_t head_pc;
 	int wrong_path_in_rob;  /* some ROB entries are on a wrong path */
-	int long_misses_outstanding; /* L2 D-cache misses in flight */
+	int long_misses_outstanding; /* head_wait == HEAD_STORE: L2 D-cache misses in flight
+					(is the refused store waiting on memory?); else 0 */
 };
 
 /* ---- subscription ---------------------------------------------------- */
@@ -146,6 +155,25 @@ struct core_observer {
 	size_t (*state_size)(void *ctx);
 	void (*save)(void *ctx, void *blob);
 	void (*restore)(void *ctx, const void *blob);
+	/* Which instruction events on_insn receives: 0 = every event of every
+	 * instruction; else the events of the instructions matching one of
+	 * the INSN_WANT_* bits set, and of no other. An event
+	 * no observer wants costs the core one test instead of building the
+	 * record and making the calls. The filters are read when the
+	 * observer is added. */
+	uint32_t insn_filter;
+	/* ... and of those, only the stages s with INSN_STAGE_BIT(s) set
+	 * (0 = all stages). */
+	uint32_t insn_stages;
+	/* Which miss events on_miss receives: 0 = all; else only those of the
+	 * kinds k with MISS_BIT(k) set (rob_full, for one, can begin and end
+	 * every few cycles in a loop that fills the ROB). */
+	uint32_t miss_filter;
 };
+
+#define INSN_WANT_BRANCH 1u   /* uop->op_class == UOP_BRANCH */
+#define INSN_WANT_IMISS  2u   /* icache_miss set (its fetch missed: the sFMT's I-miss bit) */
+#define INSN_STAGE_BIT(stage) (1u << (stage))   /* for insn_stages */
+#define MISS_BIT(kind)   (1u << (kind))          /* for miss_filter */
 
 #endif

@@ -185,9 +185,13 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 	fprintf(out, "CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n", program_name(sr->prog),
 		(unsigned long long)real->insns, (unsigned long long)real->cycles,
 		(double)real->cycles / (double)real->insns);
-	fprintf(out, "(%d simulations on %d threads, %.1f s; the one with the accounting units: %.2f s, "
-		"%.2f M cycles/s)\n\n", m->first ? 1 : REF_RUN_COUNT, m->first ? 1 : sr->threads, sr->seconds,
-		real->seconds, real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0);
+	if (m->first)
+		fprintf(out, "(one simulation, the accounting units attached: %.2f s, %.2f M cycles/s)\n\n",
+			real->seconds, real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0);
+	else
+		fprintf(out, "(%d simulations on %d threads, %.1f s; the one with the accounting units: %.2f s, "
+			"%.2f M cycles/s)\n\n", REF_RUN_COUNT, sr->threads, sr->seconds, real->seconds,
+			real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0);
 	stack_table_print(out, m->st + m->first, m->n - m->first);
 	if (m->first == 0) {
 		fprintf(out, "\nmax component error, |component - reference| / reference CPI:\n");

@@ -102,7 +102,13 @@ static inline void fake_insn(struct fake *f, int stage, uint64_t seq, const stru
 		.rob_index = rob, .wrong_path = !!(flags & F_WRONG), .mispredicted = !!(flags & F_MISPRED),
 		.icache_miss = !!(flags & F_IMISS),
 	};
-	FAKE_EACH_OBSERVER(f, o, if (o->on_insn) o->on_insn(o->ctx, &e));
+	/* the core's filter: only the events an observer asked for */
+	FAKE_EACH_OBSERVER(f, o, {
+		uint32_t w = o->insn_filter;
+		if (o->on_insn && (!w || ((w & INSN_WANT_BRANCH) && u->op_class == UOP_BRANCH) ||
+				   ((w & INSN_WANT_IMISS) && e.icache_miss)))
+			o->on_insn(o->ctx, &e);
+	});
 	if (stage == INSN_DISPATCH) {
 		f->rec.dispatched++;
 		if (!(flags & F_WRONG))
@@ -117,7 +123,8 @@ static inline uint64_t fake_miss_begin(struct fake *f, int kind, int correct_pat
 {
 	struct miss_event e = { .kind = kind, .phase = MISS_BEGIN, .id = ++f->miss_id,
 				.start = f->cycle, .correct_path = correct_path };
-	FAKE_EACH_OBSERVER(f, o, if (o->on_miss) o->on_miss(o->ctx, &e));
+	FAKE_EACH_OBSERVER(f, o, if (o->on_miss && (!o->miss_filter || (o->miss_filter & MISS_BIT(kind))))
+				      o->on_miss(o->ctx, &e));
 	return e.id;
 }
 
@@ -125,7 +132,8 @@ static inline void fake_miss_end(struct fake *f, uint64_t id, int kind, int corr
 {
 	struct miss_event e = { .kind = kind, .phase = MISS_END, .id = id, .end = f->cycle,
 				.correct_path = correct_path };
-	FAKE_EACH_OBSERVER(f, o, if (o->on_miss) o->on_miss(o->ctx, &e));
+	FAKE_EACH_OBSERVER(f, o, if (o->on_miss && (!o->miss_filter || (o->miss_filter & MISS_BIT(kind))))
+				      o->on_miss(o->ctx, &e));
 }
 
 /* Close the current cycle with this state (the record's dispatched and
