@@ -536,7 +536,8 @@ int core_cycle(struct core *c, struct ivx_err *err)
 	_Static_assert(offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched) ==
 		       6 * sizeof(int), "fetched .. squashed are six ints in a row");
 	struct cycle_record *cc = &s->cc;
-	memset(&cc->fetched, 0, offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched));
+	memset(&cc->fetched, 0,
+	       offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched));
 	cc->rob_full = 0;
 	cc->head_wait = HEAD_NONE;
 	cc->head_seq = cc->head_pc = 0;

@@ -35,7 +35,8 @@ enum miss_kind {
 	MISS_L1D,         /* load or store misses L1 D-cache, hits L2 */
 	MISS_L2D,         /* load or store misses L2 (long-latency, goes to memory) */
 	MISS_DTLB,        /* D-TLB miss of a load or store */
-	MISS_MISPREDICT,  /* branch misprediction: its dispatch .. the first correct-path dispatch after the redirect */
+	MISS_MISPREDICT,  /* branch misprediction: its dispatch .. the first correct-path
+			     dispatch after the redirect */
 	MISS_FU_STALL,    /* long-latency unit (mul/div) blocks the ROB head */
 	MISS_ROB_FULL,    /* dispatch stalled because the ROB is full */
 	MISS_ROB_EMPTY,   /* the ROB is empty */

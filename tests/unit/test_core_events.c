@@ -14,7 +14,8 @@
 #include "core_internal.h"
 #include "core_prog.h"
 
-#define I_ADDI12(rd, rn, imm) (0x91400000u | ((uint32_t)(imm) << 10) | ((rn) << 5) | (rd)) /* add rd, rn, #imm, lsl 12 */
+/* add rd, rn, #imm, lsl 12 */
+#define I_ADDI12(rd, rn, imm) (0x91400000u | ((uint32_t)(imm) << 10) | ((rn) << 5) | (rd))
 
 static const uint32_t mixed_words[] = {
 	0xd2a00a0a, /* mov x10, #0x500000 */
@@ -51,7 +52,8 @@ static struct program *mixed_program(void)
  * (stride_pages: that many 4 KB pages apart), then a countdown of `delay`
  * iterations so the stores' lines arrive before the next pass or the
  * exit. */
-static struct program *store_program(int passes, int n, int stride, int stride_pages, int delay, size_t data_len)
+static struct program *store_program(int passes, int n, int stride, int stride_pages, int delay,
+				     size_t data_len)
 {
 	static struct cprog p;
 	p.n = 0;
@@ -311,7 +313,8 @@ static void a_miss_filter_delivers_only_the_chosen_kinds(void **state)
 	struct mobs ref = { .want = kinds, .hash = 0xcbf29ce484222325ull };
 	struct mobs filt = { .hash = 0xcbf29ce484222325ull };
 	ref.obs = (struct core_observer){ .name = "ref", .ctx = &ref, .on_miss = mobs_miss };
-	filt.obs = (struct core_observer){ .name = "filt", .ctx = &filt, .on_miss = mobs_miss, .miss_filter = kinds };
+	filt.obs = (struct core_observer){ .name = "filt", .ctx = &filt, .on_miss = mobs_miss,
+					   .miss_filter = kinds };
 	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
 	core_add_observer(r.c, &filt.obs, NULL);
 	core_add_observer(r.c, &ref.obs, NULL);
@@ -423,7 +426,8 @@ static void st_init(struct stcheck *s)
 }
 
 /* Counts of the store events per kind; checks each one against its store. */
-static void check_store_events(const struct stcheck *s, const struct machine_config *cfg, int counts[MISS_KIND_COUNT])
+static void check_store_events(const struct stcheck *s, const struct machine_config *cfg,
+			       int counts[MISS_KIND_COUNT])
 {
 	uint64_t longest = cfg->dtlb.miss_latency + cfg->l1d.latency + cfg->l2.latency + cfg->memory_latency;
 	assert_int_equal(s->errors, 0);
