@@ -64,6 +64,11 @@ DATA_ALL     := $(DATA_WL_BIN) $(DATA_K_BIN) $(DATA_ST_BIN) $(DATA_OUT)/MANIFEST
 
 data: $(DATA_ALL)
 
+# The rules that build guest programs exist only when `make data` is asked
+# for. Otherwise the committed ELFs are plain files: a fresh clone's
+# checkout timestamps must never make `make run` want a cross compiler.
+ifneq ($(filter data,$(MAKECMDGOALS)),)
+
 # ---- runtime -----------------------------------------------------------
 $(DATA_OBJ)/runtime/%.o: data/runtime/%.c data/data.mk
 	@mkdir -p $(dir $@)
@@ -117,3 +122,4 @@ $(DATA_OUT)/MANIFEST: data/tools/manifest.sh data/data.mk \
 
 -include $(wildcard $(DATA_OBJ)/runtime/*.d $(DATA_OBJ)/workloads/*.d \
                    $(DATA_OBJ)/kernels/*.d $(DATA_OBJ)/selftest/*.d)
+endif
