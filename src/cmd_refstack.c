@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "runopts.h"
 #include "cpistack.h"
 #include "guest.h"
 #include "program.h"
@@ -18,23 +19,6 @@
 static void drop_output(void *ctx, int fd, const void *buf, size_t len)
 {
 	(void)ctx, (void)fd, (void)buf, (void)len;
-}
-
-static int make_config(const struct run_options *o, struct machine_config *cfg)
-{
-	struct ivx_err err = { 0 };
-	config_defaults(cfg);
-	if (o->config_path && config_load(cfg, o->config_path, &err) < 0)
-		goto fail;
-	for (int i = 0; i < o->n_overrides; i++)
-		if (config_set(cfg, o->overrides[i], &err) < 0)
-			goto fail;
-	if (config_validate(cfg, &err) < 0)
-		goto fail;
-	return 0;
-fail:
-	cli_error("%s", err.msg);
-	return -1;
 }
 
 int stack_flags_parse(void *ctx, int argc, char **argv, int i)
@@ -73,7 +57,7 @@ int stack_flags_parse(void *ctx, int argc, char **argv, int i)
 int stackrun_prepare(struct stackrun *sr, int threads)
 {
 	const struct run_options *o = &sr->o;
-	if (make_config(o, &sr->cfg) < 0)
+	if (run_options_config(o, &sr->cfg) < 0)
 		return -1;
 	if (o->stdin_path && cli_read_file(o->stdin_path, &sr->stdin_data, &sr->stdin_len) < 0)
 		return -1;

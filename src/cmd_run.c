@@ -103,23 +103,6 @@ static int run_functional(const struct program *prog, const struct run_options *
 	return status;
 }
 
-static int make_config(const struct run_options *o, struct machine_config *cfg)
-{
-	struct ivx_err err = { 0 };
-	config_defaults(cfg);
-	if (o->config_path && config_load(cfg, o->config_path, &err) < 0)
-		goto fail;
-	for (int i = 0; i < o->n_overrides; i++)
-		if (config_set(cfg, o->overrides[i], &err) < 0)
-			goto fail;
-	if (config_validate(cfg, &err) < 0)
-		goto fail;
-	return 0;
-fail:
-	cli_error("%s", err.msg);
-	return -1;
-}
-
 static void print_summary(FILE *out, const struct core_stats *st)
 {
 	double ipc = st->cycles ? (double)st->committed / (double)st->cycles : 0.0;
@@ -160,7 +143,7 @@ static int write_json(const char *path, const struct core_stats *st)
 static int run_timing(const struct program *prog, const struct run_options *o, const struct run_flags *f)
 {
 	struct machine_config cfg;
-	if (make_config(o, &cfg) < 0)
+	if (run_options_config(o, &cfg) < 0)
 		return EXIT_USAGE;
 	struct guest *g = run_options_make_guest(prog, o);
 	if (!g)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "config.h"
 #include "guest.h"
 #include "runopts.h"
 
@@ -115,4 +116,21 @@ struct guest *run_options_make_guest(const struct program *prog, const struct ru
 	if (!g)
 		cli_error("%s", err.msg);
 	return g;
+}
+
+int run_options_config(const struct run_options *o, struct machine_config *cfg)
+{
+	struct ivx_err err = { 0 };
+	config_defaults(cfg);
+	if (o->config_path && config_load(cfg, o->config_path, &err) < 0)
+		goto fail;
+	for (int i = 0; i < o->n_overrides; i++)
+		if (config_set(cfg, o->overrides[i], &err) < 0)
+			goto fail;
+	if (config_validate(cfg, &err) < 0)
+		goto fail;
+	return 0;
+fail:
+	cli_error("%s", err.msg);
+	return -1;
 }

@@ -55,4 +55,10 @@ struct guest;
  * NULL after printing the error. */
 struct guest *run_options_make_guest(const struct program *prog, const struct run_options *o);
 
+struct machine_config;
+/* The machine the options describe: defaults, then --config, then each -o
+ * in order, validated. 0, or -1 after printing the error (file:line for a
+ * bad key in a file). */
+int run_options_config(const struct run_options *o, struct machine_config *cfg);
+
 #endif
