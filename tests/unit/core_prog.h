@@ -214,4 +214,28 @@ static inline struct program *cp_program(const struct cprog *p, size_t data_len)
 	return prog;
 }
 
+/* A loop mixing loads, stores to a 32 KB table (twice the L1D), a divide
+ * and a data-dependent branch: misses and mispredictions of every kind. */
+static const uint32_t core_mixed_loop[] = {
+	0xd2a00a0a, /* mov x10, #0x500000 */
+	0xd2860725, /* mov x5, #0x3039 */
+	0xd28000a6, /* mov x6, #0x5 */
+	0xd2817709, /* mov x9, #3000 */
+	0x9b0618a5, /* loop: madd x5, x5, x6, x6 */
+	0xd365fca7, /* lsr x7, x5, #37 */
+	0x92402ce7, /* and x7, x7, #0xfff: a 32 KB table, twice the L1D */
+	0xf8677943, /* ldr x3, [x10, x7, lsl #3] */
+	0x8b070063, /* add x3, x3, x7 */
+	0xf8277943, /* str x3, [x10, x7, lsl #3] */
+	0xb6480065, /* tbz x5, #41, skip */
+	0x9100056b, /* add x11, x11, #0x1 */
+	0x9ac608ac, /* udiv x12, x5, x6 */
+	0x8b030021, /* skip: add x1, x1, x3 */
+	0xf1000529, /* subs x9, x9, #0x1 */
+	0x54fffea1, /* b.ne loop */
+	0x92401c20, /* and x0, x1, #0xff */
+	0xd2800bc8, /* mov x8, #94 */
+	0xd4000001, /* svc #0 */
+};
+
 #endif

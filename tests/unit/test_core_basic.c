@@ -47,33 +47,12 @@ static void functional_regs(const struct cprog *p, struct cpu *out, int *exit_co
 	program_free(prog);
 }
 
-static const uint32_t mixed_words[] = {
-	0xd2a00a0a, /* mov x10, #0x500000 */
-	0xd2860725, /* mov x5, #0x3039 */
-	0xd28000a6, /* mov x6, #0x5 */
-	0xd2817709, /* mov x9, #3000 */
-	0x9b0618a5, /* loop: madd x5, x5, x6, x6 */
-	0xd365fca7, /* lsr x7, x5, #37 */
-	0x92402ce7, /* and x7, x7, #0xfff: a 32 KB table, twice the L1D */
-	0xf8677943, /* ldr x3, [x10, x7, lsl #3] */
-	0x8b070063, /* add x3, x3, x7 */
-	0xf8277943, /* str x3, [x10, x7, lsl #3] */
-	0xb6480065, /* tbz x5, #41, skip */
-	0x9100056b, /* add x11, x11, #0x1 */
-	0x9ac608ac, /* udiv x12, x5, x6 */
-	0x8b030021, /* skip: add x1, x1, x3 */
-	0xf1000529, /* subs x9, x9, #0x1 */
-	0x54fffea1, /* b.ne loop */
-	0x92401c20, /* and x0, x1, #0xff */
-	0xd2800bc8, /* mov x8, #94 */
-	0xd4000001, /* svc #0 */
-};
 
 static void mixed(struct cprog *p)
 {
 	p->n = 0;
-	for (size_t i = 0; i < sizeof mixed_words / sizeof mixed_words[0]; i++)
-		cp_emit(p, mixed_words[i]);
+	for (size_t i = 0; i < sizeof core_mixed_loop / sizeof core_mixed_loop[0]; i++)
+		cp_emit(p, core_mixed_loop[i]);
 }
 
 static void a_mispredicting_loop_ends_with_the_functional_state(void **state)
