@@ -230,7 +230,7 @@ static void imiss_set(struct acct_fmt_state_s *f, int i, int on)
 }
 
 /* sFMT: per-instruction I-miss bits in the ROB. */
-static void sfmt_insn(struct acct *a, const struct insn_event *e)
+void acct_sfmt_bits(struct acct *a, const struct insn_event *e)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	int i = e->rob_index;
@@ -259,12 +259,8 @@ static void sfmt_insn(struct acct *a, const struct insn_event *e)
 	}
 }
 
-void acct_fmt_insn(struct acct *a, const struct insn_event *e)
+void acct_fmt_branch(struct acct *a, const struct insn_event *e)
 {
-	if (a->method == ACCT_SFMT)
-		sfmt_insn(a, e);
-	if (!acct_is_branch(e->uop))
-		return;
 	switch (e->stage) {
 	case INSN_FETCH: branch_fetched(a, e); break;
 	case INSN_DISPATCH: branch_dispatched(a, e); break;
@@ -273,6 +269,14 @@ void acct_fmt_insn(struct acct *a, const struct insn_event *e)
 	case INSN_SQUASH: branch_squashed(a, e); break;
 	default: break;
 	}
+}
+
+void acct_fmt_insn(struct acct *a, const struct insn_event *e)
+{
+	if (a->method == ACCT_SFMT)
+		acct_sfmt_bits(a, e);
+	if (acct_is_branch(e->uop))
+		acct_fmt_branch(a, e);
 }
 
 static void fmt_on_insn(void *ctx, const struct insn_event *e)

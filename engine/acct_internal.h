@@ -286,6 +286,10 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
 
 /* Per-instruction handlers the set calls directly (it filters first). */
 void acct_fmt_insn(struct acct *a, const struct insn_event *e);
+/* ... its two halves: the sFMT's I-miss bits (any instruction) and the
+ * FMT / sFMT row rules (a branch's events only). */
+void acct_sfmt_bits(struct acct *a, const struct insn_event *e);
+void acct_fmt_branch(struct acct *a, const struct insn_event *e);
 void acct_power5_insn(struct acct *a, const struct insn_event *e);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
 

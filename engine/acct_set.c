@@ -30,16 +30,16 @@ struct acct_set {
 static void set_on_insn(void *ctx, const struct insn_event *e)
 {
 	struct acct_set *s = ctx;
-	if (!acct_is_branch(e->uop)) {
-		struct acct *sf = s->unit[ACCT_SFMT];
-		if (sf->s.fmt.imiss_bits || (e->stage == INSN_DISPATCH && e->icache_miss))
-			acct_fmt_insn(sf, e);
+	struct acct *sf = s->unit[ACCT_SFMT];
+	/* acct_fmt_insn of each, without its per-call tests of the method */
+	if (sf->s.fmt.imiss_bits || (e->stage == INSN_DISPATCH && e->icache_miss))
+		acct_sfmt_bits(sf, e);
+	if (!acct_is_branch(e->uop))
 		return;
-	}
 	if (e->stage == INSN_ISSUE)
-		return;                 /* no unit reads a branch's issue */
-	acct_fmt_insn(s->unit[ACCT_FMT], e);
-	acct_fmt_insn(s->unit[ACCT_SFMT], e);
+		return;                 /* no unit reads a branch's issue (filtered too) */
+	acct_fmt_branch(s->unit[ACCT_FMT], e);
+	acct_fmt_branch(sf, e);
 	if (e->mispredicted && !e->wrong_path) {
 		acct_power5_insn(s->unit[ACCT_POWER5], e);
 		if (s->ov)
@@ -128,6 +128,8 @@ static struct acct_set *set_new(const struct machine_config *cfg, int with_overl
 		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_cycle = set_on_cycle,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,
 		.insn_filter = INSN_WANT_BRANCH | INSN_WANT_IMISS,
+		/* set_on_insn drops every INSN_ISSUE: let the core skip them */
+		.insn_stages = ((1u << INSN_STAGE_COUNT) - 1) & ~INSN_STAGE_BIT(INSN_ISSUE),
 		.miss_filter = ACCT_MISS_FILTER,
 	};
 	return s;
