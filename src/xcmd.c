@@ -383,3 +383,11 @@ void xcmd_completion_free(struct xcompletion *c)
 	free(c->cands);
 	memset(c, 0, sizeof *c);
 }
+
+int xcmd_count_arg(struct explorer *x, int argc, char **argv, unsigned long long *n)
+{
+	*n = 1;
+	if (argc > 2)
+		return explorer_error(x, "%s takes at most one argument", argv[0]);
+	return argc == 2 ? xcmd_parse_count(x, argv[1], n) : 0;
+}

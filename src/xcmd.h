@@ -69,6 +69,8 @@ void xcmd_completion_free(struct xcompletion *c);
 
 /* Helpers for commands. */
 int xcmd_parse_count(struct explorer *x, const char *s, unsigned long long *out); /* "N" >= 1 */
+/* The optional count of `CMD [N]` (default 1); 0, or -1 after an error. */
+int xcmd_count_arg(struct explorer *x, int argc, char **argv, unsigned long long *n);
 /* The info subcommands and settings, for completion and `help`. */
 extern const char *const xcmd_info_topics[];
 const char *xcmd_setting_name(int i);     /* NULL past the end */

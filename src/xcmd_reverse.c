@@ -6,18 +6,10 @@
 #include "explorer.h"
 #include "xcmd.h"
 
-static int count_arg(struct explorer *x, int argc, char **argv, unsigned long long *n)
-{
-	*n = 1;
-	if (argc > 2)
-		return explorer_error(x, "%s takes at most one argument", argv[0]);
-	return argc == 2 ? xcmd_parse_count(x, argv[1], n) : 0;
-}
-
 static int rstep_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	unsigned long long n;
-	if (count_arg(x, argc, argv, &n) < 0)
+	if (xcmd_count_arg(x, argc, argv, &n) < 0)
 		return -1;
 	return explorer_reverse_step(x, n);
 }
@@ -32,7 +24,7 @@ XCMD_REGISTER(rstep_cmd);
 static int rstepi_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	unsigned long long n;
-	if (count_arg(x, argc, argv, &n) < 0)
+	if (xcmd_count_arg(x, argc, argv, &n) < 0)
 		return -1;
 	return explorer_reverse_stepi(x, n);
 }

@@ -5,18 +5,10 @@
 #include "explorer.h"
 #include "xcmd.h"
 
-static int count_arg(struct explorer *x, int argc, char **argv, unsigned long long *n)
-{
-	*n = 1;
-	if (argc > 2)
-		return explorer_error(x, "%s takes at most one argument", argv[0]);
-	return argc == 2 ? xcmd_parse_count(x, argv[1], n) : 0;
-}
-
 static int step_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	unsigned long long n;
-	if (count_arg(x, argc, argv, &n) < 0)
+	if (xcmd_count_arg(x, argc, argv, &n) < 0)
 		return -1;
 	return explorer_step(x, n);
 }
@@ -32,7 +24,7 @@ XCMD_REGISTER(step_cmd);
 static int stepi_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	unsigned long long n;
-	if (count_arg(x, argc, argv, &n) < 0)
+	if (xcmd_count_arg(x, argc, argv, &n) < 0)
 		return -1;
 	return explorer_stepi(x, n);
 }
@@ -49,7 +41,7 @@ XCMD_REGISTER(stepi_cmd);
 static int continue_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	unsigned long long n;
-	if (count_arg(x, argc, argv, &n) < 0)
+	if (xcmd_count_arg(x, argc, argv, &n) < 0)
 		return -1;
 	return explorer_continue(x, n);
 }
