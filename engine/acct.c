@@ -82,6 +82,7 @@ struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_e
 		return NULL;
 	}
 	a->method = method;
+	a->src = a;
 	a->penalty[ACCT_L1I] = cfg->penalty_l1i;
 	a->penalty[ACCT_L2I] = cfg->penalty_l2i;
 	a->penalty[ACCT_ITLB] = cfg->penalty_itlb;
@@ -135,19 +136,22 @@ void acct_reset(struct acct *a)
 
 void acct_get_stack(const struct acct *a, struct acct_stack *out)
 {
-	const struct acct_totals *t = &a->s.t;
+	const struct acct_totals *t = &a->src->s.t;
+	const struct acct_clock *clk = a->clock ? a->clock : &t->clk;
 	memset(out, 0, sizeof *out);
-	out->cycles = t->cycles;
-	out->insns = t->insns;
+	out->cycles = clk->cycles;
+	out->insns = clk->insns;
 	int64_t sum = 0;
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 		uint64_t v = t->global[k];
 		if (a->method == ACCT_NAIVE || a->method == ACCT_NAIVE_NONSPEC)
 			v = a->s.naive.events[k] * a->penalty[k];
+		else if (a->method == ACCT_SFMT && k < ACCT_FE_COUNT)
+			v = a->src->s.fmt.sfmt_global[k];
 		out->comp[k] = v;
 		sum += (int64_t)v;
 	}
-	out->base = (int64_t)t->cycles - sum;
+	out->base = (int64_t)clk->cycles - sum;
 }
 
 void acct_event_counts(const struct acct *a, uint64_t out[ACCT_COMP_COUNT])

@@ -177,6 +177,17 @@ void acct_overlap_get(const struct acct_overlap *o, struct acct_overlap_stats *o
  * than attaching one. The units stay individually readable. */
 struct acct_set;
 
+/* Options of acct_set_new_opts. */
+enum {
+	ACCT_SET_OVERLAP = 1,     /* with the acct_overlap measurement */
+	/* give wrong-path branches FMT rows, as the hardware does, for a view
+	 * of the table (the explorer's FMT pane); the counts are the same
+	 * without, and the set cheaper: those rows and their counters are
+	 * dropped when the mispredicted branch resolves */
+	ACCT_SET_ALL_PATHS = 2,
+};
+struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned flags, struct ivx_err *err);
+/* = acct_set_new_opts(cfg, ACCT_SET_OVERLAP, err) */
 struct acct_set *acct_set_new(const struct machine_config *cfg, struct ivx_err *err);
 /* The same without the acct_overlap measurement (acct_set_overlap is NULL):
  * the five units alone, as `make bench` times them. */

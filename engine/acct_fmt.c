@@ -129,24 +129,55 @@ static void branch_fetched(struct acct *a, const struct insn_event *e)
 	struct acct_fmt_slot *s = slot_at(a, f->fetch);
 	s->seq = e->seq;
 	s->pc = e->pc;
+	s->rob_id = e->rob_index;     /* shown once it has entered the ROB */
 	f->fetch++;
 	open_row(a, f->fetch);
 }
 
-static void branch_dispatched(struct acct *a, const struct insn_event *e)
+/* Branches fetched before instructions with seq `dispatch_seq` have
+ * entered the ROB by the end of this cycle: the dispatch tail moves over
+ * them and their penalty counts from this cycle on. (The cycle record
+ * says how far dispatch got, so this needs no event per branch.) */
+static void dispatch_upto(struct acct *a, uint64_t dispatch_seq)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
-	uint64_t pos = f->disp;
-	if (pos >= f->fetch || slot_at(a, pos)->seq != e->seq)
-		pos = find_pos(a, f->disp, f->fetch, e->seq);
-	if (pos == UINT64_MAX)
-		return;
-	struct acct_fmt_slot *s = slot_at(a, pos);
-	s->rob_id = e->rob_index;
-	s->start = f->nonfull;
-	f->disp = pos + 1;
-	if (e->rob_index >= 0 && e->rob_index < ACCT_MAX_ROB_ID)
-		a->rob_row[e->rob_index] = (uint16_t)(pos & (a->rows - 1));
+	while (f->disp < f->fetch) {
+		struct acct_fmt_slot *s = slot_at(a, f->disp);
+		if (s->seq >= dispatch_seq)
+			break;
+		s->start = f->nonfull;
+		if (s->rob_id >= 0 && s->rob_id < ACCT_MAX_ROB_ID)
+			a->rob_row[s->rob_id] = (uint16_t)(f->disp & (a->rows - 1));
+		f->disp++;
+	}
+}
+
+/* Branches older than `commit_seq` have retired: their local counters go
+ * to the global ones and the dispatch head moves over them. */
+static void retire_upto(struct acct *a, uint64_t commit_seq)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	while (f->head < f->disp) {
+		const struct acct_fmt_slot *s = slot_at(a, f->head);
+		if (s->seq >= commit_seq)
+			break;
+		for (int k = 0; k < ACCT_FE_COUNT; k++)
+			f->t.global[k] += s->local[k];
+		if (s->mispredicted) {
+			/* sFMT: a mispredicted branch retires; what the shared
+			 * counters hold since the older I-miss instructions
+			 * retired was fetched after it, on its wrong path (or
+			 * just after the redirect) */
+			memset(f->shared, 0, sizeof f->shared);
+		}
+		f->head++;
+	}
+}
+
+void acct_fmt_progress(struct acct *a, const struct cycle_record *r)
+{
+	retire_upto(a, r->commit_seq);
+	dispatch_upto(a, r->dispatch_seq);
 }
 
 static void mispredict_resolved(struct acct *a, uint64_t pos)
@@ -174,28 +205,6 @@ static void branch_completed(struct acct *a, const struct insn_event *e)
 	s->penalty = f->nonfull - s->start;
 	if (e->mispredicted && !e->wrong_path)
 		mispredict_resolved(a, pos);
-}
-
-static void branch_retired(struct acct *a, const struct insn_event *e)
-{
-	struct acct_fmt_state_s *f = &a->s.fmt;
-	/* Rows older than the retiring branch belong to branches that vanished
-	 * without retiring (only possible after an unusual flush): drop them. */
-	while (f->head < f->disp && slot_at(a, f->head)->seq < e->seq)
-		f->head++;
-	if (f->head >= f->disp || slot_at(a, f->head)->seq != e->seq)
-		return;
-	const struct acct_fmt_slot *s = slot_at(a, f->head);
-	if (a->method == ACCT_FMT) {
-		for (int k = 0; k < ACCT_FE_COUNT; k++)
-			f->t.global[k] += s->local[k];
-	} else if (s->mispredicted) {
-		/* sFMT: a mispredicted branch retires; what the shared counters
-		 * hold since the older I-miss instructions retired was fetched
-		 * after it, on its wrong path (or just after the redirect) */
-		memset(f->shared, 0, sizeof f->shared);
-	}
-	f->head++;
 }
 
 static void branch_squashed(struct acct *a, const struct insn_event *e)
@@ -247,8 +256,9 @@ void acct_sfmt_bits(struct acct *a, const struct insn_event *e)
 		break;
 	case INSN_COMMIT:
 		if (imiss_test(f, i)) {
+			retire_upto(a, e->seq);     /* older branches first, in order */
 			for (int k = 0; k < ACCT_FE_COUNT; k++)
-				f->t.global[k] += f->shared[k];
+				f->sfmt_global[k] += f->shared[k];
 			memset(f->shared, 0, sizeof f->shared);
 			memset(f->imiss, 0, sizeof f->imiss);
 			f->imiss_bits = 0;
@@ -263,25 +273,17 @@ void acct_fmt_branch(struct acct *a, const struct insn_event *e)
 {
 	switch (e->stage) {
 	case INSN_FETCH: branch_fetched(a, e); break;
-	case INSN_DISPATCH: branch_dispatched(a, e); break;
 	case INSN_COMPLETE: branch_completed(a, e); break;
-	case INSN_COMMIT: branch_retired(a, e); break;
 	case INSN_SQUASH: branch_squashed(a, e); break;
-	default: break;
+	default: break;         /* dispatch and retirement: acct_fmt_progress */
 	}
-}
-
-void acct_fmt_insn(struct acct *a, const struct insn_event *e)
-{
-	if (a->method == ACCT_SFMT)
-		acct_sfmt_bits(a, e);
-	if (acct_is_branch(e->uop))
-		acct_fmt_branch(a, e);
 }
 
 static void fmt_on_insn(void *ctx, const struct insn_event *e)
 {
-	acct_fmt_insn(ctx, e);
+	acct_sfmt_bits(ctx, e);
+	if (acct_is_branch(e->uop))
+		acct_fmt_branch(ctx, e);
 }
 
 /* Wrong-path I-side misses, so a fetch unit waiting on one is seen as such. */
@@ -312,7 +314,9 @@ static void fmt_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_cycle_view v;
 	acct_cycle_view(r, &v);
-	acct_fmt_cycle(ctx, r, &v, acct_fmt_fetch_imiss(ctx, r, &v));
+	acct_clock_tick(ctx, &v);
+	acct_fmt_follow(ctx, r);
+	acct_fmt_cycle(ctx, r, &v);
 }
 
 void acct_fmt_init(struct acct *a)
@@ -322,7 +326,14 @@ void acct_fmt_init(struct acct *a)
 	open_row(a, 0);
 	a->obs.on_insn = fmt_on_insn;
 	a->obs.on_miss = fmt_on_miss;
-	a->obs.insn_filter = a->method == ACCT_SFMT ? INSN_WANT_BRANCH | INSN_WANT_IMISS : INSN_WANT_BRANCH;
+	/* every path: a unit on its own allocates rows for wrong-path branches
+	 * too, as the hardware would (a set does not need to: acct_set.c) */
+	memset(a->obs.insn_filter_at, 0, sizeof a->obs.insn_filter_at);
+	a->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_BRANCH;
+	a->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS;
+	a->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH;
+	a->obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_IMISS;
+	a->obs.insn_filter_at[INSN_SQUASH] = INSN_WANT_BRANCH | INSN_WANT_IMISS;
 	a->obs.miss_filter = ACCT_IMISS_FILTER;   /* wrong-path I-side waits */
 	a->obs.on_cycle = fmt_on_cycle;
 }
@@ -331,7 +342,7 @@ int acct_fmt_state(const struct acct *a, struct acct_fmt_state *out)
 {
 	if (a->method != ACCT_FMT && a->method != ACCT_SFMT)
 		return -1;
-	const struct acct_fmt_state_s *f = &a->s.fmt;
+	const struct acct_fmt_state_s *f = &a->src->s.fmt;
 	memset(out, 0, sizeof *out);
 	out->rows = (int)a->rows;
 	out->fetch = (int)(f->fetch % a->rows);
@@ -351,7 +362,7 @@ int acct_fmt_row(const struct acct *a, int i, struct acct_fmt_row *out)
 {
 	if ((a->method != ACCT_FMT && a->method != ACCT_SFMT) || i < 0 || (uint32_t)i >= a->rows)
 		return -1;
-	const struct acct_fmt_state_s *f = &a->s.fmt;
+	const struct acct_fmt_state_s *f = &a->src->s.fmt;
 	const struct acct_fmt_slot *s = &f->row[i];
 	/* The position this row holds, counting from the dispatch head. */
 	uint64_t pos = f->head + ((uint64_t)i + a->rows - f->head % a->rows) % a->rows;

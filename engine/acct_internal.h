@@ -20,11 +20,20 @@
 /* ROB ids are the core's slot numbers, which may exceed the ROB size. */
 #define ACCT_MAX_ROB_ID 4096
 
-/* What every unit counts. */
-struct acct_totals {
+/* Cycles and committed instructions: the same for every unit watching one
+ * simulation, so a set of units keeps one copy (struct acct.clock). */
+struct acct_clock {
 	uint64_t cycles;                   /* on_cycle calls seen */
 	uint64_t insns;                    /* instructions committed */
-	uint64_t global[ACCT_COMP_COUNT];  /* the global component counters */
+};
+
+/* What every unit counts. */
+struct acct_totals {
+	struct acct_clock clk;             /* a unit's own; unused in a set */
+	/* the global component counters, and one more that nothing reads:
+	 * the set's per-cycle rules add to it instead of testing whether to
+	 * add (acct_set.c) */
+	uint64_t global[ACCT_COMP_COUNT + 1];
 };
 
 struct acct_naive_state {
@@ -37,7 +46,7 @@ struct acct_power5_state {
 	int empty_cause;                   /* enum acct_comp an empty ROB is charged to, -1 none */
 };
 
-/* One FMT row. `local` is unused by the sFMT. */
+/* One FMT row. `local` is the FMT's; the sFMT has no local counters. */
 struct acct_fmt_slot {
 	uint64_t seq;                      /* branch seq, 0 for the open fetch row */
 	uint64_t pc;
@@ -63,7 +72,9 @@ struct acct_fmt_slot {
  * branch fetched claims it.
  */
 struct acct_fmt_state_s {
-	struct acct_totals t;
+	struct acct_totals t;              /* the FMT's totals; the sFMT's but for
+					      the I-side components: */
+	uint64_t sfmt_global[ACCT_FE_COUNT]; /* the sFMT's global L1I/L2I/I-TLB counters */
 	uint64_t head, disp, fetch;        /* ring positions (see above) */
 	uint64_t nonfull;                  /* cycles with the ROB not full so far */
 	int refill;                        /* global branch counter running */
@@ -83,6 +94,12 @@ struct acct_fmt_state_s {
 struct acct {
 	int method;                        /* enum acct_method */
 	struct core_observer obs;
+	/* The unit whose state holds this one's counts: itself, except for
+	 * the sFMT of a set, which reads the set's FMT (one table computes
+	 * both: they differ only in where I-side miss cycles wait). */
+	const struct acct *src;
+	/* The set's shared clock, or NULL: the unit counts in s.t.clk. */
+	const struct acct_clock *clock;
 	/* derived from the configuration, fixed for the unit's life */
 	uint32_t penalty[ACCT_COMP_COUNT]; /* naive average penalties */
 	uint32_t rows;                     /* FMT rows in use (a power of two) */
@@ -151,6 +168,7 @@ struct acct_overlap {
 	struct {
 		struct acct_overlap_stats st;
 		uint64_t wrong_fetch_seq;   /* mispredicted branch fetched, unresolved (0 none) */
+		uint64_t pending_dispatch;  /* ... and not yet in the ROB (0 none) */
 		uint64_t bp_seq;            /* mispredicted branch whose penalty is running */
 		int bp_resolved;            /* ... and it has resolved */
 		int64_t long_out;           /* correct-path long backend misses outstanding */
@@ -182,10 +200,11 @@ static inline void acct_cycle_view(const struct cycle_record *r, struct acct_cyc
 	v->fe = acct_fetch_comp(r->fetch_stall);
 }
 
-static inline void acct_naive_cycle(struct acct *a, const struct acct_cycle_view *v)
+/* A unit's own clock (a unit outside a set). */
+static inline void acct_clock_tick(struct acct *a, const struct acct_cycle_view *v)
 {
-	a->s.naive.t.cycles++;
-	a->s.naive.t.insns += v->committed;
+	a->s.t.clk.cycles++;
+	a->s.t.clk.insns += v->committed;
 }
 
 /* POWER5: zero-commit cycles by cause (acct_power5.c explains). */
@@ -193,8 +212,6 @@ static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *
 				     const struct acct_cycle_view *v)
 {
 	struct acct_power5_state *s = &a->s.p5;
-	s->t.cycles++;
-	s->t.insns += v->committed;
 	/* this cycle's frontend view, as the counters see it during the cycle */
 	int redirect = r->fetch_stall == FETCH_STALL_REDIRECT;
 	if (v->fe >= 0)
@@ -228,14 +245,13 @@ static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_
 	return f->wp_itlb_id ? ACCT_FE_ITLB : -1;
 }
 
-/* FMT / sFMT: the cycle-by-cycle rules of acct_fmt.c; `fe` is
- * acct_fmt_fetch_imiss (the same for both: they see the same events). */
+/* FMT and sFMT together: the cycle-by-cycle rules of acct_fmt.c. An I-side
+ * miss cycle goes to the FMT's fetch row and to the sFMT's shared
+ * counters; everything else is the same in both. */
 static inline void acct_fmt_cycle(struct acct *a, const struct cycle_record *r,
-				  const struct acct_cycle_view *v, int fe)
+				  const struct acct_cycle_view *v)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
-	f->t.cycles++;
-	f->t.insns += v->committed;
 	if (f->refill && r->dispatched_correct > 0)
 		f->refill = 0;
 	if (v->full) {
@@ -244,11 +260,10 @@ static inline void acct_fmt_cycle(struct acct *a, const struct cycle_record *r,
 		return;
 	}
 	f->nonfull++;
+	int fe = acct_fmt_fetch_imiss(a, r, v);
 	if (fe >= 0) {
-		if (a->method == ACCT_FMT)
-			acct_fmt_slot_at(a, f->fetch)->local[fe]++;
-		else
-			f->shared[fe]++;
+		acct_fmt_slot_at(a, f->fetch)->local[fe]++;
+		f->shared[fe]++;
 	} else if (f->refill) {
 		f->t.global[ACCT_BPRED]++;
 	}
@@ -258,6 +273,12 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
 				      const struct acct_cycle_view *v)
 {
 	o->s.st.cycles++;
+	if (o->s.pending_dispatch && r->dispatch_seq > o->s.pending_dispatch) {
+		/* the mispredicted branch entered the ROB: its penalty starts */
+		o->s.bp_seq = o->s.pending_dispatch;
+		o->s.bp_resolved = 0;
+		o->s.pending_dispatch = 0;
+	}
 	if (o->s.bp_seq && o->s.bp_resolved && r->dispatched_correct > 0)
 		o->s.bp_seq = 0;
 	int imiss = o->s.wrong_fetch_seq == 0 && v->fe >= 0;
@@ -284,12 +305,27 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
 	o->s.st.overlap += (uint64_t)(fe && be);
 }
 
-/* Per-instruction handlers the set calls directly (it filters first). */
-void acct_fmt_insn(struct acct *a, const struct insn_event *e);
-/* ... its two halves: the sFMT's I-miss bits (any instruction) and the
- * FMT / sFMT row rules (a branch's events only). */
+/* Per-instruction handlers the set calls directly (it filters first):
+ * the sFMT's I-miss bits (any instruction) and the FMT / sFMT row rules
+ * (a branch's events only). */
 void acct_sfmt_bits(struct acct *a, const struct insn_event *e);
 void acct_fmt_branch(struct acct *a, const struct insn_event *e);
+/* FMT / sFMT, at the start of each cycle's rules: branches dispatched and
+ * retired during the cycle, read from the record's dispatch_seq and
+ * commit_seq. */
+void acct_fmt_progress(struct acct *a, const struct cycle_record *r);
+
+/* ... called only when some row moves (most cycles none does). */
+static inline void acct_fmt_follow(struct acct *a, const struct cycle_record *r)
+{
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	/* the open row's seq is 0, so an empty range never matches... */
+	uint64_t retiring = acct_fmt_slot_at(a, f->head)->seq - 1;
+	uint64_t entering = acct_fmt_slot_at(a, f->disp)->seq - 1;
+	/* ... as 0 - 1 is the largest seq: one test per cycle */
+	if ((retiring < r->commit_seq - 1) | (entering < r->dispatch_seq - 1))
+		acct_fmt_progress(a, r);
+}
 void acct_power5_insn(struct acct *a, const struct insn_event *e);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
 

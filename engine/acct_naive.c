@@ -54,7 +54,7 @@ static void naive_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_cycle_view v;
 	acct_cycle_view(r, &v);
-	acct_naive_cycle(ctx, &v);
+	acct_clock_tick(ctx, &v);
 }
 
 void acct_naive_init(struct acct *a)

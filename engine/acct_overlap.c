@@ -30,10 +30,7 @@ void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e)
 	switch (e->stage) {
 	case INSN_FETCH:
 		o->s.wrong_fetch_seq = e->seq;
-		break;
-	case INSN_DISPATCH:
-		o->s.bp_seq = e->seq;
-		o->s.bp_resolved = 0;
+		o->s.pending_dispatch = e->seq;     /* its dispatch: acct_overlap_cycle */
 		break;
 	case INSN_COMPLETE:
 		if (o->s.wrong_fetch_seq == e->seq)
@@ -109,7 +106,8 @@ struct acct_overlap *acct_overlap_new(const struct machine_config *cfg, struct i
 		.name = "overlap", .ctx = o,
 		.on_insn = ov_on_insn, .on_miss = ov_on_miss, .on_cycle = ov_on_cycle,
 		.state_size = ov_size, .save = ov_save, .restore = ov_restore,
-		.insn_filter = INSN_WANT_BRANCH, .miss_filter = ACCT_MISS_FILTER,
+		.insn_filter_at = { [INSN_FETCH] = INSN_WANT_BRANCH, [INSN_COMPLETE] = INSN_WANT_BRANCH },
+		.miss_filter = ACCT_MISS_FILTER,
 	};
 	return o;
 }

@@ -40,6 +40,7 @@ static void p5_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_cycle_view v;
 	acct_cycle_view(r, &v);
+	acct_clock_tick(ctx, &v);
 	acct_power5_cycle(ctx, r, &v);
 }
 
@@ -54,7 +55,8 @@ void acct_power5_init(struct acct *a)
 	a->s.p5.empty_cause = -1;
 	a->state_size = sizeof a->s.p5;
 	a->obs.on_insn = p5_on_insn;
-	a->obs.insn_filter = INSN_WANT_BRANCH;      /* mispredicted branches resolving */
+	memset(a->obs.insn_filter_at, 0, sizeof a->obs.insn_filter_at);
+	a->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH;   /* mispredicted branches resolving */
 	a->obs.on_miss = NULL;
 	a->obs.on_cycle = p5_on_cycle;
 }

@@ -2,18 +2,30 @@
  * acct_set.c — the five accounting units and the overlap measurement as
  * one observer (see acct.h).
  *
- * The core calls an observer for every stage of every instruction; the
- * units only read a few of those events:
- *   FMT / sFMT rows     branch events (fetch, dispatch, complete, commit, squash)
- *   sFMT I-miss bits    dispatch of an instruction whose fetch missed, and
- *                       commit / squash while some bit is set
- *   POWER5              completion of a mispredicted branch
- *   overlap             events of mispredicted branches
- *   naive               none (miss events only)
- * so one dispatcher that drops everything else saves an indirect call per
- * unit per event. Cycle records go to every unit, through direct calls
- * of their per-cycle rules (acct_internal.h); miss events (rare) through
- * the units' own observers.
+ * What makes a set cheaper than the units on their own:
+ *   - one clock (cycles, committed instructions) for all units;
+ *   - one FMT table computes the FMT and the sFMT: they differ only in
+ *     where an I-side miss cycle waits (the fetch row's local counter, or
+ *     the shared one) and when it reaches the global counters; the sFMT
+ *     unit of a set is a view of the FMT's state (struct acct.src);
+ *   - only the events of correct-path instructions, and of those only
+ *     branches and instructions whose fetch missed:
+ *       FMT / sFMT rows     branch fetch and completion (dispatch and
+ *                           retirement are read from the cycle records)
+ *       sFMT I-miss bits    dispatch and commit of an I-miss instruction
+ *       POWER5, overlap     a mispredicted branch's fetch and completion
+ *       naive               none (miss events only).
+ *     The FMT hardware also gives wrong-path branches rows, but those rows
+ *     and their counters are dropped when the mispredicted branch
+ *     resolves, before anything reaches a global counter; so are the I-miss
+ *     bits of wrong-path instructions when they are squashed. Leaving them
+ *     out changes no count (units on their own do track them, and the
+ *     tests check that both give the same stacks) and saves most of the
+ *     events of a branchy program, whose fetched instructions are mostly
+ *     wrong-path ones.
+ * Cycle records go to every unit through direct calls of their per-cycle
+ * rules (acct_internal.h); miss events (rare) through the units' own
+ * observers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,27 +35,39 @@ struct acct_set {
 	struct core_observer obs;
 	struct acct *unit[ACCT_METHOD_COUNT];
 	struct acct_overlap *ov;
-	const struct core_observer *sub[ACCT_METHOD_COUNT + 1]; /* units, then overlap */
+	struct acct_clock clock;        /* every unit's cycles and instructions */
+	/* the observers behind the set: those with miss events or state
+	 * (every unit but the sFMT view, then the overlap) */
+	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
 };
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
 {
 	struct acct_set *s = ctx;
-	struct acct *sf = s->unit[ACCT_SFMT];
-	/* acct_fmt_insn of each, without its per-call tests of the method */
-	if (sf->s.fmt.imiss_bits || (e->stage == INSN_DISPATCH && e->icache_miss))
-		acct_sfmt_bits(sf, e);
-	if (!acct_is_branch(e->uop))
-		return;
-	if (e->stage == INSN_ISSUE)
-		return;                 /* no unit reads a branch's issue (filtered too) */
-	acct_fmt_branch(s->unit[ACCT_FMT], e);
-	acct_fmt_branch(sf, e);
-	if (e->mispredicted && !e->wrong_path) {
-		acct_power5_insn(s->unit[ACCT_POWER5], e);
-		if (s->ov)
+	struct acct *fmt = s->unit[ACCT_FMT];
+	switch (e->stage) {
+	case INSN_FETCH:                /* a branch */
+		acct_fmt_branch(fmt, e);
+		if (e->mispredicted && !e->wrong_path && s->ov)
 			acct_overlap_insn(s->ov, e);
+		break;
+	case INSN_COMPLETE:             /* a branch */
+		acct_fmt_branch(fmt, e);
+		if (e->mispredicted && !e->wrong_path) {
+			acct_power5_insn(s->unit[ACCT_POWER5], e);
+			if (s->ov)
+				acct_overlap_insn(s->ov, e);
+		}
+		break;
+	case INSN_SQUASH:               /* ACCT_SET_ALL_PATHS only */
+		acct_sfmt_bits(fmt, e);
+		if (acct_is_branch(e->uop))
+			acct_fmt_branch(fmt, e);
+		break;
+	default:                        /* dispatch, commit of an I-miss instruction */
+		acct_sfmt_bits(fmt, e);
+		break;
 	}
 }
 
@@ -55,26 +79,81 @@ static void set_on_miss(void *ctx, const struct miss_event *e)
 			s->sub[i]->on_miss(s->sub[i]->ctx, e);
 }
 
+/* Lookup tables for the per-cycle rules: the component a blocked ROB head
+ * stands for (acct_head_comp; a refused store is sorted out below), and a
+ * correct-path I-side fetch stall's (acct_fetch_comp); DISCARD: none. */
+#define DISCARD ACCT_COMP_COUNT
+static const uint8_t head_comp_of[] = {
+	[HEAD_NONE] = DISCARD, [HEAD_EXECUTING] = DISCARD, [HEAD_L1D] = ACCT_L1D,
+	[HEAD_L2D] = ACCT_L2D, [HEAD_DTLB] = ACCT_DTLB, [HEAD_LONG_LATENCY] = ACCT_FU,
+	[HEAD_STORE] = ACCT_L1D,
+};
+static const uint8_t fetch_comp_of[] = {
+	[FETCH_OK] = DISCARD, [FETCH_STALL_L1I] = ACCT_L1I, [FETCH_STALL_L2I] = ACCT_L2I,
+	[FETCH_STALL_ITLB] = ACCT_ITLB, [FETCH_STALL_REDIRECT] = DISCARD,
+	[FETCH_STALL_WRONG_PATH] = DISCARD, [FETCH_STALL_OTHER] = DISCARD,
+};
+
+/*
+ * The per-cycle rules of POWER5, FMT and sFMT (acct_power5_cycle and
+ * acct_fmt_cycle in acct_internal.h, which units on their own run) in one
+ * pass, written as selections of the counter to add to rather than tests
+ * of whether to add: a simulated cycle takes a few hundred host cycles,
+ * so each host branch mispredicted here would cost several percent. The
+ * tests check that both give the same stacks.
+ */
 static void set_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_set *s = ctx;
-	struct acct_cycle_view v;
-	acct_cycle_view(r, &v);
-	acct_naive_cycle(s->unit[ACCT_NAIVE], &v);
-	acct_naive_cycle(s->unit[ACCT_NAIVE_NONSPEC], &v);
-	acct_power5_cycle(s->unit[ACCT_POWER5], r, &v);
-	/* the FMT and sFMT see the same miss events, so the same I-side wait */
-	int fe = acct_fmt_fetch_imiss(s->unit[ACCT_FMT], r, &v);
-	acct_fmt_cycle(s->unit[ACCT_FMT], r, &v, fe);
-	acct_fmt_cycle(s->unit[ACCT_SFMT], r, &v, fe);
-	if (s->ov)
+	struct acct *fa = s->unit[ACCT_FMT];
+	struct acct_fmt_state_s *f = &fa->s.fmt;
+	struct acct_power5_state *p = &s->unit[ACCT_POWER5]->s.p5;
+	unsigned committed = (unsigned)r->committed;
+	int entered = r->dispatched_correct > 0;
+	s->clock.cycles++;
+	s->clock.insns += committed;
+	acct_fmt_follow(fa, r);
+
+	int full = r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size));
+	unsigned head = head_comp_of[r->head_wait];
+	if (r->head_wait == HEAD_STORE && r->long_misses_outstanding > 0)
+		head = ACCT_L2D;
+	unsigned fe = fetch_comp_of[r->fetch_stall];      /* correct path */
+	int redirect = r->fetch_stall == FETCH_STALL_REDIRECT;
+
+	/* POWER5 */
+	int cause = fe != DISCARD ? (int)fe : redirect ? ACCT_BPRED : p->empty_cause;
+	int k = r->head_wait == HEAD_NONE ? (cause >= 0 ? cause : DISCARD) : (int)head;
+	p->t.global[committed == 0 ? k : DISCARD]++;
+	p->empty_cause = entered && fe == DISCARD && !redirect ? -1 : cause;
+
+	/* FMT and sFMT: an I-side wait of either path (acct_fmt_fetch_imiss) */
+	unsigned fe_any = fe;
+	if (__builtin_expect(r->fetch_stall == FETCH_STALL_WRONG_PATH, 0)) {
+		struct acct_cycle_view v = { .fe = -1 };
+		int w = acct_fmt_fetch_imiss(fa, r, &v);
+		fe_any = w >= 0 ? (unsigned)w : DISCARD;
+	}
+	int refill = f->refill & !entered;
+	f->refill = refill;
+	f->nonfull += (uint64_t)!full;
+	unsigned g = full ? head : fe_any == DISCARD && refill ? ACCT_BPRED : DISCARD;
+	f->t.global[g]++;
+	if (!full && fe_any != DISCARD) {
+		acct_fmt_slot_at(fa, f->fetch)->local[fe_any]++;
+		f->shared[fe_any]++;
+	}
+	if (s->ov) {
+		struct acct_cycle_view v;
+		acct_cycle_view(r, &v);
 		acct_overlap_cycle(s->ov, r, &v);
+	}
 }
 
 static size_t set_state_size(void *ctx)
 {
 	struct acct_set *s = ctx;
-	size_t n = 0;
+	size_t n = sizeof s->clock;
 	for (int i = 0; i < s->n_sub; i++)
 		n += s->sub[i]->state_size(s->sub[i]->ctx);
 	return n;
@@ -84,6 +163,8 @@ static void set_save(void *ctx, void *blob)
 {
 	struct acct_set *s = ctx;
 	char *p = blob;
+	memcpy(p, &s->clock, sizeof s->clock);
+	p += sizeof s->clock;
 	for (int i = 0; i < s->n_sub; i++) {
 		s->sub[i]->save(s->sub[i]->ctx, p);
 		p += s->sub[i]->state_size(s->sub[i]->ctx);
@@ -94,13 +175,15 @@ static void set_restore(void *ctx, const void *blob)
 {
 	struct acct_set *s = ctx;
 	const char *p = blob;
+	memcpy(&s->clock, p, sizeof s->clock);
+	p += sizeof s->clock;
 	for (int i = 0; i < s->n_sub; i++) {
 		s->sub[i]->restore(s->sub[i]->ctx, p);
 		p += s->sub[i]->state_size(s->sub[i]->ctx);
 	}
 }
 
-static struct acct_set *set_new(const struct machine_config *cfg, int with_overlap, struct ivx_err *err)
+struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned flags, struct ivx_err *err)
 {
 	struct acct_set *s = calloc(1, sizeof *s);
 	if (!s) {
@@ -113,9 +196,12 @@ static struct acct_set *set_new(const struct machine_config *cfg, int with_overl
 			acct_set_free(s);
 			return NULL;
 		}
-		s->sub[s->n_sub++] = acct_observer(s->unit[m]);
+		s->unit[m]->clock = &s->clock;
+		if (m != ACCT_SFMT)
+			s->sub[s->n_sub++] = acct_observer(s->unit[m]);
 	}
-	if (with_overlap) {
+	s->unit[ACCT_SFMT]->src = s->unit[ACCT_FMT];
+	if (flags & ACCT_SET_OVERLAP) {
 		s->ov = acct_overlap_new(cfg, err);
 		if (!s->ov) {
 			acct_set_free(s);
@@ -127,22 +213,33 @@ static struct acct_set *set_new(const struct machine_config *cfg, int with_overl
 		.name = "acct", .ctx = s,
 		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_cycle = set_on_cycle,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,
-		.insn_filter = INSN_WANT_BRANCH | INSN_WANT_IMISS,
-		/* set_on_insn drops every INSN_ISSUE: let the core skip them */
-		.insn_stages = ((1u << INSN_STAGE_COUNT) - 1) & ~INSN_STAGE_BIT(INSN_ISSUE),
+		/* (no unit reads an issue; a correct-path instruction is never
+		 * squashed; the FMT follows dispatch and retirement in the
+		 * cycle records) */
+		.insn_filter_at = {
+			[INSN_FETCH] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH,
+			[INSN_DISPATCH] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH,
+			[INSN_COMPLETE] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH,
+			[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH,
+		},
 		.miss_filter = ACCT_MISS_FILTER,
 	};
+	if (flags & ACCT_SET_ALL_PATHS) {
+		/* the events a unit on its own reads (acct_fmt_init) */
+		const struct acct *fmt = s->unit[ACCT_FMT];
+		memcpy(s->obs.insn_filter_at, fmt->obs.insn_filter_at, sizeof s->obs.insn_filter_at);
+	}
 	return s;
 }
 
 struct acct_set *acct_set_new(const struct machine_config *cfg, struct ivx_err *err)
 {
-	return set_new(cfg, 1, err);
+	return acct_set_new_opts(cfg, ACCT_SET_OVERLAP, err);
 }
 
 struct acct_set *acct_set_new_units(const struct machine_config *cfg, struct ivx_err *err)
 {
-	return set_new(cfg, 0, err);
+	return acct_set_new_opts(cfg, 0, err);
 }
 
 void acct_set_free(struct acct_set *s)

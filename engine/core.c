@@ -130,6 +130,17 @@ void core_free(struct core *c)
 
 /* ---- observers and events --------------------------------------------- */
 
+/* The ev_bits an instruction filter (INSN_WANT_* bits; 0 = all) selects. */
+static uint8_t ev_mask(uint32_t f)
+{
+	if (!f)
+		return CORE_EV_ANY;
+	if (!(f & INSN_WANT_CORRECT_PATH))
+		return (uint8_t)(f & (INSN_WANT_BRANCH | INSN_WANT_IMISS));
+	return (uint8_t)(((f & INSN_WANT_BRANCH) ? CORE_EV_BRANCH_CP : 0) |
+			 ((f & INSN_WANT_IMISS) ? CORE_EV_IMISS_CP : 0));
+}
+
 /* Rebuild the per-callback subscriber lists and the union of the
  * instruction filters. */
 static void update_wants(struct core *c)
@@ -140,13 +151,19 @@ static void update_wants(struct core *c)
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
 		if (o->on_insn) {
-			uint8_t m = o->insn_filter ? (uint8_t)(o->insn_filter & (INSN_WANT_BRANCH | INSN_WANT_IMISS))
-						   : (uint8_t)CORE_EV_ANY;
+			int per_stage = 0;
+			for (int st = 0; st < INSN_STAGE_COUNT; st++)
+				per_stage |= o->insn_filter_at[st] != 0;
 			struct core_sub *sub = &c->insn_sub[c->n_insn_sub++];
 			*sub = (struct core_sub){ .ctx = o->ctx, .fn.insn = o->on_insn };
 			for (int st = 0; st < INSN_STAGE_COUNT; st++) {
-				if (o->insn_stages && !(o->insn_stages & INSN_STAGE_BIT(st)))
-					continue;
+				uint8_t m;
+				if (per_stage)
+					m = o->insn_filter_at[st] ? ev_mask(o->insn_filter_at[st]) : 0;
+				else if (o->insn_stages && !(o->insn_stages & INSN_STAGE_BIT(st)))
+					m = 0;
+				else
+					m = ev_mask(o->insn_filter);
 				sub->want[st] = m;
 				c->insn_want[st] |= m;
 			}
@@ -233,7 +250,7 @@ void core_insn_event(struct core *c, const struct core_insn *r, int stage, const
 	e.seq = r->seq;
 	e.pc = r->pc;
 	e.uop = r->uop;
-	e.rob_index = r->state == IS_FRONTEND ? -1 : (int)core_slot(c, r);
+	e.rob_index = (int)core_slot(c, r);
 	e.wrong_path = r->wrong_path;
 	e.mispredicted = r->mispredicted;
 	e.icache_miss = r->icache_miss;
@@ -389,6 +406,7 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 	}
 	if (r->fu == FU_MEM)
 		s->lsq_count--;
+	s->cc.commit_pc[s->cc.committed++] = r->pc;
 	s->stats.committed++;
 	if (core_insn_wanted(c, r, INSN_COMMIT))
 		core_insn_event(c, r, INSN_COMMIT, NULL, 0);
@@ -417,7 +435,6 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 			break;
 		n++;
 	}
-	s->cc.committed = n;
 	if (n) {
 		s->last_commit_cycle = s->cycle;
 		if (!s->ev_fu_stall.id)
@@ -458,11 +475,16 @@ static void publish_cycle(struct core *c)
 	 * the one case it tells apart (events.h) */
 	rec->long_misses_outstanding =
 		rec->head_wait == HEAD_STORE ? memsys_long_misses_in_flight(c->ms, s->cycle) : 0;
-	if (s->head != s->dispatch && !rec->head_seq) {
-		/* the head committed this cycle: name the new one */
+	rec->dispatch_seq = s->dispatch != s->tail ? core_at(c, s->dispatch)->seq : s->next_seq;
+	rec->commit_seq = rec->dispatch_seq;
+	if (s->head != s->dispatch) {
 		const struct core_insn *h = core_at(c, s->head);
-		rec->head_seq = h->seq;
-		rec->head_pc = h->pc;
+		rec->commit_seq = h->seq;
+		if (!rec->head_seq) {
+			/* the head committed this cycle: name the new one */
+			rec->head_seq = h->seq;
+			rec->head_pc = h->pc;
+		}
 	}
 	/* While speculating, the wrong path is the young end of the ring, so
 	 * the ROB holds some of it iff its youngest entry is wrong-path. */
@@ -534,7 +556,7 @@ int core_cycle(struct core *c, struct ivx_err *err)
 	/* reset the counts the stages fill in (not the whole record: zeroing
 	 * it would be a `rep stos`, slow, every cycle) */
 	_Static_assert(offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched) ==
-		       6 * sizeof(int), "fetched .. squashed are six ints in a row");
+		       7 * sizeof(int), "fetched .. issued_correct are seven ints in a row");
 	struct cycle_record *cc = &s->cc;
 	memset(&cc->fetched, 0,
 	       offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched));

@@ -332,6 +332,7 @@ static inline __attribute__((always_inline)) int try_issue(struct core *c, struc
 	s->iq_count--;
 	s->stats.issued++;
 	s->cc.issued++;
+	s->cc.issued_correct += !r->wrong_path;
 	wheel_insert(c, r);
 	if (core_insn_wanted(c, r, INSN_ISSUE))
 		core_insn_event(c, r, INSN_ISSUE, NULL, 0);

@@ -40,8 +40,10 @@ static const uint8_t fu_of_class[UOP_CLASS_COUNT] = {
 /* The event classes (ev_bits) of r, from its static uop and its fetch. */
 static inline uint8_t core_ev_bits(const struct core_insn *r)
 {
-	return (uint8_t)(CORE_EV_ANY | (r->uop->op_class == UOP_BRANCH) * INSN_WANT_BRANCH |
-			 (r->icache_miss != 0) * INSN_WANT_IMISS);
+	unsigned branch = r->uop->op_class == UOP_BRANCH, imiss = r->icache_miss != 0;
+	unsigned correct = !r->wrong_path;
+	return (uint8_t)(CORE_EV_ANY | branch * INSN_WANT_BRANCH | imiss * INSN_WANT_IMISS |
+			 (branch & correct) * CORE_EV_BRANCH_CP | (imiss & correct) * CORE_EV_IMISS_CP);
 }
 
 /* Unit, long-latency and serializing flags, event classes (table lookups:

@@ -84,7 +84,9 @@ struct insn_event {
 	uint64_t seq;           /* dynamic instruction number, increasing in fetch order (wrong path too) */
 	uint64_t pc;
 	const struct uop *uop;  /* static decode (class, registers, branch kind) */
-	int rob_index;          /* ROB slot once dispatched, else -1 */
+	int rob_index;          /* the ROB slot it occupies or will occupy (the core
+				   allocates it at fetch; a slot number may exceed
+				   the ROB size), -1 if none */
 	int wrong_path;         /* fetched down a mispredicted path */
 	int mispredicted;       /* a branch whose prediction was wrong (known at fetch) */
 	int icache_miss;        /* its fetch missed in the L1 I-cache or I-TLB (sFMT's I-miss bit) */
@@ -99,6 +101,8 @@ struct insn_event {
 };
 
 /* ---- per-cycle summary ----------------------------------------------- */
+
+#define CYCLE_MAX_COMMIT 64     /* the largest core.commit_width */
 
 /* Why the frontend delivered no correct-path instructions this cycle. */
 enum fetch_stall {
@@ -130,6 +134,7 @@ struct cycle_record {
 	int issued;
 	int committed;
 	int squashed;
+	int issued_correct;     /* ... of the issued, those on the correct path */
 	int rob_occupancy;      /* after this cycle */
 	int rob_size;
 	int rob_full;           /* dispatch was blocked by a full ROB */
@@ -139,9 +144,17 @@ struct cycle_record {
 	int head_wait;          /* enum head_wait */
 	uint64_t head_seq;      /* instruction at the ROB head (0 if empty) */
 	uint64_t head_pc;
+	/* In-order progress, so an observer needs no event per instruction
+	 * to follow it: every instruction with a smaller seq has entered the
+	 * ROB (dispatch_seq), has left it (commit_seq), or was squashed. */
+	uint64_t dispatch_seq;
+	uint64_t commit_seq;
 	int wrong_path_in_rob;  /* some ROB entries are on a wrong path */
 	int long_misses_outstanding; /* head_wait == HEAD_STORE: L2 D-cache misses in flight
 					(is the refused store waiting on memory?); else 0 */
+	/* The pcs of the `committed` instructions, oldest first: per-pc
+	 * commit counts need no instruction event per commit. */
+	uint64_t commit_pc[CYCLE_MAX_COMMIT];
 };
 
 /* ---- subscription ---------------------------------------------------- */
@@ -166,6 +179,10 @@ struct core_observer {
 	/* ... and of those, only the stages s with INSN_STAGE_BIT(s) set
 	 * (0 = all stages). */
 	uint32_t insn_stages;
+	/* Finer than the two above, if any is nonzero: the INSN_WANT_* bits
+	 * wanted at each stage (0: none at that stage); insn_filter and
+	 * insn_stages are then ignored. */
+	uint32_t insn_filter_at[INSN_STAGE_COUNT];
 	/* Which miss events on_miss receives: 0 = all; else only those of the
 	 * kinds k with MISS_BIT(k) set (rob_full, for one, can begin and end
 	 * every few cycles in a loop that fills the ROB). */
@@ -174,6 +191,9 @@ struct core_observer {
 
 #define INSN_WANT_BRANCH 1u   /* uop->op_class == UOP_BRANCH */
 #define INSN_WANT_IMISS  2u   /* icache_miss set (its fetch missed: the sFMT's I-miss bit) */
+#define INSN_WANT_CORRECT_PATH 4u /* with the bits above: only of instructions on the
+				     correct path (most fetched instructions of a
+				     branchy program are wrong-path ones) */
 #define INSN_STAGE_BIT(stage) (1u << (stage))   /* for insn_stages */
 #define MISS_BIT(kind)   (1u << (kind))          /* for miss_filter */
 

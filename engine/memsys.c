@@ -44,6 +44,7 @@ struct level {
 	uint32_t n_mshr;
 	struct mshr *mshr;
 	uint64_t latest_fill; /* no MSHR is busy at or after this cycle */
+	uint64_t allocs;      /* MSHR allocations so far (memsys.long_memo) */
 };
 
 struct tlb {
@@ -58,6 +59,11 @@ struct memsys {
 	struct machine_config cfg;
 	struct level l1i, l1d, l2;
 	struct tlb itlb, dtlb;
+	/* memsys_long_misses_in_flight's last answer, `count`, holds for the
+	 * cycles [from, until) as long as the L2 allocates no MSHR (allocs):
+	 * a store refused at the ROB head asks every cycle, and the scan of
+	 * the L2 MSHRs would cost more than the cycle */
+	struct { uint64_t from, until, allocs; int count; } long_memo;
 	struct memsys_stats st;
 	uint64_t writebacks;      /* dirty L1D lines written into the L2 */
 	void *pool;
@@ -121,6 +127,7 @@ static void mshr_alloc(struct level *l, int i, uint64_t line, uint64_t start, ui
 		       uint64_t flags)
 {
 	l->mshr[i] = (struct mshr){ line, start, fill, flags };
+	l->allocs++;
 	if (fill > l->latest_fill)
 		l->latest_fill = fill;
 }
@@ -534,16 +541,29 @@ void memsys_warm_data(struct memsys *m, uint64_t addr, int is_store)
 
 /* ---- queries ---------------------------------------------------------- */
 
-int memsys_long_misses_in_flight(const struct memsys *m, uint64_t now)
+int memsys_long_misses_in_flight(struct memsys *m, uint64_t now)
 {
 	const struct level *l2 = &m->l2;
 	if (now >= l2->latest_fill)
 		return 0;
+	if (m->long_memo.allocs == l2->allocs && now >= m->long_memo.from && now < m->long_memo.until)
+		return m->long_memo.count;
 	int n = 0;
+	uint64_t until = UINT64_MAX;    /* the next start or fill after now */
 	for (uint32_t i = 0; i < l2->n_mshr; i++) {
 		const struct mshr *e = &l2->mshr[i];
-		n += (e->flags & MSHR_DATA) && e->start <= now && now < e->fill;
+		if (!(e->flags & MSHR_DATA) || now >= e->fill)
+			continue;
+		if (e->start <= now)
+			n++;
+		uint64_t next = e->start > now ? e->start : e->fill;
+		if (next < until)
+			until = next;
 	}
+	m->long_memo.from = now;
+	m->long_memo.until = until;
+	m->long_memo.allocs = l2->allocs;
+	m->long_memo.count = n;
 	return n;
 }
 

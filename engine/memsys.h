@@ -59,8 +59,10 @@ void memsys_store(struct memsys *m, uint64_t addr, unsigned size, uint64_t now, 
 void memsys_warm_ifetch(struct memsys *m, uint64_t addr);
 void memsys_warm_data(struct memsys *m, uint64_t addr, int is_store);
 
-/* Outstanding L2 (memory) misses at cycle `now`, for the overlap catchpoint. */
-int memsys_long_misses_in_flight(const struct memsys *m, uint64_t now);
+/* Data-side L2 (memory) misses in flight at cycle `now`, for the cycle
+ * record (what a store refused at the ROB head waits on). Not const: the
+ * answer is remembered until it can change. */
+int memsys_long_misses_in_flight(struct memsys *m, uint64_t now);
 
 struct memsys_stats {
 	uint64_t l1i_access, l1i_miss, l1d_access, l1d_miss, l2_access, l2_miss;

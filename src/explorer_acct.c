@@ -28,7 +28,9 @@ int xacct_attach(struct xacct *xa, struct core *c, struct ivx_err *err)
 {
 	/* The old set observed a core that is gone. */
 	acct_set_free(xa->set);
-	xa->set = acct_set_new(core_config(c), err);
+	/* the five units (no pane shows the overlap measurement), with FMT
+	 * rows for wrong-path branches, as the pane teaches the hardware */
+	xa->set = acct_set_new_opts(core_config(c), ACCT_SET_ALL_PATHS, err);
 	if (!xa->set)
 		return -1;
 	return core_add_observer(c, acct_set_observer(xa->set), err);

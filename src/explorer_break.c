@@ -11,6 +11,7 @@
 #include "core.h"
 #include "explorer_break.h"
 #include "explorer_expr.h"
+#include "explorer_trace.h"
 
 struct xbreaks {
 	struct explorer *x;
@@ -164,15 +165,18 @@ void xbreaks_free(struct xbreaks *b)
 int xbreaks_attach(struct xbreaks *b, struct core *c, struct ivx_err *err)
 {
 	struct core_observer o = b->obs;
-	int code = 0, cycle = 0;
+	int code = 0, cycle = 0, caught = 0;
 	for (int i = 0; i < b->count; i++) {
 		code |= b->bps[i].type == XBP_CODE && b->bps[i].enabled;
 		cycle |= b->bps[i].type == XBP_CYCLE && b->bps[i].enabled;
+		caught |= b->bps[i].type == XBP_CATCH && b->bps[i].enabled;
 	}
 	if (!code)
 		o.on_insn = NULL;
 	if (!cycle)
 		o.on_cycle = NULL;
+	/* events reach the catchpoints through the recorder: only if any */
+	xtrace_set_sink(b->x->trace, caught ? xbreaks_on_event : NULL, b);
 	core_remove_observer(c, b);
 	return core_add_observer(c, &o, err);
 }

@@ -31,8 +31,6 @@ struct trace_state {
 	struct xevent events[XTRACE_EVENTS];     /* ring, in begin order */
 	uint64_t n_events;
 	uint64_t totals[XEV_COUNT];
-	/* per-cycle accumulation */
-	int issued_correct;
 	/* overlap */
 	uint64_t long_ids[MAX_LONG];             /* outstanding long misses (engine ids) */
 	uint64_t long_seqs[MAX_LONG];            /* ... and their instructions */
@@ -67,9 +65,13 @@ struct xtrace {
 /* ---- commit counts ------------------------------------------------------ */
 
 /* The slot of pc in counts[], or -1 outside the program's code. */
-static long count_slot(const struct xtrace *t, uint64_t pc)
+static inline long count_slot(const struct xtrace *t, uint64_t pc)
 {
-	for (int i = 0; i < t->n_ranges; i++)
+	/* almost every pc is in the first range: one test (unsigned wrap
+	 * makes pc below the base fail it too) */
+	if (pc - t->ranges[0].base < t->ranges[0].end - t->ranges[0].base && !(pc & 3))
+		return (long)((pc - t->ranges[0].base) / 4);
+	for (int i = 1; i < t->n_ranges; i++)
 		if (pc >= t->ranges[i].base && pc < t->ranges[i].end && !(pc & 3))
 			return (long)(t->ranges[i].first + (pc - t->ranges[i].base) / 4);
 	return -1;
@@ -208,27 +210,22 @@ static void on_miss(void *ctx, const struct miss_event *me)
 			}
 }
 
-static void on_insn(void *ctx, const struct insn_event *e)
-{
-	struct xtrace *t = ctx;
-	if (e->stage == INSN_ISSUE && !e->wrong_path)
-		t->s.issued_correct++;
-	else if (e->stage == INSN_COMMIT) {
-		long i = count_slot(t, e->pc);
-		if (i >= 0)
-			t->counts[i]++;
-	}
-}
-
 static uint8_t clamp8(int v)
 {
-	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+	unsigned u = (unsigned)v;           /* counts: never negative */
+	return (uint8_t)(u > 255 ? 255 : u);
 }
 
 static void on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct xtrace *t = ctx;
 	struct trace_state *s = &t->s;
+	/* commit counts from the record: no instruction event per commit */
+	for (int k = 0; k < r->committed; k++) {
+		long i = count_slot(t, r->commit_pc[k]);
+		if (i >= 0)
+			t->counts[i]++;
+	}
 	struct xtl_cycle *c = &s->cycles[s->n_cycles++ % XTRACE_CYCLES];
 	c->cycle = r->cycle;
 	c->rob_occ = (uint16_t)r->rob_occupancy;
@@ -236,15 +233,15 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 	c->fetched = clamp8(r->fetched);
 	c->dispatched = clamp8(r->dispatched);
 	c->issued = clamp8(r->issued);
-	c->issued_correct = clamp8(s->issued_correct);
+	c->issued_correct = clamp8(r->issued_correct);
 	c->committed = clamp8(r->committed);
 	c->squashed = clamp8(r->squashed);
 	c->fetch_stall = (uint8_t)r->fetch_stall;
 	c->head_wait = (uint8_t)r->head_wait;
-	c->flags = (uint8_t)((r->rob_full ? XTL_ROB_FULL : 0) | (r->wrong_path_in_rob ? XTL_WRONG_PATH : 0));
+	c->flags = (uint8_t)((r->rob_full != 0) * XTL_ROB_FULL | (r->wrong_path_in_rob != 0) * XTL_WRONG_PATH);
 	s->last_head_wait = r->head_wait;
 
-	if (s->issued_correct == 0) {
+	if (r->issued_correct == 0) {
 		if (!s->stalled && s->misses_active > 0) {
 			s->stalled = 1;
 			s->stall_start = r->cycle;
@@ -256,7 +253,6 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 		s->stalled = 0;
 		s->miss_ended = 0;
 	}
-	s->issued_correct = 0;
 }
 
 /* ---- snapshots ---------------------------------------------------------- */
@@ -305,7 +301,7 @@ struct xtrace *xtrace_new(const struct program *prog)
 	}
 	t->obs = (struct core_observer){
 		.name = "explorer-trace", .ctx = t,
-		.on_insn = on_insn, .on_miss = on_miss, .on_cycle = on_cycle,
+		.on_miss = on_miss, .on_cycle = on_cycle,
 		.state_size = state_size, .save = save, .restore = restore,
 	};
 	return t;

@@ -25,6 +25,7 @@ struct fake {
 	uint64_t cycle;
 	uint64_t miss_id;
 	struct cycle_record rec;     /* the cycle being built; reset by fake_end */
+	uint64_t dispatch_seq, commit_seq; /* the record's: all below have entered / left the ROB */
 	struct uop alu, branch, load, div;
 	struct machine_config cfg;
 };
@@ -104,17 +105,29 @@ static inline void fake_insn(struct fake *f, int stage, uint64_t seq, const stru
 	};
 	/* the core's filter: only the events an observer asked for */
 	FAKE_EACH_OBSERVER(f, o, {
-		uint32_t w = o->insn_filter;
-		if (o->on_insn && (!w || ((w & INSN_WANT_BRANCH) && u->op_class == UOP_BRANCH) ||
-				   ((w & INSN_WANT_IMISS) && e.icache_miss)))
+		int per_stage = 0;
+		for (int s_ = 0; s_ < INSN_STAGE_COUNT; s_++)
+			per_stage |= o->insn_filter_at[s_] != 0;
+		uint32_t w = per_stage ? o->insn_filter_at[stage] : o->insn_filter;
+		int cls = ((w & INSN_WANT_BRANCH) && u->op_class == UOP_BRANCH) ||
+			  ((w & INSN_WANT_IMISS) && e.icache_miss);
+		int path = !(w & INSN_WANT_CORRECT_PATH) || !e.wrong_path;
+		int stage_ok = per_stage ? w != 0 : !o->insn_stages || (o->insn_stages & INSN_STAGE_BIT(stage));
+		if (o->on_insn && stage_ok && (!w || (cls && path)))
 			o->on_insn(o->ctx, &e);
 	});
+	/* in-order progress for the cycle record (instructions enter and
+	 * leave the ROB in seq order in every scenario) */
 	if (stage == INSN_DISPATCH) {
 		f->rec.dispatched++;
 		if (!(flags & F_WRONG))
 			f->rec.dispatched_correct++;
+		if (seq + 1 > f->dispatch_seq)
+			f->dispatch_seq = seq + 1;
 	} else if (stage == INSN_COMMIT) {
 		f->rec.committed++;
+		if (seq + 1 > f->commit_seq)
+			f->commit_seq = seq + 1;
 	}
 }
 
@@ -144,6 +157,9 @@ static inline void fake_end(struct fake *f, int fetch_stall, int occupancy, int 
 	f->rec.rob_occupancy = occupancy;
 	f->rec.head_wait = head_wait;
 	f->rec.rob_full = rob_full;
+	f->rec.dispatch_seq = f->dispatch_seq;
+	/* an empty ROB: everything dispatched has left it */
+	f->rec.commit_seq = occupancy == 0 && f->dispatch_seq > f->commit_seq ? f->dispatch_seq : f->commit_seq;
 	FAKE_EACH_OBSERVER(f, o, if (o->on_cycle) o->on_cycle(o->ctx, &f->rec));
 	f->cycle++;
 	fake_reset_rec(f);

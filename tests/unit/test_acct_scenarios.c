@@ -50,7 +50,7 @@ static void test_icache_miss_on_mispredicted_path(void **state)
 	struct fake f;
 	fake_init(&f);
 	fake_insn(&f, INSN_FETCH, 1, &f.alu, -1, 0);
-	fake_insn(&f, INSN_FETCH, 2, &f.branch, -1, F_MISPRED);
+	fake_insn(&f, INSN_FETCH, 2, &f.branch, 1, F_MISPRED);  /* its ROB slot from fetch on */
 	uint64_t mp = fake_miss_begin(&f, MISS_MISPREDICT, 1);
 	fake_end(&f, FETCH_OK, 0, HEAD_NONE, 0);
 	fake_insn(&f, INSN_FETCH, 3, &f.alu, -1, F_WRONG);
@@ -310,6 +310,7 @@ static void test_snapshot_replay(void **state)
 		o->save(o->ctx, blob[fk_]);
 	});
 	uint64_t cycle = f.cycle, miss_id = f.miss_id;
+	uint64_t dispatch_seq = f.dispatch_seq, commit_seq = f.commit_seq;
 	misprediction_full_rob_part2(&f);
 	struct acct_stack first[ACCT_METHOD_COUNT], second[ACCT_METHOD_COUNT];
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
@@ -319,6 +320,8 @@ static void test_snapshot_replay(void **state)
 	FAKE_EACH_OBSERVER(&f, o, o->restore(o->ctx, blob[fk_]));
 	f.cycle = cycle;
 	f.miss_id = miss_id;
+	f.dispatch_seq = dispatch_seq;
+	f.commit_seq = commit_seq;
 	fake_reset_rec(&f);
 	misprediction_full_rob_part2(&f);
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
