@@ -18,7 +18,9 @@
  *                           the I-side miss cycles of the instructions fetched
  *                           before it, since the previous branch) and the
  *                           fetch pointer advances to a fresh zeroed row
- *   dispatch of a branch    the dispatch tail advances to it; ROB id recorded
+ *   dispatch of a branch    the dispatch tail advances to it; its ROB id shows
+ *                           (the cycle record's dispatch_seq says how far
+ *                           dispatch got: no event per branch)
  *   every cycle             ROB full: the cycle goes to the global L1D, L2D,
  *   (acct_fmt_cycle,        D-TLB or long-latency counter by what blocks the
  *    acct_internal.h)       ROB head. Otherwise every unresolved branch in the
@@ -40,6 +42,8 @@
  *     dispatch after that
  *   branch retires          its local counters are added to the global
  *                           counters; the dispatch head advances (row freed)
+ *                           (from the record's commit_seq, or before an
+ *                           I-miss instruction's commit, to keep the order)
  *
  * Choices where the paper is terse, so that no cycle is charged twice and
  * no wrong-path miss is charged (docs/cpi-stacks.md says more):
@@ -61,7 +65,10 @@
  * such cycle, at O(1) per cycle.
  *
  * The sFMT keeps the rows for branch penalties but one shared set of local
- * I-side counters, plus an I-miss bit per ROB entry (set for an instruction
+ * I-side counters. One table computes both: an I-side miss cycle goes to
+ * the fetch row's local counter (FMT) and to the shared one (sFMT), and
+ * each has its own global I-side counters; everything else is the same.
+ * The sFMT also has an I-miss bit per ROB entry (set for an instruction
  * whose fetch missed). Retiring an instruction with the bit adds the shared
  * counters to the globals, zeroes them and clears all I-miss bits; the
  * retirement of a mispredicted branch zeroes the shared counters (what

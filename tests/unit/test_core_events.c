@@ -563,10 +563,131 @@ static void many_store_misses_in_flight_survive_a_snapshot(void **state)
 	program_free(prog);
 }
 
+/* ---- correct-path and per-stage filters; in-order progress ------------- */
+
+/* What acct_set.c asks for: correct-path branches at fetch and completion,
+ * correct-path I-miss instructions at dispatch and commit. */
+static int set_wants(const struct insn_event *e)
+{
+	int branch = e->uop->op_class == UOP_BRANCH, imiss = e->icache_miss != 0;
+	if (e->wrong_path)
+		return 0;
+	if (e->stage == INSN_FETCH || e->stage == INSN_COMPLETE)
+		return branch;
+	if (e->stage == INSN_DISPATCH || e->stage == INSN_COMMIT)
+		return imiss;
+	return 0;
+}
+
+/* Unfiltered: fingerprints what set_wants selects, and checks each cycle
+ * record's dispatch_seq / commit_seq against the frontend and the ROB as
+ * the event stream shows them (two FIFOs of seqs). */
+struct progress {
+	uint64_t hash, n, wrong;
+	uint64_t fe[4096], rob[4096];         /* rings: fetched, dispatched */
+	uint64_t fe_head, fe_tail, rob_head, rob_tail, last_fetched;
+	uint64_t cycles_checked;
+	int bad;
+	struct core_observer obs;
+};
+
+static void progress_insn(void *ctx, const struct insn_event *e)
+{
+	struct progress *p = ctx;
+	if (set_wants(e)) {
+		mix_insn(&p->hash, e);
+		p->n++;
+	}
+	p->wrong += e->wrong_path && e->stage == INSN_FETCH;
+	switch (e->stage) {
+	case INSN_FETCH:
+		p->fe[p->fe_tail++ % 4096] = e->seq;
+		p->last_fetched = e->seq;
+		break;
+	case INSN_DISPATCH:
+		p->bad |= p->fe_head == p->fe_tail || p->fe[p->fe_head % 4096] != e->seq;
+		p->fe_head++;
+		p->rob[p->rob_tail++ % 4096] = e->seq;
+		break;
+	case INSN_COMMIT:
+		p->bad |= p->rob_head == p->rob_tail || p->rob[p->rob_head % 4096] != e->seq;
+		p->rob_head++;
+		break;
+	case INSN_SQUASH:               /* it and everything younger go */
+		while (p->fe_tail > p->fe_head && p->fe[(p->fe_tail - 1) % 4096] >= e->seq)
+			p->fe_tail--;
+		while (p->rob_tail > p->rob_head && p->rob[(p->rob_tail - 1) % 4096] >= e->seq)
+			p->rob_tail--;
+		break;
+	default:
+		break;
+	}
+}
+
+static void progress_cycle(void *ctx, const struct cycle_record *r)
+{
+	struct progress *p = ctx;
+	uint64_t disp = p->fe_head < p->fe_tail ? p->fe[p->fe_head % 4096] : p->last_fetched + 1;
+	uint64_t commit = p->rob_head < p->rob_tail ? p->rob[p->rob_head % 4096] : disp;
+	if (r->dispatch_seq != disp || r->commit_seq != commit) {
+		if (!p->bad)
+			print_message("cycle %llu: dispatch_seq %llu (events: %llu), commit_seq %llu (%llu)\n",
+				      (unsigned long long)r->cycle, (unsigned long long)r->dispatch_seq,
+				      (unsigned long long)disp, (unsigned long long)r->commit_seq,
+				      (unsigned long long)commit);
+		p->bad = 1;
+	}
+	p->cycles_checked++;
+}
+
+static void correct_path_and_per_stage_filters_and_progress(void **state)
+{
+	(void)state;
+	struct program *prog = mixed_program();
+	struct crun r;
+	static struct progress p;
+	memset(&p, 0, sizeof p);
+	p.hash = 0xcbf29ce484222325ull;
+	p.obs = (struct core_observer){ .name = "progress", .ctx = &p, .on_insn = progress_insn,
+					.on_cycle = progress_cycle };
+	struct fobs f;
+	fobs_init(&f, 0);
+	f.obs.insn_filter_at[INSN_FETCH] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	f.obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	f.obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
+	f.obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	core_add_observer(r.c, &p.obs, NULL);
+	core_add_observer(r.c, &f.obs, NULL);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	uint64_t cycles = core_cycles(r.c);
+	crun_free(&r);
+	assert_false(p.bad);
+	assert_int_equal(p.cycles_checked, cycles);
+	assert_true(p.wrong > 100);             /* wrong paths were there to leave out */
+	assert_true(p.n > 1000);
+	assert_int_equal(f.n, p.n);
+	assert_int_equal(f.hash, p.hash);
+	/* alone, the filtered observer gets the same */
+	fobs_init(&f, 0);
+	f.obs.insn_filter_at[INSN_FETCH] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	f.obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	f.obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
+	f.obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	core_add_observer(r.c, &f.obs, NULL);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	crun_free(&r);
+	assert_int_equal(f.n, p.n);
+	assert_int_equal(f.hash, p.hash);
+	program_free(prog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(an_instruction_filter_delivers_exactly_the_matching_events),
+		cmocka_unit_test(correct_path_and_per_stage_filters_and_progress),
 		cmocka_unit_test(an_observer_added_in_mid_run_sees_the_instructions_in_flight),
 		cmocka_unit_test(a_miss_filter_delivers_only_the_chosen_kinds),
 		cmocka_unit_test(wrong_path_in_rob_agrees_with_the_rob),
