@@ -640,6 +640,16 @@ static void progress_cycle(void *ctx, const struct cycle_record *r)
 	p->cycles_checked++;
 }
 
+/* An observer with set_wants' filter, per stage. */
+static void set_like_fobs(struct fobs *f)
+{
+	fobs_init(f, 0);
+	f->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	f->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	f->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
+	f->obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
+}
+
 static void correct_path_and_per_stage_filters_and_progress(void **state)
 {
 	(void)state;
@@ -651,11 +661,7 @@ static void correct_path_and_per_stage_filters_and_progress(void **state)
 	p.obs = (struct core_observer){ .name = "progress", .ctx = &p, .on_insn = progress_insn,
 					.on_cycle = progress_cycle };
 	struct fobs f;
-	fobs_init(&f, 0);
-	f.obs.insn_filter_at[INSN_FETCH] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
-	f.obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
-	f.obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
-	f.obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
+	set_like_fobs(&f);
 	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
 	core_add_observer(r.c, &p.obs, NULL);
 	core_add_observer(r.c, &f.obs, NULL);
@@ -669,11 +675,7 @@ static void correct_path_and_per_stage_filters_and_progress(void **state)
 	assert_int_equal(f.n, p.n);
 	assert_int_equal(f.hash, p.hash);
 	/* alone, the filtered observer gets the same */
-	fobs_init(&f, 0);
-	f.obs.insn_filter_at[INSN_FETCH] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
-	f.obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
-	f.obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
-	f.obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
+	set_like_fobs(&f);
 	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
 	core_add_observer(r.c, &f.obs, NULL);
 	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
