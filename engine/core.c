@@ -145,6 +145,7 @@ static uint8_t ev_mask(uint32_t f)
  * instruction filters. */
 static void update_wants(struct core *c)
 {
+	c->cc_current = 0;
 	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
 	c->miss_mask = 0;
@@ -466,15 +467,25 @@ static void publish_cycle(struct core *c)
 	struct core_state *s = &c->s;
 	struct cycle_record *rec = &s->cc;
 	rec->cycle = s->cycle;
-	rec->rob_occupancy = s->rob_count;
-	rec->rob_size = (int)c->cfg.rob_size;
-	rec->lsq_occupancy = s->lsq_count;
-	rec->frontend_occupancy = (int)(s->tail - s->dispatch);
 	rec->fetch_stall = core_fetch_stall_reason(c);
 	/* a scan of the L2 MSHRs: only when a refused store holds the head,
 	 * the one case it tells apart (events.h) */
 	rec->long_misses_outstanding =
 		rec->head_wait == HEAD_STORE ? memsys_long_misses_in_flight(c->ms, s->cycle) : 0;
+	/* Nothing fetched, dispatched, issued, committed or squashed: the
+	 * occupancies, positions and head are the last cycle's. */
+	if (c->cc_current && !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed)) {
+		if (s->head != s->dispatch && !rec->head_seq) {
+			rec->head_seq = rec->commit_seq;
+			rec->head_pc = core_at(c, s->head)->pc;
+		}
+		goto publish;
+	}
+	c->cc_current = 1;
+	rec->rob_occupancy = s->rob_count;
+	rec->rob_size = (int)c->cfg.rob_size;
+	rec->lsq_occupancy = s->lsq_count;
+	rec->frontend_occupancy = (int)(s->tail - s->dispatch);
 	rec->dispatch_seq = s->dispatch != s->tail ? core_at(c, s->dispatch)->seq : s->next_seq;
 	rec->commit_seq = rec->dispatch_seq;
 	if (s->head != s->dispatch) {
@@ -489,6 +500,7 @@ static void publish_cycle(struct core *c)
 	/* While speculating, the wrong path is the young end of the ring, so
 	 * the ROB holds some of it iff its youngest entry is wrong-path. */
 	rec->wrong_path_in_rob = s->spec && s->dispatch != s->head && core_at(c, s->dispatch - 1)->wrong_path;
+publish:
 	for (int i = 0; i < c->n_cycle_sub; i++)
 		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
 }

@@ -210,6 +210,11 @@ struct core {
 	int n_insn_sub, n_miss_sub, n_cycle_sub;
 	uint8_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
 	uint32_t miss_mask;
+	/* s.cc's occupancies and in-order positions are those of the last
+	 * published cycle, so a cycle in which nothing moved need not work
+	 * them out again (publish_cycle). Cleared when observers change and
+	 * on a snapshot restore. */
+	int cc_current;
 
 	struct core_state s;
 

@@ -129,6 +129,7 @@ int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct
 	memcpy(c->block, sn->block, c->block_bytes);
 	memcpy(c->smiss, sn->smiss, sn->s.n_smiss * sizeof *c->smiss);
 	c->s = sn->s;
+	c->cc_current = 0;
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
 		if (!o->restore)
