@@ -229,15 +229,15 @@ static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *
 		s->empty_cause = -1;
 }
 
-/* The I-side miss the fetch unit waits on this cycle (any path), or -1:
- * the core reports a wrong-path wait as FETCH_STALL_WRONG_PATH, so the FMT
- * rebuilds it from the wrong-path miss events it has seen. */
-static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r,
-				       const struct acct_cycle_view *v)
+/* The I-side miss the fetch unit waits on this cycle (any path), or -1,
+ * given `fe`, the correct-path one (acct_fetch_comp): the core reports a
+ * wrong-path wait as FETCH_STALL_WRONG_PATH, so the FMT rebuilds it from
+ * the wrong-path miss events it has seen. */
+static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r, int fe)
 {
 	const struct acct_fmt_state_s *f = &a->s.fmt;
-	if (v->fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
-		return v->fe;
+	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
+		return fe;
 	if (f->wp_itlb_id && r->cycle < f->wp_itlb_start + a->itlb_latency)
 		return ACCT_FE_ITLB;
 	if (f->wp_cache_id)
@@ -260,7 +260,7 @@ static inline void acct_fmt_cycle(struct acct *a, const struct cycle_record *r,
 		return;
 	}
 	f->nonfull++;
-	int fe = acct_fmt_fetch_imiss(a, r, v);
+	int fe = acct_fmt_fetch_imiss(a, r, v->fe);
 	if (fe >= 0) {
 		acct_fmt_slot_at(a, f->fetch)->local[fe]++;
 		f->shared[fe]++;

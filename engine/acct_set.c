@@ -130,8 +130,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	/* FMT and sFMT: an I-side wait of either path (acct_fmt_fetch_imiss) */
 	unsigned fe_any = fe;
 	if (__builtin_expect(r->fetch_stall == FETCH_STALL_WRONG_PATH, 0)) {
-		struct acct_cycle_view v = { .fe = -1 };
-		int w = acct_fmt_fetch_imiss(fa, r, &v);
+		int w = acct_fmt_fetch_imiss(fa, r, -1);
 		fe_any = w >= 0 ? (unsigned)w : DISCARD;
 	}
 	int refill = f->refill & !entered;

@@ -473,14 +473,10 @@ static void publish_cycle(struct core *c)
 	rec->long_misses_outstanding =
 		rec->head_wait == HEAD_STORE ? memsys_long_misses_in_flight(c->ms, s->cycle) : 0;
 	/* Nothing fetched, dispatched, issued, committed or squashed: the
-	 * occupancies, positions and head are the last cycle's. */
-	if (c->cc_current && !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed)) {
-		if (s->head != s->dispatch && !rec->head_seq) {
-			rec->head_seq = rec->commit_seq;
-			rec->head_pc = core_at(c, s->head)->pc;
-		}
+	 * occupancies and positions are the last cycle's (the commit stage
+	 * named the head, as nothing committed). */
+	if (c->cc_current && !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed))
 		goto publish;
-	}
 	c->cc_current = 1;
 	rec->rob_occupancy = s->rob_count;
 	rec->rob_size = (int)c->cfg.rob_size;
