@@ -180,10 +180,13 @@ struct acct_set;
 /* Options of acct_set_new_opts. */
 enum {
 	ACCT_SET_OVERLAP = 1,     /* with the acct_overlap measurement */
-	/* give wrong-path branches FMT rows, as the hardware does, for a view
-	 * of the table (the explorer's FMT pane); the counts are the same
-	 * without, and the set cheaper: those rows and their counters are
-	 * dropped when the mispredicted branch resolves */
+	/* give wrong-path branches FMT rows, as the hardware does, and mark
+	 * every branch resolved when it completes, for a view of the table
+	 * (the explorer's FMT pane); the counts are the same without, and the
+	 * set cheaper: wrong-path rows and their counters are dropped when
+	 * the mispredicted branch resolves, and only a mispredicted branch's
+	 * resolution changes a count (without, a correctly predicted branch's
+	 * row shows its penalty still counting until it retires) */
 	ACCT_SET_ALL_PATHS = 2,
 };
 struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned flags, struct ivx_err *err);

@@ -123,7 +123,7 @@ static uint64_t locate(struct acct *a, uint64_t lo, uint64_t hi, const struct in
 	return find_pos(a, lo, hi, e->seq);
 }
 
-static void branch_fetched(struct acct *a, const struct insn_event *e)
+static void branch_fetched(struct acct *a, uint64_t seq, uint64_t pc, int rob_index)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	if (f->fetch - f->head + 2 > a->rows) {
@@ -134,9 +134,9 @@ static void branch_fetched(struct acct *a, const struct insn_event *e)
 		return;
 	}
 	struct acct_fmt_slot *s = slot_at(a, f->fetch);
-	s->seq = e->seq;
-	s->pc = e->pc;
-	s->rob_id = e->rob_index;     /* shown once it has entered the ROB */
+	s->seq = seq;
+	s->pc = pc;
+	s->rob_id = rob_index;        /* shown once it has entered the ROB */
 	f->fetch++;
 	open_row(a, f->fetch);
 }
@@ -279,10 +279,18 @@ void acct_sfmt_bits(struct acct *a, const struct insn_event *e)
 void acct_fmt_branch(struct acct *a, const struct insn_event *e)
 {
 	switch (e->stage) {
-	case INSN_FETCH: branch_fetched(a, e); break;
+	case INSN_FETCH: branch_fetched(a, e->seq, e->pc, e->rob_index); break;
 	case INSN_COMPLETE: branch_completed(a, e); break;
 	case INSN_SQUASH: branch_squashed(a, e); break;
 	default: break;         /* dispatch and retirement: acct_fmt_progress */
+	}
+}
+
+void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r)
+{
+	for (int i = 0; i < r->branches_fetched; i++) {
+		const struct fetched_branch *b = &r->branch_fetched[i];
+		branch_fetched(a, b->seq, b->pc, b->rob_index);
 	}
 }
 

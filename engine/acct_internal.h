@@ -310,6 +310,10 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
  * (a branch's events only). */
 void acct_sfmt_bits(struct acct *a, const struct insn_event *e);
 void acct_fmt_branch(struct acct *a, const struct insn_event *e);
+/* The rows of the correct-path branches a cycle record lists as fetched
+ * (instead of their fetch events: a set that only follows the correct
+ * path). */
+void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r);
 /* FMT / sFMT, at the start of each cycle's rules: branches dispatched and
  * retired during the cycle, read from the record's dispatch_seq and
  * commit_seq. */

@@ -9,9 +9,12 @@
  *     the shared one) and when it reaches the global counters; the sFMT
  *     unit of a set is a view of the FMT's state (struct acct.src);
  *   - only the events of correct-path instructions, and of those only
- *     branches and instructions whose fetch missed:
- *       FMT / sFMT rows     branch fetch and completion (dispatch and
- *                           retirement are read from the cycle records)
+ *     mispredicted branches and instructions whose fetch missed:
+ *       FMT / sFMT rows     a mispredicted branch's completion (the rows
+ *                           come from the cycle records' fetched branches,
+ *                           dispatch and retirement from their positions;
+ *                           a correctly predicted branch's resolution
+ *                           changes no count)
  *       sFMT I-miss bits    dispatch and commit of an I-miss instruction
  *       POWER5, overlap     a mispredicted branch's fetch and completion
  *       naive               none (miss events only).
@@ -40,6 +43,7 @@ struct acct_set {
 	 * (every unit but the sFMT view, then the overlap) */
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
+	int rows_from_record;           /* the FMT's rows from cycle records, not fetch events */
 };
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
@@ -47,12 +51,13 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 	struct acct_set *s = ctx;
 	struct acct *fmt = s->unit[ACCT_FMT];
 	switch (e->stage) {
-	case INSN_FETCH:                /* a branch */
-		acct_fmt_branch(fmt, e);
+	case INSN_FETCH:                /* a branch (a mispredicted one unless ALL_PATHS) */
+		if (!s->rows_from_record)
+			acct_fmt_branch(fmt, e);
 		if (e->mispredicted && !e->wrong_path && s->ov)
 			acct_overlap_insn(s->ov, e);
 		break;
-	case INSN_COMPLETE:             /* a branch */
+	case INSN_COMPLETE:             /* a branch (a mispredicted one unless ALL_PATHS) */
 		acct_fmt_branch(fmt, e);
 		if (e->mispredicted && !e->wrong_path) {
 			acct_power5_insn(s->unit[ACCT_POWER5], e);
@@ -112,6 +117,8 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	int entered = r->dispatched_correct > 0;
 	s->clock.cycles++;
 	s->clock.insns += committed;
+	if (s->rows_from_record & (r->branches_fetched > 0))
+		acct_fmt_rows_fetched(fa, r);
 	acct_fmt_follow(fa, r);
 
 	int full = r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size));
@@ -213,16 +220,18 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_cycle = set_on_cycle,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,
 		/* (no unit reads an issue; a correct-path instruction is never
-		 * squashed; the FMT follows dispatch and retirement in the
-		 * cycle records) */
+		 * squashed; the FMT takes its rows from the cycle records and
+		 * follows dispatch and retirement there; only a mispredicted
+		 * branch's resolution changes a count) */
 		.insn_filter_at = {
-			[INSN_FETCH] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH,
+			[INSN_FETCH] = s->ov ? INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH : 0,
 			[INSN_DISPATCH] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH,
-			[INSN_COMPLETE] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH,
+			[INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH,
 			[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH,
 		},
 		.miss_filter = ACCT_MISS_FILTER,
 	};
+	s->rows_from_record = !(flags & ACCT_SET_ALL_PATHS);
 	if (flags & ACCT_SET_ALL_PATHS) {
 		/* the events a unit on its own reads (acct_fmt_init) */
 		const struct acct *fmt = s->unit[ACCT_FMT];

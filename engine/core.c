@@ -136,9 +136,10 @@ static uint8_t ev_mask(uint32_t f)
 	if (!f)
 		return CORE_EV_ANY;
 	if (!(f & INSN_WANT_CORRECT_PATH))
-		return (uint8_t)(f & (INSN_WANT_BRANCH | INSN_WANT_IMISS));
+		return (uint8_t)(f & (INSN_WANT_BRANCH | INSN_WANT_IMISS | INSN_WANT_MISPREDICT));
 	return (uint8_t)(((f & INSN_WANT_BRANCH) ? CORE_EV_BRANCH_CP : 0) |
-			 ((f & INSN_WANT_IMISS) ? CORE_EV_IMISS_CP : 0));
+			 ((f & INSN_WANT_IMISS) ? CORE_EV_IMISS_CP : 0) |
+			 ((f & INSN_WANT_MISPREDICT) ? CORE_EV_MISPRED_CP : 0));
 }
 
 /* Rebuild the per-callback subscriber lists and the union of the
@@ -568,6 +569,7 @@ int core_cycle(struct core *c, struct ivx_err *err)
 	struct cycle_record *cc = &s->cc;
 	memset(&cc->fetched, 0,
 	       offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched));
+	cc->branches_fetched = 0;
 	cc->rob_full = 0;
 	cc->head_wait = HEAD_NONE;
 	cc->head_seq = cc->head_pc = 0;

@@ -116,6 +116,7 @@ static int predict(struct core *c, struct core_insn *r)
 	}
 	if (pred != r->next_pc) {
 		r->mispredicted = 1;
+		r->ev_bits |= (uint8_t)(INSN_WANT_MISPREDICT | (r->wrong_path ? 0 : CORE_EV_MISPRED_CP));
 		r->pred_next = pred;
 		if (!s->spec) {
 			guest_spec_begin(c->g);
@@ -218,8 +219,15 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		imiss = 0;
 		classify(c, r);
 		int taken = 0;
-		if (r->op_class == UOP_BRANCH)
+		if (r->op_class == UOP_BRANCH) {
 			taken = predict(c, r);
+			if (c->n_cycle_sub && !r->wrong_path) {
+				struct fetched_branch *b = &s->cc.branch_fetched[s->cc.branches_fetched++];
+				b->seq = r->seq;
+				b->pc = r->pc;
+				b->rob_index = (int)core_slot(c, r);
+			}
+		}
 		if (core_insn_wanted(c, r, INSN_FETCH))
 			core_insn_event(c, r, INSN_FETCH, NULL, 0);
 		if (r->op_class == UOP_SYSCALL) {

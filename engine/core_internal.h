@@ -41,10 +41,11 @@
 #define CORE_NIL           (-1)           /* empty link */
 #define CORE_SQ_FILTER     256            /* store-queue filter buckets (power of two) */
 #define CORE_EV_ANY        0x80u          /* ev_bits: in every record; an observer with filter 0 */
-/* ev_bits of correct-path instructions: INSN_WANT_BRANCH / INSN_WANT_IMISS
- * again, for observers that add INSN_WANT_CORRECT_PATH */
+/* ev_bits of correct-path instructions: INSN_WANT_BRANCH / INSN_WANT_IMISS /
+ * INSN_WANT_MISPREDICT again, for observers that add INSN_WANT_CORRECT_PATH */
 #define CORE_EV_BRANCH_CP  0x10u
 #define CORE_EV_IMISS_CP   0x20u
+#define CORE_EV_MISPRED_CP 0x40u
 
 /* Where an instruction is. */
 enum insn_state {

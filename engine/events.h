@@ -103,6 +103,7 @@ struct insn_event {
 /* ---- per-cycle summary ----------------------------------------------- */
 
 #define CYCLE_MAX_COMMIT 64     /* the largest core.commit_width */
+#define CYCLE_MAX_FETCH 64      /* the largest core.fetch_width */
 
 /* Why the frontend delivered no correct-path instructions this cycle. */
 enum fetch_stall {
@@ -155,6 +156,13 @@ struct cycle_record {
 	/* The pcs of the `committed` instructions, oldest first: per-pc
 	 * commit counts need no instruction event per commit. */
 	uint64_t commit_pc[CYCLE_MAX_COMMIT];
+	/* The correct-path branches fetched this cycle, oldest first: an FMT
+	 * gives each its row without an instruction event per branch. */
+	int branches_fetched;
+	struct fetched_branch {
+		uint64_t seq, pc;
+		int rob_index;
+	} branch_fetched[CYCLE_MAX_FETCH];
 };
 
 /* ---- subscription ---------------------------------------------------- */
@@ -191,6 +199,7 @@ struct core_observer {
 
 #define INSN_WANT_BRANCH 1u   /* uop->op_class == UOP_BRANCH */
 #define INSN_WANT_IMISS  2u   /* icache_miss set (its fetch missed: the sFMT's I-miss bit) */
+#define INSN_WANT_MISPREDICT 8u /* a mispredicted branch (known from its fetch on) */
 #define INSN_WANT_CORRECT_PATH 4u /* with the bits above: only of instructions on the
 				     correct path (most fetched instructions of a
 				     branchy program are wrong-path ones) */

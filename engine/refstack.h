@@ -85,7 +85,7 @@ struct refstack_job {
 	uint64_t cycles, insns;          /* simulated (after fast-forward) */
 	struct core_stats stats;
 	int exited;                      /* the program ran to its exit */
-	double seconds;                  /* host time of the timing part */
+	double seconds;                  /* host CPU time of the timing part */
 };
 
 /* Run the jobs, at most `threads` at a time (jobs start in list order).

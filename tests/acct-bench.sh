@@ -5,7 +5,8 @@
 # variants, kernels and selftest left out), `ivx cpistack --bench` runs the
 # same ACCT_BENCH_CYCLES cycles on the timing model without observers and
 # with the five units (naive, naive non-spec, POWER5, FMT, sFMT) attached
-# as one observer, three times each, alternating, and reports the medians.
+# as one observer, five times each, alternating, and reports the least CPU
+# time of each.
 # The target is at most 15% slower; a loaded machine blurs the numbers, so
 # the script reports and does not fail.
 set -u

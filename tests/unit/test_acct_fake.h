@@ -110,15 +110,22 @@ static inline void fake_insn(struct fake *f, int stage, uint64_t seq, const stru
 			per_stage |= o->insn_filter_at[s_] != 0;
 		uint32_t w = per_stage ? o->insn_filter_at[stage] : o->insn_filter;
 		int cls = ((w & INSN_WANT_BRANCH) && u->op_class == UOP_BRANCH) ||
-			  ((w & INSN_WANT_IMISS) && e.icache_miss);
+			  ((w & INSN_WANT_IMISS) && e.icache_miss) ||
+			  ((w & INSN_WANT_MISPREDICT) && u->op_class == UOP_BRANCH && e.mispredicted);
 		int path = !(w & INSN_WANT_CORRECT_PATH) || !e.wrong_path;
 		int stage_ok = per_stage ? w != 0 : !o->insn_stages || (o->insn_stages & INSN_STAGE_BIT(stage));
 		if (o->on_insn && stage_ok && (!w || (cls && path)))
 			o->on_insn(o->ctx, &e);
 	});
-	/* in-order progress for the cycle record (instructions enter and
-	 * leave the ROB in seq order in every scenario) */
-	if (stage == INSN_DISPATCH) {
+	/* the record's fetched correct-path branches; in-order progress
+	 * (instructions enter and leave the ROB in seq order in every
+	 * scenario) */
+	if (stage == INSN_FETCH && u->op_class == UOP_BRANCH && !e.wrong_path) {
+		struct fetched_branch *b = &f->rec.branch_fetched[f->rec.branches_fetched++];
+		b->seq = e.seq;
+		b->pc = e.pc;
+		b->rob_index = e.rob_index;
+	} else if (stage == INSN_DISPATCH) {
 		f->rec.dispatched++;
 		if (!(flags & F_WRONG))
 			f->rec.dispatched_correct++;
