@@ -565,15 +565,15 @@ static void many_store_misses_in_flight_survive_a_snapshot(void **state)
 
 /* ---- correct-path and per-stage filters; in-order progress ------------- */
 
-/* What acct_set.c asks for: correct-path branches at fetch and completion,
- * correct-path I-miss instructions at dispatch and commit. */
+/* What acct_set.c asks for: correct-path mispredicted branches at fetch
+ * and completion, correct-path I-miss instructions at dispatch and commit. */
 static int set_wants(const struct insn_event *e)
 {
 	int branch = e->uop->op_class == UOP_BRANCH, imiss = e->icache_miss != 0;
 	if (e->wrong_path)
 		return 0;
 	if (e->stage == INSN_FETCH || e->stage == INSN_COMPLETE)
-		return branch;
+		return branch && e->mispredicted;
 	if (e->stage == INSN_DISPATCH || e->stage == INSN_COMMIT)
 		return imiss;
 	return 0;
@@ -581,12 +581,15 @@ static int set_wants(const struct insn_event *e)
 
 /* Unfiltered: fingerprints what set_wants selects, and checks each cycle
  * record's dispatch_seq / commit_seq against the frontend and the ROB as
- * the event stream shows them (two FIFOs of seqs). */
+ * the event stream shows them (two FIFOs of seqs), and its list of fetched
+ * correct-path branches against the cycle's fetch events. */
 struct progress {
-	uint64_t hash, n, wrong;
+	uint64_t hash, n, wrong, mispredicted;
+	struct fetched_branch br[CYCLE_MAX_FETCH];
+	int n_br;
 	uint64_t fe[4096], rob[4096];         /* rings: fetched, dispatched */
 	uint64_t fe_head, fe_tail, rob_head, rob_tail, last_fetched;
-	uint64_t cycles_checked;
+	uint64_t cycles_checked, branches_listed;
 	int bad;
 	struct core_observer obs;
 };
@@ -603,6 +606,11 @@ static void progress_insn(void *ctx, const struct insn_event *e)
 	case INSN_FETCH:
 		p->fe[p->fe_tail++ % 4096] = e->seq;
 		p->last_fetched = e->seq;
+		if (e->uop->op_class == UOP_BRANCH && !e->wrong_path) {
+			p->br[p->n_br++] = (struct fetched_branch){ .seq = e->seq, .pc = e->pc,
+								    .rob_index = e->rob_index };
+			p->mispredicted += e->mispredicted;
+		}
 		break;
 	case INSN_DISPATCH:
 		p->bad |= p->fe_head == p->fe_tail || p->fe[p->fe_head % 4096] != e->seq;
@@ -637,6 +645,12 @@ static void progress_cycle(void *ctx, const struct cycle_record *r)
 				      (unsigned long long)commit);
 		p->bad = 1;
 	}
+	p->bad |= r->branches_fetched != p->n_br;
+	for (int i = 0; i < p->n_br && i < r->branches_fetched; i++)
+		p->bad |= r->branch_fetched[i].seq != p->br[i].seq || r->branch_fetched[i].pc != p->br[i].pc ||
+			  r->branch_fetched[i].rob_index != p->br[i].rob_index;
+	p->branches_listed += (uint64_t)r->branches_fetched;
+	p->n_br = 0;
 	p->cycles_checked++;
 }
 
@@ -644,8 +658,8 @@ static void progress_cycle(void *ctx, const struct cycle_record *r)
 static void set_like_fobs(struct fobs *f)
 {
 	fobs_init(f, 0);
-	f->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
-	f->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	f->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH;
+	f->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH;
 	f->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
 	f->obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH;
 }
@@ -671,7 +685,9 @@ static void correct_path_and_per_stage_filters_and_progress(void **state)
 	assert_false(p.bad);
 	assert_int_equal(p.cycles_checked, cycles);
 	assert_true(p.wrong > 100);             /* wrong paths were there to leave out */
-	assert_true(p.n > 1000);
+	assert_true(p.mispredicted > 10);       /* and correctly predicted branches too */
+	assert_true(p.branches_listed > 1000 && p.branches_listed > 2 * p.mispredicted);
+	assert_true(p.n > 100);
 	assert_int_equal(f.n, p.n);
 	assert_int_equal(f.hash, p.hash);
 	/* alone, the filtered observer gets the same */
