@@ -117,8 +117,9 @@ enum acct_fmt_row_state {
 	ACCT_ROW_FREE,                 /* not in use */
 	ACCT_ROW_OPEN,                 /* the fetch row: collects I-side miss cycles, no branch yet */
 	ACCT_ROW_FRONTEND,             /* branch fetched, not yet dispatched */
-	ACCT_ROW_ROB,                  /* branch in the ROB, unresolved: penalty counting */
-	ACCT_ROW_RESOLVED,             /* branch resolved, waiting to retire */
+	ACCT_ROW_ROB,                  /* branch in the ROB: penalty counting (resolved or not,
+					  unless it resolved as mispredicted) */
+	ACCT_ROW_RESOLVED,             /* resolved as mispredicted, waiting to retire */
 };
 
 struct acct_fmt_row {
@@ -180,13 +181,11 @@ struct acct_set;
 /* Options of acct_set_new_opts. */
 enum {
 	ACCT_SET_OVERLAP = 1,     /* with the acct_overlap measurement */
-	/* give wrong-path branches FMT rows, as the hardware does, and mark
-	 * every branch resolved when it completes, for a view of the table
+	/* give wrong-path branches FMT rows and wrong-path instructions
+	 * sFMT I-miss bits, as the hardware does, for a view of the table
 	 * (the explorer's FMT pane); the counts are the same without, and the
-	 * set cheaper: wrong-path rows and their counters are dropped when
-	 * the mispredicted branch resolves, and only a mispredicted branch's
-	 * resolution changes a count (without, a correctly predicted branch's
-	 * row shows its penalty still counting until it retires) */
+	 * set cheaper: those rows, counters and bits are dropped when the
+	 * mispredicted branch resolves */
 	ACCT_SET_ALL_PATHS = 2,
 };
 struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned flags, struct ivx_err *err);

@@ -23,7 +23,7 @@
  *                           dispatch got: no event per branch)
  *   every cycle             ROB full: the cycle goes to the global L1D, L2D,
  *   (acct_fmt_cycle,        D-TLB or long-latency counter by what blocks the
- *    acct_internal.h)       ROB head. Otherwise every unresolved branch in the
+ *    acct_internal.h)       ROB head. Otherwise every branch in the
  *                           ROB (from the cycle it entered) gains a penalty
  *                           cycle, and a fetch stalled on an I-side
  *                           miss adds a cycle to that counter of the fetch
@@ -199,9 +199,15 @@ static void mispredict_resolved(struct acct *a, uint64_t pos)
 	open_row(a, f->fetch);
 }
 
+/* Only a mispredicted correct-path branch's resolution changes the table:
+ * the hardware counts a branch's penalty for as long as it is in the ROB,
+ * resolved or not, and adds it up only for a misprediction. (A wrong-path
+ * branch never redirects fetch.) */
 static void branch_completed(struct acct *a, const struct insn_event *e)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
+	if (!e->mispredicted || e->wrong_path)
+		return;
 	uint64_t pos = locate(a, f->head, f->disp, e);
 	if (pos == UINT64_MAX)
 		return;
@@ -210,8 +216,7 @@ static void branch_completed(struct acct *a, const struct insn_event *e)
 		return;
 	s->resolved = 1;
 	s->penalty = f->nonfull - s->start;
-	if (e->mispredicted && !e->wrong_path)
-		mispredict_resolved(a, pos);
+	mispredict_resolved(a, pos);
 }
 
 static void branch_squashed(struct acct *a, const struct insn_event *e)
@@ -286,11 +291,12 @@ void acct_fmt_branch(struct acct *a, const struct insn_event *e)
 	}
 }
 
-void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r)
+void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths)
 {
 	for (int i = 0; i < r->branches_fetched; i++) {
 		const struct fetched_branch *b = &r->branch_fetched[i];
-		branch_fetched(a, b->seq, b->pc, b->rob_index);
+		if (all_paths | !b->wrong_path)
+			branch_fetched(a, b->seq, b->pc, b->rob_index);
 	}
 }
 

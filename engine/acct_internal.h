@@ -51,10 +51,10 @@ struct acct_fmt_slot {
 	uint64_t seq;                      /* branch seq, 0 for the open fetch row */
 	uint64_t pc;
 	uint64_t start;                    /* nonfull count when it entered the ROB */
-	uint64_t penalty;                  /* frozen branch penalty once resolved */
+	uint64_t penalty;                  /* branch penalty, frozen once resolved */
 	uint64_t local[ACCT_FE_COUNT];     /* frontend miss cycles fetched before it */
 	int32_t rob_id;                    /* -1 until dispatched */
-	uint8_t resolved;                  /* the branch has resolved */
+	uint8_t resolved;                  /* resolved as mispredicted */
 	uint8_t mispredicted;
 };
 
@@ -310,10 +310,9 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
  * (a branch's events only). */
 void acct_sfmt_bits(struct acct *a, const struct insn_event *e);
 void acct_fmt_branch(struct acct *a, const struct insn_event *e);
-/* The rows of the correct-path branches a cycle record lists as fetched
- * (instead of their fetch events: a set that only follows the correct
- * path). */
-void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r);
+/* The rows of the branches a cycle record lists as fetched, instead of
+ * their fetch events (a set): of both paths, or of the correct path only. */
+void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths);
 /* FMT / sFMT, at the start of each cycle's rules: branches dispatched and
  * retired during the cycle, read from the record's dispatch_seq and
  * commit_seq. */

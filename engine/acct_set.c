@@ -8,13 +8,13 @@
  *     where an I-side miss cycle waits (the fetch row's local counter, or
  *     the shared one) and when it reaches the global counters; the sFMT
  *     unit of a set is a view of the FMT's state (struct acct.src);
+ *   - the FMT's rows come from the cycle records' lists of fetched
+ *     branches, and it follows dispatch and retirement in their
+ *     positions: no event per branch;
  *   - only the events of correct-path instructions, and of those only
  *     mispredicted branches and instructions whose fetch missed:
- *       FMT / sFMT rows     a mispredicted branch's completion (the rows
- *                           come from the cycle records' fetched branches,
- *                           dispatch and retirement from their positions;
- *                           a correctly predicted branch's resolution
- *                           changes no count)
+ *       FMT / sFMT rows     a mispredicted branch's completion (no other
+ *                           branch's resolution changes the table)
  *       sFMT I-miss bits    dispatch and commit of an I-miss instruction
  *       POWER5, overlap     a mispredicted branch's fetch and completion
  *       naive               none (miss events only).
@@ -22,10 +22,8 @@
  *     and their counters are dropped when the mispredicted branch
  *     resolves, before anything reaches a global counter; so are the I-miss
  *     bits of wrong-path instructions when they are squashed. Leaving them
- *     out changes no count (units on their own do track them, and the
- *     tests check that both give the same stacks) and saves most of the
- *     events of a branchy program, whose fetched instructions are mostly
- *     wrong-path ones.
+ *     out changes no count (ACCT_SET_ALL_PATHS and units on their own do
+ *     track them, and the tests check that all give the same stacks).
  * Cycle records go to every unit through direct calls of their per-cycle
  * rules (acct_internal.h); miss events (rare) through the units' own
  * observers.
@@ -43,7 +41,7 @@ struct acct_set {
 	 * (every unit but the sFMT view, then the overlap) */
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
-	int rows_from_record;           /* the FMT's rows from cycle records, not fetch events */
+	int all_paths;                  /* ACCT_SET_ALL_PATHS */
 };
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
@@ -51,13 +49,10 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 	struct acct_set *s = ctx;
 	struct acct *fmt = s->unit[ACCT_FMT];
 	switch (e->stage) {
-	case INSN_FETCH:                /* a branch (a mispredicted one unless ALL_PATHS) */
-		if (!s->rows_from_record)
-			acct_fmt_branch(fmt, e);
-		if (e->mispredicted && !e->wrong_path && s->ov)
-			acct_overlap_insn(s->ov, e);
+	case INSN_FETCH:                /* a mispredicted branch (for the overlap) */
+		acct_overlap_insn(s->ov, e);
 		break;
-	case INSN_COMPLETE:             /* a branch (a mispredicted one unless ALL_PATHS) */
+	case INSN_COMPLETE:             /* a mispredicted branch */
 		acct_fmt_branch(fmt, e);
 		if (e->mispredicted && !e->wrong_path) {
 			acct_power5_insn(s->unit[ACCT_POWER5], e);
@@ -65,10 +60,8 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 				acct_overlap_insn(s->ov, e);
 		}
 		break;
-	case INSN_SQUASH:               /* ACCT_SET_ALL_PATHS only */
+	case INSN_SQUASH:               /* an I-miss instruction, ACCT_SET_ALL_PATHS only */
 		acct_sfmt_bits(fmt, e);
-		if (acct_is_branch(e->uop))
-			acct_fmt_branch(fmt, e);
 		break;
 	default:                        /* dispatch, commit of an I-miss instruction */
 		acct_sfmt_bits(fmt, e);
@@ -117,8 +110,8 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	int entered = r->dispatched_correct > 0;
 	s->clock.cycles++;
 	s->clock.insns += committed;
-	if (s->rows_from_record & (r->branches_fetched > 0))
-		acct_fmt_rows_fetched(fa, r);
+	if (r->branches_fetched > 0)
+		acct_fmt_rows_fetched(fa, r, s->all_paths);
 	acct_fmt_follow(fa, r);
 
 	int full = r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size));
@@ -231,11 +224,12 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 		},
 		.miss_filter = ACCT_MISS_FILTER,
 	};
-	s->rows_from_record = !(flags & ACCT_SET_ALL_PATHS);
-	if (flags & ACCT_SET_ALL_PATHS) {
-		/* the events a unit on its own reads (acct_fmt_init) */
-		const struct acct *fmt = s->unit[ACCT_FMT];
-		memcpy(s->obs.insn_filter_at, fmt->obs.insn_filter_at, sizeof s->obs.insn_filter_at);
+	s->all_paths = (flags & ACCT_SET_ALL_PATHS) != 0;
+	if (s->all_paths) {
+		/* I-miss bits of both paths, and their squashes */
+		s->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS;
+		s->obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_IMISS;
+		s->obs.insn_filter_at[INSN_SQUASH] = INSN_WANT_IMISS;
 	}
 	return s;
 }

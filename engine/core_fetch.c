@@ -221,11 +221,12 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		int taken = 0;
 		if (r->op_class == UOP_BRANCH) {
 			taken = predict(c, r);
-			if (c->n_cycle_sub && !r->wrong_path) {
+			if (c->n_cycle_sub) {
 				struct fetched_branch *b = &s->cc.branch_fetched[s->cc.branches_fetched++];
 				b->seq = r->seq;
 				b->pc = r->pc;
 				b->rob_index = (int)core_slot(c, r);
+				b->wrong_path = r->wrong_path;
 			}
 		}
 		if (core_insn_wanted(c, r, INSN_FETCH))

@@ -139,6 +139,7 @@ struct cycle_record {
 	int rob_occupancy;      /* after this cycle */
 	int rob_size;
 	int rob_full;           /* dispatch was blocked by a full ROB */
+	int rob_full_wrong_path; /* ... and the instruction it kept out is on a wrong path */
 	int lsq_occupancy;
 	int frontend_occupancy; /* instructions between fetch and dispatch */
 	int fetch_stall;        /* enum fetch_stall */
@@ -156,12 +157,13 @@ struct cycle_record {
 	/* The pcs of the `committed` instructions, oldest first: per-pc
 	 * commit counts need no instruction event per commit. */
 	uint64_t commit_pc[CYCLE_MAX_COMMIT];
-	/* The correct-path branches fetched this cycle, oldest first: an FMT
+	/* The branches fetched this cycle (both paths), oldest first: an FMT
 	 * gives each its row without an instruction event per branch. */
 	int branches_fetched;
 	struct fetched_branch {
 		uint64_t seq, pc;
 		int rob_index;
+		int wrong_path;
 	} branch_fetched[CYCLE_MAX_FETCH];
 };
 

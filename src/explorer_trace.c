@@ -42,6 +42,12 @@ struct trace_state {
 	uint64_t stall_start;
 	int miss_ended;                          /* some miss ended during the stall */
 	struct xevent last_ended;
+	/* ROB-full episodes, from the cycle records (a loop that fills the ROB
+	 * begins and ends one every few cycles: a miss event each would cost
+	 * more than the rest of the recording) */
+	int rob_full;
+	uint64_t rob_full_event;                 /* its begin's n_events + 1 */
+	uint64_t rob_full_start;
 };
 
 #define MAX_RANGES 8
@@ -210,6 +216,32 @@ static void on_miss(void *ctx, const struct miss_event *me)
 			}
 }
 
+/* A ROB-full episode begins or ends with this cycle, as the core's
+ * MISS_ROB_FULL event would (begin: the cycle dispatch found the ROB full;
+ * end: the first cycle it did not). Its id is 0: the core's ids are not
+ * known here, and none is 0. */
+static void rob_full_changed(struct xtrace *t, const struct cycle_record *r)
+{
+	struct trace_state *s = &t->s;
+	s->rob_full = r->rob_full;
+	if (r->rob_full) {
+		struct xevent e = { .kind = MISS_ROB_FULL, .start = r->cycle,
+				    .correct_path = !r->rob_full_wrong_path };
+		s->rob_full_start = r->cycle;
+		s->rob_full_event = s->n_events + 1;
+		record_event(t, &e);
+		emit(t, &e, MISS_BEGIN);
+		return;
+	}
+	struct xevent tmp = { .kind = MISS_ROB_FULL, .start = s->rob_full_start, .correct_path = 1 };
+	struct xevent *e = &tmp;
+	if (s->rob_full_event && s->n_events - (s->rob_full_event - 1) <= XTRACE_EVENTS)
+		e = &s->events[(s->rob_full_event - 1) % XTRACE_EVENTS];
+	e->end = r->cycle;
+	e->ended = 1;
+	emit(t, e, MISS_END);
+}
+
 static uint8_t clamp8(int v)
 {
 	unsigned u = (unsigned)v;           /* counts: never negative */
@@ -220,6 +252,8 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct xtrace *t = ctx;
 	struct trace_state *s = &t->s;
+	if (__builtin_expect(r->rob_full != s->rob_full, 0))
+		rob_full_changed(t, r);
 	/* commit counts from the record: no instruction event per commit */
 	for (int k = 0; k < r->committed; k++) {
 		long i = count_slot(t, r->commit_pc[k]);
@@ -303,6 +337,7 @@ struct xtrace *xtrace_new(const struct program *prog)
 		.name = "explorer-trace", .ctx = t,
 		.on_miss = on_miss, .on_cycle = on_cycle,
 		.state_size = state_size, .save = save, .restore = restore,
+		.miss_filter = (MISS_BIT(MISS_KIND_COUNT) - 1) & ~MISS_BIT(MISS_ROB_FULL),
 	};
 	return t;
 }

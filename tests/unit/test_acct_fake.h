@@ -120,11 +120,12 @@ static inline void fake_insn(struct fake *f, int stage, uint64_t seq, const stru
 	/* the record's fetched correct-path branches; in-order progress
 	 * (instructions enter and leave the ROB in seq order in every
 	 * scenario) */
-	if (stage == INSN_FETCH && u->op_class == UOP_BRANCH && !e.wrong_path) {
+	if (stage == INSN_FETCH && u->op_class == UOP_BRANCH) {
 		struct fetched_branch *b = &f->rec.branch_fetched[f->rec.branches_fetched++];
 		b->seq = e.seq;
 		b->pc = e.pc;
 		b->rob_index = e.rob_index;
+		b->wrong_path = e.wrong_path;
 	} else if (stage == INSN_DISPATCH) {
 		f->rec.dispatched++;
 		if (!(flags & F_WRONG))

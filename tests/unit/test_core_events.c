@@ -582,7 +582,7 @@ static int set_wants(const struct insn_event *e)
 /* Unfiltered: fingerprints what set_wants selects, and checks each cycle
  * record's dispatch_seq / commit_seq against the frontend and the ROB as
  * the event stream shows them (two FIFOs of seqs), and its list of fetched
- * correct-path branches against the cycle's fetch events. */
+ * branches against the cycle's fetch events. */
 struct progress {
 	uint64_t hash, n, wrong, mispredicted;
 	struct fetched_branch br[CYCLE_MAX_FETCH];
@@ -606,10 +606,11 @@ static void progress_insn(void *ctx, const struct insn_event *e)
 	case INSN_FETCH:
 		p->fe[p->fe_tail++ % 4096] = e->seq;
 		p->last_fetched = e->seq;
-		if (e->uop->op_class == UOP_BRANCH && !e->wrong_path) {
+		if (e->uop->op_class == UOP_BRANCH) {
 			p->br[p->n_br++] = (struct fetched_branch){ .seq = e->seq, .pc = e->pc,
-								    .rob_index = e->rob_index };
-			p->mispredicted += e->mispredicted;
+								    .rob_index = e->rob_index,
+								    .wrong_path = e->wrong_path };
+			p->mispredicted += e->mispredicted && !e->wrong_path;
 		}
 		break;
 	case INSN_DISPATCH:
@@ -648,7 +649,8 @@ static void progress_cycle(void *ctx, const struct cycle_record *r)
 	p->bad |= r->branches_fetched != p->n_br;
 	for (int i = 0; i < p->n_br && i < r->branches_fetched; i++)
 		p->bad |= r->branch_fetched[i].seq != p->br[i].seq || r->branch_fetched[i].pc != p->br[i].pc ||
-			  r->branch_fetched[i].rob_index != p->br[i].rob_index;
+			  r->branch_fetched[i].rob_index != p->br[i].rob_index ||
+			  r->branch_fetched[i].wrong_path != p->br[i].wrong_path;
 	p->branches_listed += (uint64_t)r->branches_fetched;
 	p->n_br = 0;
 	p->cycles_checked++;
