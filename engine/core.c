@@ -469,7 +469,9 @@ static void publish_cycle(struct core *c)
 	struct cycle_record *rec = &s->cc;
 	rec->cycle = s->cycle;
 	rec->fetch_stall = core_fetch_stall_reason(c);
-	rec->rob_full_wrong_path = rec->rob_full && core_at(c, s->dispatch)->wrong_path;
+	/* (the ring slot at dispatch always exists; it holds the blocked
+	 * instruction when rob_full is set) */
+	rec->rob_full_wrong_path = rec->rob_full & core_at(c, s->dispatch)->wrong_path;
 	/* a scan of the L2 MSHRs: only when a refused store holds the head,
 	 * the one case it tells apart (events.h) */
 	rec->long_misses_outstanding =

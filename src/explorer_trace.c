@@ -17,6 +17,7 @@
  *             pc/insn are those of the miss that ended last.
  * Both are instantaneous: begin and end are reported in the same call.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "explorer_trace.h"
@@ -264,15 +265,17 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 	c->cycle = r->cycle;
 	c->rob_occ = (uint16_t)r->rob_occupancy;
 	c->rob_size = (uint16_t)r->rob_size;
-	c->fetched = clamp8(r->fetched);
-	c->dispatched = clamp8(r->dispatched);
-	c->issued = clamp8(r->issued);
-	c->issued_correct = clamp8(r->issued_correct);
-	c->committed = clamp8(r->committed);
-	c->squashed = clamp8(r->squashed);
-	c->fetch_stall = (uint8_t)r->fetch_stall;
-	c->head_wait = (uint8_t)r->head_wait;
-	c->flags = (uint8_t)((r->rob_full != 0) * XTL_ROB_FULL | (r->wrong_path_in_rob != 0) * XTL_WRONG_PATH);
+	/* the eight byte-sized fields in one store (byte stores one by one
+	 * cost more than the rest of the cycle's recording); the widths are
+	 * at most 64 (config.c): only a squash can pass 255 */
+	uint8_t bytes[8] = {
+		(uint8_t)r->fetched, (uint8_t)r->dispatched, (uint8_t)r->issued, (uint8_t)r->issued_correct,
+		(uint8_t)r->committed, clamp8(r->squashed), (uint8_t)r->fetch_stall, (uint8_t)r->head_wait,
+	};
+	_Static_assert(offsetof(struct xtl_cycle, head_wait) - offsetof(struct xtl_cycle, fetched) == 7,
+		       "xtl_cycle: eight bytes from fetched to head_wait");
+	memcpy(&c->fetched, bytes, sizeof bytes);
+	c->flags = (uint8_t)(r->rob_full * XTL_ROB_FULL | r->wrong_path_in_rob * XTL_WRONG_PATH);
 	s->last_head_wait = r->head_wait;
 
 	if (r->issued_correct == 0) {

@@ -28,6 +28,7 @@ enum { XTL_ROB_FULL = 1, XTL_WRONG_PATH = 2 };
 struct xtl_cycle {
 	uint64_t cycle;            /* cycle_record.cycle */
 	uint16_t rob_occ, rob_size;
+	/* (these eight bytes in this order: explorer_trace.c writes them at once) */
 	uint8_t fetched, dispatched, issued, issued_correct, committed, squashed;
 	uint8_t fetch_stall;       /* enum fetch_stall */
 	uint8_t head_wait;         /* enum head_wait */
