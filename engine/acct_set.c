@@ -50,7 +50,8 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 	struct acct *fmt = s->unit[ACCT_FMT];
 	switch (e->stage) {
 	case INSN_FETCH:                /* a mispredicted branch (for the overlap) */
-		acct_overlap_insn(s->ov, e);
+		if (s->ov)
+			acct_overlap_insn(s->ov, e);
 		break;
 	case INSN_COMPLETE:             /* a mispredicted branch */
 		acct_fmt_branch(fmt, e);
