@@ -192,6 +192,7 @@ static void mispredict_resolved(struct acct *a, uint64_t pos)
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	struct acct_fmt_slot *s = slot_at(a, pos);
 	s->mispredicted = 1;
+	s->penalty = f->nonfull - s->start;
 	f->t.global[ACCT_BPRED] += s->penalty;
 	f->refill = 1;
 	f->disp = pos + 1;
@@ -211,12 +212,8 @@ static void branch_completed(struct acct *a, const struct insn_event *e)
 	uint64_t pos = locate(a, f->head, f->disp, e);
 	if (pos == UINT64_MAX)
 		return;
-	struct acct_fmt_slot *s = slot_at(a, pos);
-	if (s->resolved)
-		return;
-	s->resolved = 1;
-	s->penalty = f->nonfull - s->start;
-	mispredict_resolved(a, pos);
+	if (!slot_at(a, pos)->mispredicted)
+		mispredict_resolved(a, pos);
 }
 
 static void branch_squashed(struct acct *a, const struct insn_event *e)
@@ -406,8 +403,8 @@ int acct_fmt_row(const struct acct *a, int i, struct acct_fmt_row *out)
 		out->state = ACCT_ROW_FRONTEND;
 	} else {
 		out->rob_id = s->rob_id;
-		out->state = s->resolved ? ACCT_ROW_RESOLVED : ACCT_ROW_ROB;
-		out->branch_penalty = s->resolved ? s->penalty : f->nonfull - s->start;
+		out->state = s->mispredicted ? ACCT_ROW_RESOLVED : ACCT_ROW_ROB;
+		out->branch_penalty = s->mispredicted ? s->penalty : f->nonfull - s->start;
 	}
 	return 0;
 }

@@ -51,11 +51,10 @@ struct acct_fmt_slot {
 	uint64_t seq;                      /* branch seq, 0 for the open fetch row */
 	uint64_t pc;
 	uint64_t start;                    /* nonfull count when it entered the ROB */
-	uint64_t penalty;                  /* branch penalty, frozen once resolved */
+	uint64_t penalty;                  /* branch penalty, once resolved as mispredicted */
 	uint64_t local[ACCT_FE_COUNT];     /* frontend miss cycles fetched before it */
 	int32_t rob_id;                    /* -1 until dispatched */
-	uint8_t resolved;                  /* resolved as mispredicted */
-	uint8_t mispredicted;
+	uint8_t mispredicted;              /* resolved as mispredicted */
 };
 
 /*

@@ -106,7 +106,8 @@ struct acct_overlap *acct_overlap_new(const struct machine_config *cfg, struct i
 		.name = "overlap", .ctx = o,
 		.on_insn = ov_on_insn, .on_miss = ov_on_miss, .on_cycle = ov_on_cycle,
 		.state_size = ov_size, .save = ov_save, .restore = ov_restore,
-		.insn_filter_at = { [INSN_FETCH] = INSN_WANT_BRANCH, [INSN_COMPLETE] = INSN_WANT_BRANCH },
+		.insn_filter_at = { [INSN_FETCH] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH,
+				    [INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH },
 		.miss_filter = ACCT_MISS_FILTER,
 	};
 	return o;

@@ -56,7 +56,7 @@ void acct_power5_init(struct acct *a)
 	a->state_size = sizeof a->s.p5;
 	a->obs.on_insn = p5_on_insn;
 	memset(a->obs.insn_filter_at, 0, sizeof a->obs.insn_filter_at);
-	a->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_BRANCH;   /* mispredicted branches resolving */
+	a->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH;
 	a->obs.on_miss = NULL;
 	a->obs.on_cycle = p5_on_cycle;
 }

@@ -55,11 +55,9 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 		break;
 	case INSN_COMPLETE:             /* a mispredicted branch */
 		acct_fmt_branch(fmt, e);
-		if (e->mispredicted && !e->wrong_path) {
-			acct_power5_insn(s->unit[ACCT_POWER5], e);
-			if (s->ov)
-				acct_overlap_insn(s->ov, e);
-		}
+		acct_power5_insn(s->unit[ACCT_POWER5], e);
+		if (s->ov)
+			acct_overlap_insn(s->ov, e);
 		break;
 	case INSN_SQUASH:               /* an I-miss instruction, ACCT_SET_ALL_PATHS only */
 		acct_sfmt_bits(fmt, e);

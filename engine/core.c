@@ -469,9 +469,6 @@ static void publish_cycle(struct core *c)
 	struct cycle_record *rec = &s->cc;
 	rec->cycle = s->cycle;
 	rec->fetch_stall = core_fetch_stall_reason(c);
-	/* (the ring slot at dispatch always exists; it holds the blocked
-	 * instruction when rob_full is set) */
-	rec->rob_full_wrong_path = rec->rob_full & core_at(c, s->dispatch)->wrong_path;
 	/* a scan of the L2 MSHRs: only when a refused store holds the head,
 	 * the one case it tells apart (events.h) */
 	rec->long_misses_outstanding =
@@ -515,10 +512,8 @@ static inline void end_of_cycle(struct core *c)
 		core_miss_end(c, &s->ev_rob_empty);
 	}
 	if (__builtin_expect(s->cc.rob_full, 0)) {
-		if (!s->ev_rob_full.id) {
-			const struct core_insn *f = core_at(c, s->dispatch);
-			core_miss_begin(c, &s->ev_rob_full, MISS_ROB_FULL, 0, 0, 0, !f->wrong_path);
-		}
+		if (!s->ev_rob_full.id)
+			core_miss_begin(c, &s->ev_rob_full, MISS_ROB_FULL, 0, 0, 0, !s->cc.rob_full_wrong_path);
 	} else if (s->ev_rob_full.id) {
 		core_miss_end(c, &s->ev_rob_full);
 	}
@@ -573,7 +568,7 @@ int core_cycle(struct core *c, struct ivx_err *err)
 	memset(&cc->fetched, 0,
 	       offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched));
 	cc->branches_fetched = 0;
-	cc->rob_full = 0;
+	cc->rob_full = cc->rob_full_wrong_path = 0;
 	cc->head_wait = HEAD_NONE;
 	cc->head_seq = cc->head_pc = 0;
 	int rc = commit_stage(c, err);

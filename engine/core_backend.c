@@ -159,8 +159,10 @@ void core_dispatch_stage(struct core *c)
 	s->cc.dispatched = (int)n;        /* dispatch runs once per cycle */
 	s->cc.dispatched_correct = (int)(n - wrong);
 	/* blocked by a full ROB with an instruction ready to go */
-	if (rob_blocks && n == limit && core_at(c, s->dispatch)->ready_cycle <= s->cycle)
+	if (rob_blocks && n == limit && core_at(c, s->dispatch)->ready_cycle <= s->cycle) {
 		s->cc.rob_full = 1;
+		s->cc.rob_full_wrong_path = core_at(c, s->dispatch)->wrong_path;
+	}
 }
 
 /* ---- the completion wheel -------------------------------------------------- */

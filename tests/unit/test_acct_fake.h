@@ -117,7 +117,7 @@ static inline void fake_insn(struct fake *f, int stage, uint64_t seq, const stru
 		if (o->on_insn && stage_ok && (!w || (cls && path)))
 			o->on_insn(o->ctx, &e);
 	});
-	/* the record's fetched correct-path branches; in-order progress
+	/* the record's fetched branches; in-order progress
 	 * (instructions enter and leave the ROB in seq order in every
 	 * scenario) */
 	if (stage == INSN_FETCH && u->op_class == UOP_BRANCH) {
