@@ -42,12 +42,30 @@ struct acct_set {
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
 	int all_paths;                  /* ACCT_SET_ALL_PATHS */
+	/* The counters the last cycle added to, if it was idle and its
+	 * rules can run again unchanged (set_on_cycle); not part of a
+	 * snapshot: a restore forgets them. */
+	struct {
+		int fetch_stall;        /* -1: nothing to replay */
+		int head_wait, rob_full;
+		uint64_t nonfull;       /* 0 or 1 */
+		uint64_t *power5, *fmt, *local, *shared;
+	} again;
+	uint64_t discard;               /* where `again` points for "no counter" */
 };
+
+/* Anything but a cycle record may change what the rules of the next idle
+ * cycle add to. */
+static inline void forget_idle_cycle(struct acct_set *s)
+{
+	s->again.fetch_stall = -1;
+}
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
 {
 	struct acct_set *s = ctx;
 	struct acct *fmt = s->unit[ACCT_FMT];
+	forget_idle_cycle(s);
 	switch (e->stage) {
 	case INSN_FETCH:                /* a mispredicted branch (for the overlap) */
 		if (s->ov)
@@ -71,6 +89,7 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 static void set_on_miss(void *ctx, const struct miss_event *e)
 {
 	struct acct_set *s = ctx;
+	forget_idle_cycle(s);
 	for (int i = 0; i < s->n_sub; i++)
 		if (s->sub[i]->on_miss)
 			s->sub[i]->on_miss(s->sub[i]->ctx, e);
@@ -102,6 +121,26 @@ static const uint8_t fetch_comp_of[] = {
 static void set_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_set *s = ctx;
+	/* An idle cycle after an idle one with the same fetch stall, ROB head
+	 * and ROB-full state, and no event between them: every rule below
+	 * reads the same inputs and the same state, so it adds to the same
+	 * counters. A long-latency or miss-bound stretch is mostly such
+	 * cycles. */
+	if (r->idle && r->fetch_stall == s->again.fetch_stall && r->head_wait == s->again.head_wait &&
+	    r->rob_full == s->again.rob_full) {
+		s->clock.cycles++;
+		(*s->again.power5)++;
+		(*s->again.fmt)++;
+		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull;
+		(*s->again.local)++;
+		(*s->again.shared)++;
+		if (s->ov) {
+			struct acct_cycle_view v;
+			acct_cycle_view(r, &v);
+			acct_overlap_cycle(s->ov, r, &v);
+		}
+		return;
+	}
 	struct acct *fa = s->unit[ACCT_FMT];
 	struct acct_fmt_state_s *f = &fa->s.fmt;
 	struct acct_power5_state *p = &s->unit[ACCT_POWER5]->s.p5;
@@ -137,9 +176,27 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	f->nonfull += (uint64_t)!full;
 	unsigned g = full ? head : fe_any == DISCARD && refill ? ACCT_BPRED : DISCARD;
 	f->t.global[g]++;
+	uint64_t *local = &s->discard, *shared = &s->discard;
 	if (!full && fe_any != DISCARD) {
-		acct_fmt_slot_at(fa, f->fetch)->local[fe_any]++;
-		f->shared[fe_any]++;
+		local = &acct_fmt_slot_at(fa, f->fetch)->local[fe_any];
+		shared = &f->shared[fe_any];
+		++*local;
+		++*shared;
+	}
+	/* What the next cycle may replay: not a refused store at the head
+	 * (it reads the long misses in flight) nor a wrong-path I-TLB walk
+	 * (it reads the cycle). */
+	s->again.fetch_stall = -1;
+	if (r->idle && r->head_wait != HEAD_STORE &&
+	    !(r->fetch_stall == FETCH_STALL_WRONG_PATH && f->wp_itlb_id)) {
+		s->again.fetch_stall = r->fetch_stall;
+		s->again.head_wait = r->head_wait;
+		s->again.rob_full = r->rob_full;
+		s->again.nonfull = (uint64_t)!full;
+		s->again.power5 = &p->t.global[k];
+		s->again.fmt = &f->t.global[g];
+		s->again.local = local;
+		s->again.shared = shared;
 	}
 	if (s->ov) {
 		struct acct_cycle_view v;
@@ -173,6 +230,7 @@ static void set_restore(void *ctx, const void *blob)
 {
 	struct acct_set *s = ctx;
 	const char *p = blob;
+	forget_idle_cycle(s);
 	memcpy(&s->clock, p, sizeof s->clock);
 	p += sizeof s->clock;
 	for (int i = 0; i < s->n_sub; i++) {
@@ -224,6 +282,7 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 		.miss_filter = ACCT_MISS_FILTER,
 	};
 	s->all_paths = (flags & ACCT_SET_ALL_PATHS) != 0;
+	forget_idle_cycle(s);
 	if (s->all_paths) {
 		/* I-miss bits of both paths, and their squashes */
 		s->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS;

@@ -476,7 +476,8 @@ static void publish_cycle(struct core *c)
 	/* Nothing fetched, dispatched, issued, committed or squashed: the
 	 * occupancies and positions are the last cycle's (the commit stage
 	 * named the head, as nothing committed). */
-	if (c->cc_current && !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed))
+	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
+	if (c->cc_current & rec->idle)
 		goto publish;
 	c->cc_current = 1;
 	rec->rob_occupancy = s->rob_count;

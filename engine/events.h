@@ -144,6 +144,9 @@ struct cycle_record {
 	int frontend_occupancy; /* instructions between fetch and dispatch */
 	int fetch_stall;        /* enum fetch_stall */
 	int head_wait;          /* enum head_wait */
+	int idle;               /* nothing fetched, dispatched, issued, committed or
+				   squashed: the occupancies and in-order positions
+				   are the previous cycle's */
 	uint64_t head_seq;      /* instruction at the ROB head (0 if empty) */
 	uint64_t head_pc;
 	/* In-order progress, so an observer needs no event per instruction

@@ -243,10 +243,43 @@ static void rob_full_changed(struct xtrace *t, const struct cycle_record *r)
 	emit(t, e, MISS_END);
 }
 
-static uint8_t clamp8(int v)
+/* Commit counts from the record: no instruction event per commit. */
+static inline void count_commits(struct xtrace *t, const struct cycle_record *r)
 {
-	unsigned u = (unsigned)v;           /* counts: never negative */
-	return (uint8_t)(u > 255 ? 255 : u);
+	/* the first range in locals: a count's store could alias it */
+	uint64_t base = t->ranges[0].base, span = t->ranges[0].end - base;
+	uint64_t *counts = t->counts;
+	for (int k = 0; k < r->committed; k++) {
+		uint64_t pc = r->commit_pc[k];
+		if (pc - base < span && !(pc & 3)) {
+			counts[(pc - base) / 4]++;
+		} else {
+			long i = count_slot(t, pc);
+			if (i >= 0)
+				counts[i]++;
+		}
+	}
+}
+
+/* The fields the timeline copies sit where the cycle record has them. */
+#define SAME_PLACE(f) _Static_assert(offsetof(struct xtl_cycle, f) == offsetof(struct cycle_record, f), \
+				     "xtl_cycle." #f " is not where cycle_record has it")
+SAME_PLACE(cycle); SAME_PLACE(fetched); SAME_PLACE(dispatched); SAME_PLACE(dispatched_correct);
+SAME_PLACE(issued); SAME_PLACE(committed); SAME_PLACE(squashed); SAME_PLACE(issued_correct);
+SAME_PLACE(rob_occupancy); SAME_PLACE(rob_size); SAME_PLACE(rob_full); SAME_PLACE(rob_full_wrong_path);
+SAME_PLACE(lsq_occupancy); SAME_PLACE(frontend_occupancy); SAME_PLACE(fetch_stall);
+SAME_PLACE(head_wait); SAME_PLACE(idle);
+#define XTL_COPIED offsetof(struct xtl_cycle, wrong_path_in_rob)
+_Static_assert(XTL_COPIED == offsetof(struct xtl_cycle, idle) + sizeof(int),
+	       "xtl_cycle: the copied block ends with idle");
+
+/* One block copy and one field: converting and storing the fields one
+ * by one cost about twice as much, every cycle. */
+static inline void record_timeline(struct trace_state *s, const struct cycle_record *r)
+{
+	struct xtl_cycle *c = &s->cycles[s->n_cycles++ % XTRACE_CYCLES];
+	memcpy(c, r, XTL_COPIED);
+	c->wrong_path_in_rob = r->wrong_path_in_rob;
 }
 
 static void on_cycle(void *ctx, const struct cycle_record *r)
@@ -255,27 +288,8 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 	struct trace_state *s = &t->s;
 	if (__builtin_expect(r->rob_full != s->rob_full, 0))
 		rob_full_changed(t, r);
-	/* commit counts from the record: no instruction event per commit */
-	for (int k = 0; k < r->committed; k++) {
-		long i = count_slot(t, r->commit_pc[k]);
-		if (i >= 0)
-			t->counts[i]++;
-	}
-	struct xtl_cycle *c = &s->cycles[s->n_cycles++ % XTRACE_CYCLES];
-	c->cycle = r->cycle;
-	c->rob_occ = (uint16_t)r->rob_occupancy;
-	c->rob_size = (uint16_t)r->rob_size;
-	/* the eight byte-sized fields in one store (byte stores one by one
-	 * cost more than the rest of the cycle's recording); the widths are
-	 * at most 64 (config.c): only a squash can pass 255 */
-	uint8_t bytes[8] = {
-		(uint8_t)r->fetched, (uint8_t)r->dispatched, (uint8_t)r->issued, (uint8_t)r->issued_correct,
-		(uint8_t)r->committed, clamp8(r->squashed), (uint8_t)r->fetch_stall, (uint8_t)r->head_wait,
-	};
-	_Static_assert(offsetof(struct xtl_cycle, head_wait) - offsetof(struct xtl_cycle, fetched) == 7,
-		       "xtl_cycle: eight bytes from fetched to head_wait");
-	memcpy(&c->fetched, bytes, sizeof bytes);
-	c->flags = (uint8_t)(r->rob_full * XTL_ROB_FULL | r->wrong_path_in_rob * XTL_WRONG_PATH);
+	count_commits(t, r);
+	record_timeline(s, r);
 	s->last_head_wait = r->head_wait;
 
 	if (r->issued_correct == 0) {

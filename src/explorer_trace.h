@@ -22,17 +22,19 @@
 #define XTRACE_CYCLES 1024
 #define XTRACE_EVENTS 1024
 
-enum { XTL_ROB_FULL = 1, XTL_WRONG_PATH = 2 };
-
-/* One cycle of the timeline. */
+/* One cycle of the timeline: the leading fields of its cycle record
+ * (events.h), copied in one block (explorer_trace.c checks that the
+ * layouts agree), and one field from further on. */
 struct xtl_cycle {
-	uint64_t cycle;            /* cycle_record.cycle */
-	uint16_t rob_occ, rob_size;
-	/* (these eight bytes in this order: explorer_trace.c writes them at once) */
-	uint8_t fetched, dispatched, issued, issued_correct, committed, squashed;
-	uint8_t fetch_stall;       /* enum fetch_stall */
-	uint8_t head_wait;         /* enum head_wait */
-	uint8_t flags;             /* XTL_* */
+	uint64_t cycle;
+	int fetched, dispatched, dispatched_correct, issued, committed, squashed, issued_correct;
+	int rob_occupancy, rob_size, rob_full, rob_full_wrong_path;
+	int lsq_occupancy, frontend_occupancy;
+	int fetch_stall;           /* enum fetch_stall */
+	int head_wait;             /* enum head_wait */
+	int idle;
+	/* (the copied block ends here) */
+	int wrong_path_in_rob;
 };
 
 typedef void (*xtrace_sink_fn)(void *ctx, const struct xevent *e, int phase);

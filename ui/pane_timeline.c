@@ -115,11 +115,11 @@ static void timeline_render(struct pane *p, struct explorer *x, struct textbuf *
 			if (!col.have || r->cycle > col.hi)
 				col.hi = r->cycle;
 			col.have = 1;
-			if (r->rob_occ > col.occ)
-				col.occ = r->rob_occ;
+			if (r->rob_occupancy > col.occ)
+				col.occ = r->rob_occupancy;
 			col.size = r->rob_size ? r->rob_size : 1;
-			col.full |= r->flags & XTL_ROB_FULL;
-			col.wrong |= r->flags & XTL_WRONG_PATH;
+			col.full |= r->rob_full != 0;
+			col.wrong |= r->wrong_path_in_rob != 0;
 			col.disp += r->dispatched;
 			col.issue += r->issued;
 			col.issue_correct += r->issued_correct;
