@@ -124,8 +124,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	/* An idle cycle after an idle one with the same fetch stall, ROB head
 	 * and ROB-full state, and no event between them: every rule below
 	 * reads the same inputs and the same state, so it adds to the same
-	 * counters. A long-latency or miss-bound stretch is mostly such
-	 * cycles. */
+	 * counters. A divide-bound stretch is mostly such cycles. */
 	if (r->idle && r->fetch_stall == s->again.fetch_stall && r->head_wait == s->again.head_wait &&
 	    r->rob_full == s->again.rob_full) {
 		s->clock.cycles++;
