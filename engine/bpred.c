@@ -102,6 +102,11 @@ void bpred_free(struct bpred *b)
 	free(b);
 }
 
+size_t bpred_state_bytes(const struct bpred *b)
+{
+	return sizeof *b + b->pool_bytes;
+}
+
 int bpred_copy(struct bpred *dst, const struct bpred *src)
 {
 	if (dst == src)

@@ -68,5 +68,7 @@ struct bpred_stats { uint64_t lookups, dir_miss, target_miss; };
 void bpred_stats(const struct bpred *b, struct bpred_stats *out);
 
 int bpred_copy(struct bpred *dst, const struct bpred *src);
+/* Host bytes of its state (what a copy holds). */
+size_t bpred_state_bytes(const struct bpred *b);
 
 #endif

@@ -91,12 +91,17 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 		return NULL;
 	}
 	sn->g = blank_guest(c, err);
+	/* (without the blank guest's own regions, the copy makes fresh
+	 * buffers and stores only the pages that are not all zero) */
+	if (sn->g)
+		mem_unmap_all(guest_mem(sn->g));
 	if (!sn->g || guest_copy(sn->g, c->g, err) < 0) {
 		core_snapshot_free(sn);
 		return NULL;
 	}
 	sn->bytes = sizeof *sn + c->block_bytes + c->s.n_smiss * sizeof *sn->smiss +
-		    guest_mem(sn->g)->mapped_bytes;
+		    memsys_state_bytes(sn->ms) + bpred_state_bytes(sn->bp) +
+		    mem_fixed_bytes() + guest_mem(sn->g)->copied_bytes;
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
 		if (!o->state_size || !o->save)

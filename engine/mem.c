@@ -7,10 +7,37 @@
  * a TLB miss is plenty. The TLB is refilled only for accesses that stay
  * inside one page and one region, and never while speculating.
  */
+#define _GNU_SOURCE   /* mremap */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "mem.h"
+
+/* Region buffers are anonymous host mappings: fresh zero pages that cost
+ * no memory and no page fault until written. (A calloc that the C library
+ * serves from its heap clears every page: megabytes of mostly untouched
+ * stack, at every snapshot.) Sizes are page multiples. */
+static uint8_t *region_alloc(uint64_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void region_free(uint8_t *p, uint64_t size)
+{
+	if (p)
+		munmap(p, size);
+}
+
+/* Grown pages read as zero. */
+static uint8_t *region_resize(uint8_t *p, uint64_t old_size, uint64_t new_size)
+{
+	void *q = mremap(p, old_size, new_size, MREMAP_MAYMOVE);
+	return q == MAP_FAILED ? NULL : q;
+}
 
 #define EMPTY_PAGE UINT64_MAX
 /* Indices of the overlay slots in use, in order of first use, kept after
@@ -47,7 +74,7 @@ void mem_free(struct mem *m)
 	if (!m)
 		return;
 	for (int i = 0; i < m->n_regions; i++)
-		free(m->regions[i].host);
+		region_free(m->regions[i].host, m->regions[i].size);
 	free(m->regions);
 	free(m->spec_slots);
 	free(m->tlb_store);
@@ -129,13 +156,13 @@ int mem_map(struct mem *m, uint64_t base, uint64_t size, int prot,
 		return ivx_error(err, IVX_EINPUT, "mapping at 0x%llx overlaps an existing region",
 				 (unsigned long long)base);
 	struct mem_region r = { .base = base, .size = size, .prot = prot };
-	r.host = calloc(1, size);
+	r.host = region_alloc(size);
 	if (!r.host)
 		return ivx_error(err, IVX_ESYS, "out of host memory mapping 0x%llx bytes",
 				 (unsigned long long)size);
 	snprintf(r.name, sizeof r.name, "%s", name ? name : "");
 	if (insert_region(m, &r, err) < 0) {
-		free(r.host);
+		region_free(r.host, size);
 		return err ? err->code : IVX_ESYS;
 	}
 	m->mapped_bytes += size;
@@ -156,35 +183,37 @@ int mem_unmap(struct mem *m, uint64_t base, uint64_t size, struct ivx_err *err)
 		uint64_t cut_lo = base > r->base ? base : r->base;
 		uint64_t cut_hi = end < rend ? end : rend;
 		if (cut_lo == r->base && cut_hi == rend) {         /* whole region */
-			free(r->host);
+			region_free(r->host, r->size);
 			m->mapped_bytes -= r->size;
 			memmove(r, r + 1, (m->n_regions - i - 1) * sizeof *r);
 			m->n_regions--;
 			i--;
 		} else if (cut_lo == r->base) {                    /* head */
 			uint64_t keep = rend - cut_hi;
-			uint8_t *h = malloc(keep);
+			uint8_t *h = region_alloc(keep);
 			if (!h)
 				return ivx_error(err, IVX_ESYS, "out of host memory");
 			memcpy(h, r->host + (cut_hi - r->base), keep);
-			free(r->host);
+			region_free(r->host, r->size);
 			m->mapped_bytes -= r->size - keep;
 			r->host = h, r->base = cut_hi, r->size = keep;
 		} else if (cut_hi == rend) {                       /* tail */
 			m->mapped_bytes -= rend - cut_lo;
-			r->size = cut_lo - r->base;                /* keep the buffer */
+			region_free(r->host + (cut_lo - r->base), rend - cut_lo);
+			r->size = cut_lo - r->base;                /* keep the rest */
 		} else {                                           /* middle: split */
 			struct mem_region tail = *r;
 			tail.base = cut_hi;
 			tail.size = rend - cut_hi;
-			tail.host = malloc(tail.size);
+			tail.host = region_alloc(tail.size);
 			if (!tail.host)
 				return ivx_error(err, IVX_ESYS, "out of host memory");
 			memcpy(tail.host, r->host + (cut_hi - r->base), tail.size);
 			m->mapped_bytes -= cut_hi - cut_lo;
+			region_free(r->host + (cut_lo - r->base), rend - cut_lo);
 			r->size = cut_lo - r->base;
 			if (insert_region(m, &tail, err) < 0) {
-				free(tail.host);
+				region_free(tail.host, tail.size);
 				return err ? err->code : IVX_ESYS;
 			}
 		}
@@ -207,11 +236,9 @@ int mem_resize(struct mem *m, uint64_t base, uint64_t new_size, struct ivx_err *
 	}
 	if (new_size == 0)
 		return mem_unmap(m, base, r->size, err);
-	uint8_t *h = realloc(r->host, new_size);
+	uint8_t *h = region_resize(r->host, r->size, new_size);
 	if (!h)
 		return ivx_error(err, IVX_ESYS, "out of host memory");
-	if (new_size > r->size)
-		memset(h + r->size, 0, new_size - r->size);
 	m->mapped_bytes = m->mapped_bytes - r->size + new_size;
 	r->host = h;
 	r->size = new_size;
@@ -397,13 +424,88 @@ int mem_store_slow(struct mem *m, uint64_t addr, unsigned size, uint64_t val)
 
 /* ---- copies (snapshots) ----------------------------------------------- */
 
+static const uint8_t zero_page[MEM_PAGE_SIZE];
+
+/* Pagemap entries: the page is in memory, or in swap. A page of a private
+ * anonymous mapping that is neither was never written: it reads as zero. */
+#define PAGEMAP_PRESENT (1ull << 63)
+#define PAGEMAP_SWAPPED (1ull << 62)
+#define PAGEMAP_BATCH 512
+
+/* Read the pagemap entries of n pages from p on; 0 if unknown. */
+static int backing(int pagemap, const uint8_t *p, uint64_t n, uint64_t *entry)
+{
+	off_t at = (off_t)((uintptr_t)p / MEM_PAGE_SIZE * sizeof entry[0]);
+	return pagemap >= 0 && pread(pagemap, entry, n * sizeof entry[0], at) == (ssize_t)(n * sizeof entry[0]);
+}
+
+#define BACKED(e) (((e) & (PAGEMAP_PRESENT | PAGEMAP_SWAPPED)) != 0)
+
+/*
+ * Copy region buffer src over dst, page by page, reading neither a page
+ * the host never backed (reading one makes the host map it: a page fault
+ * each, over megabytes of untouched stack) nor writing a zero page where
+ * dst already reads zero. `fresh`: dst is all zero (a new buffer), so only
+ * the pages of src that are not all zero are written, and a copy takes no
+ * more host memory than the guest has used. The host's page map
+ * (`pagemap`, -1 if unreadable: every page is then read) says which pages
+ * are backed. Returns the bytes written.
+ */
+static uint64_t copy_pages(uint8_t *dst, const uint8_t *src, uint64_t size, int fresh, int pagemap)
+{
+	uint64_t written = 0, pages = size / MEM_PAGE_SIZE;
+	uint64_t se[PAGEMAP_BATCH], de[PAGEMAP_BATCH];
+	for (uint64_t first = 0; first < pages; first += PAGEMAP_BATCH) {
+		uint64_t n = pages - first < PAGEMAP_BATCH ? pages - first : PAGEMAP_BATCH;
+		uint8_t *d = dst + first * MEM_PAGE_SIZE;
+		const uint8_t *sp = src + first * MEM_PAGE_SIZE;
+		int src_known = backing(pagemap, sp, n, se);
+		int dst_known = !fresh && backing(pagemap, d, n, de);
+		for (uint64_t k = 0; k < n; k++, d += MEM_PAGE_SIZE, sp += MEM_PAGE_SIZE) {
+			int src_zero = src_known && !BACKED(se[k]);
+			if (fresh) {
+				if (!src_zero && memcmp(sp, zero_page, MEM_PAGE_SIZE) != 0) {
+					memcpy(d, sp, MEM_PAGE_SIZE);
+					written += MEM_PAGE_SIZE;
+				}
+			} else if (!src_zero) {
+				memcpy(d, sp, MEM_PAGE_SIZE);
+				written += MEM_PAGE_SIZE;
+			} else if (!dst_known || BACKED(de[k])) {
+				memset(d, 0, MEM_PAGE_SIZE);
+			}
+		}
+	}
+	return written;
+}
+
+size_t mem_fixed_bytes(void)
+{
+	return sizeof(struct mem) + 3 * MEM_TLB_SIZE * sizeof(struct mem_tlb_entry) +
+	       MEM_SPEC_SLOTS * (sizeof(struct mem_spec_slot) + sizeof(uint16_t));
+}
+
+void mem_unmap_all(struct mem *m)
+{
+	for (int i = 0; i < m->n_regions; i++)
+		region_free(m->regions[i].host, m->regions[i].size);
+	m->n_regions = 0;
+	m->mapped_bytes = 0;
+	mem_flush_tlb(m);
+}
+
 int mem_copy(struct mem *dst, const struct mem *src, struct ivx_err *err)
 {
 	struct mem_region *regs = NULL;
+	uint64_t copied = 0;
+	int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (src->n_regions) {
 		regs = calloc(src->n_regions, sizeof *regs);
-		if (!regs)
+		if (!regs) {
+			if (pagemap >= 0)
+				close(pagemap);
 			return ivx_error(err, IVX_ESYS, "out of host memory copying guest memory");
+		}
 	}
 	for (int i = 0; i < src->n_regions; i++) {
 		regs[i] = src->regions[i];
@@ -413,23 +515,29 @@ int mem_copy(struct mem *dst, const struct mem *src, struct ivx_err *err)
 		    dst->regions[j].host) {
 			regs[i].host = dst->regions[j].host;
 			dst->regions[j].host = NULL;
+			copied += copy_pages(regs[i].host, src->regions[i].host, regs[i].size, 0, pagemap);
 		} else {
-			regs[i].host = malloc(regs[i].size);
+			regs[i].host = region_alloc(regs[i].size);
 			if (!regs[i].host) {
 				for (int k = 0; k < i; k++)
-					free(regs[k].host);
+					region_free(regs[k].host, regs[k].size);
 				free(regs);
+				if (pagemap >= 0)
+					close(pagemap);
 				return ivx_error(err, IVX_ESYS, "out of host memory copying guest memory");
 			}
+			copied += copy_pages(regs[i].host, src->regions[i].host, regs[i].size, 1, pagemap);
 		}
-		memcpy(regs[i].host, src->regions[i].host, regs[i].size);
 	}
+	if (pagemap >= 0)
+		close(pagemap);
 	for (int i = 0; i < dst->n_regions; i++)
-		free(dst->regions[i].host);
+		region_free(dst->regions[i].host, dst->regions[i].size);
 	free(dst->regions);
 	dst->regions = regs;
 	dst->n_regions = dst->cap_regions = src->n_regions;
 	dst->mapped_bytes = src->mapped_bytes;
+	dst->copied_bytes = copied;
 	dst->mapped_limit = src->mapped_limit;
 	dst->spec = src->spec;
 	dst->spec_used = src->spec_used;

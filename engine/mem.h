@@ -61,6 +61,7 @@ struct mem {
 	struct mem_region *regions;  /* sorted by base, non-overlapping */
 	int n_regions, cap_regions;
 	uint64_t mapped_bytes;       /* sum of region sizes */
+	uint64_t copied_bytes;       /* region bytes the last mem_copy into it wrote */
 	uint64_t mapped_limit;       /* refuse maps beyond this */
 	int spec;                    /* speculative mode in force */
 	int spec_used;               /* overlay slots in use */
@@ -100,8 +101,17 @@ int mem_in_spec(const struct mem *m);
 
 void mem_flush_tlb(struct mem *m);
 
-/* Make `dst` an exact copy of `src` (regions, contents, overlay). */
+/* Make `dst` an exact copy of `src` (regions, contents, overlay). A region
+ * that dst has with the same bounds is copied over in place; any other gets
+ * a fresh buffer into which only the pages of src that are not all zero
+ * are copied: the rest stay untouched zero pages that take no host memory
+ * and no page faults (a guest's stack is mostly such pages), which is what
+ * makes snapshots cheap. dst->copied_bytes says how much was written. */
 int mem_copy(struct mem *dst, const struct mem *src, struct ivx_err *err);
+/* Unmap everything (before a mem_copy that should make fresh buffers). */
+void mem_unmap_all(struct mem *m);
+/* Host bytes a memory object takes besides its regions (TLBs, overlay). */
+size_t mem_fixed_bytes(void);
 
 /* Slow paths: return 0 or -1 (fault). */
 int mem_load_slow(struct mem *m, uint64_t addr, unsigned size, uint64_t *val);

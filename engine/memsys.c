@@ -205,6 +205,11 @@ static int same_shape(const struct level *a, const struct level *b)
 	return a->tags.sets == b->tags.sets && a->tags.ways == b->tags.ways && a->n_mshr == b->n_mshr;
 }
 
+size_t memsys_state_bytes(const struct memsys *m)
+{
+	return sizeof *m + m->pool_bytes;
+}
+
 int memsys_copy(struct memsys *dst, const struct memsys *src)
 {
 	if (dst == src)

@@ -74,4 +74,6 @@ void memsys_stats(const struct memsys *m, struct memsys_stats *out);
 int memsys_probe(const struct memsys *m, int level /* 1 = L1I, 2 = L1D, 3 = L2 */, uint64_t addr);
 
 int memsys_copy(struct memsys *dst, const struct memsys *src);
+/* Host bytes of its state (what a copy holds). */
+size_t memsys_state_bytes(const struct memsys *m);
 #endif

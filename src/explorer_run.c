@@ -205,9 +205,12 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 		}
 		/* Only a long run adapts the snapshot interval to the snapshots'
 		 * cost; short steps keep the dense base interval, which makes
-		 * reverse stepping near where the user looks cheap. */
+		 * reverse stepping near where the user looks cheap. A run with
+		 * no cycle limit (continue, until, stepi) adapts from its first
+		 * slice on: at the base interval its first twentieth of a
+		 * second would take a snapshot every slice. */
 		double t = now_sec();
-		if (t - t_start > 0.05 && core_cycles(c) > c_start)
+		if ((to_cycle == NO_LIMIT || t - t_start > 0.05) && t > t_start && core_cycles(c) > c_start)
 			cps = (double)(core_cycles(c) - c_start) / (t - t_start);
 		if (xsnaps_maybe_take(x->snaps, c, cps, &err) < 0) {
 			reason = STOP_ERROR;

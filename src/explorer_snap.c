@@ -108,8 +108,13 @@ int xsnaps_take(struct xsnaps *s, struct core *c, struct ivx_err *err)
 	if (!snap)
 		return -1;
 	double dt = now_sec() - t0;
-	s->save_sec = s->n_saved ? 0.8 * s->save_sec + 0.2 * dt : dt;
-	s->n_saved++;
+	/* The first snapshot of a run (cycle 0) also pays, once, for the host
+	 * mapping the guest's untouched pages as it reads them: several
+	 * times a later one's cost, it would make the interval far too long. */
+	if (s->count > 0) {
+		s->save_sec = s->n_saved ? 0.8 * s->save_sec + 0.2 * dt : dt;
+		s->n_saved++;
+	}
 	struct snap n = { .cycle = core_cycles(c), .committed = core_committed(c), .s = snap,
 			  .bytes = core_snapshot_bytes(snap) };
 	make_room(s, n.bytes);

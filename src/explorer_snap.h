@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include "err.h"
 
-#define XSNAP_COST_FACTOR 40
+#define XSNAP_COST_FACTOR 100
 
 struct core;
 struct xsnaps;

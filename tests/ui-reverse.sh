@@ -72,7 +72,7 @@ same hit1 hit1b "reverse-continue twice returns to the first hit"
 cat > "$TMP/b.ivx" <<'END'
 set width 140
 set snapshot-interval 1000
-set snapshot-memory 30M
+set snapshot-memory 3500k
 step 12000
 echo === s12000
 show screen 140 60
@@ -83,7 +83,7 @@ reverse-step 30000
 echo === s12000b
 show screen 140 60
 END
-echo "ui-reverse: the built-in program, snapshot memory bounded to 30 MB"
+echo "ui-reverse: the built-in program, snapshot memory bounded to 3.5 MB (one snapshot thinned)"
 screens "$TMP/b.ivx"
 same s12000 s12000b "reverse-step 30000 with thinned snapshots"
 mb=$(sed -n 's/^[0-9]* snapshots, \([0-9.]*\) MB of \([0-9.]*\) MB.*/\1 \2/p' "$TMP/out" | head -n 1)
