@@ -55,13 +55,16 @@ static int time_exec(struct explorer *x, int argc, char **argv, const char *args
 		if (t2 - t0 > worst)
 			worst = t2 - t0;
 	}
-	uint64_t dc = explorer_cycle(x) - c0;
+	uint64_t c1 = explorer_cycle(x);
 	explorer_printf(x, "time: %.3f ms command + %.3f ms redraw = %.3f ms", run / reps, draw / reps,
 			(run + draw) / reps);
 	if (reps > 1)
 		explorer_printf(x, " on average over %llu runs, worst %.3f ms", reps, worst);
-	if (dc && run > 0)
-		explorer_printf(x, "; %llu cycles, %.0f cycles/s", (unsigned long long)dc, dc / (run / 1e3));
+	if (c1 > c0 && run > 0)
+		explorer_printf(x, "; %llu cycles, %.0f cycles/s", (unsigned long long)(c1 - c0),
+				(double)(c1 - c0) / (run / 1e3));
+	else if (c1 < c0)   /* reverse motion: the rate would mean nothing */
+		explorer_printf(x, "; %llu cycles back", (unsigned long long)(c0 - c1));
 	explorer_printf(x, "\n");
 	return 0;
 }

@@ -93,5 +93,14 @@ else
 	echo "  FAIL snapshot memory: '$mb'"
 	fail=1
 fi
+# `time` around reverse motion reports how far back, not a rate.
+printf 'step 500\ntime reverse-step 120\n' > "$TMP/t.ivx"
+if "$IVX" -x "$TMP/t.ivx" > "$TMP/t.out" 2>&1 && grep -q '; 120 cycles back$' "$TMP/t.out"; then
+	echo "  ok   time reverse-step says how far back"
+else
+	echo "  FAIL time reverse-step:"
+	cat "$TMP/t.out"
+	fail=1
+fi
 [ $fail = 0 ] && echo "ui-reverse: all checks passed"
 exit $fail
