@@ -51,7 +51,6 @@ struct acct_set {
 		uint64_t nonfull;       /* 0 or 1 */
 		uint64_t *power5, *fmt, *local, *shared;
 	} again;
-	uint64_t discard;               /* where `again` points for "no counter" */
 };
 
 /* Anything but a cycle record may change what the rules of the next idle
@@ -133,6 +132,9 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull;
 		(*s->again.local)++;
 		(*s->again.shared)++;
+		/* (the same three lines as at the end, written out: one shared
+		 * helper let GCC merge the two paths, 7 more host instructions
+		 * a cycle on crc) */
 		if (s->ov) {
 			struct acct_cycle_view v;
 			acct_cycle_view(r, &v);
@@ -175,7 +177,8 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	f->nonfull += (uint64_t)!full;
 	unsigned g = full ? head : fe_any == DISCARD && refill ? ACCT_BPRED : DISCARD;
 	f->t.global[g]++;
-	uint64_t *local = &s->discard, *shared = &s->discard;
+	/* (no I-side wait: the counter nothing reads) */
+	uint64_t *local = &f->t.global[DISCARD], *shared = local;
 	if (!full && fe_any != DISCARD) {
 		local = &acct_fmt_slot_at(fa, f->fetch)->local[fe_any];
 		shared = &f->shared[fe_any];

@@ -73,8 +73,7 @@ void mem_free(struct mem *m)
 {
 	if (!m)
 		return;
-	for (int i = 0; i < m->n_regions; i++)
-		region_free(m->regions[i].host, m->regions[i].size);
+	mem_unmap_all(m);
 	free(m->regions);
 	free(m->spec_slots);
 	free(m->tlb_store);
