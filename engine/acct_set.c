@@ -28,6 +28,7 @@
  * rules (acct_internal.h); miss events (rare) through the units' own
  * observers.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "acct_internal.h"
@@ -46,8 +47,9 @@ struct acct_set {
 	 * rules can run again unchanged (set_on_cycle); not part of a
 	 * snapshot: a restore forgets them. */
 	struct {
-		int fetch_stall;        /* -1: nothing to replay */
+		int fetch_stall;        /* -1: no cycle-by-cycle replay */
 		int head_wait, rob_full;
+		int batch;              /* set_on_idle_cycles may replay */
 		uint64_t nonfull;       /* 0 or 1 */
 		uint64_t *power5, *fmt, *local, *shared;
 	} again;
@@ -58,6 +60,7 @@ struct acct_set {
 static inline void forget_idle_cycle(struct acct_set *s)
 {
 	s->again.fetch_stall = -1;
+	s->again.batch = 0;
 }
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
@@ -185,13 +188,17 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		++*local;
 		++*shared;
 	}
-	/* What the next cycle may replay: not a refused store at the head
-	 * (it reads the long misses in flight) nor a wrong-path I-TLB walk
-	 * (it reads the cycle). */
+	/* What the next cycles may replay: not a wrong-path I-TLB walk (its
+	 * rule reads the cycle); cycle by cycle, not a refused store at the
+	 * head either (its rule reads the long misses in flight, which the
+	 * core's runs of idle cycles keep the same but single records may
+	 * not). */
 	s->again.fetch_stall = -1;
-	if (r->idle && r->head_wait != HEAD_STORE &&
-	    !(r->fetch_stall == FETCH_STALL_WRONG_PATH && f->wp_itlb_id)) {
-		s->again.fetch_stall = r->fetch_stall;
+	s->again.batch = 0;
+	if (r->idle && !(r->fetch_stall == FETCH_STALL_WRONG_PATH && f->wp_itlb_id)) {
+		if (r->head_wait != HEAD_STORE)
+			s->again.fetch_stall = r->fetch_stall;
+		s->again.batch = 1;
 		s->again.head_wait = r->head_wait;
 		s->again.rob_full = r->rob_full;
 		s->again.nonfull = (uint64_t)!full;
@@ -205,6 +212,29 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		acct_cycle_view(r, &v);
 		acct_overlap_cycle(s->ov, r, &v);
 	}
+}
+
+/* A run of idle cycles like the last one (core_observer.on_idle_cycles):
+ * if that one armed the replay, n more of its increments at once; else
+ * (or for the overlap measurement, which follows every cycle) cycle by
+ * cycle. */
+static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
+{
+	struct acct_set *s = ctx;
+	if (s->again.batch && !s->ov) {
+		s->clock.cycles += n;
+		*s->again.power5 += n;
+		*s->again.fmt += n;
+		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull * n;
+		*s->again.local += n;
+		*s->again.shared += n;
+		return;
+	}
+	struct cycle_record one;
+	memcpy(&one, r, offsetof(struct cycle_record, commit_pc));
+	one.branches_fetched = 0;
+	for (uint64_t i = 0; i < n; i++, one.cycle++)
+		set_on_cycle(s, &one);
 }
 
 static size_t set_state_size(void *ctx)
@@ -270,6 +300,7 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	s->obs = (struct core_observer){
 		.name = "acct", .ctx = s,
 		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_cycle = set_on_cycle,
+		.on_idle_cycles = set_on_idle_cycles,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,
 		/* (no unit reads an issue; a correct-path instruction is never
 		 * squashed; the FMT takes its rows from the cycle records and

@@ -65,6 +65,7 @@ static void reset_state(struct core *c)
 	c->s.next_seq = 1;
 	c->s.next_event_id = 1;
 	c->s.smiss_next_end = UINT64_MAX;
+	c->s.cc.rob_size = (int)c->cfg.rob_size;   /* never changes */
 }
 
 struct core *core_new(const struct machine_config *cfg, struct guest *g, struct ivx_err *err)
@@ -146,7 +147,9 @@ static uint8_t ev_mask(uint32_t f)
  * instruction filters. */
 static void update_wants(struct core *c)
 {
+	core_flush_idle(c);
 	c->cc_current = 0;
+	c->idle_repeatable = 0;
 	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
 	c->miss_mask = 0;
@@ -176,8 +179,22 @@ static void update_wants(struct core *c)
 			c->miss_mask |= m;
 		}
 		if (o->on_cycle)
-			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.cycle = o->on_cycle };
+			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){
+				.ctx = o->ctx, .fn.cycle = o->on_cycle, .idle = o->on_idle_cycles };
 	}
+	c->idle_batching = c->n_cycle_sub > 0;
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->idle_batching &= c->cycle_sub[i].idle != NULL;
+}
+
+void core_flush_idle(struct core *c)
+{
+	uint64_t n = c->idle_pending;
+	if (!n)
+		return;
+	c->idle_pending = 0;
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->cycle_sub[i].idle(c->cycle_sub[i].ctx, &c->idle_first, n);
 }
 
 int core_add_observer(struct core *c, const struct core_observer *obs, struct ivx_err *err)
@@ -205,6 +222,7 @@ static void publish_miss(struct core *c, const struct core_active *a, int phase,
 		.kind = a->kind, .phase = phase, .id = a->id, .start = a->start, .end = end,
 		.insn_seq = a->insn_seq, .pc = a->pc, .addr = a->addr, .correct_path = a->correct_path,
 	};
+	core_event_published(c);
 	for (int i = 0; i < c->n_miss_sub; i++)
 		if (c->miss_sub[i].mask & MISS_BIT(a->kind))
 			c->miss_sub[i].fn.miss(c->miss_sub[i].ctx, &e);
@@ -263,6 +281,7 @@ void core_insn_event(struct core *c, const struct core_insn *r, int stage, const
 	e.dep_seq[0] = e.dep_seq[1] = e.dep_seq[2] = e.dep_seq[3] = 0;
 	for (int k = 0; k < n_deps; k++)
 		e.dep_seq[k] = deps[k];
+	core_event_published(c);
 	for (int i = 0; i < c->n_insn_sub; i++)
 		if (c->insn_sub[i].want[stage] & r->ev_bits)
 			c->insn_sub[i].fn.insn(c->insn_sub[i].ctx, &e);
@@ -477,11 +496,32 @@ static void publish_cycle(struct core *c)
 	 * occupancies and positions are the last cycle's (the commit stage
 	 * named the head, as nothing committed). */
 	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
-	if (c->cc_current & rec->idle)
-		goto publish;
+	if (rec->idle) {
+		const struct idle_key *k = &c->idle_key;
+		if (c->idle_repeatable && rec->fetch_stall == k->fetch_stall && rec->head_wait == k->head_wait &&
+		    rec->rob_full == k->rob_full && rec->rob_full_wrong_path == k->rob_full_wrong_path &&
+		    rec->long_misses_outstanding == k->long_misses_outstanding) {
+			/* one more cycle like the last one published: hold it back */
+			if (!c->idle_pending++)
+				memcpy(&c->idle_first, rec, offsetof(struct cycle_record, commit_pc));
+			return;
+		}
+		if (c->idle_pending)
+			core_flush_idle(c);
+		c->idle_repeatable = c->idle_batching;
+		c->idle_key = (struct idle_key){
+			rec->fetch_stall, rec->head_wait, rec->rob_full, rec->rob_full_wrong_path,
+			rec->long_misses_outstanding,
+		};
+		if (c->cc_current)
+			goto publish;
+	} else {
+		if (__builtin_expect(c->idle_pending != 0, 0))
+			core_flush_idle(c);
+		c->idle_repeatable = 0;
+	}
 	c->cc_current = 1;
 	rec->rob_occupancy = s->rob_count;
-	rec->rob_size = (int)c->cfg.rob_size;
 	rec->lsq_occupancy = s->lsq_count;
 	rec->frontend_occupancy = (int)(s->tail - s->dispatch);
 	rec->dispatch_seq = s->dispatch != s->tail ? core_at(c, s->dispatch)->seq : s->next_seq;
@@ -556,7 +596,8 @@ static int deadlock(struct core *c, struct ivx_err *err)
 			 c->cfg.rob_size, s->iq_count, s->lsq_count);
 }
 
-int core_cycle(struct core *c, struct ivx_err *err)
+/* One cycle; publishing it may leave it held back (core_flush_idle). */
+static int cycle(struct core *c, struct ivx_err *err)
 {
 	struct core_state *s = &c->s;
 	if (s->done)
@@ -592,20 +633,29 @@ int core_cycle(struct core *c, struct ivx_err *err)
 	return IVX_OK;
 }
 
+int core_cycle(struct core *c, struct ivx_err *err)
+{
+	int rc = cycle(c, err);
+	core_flush_idle(c);
+	return rc;
+}
+
 int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx_err *err)
 {
 	struct core_state *s = &c->s;
+	int rc = IVX_OK;
 	s->stop_requested = 0;
 	while (!s->done && !s->stop_requested) {
 		if (max_cycles && s->stats.cycles >= max_cycles)
 			break;
 		if (max_insns && s->stats.committed >= max_insns)
 			break;
-		int rc = core_cycle(c, err);
+		rc = cycle(c, err);
 		if (rc < 0)
-			return rc;
+			break;
 	}
-	return IVX_OK;
+	core_flush_idle(c);
+	return rc;
 }
 
 void core_request_stop(struct core *c) { c->s.stop_requested = 1; }

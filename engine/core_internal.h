@@ -189,6 +189,7 @@ struct core_sub {
 		void (*miss)(void *ctx, const struct miss_event *e);
 		void (*cycle)(void *ctx, const struct cycle_record *r);
 	} fn;
+	void (*idle)(void *ctx, const struct cycle_record *r, uint64_t n); /* cycle: on_idle_cycles */
 	uint32_t mask;            /* miss: MISS_BIT of each kind it wants */
 	uint8_t want[INSN_STAGE_COUNT]; /* insn, per stage: the ev_bits it wants
 				     (CORE_EV_ANY: all; 0: none) */
@@ -216,6 +217,19 @@ struct core {
 	 * them out again (publish_cycle). Cleared when observers change and
 	 * on a snapshot restore. */
 	int cc_current;
+	/* Runs of idle cycles held back for the observers' on_idle_cycles
+	 * (publish_cycle): whether every cycle subscriber takes them; whether
+	 * the last record published may be repeated (it was idle and no event
+	 * was published since), with what it showed; how many cycles repeat
+	 * it so far, and the first of them (its fields up to commit_pc).
+	 * Nothing is pending whenever core_run or core_cycle has returned. */
+	int idle_batching;
+	int idle_repeatable;
+	struct idle_key {
+		int fetch_stall, head_wait, rob_full, rob_full_wrong_path, long_misses_outstanding;
+	} idle_key;
+	uint64_t idle_pending;
+	struct cycle_record idle_first;
 
 	struct core_state s;
 
@@ -293,6 +307,13 @@ static inline int core_insn_wanted(const struct core *c, const struct core_insn 
 }
 
 /* core.c: event publication, store misses */
+void core_flush_idle(struct core *c);   /* hand held-back idle cycles over */
+static inline void core_event_published(struct core *c)
+{
+	if (__builtin_expect(c->idle_pending != 0, 0))
+		core_flush_idle(c);
+	c->idle_repeatable = 0;
+}
 int core_smiss_reserve(struct core *c, uint32_t n);   /* room for n; IVX_OK or IVX_ESYS */
 uint64_t core_miss_begin(struct core *c, struct core_active *a, int kind, uint64_t insn_seq,
 			 uint64_t pc, uint64_t addr, int correct_path);

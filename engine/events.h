@@ -178,6 +178,14 @@ struct core_observer {
 	void (*on_insn)(void *ctx, const struct insn_event *e);     /* may be NULL */
 	void (*on_miss)(void *ctx, const struct miss_event *e);     /* may be NULL */
 	void (*on_cycle)(void *ctx, const struct cycle_record *r);  /* may be NULL */
+	/* May be NULL. `n` cycles in a row just like the last one on_cycle
+	 * described, but numbered r->cycle .. r->cycle + n - 1: idle (nothing
+	 * moved), the same fetch stall, ROB head and ROB-full state, and no
+	 * event between them. If every observer with on_cycle has this, the
+	 * core hands over such runs in one call (a miss-bound program spends
+	 * most of its cycles in them); it always does so before any later
+	 * callback and before core_run or core_cycle returns. */
+	void (*on_idle_cycles)(void *ctx, const struct cycle_record *r, uint64_t n);
 	/* Snapshot support (all NULL for a stateless observer). */
 	size_t (*state_size)(void *ctx);
 	void (*save)(void *ctx, void *blob);

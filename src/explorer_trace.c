@@ -308,6 +308,22 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 	}
 }
 
+/* n idle cycles like the last one (core_observer.on_idle_cycles): the
+ * first may start a stall; after it, the state stays as it is and only
+ * the timeline grows (by at most its length). */
+static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
+{
+	struct xtrace *t = ctx;
+	struct trace_state *s = &t->s;
+	on_cycle(t, r);
+	uint64_t rest = n - 1, skip = rest > XTRACE_CYCLES ? rest - XTRACE_CYCLES : 0;
+	s->n_cycles += skip;
+	for (uint64_t i = skip; i < rest; i++) {
+		record_timeline(s, r);
+		s->cycles[(s->n_cycles - 1) % XTRACE_CYCLES].cycle = r->cycle + 1 + i;
+	}
+}
+
 /* ---- snapshots ---------------------------------------------------------- */
 
 static size_t state_size(void *ctx)
@@ -354,7 +370,7 @@ struct xtrace *xtrace_new(const struct program *prog)
 	}
 	t->obs = (struct core_observer){
 		.name = "explorer-trace", .ctx = t,
-		.on_miss = on_miss, .on_cycle = on_cycle,
+		.on_miss = on_miss, .on_cycle = on_cycle, .on_idle_cycles = on_idle_cycles,
 		.state_size = state_size, .save = save, .restore = restore,
 		.miss_filter = (MISS_BIT(MISS_KIND_COUNT) - 1) & ~MISS_BIT(MISS_ROB_FULL),
 	};
