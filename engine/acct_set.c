@@ -43,13 +43,11 @@ struct acct_set {
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
 	int all_paths;                  /* ACCT_SET_ALL_PATHS */
-	/* The counters the last cycle added to, if it was idle and its
-	 * rules can run again unchanged (set_on_cycle); not part of a
-	 * snapshot: a restore forgets them. */
+	/* The counters the last cycle added to, if it was idle and a run of
+	 * cycles like it (set_on_idle_cycles) adds to them again; not part of
+	 * a snapshot: a restore forgets them. */
 	struct {
-		int fetch_stall;        /* -1: no cycle-by-cycle replay */
-		int head_wait, rob_full;
-		int batch;              /* set_on_idle_cycles may replay */
+		int armed;
 		uint64_t nonfull;       /* 0 or 1 */
 		uint64_t *power5, *fmt, *local, *shared;
 	} again;
@@ -59,8 +57,7 @@ struct acct_set {
  * cycle add to. */
 static inline void forget_idle_cycle(struct acct_set *s)
 {
-	s->again.fetch_stall = -1;
-	s->again.batch = 0;
+	s->again.armed = 0;
 }
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
@@ -123,28 +120,6 @@ static const uint8_t fetch_comp_of[] = {
 static void set_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_set *s = ctx;
-	/* An idle cycle after an idle one with the same fetch stall, ROB head
-	 * and ROB-full state, and no event between them: every rule below
-	 * reads the same inputs and the same state, so it adds to the same
-	 * counters. A divide-bound stretch is mostly such cycles. */
-	if (r->idle && r->fetch_stall == s->again.fetch_stall && r->head_wait == s->again.head_wait &&
-	    r->rob_full == s->again.rob_full) {
-		s->clock.cycles++;
-		(*s->again.power5)++;
-		(*s->again.fmt)++;
-		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull;
-		(*s->again.local)++;
-		(*s->again.shared)++;
-		/* (the same three lines as at the end, written out: one shared
-		 * helper let GCC merge the two paths, 7 more host instructions
-		 * a cycle on crc) */
-		if (s->ov) {
-			struct acct_cycle_view v;
-			acct_cycle_view(r, &v);
-			acct_overlap_cycle(s->ov, r, &v);
-		}
-		return;
-	}
 	struct acct *fa = s->unit[ACCT_FMT];
 	struct acct_fmt_state_s *f = &fa->s.fmt;
 	struct acct_power5_state *p = &s->unit[ACCT_POWER5]->s.p5;
@@ -188,19 +163,12 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		++*local;
 		++*shared;
 	}
-	/* What the next cycles may replay: not a wrong-path I-TLB walk (its
-	 * rule reads the cycle); cycle by cycle, not a refused store at the
-	 * head either (its rule reads the long misses in flight, which the
-	 * core's runs of idle cycles keep the same but single records may
-	 * not). */
-	s->again.fetch_stall = -1;
-	s->again.batch = 0;
-	if (r->idle && !(r->fetch_stall == FETCH_STALL_WRONG_PATH && f->wp_itlb_id)) {
-		if (r->head_wait != HEAD_STORE)
-			s->again.fetch_stall = r->fetch_stall;
-		s->again.batch = 1;
-		s->again.head_wait = r->head_wait;
-		s->again.rob_full = r->rob_full;
+	/* What a run of cycles like this one adds to: every rule above reads
+	 * the same inputs and state again in each of them (the core keeps the
+	 * record the same through a run, and no event comes between), but for
+	 * a wrong-path I-TLB walk, whose rule reads the cycle. */
+	s->again.armed = r->idle && !(r->fetch_stall == FETCH_STALL_WRONG_PATH && f->wp_itlb_id);
+	if (s->again.armed) {
 		s->again.nonfull = (uint64_t)!full;
 		s->again.power5 = &p->t.global[k];
 		s->again.fmt = &f->t.global[g];
@@ -215,19 +183,24 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 }
 
 /* A run of idle cycles like the last one (core_observer.on_idle_cycles):
- * if that one armed the replay, n more of its increments at once; else
- * (or for the overlap measurement, which follows every cycle) cycle by
- * cycle. */
+ * n more of that one's increments at once (the overlap measurement still
+ * follows each cycle), or, if it could not be repeated, cycle by cycle. */
 static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
 {
 	struct acct_set *s = ctx;
-	if (s->again.batch && !s->ov) {
+	if (s->again.armed) {
 		s->clock.cycles += n;
 		*s->again.power5 += n;
 		*s->again.fmt += n;
 		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull * n;
 		*s->again.local += n;
 		*s->again.shared += n;
+		if (s->ov) {
+			struct acct_cycle_view v;
+			acct_cycle_view(r, &v);
+			for (uint64_t i = 0; i < n; i++)
+				acct_overlap_cycle(s->ov, r, &v);
+		}
 		return;
 	}
 	struct cycle_record one;

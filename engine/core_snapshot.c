@@ -135,8 +135,7 @@ int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct
 	memcpy(c->smiss, sn->smiss, sn->s.n_smiss * sizeof *c->smiss);
 	c->s = sn->s;
 	c->cc_current = 0;
-	c->idle_pending = 0;
-	c->idle_repeatable = 0;
+	c->idle_repeatable = 0;   /* the observers' states are the snapshot's now */
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
 		if (!o->restore)

@@ -12,15 +12,14 @@
 set -u
 IVX=${1:-${IVX:-build/ivx}}
 CYCLES=${ACCT_BENCH_CYCLES:-5000000}
+. "$(dirname "$0")/tools/bench-lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 printf '%-12s %14s %14s %9s\n' workload "Mcycles/s" "with units" "cost"
 : >"$TMP/cost"
-while IFS='|' read -r prog args _ _; do
-    case "$prog" in \#*|"") continue ;; esac
-    prog=$(echo $prog)
-    case "$prog" in workloads/*.O[0-3]|kernels/*|selftest/*) continue ;; esac
+bench_workloads >"$TMP/workloads"
+while read -r prog args; do
     # shellcheck disable=SC2086
     line=$("$IVX" cpistack --bench --max-cycles "$CYCLES" "data/bin/$prog" -- $args 2>&1)
     a=$(echo "$line" | sed -n 's/.*timing model [0-9.]* s (\([0-9.]*\) M cycles\/s).*/\1/p')
@@ -28,8 +27,8 @@ while IFS='|' read -r prog args _ _; do
     c=$(echo "$line" | sed -n 's/.*: \([-+][0-9.]*\)%$/\1/p')
     printf '%-12s %14s %14s %8s%%\n' "${prog#workloads/}" "${a:-?}" "${b:-?}" "${c:-?}"
     [ -n "$c" ] && echo "$c" >>"$TMP/cost"
-done <data/bin/MANIFEST
-med=$(sort -g "$TMP/cost" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+done <"$TMP/workloads"
+med=$(median <"$TMP/cost")
 if awk -v m="$med" 'BEGIN { exit !(m <= 15) }'; then
     echo "accounting units: median cost ${med}% of timing-mode time (target: at most 15%)"
 else

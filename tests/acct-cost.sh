@@ -14,6 +14,7 @@ set -u
 DRV=${1:-build/tests/acct_cost}
 CYCLES=${ACCT_COST_CYCLES:-1000000}
 command -v valgrind >/dev/null || { echo "acct-cost: needs valgrind (apt-get install valgrind)"; exit 2; }
+. "$(dirname "$0")/tools/bench-lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -25,10 +26,8 @@ count() {
 
 printf '%-12s %16s %16s %9s\n' workload "insns, no units" "with units" cost
 : >"$TMP/cost"
-while IFS='|' read -r prog args _ _; do
-    case "$prog" in \#*|"") continue ;; esac
-    prog=$(echo $prog)
-    case "$prog" in workloads/*.O[0-3]|kernels/*|selftest/*) continue ;; esac
+bench_workloads >"$TMP/workloads"
+while read -r prog args; do
     # shellcheck disable=SC2086
     a=$(count 0 "$CYCLES" "data/bin/$prog" $args)
     # shellcheck disable=SC2086
@@ -36,6 +35,6 @@ while IFS='|' read -r prog args _ _; do
     c=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%+.1f", 100 * (b / a - 1) }')
     printf '%-12s %16s %16s %8s%%\n' "${prog#workloads/}" "$a" "$b" "$c"
     [ -n "$c" ] && echo "$c" >>"$TMP/cost"
-done <data/bin/MANIFEST
-med=$(sort -g "$TMP/cost" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+done <"$TMP/workloads"
+med=$(median <"$TMP/cost")
 echo "accounting units: median cost ${med}% of timing-mode host instructions over $CYCLES cycles"

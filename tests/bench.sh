@@ -13,18 +13,16 @@
 set -u
 IVX=${1:-build/ivx}
 BENCH_CYCLES=${BENCH_CYCLES:-20000000}
+. "$(dirname "$0")/tools/bench-lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 printf '%-12s %12s %10s %8s %14s\n' workload "Mcycles/s" "MIPS" "IPC" "func MIPS"
 : >"$TMP/mcps"
 : >"$TMP/fmips"
-while IFS='|' read -r prog args _ _; do
-    case "$prog" in \#*|"") continue ;; esac
-    prog=$(echo $prog)
-    case "$prog" in workloads/*.O[0-3]|kernels/*|selftest/*) continue ;; esac
+bench_workloads >"$TMP/workloads"
+while read -r prog args; do
     name=${prog#workloads/}
     # shellcheck disable=SC2086
     "$IVX" run --stats --max-cycles "$BENCH_CYCLES" "data/bin/$prog" -- $args >/dev/null 2>"$TMP/t.err"
@@ -42,7 +40,7 @@ while IFS='|' read -r prog args _ _; do
     printf '%-12s %12s %10s %8s %14s\n' "$name" "${mcps:-?}" "${mips:-?}" "${ipc:-?}" "${fmips:-?}"
     [ -n "$mcps" ] && echo "$mcps" >>"$TMP/mcps"
     [ -n "$fmips" ] && echo "$fmips" >>"$TMP/fmips"
-done <data/bin/MANIFEST
+done <"$TMP/workloads"
 m=$(median <"$TMP/mcps")
 f=$(median <"$TMP/fmips")
 printf '%-12s %12s %10s %8s %14s\n' median "$m" "" "" "$f"
