@@ -241,6 +241,8 @@ static void imiss_set(struct acct_fmt_state_s *f, int i, int on)
 	if (on && !(f->imiss[i >> 6] & bit)) {
 		f->imiss[i >> 6] |= bit;
 		f->imiss_bits++;
+		if (f->imiss_words <= i >> 6)
+			f->imiss_words = (i >> 6) + 1;
 	} else if (!on && (f->imiss[i >> 6] & bit)) {
 		f->imiss[i >> 6] &= ~bit;
 		f->imiss_bits--;
@@ -269,8 +271,10 @@ void acct_sfmt_bits(struct acct *a, const struct insn_event *e)
 			for (int k = 0; k < ACCT_FE_COUNT; k++)
 				f->sfmt_global[k] += f->shared[k];
 			memset(f->shared, 0, sizeof f->shared);
-			memset(f->imiss, 0, sizeof f->imiss);
+			/* (of its 512 bytes, the ROB ids in use span a few words) */
+			memset(f->imiss, 0, (size_t)f->imiss_words * sizeof f->imiss[0]);
 			f->imiss_bits = 0;
+			f->imiss_words = 0;
 		}
 		break;
 	default:

@@ -79,6 +79,7 @@ struct acct_fmt_state_s {
 	int refill;                        /* global branch counter running */
 	uint64_t shared[ACCT_FE_COUNT];    /* sFMT shared local counters */
 	int imiss_bits;                    /* sFMT: bits set in imiss[] */
+	int imiss_words;                   /* ... all of them in imiss[0 .. imiss_words) */
 	uint64_t overflows;
 	/* wrong-path I-side misses in progress: the core's fetch_stall says
 	 * WRONG_PATH for them, but counter hardware sees a fetch unit waiting
