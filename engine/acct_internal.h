@@ -233,16 +233,20 @@ static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *
  * given `fe`, the correct-path one (acct_fetch_comp): the core reports a
  * wrong-path wait as FETCH_STALL_WRONG_PATH, so the FMT rebuilds it from
  * the wrong-path miss events it has seen. */
-static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r, int fe)
+static inline int acct_fmt_wrong_path_imiss(const struct acct *a, const struct cycle_record *r)
 {
 	const struct acct_fmt_state_s *f = &a->s.fmt;
+	int w = f->wp_cache_id ? f->wp_cache_kind : -1;
+	if (__builtin_expect(f->wp_itlb_id != 0, 0))   /* its walk first, then the line */
+		w = r->cycle < f->wp_itlb_start + a->itlb_latency || w < 0 ? ACCT_FE_ITLB : w;
+	return w;
+}
+
+static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r, int fe)
+{
 	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
 		return fe;
-	if (f->wp_itlb_id && r->cycle < f->wp_itlb_start + a->itlb_latency)
-		return ACCT_FE_ITLB;
-	if (f->wp_cache_id)
-		return f->wp_cache_kind;
-	return f->wp_itlb_id ? ACCT_FE_ITLB : -1;
+	return acct_fmt_wrong_path_imiss(a, r);
 }
 
 /* FMT and sFMT together: the cycle-by-cycle rules of acct_fmt.c. An I-side

@@ -95,9 +95,12 @@ static void set_on_miss(void *ctx, const struct miss_event *e)
 }
 
 /* Lookup tables for the per-cycle rules: the component a blocked ROB head
- * stands for (acct_head_comp; a refused store is sorted out below), and a
- * correct-path I-side fetch stall's (acct_fetch_comp); DISCARD: none. */
+ * stands for (acct_head_comp; a refused store is sorted out below), a
+ * correct-path I-side fetch stall's (acct_fetch_comp), and the cause
+ * POWER5 charges an empty ROB to from this cycle on (KEEP: the one it
+ * had). DISCARD: none. */
 #define DISCARD ACCT_COMP_COUNT
+#define KEEP (-2)
 static const uint8_t head_comp_of[] = {
 	[HEAD_NONE] = DISCARD, [HEAD_EXECUTING] = DISCARD, [HEAD_L1D] = ACCT_L1D,
 	[HEAD_L2D] = ACCT_L2D, [HEAD_DTLB] = ACCT_DTLB, [HEAD_LONG_LATENCY] = ACCT_FU,
@@ -107,6 +110,11 @@ static const uint8_t fetch_comp_of[] = {
 	[FETCH_OK] = DISCARD, [FETCH_STALL_L1I] = ACCT_L1I, [FETCH_STALL_L2I] = ACCT_L2I,
 	[FETCH_STALL_ITLB] = ACCT_ITLB, [FETCH_STALL_REDIRECT] = DISCARD,
 	[FETCH_STALL_WRONG_PATH] = DISCARD, [FETCH_STALL_OTHER] = DISCARD,
+};
+static const int8_t empty_cause_of[] = {
+	[FETCH_OK] = KEEP, [FETCH_STALL_L1I] = ACCT_L1I, [FETCH_STALL_L2I] = ACCT_L2I,
+	[FETCH_STALL_ITLB] = ACCT_ITLB, [FETCH_STALL_REDIRECT] = ACCT_BPRED,
+	[FETCH_STALL_WRONG_PATH] = KEEP, [FETCH_STALL_OTHER] = KEEP,
 };
 
 /*
@@ -125,6 +133,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	struct acct_power5_state *p = &s->unit[ACCT_POWER5]->s.p5;
 	unsigned committed = (unsigned)r->committed;
 	int entered = r->dispatched_correct > 0;
+	int stall = r->fetch_stall;
 	s->clock.cycles++;
 	s->clock.insns += committed;
 	if (r->branches_fetched > 0)
@@ -135,25 +144,30 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	unsigned head = head_comp_of[r->head_wait];
 	if (r->head_wait == HEAD_STORE && r->long_misses_outstanding > 0)
 		head = ACCT_L2D;
-	unsigned fe = fetch_comp_of[r->fetch_stall];      /* correct path */
-	int redirect = r->fetch_stall == FETCH_STALL_REDIRECT;
+	unsigned fe = fetch_comp_of[stall];      /* correct path */
 
 	/* POWER5 */
-	int cause = fe != DISCARD ? (int)fe : redirect ? ACCT_BPRED : p->empty_cause;
-	int k = r->head_wait == HEAD_NONE ? (cause >= 0 ? cause : DISCARD) : (int)head;
+	int set_cause = empty_cause_of[stall], old_cause = p->empty_cause;
+	int cause = set_cause != KEEP ? set_cause : old_cause;
+	unsigned empty = cause >= 0 ? (unsigned)cause : DISCARD;
+	unsigned k = r->head_wait == HEAD_NONE ? empty : head;
 	p->t.global[committed == 0 ? k : DISCARD]++;
-	p->empty_cause = entered && fe == DISCARD && !redirect ? -1 : cause;
+	p->empty_cause = entered & (set_cause == KEEP) ? -1 : cause;
 
-	/* FMT and sFMT: an I-side wait of either path (acct_fmt_fetch_imiss) */
-	unsigned fe_any = fe;
-	if (__builtin_expect(r->fetch_stall == FETCH_STALL_WRONG_PATH, 0)) {
-		int w = acct_fmt_fetch_imiss(fa, r, -1);
-		fe_any = w >= 0 ? (unsigned)w : DISCARD;
-	}
+	/* FMT and sFMT: an I-side wait of either path. The wrong path's is
+	 * worked out every cycle and then chosen or not: testing first whether
+	 * the fetch is on a wrong path is a host branch that a branchy
+	 * program's paths make the host mispredict. (With POWER5's cause
+	 * above chosen the same way, interp, branchy, hashtab and strproc
+	 * cost 2-3 points less time, crc 1-2 more: docs/cpi-stacks.md §7.) */
+	int wp = acct_fmt_wrong_path_imiss(fa, r);
+	unsigned wp_any = wp >= 0 ? (unsigned)wp : DISCARD;
+	unsigned fe_any = stall == FETCH_STALL_WRONG_PATH ? wp_any : fe;
 	int refill = f->refill & !entered;
 	f->refill = refill;
 	f->nonfull += (uint64_t)!full;
-	unsigned g = full ? head : fe_any == DISCARD && refill ? ACCT_BPRED : DISCARD;
+	unsigned g = (fe_any == DISCARD) & refill ? ACCT_BPRED : DISCARD;
+	g = full ? head : g;
 	f->t.global[g]++;
 	/* (no I-side wait: the counter nothing reads) */
 	uint64_t *local = &f->t.global[DISCARD], *shared = local;
@@ -167,7 +181,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	 * the same inputs and state again in each of them (the core keeps the
 	 * record the same through a run, and no event comes between), but for
 	 * a wrong-path I-TLB walk, whose rule reads the cycle. */
-	s->again.armed = r->idle && !(r->fetch_stall == FETCH_STALL_WRONG_PATH && f->wp_itlb_id);
+	s->again.armed = r->idle && !(stall == FETCH_STALL_WRONG_PATH && f->wp_itlb_id);
 	if (s->again.armed) {
 		s->again.nonfull = (uint64_t)!full;
 		s->again.power5 = &p->t.global[k];
