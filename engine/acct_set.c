@@ -171,7 +171,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	f->t.global[g]++;
 	/* (no I-side wait: the counter nothing reads) */
 	uint64_t *local = &f->t.global[DISCARD], *shared = local;
-	if (!full && fe_any != DISCARD) {
+	if (!full & (fe_any != DISCARD)) {   /* (one host branch, rarely taken) */
 		local = &acct_fmt_slot_at(fa, f->fetch)->local[fe_any];
 		shared = &f->shared[fe_any];
 		++*local;
@@ -181,7 +181,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	 * the same inputs and state again in each of them (the core keeps the
 	 * record the same through a run, and no event comes between), but for
 	 * a wrong-path I-TLB walk, whose rule reads the cycle. */
-	s->again.armed = r->idle && !(stall == FETCH_STALL_WRONG_PATH && f->wp_itlb_id);
+	s->again.armed = r->idle & !((stall == FETCH_STALL_WRONG_PATH) & (f->wp_itlb_id != 0));
 	if (s->again.armed) {
 		s->again.nonfull = (uint64_t)!full;
 		s->again.power5 = &p->t.global[k];
