@@ -229,10 +229,10 @@ static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *
 		s->empty_cause = -1;
 }
 
-/* The I-side miss the fetch unit waits on this cycle (any path), or -1,
- * given `fe`, the correct-path one (acct_fetch_comp): the core reports a
- * wrong-path wait as FETCH_STALL_WRONG_PATH, so the FMT rebuilds it from
- * the wrong-path miss events it has seen. */
+/* The I-side miss a fetch unit on a wrong path would wait on this cycle
+ * (ACCT_FE_*), or -1: the core reports a wrong-path wait only as
+ * FETCH_STALL_WRONG_PATH, so the FMT rebuilds it from the wrong-path miss
+ * events it has seen. */
 static inline int acct_fmt_wrong_path_imiss(const struct acct *a, const struct cycle_record *r)
 {
 	const struct acct_fmt_state_s *f = &a->s.fmt;
@@ -242,6 +242,8 @@ static inline int acct_fmt_wrong_path_imiss(const struct acct *a, const struct c
 	return w;
 }
 
+/* The I-side miss the fetch unit waits on this cycle (any path), or -1,
+ * given `fe`, the correct-path one (acct_fetch_comp). */
 static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r, int fe)
 {
 	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)

@@ -171,7 +171,8 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	f->t.global[g]++;
 	/* (no I-side wait: the counter nothing reads) */
 	uint64_t *local = &f->t.global[DISCARD], *shared = local;
-	if (!full & (fe_any != DISCARD)) {   /* (one host branch, rarely taken) */
+	/* (one host branch: the ROB-full state alternates more than I-side waits) */
+	if (!full & (fe_any != DISCARD)) {
 		local = &acct_fmt_slot_at(fa, f->fetch)->local[fe_any];
 		shared = &f->shared[fe_any];
 		++*local;
