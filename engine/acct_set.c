@@ -117,6 +117,17 @@ static const int8_t empty_cause_of[] = {
 	[FETCH_STALL_WRONG_PATH] = KEEP, [FETCH_STALL_OTHER] = KEEP,
 };
 
+/* The overlap measurement follows every cycle, those of idle runs too. */
+static inline void follow_overlap(struct acct_set *s, const struct cycle_record *r, uint64_t n)
+{
+	if (!s->ov)
+		return;
+	struct acct_cycle_view v;
+	acct_cycle_view(r, &v);
+	for (uint64_t i = 0; i < n; i++)
+		acct_overlap_cycle(s->ov, r, &v);
+}
+
 /*
  * The per-cycle rules of POWER5, FMT and sFMT (acct_power5_cycle and
  * acct_fmt_cycle in acct_internal.h, which units on their own run) in one
@@ -190,11 +201,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		s->again.local = local;
 		s->again.shared = shared;
 	}
-	if (s->ov) {
-		struct acct_cycle_view v;
-		acct_cycle_view(r, &v);
-		acct_overlap_cycle(s->ov, r, &v);
-	}
+	follow_overlap(s, r, 1);
 }
 
 /* A run of idle cycles like the last one (core_observer.on_idle_cycles):
@@ -210,12 +217,7 @@ static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t
 		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull * n;
 		*s->again.local += n;
 		*s->again.shared += n;
-		if (s->ov) {
-			struct acct_cycle_view v;
-			acct_cycle_view(r, &v);
-			for (uint64_t i = 0; i < n; i++)
-				acct_overlap_cycle(s->ov, r, &v);
-		}
+		follow_overlap(s, r, n);
 		return;
 	}
 	struct cycle_record one;

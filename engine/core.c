@@ -506,8 +506,7 @@ static void publish_cycle(struct core *c)
 				memcpy(&c->idle_first, rec, offsetof(struct cycle_record, commit_pc));
 			return;
 		}
-		if (c->idle_pending)
-			core_flush_idle(c);
+		core_flush_idle(c);
 		c->idle_repeatable = c->idle_batching;
 		c->idle_key = (struct idle_key){
 			rec->fetch_stall, rec->head_wait, rec->rob_full, rec->rob_full_wrong_path,
@@ -516,9 +515,7 @@ static void publish_cycle(struct core *c)
 		if (c->cc_current)
 			goto publish;
 	} else {
-		if (__builtin_expect(c->idle_pending != 0, 0))
-			core_flush_idle(c);
-		c->idle_repeatable = 0;
+		core_event_published(c);   /* (what an active cycle does to a run, too) */
 	}
 	c->cc_current = 1;
 	rec->rob_occupancy = s->rob_count;

@@ -17,7 +17,6 @@ BENCH_CYCLES=${BENCH_CYCLES:-20000000}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-
 printf '%-12s %12s %10s %8s %14s\n' workload "Mcycles/s" "MIPS" "IPC" "func MIPS"
 : >"$TMP/mcps"
 : >"$TMP/fmips"
