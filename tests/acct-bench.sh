@@ -7,8 +7,11 @@
 # with the five units (naive, naive non-spec, POWER5, FMT, sFMT) attached
 # as one observer, five times each, alternating, and reports the least CPU
 # time of each.
-# The target is at most 15% slower; a loaded machine blurs the numbers, so
-# the script reports and does not fail.
+# The cost is shown both ways: time added, and speed lost (the share of
+# the timing model's cycles per second the units take away). The target,
+# "at most 15% of timing-mode speed", is the second; the summary gives the
+# median of each and names the workloads above 15% speed lost. A loaded
+# machine blurs the numbers, so the script reports and does not fail.
 set -u
 IVX=${1:-${IVX:-build/ivx}}
 CYCLES=${ACCT_BENCH_CYCLES:-5000000}
@@ -16,21 +19,27 @@ CYCLES=${ACCT_BENCH_CYCLES:-5000000}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-printf '%-12s %14s %14s %9s\n' workload "Mcycles/s" "with units" "cost"
-: >"$TMP/cost"
+printf '%-12s %14s %14s %9s %9s\n' workload "Mcycles/s" "with units" "time" "speed"
+: >"$TMP/time"
+: >"$TMP/speed"
 bench_workloads >"$TMP/workloads"
 while read -r prog args; do
     # shellcheck disable=SC2086
     line=$("$IVX" cpistack --bench --max-cycles "$CYCLES" "data/bin/$prog" -- $args 2>&1)
     a=$(echo "$line" | sed -n 's/.*timing model [0-9.]* s (\([0-9.]*\) M cycles\/s).*/\1/p')
     b=$(echo "$line" | sed -n 's/.*five units [0-9.]* s (\([0-9.]*\) M cycles\/s).*/\1/p')
-    c=$(echo "$line" | sed -n 's/.*: \([-+][0-9.]*\)%$/\1/p')
-    printf '%-12s %14s %14s %8s%%\n' "${prog#workloads/}" "${a:-?}" "${b:-?}" "${c:-?}"
-    [ -n "$c" ] && echo "$c" >>"$TMP/cost"
+    t=$(echo "$line" | sed -n 's/.*time \([-+][0-9.]*\)%.*/\1/p')
+    v=$(echo "$line" | sed -n 's/.*speed \([-+][0-9.]*\)%$/\1/p')
+    printf '%-12s %14s %14s %8s%% %8s%%\n' "${prog#workloads/}" "${a:-?}" "${b:-?}" "${t:-?}" "${v:-?}"
+    [ -n "$t" ] && echo "$t" >>"$TMP/time"
+    [ -n "$v" ] && echo "$v ${prog#workloads/}" | awk '{ printf "%.1f %s\n", -$1, $2 }' >>"$TMP/speed"
 done <"$TMP/workloads"
-med=$(median <"$TMP/cost")
-if awk -v m="$med" 'BEGIN { exit !(m <= 15) }'; then
-    echo "accounting units: median cost ${med}% of timing-mode time (target: at most 15%)"
+mt=$(median <"$TMP/time" | awk '{ printf "%+.1f", $1 }')
+mv=$(cut -d' ' -f1 "$TMP/speed" | median)
+over=$(awk '$1 > 15 { printf "%s%s (%s%%)", sep, $2, $1; sep = ", " }' "$TMP/speed")
+echo "accounting units: median time ${mt}%, median speed lost ${mv}% (target: at most 15% of timing-mode speed)"
+if awk -v m="$mv" 'BEGIN { exit !(m <= 15) }'; then
+    echo "  median under the target; above it: ${over:-none}"
 else
-    echo "accounting units: median cost ${med}% of timing-mode time, ABOVE the 15% target"
+    echo "  median ABOVE the target; above it: ${over}"
 fi
