@@ -22,8 +22,8 @@ trap 'rm -rf "$TMP"' EXIT
 
 printf '%-12s %14s %14s %9s %9s\n' workload "Mcycles/s" "with units" "time" "speed"
 : >"$TMP/time"
-: >"$TMP/speed"
-: >"$TMP/speeds"
+: >"$TMP/lost"
+: >"$TMP/rates"
 bench_workloads >"$TMP/workloads"
 while read -r prog args; do
     # shellcheck disable=SC2086
@@ -35,12 +35,12 @@ while read -r prog args; do
     printf '%-12s %14s %14s %8s%% %8s%%\n' "${prog#workloads/}" "${a:-?}" "${b:-?}" "${t:-?}" "${v:-?}"
     [ -n "$t" ] && echo "$t" >>"$TMP/time"
     n=$(echo "$line" | sed -n 's/.*: \([0-9]*\) cycles;.*/\1/p')
-    [ -n "$a" ] && [ -n "$b" ] && [ -n "$n" ] && echo "$n $a $b" >>"$TMP/speeds"
-    [ -n "$v" ] && echo "$v ${prog#workloads/}" | awk '{ printf "%.1f %s\n", -$1, $2 }' >>"$TMP/speed"
+    [ -n "$a" ] && [ -n "$b" ] && [ -n "$n" ] && echo "$n $a $b" >>"$TMP/rates"
+    [ -n "$v" ] && echo "$v ${prog#workloads/}" | awk '{ printf "%.1f %s\n", -$1, $2 }' >>"$TMP/lost"
 done <"$TMP/workloads"
 mt=$(median <"$TMP/time" | awk '{ printf "%+.1f", $1 }')
-mv=$(cut -d' ' -f1 "$TMP/speed" | median)
-over=$(awk '$1 > 15 { printf "%s%s (%s%%)", sep, $2, $1; sep = ", " }' "$TMP/speed")
+mv=$(cut -d' ' -f1 "$TMP/lost" | median)
+over=$(awk '$1 > 15 { printf "%s%s (%s%%)", sep, $2, $1; sep = ", " }' "$TMP/lost")
 echo "accounting units: median time ${mt}%, median speed lost ${mv}% (target: at most 15% of timing-mode speed)"
 if awk -v m="$mv" 'BEGIN { exit !(m <= 15) }'; then
     echo "  median under the target; above it: ${over:-none}"
@@ -49,4 +49,4 @@ else
 fi
 # the whole suite as one run: each workload's cycles at each speed
 awk '{ ta += $1 / $2; tb += $1 / $3 }
-     END { if (ta > 0) printf "  the suite as one run: time %+.1f%%, speed lost %.1f%%\n", 100 * (tb / ta - 1), 100 * (1 - ta / tb) }' "$TMP/speeds"
+     END { if (ta > 0) printf "  the suite as one run: time %+.1f%%, speed lost %.1f%%\n", 100 * (tb / ta - 1), 100 * (1 - ta / tb) }' "$TMP/rates"
