@@ -52,7 +52,7 @@ static const char *const mode_names[] = { "ooo", "inorder", NULL };
 #define PEN(n, f, bit, h)      { n, KEY_U32, 0, bit, OFF(f), 0, 100000, NULL, h }
 
 #define CACHE_KEYS(sec, f, what) \
-	BYTES(sec ".size", f.size, 1, 1u << 30, what " capacity in bytes"), \
+	BYTES(sec ".size", f.size, 1, 1u << 26, what " capacity in bytes"), \
 	U32(sec ".assoc", f.assoc, 1, 64, what " ways per set (1 = direct mapped)"), \
 	BYTES(sec ".line", f.line, 16, 4096, what " line size in bytes (power of two)"), \
 	U32(sec ".latency", f.latency, 1, 1000, what " hit latency in cycles"), \
@@ -335,23 +335,34 @@ struct load_ctx {
 	struct machine_config cfg;  /* edited copy, installed on success */
 	FILE *f;
 	int line;                   /* line the reader last returned */
-	int at_line_start;          /* the last chunk ended a line */
 	int err_line;               /* first line a handler refused, 0 if none */
+	const char *bad_line;       /* why the reader stopped at lc->line, or NULL */
+	int max_line;               /* the longest line it takes */
 	char msg[400];
 };
 
-/* fgets with line counting, so the handler knows where it is. */
+/* One line per call, counted, so the handler knows where it is. A line
+ * inih cannot take whole (it would parse the rest as a line of its own)
+ * or with a NUL byte in it (it would see a shorter one) ends the file
+ * with an error instead. */
 static char *load_reader(char *buf, int size, void *stream)
 {
 	struct load_ctx *lc = stream;
-	char *s = fgets(buf, size, lc->f);
-	if (!s)
+	int n = 0, ch = EOF;
+	while (n < size - 1 && (ch = getc(lc->f)) != EOF) {
+		buf[n++] = (char)ch;
+		if (ch == '\n' || ch == 0)
+			break;
+	}
+	if (n == 0)
 		return NULL;
-	if (lc->at_line_start)
-		lc->line++;
-	size_t len = strlen(s);
-	lc->at_line_start = len > 0 && s[len - 1] == '\n';
-	return s;
+	buf[n] = 0;
+	lc->line++;
+	if (ch == 0)
+		lc->bad_line = "a NUL byte (not a text file?)";
+	else if (ch != '\n' && ch != EOF)
+		lc->bad_line = "line too long", lc->max_line = size - 2;
+	return lc->bad_line ? NULL : buf;
 }
 
 static int load_handler(void *user, const char *section, const char *name, const char *value)
@@ -379,7 +390,7 @@ static int load_handler(void *user, const char *section, const char *name, const
 
 int config_load(struct machine_config *c, const char *path, struct ivx_err *err)
 {
-	struct load_ctx lc = { .cfg = *c, .at_line_start = 1 };
+	struct load_ctx lc = { .cfg = *c };
 	lc.f = fopen(path, "r");
 	if (!lc.f)
 		return ivx_error(err, IVX_EINPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -388,6 +399,9 @@ int config_load(struct machine_config *c, const char *path, struct ivx_err *err)
 	fclose(lc.f);
 	if (read_error)
 		return ivx_error(err, IVX_EINPUT, "%s: read error", path);
+	if (lc.bad_line && !lc.err_line)
+		return ivx_error(err, IVX_EINPUT, lc.max_line ? "%s:%d: %s (at most %d characters)" : "%s:%d: %s",
+				 path, lc.line, lc.bad_line, lc.max_line);
 	if (rc > 0 && lc.err_line == rc)
 		return ivx_error(err, IVX_EINPUT, "%s:%d: %s", path, rc, lc.msg);
 	if (rc > 0)
@@ -419,6 +433,8 @@ int config_set(struct machine_config *c, const char *assignment, struct ivx_err 
 	while (isspace((unsigned char)*value))
 		value++;
 	char vbuf[128];
+	if (strlen(value) >= sizeof vbuf)
+		return ivx_error(err, IVX_EUSAGE, "-o %.*s...: value too long", (int)(eq - assignment) + 1, assignment);
 	snprintf(vbuf, sizeof vbuf, "%s", value);
 	for (size_t l = strlen(vbuf); l && isspace((unsigned char)vbuf[l - 1]); l--)
 		vbuf[l - 1] = 0;

@@ -209,8 +209,14 @@ static int fetch_fault(struct guest *g, struct ivx_err *err)
 	char sym[96];
 	g->state = GUEST_STOPPED;
 	program_describe(g->prog, c->pc, sym, sizeof sym);
-	return ivx_error(err, IVX_EGUEST, "guest fault: instruction fetch from %s address 0x%llx (%s)",
-			 (c->pc & 3) ? "misaligned" : "non-executable", (unsigned long long)c->pc, sym);
+	const char *what = (c->pc & 3) ? "misaligned" : "non-executable";
+	for (int i = 0; i < program_segment_count(g->prog); i++) {
+		const struct program_segment *s = program_segment(g->prog, i);
+		if ((s->prot & MEM_X) && c->pc - s->vaddr < s->memsz && !(c->pc & 3))
+			what = "zero-filled (past its segment's file contents)";
+	}
+	return ivx_error(err, IVX_EGUEST, "guest fault: instruction fetch from %s address 0x%llx (%s)", what,
+			 (unsigned long long)c->pc, sym);
 }
 
 int guest_run(struct guest *g, uint64_t max_insns, struct ivx_err *err)

@@ -112,7 +112,9 @@ static int check(struct program *p, struct ivx_err *err)
 			goto out;
 		}
 		struct program_segment *s = &p->segs[p->n_segs];
-		s->vaddr = ph.p_vaddr, s->memsz = ph.p_memsz, s->offset = ph.p_offset, s->filesz = ph.p_filesz;
+		/* (a segment with nothing in the file has no meaningful offset) */
+		s->vaddr = ph.p_vaddr, s->memsz = ph.p_memsz, s->filesz = ph.p_filesz;
+		s->offset = ph.p_filesz ? ph.p_offset : 0;
 		s->prot = (ph.p_flags & PF_R ? MEM_R : 0) | (ph.p_flags & PF_W ? MEM_W : 0) | (ph.p_flags & PF_X ? MEM_X : 0);
 		for (int j = 0; j < p->n_segs; j++) {
 			const struct program_segment *o = &p->segs[j];
@@ -131,13 +133,6 @@ static int check(struct program *p, struct ivx_err *err)
 		rc = ivx_error(err, IVX_EINPUT, "%s: no loadable segments", p->name);
 		goto out;
 	}
-	int entry_ok = 0;
-	for (int j = 0; j < p->n_segs; j++)
-		if ((p->segs[j].prot & MEM_X) && p->entry - p->segs[j].vaddr < p->segs[j].memsz)
-			entry_ok = 1;
-	if (!entry_ok || (p->entry & 3))
-		rc = ivx_error(err, IVX_EINPUT, "%s: entry point 0x%llx is not inside an executable segment",
-			       p->name, (unsigned long long)p->entry);
 out:
 	elf_end(elf);
 	return rc;
@@ -149,21 +144,35 @@ static int decode_code(struct program *p, struct ivx_err *err)
 		const struct program_segment *s = &p->segs[i];
 		if (!(s->prot & MEM_X))
 			continue;
+		/* The words the file gives, and one zero word after them (code
+		 * running off its end meets `udf`, as it would in hardware);
+		 * not the whole zero-filled rest of the segment, whose size the
+		 * file does not bound: one uop per word of a huge one would
+		 * take gigabytes of host memory for a few bytes of input. */
 		struct code_run *r = &p->code[p->n_code];
+		uint64_t seg_end = s->vaddr + s->memsz, file_end = s->vaddr + s->filesz;
+		uint64_t end = ((file_end + 3) & ~3ull) + 4;
 		r->base = s->vaddr & ~3ull;
-		r->count = (s->vaddr + s->memsz - r->base) / 4;
+		r->count = ((end < seg_end ? end : seg_end) - r->base) / 4;
 		r->uops = calloc(r->count ? r->count : 1, sizeof *r->uops);
 		if (!r->uops)
 			return ivx_error(err, IVX_ESYS, "out of host memory decoding %s", p->name);
 		for (size_t k = 0; k < r->count; k++) {
-			uint64_t pc = r->base + 4 * k, off = pc - s->vaddr;
-			uint32_t word = 0;
-			if (pc >= s->vaddr && off + 4 <= s->filesz)
-				memcpy(&word, p->image + s->offset + off, 4);
+			uint64_t pc = r->base + 4 * k;
+			uint8_t bytes[4] = { 0 };
+			for (int b = 0; b < 4; b++)
+				if (pc + b >= s->vaddr && pc + b < file_end)
+					bytes[b] = p->image[s->offset + (pc + b - s->vaddr)];
+			uint32_t word;
+			memcpy(&word, bytes, 4);
 			isa_decode(word, pc, &r->uops[k]);
 		}
 		p->n_code++;
 	}
+	/* the entry must be a whole decoded instruction */
+	if (!program_uop(p, p->entry))
+		return ivx_error(err, IVX_EINPUT, "%s: entry point 0x%llx is not an instruction of an executable segment",
+				 p->name, (unsigned long long)p->entry);
 	return IVX_OK;
 }
 

@@ -69,6 +69,12 @@ int cli_read_file(const char *path, void **data, size_t *len)
 		n += got;
 		if (n < cap)
 			break;
+		if (cap >= CLI_MAX_FILE) {   /* (/dev/zero would never end) */
+			free(buf);
+			fclose(f);
+			cli_error("%s: larger than %d MB", path, CLI_MAX_FILE >> 20);
+			return -1;
+		}
 		char *bigger = realloc(buf, cap *= 2);
 		if (!bigger)
 			free(buf);

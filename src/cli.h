@@ -34,7 +34,9 @@ struct program *cli_load_program(const char *path);
 /* Parse an unsigned number (decimal, 0x hex, optional k/M/G suffix). */
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* Read a whole host file the user named (for --stdin). */
+/* Read a whole host file the user named (for --stdin), of at most
+ * CLI_MAX_FILE bytes. */
+#define CLI_MAX_FILE (256 << 20)
 int cli_read_file(const char *path, void **data, size_t *len);
 
 /* The default program embedded in the binary. */

@@ -27,6 +27,20 @@ static void print_range(const struct program *p, uint64_t lo, uint64_t hi)
 	}
 }
 
+/* A symbol's instructions: its size as the symbol table gives it, but no
+ * further than the code it starts in (a corrupt size would otherwise walk
+ * the whole address space). -1 if it does not start in code. */
+static int disasm_symbol(const struct program *p, const struct symbol *s)
+{
+	const struct uop *first, *end;
+	if (program_code_run(p, s->addr, &first, &end) < 0)
+		return -1;
+	uint64_t code_end = end[-1].pc + 4, size = s->size ? s->size : 4;
+	uint64_t hi = size < code_end - s->addr ? s->addr + size : code_end;
+	print_range(p, s->addr, hi);
+	return 0;
+}
+
 static int cmd_disasm_main(int argc, char **argv)
 {
 	const char *path = NULL, *symbol = NULL;
@@ -55,8 +69,10 @@ static int cmd_disasm_main(int argc, char **argv)
 		if (!s) {
 			cli_error("disasm: no symbol '%s' in %s", symbol, program_name(p));
 			status = EXIT_USAGE;
-		} else {
-			print_range(p, s->addr, s->addr + (s->size ? s->size : 4));
+		} else if (disasm_symbol(p, s) < 0) {
+			cli_error("disasm: symbol '%s' (0x%llx) is not in %s's code", symbol,
+				  (unsigned long long)s->addr, program_name(p));
+			status = EXIT_USAGE;
 		}
 	} else {
 		for (int i = 0; i < program_segment_count(p); i++) {

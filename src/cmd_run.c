@@ -206,6 +206,14 @@ static int cmd_run_main(int argc, char **argv)
 	struct run_flags f = { 0 };
 	if (run_options_parse(&o, argc, argv, run_extra, &f) < 0)
 		return EXIT_USAGE;
+	/* a functional run has no cycles: these would be ignored */
+	const char *timing_only = f.json_path ? "--json" : f.kanata_path ? "--kanata" :
+				  f.window_lo || f.window_hi ? "--window" : o.max_cycles ? "--max-cycles" : NULL;
+	if (f.functional && timing_only) {
+		cli_error("run: %s needs the timing model; it does not go with --functional", timing_only);
+		run_options_free(&o);
+		return EXIT_USAGE;
+	}
 	struct program *prog = cli_load_program(o.prog_path);
 	int status = EXIT_INPUT;
 	if (prog)

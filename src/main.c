@@ -55,6 +55,8 @@ int main(int argc, char **argv)
 					fputs(commands[i]->help, stdout);
 					return 0;
 				}
+			cli_error("help: no command '%s' (try 'ivx --help')", argv[2]);
+			return EXIT_USAGE;
 		}
 		usage(stdout);
 		return 0;

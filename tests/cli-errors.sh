@@ -44,5 +44,27 @@ expect 2 "unknown command"        -- frobnicate
 expect 2 "no symbol"              -- disasm "$good" no_such_symbol
 expect 2 "guest arguments go after --" -- run --functional "$good" extra
 
+# Malformed programs the fuzzer found (a copy of a kernel, patched):
+# put LEN bytes of printf FORMAT at OFFSET of file
+patch() {
+    printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+kernel=data/bin/kernels/k2_branch_miss    # text at 0x400000 (0x623 bytes), bss at 0x410628
+cp "$kernel" "$tmp/bss_offset"            # the bss's file offset (ignored: no file bytes) absurd
+patch "$tmp/bss_offset" 128 '\000\000\000\000\000\000\000\200'
+expect 2 "stopped after 1000 instructions" -- run --functional --max-insns 1000 "$tmp/bss_offset"
+cp "$kernel" "$tmp/huge_text"             # text 1 GiB in memory (zero-filled), bss moved past it
+patch "$tmp/huge_text" 104 '\000\000\000\100'
+patch "$tmp/huge_text" 136 '\050\006\100\100'
+expect 2 "write to protected address 0x410628" -- run --functional "$tmp/huge_text"
+cp "$kernel" "$tmp/entry_partial"         # entry on the text's last, partial word
+patch "$tmp/entry_partial" 24 '\040\006\100'
+expect 2 "entry point 0x400620"   -- run --functional "$tmp/entry_partial"
+expect 2 "not in .* code"         -- disasm "$kernel" k_mode_str
+expect 2 "needs the timing model" -- run --functional --json "$tmp/j.json" "$good"
+expect 2 "a NUL byte"             -- run --config /dev/zero "$good"
+expect 2 "larger than 256 MB"     -- run --stdin /dev/zero "$good"
+expect 2 "no command 'nosuch'"    -- help nosuch
+
 echo "cli errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -272,6 +272,62 @@ static void test_syntax_error_in_file(void **state)
 	unlink(path);
 }
 
+/* Lines the INI parser cannot take whole are refused where they are
+ * (found by fuzzing: the tail of a long comment was read as a line of
+ * its own, and could set a key; a NUL byte hid the rest of a line). */
+static void test_long_line_is_refused_at_its_line(void **state)
+{
+	(void)state;
+	char path[64], want[256], text[600];
+	struct ivx_err err = { 0 };
+	struct machine_config c, before;
+	snprintf(text, sizeof text, "[core]\n; %0300d perfect.bpred = 1\nrob_size = 32\n", 0);
+	temp_ini(path, sizeof path, text);
+	config_defaults(&c);
+	before = c;
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:2: line too long", path);
+	expect_msg_has(&err, want);
+	expect_same_config(&c, &before);
+	unlink(path);
+}
+
+static void test_nul_byte_is_refused(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite("[core]\nrob_size = 6\0 4\n", 1, 24, f);
+	fclose(f);
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:2: a NUL byte", path);
+	expect_msg_has(&err, want);
+	assert_int_equal(c.rob_size, 128);
+	unlink(path);
+}
+
+/* Control bytes of the input never reach a message (they could move
+ * the terminal's cursor or break the one line). */
+static void test_control_bytes_are_not_echoed(void **state)
+{
+	(void)state;
+	char path[64];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "[core]\nrob\033[2J_size = 1\r\n");
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	expect_msg_has(&err, "unknown key 'core.rob?[2J_size'");
+	for (const char *m = err.msg; *m; m++)
+		assert_true((unsigned char)*m >= 0x20 && *m != 0x7f);
+	unlink(path);
+}
+
 static void test_first_of_several_errors_is_reported(void **state)
 {
 	(void)state;
@@ -385,6 +441,7 @@ static void test_override_bad_values(void **state)
 		{ "core.rob_size=", "bad value ''" },
 		{ "core.rob_size=0", "value 0 for core.rob_size out of range 1..4096" },
 		{ "l1d.size=4G", "out of range" },
+		{ "l2.size=128M", "out of range 1..67108864" },
 		{ "core.mode=superscalar", "-o core.mode=superscalar: bad value 'superscalar' for core.mode: expected ooo or inorder" },
 		{ "perfect.l1d=2", "bad value '2' for perfect.l1d: expected 0/1" },
 		{ "norhs", "-o norhs: expected section.key=value" },
@@ -399,6 +456,13 @@ static void test_override_bad_values(void **state)
 			fail_msg("-o %s was accepted", cases[i].set);
 		expect_msg_has(&err, cases[i].msg);
 	}
+	/* a value longer than a value can be (it used to be cut short, the
+	 * rest ignored) */
+	char long_value[300];
+	struct ivx_err err = { 0 };
+	snprintf(long_value, sizeof long_value, "perfect.bpred=1%0200d", 0);
+	assert_int_equal(config_set(&c, long_value, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "-o perfect.bpred=...: value too long");
 	expect_same_config(&c, &before);
 }
 
@@ -545,6 +609,9 @@ int main(void)
 		cmocka_unit_test(test_bad_value_in_file),
 		cmocka_unit_test(test_out_of_range_in_file),
 		cmocka_unit_test(test_syntax_error_in_file),
+		cmocka_unit_test(test_long_line_is_refused_at_its_line),
+		cmocka_unit_test(test_nul_byte_is_refused),
+		cmocka_unit_test(test_control_bytes_are_not_echoed),
 		cmocka_unit_test(test_first_of_several_errors_is_reported),
 		cmocka_unit_test(test_key_outside_section),
 		cmocka_unit_test(test_missing_file),

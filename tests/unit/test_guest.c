@@ -42,11 +42,11 @@ static void expect_refused(struct eb_image im, const char *needle)
 	assert_null(strchr(err.msg, '\n'));
 }
 
-/* Run code to completion (or limit); return guest_run's status. */
-static int run_code(const uint32_t *code, size_t n, uint64_t limit, struct ivx_err *err,
-		    int *state, int *exit_code, uint64_t *insns)
+/* Run the program in im (freed here) to completion (or limit); return
+ * guest_run's status. */
+static int run_image(struct eb_image im, uint64_t limit, struct ivx_err *err,
+		     int *state, int *exit_code, uint64_t *insns)
 {
-	struct eb_image im = eb_build(code, n, 4096);
 	struct program *p = program_load_image(im.bytes, im.len, "t.elf", err);
 	free(im.bytes);
 	assert_non_null(p);
@@ -62,6 +62,12 @@ static int run_code(const uint32_t *code, size_t n, uint64_t limit, struct ivx_e
 	guest_free(g);
 	program_free(p);
 	return rc;
+}
+
+static int run_code(const uint32_t *code, size_t n, uint64_t limit, struct ivx_err *err,
+		    int *state, int *exit_code, uint64_t *insns)
+{
+	return run_image(eb_build(code, n, 4096), limit, err, state, exit_code, insns);
 }
 
 static const uint32_t exit_7[] = { A64_MOVZ_X(0, 7), A64_MOVZ_X(8, 93), A64_SVC0 };
@@ -167,6 +173,54 @@ static void entry_outside_code_is_refused(void **s)
 	expect_refused(im, "entry point");
 }
 
+static void an_entry_in_a_last_partial_word_is_refused(void **s)
+{
+	struct eb_image im = eb_build(exit_7, 3, 0);
+	uint64_t last = eb_ehdr(&im)->e_entry + 8;
+	eb_phdr(&im, 0)->p_memsz = eb_phdr(&im, 0)->p_filesz = last + 3 - EB_TEXT;
+	eb_ehdr(&im)->e_entry = last;
+	expect_refused(im, "entry point");
+}
+
+/* A segment with no bytes in the file may give any offset (found by
+ * fuzzing: it was added to the image's address all the same). */
+static void a_zero_size_segment_ignores_its_offset(void **s)
+{
+	struct eb_image im = eb_build(exit_7, 3, 0);
+	eb_phdr(&im, 1)->p_offset = 0x8000000000000000ull;
+	struct ivx_err err = { 0 };
+	int state, code;
+	uint64_t n;
+	assert_int_equal(run_image(im, 0, &err, &state, &code, &n), IVX_OK);
+	assert_int_equal(code, 7);
+}
+
+/* An executable segment far larger in memory than in the file: the zero
+ * fill is not decoded word by word (1 GiB of it would take 16 GiB of
+ * uops); running off the file's code meets a zero word (`udf`, a trap), and a
+ * jump far into the fill is a fetch fault that says where it went. */
+static void a_huge_zero_filled_code_segment_loads(void **s)
+{
+	const uint32_t code[] = { A64_NOP };
+	struct eb_image im = eb_build(code, 1, 0);
+	eb_phdr(&im, 0)->p_memsz = 1u << 30;
+	eb_phdr(&im, 1)->p_vaddr = EB_TEXT + (1u << 30) + 0x1000;
+	struct ivx_err err = { 0 };
+	int state, exit_code;
+	uint64_t n;
+	assert_int_equal(run_image(im, 0, &err, &state, &exit_code, &n), IVX_EGUEST);
+	if (!strstr(err.msg, "trap instruction at pc 0x400104") || !strstr(err.msg, "word 0x00000000"))
+		fail_msg("message '%s' does not name the zero word after the code", err.msg);
+
+	const uint32_t jump[] = { A64_B(0x100000) };
+	im = eb_build(jump, 1, 0);
+	eb_phdr(&im, 0)->p_memsz = 1u << 30;
+	eb_phdr(&im, 1)->p_vaddr = EB_TEXT + (1u << 30) + 0x1000;
+	assert_int_equal(run_image(im, 0, &err, &state, &exit_code, &n), IVX_EGUEST);
+	if (!strstr(err.msg, "zero-filled"))
+		fail_msg("message '%s' lacks 'zero-filled'", err.msg);
+}
+
 static void a_wild_load_stops_with_pc_address_and_symbol(void **s)
 {
 	const uint32_t code[] = { A64_MOVZ_X(0, 0x1234), A64_LDR_X_X(1, 0), A64_MOVZ_X(8, 93), A64_SVC0 };
@@ -267,6 +321,9 @@ int main(void)
 		cmocka_unit_test(overlapping_segments_are_refused),
 		cmocka_unit_test(absurd_segments_are_refused),
 		cmocka_unit_test(entry_outside_code_is_refused),
+		cmocka_unit_test(an_entry_in_a_last_partial_word_is_refused),
+		cmocka_unit_test(a_zero_size_segment_ignores_its_offset),
+		cmocka_unit_test(a_huge_zero_filled_code_segment_loads),
 		cmocka_unit_test(a_wild_load_stops_with_pc_address_and_symbol),
 		cmocka_unit_test(a_store_to_code_is_a_protection_fault),
 		cmocka_unit_test(runaway_recursion_is_a_stack_overflow),
