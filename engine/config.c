@@ -245,8 +245,8 @@ static int parse_number(const char *s, uint64_t *out)
 	if (!isdigit((unsigned char)*s))
 		return -1;
 	errno = 0;
-	char *end;
-	uint64_t v = strtoull(s, &end, 0);
+	char *end;   /* decimal or 0x hex: a leading 0 is no octal here */
+	uint64_t v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	if (errno || end == s)
 		return -1;
 	unsigned shift = 0;

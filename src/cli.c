@@ -37,9 +37,9 @@ int cli_parse_u64(const char *s, uint64_t *out)
 {
 	if (!s || !*s || *s == '-')
 		return -1;
-	char *end;
+	char *end;   /* decimal or 0x hex: a leading 0 is no octal here */
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
+	unsigned long long v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	if (errno || end == s)
 		return -1;
 	uint64_t mul = 1;

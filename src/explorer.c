@@ -80,12 +80,33 @@ void explorer_printf(struct explorer *x, const char *fmt, ...)
 	va_end(ap);
 }
 
+void explorer_escape(char *dst, size_t n, const char *src)
+{
+	size_t used = 0;
+	for (; *src && used + 1 < n; src++) {
+		unsigned char c = (unsigned char)*src;
+		if (c >= 0x20 && c != 0x7f) {
+			dst[used++] = (char)c;
+		} else if (used + 4 < n) {
+			snprintf(dst + used, n - used, "\\x%02x", c);
+			used += 4;
+		} else {
+			break;
+		}
+	}
+	if (n)
+		dst[used] = 0;
+}
+
 int explorer_error(struct explorer *x, const char *fmt, ...)
 {
+	/* Messages quote what the user typed: escape it on the way in. */
+	char msg[sizeof x->err];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(x->err, sizeof x->err, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	explorer_escape(x->err, sizeof x->err, msg);
 	return -1;
 }
 

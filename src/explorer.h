@@ -143,6 +143,8 @@ struct explorer {
 	int batch;                     /* no terminal */
 	int source_depth;              /* nested `source` files */
 	char err[512];                 /* message of the last failed command */
+	int err_located;               /* script lines x->err names: "FILE:LINE: " and
+					  each "sourced from" after it (0: none) */
 	uint64_t guest_out_bytes;      /* guest output captured so far */
 	uint64_t high_water;           /* furthest cycle simulated: replays below it are silent */
 };
@@ -157,12 +159,16 @@ void explorer_free(struct explorer *x);
  * and settings stay). 0 or -1 (x->err). */
 int explorer_restart(struct explorer *x);
 
-/* Output. explorer_error formats x->err and returns -1, for commands to
+/* Output. explorer_error formats x->err (control characters escaped, see
+ * explorer_escape) and returns -1, for commands to
  * `return explorer_error(x, ...)`. */
 void explorer_printf(struct explorer *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void explorer_vprintf(struct explorer *x, int kind, const char *fmt, va_list ap);
 void explorer_write(struct explorer *x, int kind, const char *text);  /* any length */
 int explorer_error(struct explorer *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Copy src to dst (n bytes, always terminated) with control characters as
+ * \xHH, so text from a script cannot drive the terminal it is shown on. */
+void explorer_escape(char *dst, size_t n, const char *src);
 
 /* Current position. */
 uint64_t explorer_cycle(const struct explorer *x);

@@ -6,8 +6,13 @@
  * climbing for the binary operators (C's table). Evaluation walks the tree;
  * conditions are small and evaluated only when a candidate event happens,
  * so there is nothing to gain from anything cleverer.
+ *
+ * Both walks recurse, so the parser refuses nesting (parentheses, unary
+ * operators) and trees (`1+1+...` is a left-deep chain) deeper than
+ * XEXPR_MAX_DEPTH: a hostile script cannot overflow the C stack.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +36,15 @@ static const char *const var_names[V_COUNT] = {
 
 enum node_kind { N_NUM, N_STR, N_VAR, N_XREG, N_WREG, N_SYM, N_UNARY, N_BINARY };
 
+/* Deepest nesting and tree the parser accepts; far beyond any real
+ * condition, far below what the recursion could take. */
+#define XEXPR_MAX_DEPTH 256
+
 struct node {
 	int kind;            /* enum node_kind */
 	int op;              /* operator token for unary/binary; var id; register */
 	int a, b;            /* children */
+	int depth;           /* height of the subtree: 1 for a leaf */
 	int64_t num;
 	char str[64];        /* string literal or symbol name */
 };
@@ -56,6 +66,7 @@ struct parser {
 	char *err;
 	size_t errn;
 	int failed;
+	int nesting;         /* open parentheses and unary operators around the cursor */
 };
 
 static int fail(struct parser *ps, const char *fmt, const char *arg)
@@ -79,7 +90,25 @@ static int new_node(struct parser *ps, int kind)
 	}
 	memset(&e->n[e->count], 0, sizeof e->n[0]);
 	e->n[e->count].kind = kind;
+	e->n[e->count].depth = 1;
 	return e->count++;
+}
+
+/* Make node k an operator over a (and b, -1 for none); refuses a tree
+ * deeper than eval may recurse. 0 or -1. */
+static int link_node(struct parser *ps, int k, int op, int a, int b)
+{
+	struct node *n = ps->e->n;
+	int depth = n[a].depth;
+	if (b >= 0 && n[b].depth > depth)
+		depth = n[b].depth;
+	if (depth >= XEXPR_MAX_DEPTH)
+		return fail(ps, "%s", "expression nested too deeply");
+	n[k].op = op;
+	n[k].a = a;
+	n[k].b = b;
+	n[k].depth = depth + 1;
+	return 0;
 }
 
 static void skip_ws(struct parser *ps)
@@ -111,6 +140,7 @@ static int peek_binop(struct parser *ps, int *len)
 }
 
 static int parse_binary(struct parser *ps, int min_prec);
+static int parse_primary(struct parser *ps);
 
 static int resolve_name(struct parser *ps, const char *name)
 {
@@ -144,36 +174,53 @@ static int resolve_name(struct parser *ps, const char *name)
 	return k;
 }
 
+/* A parenthesised expression or a unary operator and its operand: the
+ * parser's recursion, bounded by ps->nesting. */
+static int parse_nested(struct parser *ps)
+{
+	const char *p = ps->p;
+	if (ps->nesting >= XEXPR_MAX_DEPTH)
+		return fail(ps, "%s", "expression nested too deeply");
+	ps->nesting++;
+	ps->p++;
+	int k;
+	if (*p == '(') {
+		k = parse_binary(ps, 1);
+		skip_ws(ps);
+		if (k >= 0 && *ps->p != ')')
+			k = fail(ps, "%s", "missing ')'");
+		else if (k >= 0)
+			ps->p++;
+	} else {
+		int a = parse_primary(ps);
+		k = a < 0 ? -1 : new_node(ps, N_UNARY);
+		if (k >= 0 && link_node(ps, k, *p, a, -1) < 0)
+			k = -1;
+	}
+	ps->nesting--;
+	return k;
+}
+
 static int parse_primary(struct parser *ps)
 {
 	skip_ws(ps);
 	const char *p = ps->p;
-	if (*p == '(') {
-		ps->p++;
-		int k = parse_binary(ps, 1);
-		skip_ws(ps);
-		if (*ps->p != ')')
-			return fail(ps, "%s", "missing ')'");
-		ps->p++;
-		return k;
-	}
-	if (*p == '-' || *p == '!' || *p == '~' || *p == '*') {
-		ps->p++;
-		int a = parse_primary(ps);
-		if (a < 0)
-			return -1;
-		int k = new_node(ps, N_UNARY);
-		if (k >= 0) {
-			ps->e->n[k].op = *p;
-			ps->e->n[k].a = a;
-		}
-		return k;
-	}
+	if (*p == '(' || *p == '-' || *p == '!' || *p == '~' || *p == '*')
+		return parse_nested(ps);
 	if (isdigit((unsigned char)*p)) {
-		char *end;
-		unsigned long long v = strtoull(p, &end, 0);
-		if (isalnum((unsigned char)*end) || *end == '_')
-			return fail(ps, "invalid number \"%s\"", p);
+		const char *end;
+		uint64_t v;
+		int bad = xexpr_parse_number(p, &v, &end) < 0;
+		if (bad || isalnum((unsigned char)*end) || *end == '_') {
+			char word[40];
+			size_t n = 0;
+			while (isalnum((unsigned char)p[n]) || p[n] == '_')
+				n++;
+			snprintf(word, sizeof word, "%.*s%s", n <= 32 ? (int)n : 32, p, n <= 32 ? "" : "...");
+			if (bad)
+				return fail(ps, "number too large for 64 bits: %s", word);
+			return fail(ps, "invalid number \"%s\"", word);
+		}
 		ps->p = end;
 		int k = new_node(ps, N_NUM);
 		if (k >= 0)
@@ -221,13 +268,25 @@ static int parse_binary(struct parser *ps, int min_prec)
 		if (right < 0)
 			return -1;
 		int k = new_node(ps, N_BINARY);
-		if (k < 0)
+		if (k < 0 || link_node(ps, k, op, left, right) < 0)
 			return -1;
-		ps->e->n[k].op = op;
-		ps->e->n[k].a = left;
-		ps->e->n[k].b = right;
 		left = k;
 	}
+}
+
+int xexpr_parse_number(const char *s, uint64_t *out, const char **end)
+{
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]);
+	char *stop;
+	errno = 0;
+	unsigned long long v = strtoull(s, &stop, hex ? 16 : 10);
+	if (errno == ERANGE)
+		return -1;
+	*out = v;
+	*end = stop;
+	return 0;
 }
 
 struct xexpr *xexpr_parse(struct explorer *x, const char *text, char *err, size_t n)
@@ -353,7 +412,7 @@ static int eval(const struct xexpr *e, int k, const struct xexpr_env *env, struc
 			return -1;
 		}
 		switch (nd->op) {
-		case '-': set_num(out, -a.num); break;
+		case '-': set_num(out, (int64_t)(0 - (uint64_t)a.num)); break;   /* wraps like binary - */
 		case '!': set_num(out, !a.num); break;
 		case '~': set_num(out, ~a.num); break;
 		case '*': {

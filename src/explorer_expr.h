@@ -3,8 +3,9 @@
  * breakpoint conditions (`break LOC if COND`, `catch EVENT if COND`).
  *
  * C operators on 64-bit signed integers (|| && | ^ & == != < <= > >= << >>
- * + - * / % and unary - ! ~ *), parentheses, numbers (decimal, 0x hex),
- * strings in double quotes, and names:
+ * + - * / % and unary - ! ~ *; arithmetic wraps), parentheses, numbers
+ * (decimal, 0x hex; a leading 0 is not octal), strings in double quotes,
+ * and names:
  *   cycle pc sym latency start end addr kind wrongpath seq mispredicted
  *                                            (the event or instruction tested, or now)
  *   insns rob                                (committed instructions, ROB occupancy)
@@ -16,7 +17,8 @@
  * a string or a symbol name (`sym == "main"`, `sym == main`).
  *
  * Names are resolved when the expression is parsed, so a misspelt
- * condition is refused by `break`, not discovered at the first hit.
+ * condition is refused by `break`, not discovered at the first hit. So is
+ * nesting deeper than 256 levels, which evaluation could not afford.
  */
 #ifndef IVX_EXPLORER_EXPR_H
 #define IVX_EXPLORER_EXPR_H
@@ -50,6 +52,11 @@ int xexpr_eval(const struct xexpr *e, const struct xexpr_env *env, struct xval *
 int xexpr_uses(const struct xexpr *e, const char *name);
 /* The source text. */
 const char *xexpr_text(const struct xexpr *e);
+
+/* Read the number at s the way expressions do: decimal, or hex after 0x
+ * or 0X. *end gets the first character after it. 0, or -1 when s does not
+ * start with a digit or the value does not fit in 64 bits. */
+int xexpr_parse_number(const char *s, uint64_t *out, const char **end);
 
 /* Names for completion: the variables, NULL past the end. */
 const char *xexpr_var_name(size_t i);

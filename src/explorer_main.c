@@ -61,6 +61,15 @@ static int batch_poll(void *ctx)
 	return batch_interrupted != 0;
 }
 
+/* A failed -ex command: one line on stderr, the command as typed but with
+ * control characters escaped. */
+static void ex_error(struct explorer *x, const char *cmd)
+{
+	char shown[256];
+	explorer_escape(shown, sizeof shown, cmd);
+	fprintf(stderr, "ivx: -ex '%s': %s\n", shown, x->err);
+}
+
 static int run_batch(struct explorer *x, const struct explore_flags *f)
 {
 	x->batch = 1;
@@ -70,7 +79,7 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 	signal(SIGINT, on_sigint);
 	for (int i = 0; i < f->n_commands; i++)
 		if (xcmd_execute(x, f->commands[i], NULL) < 0) {
-			fprintf(stderr, "ivx: -ex '%s': %s\n", f->commands[i], x->err);
+			ex_error(x, f->commands[i]);
 			return 1;
 		}
 	FILE *in = strcmp(f->script, "-") ? fopen(f->script, "r") : stdin;
@@ -81,6 +90,11 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 	int rc = xcmd_run_script(x, in, strcmp(f->script, "-") ? f->script : "<stdin>");
 	if (in != stdin)
 		fclose(in);
+	if (rc < 0) {
+		char line[sizeof x->err + 1];
+		snprintf(line, sizeof line, "%s\n", x->err);
+		explorer_write(x, XOUT_ERROR, line);
+	}
 	fflush(stdout);
 	return rc < 0 ? 1 : 0;
 }
@@ -106,7 +120,7 @@ static int explore_main(int argc, char **argv)
 	} else {
 		for (int i = 0; i < f.n_commands; i++)
 			if (xcmd_execute(x, f.commands[i], NULL) < 0)
-				fprintf(stderr, "ivx: -ex '%s': %s\n", f.commands[i], x->err);
+				ex_error(x, f.commands[i]);
 		status = x->quit ? 0 : ui_run(x);
 	}
 	explorer_free(x);

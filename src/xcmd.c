@@ -1,6 +1,7 @@
 /*
- * xcmd.c — command table, lookup, line execution, scripts and Tab
- * completion for the explorer (see xcmd.h).
+ * xcmd.c — command table, lookup, line execution, scripts (bounded lines,
+ * one error line however deep `source` nests), numbers and Tab completion
+ * for the explorer (see xcmd.h).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -88,11 +89,13 @@ const struct xcmd *xcmd_lookup(const char *word, char *err, size_t n)
 		}
 	if (matches == 1)
 		return found;
+	char shown[256];   /* the word as typed, control characters escaped */
+	explorer_escape(shown, sizeof shown, word);
 	if (!matches) {
-		snprintf(err, n, "unknown command: %s (try 'help')", word);
+		snprintf(err, n, "unknown command: %s (try 'help')", shown);
 		return NULL;
 	}
-	size_t used = (size_t)snprintf(err, n, "ambiguous command: %s, could be:", word);
+	size_t used = (size_t)snprintf(err, n, "ambiguous command: %s, could be:", shown);
 	for (int i = 0, k = 0; i < n_sorted && used < n; i++)
 		if (!strncmp(sorted[i]->name, word, len))
 			used += (size_t)snprintf(err + used, n - used, "%s %s", k++ ? "," : "", sorted[i]->name);
@@ -101,13 +104,19 @@ const struct xcmd *xcmd_lookup(const char *word, char *err, size_t n)
 
 /* ---- executing ----------------------------------------------------------- */
 
-#define MAX_ARGS 32
+/* Entries argv needs for split(s): a word takes at least two characters
+ * but the last, and the list ends with NULL. */
+static size_t split_room(const char *s)
+{
+	return strlen(s) / 2 + 2;
+}
 
-/* Split into words (double quotes group); returns argc. */
+/* Split into words (double quotes group); returns argc. argv has room for
+ * split_room(s) entries, so no word is ever dropped. */
 static int split(char *s, char **argv)
 {
 	int argc = 0;
-	while (*s && argc < MAX_ARGS - 1) {
+	while (*s) {
 		while (isspace((unsigned char)*s))
 			s++;
 		if (!*s)
@@ -132,6 +141,7 @@ int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd)
 {
 	if (cmd)
 		*cmd = NULL;
+	x->err_located = 0;
 	while (isspace((unsigned char)*line))
 		line++;
 	if (!*line || *line == '#')
@@ -151,15 +161,16 @@ int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd)
 	while (isspace((unsigned char)*args))
 		args++;
 	char *copy = strdup(line), *trimmed = strdup(args);
-	if (!copy || !trimmed) {
+	char **argv = malloc(split_room(line) * sizeof *argv);
+	if (!copy || !trimmed || !argv) {
 		free(copy);
 		free(trimmed);
+		free(argv);
 		return explorer_error(x, "out of memory");
 	}
 	size_t tl = strlen(trimmed);
 	while (tl && isspace((unsigned char)trimmed[tl - 1]))
 		trimmed[--tl] = 0;
-	char *argv[MAX_ARGS];
 	int argc = split(copy, argv);
 	if (cmd)
 		*cmd = c;
@@ -167,28 +178,94 @@ int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd)
 	int rc = c->exec(x, argc, argv, trimmed);
 	free(copy);
 	free(trimmed);
+	free(argv);
 	if (rc < 0 && !x->err[0])
 		snprintf(x->err, sizeof x->err, "%s failed", c->name);
 	return rc;
 }
 
+/* ---- scripts -------------------------------------------------------------- */
+
+#define SCRIPT_LINE_MAX 4096   /* bytes in a script line, without its newline */
+
+enum line_status { LINE_OK, LINE_EOF, LINE_READ_ERROR, LINE_TOO_LONG, LINE_NUL };
+
+/* Read one script line into buf (SCRIPT_LINE_MAX + 1 bytes) without its
+ * "\n" or "\r\n"; the last line may lack its newline. Never reads past
+ * the limit, so an endless line (ivx -x /dev/zero) costs nothing; a NUL
+ * byte is refused rather than silently ending the line. With
+ * LINE_READ_ERROR, *errnum is the errno. */
+static int read_script_line(FILE *f, char *buf, int *errnum)
+{
+	size_t n = 0;
+	int c;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == 0)
+			return LINE_NUL;
+		if (n == SCRIPT_LINE_MAX)
+			return LINE_TOO_LONG;
+		buf[n++] = (char)c;
+	}
+	if (c == EOF && ferror(f)) {
+		*errnum = errno;
+		return LINE_READ_ERROR;
+	}
+	if (c == EOF && n == 0)
+		return LINE_EOF;
+	while (n && buf[n - 1] == '\r')
+		n--;
+	buf[n] = 0;
+	return LINE_OK;
+}
+
+/* Put the script position into x->err: "NAME:LINE: message" for an error
+ * on this script's line; for one inside a file it sourced, which already
+ * names its own line, "... (sourced from NAME:LINE)", the chain growing
+ * outwards. One line however deep the nesting. */
+static void locate_error(struct explorer *x, const char *name, long lineno)
+{
+	char msg[sizeof x->err + 256];   /* room for all of x->err and NAME's first 200 bytes */
+	if (!x->err_located) {
+		snprintf(msg, sizeof msg, "%.200s:%ld: %s", name, lineno, x->err);
+	} else if (x->err_located == 1) {
+		snprintf(msg, sizeof msg, "%s (sourced from %.200s:%ld)", x->err, name, lineno);
+	} else {
+		size_t len = strlen(x->err);
+		if (len && x->err[len - 1] == ')')
+			x->err[len - 1] = 0;
+		snprintf(msg, sizeof msg, "%s, %.200s:%ld)", x->err, name, lineno);
+	}
+	explorer_escape(x->err, sizeof x->err, msg);   /* NAME is user input too; cut to fit */
+	x->err_located++;
+}
+
 int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 {
-	char *line = NULL;
-	size_t cap = 0;
+	char *line = malloc(SCRIPT_LINE_MAX + 1);
+	if (!line)
+		return explorer_error(x, "out of memory");
 	long lineno = 0;
 	int rc = 0;
-	while (!x->quit && getline(&line, &cap, f) >= 0) {
+	while (!x->quit) {
+		int errnum = 0;
+		int got = read_script_line(f, line, &errnum);
+		if (got == LINE_EOF)
+			break;
+		if (got == LINE_READ_ERROR) {
+			rc = explorer_error(x, "%s: read error: %s", name, strerror(errnum));
+			x->err_located = 1;
+			break;
+		}
 		lineno++;
-		size_t n = strlen(line);
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = 0;
-		if (xcmd_execute(x, line, NULL) < 0) {
-			char msg[700];
-			snprintf(msg, sizeof msg, "%s:%ld: %s\n", name, lineno, x->err);
-			explorer_write(x, XOUT_ERROR, msg);
-			snprintf(x->err, sizeof x->err, "%s:%ld: error in script", name, lineno);
-			rc = -1;
+		x->err_located = 0;
+		if (got == LINE_TOO_LONG)
+			rc = explorer_error(x, "line too long (more than %d bytes)", SCRIPT_LINE_MAX);
+		else if (got == LINE_NUL)
+			rc = explorer_error(x, "NUL byte in line");
+		else
+			rc = xcmd_execute(x, line, NULL);
+		if (rc < 0) {
+			locate_error(x, name, lineno);
 			break;
 		}
 	}
@@ -196,15 +273,26 @@ int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 	return rc;
 }
 
+/* ---- numbers -------------------------------------------------------------- */
+
+int xcmd_parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	if (!s || xexpr_parse_number(s, &v, &end) < 0 || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int xcmd_parse_count(struct explorer *x, const char *s, unsigned long long *out)
 {
-	char *end;
-	errno = 0;
+	uint64_t v;
 	if (!s || !isdigit((unsigned char)*s))
 		return explorer_error(x, "expected a count, got \"%s\"", s ? s : "");
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end || v == 0)
-		return explorer_error(x, "expected a count >= 1, got \"%s\"", s);
+	if (xcmd_parse_uint(s, UINT64_MAX, &v) < 0 || v == 0)
+		return explorer_error(x, "expected a count from 1 to %llu, got \"%s\"",
+				      (unsigned long long)UINT64_MAX, s);
 	*out = v;
 	return 0;
 }
@@ -286,7 +374,7 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 	/* Which argument: the words before the cursor. */
 	char head[512];
 	snprintf(head, sizeof head, "%.*s", (int)ws, line);
-	char *argv[MAX_ARGS];
+	char *argv[sizeof head / 2 + 2];   /* split_room() of any head */
 	int argc = split(head, argv);
 	if (argc == 0) {
 		build_table();

@@ -12,6 +12,7 @@
 #ifndef IVX_XCMD_H
 #define IVX_XCMD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct explorer;
@@ -53,8 +54,10 @@ const struct xcmd *xcmd_lookup(const char *word, char *err, size_t n);
  * the message in x->err. *cmd gets the command run (for repeating). */
 int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd);
 
-/* Run the lines of a script. An error prints "NAME:LINE: message" (to the
- * session's error output) and stops: returns -1. `quit` ends it early. */
+/* Run the lines of a script (each at most 4096 bytes, no NUL bytes). The
+ * first error stops it: -1 with x->err "NAME:LINE: message", followed by
+ * " (sourced from FILE:LINE, ...)" when the line was in a file that NAME
+ * sourced; the caller shows it. `quit` ends it early. */
 int xcmd_run_script(struct explorer *x, FILE *f, const char *name);
 
 /* Tab completion of the word that ends at `cursor` in `line`: candidates
@@ -67,8 +70,12 @@ struct xcompletion {
 void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct xcompletion *out);
 void xcmd_completion_free(struct xcompletion *c);
 
-/* Helpers for commands. */
+/* Helpers for commands. Numbers are decimal, or hex after 0x (as in
+ * expressions; a leading 0 is not octal). */
 int xcmd_parse_count(struct explorer *x, const char *s, unsigned long long *out); /* "N" >= 1 */
+/* The whole of s as a number from 0 to max; 0, or -1 (empty, not a number,
+ * too large) without a message. */
+int xcmd_parse_uint(const char *s, uint64_t max, uint64_t *out);
 /* The optional count of `CMD [N]` (default 1); 0, or -1 after an error. */
 int xcmd_count_arg(struct explorer *x, int argc, char **argv, unsigned long long *n);
 /* The info subcommands and settings, for completion and `help`. */

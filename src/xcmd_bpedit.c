@@ -2,6 +2,7 @@
  * xcmd_bpedit.c — changing breakpoints: condition N [COND], ignore N COUNT,
  * delete [N...], disable [N...], enable [N...] (no numbers: all).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "explorer.h"
@@ -11,13 +12,12 @@
 
 static int bp_number(struct explorer *x, const char *s, struct xbp **out)
 {
-	char *end;
-	long n = strtol(s, &end, 10);
-	if (*end || n <= 0)
+	uint64_t n;
+	if (xcmd_parse_uint(s, INT_MAX, &n) < 0 || n == 0)
 		return explorer_error(x, "bad breakpoint number '%s'", s);
 	*out = xbreaks_find(x->breaks, (int)n);
 	if (!*out)
-		return explorer_error(x, "No breakpoint number %ld.", n);
+		return explorer_error(x, "No breakpoint number %d.", (int)n);
 	return 0;
 }
 
@@ -62,13 +62,13 @@ static int ignore_exec(struct explorer *x, int argc, char **argv, const char *ar
 		return explorer_error(x, "usage: ignore N COUNT");
 	if (bp_number(x, argv[1], &bp) < 0)
 		return -1;
-	char *end;
-	unsigned long long n = strtoull(argv[2], &end, 0);
-	if (*end || argv[2][0] == '-')
+	uint64_t n;
+	if (xcmd_parse_uint(argv[2], UINT64_MAX, &n) < 0)
 		return explorer_error(x, "bad count '%s'", argv[2]);
 	bp->ignore = n;
 	if (n)
-		explorer_printf(x, "Will ignore next %llu crossings of breakpoint %d.\n", n, bp->num);
+		explorer_printf(x, "Will ignore next %llu crossings of breakpoint %d.\n",
+				(unsigned long long)n, bp->num);
 	else
 		explorer_printf(x, "Will stop next time breakpoint %d is reached.\n", bp->num);
 	return 0;
@@ -108,8 +108,8 @@ static void do_enable(struct explorer *x, struct xbp *bp) { bp->enabled = 1; }
 
 static int delete_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
-	if (argc > 1 && !strcmp(argv[1], "breakpoints"))
-		argc = 1;
+	if (argc > 1 && !strcmp(argv[1], "breakpoints"))   /* gdb's `delete breakpoints [N...]` */
+		return each(x, argc - 1, argv + 1, do_delete);
 	return each(x, argc, argv, do_delete);
 }
 

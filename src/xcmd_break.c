@@ -11,8 +11,11 @@
 #include "explorer_expr.h"
 #include "xcmd.h"
 
-/* Split "WHAT if COND" into what and cond (cond empty without "if"). */
-static void split_if(const char *args, char *what, size_t wn, const char **cond)
+/* Split "WHAT if COND" into what and cond (cond empty without "if").
+ * 0, or -1 (x->err, calling WHAT noun) when WHAT does not fit in wn
+ * bytes: a location cut short would be a different location. */
+static int split_if(struct explorer *x, const char *args, const char *noun, char *what, size_t wn,
+		    const char **cond)
 {
 	const char *p = args;
 	*cond = "";
@@ -27,9 +30,12 @@ static void split_if(const char *args, char *what, size_t wn, const char **cond)
 	size_t n = (size_t)(p - args);
 	while (n && isspace((unsigned char)args[n - 1]))
 		n--;
+	if (n >= wn)
+		return explorer_error(x, "%s too long (at most %zu characters)", noun, wn - 1);
 	snprintf(what, wn, "%.*s", (int)n, args);
 	while (isspace((unsigned char)**cond))
 		(*cond)++;
+	return 0;
 }
 
 static int parse_cond(struct explorer *x, const char *text, struct xexpr **out)
@@ -61,7 +67,8 @@ static int break_common(struct explorer *x, const char *args, int temp)
 {
 	char what[256];
 	const char *cond;
-	split_if(args, what, sizeof what, &cond);
+	if (split_if(x, args, "location", what, sizeof what, &cond) < 0)
+		return -1;
 	if (!what[0])
 		return explorer_error(x, "usage: break LOCATION [if COND]  (LOCATION: *ADDR, SYMBOL, cycle N)");
 	struct xbp bp = { .temp = temp, .enabled = 1 };
@@ -125,7 +132,8 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 {
 	char what[256];
 	const char *cond;
-	split_if(args, what, sizeof what, &cond);
+	if (split_if(x, args, "event", what, sizeof what, &cond) < 0)
+		return -1;
 	/* EVENT [begin|end] */
 	int phase = -1;
 	char *sp = strchr(what, ' ');

@@ -21,6 +21,8 @@ static int help_exec(struct explorer *x, int argc, char **argv, const char *args
 				   "Ctrl-L redraw, Ctrl-C interrupts a run. `help COMMAND` for details.\n");
 		return 0;
 	}
+	if (argc > 2)
+		return explorer_error(x, "help takes at most one argument");
 	char err[200];
 	const struct xcmd *c = xcmd_lookup(argv[1], err, sizeof err);
 	if (!c)

@@ -233,6 +233,13 @@ static int info_exec(struct explorer *x, int argc, char **argv, const char *args
 		match = "registers", count = 1;
 	if (count != 1)
 		return explorer_error(x, "%s info topic \"%s\"", count ? "ambiguous" : "unknown", t);
+	/* Only `info fmt sfmt` and `info config KEY` take an argument. */
+	if (!strcmp(match, "fmt") && (argc > 3 || (argc == 3 && strcmp(argv[2], "sfmt"))))
+		return explorer_error(x, "usage: info fmt [sfmt]");
+	if (!strcmp(match, "config") && argc > 3)
+		return explorer_error(x, "info config takes at most one argument (KEY)");
+	if (strcmp(match, "fmt") && strcmp(match, "config") && argc > 2)
+		return explorer_error(x, "info %s takes no arguments", match);
 	if (!strcmp(match, "breakpoints"))
 		return info_breakpoints(x, rest);
 	if (!strcmp(match, "registers"))

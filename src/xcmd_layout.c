@@ -79,6 +79,8 @@ XCMD_REGISTER(zoom_cmd);
 
 static int refresh_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
+	if (argc > 1)
+		return explorer_error(x, "refresh takes no arguments");
 	x->redraw_all = 1;
 	explorer_state_changed(x);
 	return 0;

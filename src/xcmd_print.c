@@ -23,7 +23,9 @@ static int print_exec(struct explorer *x, int argc, char **argv, const char *arg
 	if (rc < 0)
 		return explorer_error(x, "%s", msg);
 	if (v.is_str) {
-		explorer_printf(x, "= \"%s\"\n", v.str);
+		char shown[4 * sizeof v.str];   /* escaped: the string came from a script */
+		explorer_escape(shown, sizeof shown, v.str);
+		explorer_printf(x, "= \"%s\"\n", shown);
 		return 0;
 	}
 	uint64_t off;

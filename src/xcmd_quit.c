@@ -4,6 +4,8 @@
 
 static int quit_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
+	if (argc > 1)
+		return explorer_error(x, "%s takes no arguments", argv[0]);
 	x->quit = 1;
 	return 0;
 }

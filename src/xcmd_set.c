@@ -81,6 +81,16 @@ static int parse_bool(const char *v, int *out)
 	return -1;
 }
 
+/* config_set speaks to the command line ("-o KEY=VALUE: unknown key");
+ * here the user typed `set`, so drop that prefix. */
+static const char *without_option_prefix(const char *msg, const char *assign)
+{
+	size_t n = strlen(assign);
+	if (!strncmp(msg, "-o ", 3) && !strncmp(msg + 3, assign, n) && !strncmp(msg + 3 + n, ": ", 2))
+		return msg + 3 + n + 2;
+	return strncmp(msg, "-o ", 3) ? msg : msg + 3;
+}
+
 static int set_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	if (argc == 2 && strchr(argv[1], '='))   /* set section.key=value */
@@ -93,9 +103,8 @@ static int set_exec(struct explorer *x, int argc, char **argv, const char *args)
 		const char *v = argv[2];
 		switch (s->kind) {
 		case S_INT: {
-			char *end;
-			long n = strtol(v, &end, 0);
-			if (*end || n < s->min || n > s->max)
+			uint64_t n;
+			if (xcmd_parse_uint(v, (uint64_t)s->max, &n) < 0 || n < (uint64_t)s->min)
 				return explorer_error(x, "%s: expected a number from %ld to %ld", s->name, s->min, s->max);
 			*(int *)p = (int)n;
 			break;
@@ -142,7 +151,7 @@ config:;
 	if (config_set(&c, assign, &err) < 0 || config_validate(&c, &err) < 0) {
 		if (!strchr(argv[1], '.') && !strchr(argv[1], '='))
 			return explorer_error(x, "no setting \"%s\" (see `help set`)", argv[1]);
-		return explorer_error(x, "%s", err.msg);
+		return explorer_error(x, "%s", without_option_prefix(err.msg, assign));
 	}
 	x->cfg = c;
 	x->cfg_pending = memcmp(&x->cfg, &x->cfg_live, sizeof c) != 0;

@@ -11,9 +11,8 @@
 
 static int number(struct explorer *x, const char *s, int lo, int hi, int *out)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (*end || v < lo || v > hi)
+	uint64_t v;
+	if (xcmd_parse_uint(s, (uint64_t)hi, &v) < 0 || v < (uint64_t)lo)
 		return explorer_error(x, "expected a number from %d to %d, got \"%s\"", lo, hi, s);
 	*out = (int)v;
 	return 0;
@@ -27,6 +26,8 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 	char *text = NULL;
 	if (!strcmp(name, "screen")) {
 		int w = x->set.width, h = x->set.height ? x->set.height : 40;
+		if (argc != 2 && argc != 4)
+			return explorer_error(x, "show screen takes no arguments or two (W H)");
 		if (argc == 4 && (number(x, argv[2], 20, 1000, &w) < 0 || number(x, argv[3], 5, 1000, &h) < 0))
 			return -1;
 		text = ui_screen_text(x->ui, x, w, h, x->set.ascii);
@@ -35,12 +36,15 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 		struct pane *p = ui_pane_find(x->ui, alt ? "fmt" : name);
 		if (!p) {
 			char val[64];
-			if (argc == 2 && xcmd_setting_text(x, name, val, sizeof val) == 0) {
-				explorer_printf(x, "%s is %s\n", name, val);
-				return 0;
-			}
-			return explorer_error(x, "no pane or setting \"%s\"", name);
+			if (xcmd_setting_text(x, name, val, sizeof val) < 0)
+				return explorer_error(x, "no pane or setting \"%s\"", name);
+			if (argc > 2)
+				return explorer_error(x, "show %s takes no arguments", name);
+			explorer_printf(x, "%s is %s\n", name, val);
+			return 0;
 		}
+		if (argc > 3)
+			return explorer_error(x, "show %s takes at most one argument (ROWS)", name);
 		int rows = x->set.height ? x->set.height : p->cls->batch_h;
 		if (argc >= 3 && number(x, argv[2], 1, 1000, &rows) < 0)
 			return -1;

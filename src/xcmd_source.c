@@ -10,12 +10,14 @@
 
 #define MAX_DEPTH 8
 
+/* An error in FILE leaves x->err naming FILE's line (xcmd_run_script); the
+ * script that sourced it adds where, so the user sees one line. */
 static int source_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	if (!*args)
 		return explorer_error(x, "usage: source FILE");
 	if (x->source_depth >= MAX_DEPTH)
-		return explorer_error(x, "source: nested too deeply");
+		return explorer_error(x, "source: nested too deeply (more than %d files)", MAX_DEPTH);
 	FILE *f = fopen(args, "r");
 	if (!f)
 		return explorer_error(x, "%s: %s", args, strerror(errno));

@@ -43,7 +43,11 @@ static int time_exec(struct explorer *x, int argc, char **argv, const char *args
 		return explorer_error(x, "usage: time [-n N] COMMAND");
 	uint64_t c0 = explorer_cycle(x);
 	double run = 0, draw = 0, worst = 0;
-	for (unsigned long long i = 0; i < reps; i++) {
+	unsigned long long done = 0;
+	for (; done < reps; done++) {
+		/* Ctrl-C ends the series as it ends a continue; the runs so far count. */
+		if (done && x->poll_interrupt && x->poll_interrupt(x->poll_ctx))
+			break;
 		double t0 = now_ms();
 		if (xcmd_execute(x, cmd, NULL) < 0)
 			return -1;
@@ -56,10 +60,12 @@ static int time_exec(struct explorer *x, int argc, char **argv, const char *args
 			worst = t2 - t0;
 	}
 	uint64_t c1 = explorer_cycle(x);
-	explorer_printf(x, "time: %.3f ms command + %.3f ms redraw = %.3f ms", run / reps, draw / reps,
-			(run + draw) / reps);
-	if (reps > 1)
-		explorer_printf(x, " on average over %llu runs, worst %.3f ms", reps, worst);
+	explorer_printf(x, "time: %.3f ms command + %.3f ms redraw = %.3f ms", run / done, draw / done,
+			(run + draw) / done);
+	if (done > 1)
+		explorer_printf(x, " on average over %llu runs, worst %.3f ms", done, worst);
+	if (done < reps)
+		explorer_printf(x, " (interrupted after %llu of %llu runs)", done, reps);
 	if (c1 > c0 && run > 0)
 		explorer_printf(x, "; %llu cycles, %.0f cycles/s", (unsigned long long)(c1 - c0),
 				(double)(c1 - c0) / (run / 1e3));

@@ -410,6 +410,8 @@ static void test_override_sets_one_key(void **state)
 	assert_int_equal(c.inorder, 0);
 	set_ok(&c, "perfect.l1d=true");
 	assert_int_equal(c.perfect_l1d, 1);
+	set_ok(&c, "core.rob_size=010");     /* decimal: a leading zero is no octal */
+	assert_int_equal(c.rob_size, 10);
 	set_ok(&c, " core.rob_size = 0x100 ");
 	assert_int_equal(c.rob_size, 256);
 	set_ok(&c, "sim.deadlock_cycles=5000000000");

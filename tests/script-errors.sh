@@ -1,0 +1,205 @@
+#!/bin/sh
+# script-errors.sh [IVX] — hostile or broken batch scripts (`ivx -x`) end
+# with status 1 and exactly one line on stderr naming the script line,
+# never a crash, a sanitizer report, a hang or a silently wrong answer:
+# deep expressions, number overflow, nested `source` errors, unreadable
+# scripts, NUL bytes and endless lines, overlong arguments, extra words,
+# control characters, Ctrl-C during `time -n`.
+IVX=${1:-${IVX:-build/ivx}}
+cd "$(dirname "$0")/.." || exit 2
+case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
+PROG="data/bin/kernels/k3_long_dmiss -- miss 2"
+export LC_ALL=C
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ESC=$(printf '\033')
+
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*" | cut -c1-300 >&2
+    head -n 5 "$tmp/err" | cut -c1-300 | sed 's/^/    stderr: /' >&2
+    head -n 5 "$tmp/out" | cut -c1-300 | sed 's/^/    stdout: /' >&2
+}
+
+# run SCRIPT [IVX ARGS...]: ivx -x SCRIPT on the kernel, status in $got
+run() {
+    script=$1
+    shift
+    # shellcheck disable=SC2086  # PROG holds the program and its arguments
+    timeout 20 "$IVX" -x "$script" "$@" $PROG >"$tmp/out" 2>"$tmp/err" </dev/null
+    got=$?
+}
+
+# expect_error TEXT SCRIPT [IVX ARGS...]: status 1, one stderr line holding TEXT
+expect_error() {
+    text=$1
+    shift
+    run "$@"
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" = 1 ] && [ "$lines" = 1 ] && grep -qF -- "$text" "$tmp/err" &&
+        ! grep -q "Sanitizer\|runtime error" "$tmp/out"; then
+        pass=$((pass + 1))
+    else
+        bad "$* -> status $got (want 1), $lines stderr lines (want 1) with \"$text\""
+    fi
+}
+
+# expect_output TEXT SCRIPT [IVX ARGS...]: status 0, no stderr, TEXT on stdout
+expect_output() {
+    text=$1
+    shift
+    run "$@"
+    if [ "$got" = 0 ] && [ ! -s "$tmp/err" ] && grep -qF -- "$text" "$tmp/out"; then
+        pass=$((pass + 1))
+    else
+        bad "$* -> status $got (want 0), stdout without \"$text\" or stderr not empty"
+    fi
+}
+
+# script NAME LINE...: write the lines to $tmp/NAME.ivx
+script() {
+    f=$tmp/$1.ivx
+    shift
+    printf '%s\n' "$@" >"$f"
+}
+
+repeat() {   # repeat N TEXT: TEXT N times
+    i=0 r=
+    while [ $i -lt "$1" ]; do r=$r$2; i=$((i + 1)); done
+    printf '%s' "$r"
+}
+
+# 1. Expressions nest 256 deep at most, in the parser and in the tree that
+# eval walks; far deeper ones (only -ex can pass them) are refused, not a
+# stack overflow.
+script nest256 "p $(repeat 256 '(')1$(repeat 256 ')')"
+expect_output "= 1" "$tmp/nest256.ivx"
+script nest257 "p $(repeat 257 '(')1$(repeat 257 ')')"
+expect_error "nest257.ivx:1: expression nested too deeply" "$tmp/nest257.ivx"
+script unary257 "p $(repeat 257 -)1"
+expect_error "expression nested too deeply" "$tmp/unary257.ivx"
+script sum257 "p 1$(repeat 256 +1)"
+expect_error "expression nested too deeply" "$tmp/sum257.ivx"
+: >"$tmp/empty.ivx"
+deep=$(repeat 500 '((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((')
+expect_error "expression nested too deeply" "$tmp/empty.ivx" -ex "p ${deep}1"
+long=$(repeat 1200 '1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+')
+expect_error "expression nested too deeply" "$tmp/empty.ivx" -ex "p ${long}1"
+
+# 2. Negation wraps like the binary operators (UBSan in make check).
+script neg 'p -(1<<63)'
+expect_output "= -9223372036854775808 (0x8000000000000000)" "$tmp/neg.ivx"
+
+# 3. An error in a sourced file: one line, the innermost file's line first.
+script inner 'echo inner' 'bogus'
+script middle "source $tmp/inner.ivx"
+script outer 'step 2' "source $tmp/middle.ivx"
+expect_error "$tmp/inner.ivx:2: unknown command: bogus (try 'help') (sourced from $tmp/middle.ivx:1, $tmp/outer.ivx:2)" "$tmp/outer.ivx"
+script self "source $tmp/self.ivx"
+expect_error "source: nested too deeply" "$tmp/self.ivx"
+
+# 4. A directory is not a script.
+expect_error "$tmp: read error: Is a directory" "$tmp"
+script srcdir "source $tmp" 'echo not reached'
+expect_error "$tmp: read error: Is a directory (sourced from $tmp/srcdir.ivx:1)" "$tmp/srcdir.ivx"
+
+# 5. Lines are at most 4096 bytes and hold no NUL byte; CRLF and a missing
+# final newline still work, from a file and from stdin.
+printf 'echo a\nstep 2\000garbage\necho not reached\n' >"$tmp/nul.ivx"
+expect_error "nul.ivx:2: NUL byte in line" "$tmp/nul.ivx"
+expect_error "/dev/zero:1: NUL byte in line" /dev/zero
+script long "echo $(repeat 5000 x)"
+expect_error "long.ivx:1: line too long" "$tmp/long.ivx"
+script fits "echo $(repeat 4091 x)"
+expect_output "$(repeat 4091 x)" "$tmp/fits.ivx"
+printf 'echo first\r\necho last' >"$tmp/crlf.ivx"
+expect_output "last" "$tmp/crlf.ivx"
+# shellcheck disable=SC2086
+if printf 'echo first\r\necho last' | timeout 20 "$IVX" -x - $PROG >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(cat "$tmp/out")" = "$(printf 'first\nlast')" ] && [ ! -s "$tmp/err" ]; then
+    pass=$((pass + 1))
+else
+    bad "-x - with CRLF and no final newline"
+fi
+# shellcheck disable=SC2086
+yes x | tr -d '\n' | timeout 20 "$IVX" -x - $PROG >"$tmp/out" 2>"$tmp/err"
+if [ $? = 1 ] && grep -qF "<stdin>:1: line too long" "$tmp/err"; then
+    pass=$((pass + 1))
+else
+    bad "-x - on an endless line"
+fi
+
+# 6. A location or event too long for break/catch is refused, not cut.
+script breaklong "break *0x400100$(repeat 130 +0)+8"
+expect_error "breaklong.ivx:1: location too long" "$tmp/breaklong.ivx"
+script catchlong "catch l2d$(repeat 300 ' ')x"
+expect_error "event too long" "$tmp/catchlong.ivx"
+
+# 7. Breakpoint numbers do not wrap at 32 bits.
+for cmd in 'delete' 'disable' 'enable' 'condition' 'ignore'; do
+    arg=4294967297
+    [ "$cmd" = ignore ] && arg="4294967297 1"
+    script "bp-$cmd" 'break _start' "$cmd $arg"
+    expect_error "bad breakpoint number '4294967297'" "$tmp/bp-$cmd.ivx"
+done
+
+# 8. Numbers: overflow and empty are errors; decimal unless 0x (no octal).
+script big 'p 99999999999999999999'
+expect_error "number too large for 64 bits" "$tmp/big.ivx"
+script ignorebig 'break _start' 'ignore 1 99999999999999999999'
+expect_error "bad count '99999999999999999999'" "$tmp/ignorebig.ivx"
+script ignoreempty 'break _start' 'ignore 1 ""'
+expect_error "bad count ''" "$tmp/ignoreempty.ivx"
+script stepbig 'step 99999999999999999999'
+expect_error "expected a count from 1" "$tmp/stepbig.ivx"
+script step010 'step 010'
+expect_output "cycle 10," "$tmp/step010.ivx"
+script p010 'p 010'
+expect_output "= 10 (0xa)" "$tmp/p010.ivx"
+script stephex 'step 0x10'
+expect_output "cycle 16," "$tmp/stephex.ivx"
+script setoctal 'set timeline-scale 010'
+expect_error "timeline-scale: expected a number from 1 to 8" "$tmp/setoctal.ivx"
+script setinterval 'set snapshot-interval 010' 'show snapshot-interval'
+expect_output "snapshot-interval is 10" "$tmp/setinterval.ivx"
+
+# 9. No word is dropped, and extra words are errors.
+script manyargs 'break _start' 'break loop' "disable$(repeat 31 ' 2') 1" 'info breakpoints'
+expect_output "1       breakpoint     keep n" "$tmp/manyargs.ivx"
+script showextra 'show rob 3 extra junk'
+expect_error "show rob takes at most one argument" "$tmp/showextra.ivx"
+script screenextra 'show screen 80'
+expect_error "show screen takes no arguments or two" "$tmp/screenextra.ivx"
+script infoextra 'info breakpoints extra'
+expect_error "info breakpoints takes no arguments" "$tmp/infoextra.ivx"
+script quitextra 'quit now'
+expect_error "quit takes no arguments" "$tmp/quitextra.ivx"
+script refreshextra 'refresh x'
+expect_error "refresh takes no arguments" "$tmp/refreshextra.ivx"
+
+# 10. Ctrl-C ends `time -n N` like a continue; the script goes on.
+script timeint 'time -n 100000000 p 1' 'echo after'
+# shellcheck disable=SC2086
+timeout --preserve-status -k 5 -s INT 1 "$IVX" -x "$tmp/timeint.ivx" $PROG >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ $got = 0 ] && grep -q "interrupted after" "$tmp/out" && grep -qx after "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    bad "time -n N on SIGINT -> status $got (want 0, the loop ended by the interrupt)"
+fi
+
+# 11. Control characters are escaped in what ivx prints; `set` does not
+# talk about -o.
+printf 'p "%s[2J%s[31mred"\n' "$ESC" "$ESC" >"$tmp/ctlprint.ivx"
+expect_output '= "\x1b[2J\x1b[31mred"' "$tmp/ctlprint.ivx"
+if grep -q "$ESC" "$tmp/out"; then bad "print wrote a raw ESC"; fi
+printf '%s[2Jbogus\n' "$ESC" >"$tmp/ctlerr.ivx"
+expect_error 'unknown command: \x1b[2Jbogus' "$tmp/ctlerr.ivx"
+if grep -q "$ESC" "$tmp/err"; then bad "an error line held a raw ESC"; fi
+script setkey 'set bogus.key 1'
+expect_error "setkey.ivx:1: unknown key 'bogus.key'" "$tmp/setkey.ivx"
+if grep -q -- "-o " "$tmp/err"; then bad "set talks about -o"; fi
+
+echo "script errors: $pass passed, $fail failed"
+[ "$fail" = 0 ]
