@@ -12,6 +12,7 @@
 #include <string.h>
 #include "acct.h"
 #include "cli.h"
+#include "outfile.h"
 #include "cpistack.h"
 #include "program.h"
 
@@ -226,14 +227,15 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 
 static int write_json(const char *path, const struct measured *m, const struct stackrun *sr)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		cli_error("cannot write %s", path);
+	struct outfile *o = outfile_open_cli(path);
+	if (!o)
 		return -1;
-	}
+	FILE *f = outfile_stream(o);
 	const struct refstack_job *real = stackrun_real(sr);
 	uint64_t insns = real->insns;
-	fprintf(f, "{\"program\":\"%s\",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,", program_name(sr->prog),
+	fprintf(f, "{\"program\":");
+	outfile_json_string(f, program_name(sr->prog));
+	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,",
 		(unsigned long long)insns, (unsigned long long)real->cycles, (double)real->cycles / (double)insns);
 	if (m->first == 0)
 		stack_json_methods(f, m->st, m->n, &m->st[0].s, &m->st[1].s);
@@ -267,11 +269,7 @@ static int write_json(const char *path, const struct measured *m, const struct s
 		fprintf(f, "}");
 	}
 	fprintf(f, "}}\n");
-	if (fclose(f) != 0) {
-		cli_error("cannot write %s", path);
-		return -1;
-	}
-	return 0;
+	return outfile_commit_cli(o);
 }
 
 /* One tab-separated line for tests/acct-validate.sh (header with --summary
@@ -316,11 +314,10 @@ static const char *const colours[N_ROWS] = {
 
 static int write_svg(const char *path, const struct measured *m, const struct stackrun *sr)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		cli_error("cannot write %s", path);
+	struct outfile *o = outfile_open_cli(path);
+	if (!o)
 		return -1;
-	}
+	FILE *f = outfile_stream(o);
 	const struct named_stack *st = m->st + m->first;
 	int n = m->n - m->first;
 	/* value range in % of each bar's CPI, rounded out to 25% steps */
@@ -348,8 +345,10 @@ static int write_svg(const char *path, const struct measured *m, const struct st
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"font-family=\"sans-serif\" font-size=\"12\">\n", width, height);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Normalized CPI stacks: %s "
-		"(CPI %.3f)</text>\n", left, program_name(sr->prog), st[0].s.cpi);
+	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Normalized CPI stacks: ",
+		left);
+	outfile_xml_text(f, program_name(sr->prog));
+	fprintf(f, " (CPI %.3f)</text>\n", st[0].s.cpi);
 	for (double t = lo; t <= hi + 1e-9; t += 25.0) {
 		double y = Y(t);
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>\n", left, y,
@@ -387,11 +386,7 @@ static int write_svg(const char *path, const struct measured *m, const struct st
 		"components</text>\n", left, top + plot_h + 46);
 	fprintf(f, "</svg>\n");
 #undef Y
-	if (fclose(f) != 0) {
-		cli_error("cannot write %s", path);
-		return -1;
-	}
-	return 0;
+	return outfile_commit_cli(o);
 }
 
 /* ---- the command ------------------------------------------------------------------ */
@@ -485,8 +480,10 @@ static int cmd_cpistack_main(int argc, char **argv)
 	struct stack_flags fl = { 0 };
 	if (run_options_parse(&sr.o, argc, argv, stack_flags_parse, &fl) < 0)
 		return EXIT_USAGE;
-	if (fl.summary && fl.no_ref) {
+	const struct named_file outputs[] = { { "--json", fl.json_path }, { "--svg", fl.svg_path } };
+	if (fl.summary && fl.no_ref)
 		cli_error("--summary needs the reference stacks (drop --no-ref)");
+	if ((fl.summary && fl.no_ref) || run_options_check_outputs(&sr.o, outputs, 2) < 0) {
 		run_options_free(&sr.o);
 		return EXIT_USAGE;
 	}

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "outfile.h"
 #include "runopts.h"
 #include "cpistack.h"
 #include "guest.h"
@@ -154,15 +155,15 @@ void stackrun_free(struct stackrun *sr)
 
 static int write_json(const char *path, const struct stackrun *sr, const struct named_stack *st, int n)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		cli_error("cannot write %s", path);
+	struct outfile *o = outfile_open_cli(path);
+	if (!o)
 		return -1;
-	}
+	FILE *f = outfile_stream(o);
 	const struct refstack_job *real = stackrun_real(sr);
-	fprintf(f, "{\"program\":\"%s\",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,",
-		program_name(sr->prog), (unsigned long long)real->insns, (unsigned long long)real->cycles,
-		sr->ref.cpi);
+	fprintf(f, "{\"program\":");
+	outfile_json_string(f, program_name(sr->prog));
+	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,",
+		(unsigned long long)real->insns, (unsigned long long)real->cycles, sr->ref.cpi);
 	stack_json_methods(f, st, n, NULL, NULL);
 	fprintf(f, ",\"runs\":[");
 	for (int r = 0; r < REF_RUN_COUNT; r++)
@@ -170,11 +171,7 @@ static int write_json(const char *path, const struct stackrun *sr, const struct 
 			refstack_run_name(r), (unsigned long long)sr->job[r].cycles,
 			(unsigned long long)sr->job[r].insns);
 	fprintf(f, "]}\n");
-	if (fclose(f) != 0) {
-		cli_error("cannot write %s", path);
-		return -1;
-	}
-	return 0;
+	return outfile_commit_cli(o);
 }
 
 static int cmd_refstack_main(int argc, char **argv)
@@ -184,6 +181,11 @@ static int cmd_refstack_main(int argc, char **argv)
 	struct stack_flags fl = { .refstack = 1 };
 	if (run_options_parse(&sr.o, argc, argv, stack_flags_parse, &fl) < 0)
 		return EXIT_USAGE;
+	const struct named_file outputs[] = { { "--json", fl.json_path } };
+	if (run_options_check_outputs(&sr.o, outputs, 1) < 0) {
+		run_options_free(&sr.o);
+		return EXIT_USAGE;
+	}
 	int status = EXIT_INPUT;
 	if (stackrun_prepare(&sr, fl.jobs) < 0)
 		goto out;

@@ -17,6 +17,7 @@
 #include "guest.h"
 #include "program.h"
 #include "runopts.h"
+#include "outfile.h"
 #include "trace_kanata.h"
 
 struct run_flags {
@@ -117,13 +118,16 @@ static void print_summary(FILE *out, const struct core_stats *st)
 			(unsigned long long)st->events_correct[k], (unsigned long long)st->events_wrong[k]);
 }
 
-static int write_json(const char *path, const struct core_stats *st)
+/* The run's statistics and how it ended: "exit" (with the exit code),
+ * "limit" or "error" (with the message), so the file says what it is
+ * when the run did not finish. */
+static int write_json(const char *path, const struct core_stats *st, const char *end, int exit_code,
+		      const char *error)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		cli_error("cannot write %s", path);
+	struct outfile *o = outfile_open_cli(path);
+	if (!o)
 		return -1;
-	}
+	FILE *f = outfile_stream(o);
 	double ipc = st->cycles ? (double)st->committed / (double)st->cycles : 0.0;
 	fprintf(f, "{\"cycles\":%llu,\"instructions\":%llu,\"ipc\":%.6f,\"branches\":%llu,"
 		"\"mispredicts\":%llu,\"events\":{",
@@ -132,14 +136,20 @@ static int write_json(const char *path, const struct core_stats *st)
 	for (int k = 0; k < MISS_KIND_COUNT; k++)
 		fprintf(f, "%s\"%s\":{\"correct\":%llu,\"wrong\":%llu}", k ? "," : "", miss_kind_name(k),
 			(unsigned long long)st->events_correct[k], (unsigned long long)st->events_wrong[k]);
-	fprintf(f, "}}\n");
-	if (fclose(f) != 0) {
-		cli_error("cannot write %s", path);
-		return -1;
+	fprintf(f, "},\"end\":\"%s\"", end);
+	if (!strcmp(end, "exit"))
+		fprintf(f, ",\"exit_code\":%d", exit_code);
+	if (error) {
+		fprintf(f, ",\"error\":");
+		outfile_json_string(f, error);
 	}
-	return 0;
+	fprintf(f, "}\n");
+	return outfile_commit_cli(o);
 }
 
+/* The outputs are written for every run that got going, however it ended
+ * (a trace up to a fault is what one wants to see); not after a host
+ * failure or a signal (outfile.h: the previous file stays). */
 static int run_timing(const struct program *prog, const struct run_options *o, const struct run_flags *f)
 {
 	struct machine_config cfg;
@@ -149,13 +159,14 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 	if (!g)
 		return EXIT_INPUT;
 	struct ivx_err err = { 0 };
+	struct outfile *trace = NULL;
 	struct trace_kanata *tk = NULL;
-	int status = EXIT_GUEST;
 	struct core *c = core_new(&cfg, g, &err);
 	if (!c)
 		goto fail;
 	if (f->kanata_path) {
-		tk = trace_kanata_open(f->kanata_path, f->window_lo, f->window_hi, &err);
+		trace = outfile_open(f->kanata_path, &err);
+		tk = trace ? trace_kanata_new(outfile_stream(trace), f->window_lo, f->window_hi, &err) : NULL;
 		if (!tk || core_add_observer(c, trace_kanata_observer(tk), &err) < 0)
 			goto fail;
 	}
@@ -172,29 +183,30 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 	if (f->stats)
 		fprintf(stderr, "ivx: host %.3f s: %.2f M cycles/s, %.2f MIPS\n", secs,
 			secs > 0 ? st.cycles / secs / 1e6 : 0.0, secs > 0 ? st.committed / secs / 1e6 : 0.0);
-	if (f->json_path && write_json(f->json_path, &st) < 0)
-		rc = rc < 0 ? rc : IVX_ESYS;
-	if (tk && trace_kanata_close(tk, &err) < 0) {
-		tk = NULL;
-		goto fail;
-	}
-	tk = NULL;
-	if (rc < 0)
-		goto fail;
-	if (core_done(c) && guest_state(g) == GUEST_EXITED) {
-		status = rc == IVX_OK ? guest_exit_code(g) : EXIT_GUEST;
-	} else {
+	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
+	int status = exited ? guest_exit_code(g) : EXIT_GUEST;
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		if (err.code == IVX_EUSAGE)
+			status = EXIT_USAGE;
+	} else if (!exited) {
 		cli_error("stopped after %llu cycles, %llu instructions (limit reached)",
 			  (unsigned long long)st.cycles, (unsigned long long)st.committed);
 	}
+	if (f->json_path && write_json(f->json_path, &st, exited ? "exit" : rc == IVX_OK ? "limit" : "error",
+				       exited ? guest_exit_code(g) : 0, rc < 0 ? err.msg : NULL) < 0)
+		status = EXIT_GUEST;
+	trace_kanata_free(tk);
+	if (trace && outfile_commit_cli(trace) < 0)
+		status = EXIT_GUEST;
 	core_free(c);
 	guest_free(g);
 	return status;
 fail:
 	if (err.msg[0])
 		cli_error("%s", err.msg);
-	if (tk)
-		trace_kanata_close(tk, NULL);
+	trace_kanata_free(tk);
+	outfile_discard(trace);
 	core_free(c);
 	guest_free(g);
 	return err.code == IVX_EUSAGE ? EXIT_USAGE : EXIT_GUEST;
@@ -211,6 +223,11 @@ static int cmd_run_main(int argc, char **argv)
 				  f.window_lo || f.window_hi ? "--window" : o.max_cycles ? "--max-cycles" : NULL;
 	if (f.functional && timing_only) {
 		cli_error("run: %s needs the timing model; it does not go with --functional", timing_only);
+		run_options_free(&o);
+		return EXIT_USAGE;
+	}
+	const struct named_file outputs[] = { { "--json", f.json_path }, { "--kanata", f.kanata_path } };
+	if (run_options_check_outputs(&o, outputs, 2) < 0) {
 		run_options_free(&o);
 		return EXIT_USAGE;
 	}

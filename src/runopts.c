@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "config.h"
 #include "guest.h"
+#include "outfile.h"
 #include "runopts.h"
 
 static int need_value(int argc, char **argv, int i)
@@ -98,6 +99,15 @@ void run_options_free(struct run_options *o)
 {
 	free(o->guest_argv);
 	o->guest_argv = NULL;
+}
+
+int run_options_check_outputs(const struct run_options *o, const struct named_file *outputs, int n)
+{
+	const struct named_file inputs[] = {
+		{ "the program", o->prog_path }, { "the --config file", o->config_path },
+		{ "the --stdin file", o->stdin_path },
+	};
+	return outfile_check(outputs, n, inputs, 3);
 }
 
 struct guest *run_options_make_guest(const struct program *prog, const struct run_options *o)

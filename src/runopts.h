@@ -37,6 +37,11 @@ typedef int (*runopts_extra_fn)(void *ctx, int argc, char **argv, int i);
 int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extra_fn extra, void *ctx);
 void run_options_free(struct run_options *o);
 
+/* Refuse outputs (outfile.h) that would overwrite the program, the
+ * --config or --stdin file, or each other: 0, or -1 after an error line. */
+struct named_file;
+int run_options_check_outputs(const struct run_options *o, const struct named_file *outputs, int n);
+
 /* The help text for the shared options, to embed in a command's help. */
 #define RUN_OPTIONS_HELP \
 	"  --stdin FILE        the guest reads FILE on fd 0 (default: empty)\n" \

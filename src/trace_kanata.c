@@ -129,19 +129,14 @@ static void tk_on_insn(void *ctx, const struct insn_event *e)
 	}
 }
 
-struct trace_kanata *trace_kanata_open(const char *path, uint64_t lo, uint64_t hi, struct ivx_err *err)
+struct trace_kanata *trace_kanata_new(FILE *f, uint64_t lo, uint64_t hi, struct ivx_err *err)
 {
 	struct trace_kanata *t = calloc(1, sizeof *t);
 	if (!t) {
 		ivx_error(err, IVX_ESYS, "out of host memory");
 		return NULL;
 	}
-	t->f = fopen(path, "w");
-	if (!t->f) {
-		free(t);
-		ivx_error(err, IVX_ESYS, "cannot create %s", path);
-		return NULL;
-	}
+	t->f = f;
 	t->lo = lo;
 	t->hi = hi;
 	fprintf(t->f, "Kanata\t0004\n");
@@ -154,12 +149,7 @@ const struct core_observer *trace_kanata_observer(struct trace_kanata *t)
 	return &t->obs;
 }
 
-int trace_kanata_close(struct trace_kanata *t, struct ivx_err *err)
+void trace_kanata_free(struct trace_kanata *t)
 {
-	if (!t)
-		return IVX_OK;
-	int bad = ferror(t->f);
-	bad |= fclose(t->f) != 0;
 	free(t);
-	return bad ? ivx_error(err, IVX_ESYS, "writing the Kanata trace failed") : IVX_OK;
 }

@@ -11,16 +11,17 @@
 #define IVX_TRACE_KANATA_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "err.h"
 #include "events.h"
 
 struct trace_kanata;
 
-/* Create `path` and trace the instructions fetched in cycles [lo, hi)
- * (hi = 0: no end). NULL with err filled on failure. */
-struct trace_kanata *trace_kanata_open(const char *path, uint64_t lo, uint64_t hi, struct ivx_err *err);
+/* Trace into f (the caller's: it opens, checks and closes it) the
+ * instructions fetched in cycles [lo, hi) (hi = 0: no end). NULL with err
+ * filled on failure. */
+struct trace_kanata *trace_kanata_new(FILE *f, uint64_t lo, uint64_t hi, struct ivx_err *err);
 const struct core_observer *trace_kanata_observer(struct trace_kanata *t);
-/* Flush and close; reports a write error. Frees t. */
-int trace_kanata_close(struct trace_kanata *t, struct ivx_err *err);
+void trace_kanata_free(struct trace_kanata *t);
 
 #endif

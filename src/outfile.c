@@ -1,0 +1,273 @@
+/*
+ * outfile.c — output files written whole or not at all (see outfile.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "outfile.h"
+
+struct outfile {
+	FILE *f;
+	char path[PATH_MAX];
+	int slot;               /* its temporary's entry in pending[], or -1: written in place */
+};
+
+/* ---- temporaries left behind by a signal --------------------------------- */
+
+/* The temporaries being written, for the signal handler to remove: a
+ * Ctrl-C during a long run would otherwise leave one beside the target. */
+#define MAX_PENDING 8
+static char pending[MAX_PENDING][PATH_MAX];
+static volatile sig_atomic_t pending_used[MAX_PENDING];
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void remove_pending_and_die(int sig)
+{
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (pending_used[i])
+			unlink(pending[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_cleanup(void)
+{
+	static int installed;
+	if (installed)
+		return;
+	installed = 1;
+	for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
+		struct sigaction old, sa = { .sa_handler = remove_pending_and_die };
+		sigemptyset(&sa.sa_mask);
+		/* (a signal the user's shell ignores, as under nohup, stays ignored) */
+		if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(cleanup_signals[i], &sa, NULL);
+	}
+}
+
+/* ---- collisions ---------------------------------------------------------- */
+
+/* The absolute path path will have once created: its directory resolved,
+ * its name as given. 0, or -1 if the directory does not exist. */
+static int future_path(const char *path, char *out)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (!realpath(dir, real))
+		return -1;
+	int n = snprintf(out, PATH_MAX, "%s/%s", strcmp(real, "/") ? real : "", name);
+	return n < PATH_MAX ? 0 : -1;
+}
+
+/* a and b are the same regular file, existing or to be created. Devices
+ * and pipes never collide: writing /dev/null twice is harmless. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea && eb)
+		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ea || eb)
+		return 0;
+	char fa[PATH_MAX], fb[PATH_MAX];
+	return future_path(a, fa) == 0 && future_path(b, fb) == 0 && !strcmp(fa, fb);
+}
+
+int outfile_check(const struct named_file *outputs, int n_out, const struct named_file *inputs, int n_in)
+{
+	for (int i = 0; i < n_out; i++) {
+		if (!outputs[i].path)
+			continue;
+		/* what can be told before a long run should be */
+		struct stat st;
+		char where[PATH_MAX];
+		int exists = stat(outputs[i].path, &st) == 0;
+		if ((exists && S_ISDIR(st.st_mode)) || (!exists && future_path(outputs[i].path, where) < 0)) {
+			cli_error("%s %s: %s", outputs[i].option, outputs[i].path,
+				  exists ? "is a directory" : "no such directory");
+			return -1;
+		}
+		for (int k = 0; k < n_in; k++)
+			if (inputs[k].path && same_file(outputs[i].path, inputs[k].path)) {
+				cli_error("%s %s would overwrite %s", outputs[i].option, outputs[i].path,
+					  inputs[k].option);
+				return -1;
+			}
+		for (int k = 0; k < i; k++)
+			if (outputs[k].path && same_file(outputs[i].path, outputs[k].path)) {
+				cli_error("%s and %s name the same file, %s", outputs[k].option, outputs[i].option,
+					  outputs[i].path);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+struct outfile *outfile_open(const char *path, struct ivx_err *err)
+{
+	struct outfile *o = calloc(1, sizeof *o);
+	if (!o) {
+		ivx_error(err, IVX_ESYS, "out of host memory");
+		return NULL;
+	}
+	snprintf(o->path, sizeof o->path, "%s", path);
+	o->slot = -1;
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			free(o);
+			ivx_error(err, IVX_ESYS, "cannot write %s: it is a directory", path);
+			return NULL;
+		}
+		o->f = fopen(path, "w");     /* a device or a pipe: no rename possible */
+		if (!o->f) {
+			ivx_error(err, IVX_ESYS, "cannot write %s: %s", path, strerror(errno));
+			free(o);
+			return NULL;
+		}
+		return o;
+	}
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (!pending_used[i]) {
+			o->slot = i;
+			break;
+		}
+	char temp[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int dir_len = slash ? (int)(slash - path) + 1 : 0;
+	if (o->slot < 0 || snprintf(temp, sizeof temp, "%.*s.%s.ivx-XXXXXX", dir_len, path,
+				     path + dir_len) >= (int)sizeof temp) {
+		free(o);
+		ivx_error(err, IVX_ESYS, "cannot write %s: too many outputs or too long a path", path);
+		return NULL;
+	}
+	install_cleanup();
+	int fd = mkstemp(temp);
+	if (fd < 0) {
+		ivx_error(err, IVX_ESYS, "cannot write %s: cannot create a file beside it: %s", path, strerror(errno));
+		free(o);
+		return NULL;
+	}
+	/* the mode a plain fopen would give, or the file's own if it exists */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
+	memcpy(pending[o->slot], temp, sizeof temp);
+	pending_used[o->slot] = 1;
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		ivx_error(err, IVX_ESYS, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		outfile_discard(o);
+		return NULL;
+	}
+	return o;
+}
+
+FILE *outfile_stream(struct outfile *o)
+{
+	return o->f;
+}
+
+static void release(struct outfile *o, int remove_temp)
+{
+	if (o->slot >= 0) {
+		if (remove_temp)
+			unlink(pending[o->slot]);
+		pending_used[o->slot] = 0;
+	}
+	free(o);
+}
+
+int outfile_commit(struct outfile *o, struct ivx_err *err)
+{
+	int why = 0;
+	/* (fflush retries what a failed write left buffered, so errno says why) */
+	int flush_failed = fflush(o->f) != 0;
+	if (flush_failed || ferror(o->f))
+		why = flush_failed && errno ? errno : EIO;
+	if (fclose(o->f) != 0 && !why)
+		why = errno;
+	if (!why && o->slot >= 0 && rename(pending[o->slot], o->path) != 0)
+		why = errno;
+	int rc = why ? ivx_error(err, IVX_ESYS, "cannot write %s: %s", o->path, strerror(why)) : IVX_OK;
+	release(o, why != 0);
+	return rc;
+}
+
+void outfile_discard(struct outfile *o)
+{
+	if (!o)
+		return;
+	if (o->f)
+		fclose(o->f);
+	release(o, 1);
+}
+
+struct outfile *outfile_open_cli(const char *path)
+{
+	struct ivx_err err = { 0 };
+	struct outfile *o = outfile_open(path, &err);
+	if (!o)
+		cli_error("%s", err.msg);
+	return o;
+}
+
+int outfile_commit_cli(struct outfile *o)
+{
+	struct ivx_err err = { 0 };
+	int rc = outfile_commit(o, &err);
+	if (rc < 0)
+		cli_error("%s", err.msg);
+	return rc;
+}
+
+/* ---- escaping ------------------------------------------------------------ */
+
+void outfile_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void outfile_xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '&')
+			fputs("&amp;", f);
+		else if (c == '<')
+			fputs("&lt;", f);
+		else if (c == '>')
+			fputs("&gt;", f);
+		else if (c == '"')
+			fputs("&quot;", f);
+		else if (c < 0x20 && c != '\t' && c != '\n')
+			fputc('?', f);       /* not allowed in XML 1.0 at all */
+		else
+			fputc(c, f);
+	}
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# cli-outputs.sh [IVX] — the files ivx writes (--json, --svg, --kanata) never
+# cost the user a file: an output that is one of the run's inputs or another
+# output is refused before the run; a run interrupted or a disk full leaves
+# the previous file as it was, with no temporary beside it; a run that fails
+# says so in its JSON; the program's name cannot break the JSON or the SVG.
+IVX=${1:-${IVX:-build/ivx}}
+case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
+KERNEL=$(pwd)/data/bin/kernels/k2_branch_miss     # args: miss 2; exits 0
+LONG=$(pwd)/data/bin/workloads/crc                # args: 48; a few seconds
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; sed 's/^/    stderr: /' err >&2; }
+
+# expect STATUS PATTERN -- ARGS...: status, and one stderr line matching PATTERN
+expect() {
+    want=$1 pattern=$2
+    shift 3
+    timeout 60 "$IVX" "$@" >out 2>err
+    got=$?
+    if [ "$got" = "$want" ] && [ "$(wc -l <err)" = 1 ] && grep -q -- "$pattern" err; then
+        ok
+    else
+        bad "ivx $* -> status $got (want $want, one line with '$pattern')"
+    fi
+}
+
+# intact FILE: FILE still holds what keep/FILE holds
+intact() {
+    if cmp -s "$1" "keep/$1"; then ok; else bad "$1 was changed"; fi
+}
+
+# no_temporaries: nothing but the files the test made is left in the directory
+no_temporaries() {
+    if ls -A | grep -q '\.ivx-'; then bad "temporary left: $(ls -A | grep '\.ivx-')"; else ok; fi
+}
+
+mkdir keep
+cp "$KERNEL" prog
+echo '[core]' >c.ini
+echo input >in.txt
+echo previous >old.json
+echo previous >old.kanata
+cp prog c.ini in.txt old.json old.kanata keep/
+
+# An output that is an input, or another output: refused before the run.
+expect 2 "would overwrite the program"     -- run --json prog prog -- miss 2
+intact prog
+expect 2 "would overwrite the program"     -- run --kanata ./prog prog -- miss 2
+intact prog
+expect 2 "would overwrite the --config"    -- cpistack --no-ref --svg c.ini --config c.ini prog -- miss 2
+intact c.ini
+expect 2 "would overwrite the --stdin"     -- refstack --json "$tmp/in.txt" --stdin in.txt prog -- miss 2
+intact in.txt
+expect 2 "--json and --kanata name the same file" -- run --json x --kanata ./x prog -- miss 2
+expect 2 "--json and --svg name the same file"    -- cpistack --no-ref --json y --svg "$tmp/y" prog -- miss 2
+expect 2 "no such directory"               -- run --json nodir/x prog -- miss 2
+expect 2 "is a directory"                  -- cpistack --no-ref --svg keep prog -- miss 2
+# (devices may be named twice: nothing is lost)
+if "$IVX" run --json /dev/null --kanata /dev/null prog -- miss 2 >out 2>err; then ok; else bad "outputs to /dev/null"; fi
+
+# Interrupted: the previous file stays, no temporary is left.
+timeout -s INT 1 "$IVX" run --kanata old.kanata "$LONG" -- 48 >out 2>err
+[ $? = 124 ] && ok || bad "the long run was not interrupted"
+intact old.kanata
+no_temporaries
+
+# A full disk: an error, and the target untouched.
+expect 2 "cannot write /dev/full: No space left" -- cpistack --no-ref --json /dev/full prog -- miss 2
+
+# A failed run still writes its JSON, saying how it ended.
+cp prog trap
+printf '\000\000\000\000' | dd of=trap bs=1 seek=256 conv=notrunc 2>/dev/null   # udf at the entry
+"$IVX" run --json old.json trap >out 2>err
+if [ $? = 2 ] && grep -q '"end":"error","error":"guest stopped by a trap instruction' old.json; then
+    ok
+else
+    bad "a failed run's JSON: $(cat old.json)"
+fi
+"$IVX" run --json limit.json --max-cycles 100 prog -- miss 2 >out 2>err
+grep -q '"end":"limit"}' limit.json && ok || bad "a limited run's JSON: $(cat limit.json)"
+"$IVX" run --json exit.json prog -- miss 2 >out 2>err
+grep -q '"end":"exit","exit_code":0}' exit.json && ok || bad "an exited run's JSON: $(cat exit.json)"
+
+# A program name with quotes, a backslash and markup.
+cp prog 'we"ird\<&>'
+if "$IVX" cpistack --no-ref --json n.json --svg n.svg 'we"ird\<&>' -- miss 2 >out 2>err &&
+    grep -qF '"program":"we\"ird\\<&>"' n.json && grep -qF 'we&quot;ird\&lt;&amp;&gt;' n.svg; then
+    ok
+else
+    bad "program name escaping: $(head -c 80 n.json) / $(grep -o 'stacks: [^(]*' n.svg)"
+fi
+
+echo "cli outputs: $pass passed, $fail failed"
+[ "$fail" = 0 ]
