@@ -127,7 +127,8 @@ static void run_one(struct refstack_job *j)
 	core_stats(c, &j->stats);
 	j->cycles = j->stats.cycles;
 	j->insns = j->stats.committed;
-	j->exited = core_done(c);
+	j->exited = core_done(c) && guest_state(g) == GUEST_EXITED;
+	j->exit_code = j->exited ? guest_exit_code(g) : 0;
 	core_free(c);
 	guest_free(g);
 }

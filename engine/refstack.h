@@ -85,6 +85,7 @@ struct refstack_job {
 	uint64_t cycles, insns;          /* simulated (after fast-forward) */
 	struct core_stats stats;
 	int exited;                      /* the program ran to its exit */
+	int exit_code;                   /* ... with this status */
 	double seconds;                  /* host CPU time of the timing part */
 };
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "err.h"
 #include "program.h"
@@ -55,39 +56,108 @@ int cli_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-int cli_read_file(const char *path, void **data, size_t *len)
+int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_err *err)
 {
 	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cli_error("%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return ivx_error(err, IVX_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+	/* one byte of room past the limit tells "exactly CLI_MAX_FILE" from
+	 * "more" (/dev/zero would never end) */
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
+		n += fread(buf + n, 1, cap - n, f);
 		if (n < cap)
 			break;
-		if (cap >= CLI_MAX_FILE) {   /* (/dev/zero would never end) */
+		if (n > CLI_MAX_FILE) {
 			free(buf);
 			fclose(f);
-			cli_error("%s: larger than %d MB", path, CLI_MAX_FILE >> 20);
-			return -1;
+			return ivx_error(err, IVX_EINPUT, "%s: larger than %d MB", path, CLI_MAX_FILE >> 20);
 		}
-		char *bigger = realloc(buf, cap *= 2);
+		size_t bigger_cap = cap < CLI_MAX_FILE ? 2 * cap : (size_t)CLI_MAX_FILE + 1;
+		char *bigger = realloc(buf, bigger_cap);
 		if (!bigger)
 			free(buf);
 		buf = bigger;
+		cap = bigger_cap;
 	}
-	int bad = ferror(f);
+	int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
 	fclose(f);
-	if (!buf || bad) {
+	if (!buf)
+		return ivx_error(err, IVX_ESYS, "%s: cannot read: out of memory", path);
+	if (read_errno) {
 		free(buf);
-		cli_error("%s: cannot read", path);
-		return -1;
+		return ivx_error(err, IVX_EINPUT, "%s: cannot read: %s", path, strerror(read_errno));
 	}
 	*data = buf;
 	*len = n;
 	return 0;
+}
+
+int cli_read_file(const char *path, void **data, size_t *len)
+{
+	struct ivx_err err = { 0 };
+	if (cli_read_file_quiet(path, data, len, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the process's standard output ---------------------------------------- */
+
+/* Why the first failed write to fd 1 / fd 2 failed (an errno), for
+ * cli_close_stdout: stdio forgets it once a failed flush drops its buffer.
+ * Process-wide, as the fds are; main thread only. */
+static int stdout_errno, stderr_errno;
+
+int cli_flush_stdout(void)
+{
+	if (fflush(stdout) == 0)
+		return 0;
+	if (!stdout_errno)
+		stdout_errno = errno;
+	return -1;
+}
+
+void cli_guest_output(void *ctx, int fd, const void *buf, size_t len)
+{
+	int *failed = fd == 2 ? &stderr_errno : &stdout_errno;
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd == 2 ? 2 : 1, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!*failed)
+				*failed = w < 0 ? errno : EIO;
+			return;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+}
+
+int cli_close_stdout(int status)
+{
+	int fail = status ? status : EXIT_OUTPUT;
+	int why = stdout_errno;
+	int bad = why || ferror(stdout);
+	errno = 0;
+	if (fclose(stdout) != 0) {   /* flushes; close() may fail late (NFS) */
+		bad = 1;
+		if (!why)
+			why = errno;
+	}
+	if (bad) {
+		if (why)
+			cli_error("error writing standard output: %s", strerror(why));
+		else
+			cli_error("error writing standard output");
+		return fail;
+	}
+	/* as coreutils: a failing stderr cannot say so, but fails the run */
+	if (stderr_errno || fflush(stderr) != 0 || ferror(stderr))
+		return fail;
+	return status;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct program;
+struct ivx_err;
 
 struct cli_command {
 	const char *name;
@@ -22,7 +23,7 @@ struct cli_command {
 };
 
 /* Exit statuses shared by all commands. */
-enum { EXIT_USAGE = 2, EXIT_INPUT = 2, EXIT_GUEST = 2 };
+enum { EXIT_USAGE = 2, EXIT_INPUT = 2, EXIT_GUEST = 2, EXIT_OUTPUT = 2 };
 
 /* Print "ivx: message" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -35,9 +36,26 @@ struct program *cli_load_program(const char *path);
 int cli_parse_u64(const char *s, uint64_t *out);
 
 /* Read a whole host file the user named (for --stdin), of at most
- * CLI_MAX_FILE bytes. */
+ * CLI_MAX_FILE bytes, into a malloc'd *data the caller frees. 0, or -1
+ * after an error line; the _quiet form prints nothing, it fills err and
+ * returns its negative status (for the explorer, whose screen owns stderr). */
 #define CLI_MAX_FILE (256 << 20)
 int cli_read_file(const char *path, void **data, size_t *len);
+int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_err *err);
+
+/* A guest_output_fn writing the guest's fd 1 / 2 bytes to the host's fd
+ * 1 / 2. The guest's write always succeeds in full (it must not see host
+ * state); a failed host write is remembered for cli_close_stdout. */
+void cli_guest_output(void *ctx, int fd, const void *buf, size_t len);
+
+/* fflush(stdout), remembering why it failed for cli_close_stdout: 0 or -1. */
+int cli_flush_stdout(void);
+
+/* At exit, as coreutils' close_stdout: flush and close stdout; if that or
+ * any earlier write to fd 1 or 2 failed, print "error writing standard
+ * output" (for stdout) and return `status`, or EXIT_OUTPUT if it was 0.
+ * Otherwise return `status`. */
+int cli_close_stdout(int status);
 
 /* The default program embedded in the binary. */
 extern const unsigned char ivx_default_program[];

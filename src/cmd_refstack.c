@@ -125,6 +125,11 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 		cli_error("the program committed no instructions");
 		return -1;
 	}
+	/* (its output is not shown here: a usage message would go unseen) */
+	if (real->exited && real->exit_code != 0) {
+		cli_error("the program exited with status %d (`ivx run` shows its output)", real->exit_code);
+		return -1;
+	}
 	if (real_only)
 		return 0;
 	uint64_t cycles[REF_RUN_COUNT], insns[REF_RUN_COUNT];

@@ -58,7 +58,7 @@ void explorer_write(struct explorer *x, int kind, const char *text)
 	if (x->out) {
 		x->out(x->out_ctx, kind, text);
 	} else if (kind == XOUT_ERROR) {
-		fflush(stdout);   /* keep the order when both go to one file */
+		cli_flush_stdout();   /* keep the order when both go to one file */
 		fputs(text, stderr);
 	} else {
 		fputs(text, stdout);
@@ -120,7 +120,7 @@ static void guest_output(void *ctx, int fd, const void *buf, size_t len)
 		x->guest_out(x->out_ctx, fd, buf, len);
 	} else {
 		if (fd == 2)
-			fflush(stdout);
+			cli_flush_stdout();
 		fwrite(buf, 1, len, fd == 2 ? stderr : stdout);
 	}
 }
@@ -139,8 +139,8 @@ static int build(struct explorer *x, struct ivx_err *err)
 {
 	void *in = NULL;
 	size_t in_len = 0;
-	if (x->opts.stdin_path && cli_read_file(x->opts.stdin_path, &in, &in_len) < 0)
-		return ivx_error(err, IVX_EINPUT, "%s: cannot read", x->opts.stdin_path);
+	if (x->opts.stdin_path && cli_read_file_quiet(x->opts.stdin_path, &in, &in_len, err) < 0)
+		return -1;
 	struct guest_options go = {
 		.argc = x->opts.guest_argc, .argv = x->opts.guest_argv,
 		.stdin_data = in, .stdin_len = in_len, .seed = x->opts.seed,

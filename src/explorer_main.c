@@ -95,7 +95,7 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 		snprintf(line, sizeof line, "%s\n", x->err);
 		explorer_write(x, XOUT_ERROR, line);
 	}
-	fflush(stdout);
+	cli_flush_stdout();
 	return rc < 0 ? 1 : 0;
 }
 

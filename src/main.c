@@ -1,8 +1,11 @@
 /*
  * main.c — `ivx` entry point: dispatches to the headless commands in the
  * table below; with no command (or a program path) it will open the
- * explorer.
+ * explorer. Around the command it makes sure fds 0-2 are open and, at the
+ * end, that everything meant for stdout got there (cli_close_stdout).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +47,25 @@ static int explore(int argc, char **argv)
 	return cmd_explore_entry.main(argc, argv);
 }
 
-int main(int argc, char **argv)
+/* A closed fd 0, 1 or 2 would be reused by the next open(), and output
+ * meant for the terminal would land in a user's file: park /dev/null on
+ * each, as daemons and coreutils do. 0, or -1 if one cannot be opened. */
+static int open_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (got != fd) {   /* lower fds are open, so only on failure */
+			if (got >= 0)
+				close(got);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
 		return explore(argc, argv);
@@ -76,4 +97,11 @@ int main(int argc, char **argv)
 		return explore(argc, argv);
 	cli_error("unknown command '%s' (try 'ivx --help')", argv[1]);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (open_std_fds() < 0)
+		return EXIT_USAGE;   /* silently: stderr may be the closed one */
+	return cli_close_stdout(dispatch(argc, argv));
 }

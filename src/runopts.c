@@ -119,6 +119,7 @@ struct guest *run_options_make_guest(const struct program *prog, const struct ru
 	struct guest_options go = {
 		.argc = o->guest_argc, .argv = o->guest_argv,
 		.stdin_data = in, .stdin_len = in_len, .seed = o->seed,
+		.output = cli_guest_output,
 	};
 	struct ivx_err err = { 0 };
 	struct guest *g = guest_new(prog, &go, &err);

@@ -3,15 +3,21 @@
 # never a crash or a hang: missing, non-ELF, truncated, foreign-machine and
 # malformed programs, bad options, runaway guests.
 IVX=${1:-${IVX:-build/ivx}}
+LC_ALL=C; export LC_ALL   # the patterns quote strerror in English
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
 # expect STATUS PATTERN -- ARGS...: run ivx, check status, one stderr line matching PATTERN
 expect() {
-    want=$1 pattern=$2
-    shift 3
-    timeout 20 "$IVX" "$@" >"$tmp/out" 2>"$tmp/err"
+    expect_to "$tmp/out" "$@"
+}
+
+# expect_to OUT STATUS PATTERN -- ARGS...: the same with stdout going to OUT
+expect_to() {
+    to=$1 want=$2 pattern=$3
+    shift 4
+    timeout 20 "$IVX" "$@" >"$to" 2>"$tmp/err"
     got=$?
     lines=$(wc -l <"$tmp/err")
     if [ "$got" = "$want" ] && [ "$lines" = 1 ] && grep -q -- "$pattern" "$tmp/err"; then
@@ -65,6 +71,39 @@ expect 2 "needs the timing model" -- run --functional --json "$tmp/j.json" "$goo
 expect 2 "a NUL byte"             -- run --config /dev/zero "$good"
 expect 2 "larger than 256 MB"     -- run --stdin /dev/zero "$good"
 expect 2 "no command 'nosuch'"    -- help nosuch
+
+# Guest faults in refstack's worker threads (each opened a disassembler)
+cp "$good" "$tmp/fault"                   # _start's first word: ldr x1, [x0] with x0 = 0
+patch "$tmp/fault" 888 '\001\000\100\371'
+expect 2 "guest fault"            -- refstack --jobs 2 "$tmp/fault" -- 1
+expect 2 "guest fault"            -- cpistack "$tmp/fault" -- 1
+# A program that fails (here: a usage message) gives no stacks
+expect 2 "exited with status 2"   -- cpistack --no-ref "$good" -- abc
+expect 2 "exited with status 2"   -- refstack --jobs 2 "$good" -- abc
+
+# --stdin files: said once, with the reason
+expect 2 "cannot open"            -- -x "$tmp/empty" --stdin "$tmp/nonexistent" "$good"
+expect 2 "cannot read: Is a directory" -- run --functional --stdin /tmp "$good"
+expect 2 "cannot read: Is a directory" -- -x "$tmp/empty" --stdin /tmp "$good"
+
+# A full stdout fails the run, whoever wrote to it: the guest, a command, the explorer
+echo help >"$tmp/help.ivx"
+full="error writing standard output: No space left on device"
+expect_to /dev/full 2 "$full"     -- run --functional "$good" -- 1
+expect_to /dev/full 2 "$full"     -- cpistack --no-ref "$good" -- 1
+expect_to /dev/full 2 "$full"     -- disasm "$good"
+expect_to /dev/full 2 "$full"     -- -x "$tmp/help.ivx" "$good"
+expect_to /dev/full 2 "$full"     -- --help
+
+# Started with stderr closed, ivx's messages do not land in the file it opens next
+timeout 20 "$IVX" run --max-insns 1000 --kanata "$tmp/k.kanata" "$good" -- 1 2>&-
+got=$?
+if [ "$got" = 2 ] && ! grep -q "ivx:" "$tmp/k.kanata"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: ivx run --kanata with stderr closed -> status $got (want 2), $(grep -c "ivx:" "$tmp/k.kanata") messages in the trace" >&2
+fi
 
 echo "cli errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]
