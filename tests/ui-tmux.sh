@@ -158,6 +158,30 @@ wait_for again 'Interrupted.' && ok "Ctrl-C interrupts continue and returns to t
 T send-keys -t again 'step' Enter
 sleep 0.5
 T capture-pane -p -t again | grep -q '^(ivx) step' && ok "the prompt works after the interrupt" || bad "after Ctrl-C" again
+
+# Found by fuzzing: Enter repeated a step once only; a long line edited on a
+# tiny terminal crashed libedit; a scrolled-back console hid new output.
+T send-keys -t again 'step 7' Enter
+sleep 0.5
+first=$(T capture-pane -p -t again | grep -o '^cycle [0-9]*' | tail -n 1 | cut -d' ' -f2)
+T send-keys -t again Enter
+sleep 0.3
+T send-keys -t again Enter
+wait_for again "cycle $((first + 14))," 3 && ok "Enter repeats a step again and again" || bad "Enter repeat: from cycle $first" again
+T resize-window -t again -x 10 -y 3
+sleep 0.3
+T send-keys -t again -l 'abcdefghijklmnopqabcdefghijklmnopq'
+T send-keys -t again C-a C-r End
+T send-keys -t again -l 'abcdefg'
+sleep 0.5
+T resize-window -t again -x 100 -y 30
+sleep 0.3
+T send-keys -t again C-g C-u 'print 6*7' Enter
+wait_for again '= 42 (0x2a)' 3 && ok "a long line edited on a 10x3 terminal" || bad "after a long line at 10x3" again
+T send-keys -t again 'focus console' Enter PPage PPage
+sleep 0.3
+T send-keys -t again 'print 424242' Enter
+wait_for again '= 424242 (0x67932)' 3 && ok "a command's output shows in a scrolled-back console" || bad "console scroll" again
 pid=$(ivx_pid again)
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_exit again && [ "$(cat "$TMP/again.exit")" = 143 ] && ok "SIGTERM ends ivx (status 143)" || bad "SIGTERM" again

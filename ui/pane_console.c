@@ -51,7 +51,7 @@ static void console_render(struct pane *p, struct explorer *x, struct textbuf *t
 static const struct pane_class pane_console = {
 	.name = "console", .title = "Console",
 	.summary = "command output",
-	.min_w = 30, .min_h = 2, .batch_h = 10,
+	.min_w = 10, .min_h = 2, .batch_h = 10,
 	.render = console_render,
 };
 PANE_REGISTER(pane_console);

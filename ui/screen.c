@@ -61,6 +61,24 @@ static void restore_from_signal(int sig)
 	raise(sig);
 }
 
+/* Stopped from outside (kill -STOP, not our Ctrl-Z) and continued, the
+ * terminal is back in the shell's mode: the loop restores ours. */
+static volatile sig_atomic_t continued;
+
+static void note_continued(int sig)
+{
+	(void)sig;
+	continued = 1;
+}
+
+int screen_take_continued(void)
+{
+	if (!continued)
+		return 0;
+	continued = 0;
+	return 1;
+}
+
 static void install_handlers(void)
 {
 	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
@@ -71,6 +89,9 @@ static void install_handlers(void)
 	sa.sa_flags = SA_RESETHAND;
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaction(sigs[i], &sa, NULL);
+	sa.sa_handler = note_continued;
+	sa.sa_flags = 0;   /* (no SA_RESTART: a waiting read returns to notice it) */
+	sigaction(SIGCONT, &sa, NULL);
 }
 
 static void remove_handlers(void)
@@ -78,6 +99,7 @@ static void remove_handlers(void)
 	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		signal(sigs[i], SIG_DFL);
+	signal(SIGCONT, SIG_DFL);
 }
 
 /* ---- colours ------------------------------------------------------------- */
@@ -351,7 +373,6 @@ int ui_run(struct explorer *x)
 		fprintf(stderr, "ivx: cannot initialise the terminal\n");
 		return 1;
 	}
-	screen_resize_editor(&s);
 	x->out = screen_output;
 	x->out_ctx = &s;
 	x->guest_out = screen_guest_output;

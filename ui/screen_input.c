@@ -111,7 +111,6 @@ static void translate(struct screen *s, int r, wint_t k)
 		switch (k) {
 		case KEY_RESIZE:
 			screen_relayout(s);
-			screen_resize_editor(s);
 			return;
 		case KEY_UP: push_key(s, 0x10); return;          /* ^P */
 		case KEY_DOWN: push_key(s, 0x0e); return;        /* ^N */
@@ -150,7 +149,20 @@ static int read_key(EditLine *el, wchar_t *wc)
 			*wc = (wchar_t)s->queue[s->q_head];
 			s->q_head = (s->q_head + 1) % SCREEN_QUEUE;
 			s->q_len--;
+			const LineInfoW *li = el_wline(el);
+			if (*wc >= 0x20 && *wc != 0x7f && li->lastchar - li->buffer >= SCREEN_LINE_MAX) {
+				beep();   /* the line is full: a character more is refused, not cut later */
+				continue;
+			}
+			if (*wc == 0x04 && li->lastchar == li->buffer) {
+				s->eof = 1;   /* typed ahead during a run: still Ctrl-D on an empty line */
+				return 0;
+			}
 			return 1;
+		}
+		if (screen_take_continued()) {
+			reset_prog_mode();
+			s->clear_all = s->dirty = 1;
 		}
 		screen_draw(s);
 		wint_t k;
@@ -187,7 +199,6 @@ int screen_poll_interrupt(void *ctx)
 		}
 		if (r == KEY_CODE_YES && k == KEY_RESIZE) {
 			screen_relayout(s);
-			screen_resize_editor(s);
 			continue;
 		}
 		translate(s, r, k);
@@ -285,9 +296,12 @@ int screen_editor_open(struct screen *s)
 	s->devnull = fopen("/dev/null", "w");
 	if (!s->devnull)
 		return -1;
-	struct winsize ws;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
-		ioctl(s->pty_slave, TIOCSWINSZ, &ws);
+	/* A fixed size, not the screen's: libedit lays the line out for this
+	 * terminal nobody sees, and with the real one (10x3, say) a long line
+	 * ran past its display rows and crashed it (found by fuzzing). Lines
+	 * are held to SCREEN_LINE_MAX characters, which fit many times over. */
+	struct winsize ws = { .ws_row = 64, .ws_col = 512 };
+	ioctl(s->pty_slave, TIOCSWINSZ, &ws);
 	s->el = el_init_fd("ivx", stdin, s->devnull, s->devnull, s->pty_slave, s->pty_slave, fileno(s->devnull));
 	if (!s->el)
 		return -1;
@@ -309,15 +323,6 @@ int screen_editor_open(struct screen *s)
 	el_set(s->el, EL_BIND, "\033[3~", "ed-delete-next-char", NULL);
 	el_set(s->el, EL_UNBUFFERED, 1);
 	return 0;
-}
-
-void screen_resize_editor(struct screen *s)
-{
-	struct winsize ws = { .ws_row = (unsigned short)LINES, .ws_col = (unsigned short)COLS };
-	if (s->pty_slave >= 0)
-		ioctl(s->pty_slave, TIOCSWINSZ, &ws);
-	if (s->el)
-		el_resize(s->el);
 }
 
 void screen_editor_close(struct screen *s)
@@ -349,9 +354,10 @@ static void run_line(struct screen *s, const char *line)
 {
 	struct explorer *x = s->x;
 	const struct xcmd *cmd = NULL;
-	char echo[600];
+	char echo[SCREEN_LINE_BYTES + 8];
 	snprintf(echo, sizeof echo, "(ivx) %s", line);
 	ui_console_addln(x->ui, TB_DIM, echo);
+	ui_console_show_newest(x->ui);   /* a command's output is what one wants to see */
 	s->running = 1;
 	x->progress = progress;
 	x->progress_ctx = s;
@@ -360,10 +366,16 @@ static void run_line(struct screen *s, const char *line)
 		ui_console_addln(x->ui, TB_MISS, x->err);
 	x->progress = NULL;
 	s->running = 0;
-	if (cmd && (cmd->flags & XCMD_REPEAT))
-		snprintf(s->repeat_line, sizeof s->repeat_line, "%s", line);
-	else if (cmd)
+	/* (line may be repeat_line itself: no copy onto itself; one that does
+	 * not fit is not repeated, rather than repeated cut short) */
+	if (cmd && (cmd->flags & XCMD_REPEAT) && line != s->repeat_line) {
+		if (strlen(line) < sizeof s->repeat_line)
+			memcpy(s->repeat_line, line, strlen(line) + 1);
+		else
+			s->repeat_line[0] = 0;
+	} else if (cmd && !(cmd->flags & XCMD_REPEAT)) {
 		s->repeat_line[0] = 0;
+	}
 	s->dirty = 1;
 }
 
@@ -385,9 +397,15 @@ void screen_loop(struct screen *s)
 			continue;
 		if (wl[count - 1] != L'\n')
 			continue;    /* unbuffered: one key at a time */
-		char line[1024];
+		char line[SCREEN_LINE_BYTES];
 		size_t n = 0;
-		for (int i = 0; i < count - 1 && n + 4 < sizeof line; i++) {
+		if (count - 1 > SCREEN_LINE_MAX) {   /* (a completion can overshoot the limit) */
+			el_reset(s->el);
+			ui_console_addln(x->ui, TB_MISS, "line too long: at most " SCREEN_LINE_MAX_TEXT " characters");
+			s->dirty = 1;
+			continue;
+		}
+		for (int i = 0; i < count - 1 && n + MB_LEN_MAX < sizeof line; i++) {
 			char mb[MB_LEN_MAX];
 			int k = wctomb(mb, wl[i]);
 			if (k < 0) {

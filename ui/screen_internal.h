@@ -15,6 +15,11 @@ struct textbuf;
 struct xcmd;
 
 #define SCREEN_QUEUE 256
+/* The longest command line, in characters (as a script's, xcmd.c) and in
+ * bytes once converted from wide characters. */
+#define SCREEN_LINE_MAX 4096
+#define SCREEN_LINE_MAX_TEXT "4096"
+#define SCREEN_LINE_BYTES (SCREEN_LINE_MAX * 4 + MB_LEN_MAX + 1)   /* UTF-8: at most 4 a character */
 
 struct screen {
 	struct explorer *x;
@@ -56,8 +61,9 @@ void screen_guest_output(void *ctx, int fd, const void *buf, size_t len);
 /* screen_input.c */
 int screen_editor_open(struct screen *s);
 void screen_editor_close(struct screen *s);
+/* screen.c: 1 once after a SIGCONT (the terminal mode must be restored) */
+int screen_take_continued(void);
 void screen_loop(struct screen *s);
 int screen_poll_interrupt(void *ctx);
-void screen_resize_editor(struct screen *s);
 
 #endif

@@ -252,6 +252,13 @@ void ui_console_addln(struct ui_state *u, int attr, const char *text)
 	u->con_open = 0;
 }
 
+void ui_console_show_newest(struct ui_state *u)
+{
+	struct pane *p = ui_pane_find(u, "console");
+	if (p)
+		p->scroll = 0;
+}
+
 int ui_console_count(const struct ui_state *u)
 {
 	return u->con_n;

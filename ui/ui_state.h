@@ -45,6 +45,8 @@ int ui_zoomed(const struct ui_state *u);
 void ui_console_add(struct ui_state *u, int attr, const char *text);
 /* One whole line of its own (no newline needed). */
 void ui_console_addln(struct ui_state *u, int attr, const char *text);
+/* Scroll the console back to its newest line. */
+void ui_console_show_newest(struct ui_state *u);
 int ui_console_count(const struct ui_state *u);
 /* Line i back from the newest (0 = newest); its attribute in *attr. */
 const char *ui_console_line(const struct ui_state *u, int i, int *attr);
