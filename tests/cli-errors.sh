@@ -1,7 +1,8 @@
 #!/bin/sh
 # cli-errors.sh [IVX] — bad input gets one line on stderr and exit status 2,
 # never a crash or a hang: missing, non-ELF, truncated, foreign-machine and
-# malformed programs, bad options, runaway guests.
+# malformed programs, bad options, runaway guests, endless or unreadable
+# input files, a full stdout, closed standard fds.
 IVX=${1:-${IVX:-build/ivx}}
 LC_ALL=C; export LC_ALL   # the patterns quote strerror in English
 tmp=$(mktemp -d)
@@ -50,8 +51,8 @@ expect 2 "unknown command"        -- frobnicate
 expect 2 "no symbol"              -- disasm "$good" no_such_symbol
 expect 2 "guest arguments go after --" -- run --functional "$good" extra
 
-# Malformed programs the fuzzer found (a copy of a kernel, patched):
-# put LEN bytes of printf FORMAT at OFFSET of file
+# Malformed programs the fuzzer found (a copy of a kernel, patched).
+# patch FILE OFFSET BYTES: write printf's BYTES over FILE at OFFSET
 patch() {
     printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
