@@ -178,7 +178,11 @@ T resize-window -t again -x 100 -y 30
 sleep 0.3
 T send-keys -t again C-g C-u 'print 6*7' Enter
 wait_for again '= 42 (0x2a)' 3 && ok "a long line edited on a 10x3 terminal" || bad "after a long line at 10x3" again
-T send-keys -t again 'focus console' Enter PPage PPage
+T send-keys -t again -l 'echo 日本語 ok'
+sleep 0.3
+[ "$(cmdline again)" = "(ivx) echo 日本語 ok" ] && ok "double-width characters on the command line" ||
+	bad "wide characters: '$(cmdline again)'" again
+T send-keys -t again C-u 'focus console' Enter PPage PPage
 sleep 0.3
 T send-keys -t again 'print 424242' Enter
 wait_for again '= 424242 (0x67932)' 3 && ok "a command's output shows in a scrolled-back console" || bad "console scroll" again

@@ -255,6 +255,14 @@ static void draw_panes(struct screen *s)
 	s->dirty = 0;
 }
 
+/* Columns wc takes on the command line; what has no width of its own
+ * (a control or combining character) is shown as one '?'. */
+static int cell_width(wchar_t wc)
+{
+	int w = wcwidth(wc);
+	return w > 0 ? w : 1;
+}
+
 /* The prompt and the line being edited, scrolled so the cursor shows. */
 static void draw_cmdline(struct screen *s)
 {
@@ -283,14 +291,28 @@ static void draw_cmdline(struct screen *s)
 	int pw = (int)strlen(prompt), avail = COLS - pw - 1;
 	if (avail < 1)
 		avail = 1;
-	size_t start = cur >= (size_t)avail ? cur - (size_t)avail + 1 : 0;
-	for (size_t i = start; i < line_len && (int)(i - start) < avail; i++) {
-		wchar_t wc[2] = { buf[i], 0 };
+	/* In screen columns (a CJK character or an emoji takes two): scroll
+	 * so the cursor's cell stays in view, at the right edge if need be. */
+	size_t start = cur;
+	int used = 1;
+	while (start > 0 && used + cell_width(buf[start - 1]) <= avail)
+		used += cell_width(buf[--start]);
+	int col = 0, cursor_col = 0;
+	for (size_t i = start; i < line_len; i++) {
+		int w = cell_width(buf[i]);
+		if (col + w > avail)
+			break;
+		if (i == cur)
+			cursor_col = col;
+		wchar_t wc[2] = { wcwidth(buf[i]) > 0 ? buf[i] : L'?', 0 };
 		cchar_t cc;
 		setcchar(&cc, wc, A_NORMAL, 0, NULL);
-		mvwadd_wch(s->cmdwin, 0, pw + (int)(i - start), &cc);
+		mvwadd_wch(s->cmdwin, 0, pw + col, &cc);
+		col += w;
 	}
-	wmove(s->cmdwin, 0, pw + (int)(cur - start));
+	if (cur >= line_len)
+		cursor_col = col;
+	wmove(s->cmdwin, 0, pw + cursor_col);
 	wnoutrefresh(s->cmdwin);
 }
 
