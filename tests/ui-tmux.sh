@@ -182,7 +182,13 @@ T send-keys -t again -l 'echo 日本語 ok'
 sleep 0.3
 [ "$(cmdline again)" = "(ivx) echo 日本語 ok" ] && ok "double-width characters on the command line" ||
 	bad "wide characters: '$(cmdline again)'" again
-T send-keys -t again C-u 'focus console' Enter PPage PPage
+T send-keys -t again C-u
+T send-keys -t again -l "echo $(printf '日%.0s' $(seq 70))END"
+T send-keys -t again Enter
+sleep 0.5
+[ "$(cmdline again)" = "(ivx)" ] && T capture-pane -p -t again | grep -q '^日日日' &&
+	ok "a console line of wide characters stays within its pane" || bad "wide console line" again
+T send-keys -t again 'focus console' Enter PPage PPage
 sleep 0.3
 T send-keys -t again 'print 424242' Enter
 wait_for again '= 424242 (0x67932)' 3 && ok "a command's output shows in a scrolled-back console" || bad "console scroll" again

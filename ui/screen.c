@@ -233,7 +233,9 @@ static void copy_to_curses(struct screen *s)
 	for (int y = 0; y < tb->h && y < LINES - 1; y++) {
 		for (int x = 0; x < tb->w && x < COLS; x++) {
 			const struct tb_cell *c = &tb->cells[(size_t)y * tb->w + x];
-			wchar_t wc[2] = { c->ch, 0 };
+			wchar_t wc[2] = { tb_shown(tb, x, y), 0 };
+			if (wc[0] == TB_WIDE_TAIL)
+				continue;   /* curses filled it with the character before */
 			cchar_t cc;
 			setcchar(&cc, wc, attr_of[c->attr], pair_of[c->attr], NULL);
 			mvwadd_wch(stdscr, y, x, &cc);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include "textbuf.h"
 
 struct textbuf *tb_new(int w, int h, int ascii)
@@ -135,9 +136,20 @@ int tb_putsn(struct textbuf *tb, int x, int y, int attr, const char *s, int maxw
 			ch = L' ';
 		if (ch < 32)
 			continue;
+		/* In columns: a CJK character or an emoji takes two (its right
+		 * half a TB_WIDE_TAIL cell), what has no width of its own one '?'. */
+		int w = wcwidth(ch);
+		if (w < 1)
+			ch = L'?', w = 1;
+		if (w > maxw) {
+			tb_putc(tb, x++, y, attr, L' ');   /* half a character would not fit */
+			break;
+		}
 		tb_putc(tb, x, y, attr, ch);
-		x++;
-		maxw--;
+		if (w == 2)
+			tb_putc(tb, x + 1, y, attr, TB_WIDE_TAIL);
+		x += w;
+		maxw -= w;
 	}
 	return x;
 }
@@ -186,6 +198,17 @@ void tb_blit(struct textbuf *dst, int x, int y, const struct textbuf *src)
 	}
 }
 
+wchar_t tb_shown(const struct textbuf *tb, int x, int y)
+{
+	const struct tb_cell *row = &tb->cells[(size_t)y * tb->w];
+	int head = x + 1 < tb->w && row[x + 1].ch == TB_WIDE_TAIL;
+	if (row[x].ch == TB_WIDE_TAIL)   /* a tail whose head was overwritten: blank */
+		return x > 0 && wcwidth(row[x - 1].ch) == 2 ? TB_WIDE_TAIL : L' ';
+	if (wcwidth(row[x].ch) == 2 && !head)   /* a head whose tail was overwritten */
+		return L' ';
+	return row[x].ch;
+}
+
 static void put_utf8(FILE *out, wchar_t ch)
 {
 	uint32_t v = (uint32_t)ch;
@@ -223,7 +246,8 @@ void tb_print(const struct textbuf *tb, FILE *out, int trim_bottom)
 	for (int y = 0; y < rows; y++) {
 		int n = row_len(tb, y);
 		for (int x = 0; x < n; x++)
-			put_utf8(out, tb->cells[(size_t)y * tb->w + x].ch);
+			if (tb_shown(tb, x, y) != TB_WIDE_TAIL)
+				put_utf8(out, tb_shown(tb, x, y));
 		fputc('\n', out);
 	}
 }

@@ -48,9 +48,10 @@ enum tb_glyph {
 };
 
 struct tb_cell {
-	wchar_t ch;
+	wchar_t ch;             /* TB_WIDE_TAIL: the right half of the wide character before it */
 	unsigned char attr;     /* enum tb_attr */
 };
+#define TB_WIDE_TAIL L'\0'
 
 struct textbuf {
 	int w, h;
@@ -79,6 +80,10 @@ int tb_printf(struct textbuf *tb, int x, int y, int attr, const char *fmt, ...)
 /* Write at most `maxw` columns. */
 int tb_putsn(struct textbuf *tb, int x, int y, int attr, const char *s, int maxw);
 void tb_putc(struct textbuf *tb, int x, int y, int attr, wchar_t ch);
+/* What cell (x, y) shows: its character; TB_WIDE_TAIL for the right half
+ * of a wide one (nothing to draw); a blank for half of a wide character
+ * whose other half was written over. */
+wchar_t tb_shown(const struct textbuf *tb, int x, int y);
 void tb_fill(struct textbuf *tb, int x, int y, int n, wchar_t ch, int attr);
 /* Change the attribute of n cells (keeping their characters). */
 void tb_set_attr(struct textbuf *tb, int x, int y, int n, int attr);
