@@ -153,6 +153,17 @@ sleep 0.3
 [ "$(cmdline again)" = "(ivx) layout default" ] && ok "older history entries" || bad "history Up Up: '$(cmdline again)'" again
 T send-keys -t again C-u 'continue' Enter
 wait_for again 'running... cycle' 10 && ok "continue shows progress" || bad "no progress line" again
+T resize-window -t again -x 110 -y 32
+sleep 0.5
+screen=$(T capture-pane -p -t again)
+# (grown: the old layout would leave the new columns blank until the stop)
+if [ "$(echo "$screen" | head -n 1 | LC_ALL=C.UTF-8 wc -L)" = 110 ] &&
+	echo "$screen" | tail -n 1 | grep -q 'running... cycle'; then
+	ok "a resize during continue redraws the screen at once"
+else
+	bad "resize during continue" again
+fi
+T resize-window -t again -x 100 -y 30
 T send-keys -t again C-c
 wait_for again 'Interrupted.' && ok "Ctrl-C interrupts continue and returns to the prompt" || bad "Ctrl-C" again
 T send-keys -t again 'step' Enter

@@ -85,6 +85,7 @@ static void rob_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	if (rows <= 0)
 		return;
 	if (!occ) {
+		p->scroll = 0;
 		tb_puts(tb, 0, 2, TB_DIM, "  (empty)");
 		return;
 	}

@@ -184,6 +184,8 @@ static int read_key(EditLine *el, wchar_t *wc)
 	}
 }
 
+static void progress(void *ctx, struct explorer *x);
+
 /* During a run: a Ctrl-C ends it; other keys are kept for later. */
 int screen_poll_interrupt(void *ctx)
 {
@@ -198,7 +200,11 @@ int screen_poll_interrupt(void *ctx)
 			break;
 		}
 		if (r == KEY_CODE_YES && k == KEY_RESIZE) {
+			/* redrawn now, not at the stop: the old layout would stay
+			 * garbled until then (a resize is rare: no cost to a run) */
 			screen_relayout(s);
+			screen_draw(s);
+			progress(s, s->x);
 			continue;
 		}
 		translate(s, r, k);

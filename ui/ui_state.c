@@ -293,13 +293,13 @@ void ui_render_pane(struct ui_state *u, struct explorer *x, struct pane *p, stru
 		    int w, int rows)
 {
 	tb_resize(tb, w, rows + 1);
-	draw_title(x, p, tb, 0, w, 0);
 	struct textbuf *body = tb_new(w, rows, tb->ascii);
 	if (!body)
 		return;
 	p->cls->render(p, x, body);
 	tb_blit(tb, 0, 1, body);
 	tb_free(body);
+	draw_title(x, p, tb, 0, w, 0);   /* after the body: rendering may clamp its scroll */
 }
 
 void ui_compose(struct ui_state *u, struct explorer *x, struct textbuf *tb)
@@ -321,16 +321,17 @@ void ui_compose(struct ui_state *u, struct explorer *x, struct textbuf *tb)
 			for (int r = 0; r < b->h; r++)
 				tb_putc(tb, b->x - 1, b->y + r, r == 0 ? TB_TITLE : TB_DIM,
 					tb_glyph(tb, r == 0 ? G_TEE_DOWN : G_VLINE));
+		if (tb_resize(body, b->w, b->h - 1) < 0)
+			continue;
+		p->cls->render(p, x, body);
+		tb_blit(tb, b->x, b->y + 1, body);
+		/* (the title after the body: rendering may clamp its scroll) */
 		struct textbuf sub = { .w = b->w, .h = 1, .ascii = tb->ascii };
 		struct tb_cell row[b->w > 0 ? b->w : 1];
 		sub.cells = row;
 		tb_clear(&sub);
 		draw_title(x, p, &sub, 0, b->w, p == ui_focused(u));
 		tb_blit(tb, b->x, b->y, &sub);
-		if (tb_resize(body, b->w, b->h - 1) < 0)
-			continue;
-		p->cls->render(p, x, body);
-		tb_blit(tb, b->x, b->y + 1, body);
 	}
 	tb_free(body);
 }
