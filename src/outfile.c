@@ -124,6 +124,12 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 		ivx_error(err, IVX_ESYS, "out of host memory");
 		return NULL;
 	}
+	/* Through a symbolic link, the file it names is replaced, not the
+	 * link (as writing through it in place would) */
+	char real[PATH_MAX];
+	struct stat lst;
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(path, real))
+		path = real;
 	snprintf(o->path, sizeof o->path, "%s", path);
 	o->slot = -1;
 	struct stat st;

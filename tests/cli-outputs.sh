@@ -69,6 +69,12 @@ timeout -s INT 1 "$IVX" run --kanata old.kanata "$LONG" -- 48 >out 2>err
 intact old.kanata
 no_temporaries
 
+# Through a symbolic link: the file it names gets the output, the link stays.
+echo previous >linked.json
+ln -s linked.json link.json
+"$IVX" run --json link.json prog -- miss 2 >out 2>err
+if [ -L link.json ] && grep -q '"end":"exit"' linked.json; then ok; else bad "output through a symbolic link"; fi
+
 # A full disk: an error, and the target untouched.
 expect 2 "cannot write /dev/full: No space left" -- cpistack --no-ref --json /dev/full prog -- miss 2
 
