@@ -162,9 +162,18 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 		return NULL;
 	}
 	install_cleanup();
-	int fd = mkstemp(temp);
+	int fd = mkstemp(temp), temp_errno = errno;
+	if (fd < 0 && (temp_errno == EACCES || temp_errno == EPERM) && stat(path, &st) == 0) {
+		/* a file the user may write in a directory they may not add to:
+		 * only in place, as a plain fopen would */
+		o->slot = -1;
+		o->f = fopen(path, "w");
+		if (o->f)
+			return o;
+	}
 	if (fd < 0) {
-		ivx_error(err, IVX_ESYS, "cannot write %s: cannot create a file beside it: %s", path, strerror(errno));
+		ivx_error(err, IVX_ESYS, "cannot write %s: cannot create a file beside it: %s", path,
+			  strerror(temp_errno));
 		free(o);
 		return NULL;
 	}

@@ -75,6 +75,19 @@ ln -s linked.json link.json
 "$IVX" run --json link.json prog -- miss 2 >out 2>err
 if [ -L link.json ] && grep -q '"end":"exit"' linked.json; then ok; else bad "output through a symbolic link"; fi
 
+# A file one may write in a directory one may not add to: written in place.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    chmod 755 "$tmp"
+    mkdir locked
+    echo previous >locked/out.json
+    chmod 666 locked/out.json
+    chmod 555 locked
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$IVX" run --json locked/out.json prog -- miss 2 >out 2>err
+    if grep -q '"end":"exit"' locked/out.json; then ok; else bad "a writable file in a locked directory"; fi
+else
+    echo "cli-outputs: (skipped the locked-directory check: needs root and setpriv)"
+fi
+
 # A full disk: an error, and the target untouched.
 expect 2 "cannot write /dev/full: No space left" -- cpistack --no-ref --json /dev/full prog -- miss 2
 
