@@ -481,9 +481,12 @@ static int cmd_cpistack_main(int argc, char **argv)
 	if (run_options_parse(&sr.o, argc, argv, stack_flags_parse, &fl) < 0)
 		return EXIT_USAGE;
 	const struct named_file outputs[] = { { "--json", fl.json_path }, { "--svg", fl.svg_path } };
-	if (fl.summary && fl.no_ref)
+	int bad_options = fl.summary && fl.no_ref;
+	if (bad_options)
 		cli_error("--summary needs the reference stacks (drop --no-ref)");
-	if ((fl.summary && fl.no_ref) || run_options_check_outputs(&sr.o, outputs, 2) < 0) {
+	else
+		bad_options = run_options_check_outputs(&sr.o, outputs, 2) < 0;
+	if (bad_options) {
 		run_options_free(&sr.o);
 		return EXIT_USAGE;
 	}

@@ -117,6 +117,14 @@ int outfile_check(const struct named_file *outputs, int n_out, const struct name
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* Write o->path where it is: no temporary, no rename. 0, or -1 (errno). */
+static int open_in_place(struct outfile *o)
+{
+	o->slot = -1;
+	o->f = fopen(o->path, "w");
+	return o->f ? 0 : -1;
+}
+
 struct outfile *outfile_open(const char *path, struct ivx_err *err)
 {
 	struct outfile *o = calloc(1, sizeof *o);
@@ -127,32 +135,28 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 	/* Through a symbolic link, the file it names is replaced, not the
 	 * link (as writing through it in place would) */
 	char real[PATH_MAX];
-	struct stat lst;
-	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(path, real))
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real))
 		path = real;
 	snprintf(o->path, sizeof o->path, "%s", path);
-	o->slot = -1;
-	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode)) {
-			free(o);
-			ivx_error(err, IVX_ESYS, "cannot write %s: it is a directory", path);
-			return NULL;
-		}
-		o->f = fopen(path, "w");     /* a device or a pipe: no rename possible */
-		if (!o->f) {
-			ivx_error(err, IVX_ESYS, "cannot write %s: %s", path, strerror(errno));
-			free(o);
-			return NULL;
-		}
-		return o;
+	int exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		free(o);
+		ivx_error(err, IVX_ESYS, "cannot write %s: it is a directory", path);
+		return NULL;
 	}
-	for (int i = 0; i < MAX_PENDING; i++)
-		if (!pending_used[i]) {
+	if (exists && !S_ISREG(st.st_mode)) {   /* a device or a pipe: no rename possible */
+		if (open_in_place(o) == 0)
+			return o;
+		ivx_error(err, IVX_ESYS, "cannot write %s: %s", path, strerror(errno));
+		free(o);
+		return NULL;
+	}
+	o->slot = -1;
+	for (int i = 0; i < MAX_PENDING && o->slot < 0; i++)
+		if (!pending_used[i])
 			o->slot = i;
-			break;
-		}
-	char temp[PATH_MAX];
+	char temp[PATH_MAX];   /* ".NAME.ivx-" and mkstemp's six-character template */
 	const char *slash = strrchr(path, '/');
 	int dir_len = slash ? (int)(slash - path) + 1 : 0;
 	if (o->slot < 0 || snprintf(temp, sizeof temp, "%.*s.%s.ivx-XXXXXX", dir_len, path,
@@ -163,14 +167,10 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 	}
 	install_cleanup();
 	int fd = mkstemp(temp), temp_errno = errno;
-	if (fd < 0 && (temp_errno == EACCES || temp_errno == EPERM) && stat(path, &st) == 0) {
-		/* a file the user may write in a directory they may not add to:
-		 * only in place, as a plain fopen would */
-		o->slot = -1;
-		o->f = fopen(path, "w");
-		if (o->f)
-			return o;
-	}
+	/* a file the user may write in a directory they may not add to: only
+	 * in place, as a plain fopen would */
+	if (fd < 0 && (temp_errno == EACCES || temp_errno == EPERM) && exists && open_in_place(o) == 0)
+		return o;
 	if (fd < 0) {
 		ivx_error(err, IVX_ESYS, "cannot write %s: cannot create a file beside it: %s", path,
 			  strerror(temp_errno));
@@ -180,7 +180,7 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 	/* the mode a plain fopen would give, or the file's own if it exists */
 	mode_t mask = umask(0);
 	umask(mask);
-	fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
+	fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
 	memcpy(pending[o->slot], temp, sizeof temp);
 	pending_used[o->slot] = 1;
 	o->f = fdopen(fd, "w");

@@ -186,11 +186,9 @@ int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd)
 
 /* ---- scripts -------------------------------------------------------------- */
 
-#define SCRIPT_LINE_MAX 4096   /* bytes in a script line, without its newline */
-
 enum line_status { LINE_OK, LINE_EOF, LINE_READ_ERROR, LINE_TOO_LONG, LINE_NUL };
 
-/* Read one script line into buf (SCRIPT_LINE_MAX + 1 bytes) without its
+/* Read one script line into buf (XCMD_LINE_MAX + 1 bytes) without its
  * "\n" or "\r\n"; the last line may lack its newline. Never reads past
  * the limit, so an endless line (ivx -x /dev/zero) costs nothing; a NUL
  * byte is refused rather than silently ending the line. With
@@ -202,7 +200,7 @@ static int read_script_line(FILE *f, char *buf, int *errnum)
 	while ((c = getc(f)) != EOF && c != '\n') {
 		if (c == 0)
 			return LINE_NUL;
-		if (n == SCRIPT_LINE_MAX)
+		if (n == XCMD_LINE_MAX)
 			return LINE_TOO_LONG;
 		buf[n++] = (char)c;
 	}
@@ -241,7 +239,7 @@ static void locate_error(struct explorer *x, const char *name, long lineno)
 
 int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 {
-	char *line = malloc(SCRIPT_LINE_MAX + 1);
+	char *line = malloc(XCMD_LINE_MAX + 1);
 	if (!line)
 		return explorer_error(x, "out of memory");
 	long lineno = 0;
@@ -259,7 +257,7 @@ int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 		lineno++;
 		x->err_located = 0;
 		if (got == LINE_TOO_LONG)
-			rc = explorer_error(x, "line too long (more than %d bytes)", SCRIPT_LINE_MAX);
+			rc = explorer_error(x, "line too long (more than %d bytes)", XCMD_LINE_MAX);
 		else if (got == LINE_NUL)
 			rc = explorer_error(x, "NUL byte in line");
 		else

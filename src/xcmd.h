@@ -54,7 +54,11 @@ const struct xcmd *xcmd_lookup(const char *word, char *err, size_t n);
  * the message in x->err. *cmd gets the command run (for repeating). */
 int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd);
 
-/* Run the lines of a script (each at most 4096 bytes, no NUL bytes). The
+/* The longest command: a script line, in bytes without its newline, and
+ * a line typed at the prompt, in characters. */
+#define XCMD_LINE_MAX 4096
+
+/* Run the lines of a script (each at most XCMD_LINE_MAX bytes, no NUL bytes). The
  * first error stops it: -1 with x->err "NAME:LINE: message", followed by
  * " (sourced from FILE:LINE, ...)" when the line was in a file that NAME
  * sourced; the caller shows it. `quit` ends it early. */

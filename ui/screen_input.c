@@ -150,7 +150,7 @@ static int read_key(EditLine *el, wchar_t *wc)
 			s->q_head = (s->q_head + 1) % SCREEN_QUEUE;
 			s->q_len--;
 			const LineInfoW *li = el_wline(el);
-			if (*wc >= 0x20 && *wc != 0x7f && li->lastchar - li->buffer >= SCREEN_LINE_MAX) {
+			if (*wc >= 0x20 && *wc != 0x7f && li->lastchar - li->buffer >= XCMD_LINE_MAX) {
 				beep();   /* the line is full: a character more is refused, not cut later */
 				continue;
 			}
@@ -305,7 +305,7 @@ int screen_editor_open(struct screen *s)
 	/* A fixed size, not the screen's: libedit lays the line out for this
 	 * terminal nobody sees, and with the real one (10x3, say) a long line
 	 * ran past its display rows and crashed it (found by fuzzing). Lines
-	 * are held to SCREEN_LINE_MAX characters, which fit many times over. */
+	 * are held to XCMD_LINE_MAX characters, which fit many times over. */
 	struct winsize ws = { .ws_row = 64, .ws_col = 512 };
 	ioctl(s->pty_slave, TIOCSWINSZ, &ws);
 	s->el = el_init_fd("ivx", stdin, s->devnull, s->devnull, s->pty_slave, s->pty_slave, fileno(s->devnull));
@@ -405,9 +405,11 @@ void screen_loop(struct screen *s)
 			continue;    /* unbuffered: one key at a time */
 		char line[SCREEN_LINE_BYTES];
 		size_t n = 0;
-		if (count - 1 > SCREEN_LINE_MAX) {   /* (a completion can overshoot the limit) */
+		if (count - 1 > XCMD_LINE_MAX) {   /* (a completion can overshoot the limit) */
+			char msg[64];
+			snprintf(msg, sizeof msg, "line too long: at most %d characters", XCMD_LINE_MAX);
 			el_reset(s->el);
-			ui_console_addln(x->ui, TB_MISS, "line too long: at most " SCREEN_LINE_MAX_TEXT " characters");
+			ui_console_addln(x->ui, TB_MISS, msg);
 			s->dirty = 1;
 			continue;
 		}

@@ -9,17 +9,16 @@
 #include <histedit.h>
 #include <ncurses.h>
 #include <wchar.h>
+#include "xcmd.h"
 
 struct explorer;
 struct textbuf;
 struct xcmd;
 
 #define SCREEN_QUEUE 256
-/* The longest command line, in characters (as a script's, xcmd.c) and in
- * bytes once converted from wide characters. */
-#define SCREEN_LINE_MAX 4096
-#define SCREEN_LINE_MAX_TEXT "4096"
-#define SCREEN_LINE_BYTES (SCREEN_LINE_MAX * 4 + MB_LEN_MAX + 1)   /* UTF-8: at most 4 a character */
+/* The longest command line (XCMD_LINE_MAX characters) in bytes once
+ * converted from wide characters: UTF-8 takes at most 4 a character. */
+#define SCREEN_LINE_BYTES (XCMD_LINE_MAX * 4 + MB_LEN_MAX + 1)
 
 struct screen {
 	struct explorer *x;
