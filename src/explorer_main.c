@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "explorer.h"
@@ -46,14 +47,38 @@ static int explore_extra(void *ctx, int argc, char **argv, int i)
 }
 
 /* Batch mode is interrupted by SIGINT like any command-line program, but a
- * `continue` in it stops cleanly at the next poll first. */
+ * `continue` in it stops cleanly at the next poll first; a second SIGINT
+ * ends ivx (status 130). GNU timeout and `kill -INT -PGID` deliver one
+ * interrupt twice within microseconds (to the process, then to its group),
+ * so a SIGINT within SIGINT_SAME_NS of the first is the same interrupt. */
+#define SIGINT_SAME_NS 200000000LL
 static volatile sig_atomic_t batch_interrupted;
+static struct timespec first_sigint;
 
 static void on_sigint(int sig)
 {
-	if (batch_interrupted)
-		_exit(130);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);   /* async-signal-safe */
+	if (batch_interrupted) {
+		long long since = (now.tv_sec - first_sigint.tv_sec) * 1000000000LL +
+				  (now.tv_nsec - first_sigint.tv_nsec);
+		if (since >= SIGINT_SAME_NS)
+			_exit(130);
+		return;
+	}
+	first_sigint = now;
 	batch_interrupted = 1;
+}
+
+/* Catch SIGINT unless it was ignored when ivx started (nohup, `cmd &` in a
+ * script): then it stays ignored, as for any program. */
+static void catch_sigint(void)
+{
+	struct sigaction old, sa = { .sa_handler = on_sigint };
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(SIGINT, &sa, NULL);
 }
 
 static int batch_poll(void *ctx)
@@ -76,7 +101,7 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 	x->screen_w = x->set.width;
 	x->screen_h = 40;
 	x->poll_interrupt = batch_poll;
-	signal(SIGINT, on_sigint);
+	catch_sigint();
 	for (int i = 0; i < f->n_commands; i++)
 		if (xcmd_execute(x, f->commands[i], NULL) < 0) {
 			ex_error(x, f->commands[i]);

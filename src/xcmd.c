@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "acct.h"
+#include "cli.h"
 #include "config.h"
 #include "explorer.h"
 #include "explorer_expr.h"
@@ -244,8 +246,15 @@ int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 		return explorer_error(x, "out of memory");
 	long lineno = 0;
 	int rc = 0;
+	/* Commands piped or typed into `ivx -x -` get their answers before the
+	 * next line is read (a program driving ivx waits for them). */
+	struct stat st;
+	int answer_each_line = x->batch && !x->out &&
+			       !(fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode));
 	while (!x->quit) {
 		int errnum = 0;
+		if (answer_each_line)
+			cli_flush_stdout();
 		int got = read_script_line(f, line, &errnum);
 		if (got == LINE_EOF)
 			break;

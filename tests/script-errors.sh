@@ -189,6 +189,28 @@ else
     bad "time -n N on SIGINT -> status $got (want 0, the loop ended by the interrupt)"
 fi
 
+# 10b. timeout above sent SIGINT twice (to ivx, then to its group): one
+# interrupt. Two kills back to back are one too; a later one ends ivx (130).
+# set -m: a background job with SIGINT not ignored, as from a terminal.
+set -m
+{ echo 'time -n 100000000 p 1'; echo 'echo after'; sleep 5; } |
+    "$IVX" -x - $PROG >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+set +m
+sleep 1
+kill -INT "$pid"; kill -INT "$pid"
+sleep 0.6
+alive=no
+kill -0 "$pid" 2>/dev/null && alive=yes
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+got=$?
+if [ $alive = yes ] && [ $got = 130 ] && grep -qx after "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    bad "SIGINT twice at once, then again -> alive $alive, status $got (want yes, 130)"
+fi
+
 # 11. Control characters are escaped in what ivx prints; `set` does not
 # talk about -o.
 printf 'p "%s[2J%s[31mred"\n' "$ESC" "$ESC" >"$tmp/ctlprint.ivx"
