@@ -204,6 +204,8 @@ rm -f "$tmp/pid" "$tmp/alive"
     sleep 0.6
     kill -0 "$pid" 2>/dev/null && : >"$tmp/alive"
     kill -INT "$pid"
+    sleep 3    # a fault here fails the check, never hangs it
+    kill -KILL "$pid" 2>/dev/null
 ) &
 killer=$!
 # shellcheck disable=SC2016,SC2086  # $$ is the inner shell's; PROG is words
