@@ -169,6 +169,19 @@ wait_for again 'Interrupted.' && ok "Ctrl-C interrupts continue and returns to t
 T send-keys -t again 'step' Enter
 sleep 0.5
 T capture-pane -p -t again | grep -q '^(ivx) step' && ok "the prompt works after the interrupt" || bad "after Ctrl-C" again
+T send-keys -t again 'time -n 1000000 step' Enter
+sleep 1
+if cmdline again | grep -q '^running... cycle'; then
+	ok "time -n shows progress, not the prompt, between its redraws"
+else
+	bad "time -n bottom line: '$(cmdline again)'" again
+fi
+T send-keys -t again C-c
+sleep 0.5
+# (the console wraps the report across its full width: read it joined)
+T capture-pane -p -t again | tr -d '\n' | grep -q 'interrupted after [0-9]* of 1000000 runs' &&
+	[ "$(cmdline again)" = "(ivx)" ] &&
+	ok "Ctrl-C ends time -n; the prompt is back" || bad "Ctrl-C during time -n" again
 
 # Found by fuzzing: Enter repeated a step once only; a long line edited on a
 # tiny terminal crashed libedit; a scrolled-back console hid new output.

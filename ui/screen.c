@@ -322,7 +322,12 @@ void screen_draw(struct screen *s)
 {
 	if (s->dirty)
 		draw_panes(s);
-	draw_cmdline(s);
+	/* while a command runs (a redraw by `time -n`, a resize) the bottom
+	 * line says so, not an idle prompt */
+	if (s->running && s->x->progress)
+		s->x->progress(s->x->progress_ctx, s->x);
+	else
+		draw_cmdline(s);
 	doupdate();
 }
 

@@ -184,7 +184,6 @@ static int read_key(EditLine *el, wchar_t *wc)
 	}
 }
 
-static void progress(void *ctx, struct explorer *x);
 
 /* During a run: a Ctrl-C ends it; other keys are kept for later. */
 int screen_poll_interrupt(void *ctx)
@@ -204,7 +203,6 @@ int screen_poll_interrupt(void *ctx)
 			 * garbled until then (a resize is rare: no cost to a run) */
 			screen_relayout(s);
 			screen_draw(s);
-			progress(s, s->x);
 			continue;
 		}
 		translate(s, r, k);
