@@ -177,10 +177,14 @@ else
 	bad "time -n bottom line: '$(cmdline again)'" again
 fi
 T send-keys -t again C-c
-sleep 0.5
 # (the console wraps the report across its full width: read it joined)
-T capture-pane -p -t again | tr -d '\n' | grep -q 'interrupted after [0-9]* of 1000000 runs' &&
-	[ "$(cmdline again)" = "(ivx)" ] &&
+found=no
+for _ in $(seq 30); do
+	T capture-pane -p -t again | tr -d '\n' | grep -q 'interrupted after [0-9]* of 1000000 runs' &&
+		found=yes && break
+	sleep 0.1
+done
+[ $found = yes ] && [ "$(cmdline again)" = "(ivx)" ] &&
 	ok "Ctrl-C ends time -n; the prompt is back" || bad "Ctrl-C during time -n" again
 
 # Found by fuzzing: Enter repeated a step once only; a long line edited on a
