@@ -84,6 +84,14 @@ terminal_restored() {
 }
 
 cmdline() { T capture-pane -p -t "$1" | tail -n 1; }
+# wait_cmdline SESSION TEXT: the bottom line becomes TEXT within 3 s
+wait_cmdline() {
+	for _ in $(seq 30); do
+		[ "$(cmdline "$1")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 echo "ui-tmux: stepping, catchpoints, completion, history, resize, quit"
 start main 120 40 LANG=C.UTF-8 -- "$K3" -- miss 2
@@ -91,19 +99,16 @@ wait_for main '(ivx)' && wait_for main '─ ROB' && ok "the explorer opens with 
 T send-keys -t main 'step' Enter
 wait_for main 'cycle 1, 0 committed' && ok "step: cycle 1" || bad "step" main
 T send-keys -t main 'cat' Tab
-sleep 0.3
-[ "$(cmdline main)" = "(ivx) catch" ] && ok "Tab completes a command" || bad "command completion: '$(cmdline main)'" main
+wait_cmdline main "(ivx) catch" && ok "Tab completes a command" || bad "command completion: '$(cmdline main)'" main
 T send-keys -t main 'l2' Tab
 wait_for main 'l2d  l2i' && ok "Tab lists event names" || bad "event completion list" main
 T send-keys -t main 'd if sym == "lo' Tab
-sleep 0.3
-[ "$(cmdline main)" = '(ivx) catch l2d if sym == "loop"' ] && ok "Tab completes a symbol in a condition" ||
+wait_cmdline main '(ivx) catch l2d if sym == "loop"' && ok "Tab completes a symbol in a condition" ||
 	bad "symbol completion: '$(cmdline main)'" main
 T send-keys -t main Enter
 wait_for main 'Catchpoint 1: l2d begins if sym == "loop"' && ok "catch l2d" || bad "catch" main
 T send-keys -t main 'set l2.lat' Tab
-sleep 0.3
-[ "$(cmdline main)" = "(ivx) set l2.latency" ] && ok "Tab completes a config key" || bad "config key completion: '$(cmdline main)'" main
+wait_cmdline main "(ivx) set l2.latency" && ok "Tab completes a config key" || bad "config key completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'continue' Enter
 wait_for main 'Catchpoint 1 (l2d begins), cycle 15477' && ok "continue stops at the catchpoint and says why" ||
 	bad "catchpoint hit" main
@@ -112,8 +117,7 @@ echo "$screen" | grep -q 'l2d  *\.\.\. 0x4007f0' && ok "the event is listed in t
 T capture-pane -e -p -t main | grep 'ldr x2, \[x1\]' | grep -q '45m' &&
 	ok "the event's instruction is highlighted" || bad "highlight of the stop's instruction" main
 T send-keys -t main Up
-sleep 0.3
-[ "$(cmdline main)" = "(ivx) continue" ] && ok "Up recalls the last command" || bad "history Up: '$(cmdline main)'" main
+wait_cmdline main "(ivx) continue" && ok "Up recalls the last command" || bad "history Up: '$(cmdline main)'" main
 T send-keys -t main C-u Enter
 wait_for main 'Catchpoint 1 (l2d begins), cycle 15904' && ok "Enter on an empty line repeats continue" ||
 	bad "Enter repeat" main
@@ -146,11 +150,9 @@ echo "ui-tmux: history across sessions, Ctrl-C during continue"
 start again 100 30 LANG=C.UTF-8 -- ""
 wait_for again '(ivx)' || bad "second session did not open" again
 T send-keys -t again Up
-sleep 0.3
-[ "$(cmdline again)" = "(ivx) quit" ] && ok "history from the previous session" || bad "history across sessions: '$(cmdline again)'" again
+wait_cmdline again "(ivx) quit" && ok "history from the previous session" || bad "history across sessions: '$(cmdline again)'" again
 T send-keys -t again Up
-sleep 0.3
-[ "$(cmdline again)" = "(ivx) layout default" ] && ok "older history entries" || bad "history Up Up: '$(cmdline again)'" again
+wait_cmdline again "(ivx) layout default" && ok "older history entries" || bad "history Up Up: '$(cmdline again)'" again
 T send-keys -t again C-u 'continue' Enter
 wait_for again 'running... cycle' 10 && ok "continue shows progress" || bad "no progress line" again
 T resize-window -t again -x 110 -y 32
@@ -207,14 +209,12 @@ sleep 0.3
 T send-keys -t again C-g C-u 'print 6*7' Enter
 wait_for again '= 42 (0x2a)' 3 && ok "a long line edited on a 10x3 terminal" || bad "after a long line at 10x3" again
 T send-keys -t again -l 'echo 日本語 ok'
-sleep 0.3
-[ "$(cmdline again)" = "(ivx) echo 日本語 ok" ] && ok "double-width characters on the command line" ||
+wait_cmdline again "(ivx) echo 日本語 ok" && ok "double-width characters on the command line" ||
 	bad "wide characters: '$(cmdline again)'" again
 T send-keys -t again C-u
 T send-keys -t again -l "echo $(printf '日%.0s' $(seq 70))END"
 T send-keys -t again Enter
-sleep 0.5
-[ "$(cmdline again)" = "(ivx)" ] && T capture-pane -p -t again | grep -q '^日日日' &&
+wait_for again '日日日' 3 && wait_cmdline again "(ivx)" && T capture-pane -p -t again | grep -q '^日日日' &&
 	ok "a console line of wide characters stays within its pane" || bad "wide console line" again
 T send-keys -t again 'focus console' Enter PPage PPage
 sleep 0.3
