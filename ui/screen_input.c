@@ -184,7 +184,6 @@ static int read_key(EditLine *el, wchar_t *wc)
 	}
 }
 
-
 /* During a run: a Ctrl-C ends it; other keys are kept for later. */
 int screen_poll_interrupt(void *ctx)
 {
