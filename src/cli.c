@@ -1,6 +1,8 @@
 /* cli.c — helpers shared by the headless commands (see cli.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,14 +36,26 @@ struct program *cli_load_program(const char *path)
 	return p;
 }
 
+int cli_scan_u64(const char *s, uint64_t *out, const char **end)
+{
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]);
+	char *stop;
+	errno = 0;
+	unsigned long long v = strtoull(s, &stop, hex ? 16 : 10);
+	if (errno == ERANGE)
+		return -1;
+	*out = v;
+	*end = stop;
+	return 0;
+}
+
 int cli_parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || !*s || *s == '-')
-		return -1;
-	char *end;   /* decimal or 0x hex: a leading 0 is no octal here */
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
-	if (errno || end == s)
+	const char *end;
+	uint64_t v;
+	if (!s || cli_scan_u64(s, &v, &end) < 0)
 		return -1;
 	uint64_t mul = 1;
 	if (*end == 'k' || *end == 'K')
@@ -102,6 +116,14 @@ int cli_read_file(const char *path, void **data, size_t *len)
 		return -1;
 	}
 	return 0;
+}
+
+void cli_catch_signal(int sig, void (*handler)(int), int flags)
+{
+	struct sigaction old, sa = { .sa_handler = handler, .sa_flags = flags };
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(sig, &sa, NULL);
 }
 
 /* ---- the process's standard output ---------------------------------------- */

@@ -32,7 +32,15 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Prints the error and returns NULL on failure. */
 struct program *cli_load_program(const char *path);
 
-/* Parse an unsigned number (decimal, 0x hex, optional k/M/G suffix). */
+/* Read the number at s: decimal, or hex after 0x or 0X (a leading 0 is
+ * not octal). *end gets the first character after it. 0, or -1 when s
+ * does not start with a digit or the value does not fit in 64 bits. The
+ * command line and the explorer's commands and expressions all read
+ * numbers with it. */
+int cli_scan_u64(const char *s, uint64_t *out, const char **end);
+
+/* Parse a whole argument as an unsigned number (cli_scan_u64, then an
+ * optional k/M/G suffix: 10^3, 10^6, 10^9). */
 int cli_parse_u64(const char *s, uint64_t *out);
 
 /* Read a whole host file the user named (for --stdin), of at most
@@ -47,6 +55,11 @@ int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_e
  * 1 / 2. The guest's write always succeeds in full (it must not see host
  * state); a failed host write is remembered for cli_close_stdout. */
 void cli_guest_output(void *ctx, int fd, const void *buf, size_t len);
+
+/* Install handler for sig (sigaction with `flags`) unless sig was ignored
+ * when ivx started (nohup, `cmd &` in a shell script): it stays ignored
+ * then, as for any program. */
+void cli_catch_signal(int sig, void (*handler)(int), int flags);
 
 /* fflush(stdout), remembering why it failed for cli_close_stdout: 0 or -1. */
 int cli_flush_stdout(void);

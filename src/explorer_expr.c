@@ -12,10 +12,10 @@
  * XEXPR_MAX_DEPTH: a hostile script cannot overflow the C stack.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "core.h"
 #include "explorer_expr.h"
 #include "guest.h"
@@ -210,7 +210,7 @@ static int parse_primary(struct parser *ps)
 	if (isdigit((unsigned char)*p)) {
 		const char *end;
 		uint64_t v;
-		int bad = xexpr_parse_number(p, &v, &end) < 0;
+		int bad = cli_scan_u64(p, &v, &end) < 0;
 		if (bad || isalnum((unsigned char)*end) || *end == '_') {
 			char word[40];
 			size_t n = 0;
@@ -272,21 +272,6 @@ static int parse_binary(struct parser *ps, int min_prec)
 			return -1;
 		left = k;
 	}
-}
-
-int xexpr_parse_number(const char *s, uint64_t *out, const char **end)
-{
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]);
-	char *stop;
-	errno = 0;
-	unsigned long long v = strtoull(s, &stop, hex ? 16 : 10);
-	if (errno == ERANGE)
-		return -1;
-	*out = v;
-	*end = stop;
-	return 0;
 }
 
 struct xexpr *xexpr_parse(struct explorer *x, const char *text, char *err, size_t n)

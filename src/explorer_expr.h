@@ -53,11 +53,6 @@ int xexpr_uses(const struct xexpr *e, const char *name);
 /* The source text. */
 const char *xexpr_text(const struct xexpr *e);
 
-/* Read the number at s the way expressions do: decimal, or hex after 0x
- * or 0X. *end gets the first character after it. 0, or -1 when s does not
- * start with a digit or the value does not fit in 64 bits. */
-int xexpr_parse_number(const char *s, uint64_t *out, const char **end);
-
 /* Names for completion: the variables, NULL past the end. */
 const char *xexpr_var_name(size_t i);
 

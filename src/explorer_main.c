@@ -70,17 +70,6 @@ static void on_sigint(int sig)
 	batch_interrupted = 1;
 }
 
-/* Catch SIGINT unless it was ignored when ivx started (nohup, `cmd &` in a
- * script): then it stays ignored, as for any program. */
-static void catch_sigint(void)
-{
-	struct sigaction old, sa = { .sa_handler = on_sigint };
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-		sigaction(SIGINT, &sa, NULL);
-}
-
 static int batch_poll(void *ctx)
 {
 	return batch_interrupted != 0;
@@ -101,7 +90,7 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 	x->screen_w = x->set.width;
 	x->screen_h = 40;
 	x->poll_interrupt = batch_poll;
-	catch_sigint();
+	cli_catch_signal(SIGINT, on_sigint, SA_RESTART);
 	for (int i = 0; i < f->n_commands; i++)
 		if (xcmd_execute(x, f->commands[i], NULL) < 0) {
 			ex_error(x, f->commands[i]);

@@ -41,13 +41,8 @@ static void install_cleanup(void)
 	if (installed)
 		return;
 	installed = 1;
-	for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
-		struct sigaction old, sa = { .sa_handler = remove_pending_and_die };
-		sigemptyset(&sa.sa_mask);
-		/* (a signal the user's shell ignores, as under nohup, stays ignored) */
-		if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-			sigaction(cleanup_signals[i], &sa, NULL);
-	}
+	for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
+		cli_catch_signal(cleanup_signals[i], remove_pending_and_die, 0);
 }
 
 /* ---- collisions ---------------------------------------------------------- */

@@ -286,7 +286,7 @@ int xcmd_parse_uint(const char *s, uint64_t max, uint64_t *out)
 {
 	const char *end;
 	uint64_t v;
-	if (!s || xexpr_parse_number(s, &v, &end) < 0 || *end || v > max)
+	if (!s || cli_scan_u64(s, &v, &end) < 0 || *end || v > max)
 		return -1;
 	*out = v;
 	return 0;

@@ -245,9 +245,11 @@ void tb_print(const struct textbuf *tb, FILE *out, int trim_bottom)
 			rows--;
 	for (int y = 0; y < rows; y++) {
 		int n = row_len(tb, y);
-		for (int x = 0; x < n; x++)
-			if (tb_shown(tb, x, y) != TB_WIDE_TAIL)
-				put_utf8(out, tb_shown(tb, x, y));
+		for (int x = 0; x < n; x++) {
+			wchar_t ch = tb_shown(tb, x, y);
+			if (ch != TB_WIDE_TAIL)
+				put_utf8(out, ch);
+		}
 		fputc('\n', out);
 	}
 }
