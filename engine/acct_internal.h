@@ -342,6 +342,10 @@ void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
  * episodes (they read those states from the cycle record). */
 #define ACCT_MISS_FILTER (~(MISS_BIT(MISS_ROB_FULL) | MISS_BIT(MISS_ROB_EMPTY)) & (MISS_BIT(MISS_KIND_COUNT) - 1))
 #define ACCT_IMISS_FILTER (MISS_BIT(MISS_L1I) | MISS_BIT(MISS_L2I) | MISS_BIT(MISS_ITLB))
+/* The ends the units read (core_observer.miss_skip_end): the FMT's
+ * wrong-path I-side waits (ACCT_IMISS_FILTER) and the overlap
+ * measurement's long misses outstanding; the naive units count begins. */
+#define ACCT_OVERLAP_END_FILTER (MISS_BIT(MISS_L2D) | MISS_BIT(MISS_DTLB))
 
 /* Snapshot callbacks shared by all units. */
 size_t acct_state_size_cb(void *ctx);

@@ -63,6 +63,7 @@ void acct_naive_init(struct acct *a)
 	a->state_size = sizeof a->s.naive;
 	a->obs.on_insn = NULL;
 	a->obs.miss_filter = ACCT_MISS_FILTER;
+	a->obs.miss_skip_end = ~0u;               /* counts begins */
 	a->obs.on_miss = naive_on_miss;
 	a->obs.on_cycle = naive_on_cycle;
 }

@@ -109,6 +109,7 @@ struct acct_overlap *acct_overlap_new(const struct machine_config *cfg, struct i
 		.insn_filter_at = { [INSN_FETCH] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH,
 				    [INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH },
 		.miss_filter = ACCT_MISS_FILTER,
+		.miss_skip_end = ~ACCT_OVERLAP_END_FILTER,
 	};
 	return o;
 }

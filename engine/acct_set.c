@@ -303,6 +303,7 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 			[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH,
 		},
 		.miss_filter = ACCT_MISS_FILTER,
+		.miss_skip_end = ~(ACCT_IMISS_FILTER | (s->ov ? ACCT_OVERLAP_END_FILTER : 0)),
 	};
 	s->all_paths = (flags & ACCT_SET_ALL_PATHS) != 0;
 	forget_idle_cycle(s);

@@ -152,7 +152,7 @@ static void update_wants(struct core *c)
 	c->idle_repeatable = 0;
 	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
-	c->miss_mask = 0;
+	c->miss_mask = c->miss_end_mask = 0;
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
 		if (o->on_insn) {
@@ -175,8 +175,11 @@ static void update_wants(struct core *c)
 		}
 		if (o->on_miss) {
 			uint32_t m = o->miss_filter ? o->miss_filter : ~0u;
-			c->miss_sub[c->n_miss_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.miss = o->on_miss, .mask = m };
+			uint32_t m_end = m & ~o->miss_skip_end;
+			c->miss_sub[c->n_miss_sub++] = (struct core_sub){
+				.ctx = o->ctx, .fn.miss = o->on_miss, .mask = m, .end_mask = m_end };
 			c->miss_mask |= m;
+			c->miss_end_mask |= m_end;
 		}
 		if (o->on_cycle)
 			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){
@@ -223,8 +226,9 @@ static void publish_miss(struct core *c, const struct core_active *a, int phase,
 		.insn_seq = a->insn_seq, .pc = a->pc, .addr = a->addr, .correct_path = a->correct_path,
 	};
 	core_event_published(c);
+	uint32_t bit = MISS_BIT(a->kind);
 	for (int i = 0; i < c->n_miss_sub; i++)
-		if (c->miss_sub[i].mask & MISS_BIT(a->kind))
+		if ((phase == MISS_BEGIN ? c->miss_sub[i].mask : c->miss_sub[i].end_mask) & bit)
 			c->miss_sub[i].fn.miss(c->miss_sub[i].ctx, &e);
 }
 
@@ -253,7 +257,7 @@ void core_miss_end(struct core *c, struct core_active *a)
 {
 	if (!a->id)
 		return;
-	if (c->miss_mask & MISS_BIT(a->kind))
+	if (c->miss_end_mask & MISS_BIT(a->kind))
 		publish_miss(c, a, MISS_END, c->s.cycle);
 	a->id = 0;
 }

@@ -191,6 +191,7 @@ struct core_sub {
 	} fn;
 	void (*idle)(void *ctx, const struct cycle_record *r, uint64_t n); /* cycle: on_idle_cycles */
 	uint32_t mask;            /* miss: MISS_BIT of each kind it wants */
+	uint32_t end_mask;        /* miss: ... and of each kind whose end it wants */
 	uint8_t want[INSN_STAGE_COUNT]; /* insn, per stage: the ev_bits it wants
 				     (CORE_EV_ANY: all; 0: none) */
 };
@@ -211,7 +212,7 @@ struct core {
 	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
 	int n_insn_sub, n_miss_sub, n_cycle_sub;
 	uint8_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
-	uint32_t miss_mask;
+	uint32_t miss_mask, miss_end_mask;
 	/* s.cc's occupancies and in-order positions are those of the last
 	 * published cycle, so a cycle in which nothing moved need not work
 	 * them out again (publish_cycle). Cleared when observers change and

@@ -208,6 +208,11 @@ struct core_observer {
 	 * kinds k with MISS_BIT(k) set (rob_full, for one, can begin and end
 	 * every few cycles in a loop that fills the ROB). */
 	uint32_t miss_filter;
+	/* Of those kinds, the ones whose MISS_END it has no use for (0: it
+	 * takes every end). A unit that counts misses as they begin needs
+	 * none, and an end nobody takes costs the core one test instead of
+	 * a round of calls (and does not cut a run of idle cycles short). */
+	uint32_t miss_skip_end;
 };
 
 #define INSN_WANT_BRANCH 1u   /* uop->op_class == UOP_BRANCH */

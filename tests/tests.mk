@@ -28,7 +28,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory unit $(TEST_TARGETS)
 
 check: deps-test
-	@$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
+	@$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 LTO= \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    all unit $(CHECK_TARGETS)
 

@@ -265,6 +265,7 @@ static void an_observer_added_in_mid_run_sees_the_instructions_in_flight(void **
 
 struct mobs {
 	uint32_t want;            /* the unfiltered one: kinds to fingerprint */
+	uint32_t no_end;          /* ... leaving out the ends of these */
 	uint64_t hash, n, total;
 	struct core_observer obs;
 };
@@ -274,6 +275,8 @@ static void mobs_miss(void *ctx, const struct miss_event *m)
 	struct mobs *o = ctx;
 	o->total++;
 	if (o->want && !(o->want & MISS_BIT(m->kind)))
+		return;
+	if (m->phase == MISS_END && (o->no_end & MISS_BIT(m->kind)))
 		return;
 	uint64_t f[9] = { (uint64_t)m->kind, (uint64_t)m->phase, m->id, m->start, m->end, m->insn_seq,
 			  m->pc, m->addr, (uint64_t)m->correct_path };
@@ -303,6 +306,38 @@ static void a_miss_filter_delivers_only_the_chosen_kinds(void **state)
 	crun_free(&r);
 	assert_true(st.events_correct[MISS_MISPREDICT] > 0 && st.events_correct[MISS_L2D] > 0);
 	assert_true(ref.n > 0 && ref.n < ref.total);
+	assert_int_equal(filt.total, ref.n);
+	assert_int_equal(filt.hash, ref.hash);
+	program_free(prog);
+}
+
+/* An observer that skips the ends of some kinds gets their begins and
+ * every other event exactly as one that takes everything sees them. */
+static void a_miss_skip_end_drops_only_those_ends(void **state)
+{
+	(void)state;
+	const uint32_t kinds = MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_L2D) | MISS_BIT(MISS_L1D);
+	const uint32_t no_end = MISS_BIT(MISS_L1D) | MISS_BIT(MISS_MISPREDICT);
+	struct program *prog = mixed_program();
+	struct crun r;
+	struct mobs ref = { .want = kinds, .no_end = no_end, .hash = 0xcbf29ce484222325ull };
+	struct mobs all = { .want = kinds, .hash = 0xcbf29ce484222325ull };
+	struct mobs filt = { .hash = 0xcbf29ce484222325ull };
+	ref.obs = (struct core_observer){ .name = "ref", .ctx = &ref, .on_miss = mobs_miss };
+	all.obs = (struct core_observer){ .name = "all", .ctx = &all, .on_miss = mobs_miss };
+	filt.obs = (struct core_observer){ .name = "filt", .ctx = &filt, .on_miss = mobs_miss,
+					   .miss_filter = kinds, .miss_skip_end = no_end };
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	core_add_observer(r.c, &filt.obs, NULL);
+	core_add_observer(r.c, &ref.obs, NULL);
+	core_add_observer(r.c, &all.obs, NULL);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	struct core_stats st;
+	core_stats(r.c, &st);
+	crun_free(&r);
+	assert_true(st.events_correct[MISS_L1D] > 0 && st.events_correct[MISS_L2D] > 0);
+	/* the skipped ends exist (an observer next to it still gets them) */
+	assert_true(ref.n < all.n);
 	assert_int_equal(filt.total, ref.n);
 	assert_int_equal(filt.hash, ref.hash);
 	program_free(prog);
@@ -710,6 +745,7 @@ int main(void)
 		cmocka_unit_test(correct_path_and_per_stage_filters_and_progress),
 		cmocka_unit_test(an_observer_added_in_mid_run_sees_the_instructions_in_flight),
 		cmocka_unit_test(a_miss_filter_delivers_only_the_chosen_kinds),
+		cmocka_unit_test(a_miss_skip_end_drops_only_those_ends),
 		cmocka_unit_test(wrong_path_in_rob_agrees_with_the_rob),
 		cmocka_unit_test(a_store_miss_begins_at_its_commit_and_ends_at_the_fill),
 		cmocka_unit_test(a_store_that_hits_in_the_l2_is_an_l1d_miss),
