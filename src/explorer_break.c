@@ -99,21 +99,52 @@ static void on_insn(void *ctx, const struct insn_event *e)
 	}
 }
 
+/* The cycle breakpoints at the end of cycle `cycle`, whose head r names. */
+static void cycle_bps_at(struct xbreaks *b, const struct cycle_record *r, uint64_t cycle)
+{
+	for (int i = 0; i < b->count; i++) {
+		struct xbp *bp = &b->bps[i];
+		/* The cycle numbered `cycle` ends at position cycle + 1. */
+		if (bp->type != XBP_CYCLE || bp->cycle != cycle + 1)
+			continue;
+		if (!test(b, bp, NULL, cycle))
+			continue;
+		struct xbreak_hit h = { .seq = r->head_seq, .pc = r->head_pc, .cycle = cycle };
+		hit(b, bp, &h);
+	}
+}
+
 static void on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct xbreaks *b = ctx;
 	if (!b->n_cycle || b->mode == XB_OFF)
 		return;
+	cycle_bps_at(b, r, r->cycle);
+}
+
+/* n idle cycles like r, numbered r->cycle .. r->cycle + n - 1: the cycle
+ * breakpoints in the run, in order. Without this the core would hand
+ * every observer every cycle one by one while a cycle breakpoint is set;
+ * forward() ends its slices at the next one, so a hit that stops the
+ * run stops it at its cycle. */
+static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
+{
+	struct xbreaks *b = ctx;
+	if (!b->n_cycle || b->mode == XB_OFF)
+		return;
+	for (uint64_t pos = xbreaks_next_cycle(b, r->cycle); pos <= r->cycle + n; pos = xbreaks_next_cycle(b, pos))
+		cycle_bps_at(b, r, pos - 1);
+}
+
+uint64_t xbreaks_next_cycle(const struct xbreaks *b, uint64_t after)
+{
+	uint64_t next = UINT64_MAX;
 	for (int i = 0; i < b->count; i++) {
-		struct xbp *bp = &b->bps[i];
-		/* The cycle numbered r->cycle ends at position r->cycle + 1. */
-		if (bp->type != XBP_CYCLE || bp->cycle != r->cycle + 1)
-			continue;
-		if (!test(b, bp, NULL, r->cycle))
-			continue;
-		struct xbreak_hit h = { .seq = r->head_seq, .pc = r->head_pc, .cycle = r->cycle };
-		hit(b, bp, &h);
+		const struct xbp *bp = &b->bps[i];
+		if (bp->type == XBP_CYCLE && bp->enabled && bp->cycle > after && bp->cycle < next)
+			next = bp->cycle;
 	}
+	return next;
 }
 
 void xbreaks_on_event(void *ctx, const struct xevent *e, int phase)
@@ -147,7 +178,7 @@ struct xbreaks *xbreaks_new(struct explorer *x)
 	b->mode = XB_STOP;
 	b->obs = (struct core_observer){
 		.name = "explorer-breakpoints", .ctx = b,
-		.on_insn = on_insn, .on_cycle = on_cycle,
+		.on_insn = on_insn, .on_cycle = on_cycle, .on_idle_cycles = on_idle_cycles,
 	};
 	return b;
 }

@@ -182,6 +182,9 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 		if (now >= to_cycle || core_committed(c) >= to_committed)
 			break;
 		uint64_t lim = to_cycle - now > x->set.poll_cycles ? now + x->set.poll_cycles : to_cycle;
+		uint64_t at_break = xbreaks_next_cycle(x->breaks, now);
+		if (at_break < lim)     /* (runs of idle cycles reach it late) */
+			lim = at_break;
 		rc = core_run(c, lim, to_committed == NO_LIMIT ? 0 : to_committed, &err);
 		if (now < x->high_water)   /* replayed part: speed is not representative */
 			c_start = core_cycles(c), t_start = now_sec();

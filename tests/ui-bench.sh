@@ -19,6 +19,12 @@
 #    once: this VM has slow spells of several seconds that make a run take
 #    half again as long, and interleaving makes them hit every
 #    configuration alike instead of one block of runs.
+# 3. (without PROG) The same over the workload suite: for each workload of
+#    data/bin/MANIFEST (default arguments, as `make bench`'s other
+#    scripts), `continue` to cycle UI_BENCH_CYCLES (default 5 M; a `break
+#    cycle` in a batch script) against `ivx run --max-cycles`, least CPU
+#    time of UI_BENCH_SUITE_ROUNDS (default 3) interleaved rounds; then
+#    the median share and the suite taken as one run.
 # 2. One `step` with a full redraw on a 200x60 terminal (`time -n 200
 #    step` in the explorer, wall clock): target under 20 ms.
 set -u
@@ -101,6 +107,31 @@ s=${s:-NA}
 printf "  %-12s %8s s\n" headless "$h" accounting "$a"
 printf "  %-12s %8s s   %s of headless speed, %s of accounting speed\n" batch "$b" "$(ratio "$h" "$b")" "$(ratio "$a" "$b")"
 printf "  %-12s %8s s   %s of headless speed, %s of accounting speed\n" screen "$s" "$(ratio "$h" "$s")" "$(ratio "$a" "$s")"
+
+if [ $# -eq 0 ]; then
+	. tests/tools/bench-lib.sh
+	CYC=${UI_BENCH_CYCLES:-5000000}
+	printf 'break cycle %s\ncontinue\n' "$CYC" > "$TMP/b.ivx"
+	echo "ui-bench: continue over the suite, $CYC cycles of each workload (CPU seconds)"
+	printf '  %-12s %9s %9s %7s\n' workload headless explorer share
+	: > "$TMP/suite"
+	bench_workloads > "$TMP/workloads"
+	while read -r prog args; do
+		h= x=
+		for _ in $(seq "${UI_BENCH_SUITE_ROUNDS:-3}"); do
+			# shellcheck disable=SC2086
+			h=$(least "$h" "$(cpu1 "$IVX" run --max-cycles "$CYC" "data/bin/$prog" -- $args)")
+			# shellcheck disable=SC2086
+			x=$(least "$x" "$(cpu1 "$IVX" -x "$TMP/b.ivx" "data/bin/$prog" -- $args)")
+		done
+		printf '  %-12s %9s %9s %7s\n' "${prog#workloads/}" "$h" "$x" "$(ratio "$h" "$x")"
+		echo "$h $x ${prog#workloads/}" >> "$TMP/suite"
+	done < "$TMP/workloads"
+	med=$(awk '$2 > 0 { print 100 * $1 / $2 }' "$TMP/suite" | median | awk '{ printf "%.0f%%", $1 }')
+	under=$(awk '$2 > 0 && 100 * $1 / $2 < 79.5 { printf "%s%s (%.0f%%)", sep, $3, 100 * $1 / $2; sep = ", " }' "$TMP/suite")
+	awk -v med="$med" -v under="${under:-none}" '{ h += $1; x += $2 }
+	     END { printf "  explorer: median %s of headless speed; the suite as one run %.0f%% (%.2f s against %.2f s); under 80%%: %s\n", med, (x > 0 ? 100 * h / x : 0), x, h, under }' "$TMP/suite"
+fi
 
 echo "ui-bench: one step with a full redraw at 200x60"
 T new-session -d -s step -x 200 -y 60 "env LANG=C.UTF-8 $IVX ${PROG[*]}; sleep 600"

@@ -93,6 +93,27 @@ else
 	echo "  FAIL snapshot memory: '$mb'"
 	fail=1
 fi
+# A cycle breakpoint inside a long miss, where the core hands the
+# observers runs of idle cycles in one call: the run must stop exactly
+# where `step` gets, and reverse-continue must come back to it.
+cat > "$TMP/c.ivx" <<'END'
+set width 140
+break cycle 400
+continue
+echo === bc400
+show screen 140 60
+step 300
+reverse-continue
+echo === bc400b
+show screen 140 60
+END
+printf 'set width 140\nstep 400\necho === s400\nshow screen 140 60\n' > "$TMP/d.ivx"
+echo "ui-reverse: k4 kernel, a cycle breakpoint during a long miss"
+screens "$TMP/d.ivx" data/bin/kernels/k4_overlapping_dmiss -- miss 3
+screens "$TMP/c.ivx" data/bin/kernels/k4_overlapping_dmiss -- miss 3
+same s400 bc400 "break cycle 400 stops where step 400 does"
+same bc400 bc400b "reverse-continue returns to the cycle breakpoint"
+
 # `time` around reverse motion reports how far back, not a rate.
 printf 'step 500\ntime reverse-step 120\n' > "$TMP/t.ivx"
 if "$IVX" -x "$TMP/t.ivx" > "$TMP/t.out" 2>&1 && grep -q '; 120 cycles back$' "$TMP/t.out"; then
