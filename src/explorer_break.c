@@ -99,41 +99,26 @@ static void on_insn(void *ctx, const struct insn_event *e)
 	}
 }
 
-/* The cycle breakpoints at the end of cycle `cycle`, whose head r names. */
-static void cycle_bps_at(struct xbreaks *b, const struct cycle_record *r, uint64_t cycle)
+/* Cycle breakpoints are not an observer: a run ends its slices at the
+ * next one (xbreaks_next_cycle) and asks here when it gets there, so a
+ * cycle breakpoint costs nothing per cycle and the core may still hand
+ * runs of idle cycles over in one call. */
+void xbreaks_check_position(struct xbreaks *b, const struct core *c)
 {
+	uint64_t pos = core_cycles(c);
+	if (!b->n_cycle || b->mode == XB_OFF || pos == 0)
+		return;
 	for (int i = 0; i < b->count; i++) {
 		struct xbp *bp = &b->bps[i];
-		/* The cycle numbered `cycle` ends at position cycle + 1. */
-		if (bp->type != XBP_CYCLE || bp->cycle != cycle + 1)
+		/* position pos is the end of the cycle numbered pos - 1 */
+		if (bp->type != XBP_CYCLE || bp->cycle != pos || !test(b, bp, NULL, pos - 1))
 			continue;
-		if (!test(b, bp, NULL, cycle))
-			continue;
-		struct xbreak_hit h = { .seq = r->head_seq, .pc = r->head_pc, .cycle = cycle };
+		struct rob_view head = { 0 };
+		if (core_rob_occupancy(c) > 0)
+			core_rob_entry(c, 0, &head);
+		struct xbreak_hit h = { .seq = head.seq, .pc = head.pc, .cycle = pos - 1 };
 		hit(b, bp, &h);
 	}
-}
-
-static void on_cycle(void *ctx, const struct cycle_record *r)
-{
-	struct xbreaks *b = ctx;
-	if (!b->n_cycle || b->mode == XB_OFF)
-		return;
-	cycle_bps_at(b, r, r->cycle);
-}
-
-/* n idle cycles like r, numbered r->cycle .. r->cycle + n - 1: the cycle
- * breakpoints in the run, in order. Without this the core would hand
- * every observer every cycle one by one while a cycle breakpoint is set;
- * forward() ends its slices at the next one, so a hit that stops the
- * run stops it at its cycle. */
-static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
-{
-	struct xbreaks *b = ctx;
-	if (!b->n_cycle || b->mode == XB_OFF)
-		return;
-	for (uint64_t pos = xbreaks_next_cycle(b, r->cycle); pos <= r->cycle + n; pos = xbreaks_next_cycle(b, pos))
-		cycle_bps_at(b, r, pos - 1);
 }
 
 uint64_t xbreaks_next_cycle(const struct xbreaks *b, uint64_t after)
@@ -178,7 +163,7 @@ struct xbreaks *xbreaks_new(struct explorer *x)
 	b->mode = XB_STOP;
 	b->obs = (struct core_observer){
 		.name = "explorer-breakpoints", .ctx = b,
-		.on_insn = on_insn, .on_cycle = on_cycle, .on_idle_cycles = on_idle_cycles,
+		.on_insn = on_insn,
 	};
 	return b;
 }
@@ -196,16 +181,13 @@ void xbreaks_free(struct xbreaks *b)
 int xbreaks_attach(struct xbreaks *b, struct core *c, struct ivx_err *err)
 {
 	struct core_observer o = b->obs;
-	int code = 0, cycle = 0, caught = 0;
+	int code = 0, caught = 0;
 	for (int i = 0; i < b->count; i++) {
 		code |= b->bps[i].type == XBP_CODE && b->bps[i].enabled;
-		cycle |= b->bps[i].type == XBP_CYCLE && b->bps[i].enabled;
 		caught |= b->bps[i].type == XBP_CATCH && b->bps[i].enabled;
 	}
 	if (!code)
 		o.on_insn = NULL;
-	if (!cycle)
-		o.on_cycle = NULL;
 	/* events reach the catchpoints through the recorder: only if any */
 	xtrace_set_sink(b->x->trace, caught ? xbreaks_on_event : NULL, b);
 	core_remove_observer(c, b);

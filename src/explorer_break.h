@@ -84,9 +84,11 @@ int xbreaks_take_hit(struct xbreaks *b, struct xbreak_hit *out);
 /* A condition failed to evaluate during the run: its message (or NULL). */
 const char *xbreaks_take_error(struct xbreaks *b);
 
-/* The position of the first enabled cycle breakpoint after position
- * `after` (UINT64_MAX: none): a forward run ends its slices there. */
+/* Cycle breakpoints: the position of the first enabled one after
+ * `after` (UINT64_MAX: none), where a run must end a slice; and the check
+ * of those at the core's position, once it is there. */
 uint64_t xbreaks_next_cycle(const struct xbreaks *b, uint64_t after);
+void xbreaks_check_position(struct xbreaks *b, const struct core *c);
 
 /* "l2d miss begins" / "breakpoint at main+0x10" style description. */
 void xbreaks_describe(const struct xbp *bp, char *buf, size_t n);

@@ -183,9 +183,10 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 			break;
 		uint64_t lim = to_cycle - now > x->set.poll_cycles ? now + x->set.poll_cycles : to_cycle;
 		uint64_t at_break = xbreaks_next_cycle(x->breaks, now);
-		if (at_break < lim)     /* (runs of idle cycles reach it late) */
+		if (at_break < lim)
 			lim = at_break;
 		rc = core_run(c, lim, to_committed == NO_LIMIT ? 0 : to_committed, &err);
+		xbreaks_check_position(x->breaks, c);
 		if (now < x->high_water)   /* replayed part: speed is not representative */
 			c_start = core_cycles(c), t_start = now_sec();
 		if (rc < 0) {
@@ -438,6 +439,7 @@ int explorer_reverse_continue(struct explorer *x)
 		xbreaks_set_mode(x->breaks, XB_RECORD);
 		while (core_cycles(c) < end && rc == 0) {
 			rc = core_run(c, core_cycles(c) + 1, 0, &err);
+			xbreaks_check_position(x->breaks, c);
 			if (xbreaks_take_hit(x->breaks, &h) && core_cycles(c) < now) {
 				last = h;
 				last_pos = core_cycles(c);
