@@ -27,8 +27,14 @@
 #define MAX_LONG 64
 
 struct trace_state {
+	/* The timeline, run-length coded: entry k stands for cycles[k].cycle
+	 * and the repeat[k] cycles after it, all alike (a run of idle cycles
+	 * is one entry, not a copy per cycle). The cycles of successive
+	 * entries follow on, so the ring holds at least its last
+	 * XTRACE_CYCLES cycles. */
 	struct xtl_cycle cycles[XTRACE_CYCLES];  /* ring */
-	uint64_t n_cycles;                       /* records ever written */
+	uint64_t repeat[XTRACE_CYCLES];
+	uint64_t n_cycles;                       /* entries ever written */
 	struct xevent events[XTRACE_EVENTS];     /* ring, in begin order */
 	uint64_t n_events;
 	uint64_t totals[XEV_COUNT];
@@ -279,7 +285,9 @@ _Static_assert(XTL_COPIED == offsetof(struct xtl_cycle, idle) + sizeof(int),
  * by one cost about twice as much, every cycle. */
 static inline void record_timeline(struct trace_state *s, const struct cycle_record *r)
 {
-	struct xtl_cycle *c = &s->cycles[s->n_cycles++ % XTRACE_CYCLES];
+	uint64_t k = s->n_cycles++ % XTRACE_CYCLES;
+	struct xtl_cycle *c = &s->cycles[k];
+	s->repeat[k] = 0;
 	memcpy(c, r, XTL_COPIED);
 	c->wrong_path_in_rob = r->wrong_path_in_rob;
 }
@@ -310,18 +318,13 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 
 /* n idle cycles like the last one (core_observer.on_idle_cycles): the
  * first may start a stall; after it, the state stays as it is and only
- * the timeline grows (by at most its length). */
+ * the timeline grows: the first cycle's entry repeats n - 1 times. */
 static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
 {
 	struct xtrace *t = ctx;
 	struct trace_state *s = &t->s;
 	on_cycle(t, r);
-	uint64_t rest = n - 1, skip = rest > XTRACE_CYCLES ? rest - XTRACE_CYCLES : 0;
-	s->n_cycles += skip;
-	for (uint64_t i = skip; i < rest; i++) {
-		record_timeline(s, r);
-		s->cycles[(s->n_cycles - 1) % XTRACE_CYCLES].cycle = r->cycle + 1 + i;
-	}
+	s->repeat[(s->n_cycles - 1) % XTRACE_CYCLES] += n - 1;
 }
 
 /* ---- snapshots ---------------------------------------------------------- */
@@ -402,22 +405,48 @@ void xtrace_set_sink(struct xtrace *t, xtrace_sink_fn fn, void *ctx)
 	t->sink_ctx = ctx;
 }
 
+/* The entries in the ring: [oldest, n_cycles). */
+static uint64_t oldest_entry(const struct trace_state *s)
+{
+	return s->n_cycles > XTRACE_CYCLES ? s->n_cycles - XTRACE_CYCLES : 0;
+}
+
+static uint64_t newest_cycle(const struct trace_state *s)
+{
+	uint64_t k = (s->n_cycles - 1) % XTRACE_CYCLES;
+	return s->cycles[k].cycle + s->repeat[k];
+}
+
 int xtrace_cycle_count(const struct xtrace *t)
 {
-	return t->s.n_cycles < XTRACE_CYCLES ? (int)t->s.n_cycles : XTRACE_CYCLES;
+	const struct trace_state *s = &t->s;
+	if (!s->n_cycles)
+		return 0;
+	uint64_t span = newest_cycle(s) - s->cycles[oldest_entry(s) % XTRACE_CYCLES].cycle + 1;
+	return span < XTRACE_CYCLES ? (int)span : XTRACE_CYCLES;
 }
 
-const struct xtl_cycle *xtrace_cycle_at(const struct xtrace *t, int i)
+int xtrace_cycle_at(const struct xtrace *t, int i, struct xtl_cycle *out)
 {
+	const struct trace_state *s = &t->s;
 	if (i < 0 || i >= xtrace_cycle_count(t))
-		return NULL;
-	return &t->s.cycles[(t->s.n_cycles - 1 - (uint64_t)i) % XTRACE_CYCLES];
+		return -1;
+	uint64_t want = newest_cycle(s) - (uint64_t)i;
+	/* the last entry that starts at or before `want` (entries' cycles
+	 * increase along the ring) */
+	uint64_t lo = oldest_entry(s), hi = s->n_cycles - 1;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (s->cycles[mid % XTRACE_CYCLES].cycle <= want)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*out = s->cycles[lo % XTRACE_CYCLES];
+	out->cycle = want;
+	return 0;
 }
 
-const struct xtl_cycle *xtrace_last(const struct xtrace *t)
-{
-	return xtrace_cycle_at(t, 0);
-}
 
 int xtrace_event_count(const struct xtrace *t)
 {

@@ -52,7 +52,7 @@ void xtrace_set_sink(struct xtrace *t, xtrace_sink_fn fn, void *ctx);
 
 /* Timeline: number of cycles kept, and cycle i back (0 = the newest). */
 int xtrace_cycle_count(const struct xtrace *t);
-const struct xtl_cycle *xtrace_cycle_at(const struct xtrace *t, int i);
+int xtrace_cycle_at(const struct xtrace *t, int i, struct xtl_cycle *out);   /* 0, or -1 */
 
 /* Events: number kept, and event i back in begin order (0 = the newest). */
 int xtrace_event_count(const struct xtrace *t);
@@ -62,7 +62,5 @@ uint64_t xtrace_event_total(const struct xtrace *t, int kind);
 
 /* Instructions committed at pc so far. */
 uint64_t xtrace_commits_at(const struct xtrace *t, uint64_t pc);
-/* The newest cycle record (NULL before the first cycle). */
-const struct xtl_cycle *xtrace_last(const struct xtrace *t);
 
 #endif

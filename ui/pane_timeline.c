@@ -82,7 +82,9 @@ static void timeline_render(struct pane *p, struct explorer *x, struct textbuf *
 	/* Column c covers the records (cols-1-c)*k + scroll .. + k-1 back from
 	 * the newest; first is the engine cycle where column 0 begins
 	 * (negative before the run began). */
-	uint64_t last = xtrace_cycle_at(x->trace, p->scroll)->cycle;
+	struct xtl_cycle rec;
+	xtrace_cycle_at(x->trace, p->scroll, &rec);
+	uint64_t last = rec.cycle;
 	int64_t first = (int64_t)last - (int64_t)cols * k + 1;
 
 	int fixed = 3 + N_LANES + 1;           /* disp/issue/commit, lanes, axis */
@@ -107,8 +109,8 @@ static void timeline_render(struct pane *p, struct explorer *x, struct textbuf *
 	for (int c = 0; c < cols; c++) {
 		struct column col = { 0 };
 		for (int j = 0; j < k; j++) {
-			const struct xtl_cycle *r = xtrace_cycle_at(x->trace, p->scroll + (cols - 1 - c) * k + j);
-			if (!r)
+			const struct xtl_cycle *r = &rec;
+			if (xtrace_cycle_at(x->trace, p->scroll + (cols - 1 - c) * k + j, &rec) < 0)
 				break;
 			if (!col.have || r->cycle < col.lo)
 				col.lo = r->cycle;
@@ -201,12 +203,13 @@ static int timeline_key(struct pane *p, struct explorer *x, int key)
 
 static void timeline_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 {
-	const struct xtl_cycle *r = xtrace_cycle_at(x->trace, p->scroll);
+	struct xtl_cycle rec;
+	uint64_t up_to = xtrace_cycle_at(x->trace, p->scroll, &rec) == 0 ? xcycle(rec.cycle) : 0;
 	int k = x->set.timeline_scale > 1 ? x->set.timeline_scale : 1;
 	if (k > 1)
-		snprintf(buf, n, "up to cycle %llu, %d cycles a column", r ? (unsigned long long)xcycle(r->cycle) : 0ull, k);
+		snprintf(buf, n, "up to cycle %llu, %d cycles a column", (unsigned long long)up_to, k);
 	else
-		snprintf(buf, n, "up to cycle %llu", r ? (unsigned long long)xcycle(r->cycle) : 0ull);
+		snprintf(buf, n, "up to cycle %llu", (unsigned long long)up_to);
 }
 
 static const struct pane_class pane_timeline = {
