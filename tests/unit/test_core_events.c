@@ -286,29 +286,35 @@ static void mobs_miss(void *ctx, const struct miss_event *m)
 	o->n++;
 }
 
+/* Run the mixed program to its end with these miss observers, in order. */
+static void run_mixed_with(struct mobs *const *obs, int n, struct core_stats *st)
+{
+	struct program *prog = mixed_program();
+	struct crun r;
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	for (int i = 0; i < n; i++)
+		core_add_observer(r.c, &obs[i]->obs, NULL);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	core_stats(r.c, st);
+	crun_free(&r);
+	program_free(prog);
+}
+
 static void a_miss_filter_delivers_only_the_chosen_kinds(void **state)
 {
 	(void)state;
 	const uint32_t kinds = MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_L2D) | MISS_BIT(MISS_FU_STALL);
-	struct program *prog = mixed_program();
-	struct crun r;
 	struct mobs ref = { .want = kinds, .hash = 0xcbf29ce484222325ull };
 	struct mobs filt = { .hash = 0xcbf29ce484222325ull };
 	ref.obs = (struct core_observer){ .name = "ref", .ctx = &ref, .on_miss = mobs_miss };
 	filt.obs = (struct core_observer){ .name = "filt", .ctx = &filt, .on_miss = mobs_miss,
 					   .miss_filter = kinds };
-	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
-	core_add_observer(r.c, &filt.obs, NULL);
-	core_add_observer(r.c, &ref.obs, NULL);
-	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
 	struct core_stats st;
-	core_stats(r.c, &st);
-	crun_free(&r);
+	run_mixed_with((struct mobs *[]){ &filt, &ref }, 2, &st);
 	assert_true(st.events_correct[MISS_MISPREDICT] > 0 && st.events_correct[MISS_L2D] > 0);
 	assert_true(ref.n > 0 && ref.n < ref.total);
 	assert_int_equal(filt.total, ref.n);
 	assert_int_equal(filt.hash, ref.hash);
-	program_free(prog);
 }
 
 /* An observer that skips the ends of some kinds gets their begins and
@@ -318,8 +324,6 @@ static void a_miss_skip_end_drops_only_those_ends(void **state)
 	(void)state;
 	const uint32_t kinds = MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_L2D) | MISS_BIT(MISS_L1D);
 	const uint32_t no_end = MISS_BIT(MISS_L1D) | MISS_BIT(MISS_MISPREDICT);
-	struct program *prog = mixed_program();
-	struct crun r;
 	struct mobs ref = { .want = kinds, .no_end = no_end, .hash = 0xcbf29ce484222325ull };
 	struct mobs all = { .want = kinds, .hash = 0xcbf29ce484222325ull };
 	struct mobs filt = { .hash = 0xcbf29ce484222325ull };
@@ -327,20 +331,13 @@ static void a_miss_skip_end_drops_only_those_ends(void **state)
 	all.obs = (struct core_observer){ .name = "all", .ctx = &all, .on_miss = mobs_miss };
 	filt.obs = (struct core_observer){ .name = "filt", .ctx = &filt, .on_miss = mobs_miss,
 					   .miss_filter = kinds, .miss_skip_end = no_end };
-	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
-	core_add_observer(r.c, &filt.obs, NULL);
-	core_add_observer(r.c, &ref.obs, NULL);
-	core_add_observer(r.c, &all.obs, NULL);
-	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
 	struct core_stats st;
-	core_stats(r.c, &st);
-	crun_free(&r);
+	run_mixed_with((struct mobs *[]){ &filt, &ref, &all }, 3, &st);
 	assert_true(st.events_correct[MISS_L1D] > 0 && st.events_correct[MISS_L2D] > 0);
 	/* the skipped ends exist (an observer next to it still gets them) */
 	assert_true(ref.n < all.n);
 	assert_int_equal(filt.total, ref.n);
 	assert_int_equal(filt.hash, ref.hash);
-	program_free(prog);
 }
 
 /* ---- the cycle record ---------------------------------------------------- */
