@@ -447,7 +447,6 @@ int xtrace_cycle_at(const struct xtrace *t, int i, struct xtl_cycle *out)
 	return 0;
 }
 
-
 int xtrace_event_count(const struct xtrace *t)
 {
 	return t->s.n_events < XTRACE_EVENTS ? (int)t->s.n_events : XTRACE_EVENTS;
