@@ -61,6 +61,7 @@ static int test(struct xbreaks *b, struct xbp *bp, const struct xevent *ev, uint
 	}
 	if (b->mode == XB_STOP && bp->ignore > 0) {
 		bp->ignore--;
+		bp->hits++;       /* as gdb: a crossing it ignores still counts */
 		return 0;
 	}
 	return 1;
