@@ -257,12 +257,10 @@ static void draw_panes(struct screen *s)
 	s->dirty = 0;
 }
 
-/* Columns wc takes on the command line; what has no width of its own
- * (a control or combining character) is shown as one '?'. */
+/* Columns wc takes on the command line (tb_drawn_as). */
 static int cell_width(wchar_t wc)
 {
-	int w = wcwidth(wc);
-	return w > 0 ? w : 1;
+	return tb_drawn_as(&wc);
 }
 
 /* The prompt and the line being edited, scrolled so the cursor shows. */
@@ -301,12 +299,12 @@ static void draw_cmdline(struct screen *s)
 		used += cell_width(buf[--start]);
 	int col = 0, cursor_col = 0;
 	for (size_t i = start; i < line_len; i++) {
-		int w = cell_width(buf[i]);
+		wchar_t wc[2] = { buf[i], 0 };
+		int w = tb_drawn_as(&wc[0]);
 		if (col + w > avail)
 			break;
 		if (i == cur)
 			cursor_col = col;
-		wchar_t wc[2] = { wcwidth(buf[i]) > 0 ? buf[i] : L'?', 0 };
 		cchar_t cc;
 		setcchar(&cc, wc, A_NORMAL, 0, NULL);
 		mvwadd_wch(s->cmdwin, 0, pw + col, &cc);

@@ -136,11 +136,8 @@ int tb_putsn(struct textbuf *tb, int x, int y, int attr, const char *s, int maxw
 			ch = L' ';
 		if (ch < 32)
 			continue;
-		/* In columns: a CJK character or an emoji takes two (its right
-		 * half a TB_WIDE_TAIL cell), what has no width of its own one '?'. */
-		int w = wcwidth(ch);
-		if (w < 1)
-			ch = L'?', w = 1;
+		/* (a wide character's right half is a TB_WIDE_TAIL cell) */
+		int w = tb_drawn_as(&ch);
 		if (w > maxw) {
 			tb_putc(tb, x++, y, attr, L' ');   /* half a character would not fit */
 			break;
@@ -196,6 +193,15 @@ void tb_blit(struct textbuf *dst, int x, int y, const struct textbuf *src)
 			dst->cells[(size_t)dy * dst->w + dx] = src->cells[(size_t)r * src->w + c];
 		}
 	}
+}
+
+int tb_drawn_as(wchar_t *ch)
+{
+	int w = wcwidth(*ch);
+	if (w > 0)
+		return w;
+	*ch = L'?';
+	return 1;
 }
 
 wchar_t tb_shown(const struct textbuf *tb, int x, int y)

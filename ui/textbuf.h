@@ -80,6 +80,12 @@ int tb_printf(struct textbuf *tb, int x, int y, int attr, const char *fmt, ...)
 /* Write at most `maxw` columns. */
 int tb_putsn(struct textbuf *tb, int x, int y, int attr, const char *s, int maxw);
 void tb_putc(struct textbuf *tb, int x, int y, int attr, wchar_t ch);
+/* How a character is drawn: *ch itself in its columns (a CJK character or
+ * an emoji takes two), or one '?' for what has no width of its own (a
+ * control or combining character). Returns the columns. Panes and the
+ * command line both draw this way. */
+int tb_drawn_as(wchar_t *ch);
+
 /* What cell (x, y) shows: its character; TB_WIDE_TAIL for the right half
  * of a wide one (nothing to draw); a blank for half of a wide character
  * whose other half was written over. */
