@@ -221,7 +221,7 @@ static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t
 		return;
 	}
 	struct cycle_record one;
-	memcpy(&one, r, offsetof(struct cycle_record, commit_pc));
+	memcpy(&one, r, CYCLE_RECORD_FIXED);
 	one.branches_fetched = 0;
 	for (uint64_t i = 0; i < n; i++, one.cycle++)
 		set_on_cycle(s, &one);

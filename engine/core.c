@@ -24,6 +24,8 @@
 #include <string.h>
 #include "core_internal.h"
 #include "disasm.h"
+#include "mem.h"
+#include "program.h"
 
 static uint32_t pow2_at_least(uint32_t n)
 {
@@ -126,6 +128,7 @@ void core_free(struct core *c)
 	bpred_free(c->bp);
 	free(c->block);
 	free(c->smiss);
+	free(c->commit_counts);
 	free(c);
 }
 
@@ -431,7 +434,12 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 	}
 	if (r->fu == FU_MEM)
 		s->lsq_count--;
-	s->cc.commit_pc[s->cc.committed++] = r->pc;
+	s->cc.committed++;
+	if (c->commit_counts) {
+		long slot = core_count_slot(c, r->pc);
+		if (slot >= 0)
+			c->commit_counts[slot]++;
+	}
 	s->stats.committed++;
 	if (core_insn_wanted(c, r, INSN_COMMIT))
 		core_insn_event(c, r, INSN_COMMIT, NULL, 0);
@@ -507,7 +515,7 @@ static void publish_cycle(struct core *c)
 		    rec->long_misses_outstanding == k->long_misses_outstanding) {
 			/* one more cycle like the last one published: hold it back */
 			if (!c->idle_pending++)
-				memcpy(&c->idle_first, rec, offsetof(struct cycle_record, commit_pc));
+				memcpy(&c->idle_first, rec, CYCLE_RECORD_FIXED);
 			return;
 		}
 		core_flush_idle(c);
@@ -668,6 +676,39 @@ struct guest *core_guest(const struct core *c) { return c->g; }
 void core_stats(const struct core *c, struct core_stats *out) { *out = c->s.stats; }
 int core_rob_occupancy(const struct core *c) { return c->s.rob_count; }
 int core_rob_size(const struct core *c) { return (int)c->cfg.rob_size; }
+
+int core_count_commits(struct core *c, struct ivx_err *err)
+{
+	if (c->commit_counts)
+		return IVX_OK;
+	if (c->s.stats.cycles)
+		return ivx_error(err, IVX_EUSAGE, "commit counts must be asked for before the first cycle");
+	const struct program *p = guest_program(c->g);
+	size_t n = 0;
+	for (int i = 0; i < program_segment_count(p) && c->n_count_ranges < CORE_COUNT_RANGES; i++) {
+		const struct program_segment *seg = program_segment(p, i);
+		if (!(seg->prot & MEM_X))
+			continue;
+		struct count_range *r = &c->count_range[c->n_count_ranges++];
+		r->base = seg->vaddr & ~3ull;
+		r->span = (seg->vaddr + seg->memsz - r->base + 3) & ~3ull;
+		r->first = n;
+		n += r->span / 4;
+	}
+	c->commit_counts = calloc(n ? n : 1, sizeof *c->commit_counts);
+	if (!c->commit_counts) {
+		c->n_count_ranges = 0;
+		return ivx_error(err, IVX_ESYS, "out of host memory");
+	}
+	c->n_commit_counts = n;
+	return IVX_OK;
+}
+
+uint64_t core_commits_at(const struct core *c, uint64_t pc)
+{
+	long slot = c->commit_counts && !(pc & 3) ? core_count_slot(c, pc) : -1;
+	return slot >= 0 ? c->commit_counts[slot] : 0;
+}
 
 int core_rob_entry(const struct core *c, int i, struct rob_view *out)
 {

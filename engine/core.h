@@ -69,6 +69,16 @@ struct core_stats {
 };
 void core_stats(const struct core *c, struct core_stats *out);
 
+/* Commits per static instruction (the explorer's code pane; later the
+ * exact counts that sampled estimates are checked against). Off until
+ * core_count_commits turns it on, before the first cycle: one counter per
+ * instruction word of the program's executable segments, counted in the
+ * commit stage itself and kept in snapshots. */
+int core_count_commits(struct core *c, struct ivx_err *err);
+/* Instructions committed at pc (0 outside the program's code or when not
+ * counted). */
+uint64_t core_commits_at(const struct core *c, uint64_t pc);
+
 /* ROB contents for the explorer: entry 0 is the head. */
 enum rob_state { ROB_DISPATCHED, ROB_ISSUED, ROB_EXECUTING, ROB_DONE };
 struct rob_view {

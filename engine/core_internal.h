@@ -37,6 +37,7 @@
 #include "uop.h"
 
 #define CORE_MAX_OBSERVERS 16
+#define CORE_COUNT_RANGES  8              /* executable segments with commit counts */
 #define CORE_WHEEL_SIZE    1024           /* completion wheel buckets (power of two) */
 #define CORE_NIL           (-1)           /* empty link */
 #define CORE_SQ_FILTER     256            /* store-queue filter buckets (power of two) */
@@ -222,7 +223,7 @@ struct core {
 	 * (publish_cycle): whether every cycle subscriber takes them; whether
 	 * the last record published may be repeated (it was idle and no event
 	 * was published since), with what it showed; how many cycles repeat
-	 * it so far, and the first of them (its fields up to commit_pc).
+	 * it so far, and the first of them (its fixed part, CYCLE_RECORD_FIXED).
 	 * Nothing is pending whenever core_run or core_cycle has returned. */
 	int idle_batching;
 	int idle_repeatable;
@@ -259,7 +260,31 @@ struct core {
 	/* outside the block (it grows): see struct core_smiss */
 	struct core_smiss *smiss;
 	uint32_t smiss_cap;
+
+	/* Commits per instruction word of the executable segments
+	 * (core_count_commits; NULL: not counted), also outside the block:
+	 * only the explorer asks for them. Almost every pc is in the first
+	 * range. */
+	uint64_t *commit_counts;
+	size_t n_commit_counts;
+	struct count_range { uint64_t base, span, first; } count_range[CORE_COUNT_RANGES];
+	int n_count_ranges;
 };
+
+/* The slot of pc in commit_counts, or -1 outside the counted code. */
+static inline long core_count_slot(const struct core *c, uint64_t pc)
+{
+	/* one unsigned test: a pc below the base wraps and fails it too */
+	uint64_t off = pc - c->count_range[0].base;
+	if (__builtin_expect(off < c->count_range[0].span, 1))
+		return (long)(off >> 2);
+	for (int i = 1; i < c->n_count_ranges; i++) {
+		off = pc - c->count_range[i].base;
+		if (off < c->count_range[i].span)
+			return (long)(c->count_range[i].first + (off >> 2));
+	}
+	return -1;
+}
 
 _Static_assert(sizeof(struct core_insn) == 128, "struct core_insn should be 128 bytes");
 

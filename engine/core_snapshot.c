@@ -2,7 +2,8 @@
  * core_snapshot.c — saving and restoring the whole engine state.
  *
  * A snapshot holds copies of: the core's scalar state, its one block of
- * arrays and its pending store-miss events (core_internal.h), the memory system and predictor (their own
+ * arrays, its pending store-miss events and its commit counts
+ * (core_internal.h), the memory system and predictor (their own
  * _copy functions), the guest (a private guest object, guest_copy), and
  * each observer's blob (state_size/save/restore). Instruction records
  * point at the program's uops, which are immutable and shared, so the copy
@@ -27,6 +28,7 @@ struct core_snapshot {
 	void *block;
 	size_t block_bytes;
 	struct core_smiss *smiss; /* s.n_smiss of them */
+	uint64_t *commit_counts;  /* NULL if the core did not count */
 	struct memsys *ms;
 	struct bpred *bp;
 	struct guest *g;
@@ -41,6 +43,7 @@ void core_snapshot_free(struct core_snapshot *sn)
 		return;
 	free(sn->block);
 	free(sn->smiss);
+	free(sn->commit_counts);
 	memsys_free(sn->ms);
 	bpred_free(sn->bp);
 	guest_free(sn->g);
@@ -76,8 +79,11 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 	sn->smiss = malloc((c->s.n_smiss ? c->s.n_smiss : 1) * sizeof *sn->smiss);
 	sn->ms = memsys_new(&c->cfg, err);
 	sn->bp = sn->ms ? bpred_new(&c->cfg, err) : NULL;
-	if (!sn->block || !sn->smiss || !sn->bp) {
-		if (!sn->block || !sn->smiss)
+	size_t counts_bytes = c->n_commit_counts * sizeof *c->commit_counts;
+	if (c->commit_counts)
+		sn->commit_counts = malloc(counts_bytes ? counts_bytes : 1);
+	if (!sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts) || !sn->bp) {
+		if (!sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts))
 			oom(sn, err);
 		else
 			core_snapshot_free(sn);
@@ -85,6 +91,8 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 	}
 	memcpy(sn->block, c->block, c->block_bytes);
 	memcpy(sn->smiss, c->smiss, c->s.n_smiss * sizeof *sn->smiss);
+	if (c->commit_counts)
+		memcpy(sn->commit_counts, c->commit_counts, counts_bytes);
 	if (memsys_copy(sn->ms, c->ms) < 0 || bpred_copy(sn->bp, c->bp) < 0) {
 		core_snapshot_free(sn);
 		ivx_error(err, IVX_ESYS, "snapshot: copying the memory system or predictor failed");
@@ -99,7 +107,7 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 		core_snapshot_free(sn);
 		return NULL;
 	}
-	sn->bytes = sizeof *sn + c->block_bytes + c->s.n_smiss * sizeof *sn->smiss +
+	sn->bytes = sizeof *sn + c->block_bytes + c->s.n_smiss * sizeof *sn->smiss + counts_bytes +
 		    memsys_state_bytes(sn->ms) + bpred_state_bytes(sn->bp) +
 		    mem_fixed_bytes() + guest_mem(sn->g)->copied_bytes;
 	for (int i = 0; i < c->n_obs; i++) {
@@ -122,7 +130,7 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 
 int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct ivx_err *err)
 {
-	if (sn->block_bytes != c->block_bytes)
+	if (sn->block_bytes != c->block_bytes || !sn->commit_counts != !c->commit_counts)
 		return ivx_error(err, IVX_EUSAGE, "snapshot was taken of a differently configured core");
 	if (core_smiss_reserve(c, sn->s.n_smiss) < 0)
 		return ivx_error(err, IVX_ESYS, "out of host memory restoring a snapshot");
@@ -133,6 +141,8 @@ int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct
 		return ivx_error(err, IVX_EUSAGE, "snapshot was taken of a differently configured core");
 	memcpy(c->block, sn->block, c->block_bytes);
 	memcpy(c->smiss, sn->smiss, sn->s.n_smiss * sizeof *c->smiss);
+	if (c->commit_counts)
+		memcpy(c->commit_counts, sn->commit_counts, c->n_commit_counts * sizeof *c->commit_counts);
 	c->s = sn->s;
 	c->cc_current = 0;
 	c->idle_repeatable = 0;   /* the observers' states are the snapshot's now */

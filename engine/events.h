@@ -157,9 +157,7 @@ struct cycle_record {
 	int wrong_path_in_rob;  /* some ROB entries are on a wrong path */
 	int long_misses_outstanding; /* head_wait == HEAD_STORE: L2 D-cache misses in flight
 					(is the refused store waiting on memory?); else 0 */
-	/* The pcs of the `committed` instructions, oldest first: per-pc
-	 * commit counts need no instruction event per commit. */
-	uint64_t commit_pc[CYCLE_MAX_COMMIT];
+	/* (the fields above are the record's fixed part: CYCLE_RECORD_FIXED) */
 	/* The branches fetched this cycle (both paths), oldest first: an FMT
 	 * gives each its row without an instruction event per branch. */
 	int branches_fetched;
@@ -169,6 +167,10 @@ struct cycle_record {
 		int wrong_path;
 	} branch_fetched[CYCLE_MAX_FETCH];
 };
+
+/* The bytes of a record before its lists: what a run of idle cycles
+ * repeats (core_observer.on_idle_cycles). */
+#define CYCLE_RECORD_FIXED offsetof(struct cycle_record, branches_fetched)
 
 /* ---- subscription ---------------------------------------------------- */
 

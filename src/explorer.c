@@ -158,7 +158,8 @@ static int build(struct explorer *x, struct ivx_err *err)
 	xtrace_reset(x->trace);
 	xsnaps_clear(x->snaps);
 	xsnaps_configure(x->snaps, x->set.snap_interval, x->set.snap_budget);
-	if (core_add_observer(x->core, xtrace_observer(x->trace), err) < 0 ||
+	if (core_count_commits(x->core, err) < 0 ||
+	    core_add_observer(x->core, xtrace_observer(x->trace), err) < 0 ||
 	    xbreaks_attach(x->breaks, x->core, err) < 0 ||
 	    xacct_attach(x->acct, x->core, err) < 0)
 		return -1;
@@ -220,7 +221,7 @@ struct explorer *explorer_new(struct run_options *opts, struct ivx_err *err)
 		goto fail;
 	if (load_config(x, err) < 0)
 		goto fail;
-	x->trace = xtrace_new(x->prog);
+	x->trace = xtrace_new();
 	x->breaks = xbreaks_new(x);
 	x->snaps = xsnaps_new();
 	x->acct = xacct_new();

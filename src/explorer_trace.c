@@ -2,9 +2,9 @@
  * explorer_trace.c — the explorer's recorder (see explorer_trace.h).
  *
  * All state has a fixed size (the core requires it of observers that are
- * snapshotted): one plain struct of rings and derived-event trackers, and
- * an array of commit counts with one slot per instruction word of the
- * program's executable segments. A snapshot is two memcpys.
+ * snapshotted): one plain struct of rings and derived-event trackers, so a
+ * snapshot is one memcpy. (Commits per instruction, for the code pane,
+ * are the core's: core_commits_at.)
  *
  * Derived events:
  *   overlap   a correct-path long backend miss (L2 D-cache, D-TLB) begins
@@ -21,20 +21,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explorer_trace.h"
-#include "mem.h"
-#include "program.h"
 
 #define MAX_LONG 64
 
+/* A timeline entry: what the pane draws of a cycle record, in 16 bytes
+ * (the widths' and the ROB's largest configurable sizes, 64 and 4096, fit
+ * in the fields). Copying the record's leading 68 bytes instead took one
+ * fewer instruction a cycle but a ring five times the size, which stores
+ * to a new host cache line nearly every cycle. */
+struct tl_entry {
+	uint64_t cycle;
+	uint16_t rob_occupancy;
+	uint8_t dispatched, issued, issued_correct, committed;
+	uint8_t flags;                          /* TL_* */
+};
+#define TL_ROB_FULL 1
+#define TL_WRONG_PATH_IN_ROB 2
+
 struct trace_state {
-	/* The timeline, run-length coded: entry k stands for cycles[k].cycle
-	 * and the repeat[k] cycles after it, all alike (a run of idle cycles
-	 * is one entry, not a copy per cycle). The cycles of successive
-	 * entries follow on, so the ring holds at least its last
-	 * XTRACE_CYCLES cycles. */
-	struct xtl_cycle cycles[XTRACE_CYCLES];  /* ring */
-	uint64_t repeat[XTRACE_CYCLES];
+	/* The timeline, run-length coded: entry k stands for the cycles from
+	 * its own to the next entry's (the newest: to newest_cycle), all
+	 * alike (a run of idle cycles is one entry, not a copy per cycle). The
+	 * ring holds at least its last XTRACE_CYCLES cycles. */
+	struct tl_entry cycles[XTRACE_CYCLES];   /* ring */
 	uint64_t n_cycles;                       /* entries ever written */
+	uint64_t newest_cycle;
+	int rob_size;
 	struct xevent events[XTRACE_EVENTS];     /* ring, in begin order */
 	uint64_t n_events;
 	uint64_t totals[XEV_COUNT];
@@ -49,52 +61,24 @@ struct trace_state {
 	uint64_t stall_start;
 	int miss_ended;                          /* some miss ended during the stall */
 	struct xevent last_ended;
-	/* ROB-full episodes, from the cycle records (a loop that fills the ROB
-	 * begins and ends one every few cycles: a miss event each would cost
-	 * more than the rest of the recording) */
-	int rob_full;
-	uint64_t rob_full_event;                 /* its begin's n_events + 1 */
-	uint64_t rob_full_start;
+	/* ROB-full and ROB-empty episodes, from the cycle records: a loop
+	 * that fills the ROB begins and ends one every few cycles, a program
+	 * that mispredicts or misses in the I-cache empties it as often, and
+	 * a miss event for each would cost more than the rest of the
+	 * recording. */
+	struct episode {
+		int on;
+		uint64_t event;                  /* its begin's n_events + 1 */
+		uint64_t start;
+	} rob_full, rob_empty;
 };
-
-#define MAX_RANGES 8
-
-/* An executable segment: its instructions' counts start at counts[first]. */
-struct code_range { uint64_t base, end, first; };
 
 struct xtrace {
 	struct trace_state s;
-	/* Commits per static instruction, one slot per word of executable
-	 * segments: a fixed size, as snapshots require of observer state. */
-	uint64_t *counts;
-	size_t n_counts;
-	struct code_range ranges[MAX_RANGES];
-	int n_ranges;
 	xtrace_sink_fn sink;
 	void *sink_ctx;
 	struct core_observer obs;
 };
-
-/* ---- commit counts ------------------------------------------------------ */
-
-/* The slot of pc in counts[], or -1 outside the program's code. */
-static inline long count_slot(const struct xtrace *t, uint64_t pc)
-{
-	/* almost every pc is in the first range: one test (unsigned wrap
-	 * makes pc below the base fail it too) */
-	if (pc - t->ranges[0].base < t->ranges[0].end - t->ranges[0].base && !(pc & 3))
-		return (long)((pc - t->ranges[0].base) / 4);
-	for (int i = 1; i < t->n_ranges; i++)
-		if (pc >= t->ranges[i].base && pc < t->ranges[i].end && !(pc & 3))
-			return (long)(t->ranges[i].first + (pc - t->ranges[i].base) / 4);
-	return -1;
-}
-
-uint64_t xtrace_commits_at(const struct xtrace *t, uint64_t pc)
-{
-	long i = count_slot(t, pc);
-	return i < 0 ? 0 : t->counts[i];
-}
 
 /* ---- events ------------------------------------------------------------- */
 
@@ -124,7 +108,9 @@ static struct xevent *find_event(struct xtrace *t, uint64_t id)
 	return NULL;
 }
 
-static void derived(struct xtrace *t, int kind, uint64_t start, uint64_t end, const struct xevent *from)
+/* (derived and episode_changed are rare: kept out of line, they leave
+ * the per-cycle function no stack frame to set up) */
+static __attribute__((noinline)) void derived(struct xtrace *t, int kind, uint64_t start, uint64_t end, const struct xevent *from)
 {
 	struct xevent d = *from;
 	d.kind = kind;
@@ -223,82 +209,59 @@ static void on_miss(void *ctx, const struct miss_event *me)
 			}
 }
 
-/* A ROB-full episode begins or ends with this cycle, as the core's
- * MISS_ROB_FULL event would (begin: the cycle dispatch found the ROB full;
- * end: the first cycle it did not). Its id is 0: the core's ids are not
- * known here, and none is 0. */
-static void rob_full_changed(struct xtrace *t, const struct cycle_record *r)
+/* A ROB-full or ROB-empty episode begins or ends with this cycle, as the
+ * core's MISS_ROB_FULL or MISS_ROB_EMPTY event would (begin: the cycle
+ * dispatch found the ROB full, or that ended with it empty; end: the first
+ * cycle that did not). Its id is 0: the core's ids are not known here,
+ * and none is 0. */
+static __attribute__((noinline)) void episode_changed(struct xtrace *t, struct episode *ep, int kind, int on,
+						       int correct_path, uint64_t cycle)
 {
 	struct trace_state *s = &t->s;
-	s->rob_full = r->rob_full;
-	if (r->rob_full) {
-		struct xevent e = { .kind = MISS_ROB_FULL, .start = r->cycle,
-				    .correct_path = !r->rob_full_wrong_path };
-		s->rob_full_start = r->cycle;
-		s->rob_full_event = s->n_events + 1;
+	ep->on = on;
+	if (on) {
+		struct xevent e = { .kind = kind, .start = cycle, .correct_path = correct_path };
+		ep->start = cycle;
+		ep->event = s->n_events + 1;
 		record_event(t, &e);
 		emit(t, &e, MISS_BEGIN);
 		return;
 	}
-	struct xevent tmp = { .kind = MISS_ROB_FULL, .start = s->rob_full_start, .correct_path = 1 };
+	struct xevent tmp = { .kind = kind, .start = ep->start, .correct_path = 1 };
 	struct xevent *e = &tmp;
-	if (s->rob_full_event && s->n_events - (s->rob_full_event - 1) <= XTRACE_EVENTS)
-		e = &s->events[(s->rob_full_event - 1) % XTRACE_EVENTS];
-	e->end = r->cycle;
+	if (ep->event && s->n_events - (ep->event - 1) <= XTRACE_EVENTS)
+		e = &s->events[(ep->event - 1) % XTRACE_EVENTS];
+	e->end = cycle;
 	e->ended = 1;
 	emit(t, e, MISS_END);
 }
 
-/* Commit counts from the record: no instruction event per commit. */
-static inline void count_commits(struct xtrace *t, const struct cycle_record *r)
-{
-	/* count_slot's test of the first range, with the range in locals (a
-	 * count's store could alias it; calling count_slot here cost 3-5 more
-	 * host instructions a cycle on crc) */
-	uint64_t base = t->ranges[0].base, span = t->ranges[0].end - base;
-	uint64_t *counts = t->counts;
-	for (int k = 0; k < r->committed; k++) {
-		uint64_t pc = r->commit_pc[k];
-		if (pc - base < span && !(pc & 3)) {
-			counts[(pc - base) / 4]++;
-		} else {
-			long i = count_slot(t, pc);
-			if (i >= 0)
-				counts[i]++;
-		}
-	}
-}
-
-/* The fields the timeline copies sit where the cycle record has them. */
-#define SAME_PLACE(f) _Static_assert(offsetof(struct xtl_cycle, f) == offsetof(struct cycle_record, f), \
-				     "xtl_cycle." #f " is not where cycle_record has it")
-SAME_PLACE(cycle); SAME_PLACE(fetched); SAME_PLACE(dispatched); SAME_PLACE(dispatched_correct);
-SAME_PLACE(issued); SAME_PLACE(committed); SAME_PLACE(squashed); SAME_PLACE(issued_correct);
-SAME_PLACE(rob_occupancy); SAME_PLACE(rob_size); SAME_PLACE(rob_full); SAME_PLACE(rob_full_wrong_path);
-SAME_PLACE(lsq_occupancy); SAME_PLACE(frontend_occupancy); SAME_PLACE(fetch_stall);
-SAME_PLACE(head_wait); SAME_PLACE(idle);
-#define XTL_COPIED offsetof(struct xtl_cycle, wrong_path_in_rob)
-_Static_assert(XTL_COPIED == offsetof(struct xtl_cycle, idle) + sizeof(int),
-	       "xtl_cycle: the copied block ends with idle");
-
-/* One block copy and one field: converting and storing the fields one
- * by one cost about twice as much, every cycle. */
 static inline void record_timeline(struct trace_state *s, const struct cycle_record *r)
 {
-	uint64_t k = s->n_cycles++ % XTRACE_CYCLES;
-	struct xtl_cycle *c = &s->cycles[k];
-	s->repeat[k] = 0;
-	memcpy(c, r, XTL_COPIED);
-	c->wrong_path_in_rob = r->wrong_path_in_rob;
+	struct tl_entry *e = &s->cycles[s->n_cycles++ % XTRACE_CYCLES];
+	e->cycle = r->cycle;
+	e->rob_occupancy = (uint16_t)r->rob_occupancy;
+	e->dispatched = (uint8_t)r->dispatched;
+	e->issued = (uint8_t)r->issued;
+	e->issued_correct = (uint8_t)r->issued_correct;
+	e->committed = (uint8_t)r->committed;
+	e->flags = (uint8_t)((r->rob_full ? TL_ROB_FULL : 0) | (r->wrong_path_in_rob ? TL_WRONG_PATH_IN_ROB : 0));
+	s->newest_cycle = r->cycle;
+	s->rob_size = r->rob_size;
 }
 
 static void on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct xtrace *t = ctx;
 	struct trace_state *s = &t->s;
-	if (__builtin_expect(r->rob_full != s->rob_full, 0))
-		rob_full_changed(t, r);
-	count_commits(t, r);
+	int empty = r->rob_occupancy == 0;
+	if (__builtin_expect((r->rob_full != s->rob_full.on) | (empty != s->rob_empty.on), 0)) {
+		/* (in the order the core's end of cycle has them) */
+		if (empty != s->rob_empty.on)
+			episode_changed(t, &s->rob_empty, MISS_ROB_EMPTY, empty, 1, r->cycle);
+		if (r->rob_full != s->rob_full.on)
+			episode_changed(t, &s->rob_full, MISS_ROB_FULL, r->rob_full, !r->rob_full_wrong_path, r->cycle);
+	}
 	record_timeline(s, r);
 	s->last_head_wait = r->head_wait;
 
@@ -318,13 +281,12 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 
 /* n idle cycles like the last one (core_observer.on_idle_cycles): the
  * first may start a stall; after it, the state stays as it is and only
- * the timeline grows: the first cycle's entry repeats n - 1 times. */
+ * the timeline grows: the first cycle's entry stands for all n. */
 static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
 {
 	struct xtrace *t = ctx;
-	struct trace_state *s = &t->s;
 	on_cycle(t, r);
-	s->repeat[(s->n_cycles - 1) % XTRACE_CYCLES] += n - 1;
+	t->s.newest_cycle += n - 1;
 }
 
 /* ---- snapshots ---------------------------------------------------------- */
@@ -332,50 +294,33 @@ static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
 static size_t state_size(void *ctx)
 {
 	struct xtrace *t = ctx;
-	return sizeof t->s + t->n_counts * sizeof t->counts[0];
+	return sizeof t->s;
 }
 
 static void save(void *ctx, void *blob)
 {
 	struct xtrace *t = ctx;
 	memcpy(blob, &t->s, sizeof t->s);
-	memcpy((char *)blob + sizeof t->s, t->counts, t->n_counts * sizeof t->counts[0]);
 }
 
 static void restore(void *ctx, const void *blob)
 {
 	struct xtrace *t = ctx;
 	memcpy(&t->s, blob, sizeof t->s);
-	memcpy(t->counts, (const char *)blob + sizeof t->s, t->n_counts * sizeof t->counts[0]);
 }
 
 /* ---- public ------------------------------------------------------------- */
 
-struct xtrace *xtrace_new(const struct program *prog)
+struct xtrace *xtrace_new(void)
 {
 	struct xtrace *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
-	for (int i = 0; i < program_segment_count(prog) && t->n_ranges < MAX_RANGES; i++) {
-		const struct program_segment *seg = program_segment(prog, i);
-		if (!(seg->prot & MEM_X))
-			continue;
-		struct code_range *r = &t->ranges[t->n_ranges++];
-		r->base = seg->vaddr & ~3ull;
-		r->end = seg->vaddr + seg->memsz;
-		r->first = t->n_counts;
-		t->n_counts += (r->end - r->base + 3) / 4;
-	}
-	t->counts = calloc(t->n_counts ? t->n_counts : 1, sizeof *t->counts);
-	if (!t->counts) {
-		free(t);
-		return NULL;
-	}
 	t->obs = (struct core_observer){
 		.name = "explorer-trace", .ctx = t,
 		.on_miss = on_miss, .on_cycle = on_cycle, .on_idle_cycles = on_idle_cycles,
 		.state_size = state_size, .save = save, .restore = restore,
-		.miss_filter = (MISS_BIT(MISS_KIND_COUNT) - 1) & ~MISS_BIT(MISS_ROB_FULL),
+		.miss_filter = (MISS_BIT(MISS_KIND_COUNT) - 1) & ~(MISS_BIT(MISS_ROB_FULL) | MISS_BIT(MISS_ROB_EMPTY)),
 	};
 	return t;
 }
@@ -384,14 +329,12 @@ void xtrace_free(struct xtrace *t)
 {
 	if (!t)
 		return;
-	free(t->counts);
 	free(t);
 }
 
 void xtrace_reset(struct xtrace *t)
 {
 	memset(&t->s, 0, sizeof t->s);
-	memset(t->counts, 0, t->n_counts * sizeof *t->counts);
 }
 
 const struct core_observer *xtrace_observer(struct xtrace *t)
@@ -411,18 +354,12 @@ static uint64_t oldest_entry(const struct trace_state *s)
 	return s->n_cycles > XTRACE_CYCLES ? s->n_cycles - XTRACE_CYCLES : 0;
 }
 
-static uint64_t newest_cycle(const struct trace_state *s)
-{
-	uint64_t k = (s->n_cycles - 1) % XTRACE_CYCLES;
-	return s->cycles[k].cycle + s->repeat[k];
-}
-
 int xtrace_cycle_count(const struct xtrace *t)
 {
 	const struct trace_state *s = &t->s;
 	if (!s->n_cycles)
 		return 0;
-	uint64_t span = newest_cycle(s) - s->cycles[oldest_entry(s) % XTRACE_CYCLES].cycle + 1;
+	uint64_t span = s->newest_cycle - s->cycles[oldest_entry(s) % XTRACE_CYCLES].cycle + 1;
 	return span < XTRACE_CYCLES ? (int)span : XTRACE_CYCLES;
 }
 
@@ -431,7 +368,7 @@ int xtrace_cycle_at(const struct xtrace *t, int i, struct xtl_cycle *out)
 	const struct trace_state *s = &t->s;
 	if (i < 0 || i >= xtrace_cycle_count(t))
 		return -1;
-	uint64_t want = newest_cycle(s) - (uint64_t)i;
+	uint64_t want = s->newest_cycle - (uint64_t)i;
 	/* the last entry that starts at or before `want` (entries' cycles
 	 * increase along the ring) */
 	uint64_t lo = oldest_entry(s), hi = s->n_cycles - 1;
@@ -442,8 +379,14 @@ int xtrace_cycle_at(const struct xtrace *t, int i, struct xtl_cycle *out)
 		else
 			hi = mid - 1;
 	}
-	*out = s->cycles[lo % XTRACE_CYCLES];
-	out->cycle = want;
+	const struct tl_entry *e = &s->cycles[lo % XTRACE_CYCLES];
+	*out = (struct xtl_cycle){
+		.cycle = want, .dispatched = e->dispatched, .issued = e->issued,
+		.issued_correct = e->issued_correct, .committed = e->committed,
+		.rob_occupancy = e->rob_occupancy, .rob_size = s->rob_size,
+		.rob_full = !!(e->flags & TL_ROB_FULL),
+		.wrong_path_in_rob = !!(e->flags & TL_WRONG_PATH_IN_ROB),
+	};
 	return 0;
 }
 

@@ -1,9 +1,8 @@
 /*
  * explorer_trace.h — what the explorer remembers about the run: the last
  * XTRACE_CYCLES per-cycle records (the timeline), the last XTRACE_EVENTS
- * miss events (the events pane, timeline spans), commits per static
- * instruction (the code pane), and the two events the explorer derives
- * from the engine's (overlap, interval).
+ * miss events (the events pane, timeline spans), and the two events the
+ * explorer derives from the engine's (overlap, interval).
  *
  * It is one core observer. Its state is part of every engine snapshot
  * (state_size/save/restore), so after reverse stepping the panes show
@@ -22,18 +21,12 @@
 #define XTRACE_CYCLES 1024
 #define XTRACE_EVENTS 1024
 
-/* One cycle of the timeline: the leading fields of its cycle record
- * (events.h), copied in one block (explorer_trace.c checks that the
- * layouts agree), and one field from further on. */
+/* One cycle of the timeline, as the timeline pane draws it. */
 struct xtl_cycle {
 	uint64_t cycle;
-	int fetched, dispatched, dispatched_correct, issued, committed, squashed, issued_correct;
-	int rob_occupancy, rob_size, rob_full, rob_full_wrong_path;
-	int lsq_occupancy, frontend_occupancy;
-	int fetch_stall;           /* enum fetch_stall */
-	int head_wait;             /* enum head_wait */
-	int idle;
-	/* (the copied block ends here) */
+	int dispatched, issued, issued_correct, committed;
+	int rob_occupancy, rob_size;
+	int rob_full;              /* dispatch was blocked by a full ROB */
 	int wrong_path_in_rob;
 };
 
@@ -41,8 +34,7 @@ typedef void (*xtrace_sink_fn)(void *ctx, const struct xevent *e, int phase);
 
 struct xtrace;
 
-struct program;
-struct xtrace *xtrace_new(const struct program *prog);
+struct xtrace *xtrace_new(void);
 void xtrace_free(struct xtrace *t);
 /* Forget everything (a restart). */
 void xtrace_reset(struct xtrace *t);
@@ -59,8 +51,5 @@ int xtrace_event_count(const struct xtrace *t);
 const struct xevent *xtrace_event_at(const struct xtrace *t, int i);
 /* Events begun so far of one kind (correct path, derived included). */
 uint64_t xtrace_event_total(const struct xtrace *t, int kind);
-
-/* Instructions committed at pc so far. */
-uint64_t xtrace_commits_at(const struct xtrace *t, uint64_t pc);
 
 #endif

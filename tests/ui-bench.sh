@@ -40,14 +40,16 @@ trap 'T kill-server 2> /dev/null; rm -rf "$TMP"' EXIT
 export HOME="$TMP"
 TICK=$(getconf CLK_TCK)
 
-# CPU seconds of a command: the best of three runs.
+# CPU seconds (user + system) of one run of a command.
 cpu1() {
 	local t
 	t=$( { TIMEFORMAT='%U %S'; time "$@" > /dev/null 2>&1; } 2>&1 | tail -n 1)
-	echo "$t" | awk '{printf "%.2f", $1 + $2}'
+	# (milliseconds: a workload's 5 M cycles take 0.1-0.7 s, so rounding
+	# to hundredths would move its share by up to 8 points)
+	echo "$t" | awk '{printf "%.3f", $1 + $2}'
 }
 least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f%%", (b > 0 ? 100 * a / b : 0) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", (b > 0 ? 100 * a / b : 0) }'; }
 wait_for() {
 	local n=$((${3:-60} * 10))
 	while [ $n -gt 0 ]; do
@@ -127,10 +129,10 @@ if [ $# -eq 0 ]; then
 		printf '  %-12s %9s %9s %7s\n' "${prog#workloads/}" "$h" "$x" "$(ratio "$h" "$x")"
 		echo "$h $x ${prog#workloads/}" >> "$TMP/suite"
 	done < "$TMP/workloads"
-	med=$(awk '$2 > 0 { print 100 * $1 / $2 }' "$TMP/suite" | median | awk '{ printf "%.0f%%", $1 }')
-	under=$(awk '$2 > 0 && 100 * $1 / $2 < 79.5 { printf "%s%s (%.0f%%)", sep, $3, 100 * $1 / $2; sep = ", " }' "$TMP/suite")
+	med=$(awk '$2 > 0 { print 100 * $1 / $2 }' "$TMP/suite" | median | awk '{ printf "%.1f%%", $1 }')
+	under=$(awk '$2 > 0 && 100 * $1 / $2 < 80 { printf "%s%s (%.1f%%)", sep, $3, 100 * $1 / $2; sep = ", " }' "$TMP/suite")
 	awk -v med="$med" -v under="${under:-none}" '{ h += $1; x += $2 }
-	     END { printf "  explorer: median %s of headless speed; the suite as one run %.0f%% (%.2f s against %.2f s); under 80%%: %s\n", med, (x > 0 ? 100 * h / x : 0), x, h, under }' "$TMP/suite"
+	     END { printf "  explorer: median %s of headless speed; the suite as one run %.1f%% (%.3f s against %.3f s); under 80%%: %s\n", med, (x > 0 ? 100 * h / x : 0), x, h, under }' "$TMP/suite"
 fi
 
 echo "ui-bench: one step with a full redraw at 200x60"

@@ -74,7 +74,7 @@ static void code_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 			snprintf(dis, sizeof dis, "%s", "");
 		int b = has_break(x, a);
 		char mark = a == head ? '>' : in_list(in_rob, n_rob, a) ? '*' : ' ';
-		uint64_t n = xtrace_commits_at(x->trace, a);
+		uint64_t n = core_commits_at(x->core, a);
 		char cnt[24] = "";
 		if (n)
 			snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)n);

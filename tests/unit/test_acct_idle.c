@@ -63,7 +63,7 @@ static void count_cycle(void *ctx, const struct cycle_record *r)
 	k->next_cycle = r->cycle + 1;
 	k->single++;
 	k->event_since = 0;
-	memcpy(&k->last, r, offsetof(struct cycle_record, commit_pc));
+	memcpy(&k->last, r, CYCLE_RECORD_FIXED);
 }
 
 static void count_run(void *ctx, const struct cycle_record *r, uint64_t n)

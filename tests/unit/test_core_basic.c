@@ -513,6 +513,53 @@ static void latencies_longer_than_the_wheel_work(void **state)
 	finish(&r);
 }
 
+/* Commits per instruction (core_count_commits) on the mixed loop: each
+ * straight-line instruction once, the loop's 3000 times, the two in the
+ * tbz's shadow as often as the guest's own count of their results says,
+ * wrong-path instructions never (the counts add up to the commits). */
+static void commit_counts_are_exact(void **state)
+{
+	(void)state;
+	struct cprog p;
+	mixed(&p);
+	struct program *prog = cp_program(&p, 1 << 16);
+	assert_non_null(prog);
+	struct crun r;
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	assert_int_equal(core_commits_at(r.c, EB_TEXT + EB_CODE_OFF), 0);   /* not counted yet */
+	assert_int_equal(core_count_commits(r.c, &r.err), IVX_OK);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	assert_true(core_done(r.c));
+	uint64_t pc0 = EB_TEXT + EB_CODE_OFF, sum = 0;
+	for (int i = 0; i < p.n; i++)
+		sum += core_commits_at(r.c, pc0 + 4 * (uint64_t)i);
+	assert_int_equal(sum, core_committed(r.c));
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(core_commits_at(r.c, pc0 + 4 * (uint64_t)i), 1);
+	for (int i = 4; i <= 10; i++)
+		assert_int_equal(core_commits_at(r.c, pc0 + 4 * (uint64_t)i), 3000);
+	uint64_t not_skipped = guest_cpu(r.g)->x[11];   /* add x11, x11, #1 in the shadow */
+	assert_true(not_skipped > 0 && not_skipped < 3000);
+	assert_int_equal(core_commits_at(r.c, pc0 + 4 * 11), not_skipped);
+	assert_int_equal(core_commits_at(r.c, pc0 + 4 * 12), not_skipped);
+	for (int i = 13; i <= 15; i++)
+		assert_int_equal(core_commits_at(r.c, pc0 + 4 * (uint64_t)i), 3000);
+	for (int i = 16; i < p.n; i++)
+		assert_int_equal(core_commits_at(r.c, pc0 + 4 * (uint64_t)i), 1);
+	/* outside the code, or not an instruction's address */
+	assert_int_equal(core_commits_at(r.c, pc0 - 0x1000), 0);
+	assert_int_equal(core_commits_at(r.c, pc0 + 4 * 4 + 2), 0);
+	assert_int_equal(core_commits_at(r.c, 0x7fff0000), 0);
+	finish(&r);
+
+	/* asked for once the run has begun: refused, with a reason */
+	assert_int_equal(crun_start(&r, cp_program(&p, 1 << 16), 0, NULL, NULL), 0);
+	assert_int_equal(core_cycle(r.c, &r.err), IVX_OK);
+	assert_true(core_count_commits(r.c, &r.err) < 0);
+	assert_non_null(strstr(r.err.msg, "before the first cycle"));
+	finish(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +579,7 @@ int main(void)
 		cmocka_unit_test(an_impossible_configuration_is_refused),
 		cmocka_unit_test(perfect_components_and_wrong_path_memory_switch_events_off),
 		cmocka_unit_test(latencies_longer_than_the_wheel_work),
+		cmocka_unit_test(commit_counts_are_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,6 +44,7 @@ struct outcome {
 	struct cpu cpu;
 	int rob;
 	struct rob_view head;
+	uint64_t commits[sizeof mixed_words / sizeof mixed_words[0]];   /* per instruction */
 };
 
 static void run_k(struct crun *r, struct evcheck *e, uint64_t k, struct outcome *o)
@@ -56,6 +57,8 @@ static void run_k(struct crun *r, struct evcheck *e, uint64_t k, struct outcome 
 	o->rob = core_rob_occupancy(r->c);
 	memset(&o->head, 0, sizeof o->head);
 	core_rob_entry(r->c, 0, &o->head);
+	for (size_t i = 0; i < sizeof o->commits / sizeof o->commits[0]; i++)
+		o->commits[i] = core_commits_at(r->c, EB_TEXT + EB_CODE_OFF + 4 * i);
 }
 
 static void assert_same(const struct outcome *a, const struct outcome *b)
@@ -66,6 +69,7 @@ static void assert_same(const struct outcome *a, const struct outcome *b)
 	assert_int_equal(a->cpu.pc, b->cpu.pc);
 	assert_int_equal(a->rob, b->rob);
 	assert_int_equal(a->head.seq, b->head.seq);
+	assert_memory_equal(a->commits, b->commits, sizeof a->commits);
 }
 
 static void restoring_replays_identically(void **state)
@@ -77,6 +81,7 @@ static void restoring_replays_identically(void **state)
 	struct probe pr = { 0 };
 	pr.obs = (struct core_observer){ .name = "probe", .ctx = &pr, .on_cycle = probe_cycle };
 	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	assert_int_equal(core_count_commits(r.c, &r.err), IVX_OK);
 	core_add_observer(r.c, ev_observer(&e), NULL);
 	core_add_observer(r.c, &pr.obs, NULL);
 	/* snapshot in the middle of a wrong path, so the guest is speculating */
@@ -88,9 +93,15 @@ static void restoring_replays_identically(void **state)
 	assert_non_null(sn);
 	assert_true(core_snapshot_bytes(sn) > 0);
 	struct outcome first, second, third;
+	struct outcome at_snapshot;
+	run_k(&r, &e, 0, &at_snapshot);
 	run_k(&r, &e, 4000, &first);
+	assert_true(first.commits[4] > at_snapshot.commits[4]);   /* the loop went on */
 	assert_int_equal(core_snapshot_restore(r.c, sn, &r.err), IVX_OK);
 	assert_int_equal(core_cycles(r.c), c0);
+	struct outcome restored;
+	run_k(&r, &e, 0, &restored);
+	assert_memory_equal(restored.commits, at_snapshot.commits, sizeof restored.commits);
 	run_k(&r, &e, 4000, &second);
 	assert_same(&first, &second);
 	/* and to the end of the program */
@@ -130,6 +141,11 @@ static void a_snapshot_of_another_machine_is_refused(void **state)
 	struct core_snapshot *sn = core_snapshot_save(a.c, &a.err);
 	assert_non_null(sn);
 	assert_int_equal(crun_start(&b, prog, 0, NULL, big), 0);
+	assert_true(core_snapshot_restore(b.c, sn, &b.err) < 0);
+	crun_free(&b);
+	/* nor is one of a core that did not count commits by one that does */
+	assert_int_equal(crun_start(&b, prog, 0, NULL, NULL), 0);
+	assert_int_equal(core_count_commits(b.c, &b.err), IVX_OK);
 	assert_true(core_snapshot_restore(b.c, sn, &b.err) < 0);
 	core_snapshot_free(sn);
 	crun_free(&a);
