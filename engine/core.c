@@ -685,15 +685,19 @@ int core_count_commits(struct core *c, struct ivx_err *err)
 		return ivx_error(err, IVX_EUSAGE, "commit counts must be asked for before the first cycle");
 	const struct program *p = guest_program(c->g);
 	size_t n = 0;
+	/* One counter per word the program decoded (program_code_run): the
+	 * zero-filled rest of a segment beyond its file bytes holds nothing
+	 * that can commit, and a hostile ELF can make it gigabytes. */
 	for (int i = 0; i < program_segment_count(p) && c->n_count_ranges < CORE_COUNT_RANGES; i++) {
 		const struct program_segment *seg = program_segment(p, i);
-		if (!(seg->prot & MEM_X))
+		const struct uop *first, *end;
+		if (!(seg->prot & MEM_X) || program_code_run(p, seg->vaddr & ~3ull, &first, &end) < 0)
 			continue;
 		struct count_range *r = &c->count_range[c->n_count_ranges++];
 		r->base = seg->vaddr & ~3ull;
-		r->span = (seg->vaddr + seg->memsz - r->base + 3) & ~3ull;
+		r->span = 4 * (uint64_t)(end - first);
 		r->first = n;
-		n += r->span / 4;
+		n += (size_t)(end - first);
 	}
 	c->commit_counts = calloc(n ? n : 1, sizeof *c->commit_counts);
 	if (!c->commit_counts) {

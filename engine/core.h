@@ -72,7 +72,7 @@ void core_stats(const struct core *c, struct core_stats *out);
 /* Commits per static instruction (the explorer's code pane; later the
  * exact counts that sampled estimates are checked against). Off until
  * core_count_commits turns it on, before the first cycle: one counter per
- * instruction word of the program's executable segments, counted in the
+ * instruction word the program decoded (program_code_run), counted in the
  * commit stage itself and kept in snapshots. */
 int core_count_commits(struct core *c, struct ivx_err *err);
 /* Instructions committed at pc (0 outside the program's code or when not

@@ -261,7 +261,7 @@ struct core {
 	struct core_smiss *smiss;
 	uint32_t smiss_cap;
 
-	/* Commits per instruction word of the executable segments
+	/* Commits per decoded instruction word of the executable segments
 	 * (core_count_commits; NULL: not counted), also outside the block:
 	 * only the explorer asks for them. Almost every pc is in the first
 	 * range. */

@@ -82,8 +82,9 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 	size_t counts_bytes = c->n_commit_counts * sizeof *c->commit_counts;
 	if (c->commit_counts)
 		sn->commit_counts = malloc(counts_bytes ? counts_bytes : 1);
-	if (!sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts) || !sn->bp) {
-		if (!sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts))
+	int no_memory = !sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts);
+	if (no_memory || !sn->bp) {
+		if (no_memory)
 			oom(sn, err);
 		else
 			core_snapshot_free(sn);

@@ -46,7 +46,6 @@ struct trace_state {
 	struct tl_entry cycles[XTRACE_CYCLES];   /* ring */
 	uint64_t n_cycles;                       /* entries ever written */
 	uint64_t newest_cycle;
-	int rob_size;
 	struct xevent events[XTRACE_EVENTS];     /* ring, in begin order */
 	uint64_t n_events;
 	uint64_t totals[XEV_COUNT];
@@ -248,7 +247,6 @@ static inline void record_timeline(struct trace_state *s, const struct cycle_rec
 	/* (both flags are 0 or 1 in the record) */
 	e->flags = (uint8_t)(r->rob_full * TL_ROB_FULL | r->wrong_path_in_rob * TL_WRONG_PATH_IN_ROB);
 	s->newest_cycle = r->cycle;
-	s->rob_size = r->rob_size;
 }
 
 static void on_cycle(void *ctx, const struct cycle_record *r)
@@ -384,7 +382,7 @@ int xtrace_cycle_at(const struct xtrace *t, int i, struct xtl_cycle *out)
 	*out = (struct xtl_cycle){
 		.cycle = want, .dispatched = e->dispatched, .issued = e->issued,
 		.issued_correct = e->issued_correct, .committed = e->committed,
-		.rob_occupancy = e->rob_occupancy, .rob_size = s->rob_size,
+		.rob_occupancy = e->rob_occupancy,
 		.rob_full = !!(e->flags & TL_ROB_FULL),
 		.wrong_path_in_rob = !!(e->flags & TL_WRONG_PATH_IN_ROB),
 	};

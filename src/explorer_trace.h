@@ -25,9 +25,9 @@
 struct xtl_cycle {
 	uint64_t cycle;
 	int dispatched, issued, issued_correct, committed;
-	int rob_occupancy, rob_size;
-	int rob_full;              /* dispatch was blocked by a full ROB */
-	int wrong_path_in_rob;
+	int rob_occupancy;
+	int rob_full;              /* dispatch was blocked by a full ROB (0 or 1) */
+	int wrong_path_in_rob;     /* (0 or 1) */
 };
 
 typedef void (*xtrace_sink_fn)(void *ctx, const struct xevent *e, int phase);

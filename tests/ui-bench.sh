@@ -19,13 +19,13 @@
 #    once: this VM has slow spells of several seconds that make a run take
 #    half again as long, and interleaving makes them hit every
 #    configuration alike instead of one block of runs.
-# 3. (without PROG) The same over the workload suite: for each workload of
+# 2. (without PROG) The same over the workload suite: for each workload of
 #    data/bin/MANIFEST (default arguments, as `make bench`'s other
 #    scripts), `continue` to cycle UI_BENCH_CYCLES (default 5 M; a `break
 #    cycle` in a batch script) against `ivx run --max-cycles`, least CPU
 #    time of UI_BENCH_SUITE_ROUNDS (default 3) interleaved rounds; then
 #    the median share and the suite taken as one run.
-# 2. One `step` with a full redraw on a 200x60 terminal (`time -n 200
+# 3. One `step` with a full redraw on a 200x60 terminal (`time -n 200
 #    step` in the explorer, wall clock): target under 20 ms.
 set -u
 IVX=$1

@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "core.h"
 #include "explorer.h"
 #include "explorer_trace.h"
 #include "pane.h"
@@ -53,7 +54,7 @@ static void digit(struct textbuf *tb, int x, int y, int v, int attr)
 /* One column: k cycles merged (max occupancy, mean counts rounded up). */
 struct column {
 	int have;
-	int occ, size, full, wrong;
+	int occ, full, wrong;
 	int disp, issue, issue_correct, commit;
 	uint64_t lo, hi;          /* engine cycles covered */
 };
@@ -106,31 +107,30 @@ static void timeline_render(struct pane *p, struct explorer *x, struct textbuf *
 	for (int l = 0; l < N_LANES; l++)
 		tb_puts(tb, 0, y_lanes + l, TB_DIM, lane_names[l]);
 
+	int rob_size = core_rob_size(x->core);   /* the run's configuration: the same in every cycle */
 	for (int c = 0; c < cols; c++) {
 		struct column col = { 0 };
 		for (int j = 0; j < k; j++) {
-			const struct xtl_cycle *r = &rec;
 			if (xtrace_cycle_at(x->trace, p->scroll + (cols - 1 - c) * k + j, &rec) < 0)
 				break;
-			if (!col.have || r->cycle < col.lo)
-				col.lo = r->cycle;
-			if (!col.have || r->cycle > col.hi)
-				col.hi = r->cycle;
+			if (!col.have || rec.cycle < col.lo)
+				col.lo = rec.cycle;
+			if (!col.have || rec.cycle > col.hi)
+				col.hi = rec.cycle;
 			col.have = 1;
-			if (r->rob_occupancy > col.occ)
-				col.occ = r->rob_occupancy;
-			col.size = r->rob_size ? r->rob_size : 1;
-			col.full |= r->rob_full != 0;
-			col.wrong |= r->wrong_path_in_rob != 0;
-			col.disp += r->dispatched;
-			col.issue += r->issued;
-			col.issue_correct += r->issued_correct;
-			col.commit += r->committed;
+			if (rec.rob_occupancy > col.occ)
+				col.occ = rec.rob_occupancy;
+			col.full |= rec.rob_full;
+			col.wrong |= rec.wrong_path_in_rob;
+			col.disp += rec.dispatched;
+			col.issue += rec.issued;
+			col.issue_correct += rec.issued_correct;
+			col.commit += rec.committed;
 		}
 		if (!col.have)
 			continue;
 		int xx = MARGIN + c;
-		int level = (col.occ * occ_h * 8 + col.size - 1) / col.size;
+		int level = (col.occ * occ_h * 8 + rob_size - 1) / rob_size;
 		for (int row = 0; row < occ_h; row++) {
 			int e = level - (occ_h - 1 - row) * 8;
 			if (e > 0)

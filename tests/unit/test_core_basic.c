@@ -560,6 +560,42 @@ static void commit_counts_are_exact(void **state)
 	finish(&r);
 }
 
+/* A code segment zero-filled far beyond its file bytes (1 GiB here)
+ * holds nothing that can commit: the counters cover the words the program
+ * decoded, so a snapshot stays small instead of copying 2 GiB of them. */
+static void commit_counts_cover_only_the_decoded_code(void **state)
+{
+	(void)state;
+	struct cprog p = { .n = 0 };
+	cp_emit(&p, I_MOVZ(9, 1000));
+	cp_emit(&p, I_ADDI(1, 1, 1));        /* loop */
+	cp_emit(&p, I_SUBSI(9, 9, 1));
+	cp_emit(&p, I_BCOND(COND_NE, -2));
+	cp_exit(&p);
+	struct eb_image im = eb_build(p.w, (size_t)p.n, 0);
+	eb_phdr(&im, 0)->p_memsz = 1u << 30;
+	eb_phdr(&im, 1)->p_vaddr = EB_TEXT + (1u << 30) + 0x1000;
+	struct ivx_err err;
+	struct program *prog = program_load_image(im.bytes, im.len, "t", &err);
+	free(im.bytes);
+	assert_non_null(prog);
+	struct crun r;
+	assert_int_equal(crun_start(&r, prog, 0, NULL, NULL), 0);
+	assert_int_equal(core_count_commits(r.c, &r.err), IVX_OK);
+	struct core_snapshot *sn = core_snapshot_save(r.c, &r.err);
+	assert_non_null(sn);
+	assert_true(core_snapshot_bytes(sn) < (16u << 20));
+	core_snapshot_free(sn);
+	assert_int_equal(core_run(r.c, 0, 0, &r.err), IVX_OK);
+	assert_true(core_done(r.c));
+	uint64_t pc0 = EB_TEXT + EB_CODE_OFF;
+	assert_int_equal(core_commits_at(r.c, pc0), 1);
+	for (int i = 1; i <= 3; i++)
+		assert_int_equal(core_commits_at(r.c, pc0 + 4 * (uint64_t)i), 1000);
+	assert_int_equal(core_commits_at(r.c, pc0 + (1u << 20)), 0);   /* in the fill */
+	finish(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -580,6 +616,7 @@ int main(void)
 		cmocka_unit_test(perfect_components_and_wrong_path_memory_switch_events_off),
 		cmocka_unit_test(latencies_longer_than_the_wheel_work),
 		cmocka_unit_test(commit_counts_are_exact),
+		cmocka_unit_test(commit_counts_cover_only_the_decoded_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
