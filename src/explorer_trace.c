@@ -48,6 +48,11 @@ struct trace_state {
 	uint64_t newest_cycle;
 	struct xevent events[XTRACE_EVENTS];     /* ring, in begin order */
 	uint64_t n_events;
+	/* The ring slot of the miss event with engine id i, at i mod
+	 * XTRACE_EVENTS (checked against the slot's id: a newer event may
+	 * have taken either), so an ending miss is found without a search. */
+	uint16_t slot_of_id[XTRACE_EVENTS];
+#define SLOT_OF_ID_FITS (XTRACE_EVENTS <= 65536)
 	uint64_t totals[XEV_COUNT];
 	/* overlap */
 	uint64_t long_ids[MAX_LONG];             /* outstanding long misses (engine ids) */
@@ -87,10 +92,15 @@ static void emit(struct xtrace *t, const struct xevent *e, int phase)
 		t->sink(t->sink_ctx, e, phase);
 }
 
+_Static_assert(SLOT_OF_ID_FITS, "ring slots fit slot_of_id's entries");
+
 static struct xevent *record_event(struct xtrace *t, const struct xevent *e)
 {
-	struct xevent *slot = &t->s.events[t->s.n_events++ % XTRACE_EVENTS];
+	uint64_t i = t->s.n_events++ % XTRACE_EVENTS;
+	struct xevent *slot = &t->s.events[i];
 	*slot = *e;
+	if (e->kind < MISS_KIND_COUNT && e->id)   /* (the episodes have no engine id) */
+		t->s.slot_of_id[e->id % XTRACE_EVENTS] = (uint16_t)i;
 	if (e->correct_path && e->kind >= 0 && e->kind < XEV_COUNT)
 		t->s.totals[e->kind]++;
 	return slot;
@@ -98,6 +108,10 @@ static struct xevent *record_event(struct xtrace *t, const struct xevent *e)
 
 static struct xevent *find_event(struct xtrace *t, uint64_t id)
 {
+	struct xevent *hit = &t->s.events[t->s.slot_of_id[id % XTRACE_EVENTS]];
+	if (hit->kind < MISS_KIND_COUNT && hit->id == id)
+		return hit;
+	/* (its slot taken: the event may still be in the ring) */
 	uint64_t n = t->s.n_events < XTRACE_EVENTS ? t->s.n_events : XTRACE_EVENTS;
 	for (uint64_t i = 0; i < n; i++) {
 		struct xevent *e = &t->s.events[(t->s.n_events - 1 - i) % XTRACE_EVENTS];
