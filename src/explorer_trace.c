@@ -52,7 +52,6 @@ struct trace_state {
 	 * XTRACE_EVENTS (checked against the slot's id: a newer event may
 	 * have taken either), so an ending miss is found without a search. */
 	uint16_t slot_of_id[XTRACE_EVENTS];
-#define SLOT_OF_ID_FITS (XTRACE_EVENTS <= 65536)
 	uint64_t totals[XEV_COUNT];
 	/* overlap */
 	uint64_t long_ids[MAX_LONG];             /* outstanding long misses (engine ids) */
@@ -92,7 +91,7 @@ static void emit(struct xtrace *t, const struct xevent *e, int phase)
 		t->sink(t->sink_ctx, e, phase);
 }
 
-_Static_assert(SLOT_OF_ID_FITS, "ring slots fit slot_of_id's entries");
+_Static_assert(XTRACE_EVENTS <= 65536, "a ring slot fits a slot_of_id entry");
 
 static struct xevent *record_event(struct xtrace *t, const struct xevent *e)
 {
