@@ -547,12 +547,9 @@ static void publish_cycle(struct core *c)
 	/* While speculating, the wrong path is the young end of the ring, so
 	 * the ROB holds some of it iff its youngest entry is wrong-path. */
 	rec->wrong_path_in_rob = s->spec && s->dispatch != s->head && core_at(c, s->dispatch - 1)->wrong_path;
-publish:;
-	/* (the list in locals: a callback could in principle write to *c, so
-	 * the compiler would reload both every time round) */
-	const struct core_sub *sub = c->cycle_sub, *end = sub + c->n_cycle_sub;
-	for (; sub < end; sub++)
-		sub->fn.cycle(sub->ctx, rec);
+publish:
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
 }
 
 static inline void end_of_cycle(struct core *c)
