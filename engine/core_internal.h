@@ -274,7 +274,8 @@ struct core {
 /* The slot of pc in commit_counts, or -1 outside the counted code. */
 static inline long core_count_slot(const struct core *c, uint64_t pc)
 {
-	/* one unsigned test: a pc below the base wraps and fails it too */
+	/* one unsigned test: a pc below the base wraps and fails it too (the
+	 * first range's counters start at slot 0) */
 	uint64_t off = pc - c->count_range[0].base;
 	if (__builtin_expect(off < c->count_range[0].span, 1))
 		return (long)(off >> 2);
