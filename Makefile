@@ -34,9 +34,9 @@ LDFLAGS += $(SAN)
 LTO     ?= $(if $(shell $(CC) -v 2>&1 | grep '^gcc version'),-flto=auto -ffat-lto-objects)
 LDLIBS  += $(PC_LIBS) -lm -lpthread
 
-ENGINE_SRC := $(sort $(wildcard engine/*.c))
-FRONT_SRC  := $(sort $(wildcard src/*.c) $(wildcard ui/*.c))
-FRONT_ASM  := $(sort $(wildcard src/*.S))
+ENGINE_SRC := $(sort $(wildcard engine/*/*.c))
+FRONT_SRC  := $(sort $(wildcard src/*.c src/*/*.c ui/*.c))
+FRONT_ASM  := $(sort $(wildcard src/*/*.S))
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 FRONT_OBJ  := $(FRONT_SRC:%.c=$(BUILD)/%.o) $(FRONT_ASM:%.S=$(BUILD)/%.o)
 DEPFILES   := $(ENGINE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d)
@@ -55,9 +55,9 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LTO) -MMD -MP -c -o $@ $<
 
-# The built-in default program, embedded by src/default_prog.S.
+# The built-in default program, embedded by src/cli/default_prog.S.
 DEFAULT_PROG ?= data/bin/workloads/interp
-$(BUILD)/src/default_prog.o: src/default_prog.S $(DEFAULT_PROG)
+$(BUILD)/src/cli/default_prog.o: src/cli/default_prog.S $(DEFAULT_PROG)
 	@mkdir -p $(dir $@)
 	$(CC) -c -o $@ -DIVX_DEFAULT_PROG_PATH='"$(DEFAULT_PROG)"' \
 	    -DIVX_DEFAULT_PROG_NAME='"$(notdir $(DEFAULT_PROG))"' $<

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "cli/cli.h"
 
 extern const struct cli_command cmd_run_entry;
 extern const struct cli_command cmd_disasm_entry;

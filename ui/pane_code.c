@@ -7,16 +7,16 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "core.h"
-#include "disasm.h"
-#include "explorer.h"
-#include "explorer_break.h"
-#include "explorer_trace.h"
+#include "core/core.h"
+#include "isa/disasm.h"
+#include "explorer/explorer.h"
+#include "explorer/explorer_break.h"
+#include "explorer/explorer_trace.h"
 #include "pane.h"
-#include "program.h"
-#include "symtab.h"
+#include "guest/program.h"
+#include "guest/symtab.h"
 #include "textbuf.h"
-#include "uop.h"
+#include "isa/uop.h"
 
 #define MAX_MARK 512
 

@@ -4,7 +4,7 @@
  * scroll back by lines of output.
  */
 #include <string.h>
-#include "explorer.h"
+#include "explorer/explorer.h"
 #include "pane.h"
 #include "textbuf.h"
 #include "ui_state.h"

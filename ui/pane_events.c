@@ -5,8 +5,8 @@
  * highlighted.
  */
 #include <stdio.h>
-#include "explorer.h"
-#include "explorer_trace.h"
+#include "explorer/explorer.h"
+#include "explorer/explorer_trace.h"
 #include "pane.h"
 #include "textbuf.h"
 

@@ -10,9 +10,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "acct.h"
-#include "explorer.h"
-#include "explorer_acct.h"
+#include "acct/acct.h"
+#include "explorer/explorer.h"
+#include "explorer/explorer_acct.h"
 #include "pane.h"
 #include "textbuf.h"
 

@@ -8,12 +8,12 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "core.h"
-#include "disasm.h"
-#include "explorer.h"
+#include "core/core.h"
+#include "isa/disasm.h"
+#include "explorer/explorer.h"
 #include "pane.h"
 #include "textbuf.h"
-#include "uop.h"
+#include "isa/uop.h"
 
 static const char *wait_text(int wait)
 {

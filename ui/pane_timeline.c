@@ -12,9 +12,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "core.h"
-#include "explorer.h"
-#include "explorer_trace.h"
+#include "core/core.h"
+#include "explorer/explorer.h"
+#include "explorer/explorer_trace.h"
 #include "pane.h"
 #include "textbuf.h"
 

@@ -21,7 +21,7 @@
 #include <term.h>
 #include <termios.h>
 #include <unistd.h>
-#include "explorer.h"
+#include "explorer/explorer.h"
 #include "screen.h"
 #include "screen_internal.h"
 #include "textbuf.h"

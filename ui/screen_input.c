@@ -28,12 +28,12 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
-#include "explorer.h"
+#include "explorer/explorer.h"
 #include "pane.h"
 #include "screen_internal.h"
 #include "textbuf.h"
 #include "ui_state.h"
-#include "xcmd.h"
+#include "xcmd/xcmd.h"
 
 #define HISTORY_SIZE 1000
 

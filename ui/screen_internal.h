@@ -9,7 +9,7 @@
 #include <histedit.h>
 #include <ncurses.h>
 #include <wchar.h>
-#include "xcmd.h"
+#include "xcmd/xcmd.h"
 
 struct explorer;
 struct textbuf;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "explorer.h"
+#include "explorer/explorer.h"
 #include "layout.h"
 #include "textbuf.h"
 #include "ui_state.h"

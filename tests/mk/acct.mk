@@ -1,4 +1,4 @@
-# acct.mk — CPI-stack accounting (engine/acct*.c, ivx cpistack / refstack).
+# acct.mk — CPI-stack accounting (engine/acct/, ivx cpistack / refstack).
 #
 #   acct-cli       the two commands end to end: text, JSON, SVG, bad input
 #   acct-bench     what the five accounting units cost in timing-mode speed

@@ -1,4 +1,4 @@
-# ui.mk — the explorer (ui/, src/explorer*.c, src/xcmd*.c).
+# ui.mk — the explorer (ui/, src/explorer/, src/xcmd/).
 #
 #   test-ui-golden    batch scripts on the micro-kernels vs tests/golden/*.out
 #   test-ui-reverse   reverse execution reaches exactly the state first seen

@@ -11,11 +11,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "config.h"
-#include "core.h"
+#include "core/config.h"
+#include "core/core.h"
 #include "elf_builder.h"
-#include "guest.h"
-#include "program.h"
+#include "guest/guest.h"
+#include "guest/program.h"
 
 /* ---- encodings (offsets of branches in instructions) ---- */
 #define I_ADDI(rd, rn, imm)  (0x91000000u | ((uint32_t)(imm) << 10) | ((rn) << 5) | (rd))

@@ -27,10 +27,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cpu.h"
-#include "isa.h"
-#include "mem.h"
-#include "uop.h"
+#include "isa/cpu.h"
+#include "isa/isa.h"
+#include "isa/mem.h"
+#include "isa/uop.h"
 
 #define T_CODE 0x400000ull
 #define T_DATA 0x10000ull

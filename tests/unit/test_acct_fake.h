@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "acct.h"
-#include "config.h"
-#include "uop.h"
+#include "acct/acct.h"
+#include "core/config.h"
+#include "isa/uop.h"
 
 struct fake {
 	struct acct *unit[ACCT_METHOD_COUNT];

@@ -22,11 +22,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "acct.h"
-#include "config.h"
-#include "core.h"
-#include "guest.h"
-#include "program.h"
+#include "acct/acct.h"
+#include "core/config.h"
+#include "core/core.h"
+#include "guest/guest.h"
+#include "guest/program.h"
 
 enum { BATCHED, STEPPED, PLAIN, N_CORES };
 

@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "acct.h"
-#include "config.h"
-#include "guest.h"
-#include "program.h"
-#include "refstack.h"
+#include "acct/acct.h"
+#include "core/config.h"
+#include "guest/guest.h"
+#include "guest/program.h"
+#include "acct/refstack.h"
 
 struct result {
 	struct refstack_stack ref, inv;

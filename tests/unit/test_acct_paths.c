@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "acct.h"
-#include "config.h"
-#include "core.h"
-#include "guest.h"
-#include "program.h"
+#include "acct/acct.h"
+#include "core/config.h"
+#include "core/core.h"
+#include "guest/guest.h"
+#include "guest/program.h"
 
 static void drop(void *ctx, int fd, const void *buf, size_t len)
 {

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bpred.h"
-#include "uop.h"
+#include "core/bpred.h"
+#include "isa/uop.h"
 
 static struct bpred *make(const char *const *overrides)
 {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
+#include "core/config.h"
 
 /* Write `text` to a fresh temporary file; its name goes to path. */
 static void temp_ini(char *path, size_t n, const char *text)

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdlib.h>
-#include "core_internal.h"
+#include "core/core_internal.h"
 #include "core_prog.h"
 
 /* add rd, rn, #imm, lsl 12 */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdlib.h>
-#include "core_internal.h"
+#include "core/core_internal.h"
 #include "core_prog.h"
 
 static const uint32_t mixed_words[] = {

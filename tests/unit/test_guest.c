@@ -12,9 +12,9 @@
 #include <cmocka.h>
 
 #include "elf_builder.h"
-#include "guest.h"
-#include "mem.h"
-#include "program.h"
+#include "guest/guest.h"
+#include "isa/mem.h"
+#include "guest/program.h"
 
 static char out_buf[256];
 static size_t out_len;

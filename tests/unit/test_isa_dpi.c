@@ -4,7 +4,7 @@
  * the bitfield group (SBFM/BFM/UBFM and aliases) and EXTR.
  */
 #include "isa_test.h"
-#include "isa_internal.h"
+#include "isa/isa_internal.h"
 
 /* Expected values from qemu-aarch64; see isa_test.h. */
 static const struct isa_alu_case dpi_cases[] = {

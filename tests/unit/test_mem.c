@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "mem.h"
+#include "isa/mem.h"
 
 #define PAGE MEM_PAGE_SIZE
 #define BASE 0x100000ull

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "memsys.h"
+#include "core/memsys.h"
 
 #define L1I 1
 #define L1D 2

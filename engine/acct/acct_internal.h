@@ -1,0 +1,355 @@
+/*
+ * acct_internal.h — what the accounting units share behind acct.h: the
+ * unit object, the per-method state structs, and the helpers every unit
+ * uses to read a cycle record. Only engine/acct*.c include it.
+ *
+ * A unit's whole mutable state is `struct acct.s` (a union of flat structs
+ * with no pointers), so a snapshot is one memcpy of acct_state_size bytes.
+ */
+#ifndef IVX_ACCT_INTERNAL_H
+#define IVX_ACCT_INTERNAL_H
+
+#include <stddef.h>
+#include "acct.h"
+#include "isa/uop.h"
+
+/* Largest table the FMT keeps (rows = outstanding branches + 1) and the
+ * largest ROB the units accept. */
+#define ACCT_FMT_MAX_ROWS 1024
+#define ACCT_MAX_ROB 1024
+/* ROB ids are the core's slot numbers, which may exceed the ROB size. */
+#define ACCT_MAX_ROB_ID 4096
+
+/* Cycles and committed instructions: the same for every unit watching one
+ * simulation, so a set of units keeps one copy (struct acct.clock). */
+struct acct_clock {
+	uint64_t cycles;                   /* on_cycle calls seen */
+	uint64_t insns;                    /* instructions committed */
+};
+
+/* What every unit counts. */
+struct acct_totals {
+	struct acct_clock clk;             /* a unit's own; unused in a set */
+	/* the global component counters, and one more that nothing reads:
+	 * the set's per-cycle rules add to it instead of testing whether to
+	 * add (acct_set.c) */
+	uint64_t global[ACCT_COMP_COUNT + 1];
+};
+
+struct acct_naive_state {
+	struct acct_totals t;
+	uint64_t events[ACCT_COMP_COUNT];  /* events counted (all paths or correct only) */
+};
+
+struct acct_power5_state {
+	struct acct_totals t;
+	int empty_cause;                   /* enum acct_comp an empty ROB is charged to, -1 none */
+};
+
+/* One FMT row. `local` is the FMT's; the sFMT has no local counters. */
+struct acct_fmt_slot {
+	uint64_t seq;                      /* branch seq, 0 for the open fetch row */
+	uint64_t pc;
+	uint64_t start;                    /* nonfull count when it entered the ROB */
+	uint64_t penalty;                  /* branch penalty, once resolved as mispredicted */
+	uint64_t local[ACCT_FE_COUNT];     /* frontend miss cycles fetched before it */
+	int32_t rob_id;                    /* -1 until dispatched */
+	uint8_t mispredicted;              /* resolved as mispredicted */
+};
+
+/*
+ * The table is a ring addressed by ever-increasing positions (row =
+ * position mod rows):
+ *
+ *     head ........ disp ........ fetch
+ *     [ in the ROB ][ in frontend ][open row]
+ *
+ * rows [head, disp) hold dispatched branches (dispatch head pointer = head,
+ * dispatch tail pointer = disp - 1), [disp, fetch) fetched branches not yet
+ * dispatched, and row `fetch` is the open row whose local counters collect
+ * the frontend miss cycles of the instructions being fetched now; the next
+ * branch fetched claims it.
+ */
+struct acct_fmt_state_s {
+	struct acct_totals t;              /* the FMT's totals; the sFMT's but for
+					      the I-side components: */
+	uint64_t sfmt_global[ACCT_FE_COUNT]; /* the sFMT's global L1I/L2I/I-TLB counters */
+	uint64_t head, disp, fetch;        /* ring positions (see above) */
+	uint64_t nonfull;                  /* cycles with the ROB not full so far */
+	int refill;                        /* global branch counter running */
+	uint64_t shared[ACCT_FE_COUNT];    /* sFMT shared local counters */
+	int imiss_bits;                    /* sFMT: bits set in imiss[] */
+	int imiss_words;                   /* ... all of them in imiss[0 .. imiss_words) */
+	uint64_t overflows;
+	/* wrong-path I-side misses in progress: the core's fetch_stall says
+	 * WRONG_PATH for them, but counter hardware sees a fetch unit waiting
+	 * on a miss, so the units rebuild that from the miss events */
+	uint64_t wp_itlb_id, wp_itlb_start;
+	uint64_t wp_cache_id;
+	int wp_cache_kind;                 /* ACCT_FE_L1I or ACCT_FE_L2I */
+	uint64_t imiss[ACCT_MAX_ROB_ID / 64]; /* sFMT: I-miss bit per ROB id */
+	struct acct_fmt_slot row[ACCT_FMT_MAX_ROWS];
+};
+
+struct acct {
+	int method;                        /* enum acct_method */
+	struct core_observer obs;
+	/* The unit whose state holds this one's counts: itself, except for
+	 * the sFMT of a set, which reads the set's FMT (one table computes
+	 * both: they differ only in where I-side miss cycles wait). */
+	const struct acct *src;
+	/* The set's shared clock, or NULL: the unit counts in s.t.clk. */
+	const struct acct_clock *clock;
+	/* derived from the configuration, fixed for the unit's life */
+	uint32_t penalty[ACCT_COMP_COUNT]; /* naive average penalties */
+	uint32_t rows;                     /* FMT rows in use (a power of two) */
+	uint32_t rob_size;
+	uint32_t itlb_latency;             /* I-TLB walk cycles */
+	size_t state_size;                 /* bytes of `s` the snapshot copies */
+	/* FMT: ROB id -> row of the branch last dispatched there. A hint to
+	 * find a completing branch without a search, always checked against
+	 * the row's seq, so it needs no snapshot. */
+	uint16_t rob_row[ACCT_MAX_ROB_ID];
+	union {
+		struct acct_totals t;
+		struct acct_naive_state naive;
+		struct acct_power5_state p5;
+		struct acct_fmt_state_s fmt;
+	} s;
+};
+
+/* Per-method set-up: fill a->obs callbacks and a->state_size, zero state. */
+void acct_naive_init(struct acct *a);
+void acct_power5_init(struct acct *a);
+void acct_fmt_init(struct acct *a);
+
+/* Reading a cycle record the way the counters do. */
+static inline int acct_rob_full(const struct cycle_record *r)
+{
+	/* dispatch is the last stage to change the ROB in a cycle, so a cycle
+	 * that dispatched nothing and ends full was full at dispatch. */
+	return r->rob_full || (r->dispatched == 0 && r->rob_occupancy >= r->rob_size);
+}
+
+/* The component a blocked ROB head stands for; -1 none. A store at the
+ * head that the memory system refused waits for a D-cache miss to free an
+ * MSHR: a long one when misses to memory are in flight, else an L1 one. */
+static inline int acct_head_comp(const struct cycle_record *r)
+{
+	switch (r->head_wait) {
+	case HEAD_L1D: return ACCT_L1D;
+	case HEAD_L2D: return ACCT_L2D;
+	case HEAD_DTLB: return ACCT_DTLB;
+	case HEAD_LONG_LATENCY: return ACCT_FU;
+	case HEAD_STORE: return r->long_misses_outstanding > 0 ? ACCT_L2D : ACCT_L1D;
+	default: return -1;
+	}
+}
+
+/* The I-side component of a fetch stall, or -1. */
+static inline int acct_fetch_comp(int fetch_stall)
+{
+	switch (fetch_stall) {
+	case FETCH_STALL_L1I: return ACCT_FE_L1I;
+	case FETCH_STALL_L2I: return ACCT_FE_L2I;
+	case FETCH_STALL_ITLB: return ACCT_FE_ITLB;
+	default: return -1;
+	}
+}
+
+static inline int acct_is_branch(const struct uop *u)
+{
+	return u && u->op_class == UOP_BRANCH;
+}
+
+/* The overlap measurement (acct_overlap.c). */
+struct acct_overlap {
+	struct core_observer obs;
+	struct {
+		struct acct_overlap_stats st;
+		uint64_t wrong_fetch_seq;   /* mispredicted branch fetched, unresolved (0 none) */
+		uint64_t pending_dispatch;  /* ... and not yet in the ROB (0 none) */
+		uint64_t bp_seq;            /* mispredicted branch whose penalty is running */
+		int bp_resolved;            /* ... and it has resolved */
+		int64_t long_out;           /* correct-path long backend misses outstanding */
+	} s;
+};
+
+/* ---- per-cycle updates ----------------------------------------------------
+ * Each unit's on_cycle is one of these; acct_set.c calls them directly, so
+ * a cycle costs one observer call for all units. */
+
+static inline struct acct_fmt_slot *acct_fmt_slot_at(struct acct *a, uint64_t pos)
+{
+	return &a->s.fmt.row[pos & (a->rows - 1)];
+}
+
+/* What every unit reads from a cycle record, worked out once per cycle. */
+struct acct_cycle_view {
+	uint64_t committed;
+	int full;                          /* the ROB was full at dispatch */
+	int head;                          /* acct_head_comp: what a blocked head stands for, -1 */
+	int fe;                            /* acct_fetch_comp: correct-path I-side fetch stall, -1 */
+};
+
+static inline void acct_cycle_view(const struct cycle_record *r, struct acct_cycle_view *v)
+{
+	v->committed = (uint64_t)r->committed;
+	v->full = acct_rob_full(r);
+	v->head = acct_head_comp(r);
+	v->fe = acct_fetch_comp(r->fetch_stall);
+}
+
+/* A unit's own clock (a unit outside a set). */
+static inline void acct_clock_tick(struct acct *a, const struct acct_cycle_view *v)
+{
+	a->s.t.clk.cycles++;
+	a->s.t.clk.insns += v->committed;
+}
+
+/* POWER5: zero-commit cycles by cause (acct_power5.c explains). */
+static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *r,
+				     const struct acct_cycle_view *v)
+{
+	struct acct_power5_state *s = &a->s.p5;
+	/* this cycle's frontend view, as the counters see it during the cycle */
+	int redirect = r->fetch_stall == FETCH_STALL_REDIRECT;
+	if (v->fe >= 0)
+		s->empty_cause = v->fe;
+	else if (redirect)
+		s->empty_cause = ACCT_BPRED;
+	if (v->committed == 0) {
+		int k = r->head_wait == HEAD_NONE ? s->empty_cause   /* nothing in the ROB */
+						  : v->head;
+		if (k >= 0)
+			s->t.global[k]++;
+	}
+	/* instructions entering the ROB end the empty-ROB episode */
+	if (r->dispatched_correct > 0 && v->fe < 0 && !redirect)
+		s->empty_cause = -1;
+}
+
+/* The I-side miss a fetch unit on a wrong path would wait on this cycle
+ * (ACCT_FE_*), or -1: the core reports a wrong-path wait only as
+ * FETCH_STALL_WRONG_PATH, so the FMT rebuilds it from the wrong-path miss
+ * events it has seen. */
+static inline int acct_fmt_wrong_path_imiss(const struct acct *a, const struct cycle_record *r)
+{
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	int w = f->wp_cache_id ? f->wp_cache_kind : -1;
+	if (__builtin_expect(f->wp_itlb_id != 0, 0))   /* its walk first, then the line */
+		w = r->cycle < f->wp_itlb_start + a->itlb_latency || w < 0 ? ACCT_FE_ITLB : w;
+	return w;
+}
+
+/* The I-side miss the fetch unit waits on this cycle (any path), or -1,
+ * given `fe`, the correct-path one (acct_fetch_comp). */
+static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_record *r, int fe)
+{
+	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
+		return fe;
+	return acct_fmt_wrong_path_imiss(a, r);
+}
+
+/* FMT and sFMT together: the cycle-by-cycle rules of acct_fmt.c. An I-side
+ * miss cycle goes to the FMT's fetch row and to the sFMT's shared
+ * counters; everything else is the same in both. */
+static inline void acct_fmt_cycle(struct acct *a, const struct cycle_record *r,
+				  const struct acct_cycle_view *v)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	if (f->refill && r->dispatched_correct > 0)
+		f->refill = 0;
+	if (v->full) {
+		if (v->head >= 0)
+			f->t.global[v->head]++;
+		return;
+	}
+	f->nonfull++;
+	int fe = acct_fmt_fetch_imiss(a, r, v->fe);
+	if (fe >= 0) {
+		acct_fmt_slot_at(a, f->fetch)->local[fe]++;
+		f->shared[fe]++;
+	} else if (f->refill) {
+		f->t.global[ACCT_BPRED]++;
+	}
+}
+
+static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle_record *r,
+				      const struct acct_cycle_view *v)
+{
+	o->s.st.cycles++;
+	if (o->s.pending_dispatch && r->dispatch_seq > o->s.pending_dispatch) {
+		/* the mispredicted branch entered the ROB: its penalty starts */
+		o->s.bp_seq = o->s.pending_dispatch;
+		o->s.bp_resolved = 0;
+		o->s.pending_dispatch = 0;
+	}
+	if (o->s.bp_seq && o->s.bp_resolved && r->dispatched_correct > 0)
+		o->s.bp_seq = 0;
+	int imiss = o->s.wrong_fetch_seq == 0 && v->fe >= 0;
+	int fe = imiss || o->s.bp_seq != 0;
+	if (v->full) {
+		if (v->head >= 0) {
+			o->s.st.full[v->head]++;
+			o->s.st.full_issued[v->head] += (uint64_t)r->issued;
+		}
+	} else {
+		if (imiss) {
+			o->s.st.imiss_stall++;
+			o->s.st.imiss_stall_dispatched += (uint64_t)r->dispatched_correct;
+		}
+		if (o->s.bp_seq) {
+			o->s.st.bp_window++;
+			if (!v->committed && v->head >= 0)
+				o->s.st.bp_window_head[v->head]++;
+		}
+	}
+	int be = o->s.long_out > 0;
+	o->s.st.frontend += (uint64_t)fe;
+	o->s.st.long_backend += (uint64_t)be;
+	o->s.st.overlap += (uint64_t)(fe && be);
+}
+
+/* Per-instruction handlers the set calls directly (it filters first):
+ * the sFMT's I-miss bits (any instruction) and the FMT / sFMT row rules
+ * (a branch's events only). */
+void acct_sfmt_bits(struct acct *a, const struct insn_event *e);
+void acct_fmt_branch(struct acct *a, const struct insn_event *e);
+/* The rows of the branches a cycle record lists as fetched, instead of
+ * their fetch events (a set): of both paths, or of the correct path only. */
+void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths);
+/* FMT / sFMT, at the start of each cycle's rules: branches dispatched and
+ * retired during the cycle, read from the record's dispatch_seq and
+ * commit_seq. */
+void acct_fmt_progress(struct acct *a, const struct cycle_record *r);
+
+/* ... called only when some row moves (most cycles none does). */
+static inline void acct_fmt_follow(struct acct *a, const struct cycle_record *r)
+{
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	/* the open row's seq is 0, so an empty range never matches... */
+	uint64_t retiring = acct_fmt_slot_at(a, f->head)->seq - 1;
+	uint64_t entering = acct_fmt_slot_at(a, f->disp)->seq - 1;
+	/* ... as 0 - 1 is the largest seq: one test per cycle */
+	if ((retiring < r->commit_seq - 1) | (entering < r->dispatch_seq - 1))
+		acct_fmt_progress(a, r);
+}
+void acct_power5_insn(struct acct *a, const struct insn_event *e);
+void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
+
+/* The miss events the units read: every kind but the ROB-full / ROB-empty
+ * episodes (they read those states from the cycle record). */
+#define ACCT_MISS_FILTER (~(MISS_BIT(MISS_ROB_FULL) | MISS_BIT(MISS_ROB_EMPTY)) & (MISS_BIT(MISS_KIND_COUNT) - 1))
+#define ACCT_IMISS_FILTER (MISS_BIT(MISS_L1I) | MISS_BIT(MISS_L2I) | MISS_BIT(MISS_ITLB))
+/* The ends the units read (core_observer.miss_skip_end): the FMT's
+ * wrong-path I-side waits (ACCT_IMISS_FILTER) and the overlap
+ * measurement's long misses outstanding; the naive units count begins. */
+#define ACCT_OVERLAP_END_FILTER (MISS_BIT(MISS_L2D) | MISS_BIT(MISS_DTLB))
+
+/* Snapshot callbacks shared by all units. */
+size_t acct_state_size_cb(void *ctx);
+void acct_save_cb(void *ctx, void *blob);
+void acct_restore_cb(void *ctx, const void *blob);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * config.h — the machine description.
+ *
+ * A plain struct of parameters with defaults equal to Table 2 of Eyerman et
+ * al. (ASPLOS 2006), read from INI files with libinih and overridable one
+ * key at a time ("section.key=value"). Keys are listed in one table (name,
+ * type, range, help) in config.c, which drives parsing, validation, `-o`,
+ * completion in the explorer and the documentation.
+ */
+#ifndef IVX_CONFIG_H
+#define IVX_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "base/err.h"
+
+struct cache_config {
+	uint32_t size;          /* bytes */
+	uint32_t assoc;         /* ways (1 = direct mapped) */
+	uint32_t line;          /* bytes per line */
+	uint32_t latency;       /* hit latency in cycles */
+	uint32_t mshrs;         /* outstanding misses (0 = blocking: not allowed) */
+};
+
+struct tlb_config {
+	uint32_t entries;
+	uint32_t assoc;
+	uint32_t page;          /* bytes */
+	uint32_t miss_latency;  /* page-walk cycles */
+};
+
+struct machine_config {
+	/* [core] */
+	int inorder;             /* core.mode = ooo | inorder */
+	uint32_t fetch_width;
+	uint32_t decode_width;   /* decode / rename / dispatch */
+	uint32_t issue_width;
+	uint32_t commit_width;
+	uint32_t frontend_depth; /* stages between fetch and dispatch */
+	uint32_t fetch_buffer;   /* instructions buffered between fetch and decode */
+	uint32_t rob_size;
+	uint32_t lsq_size;
+	uint32_t iq_size;        /* issue queue entries */
+	/* [units]: counts of functional units, [latency]: their latencies */
+	uint32_t alu_units, mul_units, div_units, mem_ports;
+	uint32_t alu_latency, mul_latency, div_latency, load_latency;
+	uint32_t long_latency_threshold; /* ops at least this long count as long-latency */
+	/* [l1i] [l1d] [l2] */
+	struct cache_config l1i, l1d, l2;
+	uint32_t memory_latency; /* [memory] latency */
+	/* [itlb] [dtlb] */
+	struct tlb_config itlb, dtlb;
+	/* [bpred] */
+	uint32_t bimodal_entries, gshare_entries, gshare_history, chooser_entries;
+	uint32_t btb_entries, btb_assoc, ras_entries;
+	/* [perfect]: each component can be made perfect independently */
+	int perfect_bpred, perfect_l1i, perfect_l2i, perfect_itlb;
+	int perfect_l1d, perfect_l2d, perfect_dtlb;
+	/* [wrongpath] */
+	int wrong_path_memory;   /* wrong-path fetches and loads touch caches/TLBs */
+	/* [sim] */
+	uint64_t deadlock_cycles; /* no commit for this long stops the run */
+	/* [penalty]: average penalties the naive CPI methods multiply by */
+	uint32_t penalty_l1i, penalty_l2i, penalty_itlb, penalty_l1d, penalty_l2d;
+	uint32_t penalty_dtlb, penalty_bpred, penalty_fu;
+	/* Bit i set: the i-th penalty (in the order above) was set by a file or
+	 * -o; the others follow the latencies they stand for (docs/config.md). */
+	uint32_t penalty_explicit;
+};
+
+/* Fill with the defaults (Table 2). */
+void config_defaults(struct machine_config *c);
+
+/* Read an INI file on top of *c. Errors are "file:line: message". */
+int config_load(struct machine_config *c, const char *path, struct ivx_err *err);
+
+/* Apply "section.key=value". Errors name the key and what was expected. */
+int config_set(struct machine_config *c, const char *assignment, struct ivx_err *err);
+
+/* Reject configurations that cannot work (ROB smaller than the width, a
+ * zero-sized or non-power-of-two cache, ...), with the reason. */
+int config_validate(const struct machine_config *c, struct ivx_err *err);
+
+/* The known keys, "section.key", for completion and docs; NULL past the end. */
+const char *config_key_name(size_t i);
+const char *config_key_help(size_t i);
+/* Current value of a key as text (e.g. for `info config`), 0 or error. */
+int config_get(const struct machine_config *c, const char *key, char *buf, size_t n, struct ivx_err *err);
+
+#endif

@@ -1,0 +1,744 @@
+/*
+ * core.c — the core model's skeleton: creation, the cycle loop, commit,
+ * the state-based miss events, statistics and observers.
+ *
+ * One cycle runs the stages back to front so each sees what the others
+ * left at the end of the previous cycle (ChampSim's operate() order):
+ *
+ *   commit     retire up to commit_width done instructions from the ROB head
+ *              (stores write the D-cache here and begin the miss events of
+ *              their misses, which end when the line is filled; branches
+ *              train the predictor)
+ *   writeback  instructions whose latency ran out complete; their consumers
+ *              wake up; a mispredicted branch resolves and squashes
+ *   issue      oldest-first (or in order) to the functional units
+ *   dispatch   frontend -> ROB/IQ/LSQ with renaming
+ *   fetch      one I-cache access per block, predict, step the guest
+ *
+ * then the cycle's summary (cycle_record) and the state-based events
+ * (rob_empty, rob_full, fu_stall) are published. The stage functions live
+ * in core_fetch.c and core_backend.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core_internal.h"
+#include "isa/disasm.h"
+#include "isa/mem.h"
+#include "guest/program.h"
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+/* Carve the arrays out of one allocation, so snapshots are one memcpy. */
+static size_t layout(struct core *c, char *base)
+{
+	size_t off = 0;
+#define CARVE(ptr, type, count)                                                   \
+	do {                                                                      \
+		off = (off + 63) & ~(size_t)63;                                   \
+		if (base)                                                         \
+			c->ptr = (type *)(void *)(base + off);                    \
+		off += sizeof(type) * (size_t)(count);                            \
+	} while (0)
+	CARVE(ring, struct core_insn, c->ring_size);
+	CARVE(preds, struct bpred_prediction, c->ring_size);
+	CARVE(dmiss, struct core_dmiss, c->ring_size);
+	CARVE(edges, int32_t, c->ring_size * 4);
+	CARVE(ready, uint64_t, c->ready_words);
+	CARVE(wheel, int32_t, CORE_WHEEL_SIZE);
+	CARVE(sq, uint64_t, c->sq_size);
+	CARVE(div_free, uint64_t, c->cfg.div_units ? c->cfg.div_units : 1);
+#undef CARVE
+	return off;
+}
+
+static void reset_state(struct core *c)
+{
+	memset(c->block, 0, c->block_bytes);
+	for (uint32_t i = 0; i < CORE_WHEEL_SIZE; i++)
+		c->wheel[i] = CORE_NIL;
+	memset(&c->s, 0, sizeof c->s);
+	c->s.next_seq = 1;
+	c->s.next_event_id = 1;
+	c->s.smiss_next_end = UINT64_MAX;
+	c->s.cc.rob_size = (int)c->cfg.rob_size;   /* never changes */
+}
+
+struct core *core_new(const struct machine_config *cfg, struct guest *g, struct ivx_err *err)
+{
+	if (config_validate(cfg, err) < 0)
+		return NULL;
+	struct core *c = calloc(1, sizeof *c);
+	if (!c) {
+		ivx_error(err, IVX_ESYS, "out of host memory");
+		return NULL;
+	}
+	c->cfg = *cfg;
+	c->g = g;
+	c->depth = cfg->frontend_depth ? cfg->frontend_depth : 1;
+	/* the pipe stages hold a dispatch group each, plus the fetch buffer */
+	c->fe_capacity = c->depth * cfg->decode_width + cfg->fetch_buffer;
+	c->ring_size = pow2_at_least(cfg->rob_size + c->fe_capacity + 1);
+	if (c->ring_size < 64)
+		c->ring_size = 64;
+	c->ring_mask = c->ring_size - 1;
+	c->ready_words = c->ring_size / 64;
+	c->sq_size = pow2_at_least(cfg->lsq_size ? cfg->lsq_size : 1);
+	c->line_mask = ~(uint64_t)(cfg->l1i.line - 1);
+	if (cfg->mul_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_MUL;
+	if (cfg->div_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_DIV;
+	c->block_bytes = layout(c, NULL);
+	c->block = aligned_alloc(64, (c->block_bytes + 63) & ~(size_t)63);
+	if (!c->block) {
+		free(c);
+		ivx_error(err, IVX_ESYS, "out of host memory");
+		return NULL;
+	}
+	layout(c, c->block);
+	if (core_smiss_reserve(c, 2 * (cfg->l1d.mshrs + cfg->commit_width)) < 0) {
+		core_free(c);
+		ivx_error(err, IVX_ESYS, "out of host memory");
+		return NULL;
+	}
+	c->ms = memsys_new(&c->cfg, err);
+	c->bp = c->ms ? bpred_new(&c->cfg, err) : NULL;
+	if (!c->bp) {
+		core_free(c);
+		return NULL;
+	}
+	reset_state(c);
+	/* the guest's clock ran at 1 ns per instruction so far: go on from there */
+	c->s.time_base = guest_insns(g);
+	return c;
+}
+
+void core_free(struct core *c)
+{
+	if (!c)
+		return;
+	memsys_free(c->ms);
+	bpred_free(c->bp);
+	free(c->block);
+	free(c->smiss);
+	free(c->commit_counts);
+	free(c);
+}
+
+/* ---- observers and events --------------------------------------------- */
+
+/* The ev_bits an instruction filter (INSN_WANT_* bits; 0 = all) selects. */
+static uint8_t ev_mask(uint32_t f)
+{
+	if (!f)
+		return CORE_EV_ANY;
+	if (!(f & INSN_WANT_CORRECT_PATH))
+		return (uint8_t)(f & (INSN_WANT_BRANCH | INSN_WANT_IMISS | INSN_WANT_MISPREDICT));
+	return (uint8_t)(((f & INSN_WANT_BRANCH) ? CORE_EV_BRANCH_CP : 0) |
+			 ((f & INSN_WANT_IMISS) ? CORE_EV_IMISS_CP : 0) |
+			 ((f & INSN_WANT_MISPREDICT) ? CORE_EV_MISPRED_CP : 0));
+}
+
+/* Rebuild the per-callback subscriber lists and the union of the
+ * instruction filters. */
+static void update_wants(struct core *c)
+{
+	core_flush_idle(c);
+	c->cc_current = 0;
+	c->idle_repeatable = 0;
+	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = 0;
+	memset(c->insn_want, 0, sizeof c->insn_want);
+	c->miss_mask = c->miss_end_mask = 0;
+	for (int i = 0; i < c->n_obs; i++) {
+		const struct core_observer *o = &c->obs[i];
+		if (o->on_insn) {
+			int per_stage = 0;
+			for (int st = 0; st < INSN_STAGE_COUNT; st++)
+				per_stage |= o->insn_filter_at[st] != 0;
+			struct core_sub *sub = &c->insn_sub[c->n_insn_sub++];
+			*sub = (struct core_sub){ .ctx = o->ctx, .fn.insn = o->on_insn };
+			for (int st = 0; st < INSN_STAGE_COUNT; st++) {
+				uint8_t m;
+				if (per_stage)
+					m = o->insn_filter_at[st] ? ev_mask(o->insn_filter_at[st]) : 0;
+				else if (o->insn_stages && !(o->insn_stages & INSN_STAGE_BIT(st)))
+					m = 0;
+				else
+					m = ev_mask(o->insn_filter);
+				sub->want[st] = m;
+				c->insn_want[st] |= m;
+			}
+		}
+		if (o->on_miss) {
+			uint32_t m = o->miss_filter ? o->miss_filter : ~0u;
+			uint32_t m_end = m & ~o->miss_skip_end;
+			c->miss_sub[c->n_miss_sub++] = (struct core_sub){
+				.ctx = o->ctx, .fn.miss = o->on_miss, .mask = m, .end_mask = m_end };
+			c->miss_mask |= m;
+			c->miss_end_mask |= m_end;
+		}
+		if (o->on_cycle)
+			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){
+				.ctx = o->ctx, .fn.cycle = o->on_cycle, .idle = o->on_idle_cycles };
+	}
+	c->idle_batching = c->n_cycle_sub > 0;
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->idle_batching &= c->cycle_sub[i].idle != NULL;
+}
+
+void core_flush_idle(struct core *c)
+{
+	uint64_t n = c->idle_pending;
+	if (!n)
+		return;
+	c->idle_pending = 0;
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->cycle_sub[i].idle(c->cycle_sub[i].ctx, &c->idle_first, n);
+}
+
+int core_add_observer(struct core *c, const struct core_observer *obs, struct ivx_err *err)
+{
+	if (c->n_obs == CORE_MAX_OBSERVERS)
+		return ivx_error(err, IVX_EUSAGE, "too many observers (at most %d)", CORE_MAX_OBSERVERS);
+	c->obs[c->n_obs++] = *obs;
+	update_wants(c);
+	return IVX_OK;
+}
+
+void core_remove_observer(struct core *c, void *ctx)
+{
+	int j = 0;
+	for (int i = 0; i < c->n_obs; i++)
+		if (c->obs[i].ctx != ctx)
+			c->obs[j++] = c->obs[i];
+	c->n_obs = j;
+	update_wants(c);
+}
+
+static void publish_miss(struct core *c, const struct core_active *a, int phase, uint64_t end)
+{
+	struct miss_event e = {
+		.kind = a->kind, .phase = phase, .id = a->id, .start = a->start, .end = end,
+		.insn_seq = a->insn_seq, .pc = a->pc, .addr = a->addr, .correct_path = a->correct_path,
+	};
+	core_event_published(c);
+	uint32_t bit = MISS_BIT(a->kind);
+	for (int i = 0; i < c->n_miss_sub; i++)
+		if ((phase == MISS_BEGIN ? c->miss_sub[i].mask : c->miss_sub[i].end_mask) & bit)
+			c->miss_sub[i].fn.miss(c->miss_sub[i].ctx, &e);
+}
+
+/* Begin a miss event now; *a remembers it until core_miss_end. */
+uint64_t core_miss_begin(struct core *c, struct core_active *a, int kind, uint64_t insn_seq,
+			 uint64_t pc, uint64_t addr, int correct_path)
+{
+	a->id = c->s.next_event_id++;
+	a->start = c->s.cycle;
+	a->kind = kind;
+	a->insn_seq = insn_seq;
+	a->pc = pc;
+	a->addr = addr;
+	a->correct_path = correct_path;
+	if (correct_path)
+		c->s.stats.events_correct[kind]++;
+	else
+		c->s.stats.events_wrong[kind]++;
+	if (c->miss_mask & MISS_BIT(kind))
+		publish_miss(c, a, MISS_BEGIN, 0);
+	return a->id;
+}
+
+/* End the event in *a at the current cycle (no-op if none is in progress). */
+void core_miss_end(struct core *c, struct core_active *a)
+{
+	if (!a->id)
+		return;
+	if (c->miss_end_mask & MISS_BIT(a->kind))
+		publish_miss(c, a, MISS_END, c->s.cycle);
+	a->id = 0;
+}
+
+/* Publish an event of r to the observers that want it. Callers test
+ * core_insn_wanted first. */
+void core_insn_event(struct core *c, const struct core_insn *r, int stage, const uint64_t *deps, int n_deps)
+{
+	/* Field by field: an initializer zeroes the whole record first, with
+	 * a slow `rep stos`. */
+	struct insn_event e;
+	e.stage = stage;
+	e.cycle = c->s.cycle;
+	e.seq = r->seq;
+	e.pc = r->pc;
+	e.uop = r->uop;
+	e.rob_index = (int)core_slot(c, r);
+	e.wrong_path = r->wrong_path;
+	e.mispredicted = r->mispredicted;
+	e.icache_miss = r->icache_miss;
+	e.dcache_level = r->dcache_level;
+	e.dtlb_miss = r->dtlb_miss;
+	e.mem_addr = r->mem_addr;
+	e.n_deps = n_deps;
+	e.dep_seq[0] = e.dep_seq[1] = e.dep_seq[2] = e.dep_seq[3] = 0;
+	for (int k = 0; k < n_deps; k++)
+		e.dep_seq[k] = deps[k];
+	core_event_published(c);
+	for (int i = 0; i < c->n_insn_sub; i++)
+		if (c->insn_sub[i].want[stage] & r->ev_bits)
+			c->insn_sub[i].fn.insn(c->insn_sub[i].ctx, &e);
+}
+
+/* ---- store misses ------------------------------------------------------ */
+
+/* Make room for n store-miss events in all. */
+int core_smiss_reserve(struct core *c, uint32_t n)
+{
+	if (n <= c->smiss_cap)
+		return IVX_OK;
+	uint32_t cap = c->smiss_cap ? c->smiss_cap : 16;
+	while (cap < n)
+		cap *= 2;
+	struct core_smiss *p = realloc(c->smiss, cap * sizeof *p);
+	if (!p)
+		return IVX_ESYS;
+	c->smiss = p;
+	c->smiss_cap = cap;
+	return IVX_OK;
+}
+
+/* Store r, performed now (access a), begins an event of `kind` that ends
+ * when its line is filled. */
+static void store_miss_begin(struct core *c, const struct core_insn *r, int kind, const struct mem_access *a)
+{
+	struct core_state *s = &c->s;
+	struct core_active ev;
+	core_miss_begin(c, &ev, kind, r->seq, r->pc, r->mem_addr, 1);
+	struct core_smiss *m = &c->smiss[s->n_smiss++];
+	m->id = ev.id;
+	m->start = ev.start;
+	m->end = a->ready > s->cycle ? a->ready : s->cycle + 1;
+	m->insn_seq = r->seq;
+	m->pc = r->pc;
+	m->addr = r->mem_addr;
+	m->kind = kind;
+	if (m->end < s->smiss_next_end)
+		s->smiss_next_end = m->end;
+}
+
+/* The events of store r's misses (the same as a load's, core_backend.c
+ * issue_load: a D-TLB miss, a primary cache miss). IVX_OK or IVX_ESYS. */
+static __attribute__((noinline)) int store_misses_begin(struct core *c, const struct core_insn *r,
+							const struct mem_access *a)
+{
+	if (core_smiss_reserve(c, c->s.n_smiss + 2) < 0)
+		return IVX_ESYS;
+	if (a->tlb_miss)
+		store_miss_begin(c, r, MISS_DTLB, a);
+	if (!a->merged && a->l1_miss)
+		store_miss_begin(c, r, a->l2_miss ? MISS_L2D : MISS_L1D, a);
+	return IVX_OK;
+}
+
+/* End the store-miss events whose lines are filled by now. A finished
+ * event's place goes to the last one: the order of the list, and so of
+ * events ending in the same cycle, is arbitrary but deterministic. */
+static __attribute__((noinline)) void store_misses_end(struct core *c)
+{
+	struct core_state *s = &c->s;
+	uint64_t next = UINT64_MAX;
+	for (uint32_t i = 0; i < s->n_smiss;) {
+		struct core_smiss *m = &c->smiss[i];
+		if (m->end > s->cycle) {
+			if (m->end < next)
+				next = m->end;
+			i++;
+			continue;
+		}
+		struct core_active a = {
+			.id = m->id, .start = m->start, .insn_seq = m->insn_seq, .pc = m->pc,
+			.addr = m->addr, .kind = m->kind, .correct_path = 1,
+		};
+		core_miss_end(c, &a);
+		*m = c->smiss[--s->n_smiss];
+	}
+	s->smiss_next_end = next;
+}
+
+/* ---- commit ------------------------------------------------------------ */
+
+/* What the unfinished instruction at the ROB head waits for. */
+static int head_wait_of(const struct core *c, const struct core_insn *r)
+{
+	uint64_t now = c->s.cycle;
+	if (r->state == IS_DONE)
+		return r->op_class == UOP_STORE ? HEAD_STORE : HEAD_NONE;
+	if (r->op_class == UOP_LOAD && r->state == IS_ISSUED) {
+		if (r->dtlb_miss && now < r->issue_cycle + c->cfg.dtlb.miss_latency)
+			return HEAD_DTLB;
+		if (r->dcache_level == 3)
+			return HEAD_L2D;
+		if (r->dcache_level == 2)
+			return HEAD_L1D;
+		return HEAD_EXECUTING;
+	}
+	if (r->long_latency)
+		return HEAD_LONG_LATENCY;
+	return HEAD_EXECUTING;
+}
+
+/* Retire r: 1 if it committed, 0 if it cannot yet, or IVX_ESYS (no host
+ * memory to record a store's miss events: the run cannot go on). */
+static inline __attribute__((always_inline)) int commit_one(struct core *c, struct core_insn *r)
+{
+	struct core_state *s = &c->s;
+	const struct uop *u = r->uop;
+	switch (r->op_class) {
+	case UOP_STORE: {
+		struct mem_access a;
+		memsys_store(c->ms, r->mem_addr, u->mem_size, s->cycle, &a);
+		if (a.blocked)
+			return 0;            /* no MSHR for the write: retry next cycle */
+		r->dtlb_miss = a.tlb_miss;
+		r->dcache_level = a.l2_miss ? 3 : a.l1_miss ? 2 : 1;
+		if (__builtin_expect(a.tlb_miss | (a.l1_miss & !a.merged), 0) && store_misses_begin(c, r, &a) < 0)
+			return IVX_ESYS;
+		core_sq_filter(c, r, -1);
+		s->sq_head++;
+		if (s->sq_known < s->sq_head)
+			s->sq_known = s->sq_head;
+		break;
+	}
+	case UOP_BRANCH:
+		s->stats.branches++;
+		s->stats.mispredicts += r->mispredicted;
+		if (!c->cfg.perfect_bpred)
+			bpred_update(c->bp, u, r->pc, &c->preds[core_slot(c, r)].cp, r->taken, r->next_pc);
+		break;
+	case UOP_SYSCALL:
+		if (guest_state(c->g) == GUEST_EXITED)
+			s->done = 1;
+		if (s->fetch_halt == HALT_SYSCALL) {
+			s->fetch_halt = HALT_NONE;
+			if (s->fetch_resume < s->cycle + 1)
+				s->fetch_resume = s->cycle + 1;
+		}
+		break;
+	default:
+		break;
+	}
+	if (r->fu == FU_MEM)
+		s->lsq_count--;
+	s->cc.committed++;
+	if (c->commit_counts) {
+		long slot = core_count_slot(c, r->pc);
+		if (slot >= 0)
+			c->commit_counts[slot]++;
+	}
+	s->stats.committed++;
+	if (core_insn_wanted(c, r, INSN_COMMIT))
+		core_insn_event(c, r, INSN_COMMIT, NULL, 0);
+	s->head++;
+	s->rob_count--;
+	return 1;
+}
+
+static int commit_stage(struct core *c, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	int n = 0;
+	while (n < (int)c->cfg.commit_width && s->head != s->dispatch && !s->done) {
+		struct core_insn *r = core_at(c, s->head);
+		if (r->state != IS_DONE)
+			break;
+		if (__builtin_expect(r->fault, 0)) {
+			if (err)
+				*err = s->fault_err;
+			return s->fault_err.code ? s->fault_err.code : IVX_EGUEST;
+		}
+		int k = commit_one(c, r);
+		if (__builtin_expect(k < 0, 0))
+			return ivx_error(err, IVX_ESYS, "out of host memory (miss events of stores)");
+		if (!k)
+			break;
+		n++;
+	}
+	if (n) {
+		s->last_commit_cycle = s->cycle;
+		if (!s->ev_fu_stall.id)
+			return IVX_OK;
+	}
+	/* fu_stall: a long-latency op blocks the head */
+	const struct core_insn *h = s->head != s->dispatch ? core_at(c, s->head) : NULL;
+	int fu_blocked = !n && h && h->long_latency && h->state != IS_DONE;
+	if (s->ev_fu_stall.id && (!fu_blocked || s->ev_fu_stall.insn_seq != h->seq))
+		core_miss_end(c, &s->ev_fu_stall);
+	if (fu_blocked && !s->ev_fu_stall.id)
+		core_miss_begin(c, &s->ev_fu_stall, MISS_FU_STALL, h->seq, h->pc, 0, !h->wrong_path);
+	if (h && !n) {
+		s->cc.head_wait = head_wait_of(c, h);
+		s->cc.head_seq = h->seq;
+		s->cc.head_pc = h->pc;
+	}
+	return IVX_OK;
+}
+
+/* ---- the cycle ---------------------------------------------------------- */
+
+/* Complete this cycle's record (the stages filled in the counts) and
+ * pass it on. The record is published in place: copying it would read
+ * back, in wider loads, counts just written field by field, which the
+ * host cannot forward from its store buffer. */
+static void publish_cycle(struct core *c)
+{
+	struct core_state *s = &c->s;
+	struct cycle_record *rec = &s->cc;
+	rec->cycle = s->cycle;
+	rec->fetch_stall = core_fetch_stall_reason(c);
+	/* a scan of the L2 MSHRs: only when a refused store holds the head,
+	 * the one case it tells apart (events.h) */
+	rec->long_misses_outstanding =
+		rec->head_wait == HEAD_STORE ? memsys_long_misses_in_flight(c->ms, s->cycle) : 0;
+	/* Nothing fetched, dispatched, issued, committed or squashed: the
+	 * occupancies and positions are the last cycle's (the commit stage
+	 * named the head, as nothing committed). */
+	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
+	if (rec->idle) {
+		const struct idle_key *k = &c->idle_key;
+		if (c->idle_repeatable && rec->fetch_stall == k->fetch_stall && rec->head_wait == k->head_wait &&
+		    rec->rob_full == k->rob_full && rec->rob_full_wrong_path == k->rob_full_wrong_path &&
+		    rec->long_misses_outstanding == k->long_misses_outstanding) {
+			/* one more cycle like the last one published: hold it back */
+			if (!c->idle_pending++)
+				memcpy(&c->idle_first, rec, CYCLE_RECORD_FIXED);
+			return;
+		}
+		core_flush_idle(c);
+		c->idle_repeatable = c->idle_batching;
+		c->idle_key = (struct idle_key){
+			rec->fetch_stall, rec->head_wait, rec->rob_full, rec->rob_full_wrong_path,
+			rec->long_misses_outstanding,
+		};
+		if (c->cc_current)
+			goto publish;
+	} else {
+		core_event_published(c);   /* (what an active cycle does to a run, too) */
+	}
+	c->cc_current = 1;
+	rec->rob_occupancy = s->rob_count;
+	rec->lsq_occupancy = s->lsq_count;
+	rec->frontend_occupancy = (int)(s->tail - s->dispatch);
+	rec->dispatch_seq = s->dispatch != s->tail ? core_at(c, s->dispatch)->seq : s->next_seq;
+	rec->commit_seq = rec->dispatch_seq;
+	if (s->head != s->dispatch) {
+		const struct core_insn *h = core_at(c, s->head);
+		rec->commit_seq = h->seq;
+		if (!rec->head_seq) {
+			/* the head committed this cycle: name the new one */
+			rec->head_seq = h->seq;
+			rec->head_pc = h->pc;
+		}
+	}
+	/* While speculating, the wrong path is the young end of the ring, so
+	 * the ROB holds some of it iff its youngest entry is wrong-path. */
+	rec->wrong_path_in_rob = s->spec && s->dispatch != s->head && core_at(c, s->dispatch - 1)->wrong_path;
+publish:
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
+}
+
+static inline void end_of_cycle(struct core *c)
+{
+	struct core_state *s = &c->s;
+	if (__builtin_expect(!s->rob_count, 0)) {
+		if (!s->ev_rob_empty.id)
+			core_miss_begin(c, &s->ev_rob_empty, MISS_ROB_EMPTY, 0, 0, 0, 1);
+	} else if (s->ev_rob_empty.id) {
+		core_miss_end(c, &s->ev_rob_empty);
+	}
+	if (__builtin_expect(s->cc.rob_full, 0)) {
+		if (!s->ev_rob_full.id)
+			core_miss_begin(c, &s->ev_rob_full, MISS_ROB_FULL, 0, 0, 0, !s->cc.rob_full_wrong_path);
+	} else if (s->ev_rob_full.id) {
+		core_miss_end(c, &s->ev_rob_full);
+	}
+	s->stats.cycles++;
+	if (c->n_cycle_sub)
+		publish_cycle(c);
+}
+
+static int deadlock(struct core *c, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	char where[256], why[96];
+	if (s->head == s->dispatch) {
+		const char *f = s->fetch_halt == HALT_SYSCALL ? "halted after a system call" :
+				s->fetch_halt == HALT_WRONG_PATH ? "halted on a wrong path" :
+				s->fetch_wait ? "waiting for an instruction fetch" : "not delivering";
+		guest_describe_pc(c->g, guest_cpu_const(c->g)->pc, where, sizeof where);
+		return ivx_error(err, IVX_EDEADLOCK,
+				 "deadlock: nothing committed for %llu cycles (cycle %llu); ROB empty, fetch %s at %s",
+				 (unsigned long long)(s->cycle - s->last_commit_cycle),
+				 (unsigned long long)s->cycle, f, where);
+	}
+	const struct core_insn *h = core_at(c, s->head);
+	static const char *const states[] = { "in the frontend", "waiting to issue", "executing", "done" };
+	if (h->state == IS_WAITING)
+		snprintf(why, sizeof why, "%d source operand(s) never became ready", h->pending);
+	else if (h->state == IS_ISSUED)
+		snprintf(why, sizeof why, "completes at cycle %llu", (unsigned long long)h->complete_cycle);
+	else if (h->state == IS_DONE)
+		snprintf(why, sizeof why, "cannot commit (store refused by the memory system)");
+	else
+		snprintf(why, sizeof why, "?");
+	guest_describe_pc(c->g, h->pc, where, sizeof where);
+	return ivx_error(err, IVX_EDEADLOCK,
+			 "deadlock: nothing committed for %llu cycles (cycle %llu); ROB head seq %llu %s, %s: %s; "
+			 "ROB %d/%u, IQ %d, LSQ %d",
+			 (unsigned long long)(s->cycle - s->last_commit_cycle), (unsigned long long)s->cycle,
+			 (unsigned long long)h->seq, where, states[h->state], why, s->rob_count,
+			 c->cfg.rob_size, s->iq_count, s->lsq_count);
+}
+
+/* One cycle; publishing it may leave it held back (core_flush_idle). */
+static int cycle(struct core *c, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	if (s->done)
+		return IVX_OK;
+	/* reset the counts the stages fill in (not the whole record: zeroing
+	 * it would be a `rep stos`, slow, every cycle) */
+	_Static_assert(offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched) ==
+		       7 * sizeof(int), "fetched .. issued_correct are seven ints in a row");
+	struct cycle_record *cc = &s->cc;
+	memset(&cc->fetched, 0,
+	       offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched));
+	cc->branches_fetched = 0;
+	cc->rob_full = cc->rob_full_wrong_path = 0;
+	cc->head_wait = HEAD_NONE;
+	cc->head_seq = cc->head_pc = 0;
+	int rc = commit_stage(c, err);
+	if (rc < 0)
+		return rc;
+	if (__builtin_expect(s->smiss_next_end <= s->cycle, 0))
+		store_misses_end(c);
+	if (!s->done) {
+		core_writeback_stage(c);
+		core_issue_stage(c);
+		core_dispatch_stage(c);
+		rc = core_fetch_stage(c, err);
+		if (rc < 0)
+			return rc;
+	}
+	end_of_cycle(c);
+	s->cycle++;
+	if (!s->done && s->cycle - s->last_commit_cycle > c->cfg.deadlock_cycles)
+		return deadlock(c, err);
+	return IVX_OK;
+}
+
+int core_cycle(struct core *c, struct ivx_err *err)
+{
+	int rc = cycle(c, err);
+	core_flush_idle(c);
+	return rc;
+}
+
+int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	int rc = IVX_OK;
+	s->stop_requested = 0;
+	while (!s->done && !s->stop_requested) {
+		if (max_cycles && s->stats.cycles >= max_cycles)
+			break;
+		if (max_insns && s->stats.committed >= max_insns)
+			break;
+		rc = cycle(c, err);
+		if (rc < 0)
+			break;
+	}
+	core_flush_idle(c);
+	return rc;
+}
+
+void core_request_stop(struct core *c) { c->s.stop_requested = 1; }
+int core_done(const struct core *c) { return c->s.done; }
+uint64_t core_cycles(const struct core *c) { return c->s.stats.cycles; }
+uint64_t core_committed(const struct core *c) { return c->s.stats.committed; }
+const struct machine_config *core_config(const struct core *c) { return &c->cfg; }
+struct guest *core_guest(const struct core *c) { return c->g; }
+void core_stats(const struct core *c, struct core_stats *out) { *out = c->s.stats; }
+int core_rob_occupancy(const struct core *c) { return c->s.rob_count; }
+int core_rob_size(const struct core *c) { return (int)c->cfg.rob_size; }
+
+int core_count_commits(struct core *c, struct ivx_err *err)
+{
+	if (c->commit_counts)
+		return IVX_OK;
+	if (c->s.stats.cycles)
+		return ivx_error(err, IVX_EUSAGE, "commit counts must be asked for before the first cycle");
+	const struct program *p = guest_program(c->g);
+	size_t n = 0;
+	/* One counter per word the program decoded (program_code_run): the
+	 * zero-filled rest of a segment beyond its file bytes holds nothing
+	 * that can commit, and a hostile ELF can make it gigabytes. */
+	for (int i = 0; i < program_segment_count(p) && c->n_count_ranges < CORE_COUNT_RANGES; i++) {
+		const struct program_segment *seg = program_segment(p, i);
+		const struct uop *first, *end;
+		if (!(seg->prot & MEM_X) || program_code_run(p, seg->vaddr & ~3ull, &first, &end) < 0)
+			continue;
+		struct count_range *r = &c->count_range[c->n_count_ranges++];
+		r->base = seg->vaddr & ~3ull;
+		r->span = 4 * (uint64_t)(end - first);
+		r->first = n;
+		n += (size_t)(end - first);
+	}
+	c->commit_counts = calloc(n ? n : 1, sizeof *c->commit_counts);
+	if (!c->commit_counts) {
+		c->n_count_ranges = 0;
+		return ivx_error(err, IVX_ESYS, "out of host memory");
+	}
+	c->n_commit_counts = n;
+	return IVX_OK;
+}
+
+uint64_t core_commits_at(const struct core *c, uint64_t pc)
+{
+	long slot = c->commit_counts && !(pc & 3) ? core_count_slot(c, pc) : -1;
+	return slot >= 0 ? c->commit_counts[slot] : 0;
+}
+
+int core_rob_entry(const struct core *c, int i, struct rob_view *out)
+{
+	const struct core_state *s = &c->s;
+	if (i < 0 || i >= s->rob_count)
+		return -1;
+	const struct core_insn *r = core_at(c, s->head + (uint64_t)i);
+	memset(out, 0, sizeof *out);
+	out->seq = r->seq;
+	out->pc = r->pc;
+	out->uop = r->uop;
+	out->wrong_path = r->wrong_path;
+	out->mem_addr = r->mem_addr;
+	switch (r->state) {
+	case IS_WAITING:
+		out->state = ROB_DISPATCHED;
+		break;
+	case IS_ISSUED:
+		/* the cycle counter already points past the last simulated cycle */
+		out->state = r->issue_cycle + 1 == s->cycle ? ROB_ISSUED : ROB_EXECUTING;
+		out->cycles_left = (int)(r->complete_cycle >= s->cycle ? r->complete_cycle - s->cycle + 1 : 0);
+		break;
+	default:
+		out->state = ROB_DONE;
+		break;
+	}
+	out->wait = head_wait_of(c, r);
+	return 0;
+}

@@ -1,0 +1,106 @@
+/*
+ * core.h — the cycle-level superscalar core model (out-of-order, or
+ * in-order with config core.mode=inorder).
+ *
+ * The core drives a guest (guest.h) as its functional oracle: instructions
+ * execute functionally when fetched, so the core knows at fetch whether a
+ * branch was mispredicted and every later instruction is wrong-path until
+ * the branch resolves at execute; wrong-path instructions really flow
+ * through the pipeline (and, unless switched off, touch caches and TLBs),
+ * then are squashed and the guest's architected state restored.
+ *
+ * Each cycle runs commit -> writeback/complete -> issue -> dispatch ->
+ * frontend -> fetch, so every stage sees the state the others left at the
+ * end of the previous cycle. The core publishes instruction, miss and cycle
+ * events (events.h) to its observers and knows nothing else about them.
+ *
+ * Everything the core owns — pipeline, memory system, predictor, the guest's
+ * state, observers' state — is captured by core_snapshot_save and restored
+ * exactly by core_snapshot_restore.
+ */
+#ifndef IVX_CORE_H
+#define IVX_CORE_H
+
+#include <stdint.h>
+#include "config.h"
+#include "base/err.h"
+#include "events.h"
+
+struct core;
+struct guest;
+struct uop;
+
+/* Create a core running guest `g` (not owned; must outlive the core). The
+ * configuration is copied and validated. */
+struct core *core_new(const struct machine_config *cfg, struct guest *g, struct ivx_err *err);
+void core_free(struct core *c);
+
+/* Observers are called in the order they were added. At most 16. */
+int core_add_observer(struct core *c, const struct core_observer *obs, struct ivx_err *err);
+void core_remove_observer(struct core *c, void *ctx);
+
+/* Warm caches, TLBs and predictor by running n instructions functionally. */
+int core_fastforward(struct core *c, uint64_t n, struct ivx_err *err);
+
+/* Simulate one cycle. */
+int core_cycle(struct core *c, struct ivx_err *err);
+
+/* Simulate until the program has exited and its exit has committed, a
+ * limit is reached (0 = none; max_insns counts committed instructions), or
+ * an observer called core_request_stop. Returns IVX_OK or an error (guest
+ * fault on the correct path, unsupported instruction, deadlock: no commit
+ * for config deadlock_cycles, with the ROB head and the reason). */
+int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx_err *err);
+
+/* Ask core_run to return at the end of the current cycle. */
+void core_request_stop(struct core *c);
+
+int core_done(const struct core *c);            /* the exit has committed */
+uint64_t core_cycles(const struct core *c);     /* cycles simulated so far */
+uint64_t core_committed(const struct core *c);  /* instructions committed */
+const struct machine_config *core_config(const struct core *c);
+struct guest *core_guest(const struct core *c);
+
+struct core_stats {
+	uint64_t cycles, committed, fetched, dispatched, issued, squashed;
+	uint64_t branches, mispredicts;
+	uint64_t events_correct[MISS_KIND_COUNT]; /* miss events begun on the correct path */
+	uint64_t events_wrong[MISS_KIND_COUNT];   /* ... on a wrong path */
+};
+void core_stats(const struct core *c, struct core_stats *out);
+
+/* Commits per static instruction (the explorer's code pane; later the
+ * exact counts that sampled estimates are checked against). Off until
+ * core_count_commits turns it on, before the first cycle: one counter per
+ * instruction word the program decoded (program_code_run), counted in the
+ * commit stage itself and kept in snapshots. */
+int core_count_commits(struct core *c, struct ivx_err *err);
+/* Instructions committed at pc (0 outside the program's code or when not
+ * counted). */
+uint64_t core_commits_at(const struct core *c, uint64_t pc);
+
+/* ROB contents for the explorer: entry 0 is the head. */
+enum rob_state { ROB_DISPATCHED, ROB_ISSUED, ROB_EXECUTING, ROB_DONE };
+struct rob_view {
+	uint64_t seq, pc;
+	const struct uop *uop;
+	int state;            /* enum rob_state */
+	int cycles_left;      /* while executing: cycles until done (estimate) */
+	int wrong_path;
+	int wait;             /* enum head_wait: what holds it */
+	uint64_t mem_addr;
+};
+int core_rob_occupancy(const struct core *c);
+int core_rob_size(const struct core *c);
+int core_rob_entry(const struct core *c, int i, struct rob_view *out);   /* 0 or -1 */
+
+/* Snapshots: a complete copy of the engine state (core, memory system,
+ * predictor, guest, observers). Restoring gives exactly the state at the
+ * time of saving, so re-running produces identical events. */
+struct core_snapshot;
+struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *err);
+int core_snapshot_restore(struct core *c, const struct core_snapshot *s, struct ivx_err *err);
+void core_snapshot_free(struct core_snapshot *s);
+size_t core_snapshot_bytes(const struct core_snapshot *s);
+
+#endif

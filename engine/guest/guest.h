@@ -1,0 +1,99 @@
+/*
+ * guest.h — one guest process: architected state, memory, and the Linux
+ * system-call layer, running a struct program.
+ *
+ * Two ways to run it:
+ *   guest_run()   the functional fast path: a tight loop of exec handlers,
+ *                 for `ivx run --functional` and fast-forwarding;
+ *   guest_step()  one instruction at a time with a report of what it did
+ *                 (pc, uop, next pc, taken, effective address), for the
+ *                 timing model, which executes at fetch and may run down a
+ *                 wrong path between guest_spec_begin() and guest_spec_end().
+ *
+ * The guest only ever touches the host through the output sink (its writes
+ * to fd 1 and 2) and the stdin bytes the user named; nothing else.
+ */
+#ifndef IVX_GUEST_H
+#define IVX_GUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "isa/cpu.h"
+#include "base/err.h"
+
+struct guest;
+struct program;
+struct mem;
+
+/* Where the guest's writes to fd 1 and 2 go. */
+typedef void (*guest_output_fn)(void *ctx, int fd, const void *buf, size_t len);
+
+struct guest_options {
+	int argc;                 /* guest argv (argv[0] is the program name) */
+	char *const *argv;
+	int envc;                 /* guest environment (none by default) */
+	char *const *envp;
+	const void *stdin_data;   /* bytes fd 0 reads (copied); NULL = empty */
+	size_t stdin_len;
+	uint64_t seed;            /* AT_RANDOM and getrandom() */
+	guest_output_fn output;   /* NULL = write to the host's fd 1 / 2 */
+	void *output_ctx;
+};
+
+enum guest_state {
+	GUEST_RUNNING,
+	GUEST_EXITED,             /* exit or exit_group: see guest_exit_code */
+	GUEST_STOPPED,            /* stopped with an error (fault, unsupported ...) */
+};
+
+/* Report of one guest_step. */
+struct guest_step {
+	const struct uop *uop;    /* the instruction executed */
+	uint64_t pc;              /* its address */
+	uint64_t next_pc;         /* where execution goes next */
+	uint64_t mem_addr;        /* effective address, for loads and stores */
+	int taken;                /* control transfer happened */
+	int result;               /* enum isa_result of the handler */
+};
+
+struct guest *guest_new(const struct program *prog, const struct guest_options *opt, struct ivx_err *err);
+void guest_free(struct guest *g);
+
+/* Run up to max_insns instructions (0 = no limit) or until the guest exits
+ * or stops. Returns IVX_OK when it exited or the limit was reached (see
+ * guest_state), or a negative status with err filled (fault, unsupported
+ * instruction or syscall, BRK/HLT/UDF). */
+int guest_run(struct guest *g, uint64_t max_insns, struct ivx_err *err);
+
+/* Execute exactly one instruction. Returns IVX_OK (see st), or a negative
+ * status with err filled. While speculating, nothing is ever reported as an
+ * error: an instruction that would fault, trap or call the system leaves the
+ * state unchanged and reports result != ISA_NEXT/ISA_TAKEN, and the caller
+ * stops following that path. */
+int guest_step(struct guest *g, struct guest_step *st, struct ivx_err *err);
+
+/* Wrong-path execution: begin checkpoints the registers and routes stores
+ * to memory's overlay; end restores the registers and drops the overlay. */
+void guest_spec_begin(struct guest *g);
+void guest_spec_end(struct guest *g);
+int guest_in_spec(const struct guest *g);
+
+int guest_state(const struct guest *g);
+int guest_exit_code(const struct guest *g);
+uint64_t guest_insns(const struct guest *g);      /* instructions executed (correct path) */
+struct cpu *guest_cpu(struct guest *g);
+const struct cpu *guest_cpu_const(const struct guest *g);
+struct mem *guest_mem(struct guest *g);
+const struct program *guest_program(const struct guest *g);
+
+/* Simulated time for clock_gettime, in nanoseconds. By default it follows
+ * the instruction count (1 ns each); the timing model sets it from cycles. */
+void guest_set_time_ns(struct guest *g, uint64_t ns);
+
+/* Make `dst` an exact copy of `src` (same program). */
+int guest_copy(struct guest *dst, const struct guest *src, struct ivx_err *err);
+
+/* One-line description of a stop at pc: "symbol+off (0xpc): word 0x..., `text`". */
+void guest_describe_pc(const struct guest *g, uint64_t pc, char *buf, size_t n);
+
+#endif

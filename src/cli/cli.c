@@ -1,0 +1,185 @@
+/* cli.c — helpers shared by the headless commands (see cli.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "base/err.h"
+#include "guest/program.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("ivx: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct program *cli_load_program(const char *path)
+{
+	struct ivx_err err = { 0 };
+	struct program *p;
+	if (path)
+		p = program_load_file(path, &err);
+	else
+		p = program_load_image(ivx_default_program,
+				       (size_t)(ivx_default_program_end - ivx_default_program),
+				       ivx_default_program_name, &err);
+	if (!p)
+		cli_error("%s", err.msg);
+	return p;
+}
+
+int cli_scan_u64(const char *s, uint64_t *out, const char **end)
+{
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]);
+	char *stop;
+	errno = 0;
+	unsigned long long v = strtoull(s, &stop, hex ? 16 : 10);
+	if (errno == ERANGE)
+		return -1;
+	*out = v;
+	*end = stop;
+	return 0;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	if (!s || cli_scan_u64(s, &v, &end) < 0)
+		return -1;
+	uint64_t mul = 1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1000, end++;
+	else if (*end == 'M')
+		mul = 1000000, end++;
+	else if (*end == 'G')
+		mul = 1000000000, end++;
+	if (*end || (mul > 1 && v > UINT64_MAX / mul))
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return ivx_error(err, IVX_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+	/* one byte of room past the limit tells "exactly CLI_MAX_FILE" from
+	 * "more" (/dev/zero would never end) */
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		if (n > CLI_MAX_FILE) {
+			free(buf);
+			fclose(f);
+			return ivx_error(err, IVX_EINPUT, "%s: larger than %d MB", path, CLI_MAX_FILE >> 20);
+		}
+		size_t bigger_cap = cap < CLI_MAX_FILE ? 2 * cap : (size_t)CLI_MAX_FILE + 1;
+		char *bigger = realloc(buf, bigger_cap);
+		if (!bigger)
+			free(buf);
+		buf = bigger;
+		cap = bigger_cap;
+	}
+	int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
+	fclose(f);
+	if (!buf)
+		return ivx_error(err, IVX_ESYS, "%s: cannot read: out of memory", path);
+	if (read_errno) {
+		free(buf);
+		return ivx_error(err, IVX_EINPUT, "%s: cannot read: %s", path, strerror(read_errno));
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+int cli_read_file(const char *path, void **data, size_t *len)
+{
+	struct ivx_err err = { 0 };
+	if (cli_read_file_quiet(path, data, len, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+void cli_catch_signal(int sig, void (*handler)(int), int flags)
+{
+	struct sigaction old, sa = { .sa_handler = handler, .sa_flags = flags };
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(sig, &sa, NULL);
+}
+
+/* ---- the process's standard output ---------------------------------------- */
+
+/* Why the first failed write to fd 1 / fd 2 failed (an errno), for
+ * cli_close_stdout: stdio forgets it once a failed flush drops its buffer.
+ * Process-wide, as the fds are; main thread only. */
+static int stdout_errno, stderr_errno;
+
+int cli_flush_stdout(void)
+{
+	if (fflush(stdout) == 0)
+		return 0;
+	if (!stdout_errno)
+		stdout_errno = errno;
+	return -1;
+}
+
+void cli_guest_output(void *ctx, int fd, const void *buf, size_t len)
+{
+	int *failed = fd == 2 ? &stderr_errno : &stdout_errno;
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd == 2 ? 2 : 1, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!*failed)
+				*failed = w < 0 ? errno : EIO;
+			return;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+}
+
+int cli_close_stdout(int status)
+{
+	int fail = status ? status : EXIT_OUTPUT;
+	int why = stdout_errno;
+	int bad = why || ferror(stdout);
+	errno = 0;
+	if (fclose(stdout) != 0) {   /* flushes; close() may fail late (NFS) */
+		bad = 1;
+		if (!why)
+			why = errno;
+	}
+	if (bad) {
+		if (why)
+			cli_error("error writing standard output: %s", strerror(why));
+		else
+			cli_error("error writing standard output");
+		return fail;
+	}
+	/* as coreutils: a failing stderr cannot say so, but fails the run */
+	if (stderr_errno || fflush(stderr) != 0 || ferror(stderr))
+		return fail;
+	return status;
+}

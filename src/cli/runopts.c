@@ -1,0 +1,147 @@
+/* runopts.c — parsing the shared program-running options (see runopts.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "core/config.h"
+#include "guest/guest.h"
+#include "outfile.h"
+#include "runopts.h"
+
+static int need_value(int argc, char **argv, int i)
+{
+	if (i + 1 >= argc) {
+		cli_error("option %s needs a value", argv[i]);
+		return -1;
+	}
+	return 0;
+}
+
+static int number_opt(int argc, char **argv, int i, uint64_t *out)
+{
+	if (need_value(argc, argv, i) < 0)
+		return -1;
+	if (cli_parse_u64(argv[i + 1], out) < 0) {
+		cli_error("option %s: '%s' is not a number", argv[i], argv[i + 1]);
+		return -1;
+	}
+	return 0;
+}
+
+int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extra_fn extra, void *ctx)
+{
+	memset(o, 0, sizeof *o);
+	o->seed = 1;
+	int i = 1, dashdash = argc;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			dashdash = i;
+			break;
+		}
+		if (a[0] != '-' || a[1] == 0) {
+			if (o->prog_path) {
+				cli_error("unexpected argument '%s' (guest arguments go after --)", a);
+				return -1;
+			}
+			o->prog_path = a;
+			continue;
+		}
+		int rc = 0;
+		if (!strcmp(a, "--stdin")) {
+			if ((rc = need_value(argc, argv, i)) == 0)
+				o->stdin_path = argv[++i];
+		} else if (!strcmp(a, "--seed")) {
+			if ((rc = number_opt(argc, argv, i, &o->seed)) == 0) i++;
+		} else if (!strcmp(a, "--max-insns")) {
+			if ((rc = number_opt(argc, argv, i, &o->max_insns)) == 0) i++;
+		} else if (!strcmp(a, "--max-cycles")) {
+			if ((rc = number_opt(argc, argv, i, &o->max_cycles)) == 0) i++;
+		} else if (!strcmp(a, "--fastforward")) {
+			if ((rc = number_opt(argc, argv, i, &o->fastforward)) == 0) i++;
+		} else if (!strcmp(a, "--config")) {
+			if ((rc = need_value(argc, argv, i)) == 0)
+				o->config_path = argv[++i];
+		} else if (!strcmp(a, "-o")) {
+			if ((rc = need_value(argc, argv, i)) == 0) {
+				if (o->n_overrides == RUNOPTS_MAX_OVERRIDES) {
+					cli_error("too many -o overrides");
+					return -1;
+				}
+				o->overrides[o->n_overrides++] = argv[++i];
+			}
+		} else {
+			int used = extra ? extra(ctx, argc, argv, i) : 0;
+			if (used < 0)
+				return -1;
+			if (used == 0) {
+				cli_error("%s: unknown option '%s' (see 'ivx %s --help')", argv[0], a, argv[0]);
+				return -1;
+			}
+			i += used - 1;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	int n_args = dashdash < argc ? argc - dashdash - 1 : 0;
+	o->guest_argc = 1 + n_args;
+	o->guest_argv = calloc((size_t)o->guest_argc + 1, sizeof *o->guest_argv);
+	if (!o->guest_argv) {
+		cli_error("out of memory");
+		return -1;
+	}
+	o->guest_argv[0] = (char *)(o->prog_path ? o->prog_path : ivx_default_program_name);
+	for (int k = 0; k < n_args; k++)
+		o->guest_argv[1 + k] = argv[dashdash + 1 + k];
+	return 0;
+}
+
+void run_options_free(struct run_options *o)
+{
+	free(o->guest_argv);
+	o->guest_argv = NULL;
+}
+
+int run_options_check_outputs(const struct run_options *o, const struct named_file *outputs, int n)
+{
+	const struct named_file inputs[] = {
+		{ "the program", o->prog_path }, { "the --config file", o->config_path },
+		{ "the --stdin file", o->stdin_path },
+	};
+	return outfile_check(outputs, n, inputs, 3);
+}
+
+struct guest *run_options_make_guest(const struct program *prog, const struct run_options *o)
+{
+	void *in = NULL;
+	size_t in_len = 0;
+	if (o->stdin_path && cli_read_file(o->stdin_path, &in, &in_len) < 0)
+		return NULL;
+	struct guest_options go = {
+		.argc = o->guest_argc, .argv = o->guest_argv,
+		.stdin_data = in, .stdin_len = in_len, .seed = o->seed,
+		.output = cli_guest_output,
+	};
+	struct ivx_err err = { 0 };
+	struct guest *g = guest_new(prog, &go, &err);
+	free(in);
+	if (!g)
+		cli_error("%s", err.msg);
+	return g;
+}
+
+int run_options_config(const struct run_options *o, struct machine_config *cfg)
+{
+	struct ivx_err err = { 0 };
+	config_defaults(cfg);
+	if (o->config_path && config_load(cfg, o->config_path, &err) < 0)
+		goto fail;
+	for (int i = 0; i < o->n_overrides; i++)
+		if (config_set(cfg, o->overrides[i], &err) < 0)
+			goto fail;
+	if (config_validate(cfg, &err) < 0)
+		goto fail;
+	return 0;
+fail:
+	cli_error("%s", err.msg);
+	return -1;
+}

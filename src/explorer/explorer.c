@@ -1,0 +1,322 @@
+/*
+ * explorer.c — the explorer session: building and rebuilding the engine
+ * objects, output, positions and locations (see explorer.h).
+ *
+ * Observers are added in a fixed order — trace recorder, breakpoints,
+ * accounting — so within a cycle the trace has recorded an event (and
+ * derived overlap/interval from it) before a catchpoint looks at it.
+ *
+ * Guest output (its writes to fd 1 and 2) goes to the session's output,
+ * but only the first time the cycle that produced it is simulated: a
+ * replay after reverse stepping does not print it again.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "core/core.h"
+#include "explorer.h"
+#include "explorer_acct.h"
+#include "explorer_break.h"
+#include "explorer_expr.h"
+#include "explorer_snap.h"
+#include "explorer_trace.h"
+#include "guest/guest.h"
+#include "guest/program.h"
+#include "guest/symtab.h"
+#include "ui_state.h"
+
+static const char *const xev_names[XEV_COUNT] = {
+	[MISS_L1I] = "l1i", [MISS_L2I] = "l2i", [MISS_ITLB] = "itlb",
+	[MISS_L1D] = "l1d", [MISS_L2D] = "l2d", [MISS_DTLB] = "dtlb",
+	[MISS_MISPREDICT] = "mispredict", [MISS_FU_STALL] = "fu-stall",
+	[MISS_ROB_FULL] = "rob-full", [MISS_ROB_EMPTY] = "rob-empty",
+	[XEV_OVERLAP] = "overlap", [XEV_INTERVAL] = "interval",
+};
+
+const char *xev_name(int kind)
+{
+	return kind >= 0 && kind < XEV_COUNT && xev_names[kind] ? xev_names[kind] : "?";
+}
+
+int xev_from_name(const char *name)
+{
+	for (int k = 0; k < XEV_COUNT; k++) {
+		const char *a = xev_names[k], *b = name;
+		while (*a && (*a == *b || (*a == '-' && *b == '_')))
+			a++, b++;
+		if (!*a && !*b)
+			return k;
+	}
+	return -1;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+void explorer_write(struct explorer *x, int kind, const char *text)
+{
+	if (x->out) {
+		x->out(x->out_ctx, kind, text);
+	} else if (kind == XOUT_ERROR) {
+		cli_flush_stdout();   /* keep the order when both go to one file */
+		fputs(text, stderr);
+	} else {
+		fputs(text, stdout);
+	}
+}
+
+void explorer_vprintf(struct explorer *x, int kind, const char *fmt, va_list ap)
+{
+	char buf[4096];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	explorer_write(x, kind, buf);
+}
+
+void explorer_printf(struct explorer *x, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	explorer_vprintf(x, XOUT_NORMAL, fmt, ap);
+	va_end(ap);
+}
+
+void explorer_escape(char *dst, size_t n, const char *src)
+{
+	size_t used = 0;
+	for (; *src && used + 1 < n; src++) {
+		unsigned char c = (unsigned char)*src;
+		if (c >= 0x20 && c != 0x7f) {
+			dst[used++] = (char)c;
+		} else if (used + 4 < n) {
+			snprintf(dst + used, n - used, "\\x%02x", c);
+			used += 4;
+		} else {
+			break;
+		}
+	}
+	if (n)
+		dst[used] = 0;
+}
+
+int explorer_error(struct explorer *x, const char *fmt, ...)
+{
+	/* Messages quote what the user typed: escape it on the way in. */
+	char msg[sizeof x->err];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	explorer_escape(x->err, sizeof x->err, msg);
+	return -1;
+}
+
+static void guest_output(void *ctx, int fd, const void *buf, size_t len)
+{
+	struct explorer *x = ctx;
+	if (!x->core || core_cycles(x->core) < x->high_water)
+		return;   /* replaying a cycle already shown */
+	x->guest_out_bytes += len;
+	if (x->guest_out) {
+		x->guest_out(x->out_ctx, fd, buf, len);
+	} else {
+		if (fd == 2)
+			cli_flush_stdout();
+		fwrite(buf, 1, len, fd == 2 ? stderr : stdout);
+	}
+}
+
+/* ---- building the run --------------------------------------------------- */
+
+static void teardown(struct explorer *x)
+{
+	core_free(x->core);
+	x->core = NULL;
+	guest_free(x->guest);
+	x->guest = NULL;
+}
+
+static int build(struct explorer *x, struct ivx_err *err)
+{
+	void *in = NULL;
+	size_t in_len = 0;
+	if (x->opts.stdin_path && cli_read_file_quiet(x->opts.stdin_path, &in, &in_len, err) < 0)
+		return -1;
+	struct guest_options go = {
+		.argc = x->opts.guest_argc, .argv = x->opts.guest_argv,
+		.stdin_data = in, .stdin_len = in_len, .seed = x->opts.seed,
+		.output = guest_output, .output_ctx = x,
+	};
+	x->guest = guest_new(x->prog, &go, err);
+	free(in);
+	if (!x->guest)
+		return -1;
+	x->core = core_new(&x->cfg, x->guest, err);
+	if (!x->core)
+		return -1;
+	x->cfg_live = x->cfg;
+	x->cfg_pending = 0;
+	xtrace_reset(x->trace);
+	xsnaps_clear(x->snaps);
+	xsnaps_configure(x->snaps, x->set.snap_interval, x->set.snap_budget);
+	if (core_count_commits(x->core, err) < 0 ||
+	    core_add_observer(x->core, xtrace_observer(x->trace), err) < 0 ||
+	    xbreaks_attach(x->breaks, x->core, err) < 0 ||
+	    xacct_attach(x->acct, x->core, err) < 0)
+		return -1;
+	if (x->opts.fastforward && core_fastforward(x->core, x->opts.fastforward, err) < 0)
+		return -1;
+	x->exited = 0;
+	x->exit_code = 0;
+	x->engine_error = 0;
+	x->engine_msg[0] = 0;
+	x->high_water = 0;
+	x->guest_out_bytes = 0;
+	memset(&x->stop, 0, sizeof x->stop);
+	return xsnaps_take(x->snaps, x->core, err);
+}
+
+static int load_config(struct explorer *x, struct ivx_err *err)
+{
+	config_defaults(&x->cfg);
+	if (x->opts.config_path && config_load(&x->cfg, x->opts.config_path, err) < 0)
+		return -1;
+	for (int i = 0; i < x->opts.n_overrides; i++)
+		if (config_set(&x->cfg, x->opts.overrides[i], err) < 0)
+			return -1;
+	return config_validate(&x->cfg, err);
+}
+
+static void default_settings(struct xsettings *s)
+{
+	s->width = 100;
+	s->height = 0;
+	s->ascii = 0;
+	s->color = 1;
+	s->break_stage = INSN_DISPATCH;
+	s->catch_wrong_path = 0;
+	s->snap_interval = 5000;
+	s->snap_budget = 256ull << 20;
+	s->poll_cycles = 20000;
+	s->timeline_scale = 1;
+}
+
+struct explorer *explorer_new(struct run_options *opts, struct ivx_err *err)
+{
+	struct explorer *x = calloc(1, sizeof *x);
+	if (!x) {
+		ivx_error(err, IVX_ESYS, "out of memory");
+		run_options_free(opts);
+		return NULL;
+	}
+	x->opts = *opts;
+	memset(opts, 0, sizeof *opts);
+	default_settings(&x->set);
+	if (x->opts.prog_path)
+		x->prog = program_load_file(x->opts.prog_path, err);
+	else
+		x->prog = program_load_image(ivx_default_program,
+					     (size_t)(ivx_default_program_end - ivx_default_program),
+					     ivx_default_program_name, err);
+	if (!x->prog)
+		goto fail;
+	if (load_config(x, err) < 0)
+		goto fail;
+	x->trace = xtrace_new();
+	x->breaks = xbreaks_new(x);
+	x->snaps = xsnaps_new();
+	x->acct = xacct_new();
+	x->ui = ui_state_new();
+	if (!x->trace || !x->breaks || !x->snaps || !x->acct || !x->ui) {
+		ivx_error(err, IVX_ESYS, "out of memory");
+		goto fail;
+	}
+	xtrace_set_sink(x->trace, xbreaks_on_event, x->breaks);
+	if (build(x, err) < 0)
+		goto fail;
+	return x;
+fail:
+	explorer_free(x);
+	return NULL;
+}
+
+void explorer_free(struct explorer *x)
+{
+	if (!x)
+		return;
+	teardown(x);
+	xsnaps_free(x->snaps);
+	xbreaks_free(x->breaks);
+	xtrace_free(x->trace);
+	xacct_free(x->acct);
+	ui_state_free(x->ui);
+	program_free(x->prog);
+	run_options_free(&x->opts);
+	free(x);
+}
+
+int explorer_restart(struct explorer *x)
+{
+	struct ivx_err err = { 0 };
+	teardown(x);
+	if (build(x, &err) < 0) {
+		teardown(x);
+		x->engine_error = 1;
+		snprintf(x->engine_msg, sizeof x->engine_msg, "%s", err.msg);
+		return explorer_error(x, "%s", err.msg);
+	}
+	explorer_state_changed(x);
+	return 0;
+}
+
+/* ---- positions and locations -------------------------------------------- */
+
+uint64_t explorer_cycle(const struct explorer *x)
+{
+	return x->core ? core_cycles(x->core) : 0;
+}
+
+uint64_t explorer_committed(const struct explorer *x)
+{
+	return x->core ? core_committed(x->core) : 0;
+}
+
+uint64_t explorer_pc(const struct explorer *x)
+{
+	struct rob_view rv;
+	if (x->core && core_rob_entry(x->core, 0, &rv) == 0)
+		return rv.pc;
+	return x->guest ? guest_cpu_const(x->guest)->pc : 0;
+}
+
+const char *explorer_describe(const struct explorer *x, uint64_t addr, char *buf, size_t n)
+{
+	return symtab_describe(program_symbols(x->prog), addr, buf, n);
+}
+
+int explorer_parse_addr(struct explorer *x, const char *s, uint64_t *addr)
+{
+	while (*s == ' ')
+		s++;
+	if (*s == '*')
+		s++;
+	char msg[200];
+	struct xexpr *e = xexpr_parse(x, s, msg, sizeof msg);
+	if (!e)
+		return explorer_error(x, "%s", msg);
+	struct xexpr_env env = { .x = x };
+	struct xval v;
+	int rc = xexpr_eval(e, &env, &v, msg, sizeof msg);
+	xexpr_free(e);
+	if (rc < 0)
+		return explorer_error(x, "%s", msg);
+	if (v.is_str)
+		return explorer_error(x, "a location is an address, not a string");
+	*addr = (uint64_t)v.num;
+	return 0;
+}
+
+void explorer_state_changed(struct explorer *x)
+{
+	if (x->ui)
+		ui_state_dirty(x->ui);
+}

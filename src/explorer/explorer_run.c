@@ -1,0 +1,479 @@
+/*
+ * explorer_run.c — moving through the run: forward (step, stepi, continue,
+ * until) and backward (reverse-step, reverse-stepi, reverse-continue).
+ *
+ * Forward runs call core_run in slices of at most `poll_cycles` cycles;
+ * between slices the explorer takes snapshots (explorer_snap.c), polls for
+ * Ctrl-C and reports progress, so `continue` costs the same as headless
+ * timing mode plus a check every slice. Breakpoints ask the core to stop
+ * (core_request_stop) at the end of the cycle they hit in.
+ *
+ * Backward runs never simulate backwards: they restore the nearest
+ * snapshot at or before the target and simulate forward to it with
+ * breakpoints off (XB_OFF). Because the engine and every observer are
+ * deterministic and snapshotted, the state reached is exactly the state
+ * first seen at that cycle. reverse-continue searches the snapshot windows
+ * from the newest backwards, replaying each with breakpoints recording
+ * (XB_RECORD), and goes to the last hit before the current cycle.
+ *
+ *   forward():     run a slice -> hit?      -> stop BREAK / UNTIL
+ *                              -> exited? error? Ctrl-C? target? -> stop
+ *                              -> maybe snapshot, next slice
+ *   goto_cycle(T): restore the snapshot <= T, replay to T (XB_OFF)
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "core/core.h"
+#include "isa/disasm.h"
+#include "explorer.h"
+#include "explorer_break.h"
+#include "explorer_snap.h"
+#include "guest/guest.h"
+#include "guest/program.h"
+#include "isa/uop.h"
+
+#define NO_LIMIT UINT64_MAX
+
+static double now_sec(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void stopf(struct explorer *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void stopf(struct explorer *x, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	explorer_vprintf(x, XOUT_STOP, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- describing where we are ------------------------------------------- */
+
+static void insn_text(struct explorer *x, uint64_t pc, char *buf, size_t n)
+{
+	char where[128], dis[96];
+	const struct uop *u = program_uop(x->prog, pc);
+	explorer_describe(x, pc, where, sizeof where);
+	if (u)
+		disasm_word(u->word, pc, dis, sizeof dis);
+	else
+		snprintf(dis, sizeof dis, "?");
+	snprintf(buf, n, "0x%llx %s: %s", (unsigned long long)pc, where, dis);
+}
+
+/* The one-line position report printed after every stop. */
+static void print_position(struct explorer *x)
+{
+	char ins[256];
+	if (x->exited) {
+		stopf(x, "cycle %llu, %llu committed, program exited with code %d\n",
+		      (unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x),
+		      x->exit_code);
+		return;
+	}
+	insn_text(x, explorer_pc(x), ins, sizeof ins);
+	stopf(x, "cycle %llu, %llu committed, ROB %d/%d, %s %s\n",
+	      (unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x),
+	      core_rob_occupancy(x->core), core_rob_size(x->core),
+	      core_rob_occupancy(x->core) ? "head" : "next", ins);
+}
+
+static const char *const stage_names[INSN_STAGE_COUNT] = {
+	"fetched", "dispatched", "issued", "completed", "committed", "squashed",
+};
+
+/* Fill x->stop for a breakpoint hit and print gdb's kind of line. */
+static void report_hit(struct explorer *x, const struct xbreak_hit *h, int reason)
+{
+	struct xstop *st = &x->stop;
+	memset(st, 0, sizeof *st);
+	st->reason = reason;
+	st->bp = h->bp;
+	st->insn_seq = h->seq;
+	st->pc = h->pc;
+	char ins[256];
+	insn_text(x, h->pc, ins, sizeof ins);
+	if (h->has_event) {
+		st->has_event = 1;
+		st->event = h->ev;
+		const struct xevent *e = &h->ev;
+		char what[128];
+		if (e->kind == XEV_INTERVAL)
+			snprintf(what, sizeof what, "interval ends: issue stalled in cycles %llu-%llu",
+				 (unsigned long long)xcycle(e->start), (unsigned long long)xcycle(e->end) - 1);
+		else if (e->kind == XEV_OVERLAP)
+			snprintf(what, sizeof what, "overlap: %s miss begins while %s", xev_name(e->cause),
+				 e->cause == MISS_L2D || e->cause == MISS_DTLB ? "another long miss is outstanding"
+									       : "a long miss blocks the ROB head");
+		else if (h->phase == MISS_END)
+			snprintf(what, sizeof what, "%s ended after %llu cycles", xev_name(e->kind),
+				 (unsigned long long)(e->end - e->start));
+		else
+			snprintf(what, sizeof what, "%s begins", xev_name(e->kind));
+		snprintf(st->msg, sizeof st->msg, "Catchpoint %d (%s)%s", h->bp, what,
+			 e->correct_path ? "" : " on a wrong path");
+		stopf(x, "\n%s, cycle %llu\n", st->msg, (unsigned long long)xcycle(h->cycle));
+		if (e->pc)
+			stopf(x, "  %s\n", ins);
+		if (e->addr && (e->kind == MISS_L1D || e->kind == MISS_L2D || e->kind == MISS_DTLB))
+			stopf(x, "  data address 0x%llx\n", (unsigned long long)e->addr);
+	} else if (h->type == XBP_CYCLE) {
+		snprintf(st->msg, sizeof st->msg, "Breakpoint %d, cycle %llu", h->bp,
+			 (unsigned long long)explorer_cycle(x));
+		stopf(x, "\n%s\n", st->msg);
+	} else if (reason == STOP_UNTIL) {
+		snprintf(st->msg, sizeof st->msg, "reached %.200s", ins);
+		stopf(x, "%s (%s in cycle %llu)\n", st->msg, stage_names[h->stage], (unsigned long long)xcycle(h->cycle));
+	} else {
+		snprintf(st->msg, sizeof st->msg, "Breakpoint %d, %.200s", h->bp, ins);
+		stopf(x, "\n%s\n  %s in cycle %llu (seq %llu)\n", st->msg, stage_names[h->stage],
+		      (unsigned long long)xcycle(h->cycle), (unsigned long long)h->seq);
+	}
+}
+
+/* ---- forward ------------------------------------------------------------ */
+
+static int can_run(struct explorer *x)
+{
+	if (x->engine_error)
+		return explorer_error(x, "the run stopped with an error (%s); use 'restart' or reverse commands",
+				      x->engine_msg);
+	if (x->exited)
+		return explorer_error(x, "the program has exited; use 'run' or 'restart', or go back with reverse-step");
+	return 0;
+}
+
+/* After any change of position: exit status, high-water mark, panes. */
+static void settle(struct explorer *x)
+{
+	x->exited = core_done(x->core);
+	if (x->exited)
+		x->exit_code = guest_exit_code(x->guest);
+	uint64_t now = explorer_cycle(x);
+	if (now > x->high_water)
+		x->high_water = now;
+	explorer_state_changed(x);
+}
+
+/* Run forward until position `to_cycle` or `to_committed` (absolute), a
+ * breakpoint, the end, an error or Ctrl-C. `until_mode`: a hit of the
+ * internal breakpoint is a STOP_UNTIL. Fills x->stop and prints it. */
+static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed, int until_mode)
+{
+	struct core *c = x->core;
+	struct ivx_err err = { 0 };
+	struct xbreak_hit h;
+	int reason = STOP_DONE, rc = 0;
+	double t_start = now_sec(), t_prog = t_start;
+	uint64_t c_start = core_cycles(c);
+	double cps = 0;
+	xbreaks_set_mode(x->breaks, XB_STOP);
+	if (xbreaks_attach(x->breaks, c, &err) < 0)
+		return explorer_error(x, "%s", err.msg);
+	/* x->stop keeps describing the previous stop during the run: conditions
+	 * may read stop_pc and stop_seq. */
+	char cond_err[300] = "";
+	for (;;) {
+		uint64_t now = core_cycles(c);
+		if (now >= to_cycle || core_committed(c) >= to_committed)
+			break;
+		uint64_t lim = to_cycle - now > x->set.poll_cycles ? now + x->set.poll_cycles : to_cycle;
+		uint64_t at_break = xbreaks_next_cycle(x->breaks, now);
+		if (at_break < lim)
+			lim = at_break;
+		rc = core_run(c, lim, to_committed == NO_LIMIT ? 0 : to_committed, &err);
+		xbreaks_check_position(x->breaks, c);
+		if (now < x->high_water)   /* replayed part: speed is not representative */
+			c_start = core_cycles(c), t_start = now_sec();
+		if (rc < 0) {
+			reason = STOP_ERROR;
+			break;
+		}
+		const char *cerr = xbreaks_take_error(x->breaks);
+		if (cerr) {
+			reason = STOP_BREAK;
+			snprintf(cond_err, sizeof cond_err, "%s", cerr);
+			break;
+		}
+		if (xbreaks_take_hit(x->breaks, &h)) {
+			reason = until_mode && h.bp == 0 ? STOP_UNTIL : STOP_BREAK;
+			break;
+		}
+		if (core_done(c)) {
+			reason = STOP_EXITED;
+			break;
+		}
+		/* Only a long run adapts the snapshot interval to the snapshots'
+		 * cost; short steps keep the dense base interval, which makes
+		 * reverse stepping near where the user looks cheap. A run with
+		 * no cycle limit (continue, until, stepi) adapts from its first
+		 * slice on: at the base interval its first twentieth of a
+		 * second would take a snapshot every slice. */
+		double t = now_sec();
+		if ((to_cycle == NO_LIMIT || t - t_start > 0.05) && t > t_start && core_cycles(c) > c_start)
+			cps = (double)(core_cycles(c) - c_start) / (t - t_start);
+		if (xsnaps_maybe_take(x->snaps, c, cps, &err) < 0) {
+			reason = STOP_ERROR;
+			rc = -1;
+			break;
+		}
+		if (x->poll_interrupt && x->poll_interrupt(x->poll_ctx)) {
+			reason = STOP_INTERRUPT;
+			break;
+		}
+		if (x->progress && t - t_prog > 0.2) {
+			t_prog = t;
+			x->progress(x->progress_ctx, x);
+		}
+	}
+	xsnaps_maybe_take(x->snaps, c, cps, NULL);
+	settle(x);
+	memset(&x->stop, 0, sizeof x->stop);
+	if (cond_err[0])
+		snprintf(x->stop.msg, sizeof x->stop.msg, "%.250s", cond_err);
+	if (reason == STOP_ERROR) {
+		x->engine_error = 1;
+		snprintf(x->engine_msg, sizeof x->engine_msg, "%s", err.msg);
+		memset(&x->stop, 0, sizeof x->stop);
+		x->stop.reason = STOP_ERROR;
+		snprintf(x->stop.msg, sizeof x->stop.msg, "%.250s", err.msg);
+		stopf(x, "\nThe run stopped: %s\n", err.msg);
+	} else if (reason == STOP_BREAK && x->stop.msg[0]) {
+		x->stop.reason = STOP_BREAK;
+		stopf(x, "\n%s\n", x->stop.msg);
+	} else if (reason == STOP_BREAK || reason == STOP_UNTIL) {
+		report_hit(x, &h, reason);
+		struct xbp *bp = xbreaks_find(x->breaks, h.bp);
+		if (bp && bp->temp) {
+			if (bp->num)
+				stopf(x, "Temporary %s %d deleted\n",
+				      bp->type == XBP_CATCH ? "catchpoint" : "breakpoint", bp->num);
+			xbreaks_delete(x->breaks, bp->num);
+		}
+	} else {
+		x->stop.reason = reason;
+		if (reason == STOP_EXITED) {
+			snprintf(x->stop.msg, sizeof x->stop.msg, "program exited with code %d", x->exit_code);
+			stopf(x, "\n[program exited with code %d at cycle %llu]\n", x->exit_code,
+			      (unsigned long long)explorer_cycle(x));
+		} else if (reason == STOP_INTERRUPT) {
+			snprintf(x->stop.msg, sizeof x->stop.msg, "interrupted");
+			stopf(x, "\nInterrupted.\n");
+		}
+	}
+	if (reason != STOP_ERROR)
+		print_position(x);
+	return 0;
+}
+
+int explorer_step(struct explorer *x, uint64_t cycles)
+{
+	if (can_run(x) < 0)
+		return -1;
+	uint64_t now = explorer_cycle(x);
+	return forward(x, cycles > NO_LIMIT - now ? NO_LIMIT : now + cycles, NO_LIMIT, 0);
+}
+
+int explorer_stepi(struct explorer *x, uint64_t insns)
+{
+	if (can_run(x) < 0)
+		return -1;
+	uint64_t k = explorer_committed(x);
+	return forward(x, NO_LIMIT, insns > NO_LIMIT - k ? NO_LIMIT : k + insns, 0);
+}
+
+int explorer_continue(struct explorer *x, uint64_t ignore_count)
+{
+	if (can_run(x) < 0)
+		return -1;
+	if (ignore_count > 1 && x->stop.reason == STOP_BREAK) {
+		struct xbp *bp = xbreaks_find(x->breaks, x->stop.bp);
+		if (bp) {
+			bp->ignore = ignore_count - 1;
+			explorer_printf(x, "Will ignore next %llu crossings of breakpoint %d.  Continuing.\n",
+					(unsigned long long)bp->ignore, bp->num);
+		}
+	}
+	return forward(x, NO_LIMIT, NO_LIMIT, 0);
+}
+
+int explorer_until(struct explorer *x, uint64_t addr)
+{
+	if (can_run(x) < 0)
+		return -1;
+	struct xbp bp = { .type = XBP_CODE, .internal = 1, .temp = 1, .enabled = 1, .addr = addr };
+	snprintf(bp.where, sizeof bp.where, "*0x%llx", (unsigned long long)addr);
+	if (xbreaks_add(x->breaks, &bp) < 0)
+		return explorer_error(x, "out of memory");
+	int rc = forward(x, NO_LIMIT, NO_LIMIT, 1);
+	xbreaks_delete(x->breaks, 0);
+	return rc;
+}
+
+/* ---- backward ----------------------------------------------------------- */
+
+/* Make the state that of position `cycle` (<= the current one, or ahead on
+ * the already-simulated run), silently. 0 or -1 (x->err). */
+static int replay_to(struct explorer *x, uint64_t cycle)
+{
+	struct ivx_err err = { 0 };
+	struct core *c = x->core;
+	if (cycle < core_cycles(c) && xsnaps_restore_cycle(x->snaps, c, cycle, &err) < 0)
+		return explorer_error(x, "%s", err.msg);
+	xbreaks_set_mode(x->breaks, XB_OFF);
+	int rc = core_cycles(c) < cycle ? core_run(c, cycle, 0, &err) : 0;
+	xbreaks_set_mode(x->breaks, XB_STOP);
+	x->engine_error = 0;
+	settle(x);
+	if (rc < 0) {
+		x->engine_error = 1;
+		snprintf(x->engine_msg, sizeof x->engine_msg, "%s", err.msg);
+		return explorer_error(x, "%s", err.msg);
+	}
+	return 0;
+}
+
+int explorer_goto_cycle(struct explorer *x, uint64_t cycle)
+{
+	if (cycle > x->high_water)
+		return explorer_error(x, "cycle %llu has not been reached yet (use step or continue)",
+				      (unsigned long long)cycle);
+	if (replay_to(x, cycle) < 0)
+		return -1;
+	memset(&x->stop, 0, sizeof x->stop);
+	x->stop.reason = STOP_DONE;
+	print_position(x);
+	return 0;
+}
+
+static int no_history(struct explorer *x)
+{
+	return explorer_error(x, "No more reverse-execution history.");
+}
+
+/* Arrived at cycle 0 because the history ran out. */
+static void at_history_start(struct explorer *x)
+{
+	memset(&x->stop, 0, sizeof x->stop);
+	x->stop.reason = STOP_HISTORY_START;
+	snprintf(x->stop.msg, sizeof x->stop.msg, "No more reverse-execution history.");
+	stopf(x, "\nNo more reverse-execution history.\n");
+}
+
+int explorer_reverse_step(struct explorer *x, uint64_t cycles)
+{
+	uint64_t now = explorer_cycle(x);
+	if (now == 0)
+		return no_history(x);
+	uint64_t target = cycles >= now ? 0 : now - cycles;
+	if (replay_to(x, target) < 0)
+		return -1;
+	memset(&x->stop, 0, sizeof x->stop);
+	if (cycles > now)
+		at_history_start(x);
+	else
+		x->stop.reason = STOP_DONE;
+	print_position(x);
+	return 0;
+}
+
+int explorer_reverse_stepi(struct explorer *x, uint64_t insns)
+{
+	struct ivx_err err = { 0 };
+	struct core *c = x->core;
+	uint64_t now = explorer_cycle(x), k = explorer_committed(x);
+	if (now == 0)
+		return no_history(x);
+	uint64_t want = insns >= k ? 0 : k - insns;   /* committed count to go back to */
+	/* The latest position <= now with at most `want` committed: replay from
+	 * a snapshot with at most `want` committed until the count exceeds it. */
+	if (xsnaps_restore_committed(x->snaps, c, want, &err) < 0)
+		return explorer_error(x, "%s", err.msg);
+	xbreaks_set_mode(x->breaks, XB_OFF);
+	uint64_t target = core_cycles(c);
+	int rc = 0;
+	while (core_cycles(c) < now && rc == 0) {
+		rc = core_run(c, core_cycles(c) + 1, 0, &err);
+		if (core_committed(c) > want)
+			break;
+		target = core_cycles(c);
+	}
+	xbreaks_set_mode(x->breaks, XB_STOP);
+	if (rc < 0)
+		return explorer_error(x, "%s", err.msg);
+	if (replay_to(x, target) < 0)
+		return -1;
+	memset(&x->stop, 0, sizeof x->stop);
+	if (target == 0 && insns > k)
+		at_history_start(x);
+	else
+		x->stop.reason = STOP_DONE;
+	print_position(x);
+	return 0;
+}
+
+int explorer_reverse_continue(struct explorer *x)
+{
+	struct ivx_err err = { 0 };
+	struct core *c = x->core;
+	uint64_t now = explorer_cycle(x), end = now;
+	if (now == 0)
+		return no_history(x);
+	while (end > 0) {
+		int found;
+		uint64_t start = xsnaps_before(x->snaps, end, &found);
+		if (!found)
+			break;
+		if (xsnaps_restore_cycle(x->snaps, c, start, &err) < 0)
+			return explorer_error(x, "%s", err.msg);
+		if (xbreaks_attach(x->breaks, c, &err) < 0)
+			return explorer_error(x, "%s", err.msg);
+		/* Replay [start, end) recording the position after each hit. */
+		struct xbreak_hit h, last;
+		uint64_t last_pos = 0;
+		int have = 0, rc = 0;
+		xbreaks_set_mode(x->breaks, XB_RECORD);
+		while (core_cycles(c) < end && rc == 0) {
+			rc = core_run(c, core_cycles(c) + 1, 0, &err);
+			xbreaks_check_position(x->breaks, c);
+			if (xbreaks_take_hit(x->breaks, &h) && core_cycles(c) < now) {
+				last = h;
+				last_pos = core_cycles(c);
+				have = 1;
+			}
+		}
+		xbreaks_set_mode(x->breaks, XB_STOP);
+		if (rc < 0)
+			return explorer_error(x, "%s", err.msg);
+		if (have) {
+			if (replay_to(x, last_pos) < 0)
+				return -1;
+			report_hit(x, &last, STOP_BREAK);
+			print_position(x);
+			return 0;
+		}
+		end = start;
+		if (x->poll_interrupt && x->poll_interrupt(x->poll_ctx)) {
+			/* Searching far back can take a while: give up, stay put. */
+			if (replay_to(x, now) < 0)
+				return -1;
+			memset(&x->stop, 0, sizeof x->stop);
+			x->stop.reason = STOP_INTERRUPT;
+			snprintf(x->stop.msg, sizeof x->stop.msg, "interrupted");
+			stopf(x, "\nInterrupted: no hit found back to cycle %llu.\n", (unsigned long long)end);
+			print_position(x);
+			return 0;
+		}
+		if (x->progress)
+			x->progress(x->progress_ctx, x);
+	}
+	if (replay_to(x, 0) < 0)
+		return -1;
+	at_history_start(x);
+	print_position(x);
+	return 0;
+}

@@ -1,0 +1,43 @@
+/*
+ * xcmd_help.c — help [COMMAND]: generated from the command table.
+ */
+#include <string.h>
+#include "explorer/explorer.h"
+#include "xcmd.h"
+
+static int help_exec(struct explorer *x, int argc, char **argv, const char *args)
+{
+	if (argc == 1) {
+		explorer_printf(x, "Commands (unique prefixes work; Enter repeats a stepping command):\n");
+		for (int i = 0; i < xcmd_count(); i++) {
+			const struct xcmd *c = xcmd_at(i);
+			char al[48] = "";
+			if (c->aliases)
+				snprintf(al, sizeof al, " (%s)", c->aliases);
+			explorer_printf(x, "  %-18s %s%s\n", c->name, c->summary, al);
+		}
+		explorer_printf(x, "Keys: Tab completes, Up/Down history, PgUp/PgDn scroll the focused pane,\n"
+				   "Ctrl-X o next pane, Ctrl-X z zoom, F2 or Ctrl-X v alternate view (FMT/sFMT),\n"
+				   "Ctrl-L redraw, Ctrl-C interrupts a run. `help COMMAND` for details.\n");
+		return 0;
+	}
+	if (argc > 2)
+		return explorer_error(x, "help takes at most one argument");
+	char err[200];
+	const struct xcmd *c = xcmd_lookup(argv[1], err, sizeof err);
+	if (!c)
+		return explorer_error(x, "%s", err);
+	explorer_printf(x, "usage: %s\n%s.\n", c->usage, c->summary);
+	if (c->aliases)
+		explorer_printf(x, "Aliases: %s\n", c->aliases);
+	if (c->help)
+		explorer_printf(x, "%s\n", c->help);
+	return 0;
+}
+
+static const struct xcmd help_cmd = {
+	.name = "help", .aliases = "h", .usage = "help [COMMAND]",
+	.summary = "list the commands, or describe one",
+	.complete = XC_COMMAND, .exec = help_exec,
+};
+XCMD_REGISTER(help_cmd);
