@@ -135,15 +135,12 @@ void core_free(struct core *c)
 /* ---- observers and events --------------------------------------------- */
 
 /* The ev_bits an instruction filter (INSN_WANT_* bits; 0 = all) selects. */
-static uint8_t ev_mask(uint32_t f)
+static uint32_t ev_mask(uint32_t f)
 {
 	if (!f)
 		return CORE_EV_ANY;
-	if (!(f & INSN_WANT_CORRECT_PATH))
-		return (uint8_t)(f & (INSN_WANT_BRANCH | INSN_WANT_IMISS | INSN_WANT_MISPREDICT));
-	return (uint8_t)(((f & INSN_WANT_BRANCH) ? CORE_EV_BRANCH_CP : 0) |
-			 ((f & INSN_WANT_IMISS) ? CORE_EV_IMISS_CP : 0) |
-			 ((f & INSN_WANT_MISPREDICT) ? CORE_EV_MISPRED_CP : 0));
+	uint32_t classes = f & INSN_WANT_CLASSES;
+	return f & INSN_WANT_CORRECT_PATH ? CORE_EV_CP(classes) : classes;
 }
 
 /* Rebuild the per-callback subscriber lists and the union of the
@@ -165,7 +162,7 @@ static void update_wants(struct core *c)
 			struct core_sub *sub = &c->insn_sub[c->n_insn_sub++];
 			*sub = (struct core_sub){ .ctx = o->ctx, .fn.insn = o->on_insn };
 			for (int st = 0; st < INSN_STAGE_COUNT; st++) {
-				uint8_t m;
+				uint32_t m;
 				if (per_stage)
 					m = o->insn_filter_at[st] ? ev_mask(o->insn_filter_at[st]) : 0;
 				else if (o->insn_stages && !(o->insn_stages & INSN_STAGE_BIT(st)))
@@ -277,6 +274,11 @@ void core_insn_event(struct core *c, const struct core_insn *r, int stage, const
 	e.seq = r->seq;
 	e.pc = r->pc;
 	e.uop = r->uop;
+	e.kind = r->kind;
+	e.word = r->uop->word;
+	e.taken = r->taken;
+	e.next_pc = r->next_pc;
+	e.load_value = r->load_value;
 	e.rob_index = (int)core_slot(c, r);
 	e.wrong_path = r->wrong_path;
 	e.mispredicted = r->mispredicted;
