@@ -432,8 +432,8 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 		offer_symbols(&k, x, 0);
 		break;
 	case XC_INFO:
-		for (int i = 0; xcmd_info_topics[i]; i++)
-			offer(&k, xcmd_info_topics[i]);
+		for (int i = 0; xcmd_info_topic_name(i); i++)
+			offer(&k, xcmd_info_topic_name(i));
 		break;
 	case XC_SET:
 		for (int i = 0; xcmd_setting_name(i); i++)
