@@ -36,13 +36,23 @@ static const char *const xev_names[XEV_COUNT] = {
 
 const char *xev_name(int kind)
 {
+	if (kind >= XEV_INSTRUMENT && kind < XEV_COUNT) {
+		int i = kind - XEV_INSTRUMENT;
+		for (int k = 0; k < xinstrument_count(); k++)
+			for (const char *const *e = xinstrument_at(k)->events; e && *e; e++)
+				if (i-- == 0)
+					return *e;
+		return "?";
+	}
 	return kind >= 0 && kind < XEV_COUNT && xev_names[kind] ? xev_names[kind] : "?";
 }
 
 int xev_from_name(const char *name)
 {
 	for (int k = 0; k < XEV_COUNT; k++) {
-		const char *a = xev_names[k], *b = name;
+		const char *a = xev_name(k), *b = name;
+		if (!strcmp(a, "?"))
+			continue;
 		while (*a && (*a == *b || (*a == '-' && *b == '_')))
 			a++, b++;
 		if (!*a && !*b)

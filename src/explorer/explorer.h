@@ -40,15 +40,19 @@ static inline uint64_t xcycle(uint64_t engine_cycle)
 	return engine_cycle + 1;
 }
 
-/* Event kinds the explorer knows: the engine's miss kinds (events.h), then
- * two the explorer derives itself. */
+/* Event kinds the explorer knows: the engine's miss kinds (events.h), two
+ * the explorer derives itself, then the instruments' (instrument.h
+ * `events`: "sample", ...), numbered in table order. */
+#define XEV_INSTRUMENT_MAX 16
 enum {
 	XEV_OVERLAP = MISS_KIND_COUNT, /* a long miss while another is outstanding,
 			       or a frontend miss while a long miss blocks the ROB head */
 	XEV_INTERVAL,       /* an interval ends: correct-path issue resumes after a miss */
-	XEV_COUNT
+	XEV_INSTRUMENT,     /* the first instrument event kind */
+	XEV_COUNT = XEV_INSTRUMENT + XEV_INSTRUMENT_MAX
 };
-/* Command-line names ("l2d", "fu-stall", "overlap", ...); -1 if unknown. */
+/* Command-line names ("l2d", "fu-stall", "overlap", "sample", ...); "?"
+ * for a kind nobody defines, -1 if unknown. */
 const char *xev_name(int kind);
 int xev_from_name(const char *name);
 

@@ -4,7 +4,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "core/core.h"
 #include "explorer.h"
+#include "explorer_break.h"
 #include "instrument.h"
 
 extern const struct xinstrument *const __start_ivx_instruments[];
@@ -52,4 +54,16 @@ void *explorer_instrument(const struct explorer *x, const char *name)
 		if (!strcmp(xinstrument_at(i)->name, name))
 			return x->instruments[i];
 	return NULL;
+}
+
+void explorer_instrument_event(struct explorer *x, const char *name, uint64_t pc, uint64_t seq, uint64_t addr)
+{
+	int kind = xev_from_name(name);
+	if (kind < XEV_INSTRUMENT || !x->core)
+		return;
+	/* The core is in the middle of the cycle it will report as done. */
+	uint64_t cycle = core_cycles(x->core);
+	struct xevent e = { .kind = kind, .start = cycle, .end = cycle, .ended = 1, .insn_seq = seq,
+			    .pc = pc, .addr = addr, .correct_path = 1, .cause = -1 };
+	xbreaks_on_event(x->breaks, &e, MISS_BEGIN);
 }

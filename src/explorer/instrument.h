@@ -12,6 +12,8 @@
  *           the new core and add it as the core's observer(s)
  *   free    with the session
  *   info    the `info TOPIC` subcommands it adds (text via explorer_printf)
+ *   events  the names of the events it lets `catch` stop on ("sample");
+ *           it reports one with explorer_instrument_event
  *   panes, commands   the names of its panes (ui/pane_*.c, PANE_REGISTER)
  *           and commands (src/xcmd/xcmd_*.c, XCMD_REGISTER), for `help`
  *
@@ -28,6 +30,7 @@
 #ifndef IVX_INSTRUMENT_H
 #define IVX_INSTRUMENT_H
 
+#include <stdint.h>
 #include "base/err.h"
 
 struct core;
@@ -52,6 +55,7 @@ struct xinstrument {
 	int (*attach)(void *self, struct core *c, struct ivx_err *err);
 	void (*free)(void *self);
 	const struct xinfo_topic *info;   /* may be NULL */
+	const char *const *events;        /* NULL-terminated catchable event names, may be NULL */
 	const char *panes;       /* space-separated pane names, may be NULL */
 	const char *commands;    /* space-separated command names, may be NULL */
 };
@@ -66,5 +70,13 @@ const struct xinstrument *xinstrument_at(int i);
 
 /* The session's object of the instrument `name` (NULL if there is none). */
 void *explorer_instrument(const struct explorer *x, const char *name);
+
+/* An instrument's event `name` (one of its `events`) happened during the
+ * current cycle at instruction pc (seq: its dynamic number, 0 if none;
+ * addr: a data address or 0): catchpoints on it hit as on a derived
+ * event, with `cycle`, `pc` and `addr` in their conditions. Cheap when no
+ * catchpoint is set. */
+void explorer_instrument_event(struct explorer *x, const char *name, uint64_t pc, uint64_t seq,
+			       uint64_t addr);
 
 #endif

@@ -123,7 +123,7 @@ static int info_events(struct explorer *x, int argc, char **argv, const char *ar
 	for (int k = 0; k < MISS_KIND_COUNT; k++)
 		explorer_printf(x, "%-11s %12llu %12llu\n", xev_name(k), (unsigned long long)st.events_correct[k],
 				(unsigned long long)st.events_wrong[k]);
-	for (int k = MISS_KIND_COUNT; k < XEV_COUNT; k++)
+	for (int k = MISS_KIND_COUNT; k < XEV_INSTRUMENT; k++)
 		explorer_printf(x, "%-11s %12llu %12s\n", xev_name(k),
 				(unsigned long long)xtrace_event_total(x->trace, k), "-");
 	explorer_printf(x, "(overlap and interval counts are since the explorer's trace began: "
