@@ -624,7 +624,8 @@ static int cycle(struct core *c, struct ivx_err *err)
 	cc->rob_full = cc->rob_full_wrong_path = 0;
 	cc->head_wait = HEAD_NONE;
 	cc->head_seq = cc->head_pc = 0;
-	int rc = commit_stage(c, err);
+	int in_handler = __builtin_expect(s->cycle < s->handler_until, 0);
+	int rc = in_handler ? IVX_OK : commit_stage(c, err);
 	if (rc < 0)
 		return rc;
 	if (__builtin_expect(s->smiss_next_end <= s->cycle, 0))
@@ -632,14 +633,20 @@ static int cycle(struct core *c, struct ivx_err *err)
 	if (!s->done) {
 		core_writeback_stage(c);
 		core_issue_stage(c);
-		core_dispatch_stage(c);
-		rc = core_fetch_stage(c, err);
-		if (rc < 0)
-			return rc;
+		if (in_handler) {
+			s->stats.handler_cycles++;
+		} else {
+			core_dispatch_stage(c);
+			rc = core_fetch_stage(c, err);
+			if (rc < 0)
+				return rc;
+		}
 	}
 	end_of_cycle(c);
 	s->cycle++;
-	if (!s->done && s->cycle - s->last_commit_cycle > c->cfg.deadlock_cycles)
+	/* a handler's cycles are not the program's failure to commit */
+	uint64_t progress = s->last_commit_cycle > s->handler_until ? s->last_commit_cycle : s->handler_until;
+	if (!s->done && s->cycle > progress && s->cycle - progress > c->cfg.deadlock_cycles)
 		return deadlock(c, err);
 	return IVX_OK;
 }
@@ -670,6 +677,13 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 }
 
 void core_request_stop(struct core *c) { c->s.stop_requested = 1; }
+
+void core_interrupt(struct core *c, uint64_t handler_cycles)
+{
+	struct core_state *s = &c->s;
+	uint64_t from = s->handler_until > s->cycle + 1 ? s->handler_until : s->cycle + 1;
+	s->handler_until = from + handler_cycles;
+}
 int core_done(const struct core *c) { return c->s.done; }
 uint64_t core_cycles(const struct core *c) { return c->s.stats.cycles; }
 uint64_t core_committed(const struct core *c) { return c->s.stats.committed; }

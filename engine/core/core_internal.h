@@ -174,6 +174,7 @@ struct core_state {
 
 	uint64_t time_base;       /* guest clock (ns) at cycle 0: continues the functional clock */
 	uint64_t last_commit_cycle;
+	uint64_t handler_until;   /* core_interrupt: in a handler in the cycles before this one */
 	int done;                 /* the exit has committed */
 	int stop_requested;
 	struct ivx_err fault_err; /* the error of the faulting instruction (fetch_halt == HALT_FAULT) */
@@ -315,6 +316,8 @@ static inline void core_sq_filter(struct core *c, const struct core_insn *r, int
 static inline int core_fetch_stall_reason(const struct core *c)
 {
 	const struct core_state *s = &c->s;
+	if (__builtin_expect(s->cycle < s->handler_until, 0))
+		return FETCH_STALL_OTHER;   /* in an interrupt handler (core_interrupt) */
 	if (s->fetch_wait && s->fetch_wait_correct) {
 		if (s->cycle < s->fetch_walk_end || s->fetch_wait_kind < 0)
 			return FETCH_STALL_ITLB;
