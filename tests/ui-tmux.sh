@@ -126,8 +126,12 @@ wait_for main 'Timeline up to cycle 15904, 2 cycles a column' 3 && ok "F2 zooms 
 	bad "F2 on the timeline" main
 T send-keys -t main 'layout fmt' Enter
 wait_for main '─ FMT per-branch' 3 && ok "layout fmt shows the FMT" || bad "layout fmt" main
-T send-keys -t main 'focus fmt' Enter F2
-wait_for main '─ FMT shared FMT' 3 && ok "F2 toggles the sFMT view" || bad "F2 on the FMT" main
+T send-keys -t main F2
+wait_for main '─ FMT shared FMT' 3 && ok "the focus follows to the layout's FMT: F2 toggles the sFMT view" ||
+	bad "F2 on the FMT after layout fmt" main
+T send-keys -t main 'layout timeline' Enter PPage
+wait_for main '─ Timeline up to cycle' 3 && T capture-pane -p -t main | grep -q '─ Timeline.*\[scrolled\]' &&
+	ok "after layout timeline, PgUp scrolls the timeline" || bad "PgUp after layout timeline" main
 T send-keys -t main 'layout default' Enter
 T resize-window -t main -x 80 -y 24
 sleep 0.5

@@ -73,54 +73,155 @@ void layout_single(struct layout *out, const char *pane)
 struct cell_state {
 	const struct layout_cell *c;
 	int min_w, min_h;       /* with the title row */
+	int pref_w;             /* width that shows the pane's columns uncut */
 	int active;
 };
 
+/* Placement works on "lines": a layout row, or the continuation of one whose
+ * panes do not fit side by side at their preferred widths. */
+#define MAX_LINES (LAYOUT_MAX_ROWS * LAYOUT_MAX_CELLS)
+
+struct line {
+	int weight;             /* the layout row's */
+	int origin;             /* index of the layout row */
+	int n;
+	struct cell_state cs[LAYOUT_MAX_CELLS];
+};
+
+static int line_pref(const struct line *ln)
+{
+	int need = -1;
+	for (int k = 0; k < ln->n; k++)
+		need += ln->cs[k].pref_w + 1;
+	return need;
+}
+
+/* Move the least important panes of a row that is too narrow for its
+ * panes' preferred widths to a line of their own under it, so 120x40 shows
+ * the CPI stacks and events above the FMT instead of three cut panes. The
+ * height check later drops what still does not fit. */
+static int wrap_lines(struct line *lines, int nl, int w)
+{
+	for (int i = 0; i < nl; i++) {
+		while (lines[i].n > 1 && line_pref(&lines[i]) > w && nl < MAX_LINES) {
+			if (i + 1 >= nl || lines[i + 1].weight != -lines[i].weight) {
+				memmove(&lines[i + 2], &lines[i + 1], (size_t)(nl - i - 1) * sizeof *lines);
+				nl++;
+				memset(&lines[i + 1], 0, sizeof *lines);
+				lines[i + 1].origin = lines[i].origin;
+				lines[i + 1].weight = -lines[i].weight;   /* marks a continuation while wrapping */
+			}
+			int worst = 0;
+			for (int k = 1; k < lines[i].n; k++)
+				if (lines[i].cs[k].c->prio > lines[i].cs[worst].c->prio)
+					worst = k;
+			struct line *nx = &lines[i + 1];
+			/* keep the row's left-to-right order in the continuation */
+			int at = 0;
+			while (at < nx->n && nx->cs[at].c < lines[i].cs[worst].c)
+				at++;
+			memmove(&nx->cs[at + 1], &nx->cs[at], (size_t)(nx->n - at) * sizeof nx->cs[0]);
+			nx->cs[at] = lines[i].cs[worst];
+			nx->n++;
+			memmove(&lines[i].cs[worst], &lines[i].cs[worst + 1],
+				(size_t)(lines[i].n - worst - 1) * sizeof lines[i].cs[0]);
+			lines[i].n--;
+		}
+		if (i + 1 < nl && lines[i + 1].weight < 0)
+			lines[i + 1].weight = -lines[i + 1].weight;
+	}
+	return nl;
+}
+
+static int line_min(const struct line *ln)
+{
+	int need = -1;
+	for (int k = 0; k < ln->n; k++)
+		if (ln->cs[k].active)
+			need += ln->cs[k].min_w + 1;
+	return need;
+}
+
+/* When the screen is too short for the wrapped lines, put a continuation's
+ * panes back beside the line above at their minimum widths, if they fit,
+ * before dropping any pane. 1 if a line was merged. */
+static int unwrap_one(struct line *lines, int nl, int w)
+{
+	for (int r = nl - 1; r > 0; r--) {
+		struct line *a = &lines[r - 1], *b = &lines[r];
+		if (b->origin != a->origin || line_min(b) < 0)
+			continue;
+		int need = line_min(a) < 0 ? line_min(b) : line_min(a) + 1 + line_min(b);
+		if (need > w)
+			continue;
+		for (int k = 0; k < b->n; k++) {
+			if (!b->cs[k].active)
+				continue;
+			int at = 0;
+			while (at < a->n && a->cs[at].c < b->cs[k].c)
+				at++;
+			memmove(&a->cs[at + 1], &a->cs[at], (size_t)(a->n - at) * sizeof a->cs[0]);
+			a->cs[at] = b->cs[k];
+			a->n++;
+			b->cs[k].active = 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes)
 {
-	struct cell_state cs[LAYOUT_MAX_ROWS][LAYOUT_MAX_CELLS];
-	int nrows = 0, ncells[LAYOUT_MAX_ROWS] = { 0 };
-	memset(cs, 0, sizeof cs);
-	for (int r = 0; r < LAYOUT_MAX_ROWS && l->rows[r].weight; r++, nrows++)
+	struct line lines[MAX_LINES];
+	int nrows = 0;
+	memset(lines, 0, sizeof lines);
+	for (int r = 0; r < LAYOUT_MAX_ROWS && l->rows[r].weight; r++, nrows++) {
+		lines[nrows].weight = l->rows[r].weight;
+		lines[nrows].origin = r;
 		for (int k = 0; k < LAYOUT_MAX_CELLS && l->rows[r].cells[k].pane; k++) {
 			const struct pane_class *pc = pane_class_find(l->rows[r].cells[k].pane);
 			if (!pc)
 				continue;
-			struct cell_state *s = &cs[r][ncells[r]++];
+			struct cell_state *s = &lines[nrows].cs[lines[nrows].n++];
 			s->c = &l->rows[r].cells[k];
 			s->min_w = pc->min_w;
 			s->min_h = pc->min_h + 1;
+			s->pref_w = pc->pref_w > pc->min_w ? pc->pref_w : pc->min_w;
 			s->active = 1;
 		}
+	}
+	nrows = wrap_lines(lines, nrows, w);
 
-	int row_h[LAYOUT_MAX_ROWS];
+	int row_h[MAX_LINES];
 	for (;;) {
 		/* Drop from a row that is too wide, else from the whole layout if
 		 * too tall: always the least important active cell. */
 		int total = 0, drop_r = -1, drop_k = -1, worst = -1;
 		for (int r = 0; r < nrows; r++) {
 			int need_w = -1, mh = 0;
-			for (int k = 0; k < ncells[r]; k++)
-				if (cs[r][k].active) {
-					need_w += cs[r][k].min_w + 1;
-					if (cs[r][k].min_h > mh)
-						mh = cs[r][k].min_h;
+			for (int k = 0; k < lines[r].n; k++)
+				if (lines[r].cs[k].active) {
+					need_w += lines[r].cs[k].min_w + 1;
+					if (lines[r].cs[k].min_h > mh)
+						mh = lines[r].cs[k].min_h;
 				}
 			row_h[r] = mh;
 			total += mh;
 			if (need_w > w)
-				for (int k = 0; k < ncells[r]; k++)
-					if (cs[r][k].active && cs[r][k].c->prio > worst)
-						worst = cs[r][k].c->prio, drop_r = r, drop_k = k;
+				for (int k = 0; k < lines[r].n; k++)
+					if (lines[r].cs[k].active && lines[r].cs[k].c->prio > worst)
+						worst = lines[r].cs[k].c->prio, drop_r = r, drop_k = k;
 		}
+		if (drop_r < 0 && total > h && unwrap_one(lines, nrows, w))
+			continue;
 		if (drop_r < 0 && total > h)
 			for (int r = 0; r < nrows; r++)
-				for (int k = 0; k < ncells[r]; k++)
-					if (cs[r][k].active && cs[r][k].c->prio > worst)
-						worst = cs[r][k].c->prio, drop_r = r, drop_k = k;
+				for (int k = 0; k < lines[r].n; k++)
+					if (lines[r].cs[k].active && lines[r].cs[k].c->prio > worst)
+						worst = lines[r].cs[k].c->prio, drop_r = r, drop_k = k;
 		if (drop_r < 0)
 			break;
-		cs[drop_r][drop_k].active = 0;
+		lines[drop_r].cs[drop_k].active = 0;
 	}
 
 	/* Share the spare height by row weight. */
@@ -128,12 +229,12 @@ int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes)
 	for (int r = 0; r < nrows; r++)
 		if (row_h[r]) {
 			used += row_h[r];
-			wsum += l->rows[r].weight;
+			wsum += lines[r].weight;
 		}
 	int spare = h - used, given = 0, last = -1;
 	for (int r = 0; r < nrows; r++)
 		if (row_h[r] && wsum) {
-			int add = spare * l->rows[r].weight / wsum;
+			int add = spare * lines[r].weight / wsum;
 			row_h[r] += add;
 			given += add;
 			last = r;
@@ -145,23 +246,28 @@ int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes)
 	for (int r = 0; r < nrows; r++) {
 		if (!row_h[r])
 			continue;
-		int act = 0, ww = 0, minsum = 0;
-		for (int k = 0; k < ncells[r]; k++)
-			if (cs[r][k].active) {
+		const struct cell_state *cs = lines[r].cs;
+		int act = 0, ww = 0, minsum = 0, prefsum = 0;
+		for (int k = 0; k < lines[r].n; k++)
+			if (cs[k].active) {
 				act++;
-				ww += cs[r][k].c->weight;
-				minsum += cs[r][k].min_w;
+				ww += cs[k].c->weight;
+				minsum += cs[k].min_w;
+				prefsum += cs[k].pref_w;
 			}
-		int avail = w - (act - 1), extra = avail - minsum, x = 0, seen = 0, gave = 0;
-		for (int k = 0; k < ncells[r]; k++) {
-			if (!cs[r][k].active)
+		/* Each pane its preferred width when they all have it, else its
+		 * minimum; the rest by weight. */
+		int avail = w - (act - 1), use_pref = prefsum <= avail;
+		int extra = avail - (use_pref ? prefsum : minsum), x = 0, seen = 0, gave = 0;
+		for (int k = 0; k < lines[r].n; k++) {
+			if (!cs[k].active)
 				continue;
-			int add = ww ? extra * cs[r][k].c->weight / ww : 0;
+			int add = ww ? extra * cs[k].c->weight / ww : 0;
 			gave += add;
 			if (++seen == act)
 				add += extra - gave;
-			int cw = cs[r][k].min_w + add;
-			boxes[n++] = (struct layout_box){ cs[r][k].c->pane, x, y, cw, row_h[r] };
+			int cw = (use_pref ? cs[k].pref_w : cs[k].min_w) + add;
+			boxes[n++] = (struct layout_box){ cs[k].c->pane, x, y, cw, row_h[r] };
 			x += cw + 1;
 		}
 		y += row_h[r];

@@ -29,6 +29,8 @@ struct pane_class {
 	const char *title;     /* "ROB" */
 	const char *summary;   /* one line for `help layout` / `show` */
 	int min_w, min_h;      /* smallest useful content size (without the title row) */
+	int pref_w;            /* width that shows its columns uncut (0: min_w); a layout row
+	                        * wider than its panes' pref_w wraps (layout.c) */
 	int batch_h;           /* content rows for `show NAME` */
 	int scroll_unit;       /* rows (or cycles) one PgUp/PgDn step scrolls, 0 = a page */
 	size_t priv_size;      /* bytes of per-instance state */

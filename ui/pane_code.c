@@ -99,7 +99,7 @@ static void code_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 static const struct pane_class pane_code = {
 	.name = "code", .title = "Code",
 	.summary = "disassembly around the pc with symbols and commit counts",
-	.min_w = 36, .min_h = 4, .batch_h = 16, .scroll_unit = 4,
+	.min_w = 36, .min_h = 4, .pref_w = 40, .batch_h = 16, .scroll_unit = 4,
 	.render = code_render, .status = code_status,
 };
 PANE_REGISTER(pane_code);

@@ -9,19 +9,31 @@
 #include <stdio.h>
 #include <string.h>
 #include "acct/acct.h"
+#include "core/events.h"
 #include "explorer/explorer.h"
 #include "explorer/inst_acct.h"
 #include "explorer/instrument.h"
+#include "legend.h"
 #include "pane.h"
 #include "textbuf.h"
 
 #define LABEL_W 15
 
-/* Bar letters: base, then enum acct_comp order. */
-static const char letters[ACCT_COMP_COUNT + 1] = { '=', 'i', 'I', 't', 'd', 'D', 'T', 'b', 'f' };
-static const char *const short_names[ACCT_COMP_COUNT + 1] = {
-	"base", "L1I", "L2I", "ITLB", "L1D", "L2D", "DTLB", "bpred", "FU",
-};
+/* Bar letters: base, then enum acct_comp order, whose components are the
+ * miss kinds of the same number (legend.c: the timeline's letters too). */
+_Static_assert((int)ACCT_L1I == (int)MISS_L1I && (int)ACCT_DTLB == (int)MISS_DTLB &&
+	       (int)ACCT_BPRED == (int)MISS_MISPREDICT && (int)ACCT_FU == (int)MISS_FU_STALL,
+	       "CPI stack components follow the miss kinds");
+
+static char comp_letter(int k)
+{
+	return k ? legend_letter(k - 1) : '=';
+}
+
+static const char *comp_name(int k)
+{
+	return k ? legend_name(k - 1) : "base";
+}
 
 static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 {
@@ -59,8 +71,8 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	int col = tb_puts(tb, 0, y, TB_DIM, "CPI per component: ");
 	for (int k = 0; k <= ACCT_COMP_COUNT && col < tb->w; k++) {
 		char item[16];
-		snprintf(item, sizeof item, "%c %s ", letters[k], short_names[k]);
-		tb_putc(tb, col, y, TB_BAR0 + k, (wchar_t)letters[k]);
+		snprintf(item, sizeof item, "%c %s ", comp_letter(k), comp_name(k));
+		tb_putc(tb, col, y, TB_BAR0 + k, (wchar_t)comp_letter(k));
 		col = tb_puts(tb, col + 1, y, TB_DIM, item + 1);
 	}
 	y++;
@@ -78,7 +90,7 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 			acc += v;
 			int upto = scale > 0 ? (int)(acc / scale * bar_w + 0.5) : 0;
 			for (; drawn < upto && drawn < bar_w; drawn++)
-				tb_putc(tb, xx + drawn, y, TB_BAR0 + k, (wchar_t)letters[k]);
+				tb_putc(tb, xx + drawn, y, TB_BAR0 + k, (wchar_t)comp_letter(k));
 		}
 		tb_printf(tb, xx + bar_w + 1, y, TB_BOLD, "%6.3f", total);
 		y++;
@@ -89,7 +101,7 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 				double v = k == 0 ? (double)s[m].base / d : (double)s[m].comp[k - 1] / d;
 				if (k && s[m].comp[k - 1] == 0)
 					continue;
-				used += (size_t)snprintf(line + used, sizeof line - used, "%s %.3f  ", short_names[k], v);
+				used += (size_t)snprintf(line + used, sizeof line - used, "%s %.3f  ", comp_name(k), v);
 			}
 			tb_puts(tb, 0, y++, s[m].base < 0 ? TB_WARN : TB_DIM, line);
 		}
@@ -105,7 +117,7 @@ static void cpi_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 static const struct pane_class pane_cpistack = {
 	.name = "cpistack", .title = "CPI stacks",
 	.summary = "the CPI stack of each accounting method, growing as cycles pass",
-	.min_w = 44, .min_h = 6, .batch_h = 12,
+	.min_w = 44, .min_h = 6, .pref_w = 56, .batch_h = 12,
 	.render = cpi_render, .status = cpi_status,
 };
 PANE_REGISTER(pane_cpistack);

@@ -56,7 +56,7 @@ static void events_status(struct pane *p, struct explorer *x, char *buf, size_t 
 static const struct pane_class pane_events = {
 	.name = "events", .title = "Events",
 	.summary = "recent miss events, newest first",
-	.min_w = 40, .min_h = 3, .batch_h = 16,
+	.min_w = 40, .min_h = 3, .pref_w = 60, .batch_h = 16,
 	.render = events_render, .status = events_status,
 };
 PANE_REGISTER(pane_events);

@@ -116,7 +116,7 @@ static void fmt_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 static const struct pane_class pane_fmt = {
 	.name = "fmt", .title = "FMT",
 	.summary = "the frontend miss event table (F2: the shared sFMT)",
-	.min_w = 50, .min_h = 4, .batch_h = 14, .scroll_unit = 4,
+	.min_w = 50, .min_h = 4, .pref_w = 72, .batch_h = 14, .scroll_unit = 4,
 	.render = fmt_render, .key = fmt_key, .status = fmt_status,
 };
 PANE_REGISTER(pane_fmt);

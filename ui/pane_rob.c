@@ -156,7 +156,7 @@ static void rob_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 static const struct pane_class pane_rob = {
 	.name = "rob", .title = "ROB",
 	.summary = "reorder buffer: gauge, entries near head and tail, state, what holds them",
-	.min_w = 44, .min_h = 5, .batch_h = 20, .scroll_unit = 4,
+	.min_w = 44, .min_h = 5, .pref_w = 72, .batch_h = 20, .scroll_unit = 4,
 	.render = rob_render, .status = rob_status,
 };
 PANE_REGISTER(pane_rob);

@@ -15,6 +15,7 @@
 #include "core/core.h"
 #include "explorer/explorer.h"
 #include "explorer/explorer_trace.h"
+#include "legend.h"
 #include "pane.h"
 #include "textbuf.h"
 
@@ -25,20 +26,33 @@ static const char *const lane_names[N_LANES] = { "I-miss", "D-miss", "bpred", "s
 
 static int lane_of(int kind, char *letter, int *sev)
 {
+	*letter = legend_letter(kind);   /* the same letter as in the CPI stacks */
 	switch (kind) {
-	case MISS_L1I: *letter = '1'; *sev = 1; return LANE_I;
-	case MISS_L2I: *letter = '2'; *sev = 3; return LANE_I;
-	case MISS_ITLB: *letter = 'T'; *sev = 2; return LANE_I;
-	case MISS_L1D: *letter = 'd'; *sev = 1; return LANE_D;
-	case MISS_L2D: *letter = 'D'; *sev = 3; return LANE_D;
-	case MISS_DTLB: *letter = 't'; *sev = 2; return LANE_D;
-	case MISS_MISPREDICT: *letter = 'M'; *sev = 1; return LANE_BR;
-	case MISS_FU_STALL: *letter = 'F'; *sev = 1; return LANE_STALL;
-	case MISS_ROB_FULL: *letter = 'R'; *sev = 2; return LANE_STALL;
-	case XEV_OVERLAP: *letter = 'o'; *sev = 1; return LANE_MARK;
-	case XEV_INTERVAL: *letter = '|'; *sev = 2; return LANE_MARK;
+	case MISS_L1I: *sev = 1; return LANE_I;
+	case MISS_L2I: *sev = 3; return LANE_I;
+	case MISS_ITLB: *sev = 2; return LANE_I;
+	case MISS_L1D: *sev = 1; return LANE_D;
+	case MISS_L2D: *sev = 3; return LANE_D;
+	case MISS_DTLB: *sev = 2; return LANE_D;
+	case MISS_MISPREDICT: *sev = 1; return LANE_BR;
+	case MISS_FU_STALL: *sev = 1; return LANE_STALL;
+	case MISS_ROB_FULL: *sev = 2; return LANE_STALL;
+	case XEV_OVERLAP: *sev = 1; return LANE_MARK;
+	case XEV_INTERVAL: *sev = 2; return LANE_MARK;
 	default: return -1;
 	}
+}
+
+/* The legend line: "i L1I I L2I t ITLB ...", from legend.c. */
+static void legend_line(char *buf, size_t n)
+{
+	static const int kinds[] = { MISS_L1I, MISS_L2I, MISS_ITLB, MISS_L1D, MISS_L2D, MISS_DTLB,
+				     MISS_MISPREDICT, MISS_FU_STALL, MISS_ROB_FULL, XEV_OVERLAP, XEV_INTERVAL };
+	size_t used = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0] && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%c %s", i ? " " : "",
+					 legend_letter(kinds[i]), legend_name(kinds[i]));
 }
 
 static int same_event(const struct xevent *a, const struct xevent *b)
@@ -94,10 +108,11 @@ static void timeline_render(struct pane *p, struct explorer *x, struct textbuf *
 	if (occ_h < 1)
 		occ_h = 1;
 	int y_counts = occ_h, y_lanes = occ_h + 3, y_axis = y_lanes + N_LANES;
-	if (legend)
-		tb_putsn(tb, 0, y_axis + 1, TB_DIM,
-			 "1 L1I 2 L2I T ITLB d L1D D L2D t DTLB M mispredict F long op R ROB full "
-			 "o overlap | interval end", tb->w);
+	if (legend) {
+		char text[160];
+		legend_line(text, sizeof text);
+		tb_putsn(tb, 0, y_axis + 1, TB_DIM, text, tb->w);
+	}
 	tb_puts(tb, 0, 0, TB_DIM, "ROB");
 	if (k > 1 && occ_h > 1)
 		tb_printf(tb, 0, 1, TB_DIM, "1:%d", k);

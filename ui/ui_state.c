@@ -160,6 +160,19 @@ int ui_set_layout(struct ui_state *u, const char *name)
 		layout_single(&u->single, p->cls->name);
 		l = &u->single;
 		u->focus = (int)(p - u->panes);
+	} else {
+		/* The focus follows to the layout's main pane (its most important
+		 * one after the console), so PgUp and F2 go to a pane on screen:
+		 * `layout timeline` then PgUp scrolls the timeline. */
+		const struct layout_cell *main = NULL;
+		for (int r = 0; r < LAYOUT_MAX_ROWS && l->rows[r].weight; r++)
+			for (int k = 0; k < LAYOUT_MAX_CELLS && l->rows[r].cells[k].pane; k++) {
+				const struct layout_cell *c = &l->rows[r].cells[k];
+				if (c->prio > 0 && (!main || c->prio < main->prio))
+					main = c;
+			}
+		if (main)
+			ui_set_focus(u, main->pane);
 	}
 	u->layout = l;
 	u->zoom = 0;
@@ -334,6 +347,13 @@ void ui_compose(struct ui_state *u, struct explorer *x, struct textbuf *tb)
 	tb_clear(tb);
 	ui_state_update(u, x);
 	int n = layout_place(current(u, &tmp), tb->w, tb->h, boxes);
+	/* A screen too small for the focused pane: the focus moves to the
+	 * first pane shown (the layout's top left), never to one off screen. */
+	int seen = 0;
+	for (int i = 0; i < n; i++)
+		seen |= u->n_panes && !strcmp(boxes[i].pane, u->panes[u->focus].cls->name);
+	if (!seen && n)
+		ui_set_focus(u, boxes[0].pane);
 	struct textbuf *body = tb_new(1, 1, tb->ascii);
 	if (!body)
 		return;
