@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/suggest.h"
 
 extern const struct cli_command cmd_run_entry;
 extern const struct cli_command cmd_disasm_entry;
@@ -95,7 +96,26 @@ static int dispatch(int argc, char **argv)
 	 * word that is no file is a mistyped command. */
 	if (argv[1][0] == '-' || strchr(argv[1], '/') || access(argv[1], F_OK) == 0)
 		return explore(argc, argv);
-	cli_error("unknown command '%s' (try 'ivx --help')", argv[1]);
+	/* A program of the tree named without its directory (`ivx k3_long_dmiss`)
+	 * or a mistyped command: say which, and what was probably meant. */
+	static const char *const dirs[] = { "data/bin/kernels/", "data/bin/workloads/" };
+	for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s%s", dirs[d], argv[1]);
+		if (access(path, F_OK) == 0) {
+			cli_error("no such file or command: %s (did you mean %s?)", argv[1], path);
+			return EXIT_USAGE;
+		}
+	}
+	const char *names[64];
+	size_t n = 0;
+	for (size_t i = 0; i < N_COMMANDS && n < 64; i++)
+		names[n++] = commands[i]->name;
+	const char *near = suggest_closest(argv[1], names, n);
+	if (near)
+		cli_error("no such file or command: %s (did you mean 'ivx %s'?)", argv[1], near);
+	else
+		cli_error("no such file or command: %s (try 'ivx --help')", argv[1]);
 	return EXIT_USAGE;
 }
 

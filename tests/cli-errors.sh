@@ -47,7 +47,7 @@ expect 2 "stopped after 1000 instructions" -- run --functional --max-insns 1000 
 expect 2 "unknown option"         -- run --functional --frobnicate "$good"
 expect 2 "needs a value"          -- run --functional --max-insns
 expect 2 "not a number"           -- run --functional --max-insns lots "$good"
-expect 2 "unknown command"        -- frobnicate
+expect 2 "no such file or command: frobnicate" -- frobnicate
 expect 2 "no symbol"              -- disasm "$good" no_such_symbol
 expect 2 "guest arguments go after --" -- run --functional "$good" extra
 

@@ -282,7 +282,14 @@ void xbreaks_describe(const struct xbp *bp, char *buf, size_t n)
 		snprintf(buf, n, "cycle %llu", (unsigned long long)bp->cycle);
 		break;
 	default:
-		snprintf(buf, n, "%s %s", xev_name(bp->ev_kind), bp->at_end ? "ends" : "begins");
+		/* overlap and interval happen at one moment; an interval is
+		 * reported when it ends */
+		if (bp->ev_kind == XEV_INTERVAL)
+			snprintf(buf, n, "interval ends");
+		else if (bp->ev_kind == XEV_OVERLAP)
+			snprintf(buf, n, "overlap");
+		else
+			snprintf(buf, n, "%s %s", xev_name(bp->ev_kind), bp->at_end ? "ends" : "begins");
 		break;
 	}
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "acct/acct.h"
 #include "cli/cli.h"
+#include "cli/suggest.h"
 #include "core/config.h"
 #include "explorer/explorer.h"
 #include "explorer/explorer_expr.h"
@@ -75,6 +76,43 @@ static int has_alias(const struct xcmd *c, const char *w)
 	return 0;
 }
 
+/* gdb commands students type that ivx has no command for, and what to use
+ * instead: better than "unknown command". */
+static const struct {
+	const char *words;     /* the command and its aliases, space-separated */
+	const char *advice;
+} not_in_ivx[] = {
+	{ "next n nexti ni", "there are no source lines or calls to step over: `stepi N` commits N "
+	  "instructions, `step N` runs N cycles, `until LOC` runs to an instruction" },
+	{ "finish fin", "no call stack is kept: at a function's entry `until *lr` runs to its return address" },
+	{ "backtrace bt where frame f up down", "no call stack is kept: `info registers` shows lr and fp" },
+	{ "list l disassemble disas", "the Code pane shows the disassembly around the pc: `show code 20`, "
+	  "or `ivx disasm PROG` for all of it" },
+	{ "watch rwatch awatch", "no watchpoints: `catch l1d if addr == ADDR` stops at a load or store "
+	  "of ADDR that misses, `break LOC if *ADDR == V` tests memory at an instruction" },
+	{ "display undisplay", "after a stop the console shows the position; `print EXPR` evaluates one" },
+	{ "start starti", "`restart` goes back to cycle 0; `until main` then runs to main" },
+	{ "kill k", "`restart` starts the program again at cycle 0" },
+	{ "jump call return signal", "the explorer observes the program and never changes its path" },
+	{ "file attach detach target core-file", "the program is given on ivx's command line: ivx PROG -- ARGS" },
+	{ "shell !", "not from the explorer: Ctrl-Z suspends it (back with `fg`)" },
+};
+
+const char *xcmd_not_in_ivx(const char *word)
+{
+	size_t n = strlen(word);
+	for (size_t i = 0; i < sizeof not_in_ivx / sizeof not_in_ivx[0]; i++)
+		for (const char *p = not_in_ivx[i].words; *p;) {
+			size_t l = strcspn(p, " ");
+			if (l == n && !strncmp(p, word, n))
+				return not_in_ivx[i].advice;
+			p += l;
+			while (*p == ' ')
+				p++;
+		}
+	return NULL;
+}
+
 const struct xcmd *xcmd_lookup(const char *word, char *err, size_t n)
 {
 	build_table();
@@ -94,7 +132,20 @@ const struct xcmd *xcmd_lookup(const char *word, char *err, size_t n)
 	char shown[256];   /* the word as typed, control characters escaped */
 	explorer_escape(shown, sizeof shown, word);
 	if (!matches) {
-		snprintf(err, n, "unknown command: %s (try 'help')", shown);
+		const char *advice = xcmd_not_in_ivx(word);
+		if (advice) {
+			snprintf(err, n, "%s: not in ivx: %s", shown, advice);
+			return NULL;
+		}
+		const char *names[256];
+		size_t k = 0;
+		for (int i = 0; i < n_sorted && k < 256; i++)
+			names[k++] = sorted[i]->name;
+		const char *near = suggest_closest(word, names, k);
+		if (near)
+			snprintf(err, n, "unknown command: %s (did you mean '%s'? try 'help')", shown, near);
+		else
+			snprintf(err, n, "unknown command: %s (try 'help')", shown);
 		return NULL;
 	}
 	size_t used = (size_t)snprintf(err, n, "ambiguous command: %s, could be:", shown);

@@ -48,7 +48,10 @@ struct xcmd {
 /* The table, sorted by name. */
 int xcmd_count(void);
 const struct xcmd *xcmd_at(int i);
-/* Resolve a typed word; NULL with the message in err. */
+/* gdb commands ivx leaves out: what to use instead, or NULL. */
+const char *xcmd_not_in_ivx(const char *word);
+/* Resolve a typed word; NULL with the message in err ("did you mean" for a
+ * typo, "not in ivx: use ..." for a gdb command ivx leaves out). */
 const struct xcmd *xcmd_lookup(const char *word, char *err, size_t n);
 
 /* Run one line ('#' comments and blank lines do nothing). 0, or -1 with

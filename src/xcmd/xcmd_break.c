@@ -9,6 +9,8 @@
 #include "explorer/explorer.h"
 #include "explorer/explorer_break.h"
 #include "explorer/explorer_expr.h"
+#include "guest/program.h"
+#include "isa/mem.h"
 #include "xcmd.h"
 
 /* Split "WHAT if COND" into what and cond (cond empty without "if").
@@ -18,11 +20,13 @@ static int split_if(struct explorer *x, const char *args, const char *noun, char
 		    const char **cond)
 {
 	const char *p = args;
+	int has_if = 0;
 	*cond = "";
 	while (*p) {
 		if (!strncmp(p, "if", 2) && (p == args || isspace((unsigned char)p[-1])) &&
 		    (!p[2] || isspace((unsigned char)p[2]))) {
 			*cond = p + 2;
+			has_if = 1;
 			break;
 		}
 		p++;
@@ -35,6 +39,9 @@ static int split_if(struct explorer *x, const char *args, const char *noun, char
 	snprintf(what, wn, "%.*s", (int)n, args);
 	while (isspace((unsigned char)**cond))
 		(*cond)++;
+	/* `catch l2d if` with nothing after it is a mistake, not "always" */
+	if (has_if && !**cond)
+		return explorer_error(x, "expected a condition after if");
 	return 0;
 }
 
@@ -87,6 +94,22 @@ static int break_common(struct explorer *x, const char *args, int temp)
 		uint64_t addr;
 		if (explorer_parse_addr(x, what, &addr) < 0)
 			return -1;
+		if (!program_uop(x->prog, addr)) {
+			char ranges[200] = "";
+			size_t used = 0;
+			for (int i = 0; i < program_segment_count(x->prog) && used < sizeof ranges; i++) {
+				const struct program_segment *sg = program_segment(x->prog, i);
+				if (sg->prot & MEM_X)
+					used += (size_t)snprintf(ranges + used, sizeof ranges - used, "%s0x%llx-0x%llx",
+								 used ? ", " : "", (unsigned long long)sg->vaddr,
+								 (unsigned long long)(sg->vaddr + sg->memsz));
+			}
+			if ((addr & 3) && program_uop(x->prog, addr & ~(uint64_t)3))
+				return explorer_error(x, "0x%llx is not an instruction address (not 4-byte aligned)",
+						      (unsigned long long)addr);
+			return explorer_error(x, "0x%llx is outside the program's code (%s)",
+					      (unsigned long long)addr, ranges);
+		}
 		bp.type = XBP_CODE;
 		bp.addr = addr;
 		char desc[128];

@@ -95,6 +95,9 @@ static int set_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	if (argc == 2 && strchr(argv[1], '='))   /* set section.key=value */
 		goto config;
+	if (argc >= 2 && !strcmp(argv[1], "args"))
+		return explorer_error(x, "set args: not in ivx: the program's arguments are fixed for the session; "
+				      "start ivx again with ivx PROG -- ARGS");
 	if (argc != 3)
 		return explorer_error(x, "usage: set NAME VALUE (see `help set`)");
 	const struct setting *s = find(argv[1]);
@@ -104,7 +107,12 @@ static int set_exec(struct explorer *x, int argc, char **argv, const char *args)
 		switch (s->kind) {
 		case S_INT: {
 			uint64_t n;
-			if (xcmd_parse_uint(v, (uint64_t)s->max, &n) < 0 || n < (uint64_t)s->min)
+			if (p == (char *)&x->set.timeline_scale) {
+				/* a column merges a power of two of cycles: the axis ticks
+				 * and F2's steps assume it */
+				if (xcmd_parse_uint(v, 8, &n) < 0 || (n != 1 && n != 2 && n != 4 && n != 8))
+					return explorer_error(x, "timeline-scale: expected 1, 2, 4 or 8 (cycles a column)");
+			} else if (xcmd_parse_uint(v, (uint64_t)s->max, &n) < 0 || n < (uint64_t)s->min)
 				return explorer_error(x, "%s: expected a number from %ld to %ld", s->name, s->min, s->max);
 			*(int *)p = (int)n;
 			break;

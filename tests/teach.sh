@@ -1,0 +1,75 @@
+#!/bin/sh
+# teach.sh [IVX] — what issue 26 (a teacher preparing a course) found, each
+# checked: the explorer's messages for commands students mistype or bring
+# from gdb, catchpoints that can never hit, and the command line's own
+# messages. Each check runs ivx and looks for one line of text.
+IVX=${1:-${IVX:-build/ivx}}
+cd "$(dirname "$0")/.." || exit 2
+case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
+export LC_ALL=C
+K3="data/bin/kernels/k3_long_dmiss -- miss 2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp"
+pass=0 fail=0
+
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*" >&2
+    head -n 8 "$tmp/out" | sed 's/^/    out: /' >&2
+}
+
+# script STATUS TEXT LINES...: run the lines as a batch script on k3; the
+# exit status must be STATUS and stdout+stderr must hold TEXT.
+script() {
+    want=$1 text=$2
+    shift 2
+    printf '%s\n' "$@" > "$tmp/s.ivx"
+    # shellcheck disable=SC2086  # K3 holds the program and its arguments
+    timeout 60 "$IVX" -x "$tmp/s.ivx" $K3 > "$tmp/out" 2>&1
+    got=$?
+    if [ "$got" = "$want" ] && grep -qF -- "$text" "$tmp/out"; then
+        pass=$((pass + 1))
+    else
+        bad "script [$*] -> status $got (want $want), want \"$text\""
+    fi
+}
+
+# cli STATUS TEXT ARGS...: ivx ARGS; status and a line of stdout+stderr
+cli() {
+    want=$1 text=$2
+    shift 2
+    timeout 60 "$IVX" "$@" > "$tmp/out" 2>&1
+    got=$?
+    if [ "$got" = "$want" ] && grep -qF -- "$text" "$tmp/out"; then
+        pass=$((pass + 1))
+    else
+        bad "ivx $* -> status $got (want $want), want \"$text\""
+    fi
+}
+
+# -- catchpoints and breakpoints say what they do, and refuse what cannot be
+script 0 "Temporary Catchpoint 1: interval ends" "tcatch interval"
+script 0 "Catchpoint 1: overlap" "catch overlap"
+script 1 "expected a condition after if" "catch l2d if"
+script 1 "expected a condition after if" "break loop if   "
+script 1 "0xdeadbeef is outside the program's code (0x400000-0x" "break *0xdeadbeef"
+script 1 "is not an instruction address (not 4-byte aligned)" "break *loop+2"
+script 0 "Breakpoint 1: 0x4003c0" "break *loop"
+script 1 "timeline-scale: expected 1, 2, 4 or 8" "set timeline-scale 3"
+script 0 "8" "set timeline-scale 8" "show timeline-scale"
+
+# -- gdb habits: a mistyped command, and gdb commands ivx leaves out
+script 1 "unknown command: contineu (did you mean 'continue'?" "contineu"
+script 1 "next: not in ivx: there are no source lines" "next"
+script 1 "finish: not in ivx:" "finish"
+script 1 "bt: not in ivx: no call stack" "bt"
+script 1 "watch: not in ivx: no watchpoints" "watch x0"
+script 1 "set args: not in ivx" "set args 1 2"
+
+# -- the command line
+cli 2 "no such file or command: k3_long_dmiss (did you mean data/bin/kernels/k3_long_dmiss?)" k3_long_dmiss
+cli 2 "no such file or command: rnu (did you mean 'ivx run'?)" rnu
+
+echo "teach: $pass passed, $fail failed"
+[ "$fail" = 0 ]
