@@ -59,6 +59,15 @@ script 0 "Breakpoint 1: 0x4003c0" "break *loop"
 script 1 "timeline-scale: expected 1, 2, 4 or 8" "set timeline-scale 3"
 script 0 "8" "set timeline-scale 8" "show timeline-scale"
 
+# -- a catchpoint whose condition cannot hold says so, when set and at the end
+script 0 "in this configuration an l2d miss lasts 261 cycles: L1D 2 + L2 9 + memory 250; 291 after a D-TLB miss" \
+    "catch l2d if latency > 300"
+script 0 "warning: no l2d miss lasts more than 291 cycles unless it waits for a free MSHR" \
+    "catch l2d if latency > 300"
+script 0 "Catchpoint 1 (l2d ends if latency > 300) held for none of the 71 l2d events tested in this run; the longest lasted 291 cycles" \
+    "catch l2d if latency > 300" "continue"
+script 0 "Catchpoint 1 (l2d ended after 291 cycles)" "catch l2d if latency > 261" "continue"
+
 # -- gdb habits: a mistyped command, and gdb commands ivx leaves out
 script 1 "unknown command: contineu (did you mean 'continue'?" "contineu"
 script 1 "next: not in ivx: there are no source lines" "next"

@@ -229,6 +229,19 @@ pid=$(ivx_pid again)
 wait_exit again && [ "$(cat "$TMP/again.exit")" = 143 ] && ok "SIGTERM ends ivx (status 143)" || bad "SIGTERM" again
 terminal_restored again && ok "terminal restored after SIGTERM" || bad "terminal after SIGTERM" again
 
+echo "ui-tmux: a catchpoint whose condition never holds"
+start chase 120 40 LANG=C.UTF-8 -- data/bin/workloads/ptrchase
+wait_for chase '(ivx)' || bad "ptrchase session did not open" chase
+T send-keys -t chase 'catch l2d if latency > 300' Enter 'continue' Enter
+wait_for chase 'catchpoint 1: ' 10 && T capture-pane -p -t chase | tail -n 1 | grep -q 'l2d tested, longest 291 cycles' &&
+	ok "the progress line shows what a catchpoint that does not hit has tested" ||
+	bad "progress line of a conditional catchpoint" chase
+T send-keys -t chase C-c
+wait_for chase 'held for none of the' 10 && ok "after Ctrl-C the catchpoint says its condition held for none" ||
+	bad "catchpoint summary after Ctrl-C" chase
+T send-keys -t chase 'quit' Enter
+wait_exit chase
+
 echo "ui-tmux: NO_COLOR, ASCII fallback, crash"
 start mono 100 30 LANG=C NO_COLOR=1 -- "$K3" -- miss 2
 wait_for mono '(ivx)' || bad "mono session did not open" mono

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "explorer/explorer.h"
+#include "explorer/explorer_break.h"
 #include "pane.h"
 #include "screen_internal.h"
 #include "textbuf.h"
@@ -213,9 +214,13 @@ int screen_poll_interrupt(void *ctx)
 static void progress(void *ctx, struct explorer *x)
 {
 	struct screen *s = ctx;
-	char msg[160];
-	snprintf(msg, sizeof msg, "running... cycle %llu, %llu committed  (Ctrl-C interrupts)",
-		 (unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x));
+	char msg[320], seen[160];
+	/* with a conditional catchpoint, what it has tested so far: a condition
+	 * that never holds shows as a count growing with no stop */
+	xbreaks_run_summary(x->breaks, 1, seen, sizeof seen);
+	snprintf(msg, sizeof msg, "running... cycle %llu, %llu committed%s%s  (Ctrl-C interrupts)",
+		 (unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x),
+		 seen[0] ? "; " : "", seen);
 	screen_draw_status(s, msg);
 }
 

@@ -146,6 +146,11 @@ void xbreaks_on_event(void *ctx, const struct xevent *e, int phase)
 			continue;
 		/* Derived events are reported when they happen: at their end. */
 		uint64_t cycle = phase == MISS_END || e->kind >= MISS_KIND_COUNT ? e->end : e->start;
+		if (b->mode == XB_STOP && bp->enabled) {
+			bp->run_tested++;
+			if (e->ended && e->end - e->start > bp->run_longest)
+				bp->run_longest = e->end - e->start;
+		}
 		if (!test(b, bp, e, cycle))
 			continue;
 		struct xbreak_hit h = { .has_event = 1, .ev = *e, .phase = phase,
@@ -270,6 +275,41 @@ const char *xbreaks_take_error(struct xbreaks *b)
 		return NULL;
 	b->error_pending = 0;
 	return b->error;
+}
+
+void xbreaks_run_begin(struct xbreaks *b)
+{
+	for (int i = 0; i < b->count; i++)
+		b->bps[i].run_tested = b->bps[i].run_longest = 0;
+}
+
+void xbreaks_run_summary(struct xbreaks *b, int short_form, char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (int i = 0; i < b->count && used < n; i++) {
+		const struct xbp *bp = &b->bps[i];
+		if (bp->type != XBP_CATCH || !bp->enabled || !bp->cond || !bp->run_tested || bp->internal)
+			continue;
+		char d[128], longest[64] = "";
+		xbreaks_describe(bp, d, sizeof d);
+		int timed = bp->at_end && bp->ev_kind < MISS_KIND_COUNT;
+		if (short_form) {
+			if (timed)
+				snprintf(longest, sizeof longest, ", longest %llu cycles",
+					 (unsigned long long)bp->run_longest);
+			snprintf(buf, n, "catchpoint %d: %llu %s tested%s", bp->num,
+				 (unsigned long long)bp->run_tested, xev_name(bp->ev_kind), longest);
+			return;
+		}
+		if (timed)
+			snprintf(longest, sizeof longest, "; the longest lasted %llu cycles",
+				 (unsigned long long)bp->run_longest);
+		used += (size_t)snprintf(buf + used, n - used,
+					 "Catchpoint %d (%s if %s) held for none of the %llu %s events tested in this run%s\n",
+					 bp->num, d, xexpr_text(bp->cond), (unsigned long long)bp->run_tested,
+					 xev_name(bp->ev_kind), longest);
+	}
 }
 
 void xbreaks_describe(const struct xbp *bp, char *buf, size_t n)

@@ -43,6 +43,8 @@ struct xbp {
 	struct xexpr *cond;   /* NULL: always */
 	uint64_t ignore;      /* hits still to ignore */
 	uint64_t hits;        /* times it stopped the program */
+	uint64_t run_tested;  /* XBP_CATCH: events of its kind tested in the current run */
+	uint64_t run_longest; /* ... and the longest of them that had ended, in cycles */
 	char where[96];       /* the location as written */
 };
 
@@ -89,6 +91,15 @@ const char *xbreaks_take_error(struct xbreaks *b);
  * of those at the core's position, once it is there. */
 uint64_t xbreaks_next_cycle(const struct xbreaks *b, uint64_t after);
 void xbreaks_check_position(struct xbreaks *b, const struct core *c);
+
+/* A forward run begins: zero the catchpoints' run_tested / run_longest. */
+void xbreaks_run_begin(struct xbreaks *b);
+/* What the conditional catchpoints saw in this run without stopping it,
+ * one line each ("Catchpoint 1 (l2d ends if latency > 300) held for none of
+ * the 91860 l2d misses tested in this run; the longest lasted 291 cycles"),
+ * or a short form for a progress line (short_form: the first one only).
+ * Empty when there is nothing to say. */
+void xbreaks_run_summary(struct xbreaks *b, int short_form, char *buf, size_t n);
 
 /* "l2d miss begins" / "breakpoint at main+0x10" style description. */
 void xbreaks_describe(const struct xbp *bp, char *buf, size_t n);

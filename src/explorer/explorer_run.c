@@ -174,6 +174,7 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 	uint64_t c_start = core_cycles(c);
 	double cps = 0;
 	xbreaks_set_mode(x->breaks, XB_STOP);
+	xbreaks_run_begin(x->breaks);
 	if (xbreaks_attach(x->breaks, c, &err) < 0)
 		return explorer_error(x, "%s", err.msg);
 	/* x->stop keeps describing the previous stop during the run: conditions
@@ -265,6 +266,14 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 		} else if (reason == STOP_INTERRUPT) {
 			snprintf(x->stop.msg, sizeof x->stop.msg, "interrupted");
 			stopf(x, "\nInterrupted.\n");
+		}
+		/* A run that ended without its catchpoint hitting says what the
+		 * catchpoint saw, so a condition that never holds is noticed. */
+		if (reason == STOP_EXITED || reason == STOP_INTERRUPT) {
+			char seen[1024];
+			xbreaks_run_summary(x->breaks, 0, seen, sizeof seen);
+			if (seen[0])
+				stopf(x, "%s", seen);
 		}
 	}
 	if (reason != STOP_ERROR)

@@ -5,7 +5,10 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "core/config.h"
+#include "core/events.h"
 #include "explorer/explorer.h"
 #include "explorer/explorer_break.h"
 #include "explorer/explorer_expr.h"
@@ -151,6 +154,72 @@ static const struct xcmd tbreak_cmd = {
 };
 XCMD_REGISTER(tbreak_cmd);
 
+/* A catchpoint on a cache miss's latency: print how long such a miss
+ * lasts in this configuration, and return the longest (with a TLB miss
+ * first), or -1 for other events. A latency condition above it can only
+ * hold for a miss that queued for an MSHR: a teacher trying `catch l2d if
+ * latency > 300` should hear that before waiting for nothing. */
+static int cache_miss_note(struct explorer *x, int kind, char *note, size_t n)
+{
+	const struct machine_config *c = &x->cfg_live;
+	int base, walk;
+	const char *how;
+	char parts[96];
+	switch (kind) {
+	case MISS_L1I:
+		base = (int)c->l2.latency, walk = (int)c->itlb.miss_latency, how = "L2";
+		snprintf(parts, sizeof parts, "L2 %u", c->l2.latency);
+		break;
+	case MISS_L2I:
+		base = (int)(c->l2.latency + c->memory_latency), walk = (int)c->itlb.miss_latency, how = "I-TLB";
+		snprintf(parts, sizeof parts, "L2 %u + memory %u", c->l2.latency, c->memory_latency);
+		break;
+	case MISS_L1D:
+		base = (int)(c->l1d.latency + c->l2.latency), walk = (int)c->dtlb.miss_latency, how = "D-TLB";
+		snprintf(parts, sizeof parts, "L1D %u + L2 %u", c->l1d.latency, c->l2.latency);
+		break;
+	case MISS_L2D:
+		base = (int)(c->l1d.latency + c->l2.latency + c->memory_latency), walk = (int)c->dtlb.miss_latency,
+		how = "D-TLB";
+		snprintf(parts, sizeof parts, "L1D %u + L2 %u + memory %u", c->l1d.latency, c->l2.latency,
+			 c->memory_latency);
+		break;
+	default:
+		return -1;
+	}
+	if (kind == MISS_L1I)
+		how = "I-TLB";
+	snprintf(note, n, "(in this configuration an %s miss lasts %d cycles: %s; %d after a%s %s miss)\n",
+		 xev_name(kind), base, parts, base + walk, how[0] == 'I' ? "n" : "", how);
+	return base + walk;
+}
+
+/* N in a condition of the form `latency > N` or `latency >= N+1`, else -1. */
+static long latency_threshold(const char *cond)
+{
+	const char *p = strstr(cond, "latency");
+	if (!p)
+		return -1;
+	p += 7;
+	while (isspace((unsigned char)*p))
+		p++;
+	int ge = 0;
+	if (*p != '>')
+		return -1;
+	p++;
+	if (*p == '=')
+		ge = 1, p++;
+	char *end;
+	long n = strtol(p, &end, 0);
+	if (end == p || n < 0)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;   /* more to the condition: no guess */
+	return ge ? n - 1 : n;
+}
+
 static int catch_common(struct explorer *x, const char *args, int temp)
 {
 	char what[256];
@@ -193,7 +262,16 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 		bp.at_end = 1;
 	if (bp.at_end && kind != XEV_OVERLAP && kind != XEV_INTERVAL)
 		snprintf(bp.where, sizeof bp.where, "%s end", xev_name(kind));
-	return add(x, &bp, "Catchpoint");
+	char note[200] = "";
+	int longest = bp.cond && xexpr_uses(bp.cond, "latency") ? cache_miss_note(x, kind, note, sizeof note) : -1;
+	long wanted = longest >= 0 && bp.cond ? latency_threshold(xexpr_text(bp.cond)) : -1;
+	if (add(x, &bp, "Catchpoint") < 0)
+		return -1;
+	explorer_printf(x, "%s", note);
+	if (wanted > longest)
+		explorer_printf(x, "warning: no %s miss lasts more than %d cycles unless it waits for a free MSHR, "
+				"which may never happen: this catchpoint may never hit\n", xev_name(kind), longest);
+	return 0;
 }
 
 static int catch_exec(struct explorer *x, int argc, char **argv, const char *args)
