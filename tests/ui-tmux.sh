@@ -224,6 +224,21 @@ T send-keys -t again 'focus console' Enter PPage PPage
 sleep 0.3
 T send-keys -t again 'print 424242' Enter
 wait_for again '= 424242 (0x67932)' 3 && ok "a command's output shows in a scrolled-back console" || bad "console scroll" again
+T send-keys -t again 'help' Enter
+wait_for again 'Console more below: Shift-PgDn' 3 && T capture-pane -p -t again | grep -q '^Commands (unique prefixes' &&
+	ok "help longer than the console shows from its top, and the title says there is more" ||
+	bad "the console's pager" again
+rows_before=$(T capture-pane -p -t again | grep -n '─ Console' | cut -d: -f1)
+T send-keys -t again F4
+sleep 0.5
+rows_after=$(T capture-pane -p -t again | grep -n '─ Console' | cut -d: -f1)
+[ -n "$rows_after" ] && [ "$rows_after" -lt "$rows_before" ] && ok "F4 makes the console taller" ||
+	bad "F4: console title at row $rows_before, then $rows_after" again
+for _ in 1 2 3 4 5 6 7 8 9 10; do T send-keys -t again C-x NPage; done
+sleep 0.5
+T capture-pane -p -t again | grep -q '─ Console ─' && ok "Ctrl-X PgDn reads on to the console's newest line" ||
+	bad "Ctrl-X PgDn" again
+T send-keys -t again F4
 pid=$(ivx_pid again)
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_exit again && [ "$(cat "$TMP/again.exit")" = 143 ] && ok "SIGTERM ends ivx (status 143)" || bad "SIGTERM" again

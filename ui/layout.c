@@ -170,7 +170,7 @@ static int unwrap_one(struct line *lines, int nl, int w)
 	return 0;
 }
 
-int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes)
+int layout_place(const struct layout *l, int w, int h, int console_rows, struct layout_box *boxes)
 {
 	struct line lines[MAX_LINES];
 	int nrows = 0;
@@ -186,6 +186,9 @@ int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes)
 			s->c = &l->rows[r].cells[k];
 			s->min_w = pc->min_w;
 			s->min_h = pc->min_h + 1;
+			/* a console of a chosen height: other panes give way to it */
+			if (console_rows > 0 && !strcmp(pc->name, "console"))
+				s->min_h = console_rows + 1 < h ? console_rows + 1 : h;
 			s->pref_w = pc->pref_w > pc->min_w ? pc->pref_w : pc->min_w;
 			s->active = 1;
 		}
@@ -214,7 +217,23 @@ int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes)
 		}
 		if (drop_r < 0 && total > h && unwrap_one(lines, nrows, w))
 			continue;
+		/* too tall: the least important pane whose going makes the screen
+		 * shorter (not one beside a taller pane) */
 		if (drop_r < 0 && total > h)
+			for (int r = 0; r < nrows; r++)
+				for (int k = 0; k < lines[r].n; k++) {
+					const struct cell_state *c = &lines[r].cs[k];
+					int others = 0, wrapped = 0;
+					for (int q = 0; q < nrows; q++)   /* its going may let a wrap undo */
+						if (q != r && lines[q].origin == lines[r].origin && line_min(&lines[q]) >= 0)
+							wrapped = 1;
+					for (int j = 0; j < lines[r].n; j++)
+						if (j != k && lines[r].cs[j].active && lines[r].cs[j].min_h > others)
+							others = lines[r].cs[j].min_h;
+					if (c->active && (c->min_h > others || wrapped) && c->c->prio > worst)
+						worst = c->c->prio, drop_r = r, drop_k = k;
+				}
+		if (drop_r < 0 && total > h)   /* every row's height is shared: any */
 			for (int r = 0; r < nrows; r++)
 				for (int k = 0; k < lines[r].n; k++)
 					if (lines[r].cs[k].active && lines[r].cs[k].c->prio > worst)
@@ -224,16 +243,23 @@ int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes)
 		lines[drop_r].cs[drop_k].active = 0;
 	}
 
-	/* Share the spare height by row weight. */
-	int used = 0, wsum = 0;
+	/* A console of a chosen height (`set console-lines`, F4) takes its rows
+	 * first, as far as the other panes' minimum heights leave room. */
+	int used = 0, wsum = 0, fixed = -1;
 	for (int r = 0; r < nrows; r++)
-		if (row_h[r]) {
-			used += row_h[r];
+		used += row_h[r];
+	if (console_rows > 0)
+		for (int r = 0; r < nrows && fixed < 0; r++)
+			for (int k = 0; k < lines[r].n; k++)
+				if (row_h[r] && lines[r].cs[k].active && !strcmp(lines[r].cs[k].c->pane, "console"))
+					fixed = r;
+	/* Share the spare height by row weight. */
+	for (int r = 0; r < nrows; r++)
+		if (row_h[r] && r != fixed)
 			wsum += lines[r].weight;
-		}
 	int spare = h - used, given = 0, last = -1;
 	for (int r = 0; r < nrows; r++)
-		if (row_h[r] && wsum) {
+		if (row_h[r] && wsum && r != fixed) {
 			int add = spare * lines[r].weight / wsum;
 			row_h[r] += add;
 			given += add;
@@ -241,6 +267,8 @@ int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes)
 		}
 	if (last >= 0)
 		row_h[last] += spare - given;
+	else if (fixed >= 0)
+		row_h[fixed] += spare;   /* the console alone */
 
 	int n = 0, y = 0;
 	for (int r = 0; r < nrows; r++) {

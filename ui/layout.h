@@ -43,7 +43,9 @@ const struct layout *layout_find(const char *name);
 /* The layout that shows one pane (with the console under it). */
 void layout_single(struct layout *out, const char *pane);
 
-/* Place the layout on a w x h area; returns the number of boxes. */
-int layout_place(const struct layout *l, int w, int h, struct layout_box *boxes);
+/* Place the layout on a w x h area; returns the number of boxes.
+ * console_rows > 0 gives the console that many rows (as far as the other
+ * panes leave room) instead of its share by weight. */
+int layout_place(const struct layout *l, int w, int h, int console_rows, struct layout_box *boxes);
 
 #endif

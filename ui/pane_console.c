@@ -3,6 +3,7 @@
  * the bottom, just above the command line; long lines wrap. PgUp/PgDn
  * scroll back by lines of output.
  */
+#include <stdio.h>
 #include <string.h>
 #include "explorer/explorer.h"
 #include "pane.h"
@@ -48,10 +49,15 @@ static void console_render(struct pane *p, struct explorer *x, struct textbuf *t
 	}
 }
 
+static void console_status(struct pane *p, struct explorer *x, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", p->scroll ? "more below: Shift-PgDn or Ctrl-X PgDn; F4 a taller console" : "");
+}
+
 static const struct pane_class pane_console = {
 	.name = "console", .title = "Console",
 	.summary = "command output",
 	.min_w = 10, .min_h = 2, .batch_h = 10,
-	.render = console_render,
+	.render = console_render, .status = console_status,
 };
 PANE_REGISTER(pane_console);

@@ -70,6 +70,19 @@ static void scroll_focused(struct screen *s, int dir)
 	s->dirty = 1;
 }
 
+/* Shift-PgUp / Shift-PgDn: the console, whatever has the focus. */
+static void scroll_console(struct screen *s, int dir)
+{
+	struct pane *p = ui_pane_find(s->x->ui, "console");
+	if (!p)
+		return;
+	int unit = s->x->screen_h / 6 > 1 ? s->x->screen_h / 6 : 1;
+	p->scroll += dir * unit;
+	if (p->scroll < 0)
+		p->scroll = 0;
+	s->dirty = 1;
+}
+
 static void pane_key(struct screen *s, int key)
 {
 	struct pane *p = ui_focused(s->x->ui);
@@ -103,6 +116,8 @@ static void translate(struct screen *s, int r, wint_t k)
 			ui_toggle_zoom(s->x->ui);
 		else if (r == OK && k == 'v')
 			pane_key(s, PANE_KEY_VIEW);
+		else if (r == KEY_CODE_YES && (k == KEY_PPAGE || k == KEY_NPAGE))   /* the console */
+			scroll_console(s, k == KEY_PPAGE ? 1 : -1);
 		else if (r == OK)
 			pane_key(s, (int)k);
 		s->dirty = 1;
@@ -124,6 +139,9 @@ static void translate(struct screen *s, int r, wint_t k)
 		case KEY_ENTER: push_key(s, '\n'); return;
 		case KEY_PPAGE: scroll_focused(s, 1); return;
 		case KEY_NPAGE: scroll_focused(s, -1); return;
+		case KEY_SPREVIOUS: scroll_console(s, 1); return;
+		case KEY_SNEXT: scroll_console(s, -1); return;
+		case KEY_F(4): ui_toggle_console_tall(s->x->ui); s->dirty = 1; return;
 		case KEY_F(2): pane_key(s, PANE_KEY_VIEW); return;
 		case KEY_F(6): ui_focus_next(s->x->ui, s->x->screen_w, s->x->screen_h); s->dirty = 1; return;
 		default: return;
@@ -370,8 +388,16 @@ static void run_line(struct screen *s, const char *line)
 	x->progress = progress;
 	x->progress_ctx = s;
 	screen_draw_status(s, "running...");
+	unsigned long before = ui_console_total(x->ui);
+	uint64_t at = explorer_cycle(x);
 	if (xcmd_execute(x, line, &cmd) < 0)
 		ui_console_addln(x->ui, TB_MISS, x->err);
+	/* Long output of a command that did not move the run (help, info):
+	 * show it from its top, with the echo. A run's output ends with
+	 * where it stopped, which is what one wants to see. */
+	unsigned long added = ui_console_total(x->ui) - before + 1;
+	if (explorer_cycle(x) == at)
+		ui_console_page(x->ui, added > 1000000 ? 1000000 : (int)added);
 	x->progress = NULL;
 	s->running = 0;
 	/* (line may be repeat_line itself: no copy onto itself; one that does

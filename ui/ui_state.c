@@ -52,7 +52,12 @@ struct ui_state {
 	int dirty;
 	struct con_line con[CONSOLE_LINES];
 	int con_n, con_head;       /* count, index of the next slot */
+	unsigned long con_total;   /* lines ever added (the pager counts a command's output) */
 	int con_open;              /* the newest line has no newline yet: append to it */
+	int console_tall;          /* F4: the console takes half the screen */
+	int x_console_lines;       /* the session's `set console-lines`, as of the last composition */
+	int page_lines;            /* a command's output, in lines, to show from its top
+	                            * at the next composition (0: none) */
 };
 
 struct ui_state *ui_state_new(void)
@@ -218,11 +223,20 @@ static const struct layout *current(struct ui_state *u, struct layout *tmp)
 	return u->layout;
 }
 
+/* The console's rows: the setting, or half the screen after F4, or 0 for
+ * the layout's share. */
+static int console_rows(struct ui_state *u, int h)
+{
+	if (u->x_console_lines > 0)
+		return u->x_console_lines;
+	return u->console_tall ? h / 2 : 0;
+}
+
 int ui_pane_visible(struct ui_state *u, struct pane *p, int w, int h)
 {
 	struct layout tmp;
 	struct layout_box boxes[LAYOUT_MAX_BOXES];
-	int n = layout_place(current(u, &tmp), w, h, boxes);
+	int n = layout_place(current(u, &tmp), w, h, console_rows(u, h), boxes);
 	for (int i = 0; i < n; i++)
 		if (!strcmp(boxes[i].pane, p->cls->name))
 			return 1;
@@ -249,6 +263,7 @@ static void con_push(struct ui_state *u, int attr, const char *s, size_t n)
 	l->text = strndup(s, n);
 	l->attr = attr;
 	u->con_head = (u->con_head + 1) % CONSOLE_LINES;
+	u->con_total++;
 	if (u->con_n < CONSOLE_LINES)
 		u->con_n++;
 }
@@ -297,6 +312,11 @@ void ui_console_show_newest(struct ui_state *u)
 		p->scroll = 0;
 }
 
+unsigned long ui_console_total(const struct ui_state *u)
+{
+	return u->con_total;
+}
+
 int ui_console_count(const struct ui_state *u)
 {
 	return u->con_n;
@@ -310,6 +330,47 @@ const char *ui_console_line(const struct ui_state *u, int i, int *attr)
 	if (attr)
 		*attr = l->attr;
 	return l->text ? l->text : "";
+}
+
+void ui_console_page(struct ui_state *u, int lines)
+{
+	u->page_lines = lines;
+}
+
+void ui_toggle_console_tall(struct ui_state *u)
+{
+	u->console_tall = !u->console_tall;
+}
+
+/* Rows line i (back from the newest) takes in a console w wide. */
+static int wrapped_rows(const struct ui_state *u, int i, int w)
+{
+	const char *s = ui_console_line(u, i, NULL);
+	int n = 0;
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n ? (n + w - 1) / w : 1;
+}
+
+/* The pager: when a command's output (page_lines lines, its echo
+ * included) does not fit the console's rows, scroll back so that it shows
+ * from its first line; Shift-PgDn (or PgDn on the focused console) then
+ * reads on, and the title says there is more. */
+static void page_console(struct ui_state *u, struct pane *p, int w, int rows)
+{
+	int lines = u->page_lines < u->con_n ? u->page_lines : u->con_n, need = 0;
+	u->page_lines = 0;
+	if (w < 1 || rows < 1)
+		return;
+	for (int i = 0; i < lines; i++)
+		need += wrapped_rows(u, i, w);
+	if (need <= rows)
+		return;
+	/* newest line shown at the bottom: the first `scroll` lines are below */
+	int scroll = 0, below = need;
+	while (scroll < lines - 1 && below > rows)
+		below -= wrapped_rows(u, scroll++, w);
+	p->scroll = scroll;
 }
 
 /* ---- composition -------------------------------------------------------- */
@@ -346,7 +407,8 @@ void ui_compose(struct ui_state *u, struct explorer *x, struct textbuf *tb)
 	struct layout_box boxes[LAYOUT_MAX_BOXES];
 	tb_clear(tb);
 	ui_state_update(u, x);
-	int n = layout_place(current(u, &tmp), tb->w, tb->h, boxes);
+	u->x_console_lines = x->set.console_lines;
+	int n = layout_place(current(u, &tmp), tb->w, tb->h, console_rows(u, tb->h), boxes);
 	/* A screen too small for the focused pane: the focus moves to the
 	 * first pane shown (the layout's top left), never to one off screen. */
 	int seen = 0;
@@ -368,6 +430,8 @@ void ui_compose(struct ui_state *u, struct explorer *x, struct textbuf *tb)
 					tb_glyph(tb, r == 0 ? G_TEE_DOWN : G_VLINE));
 		if (tb_resize(body, b->w, b->h - 1) < 0)
 			continue;
+		if (u->page_lines && !strcmp(p->cls->name, "console"))
+			page_console(u, p, b->w, b->h - 1);
 		p->cls->render(p, x, body);
 		tb_blit(tb, b->x, b->y + 1, body);
 		/* (the title after the body: rendering may clamp its scroll) */

@@ -53,7 +53,14 @@ void ui_console_add(struct ui_state *u, int attr, const char *text);
 void ui_console_addln(struct ui_state *u, int attr, const char *text);
 /* Scroll the console back to its newest line. */
 void ui_console_show_newest(struct ui_state *u);
+/* The newest `n_lines` lines are one command's output: if they do not fit
+ * the console, the next composition shows them from the top (a pager). */
+void ui_console_page(struct ui_state *u, int n_lines);
+/* F4: the console takes half the screen, and back (unless `set
+ * console-lines` chose its height). */
+void ui_toggle_console_tall(struct ui_state *u);
 int ui_console_count(const struct ui_state *u);
+unsigned long ui_console_total(const struct ui_state *u);   /* lines ever added */
 /* Line i back from the newest (0 = newest); its attribute in *attr. */
 const char *ui_console_line(const struct ui_state *u, int i, int *attr);
 

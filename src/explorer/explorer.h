@@ -102,6 +102,7 @@ struct xsettings {
 	uint64_t snap_budget;     /* bytes of snapshots kept at most */
 	uint64_t poll_cycles;     /* cycles between Ctrl-C polls during continue */
 	int timeline_scale;       /* cycles per timeline column: 1, 2, 4 or 8 */
+	int console_lines;        /* rows of the console pane, 0: its share of the layout */
 };
 
 /* Where output goes: text is one or more complete lines. */

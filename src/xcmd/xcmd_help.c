@@ -17,8 +17,10 @@ static int help_exec(struct explorer *x, int argc, char **argv, const char *args
 			explorer_printf(x, "  %-18s %s%s\n", c->name, c->summary, al);
 		}
 		explorer_printf(x, "Keys: Tab completes, Up/Down history, PgUp/PgDn scroll the focused pane,\n"
-				   "Ctrl-X o next pane, Ctrl-X z zoom, F2 or Ctrl-X v alternate view (FMT/sFMT),\n"
-				   "Ctrl-L redraw, Ctrl-C interrupts a run. `help COMMAND` for details.\n");
+				   "Shift-PgUp/PgDn or Ctrl-X PgUp/PgDn the console, F4 a taller console\n"
+				   "(`set console-lines N`), Ctrl-X o next pane, Ctrl-X z zoom, F2 or Ctrl-X v\n"
+				   "alternate view (FMT/sFMT, timeline zoom), Ctrl-L redraw, Ctrl-C interrupts a\n"
+				   "run. Output longer than the console shows from its top. `help COMMAND` for details.\n");
 		return 0;
 	}
 	if (argc > 2)

@@ -37,6 +37,7 @@ static const struct setting settings[] = {
 	{ "snapshot-memory", S_U64, OFF(snap_budget), 1, 0, "bytes of snapshots kept at most" },
 	{ "poll-cycles", S_U64, OFF(poll_cycles), 1, 0, "cycles between Ctrl-C checks during continue" },
 	{ "timeline-scale", S_INT, OFF(timeline_scale), 1, 8, "cycles per timeline column (1, 2, 4, 8)" },
+	{ "console-lines", S_INT, OFF(console_lines), 0, 1000, "rows of the console pane (0: the layout's share)" },
 };
 #define N_SETTINGS ((int)(sizeof settings / sizeof settings[0]))
 
@@ -182,6 +183,7 @@ static const struct xcmd set_cmd = {
 	"  snapshot-memory N    bytes of snapshots kept at most (256 MiB)\n"
 	"  poll-cycles N        cycles between Ctrl-C checks during continue (20000)\n"
 	"  timeline-scale N     cycles per timeline column: 1, 2, 4 or 8 (F2 on the pane)\n"
+	"  console-lines N      rows of the console (0: the layout's share; F4 toggles half the screen)\n"
 	"Machine configuration: `set l2.latency 12` or `set l2.latency=12` (Tab\n"
 	"completes the keys; `info config` lists them); `run` or `restart` applies it.",
 	.complete = XC_SET, .exec = set_exec,
