@@ -160,7 +160,7 @@ expect_output "= 10 (0xa)" "$tmp/p010.ivx"
 script stephex 'step 0x10'
 expect_output "cycle 16," "$tmp/stephex.ivx"
 script setoctal 'set timeline-scale 010'
-expect_error "timeline-scale: expected a number from 1 to 8" "$tmp/setoctal.ivx"
+expect_error "timeline-scale: expected 1, 2, 4 or 8" "$tmp/setoctal.ivx"
 script setinterval 'set snapshot-interval 010' 'show snapshot-interval'
 expect_output "snapshot-interval is 10" "$tmp/setinterval.ivx"
 

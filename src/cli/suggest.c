@@ -34,7 +34,7 @@ int suggest_distance(const char *a, const char *b)
 
 const char *suggest_closest(const char *typed, const char *const *cands, size_t n)
 {
-	int limit = strlen(typed) <= 4 ? 1 : 2, best = limit + 1;
+	int limit = strlen(typed) <= 5 ? 1 : 2, best = limit + 1;
 	const char *pick = NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (!cands[i])

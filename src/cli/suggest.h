@@ -13,7 +13,7 @@
 int suggest_distance(const char *a, const char *b);
 
 /* The candidate closest to `typed` if within a typo's distance (1 for
- * names of up to 4 letters, else 2), else NULL. Ties: the first. */
+ * names of up to 5 letters, else 2), else NULL. Ties: the first. */
 const char *suggest_closest(const char *typed, const char *const *cands, size_t n);
 
 #endif
