@@ -80,5 +80,20 @@ script 1 "set args: not in ivx" "set args 1 2"
 cli 2 "no such file or command: k3_long_dmiss (did you mean data/bin/kernels/k3_long_dmiss?)" k3_long_dmiss
 cli 2 "no such file or command: rnu (did you mean 'ivx run'?)" rnu
 
+cli 2 "disasm: missing PROG" disasm
+cli 0 "400100:	f94003f6	ldr x22, [sp]" disasm data/bin/kernels/k3_long_dmiss
+if "$IVX" disasm data/bin/kernels/k3_long_dmiss | grep -q '400000:\|464c457f\|401020:'; then
+    bad "disasm decodes the ELF header or .rodata (0x400000, 0x401020) as instructions"
+else
+    pass=$((pass + 1))
+fi
+cli 2 "run: --window limits the --kanata trace; give --kanata FILE too" run --window 0:100 data/bin/kernels/k3_long_dmiss
+"$IVX" cpistack --svg "$tmp/k3.svg" data/bin/kernels/k3_long_dmiss -- miss 2 > /dev/null 2>&1
+if grep -q 'Normalized CPI stacks: data/bin/kernels/k3_long_dmiss miss 2 (CPI' "$tmp/k3.svg"; then
+    pass=$((pass + 1))
+else
+    bad "the SVG's title names the guest's arguments: $(grep -o 'Normalized CPI stacks: [^<]*' "$tmp/k3.svg")"
+fi
+
 echo "teach: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -244,6 +244,24 @@ pid=$(ivx_pid again)
 wait_exit again && [ "$(cat "$TMP/again.exit")" = 143 ] && ok "SIGTERM ends ivx (status 143)" || bad "SIGTERM" again
 terminal_restored again && ok "terminal restored after SIGTERM" || bad "terminal after SIGTERM" again
 
+echo "ui-tmux: two explorers at once keep each other's history"
+start h1 100 30 LANG=C.UTF-8 -- ""
+start h2 100 30 LANG=C.UTF-8 -- ""
+wait_for h1 '(ivx)' && wait_for h2 '(ivx)' || bad "history sessions did not open" h1
+T send-keys -t h1 'echo from-the-first' Enter
+wait_for h1 'from-the-first' 3
+T send-keys -t h2 'echo from-the-second' Enter
+wait_for h2 'from-the-second' 3
+T send-keys -t h1 'echo first-again' Enter
+wait_for h1 'first-again' 3
+T send-keys -t h1 'quit' Enter
+T send-keys -t h2 'quit' Enter
+wait_exit h1
+wait_exit h2
+grep -q 'from-the-first' "$HOME/.ivx_history" && grep -q 'from-the-second' "$HOME/.ivx_history" &&
+	grep -q 'first-again' "$HOME/.ivx_history" && ok "both sessions' lines are in ~/.ivx_history" ||
+	bad "history of two sessions: $(tail -n 4 "$HOME/.ivx_history" | tr '\n' ' ')"
+
 echo "ui-tmux: a catchpoint whose condition never holds"
 start chase 120 40 LANG=C.UTF-8 -- data/bin/workloads/ptrchase
 wait_for chase '(ivx)' || bad "ptrchase session did not open" chase

@@ -309,6 +309,58 @@ static void history_file(struct screen *s)
 		snprintf(s->history_path, sizeof s->history_path, "%s/.ivx_history", home);
 }
 
+/* Append one line to the history file, in libedit's format (a cookie
+ * line first, then one line each with white space and backslashes as
+ * octal escapes, which its loader decodes). Appending instead of saving
+ * the whole list keeps the lines of two explorers running at once: each
+ * adds its own, neither overwrites the other's. */
+static void history_append(struct screen *s, const char *line)
+{
+	FILE *f = fopen(s->history_path, "a");
+	if (!f)
+		return;
+	if (ftell(f) == 0)
+		fputs("_HiStOrY_V2_\n", f);
+	char buf[4 * SCREEN_LINE_BYTES + 2];
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)line; *p && n + 5 < sizeof buf; p++) {
+		if (*p <= ' ' || *p == '\\' || *p == 0x7f)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "\\%03o", *p);
+		else
+			buf[n++] = (char)*p;
+	}
+	buf[n++] = '\n';
+	fwrite(buf, 1, n, f);   /* one write: appends of two sessions do not interleave */
+	fclose(f);
+}
+
+/* The file only grows; when it holds many times the lines kept, rewrite it
+ * with the newest (its own lines and any other session's). */
+static void history_trim(struct screen *s)
+{
+	FILE *f = fopen(s->history_path, "r");
+	if (!f)
+		return;
+	int lines = 0, c;
+	while ((c = getc(f)) != EOF)
+		lines += c == '\n';
+	fclose(f);
+	if (lines <= 4 * HISTORY_SIZE)
+		return;
+	HistEvent ev;
+	History *h = history_init();
+	if (!h)
+		return;
+	history(h, &ev, H_SETSIZE, HISTORY_SIZE);
+	char tmp[sizeof s->history_path + 8];
+	snprintf(tmp, sizeof tmp, "%s.%d", s->history_path, (int)getpid());
+	if (history(h, &ev, H_LOAD, s->history_path) >= 0 && history(h, &ev, H_SAVE, tmp) >= 0)
+		rename(tmp, s->history_path);
+	else
+		unlink(tmp);
+	history_end(h);
+}
+
 int screen_editor_open(struct screen *s)
 {
 	s->pty_master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -355,7 +407,7 @@ void screen_editor_close(struct screen *s)
 {
 	if (s->hist) {
 		if (s->history_path[0])
-			history(s->hist, &s->hev, H_SAVE, s->history_path);
+			history_trim(s);
 		history_end(s->hist);
 		s->hist = NULL;
 	}
@@ -463,7 +515,7 @@ void screen_loop(struct screen *s)
 		}
 		history(s->hist, &s->hev, H_ENTER, line);
 		if (s->history_path[0])
-			history(s->hist, &s->hev, H_SAVE, s->history_path);
+			history_append(s, line);
 		run_line(s, line);
 	}
 }

@@ -348,6 +348,12 @@ static int write_svg(const char *path, const struct measured *m, const struct st
 	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Normalized CPI stacks: ",
 		left);
 	outfile_xml_text(f, program_name(sr->prog));
+	/* with the guest's arguments: `k3 -- miss 2` and `k3 -- nomiss 2` are
+	 * different lessons, and a slide should say which */
+	for (int i = 1; i < sr->o.guest_argc; i++) {
+		fputc(' ', f);
+		outfile_xml_text(f, sr->o.guest_argv[i]);
+	}
 	fprintf(f, " (CPI %.3f)</text>\n", st[0].s.cpi);
 	for (double t = lo; t <= hi + 1e-9; t += 25.0) {
 		double y = Y(t);

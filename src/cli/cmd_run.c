@@ -26,6 +26,7 @@ struct run_flags {
 	const char *json_path;
 	const char *kanata_path;
 	uint64_t window_lo, window_hi;   /* --window A:B (hi 0 = open) */
+	int window_set;                  /* --window was given */
 };
 
 static int parse_window(const char *s, struct run_flags *f)
@@ -65,6 +66,8 @@ static int run_extra(void *ctx, int argc, char **argv, int i)
 	} else if (parse_window(argv[i + 1], f) < 0) {
 		cli_error("--window: '%s' is not A:B with A < B (cycles)", argv[i + 1]);
 		return -1;
+	} else {
+		f->window_set = 1;
 	}
 	return 2;
 }
@@ -223,6 +226,11 @@ static int cmd_run_main(int argc, char **argv)
 				  f.window_lo || f.window_hi ? "--window" : o.max_cycles ? "--max-cycles" : NULL;
 	if (f.functional && timing_only) {
 		cli_error("run: %s needs the timing model; it does not go with --functional", timing_only);
+		run_options_free(&o);
+		return EXIT_USAGE;
+	}
+	if (f.window_set && !f.kanata_path) {   /* it only limits the trace: alone it would do nothing */
+		cli_error("run: --window limits the --kanata trace; give --kanata FILE too");
 		run_options_free(&o);
 		return EXIT_USAGE;
 	}
