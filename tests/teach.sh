@@ -68,6 +68,11 @@ script 0 "Catchpoint 1 (l2d ends if latency > 300) held for none of the 71 l2d e
     "catch l2d if latency > 300" "continue"
 script 0 "Catchpoint 1 (l2d ended after 291 cycles)" "catch l2d if latency > 261" "continue"
 
+# -- a cold bl: the misprediction and the I-cache miss at its target, apart
+script 0 "of the 258 cycles, the redirected fetch waited 250 on an l2i miss (cycles 301-550); the misprediction itself: 8" \
+    "catch mispredict end if latency > 50" "continue"
+script 0 "a direct bl mispredicts only when it misses the BTB" "catch mispredict end if latency > 50" "continue"
+
 # -- gdb habits: a mistyped command, and gdb commands ivx leaves out
 script 1 "unknown command: contineu (did you mean 'continue'?" "contineu"
 script 1 "next: not in ivx: there are no source lines" "next"

@@ -29,6 +29,7 @@
 #include "explorer.h"
 #include "explorer_break.h"
 #include "explorer_snap.h"
+#include "explorer_trace.h"
 #include "guest/guest.h"
 #include "guest/program.h"
 #include "isa/uop.h"
@@ -86,6 +87,41 @@ static const char *const stage_names[INSN_STAGE_COUNT] = {
 	"fetched", "dispatched", "issued", "completed", "committed", "squashed",
 };
 
+/* A misprediction event lasts from the branch's dispatch to the first
+ * correct-path dispatch after the redirect, so an I-cache miss at the
+ * redirect target is inside it: a cold `bl` shows as "mispredict ended
+ * after 258 cycles" when the misprediction itself cost a few. Say how much
+ * of it was the redirected fetch waiting on an I-side miss, and why a
+ * direct branch mispredicted at all. */
+static void explain_mispredict(struct explorer *x, const struct xevent *m)
+{
+	uint64_t lo = 0, hi = 0;
+	int kind = -1;
+	for (int i = 0; i < xtrace_event_count(x->trace); i++) {
+		const struct xevent *e = xtrace_event_at(x->trace, i);
+		if (e->start > m->end)
+			continue;
+		if (e->start < m->start)
+			break;   /* newest first: the rest began before the branch */
+		if (!e->correct_path || (e->kind != MISS_L1I && e->kind != MISS_L2I && e->kind != MISS_ITLB))
+			continue;
+		uint64_t end = e->ended && e->end < m->end ? e->end : m->end;
+		if (end - e->start > hi - lo)
+			lo = e->start, hi = end, kind = e->kind;
+	}
+	const struct uop *u = program_uop(x->prog, m->pc);
+	int direct = u && (u->branch_kind == BRANCH_UNCOND || u->branch_kind == BRANCH_CALL);
+	if (direct)
+		stopf(x, "  a direct %s mispredicts only when it misses the BTB (cold: the BTB learns a target when "
+		      "a taken branch commits): fetch went on past it until it executed\n",
+		      u->branch_kind == BRANCH_CALL ? "bl" : "b");
+	if (kind >= 0 && hi - lo > 0)
+		stopf(x, "  of the %llu cycles, the redirected fetch waited %llu on an %s miss (cycles %llu-%llu); "
+		      "the misprediction itself: %llu\n", (unsigned long long)(m->end - m->start),
+		      (unsigned long long)(hi - lo), xev_name(kind), (unsigned long long)xcycle(lo),
+		      (unsigned long long)xcycle(hi) - 1, (unsigned long long)(m->end - m->start - (hi - lo)));
+}
+
 /* Fill x->stop for a breakpoint hit and print gdb's kind of line. */
 static void report_hit(struct explorer *x, const struct xbreak_hit *h, int reason)
 {
@@ -123,6 +159,8 @@ static void report_hit(struct explorer *x, const struct xbreak_hit *h, int reaso
 			stopf(x, "  %s\n", ins);
 		if (e->addr && (e->kind == MISS_L1D || e->kind == MISS_L2D || e->kind == MISS_DTLB))
 			stopf(x, "  data address 0x%llx\n", (unsigned long long)e->addr);
+		if (e->kind == MISS_MISPREDICT && h->phase == MISS_END)
+			explain_mispredict(x, e);
 	} else if (h->type == XBP_CYCLE) {
 		snprintf(st->msg, sizeof st->msg, "Breakpoint %d, cycle %llu", h->bp,
 			 (unsigned long long)explorer_cycle(x));
