@@ -10,6 +10,7 @@
 #include "core/core.h"
 #include "isa/disasm.h"
 #include "explorer/explorer.h"
+#include "explorer/inst_reset.h"
 #include "explorer/explorer_break.h"
 #include "explorer/explorer_trace.h"
 #include "pane.h"
@@ -74,7 +75,7 @@ static void code_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 			snprintf(dis, sizeof dis, "%s", "");
 		int b = has_break(x, a);
 		char mark = a == head ? '>' : in_list(in_rob, n_rob, a) ? '*' : ' ';
-		uint64_t n = core_commits_at(x->core, a);
+		uint64_t n = xreset_commits_at(x, a);
 		char cnt[24] = "";
 		if (n)
 			snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)n);

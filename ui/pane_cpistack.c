@@ -12,6 +12,7 @@
 #include "core/events.h"
 #include "explorer/explorer.h"
 #include "explorer/inst_acct.h"
+#include "explorer/inst_reset.h"
 #include "explorer/instrument.h"
 #include "legend.h"
 #include "pane.h"
@@ -42,10 +43,8 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	double scale = 0;
 	uint64_t insns = 0;
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		const struct acct *a = xacct_unit(explorer_instrument(x, "acct"), m);
-		if (!a)
+		if (xreset_stack(x, m, &s[m]) < 0)   /* since `reset stats` */
 			continue;
-		acct_get_stack(a, &s[m]);
 		have[m] = 1;
 		uint64_t sum = 0;
 		for (int k = 0; k < ACCT_COMP_COUNT; k++)
@@ -110,8 +109,13 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 
 static void cpi_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 {
-	snprintf(buf, n, "after %llu instructions, %llu cycles", (unsigned long long)explorer_committed(x),
-		 (unsigned long long)explorer_cycle(x));
+	struct acct_stack s;
+	if (xreset_since(x) && xreset_stack(x, ACCT_FMT, &s) == 0)
+		snprintf(buf, n, "since cycle %llu: %llu instructions, %llu cycles",
+			 (unsigned long long)xreset_since(x), (unsigned long long)s.insns, (unsigned long long)s.cycles);
+	else
+		snprintf(buf, n, "after %llu instructions, %llu cycles", (unsigned long long)explorer_committed(x),
+			 (unsigned long long)explorer_cycle(x));
 }
 
 static const struct pane_class pane_cpistack = {

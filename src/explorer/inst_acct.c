@@ -7,6 +7,7 @@
 #include "core/core.h"
 #include "explorer.h"
 #include "inst_acct.h"
+#include "inst_reset.h"
 #include "instrument.h"
 
 struct xacct {
@@ -54,11 +55,9 @@ static int info_stack(struct explorer *x, int argc, char **argv, const char *res
 		explorer_printf(x, " %8s", acct_comp_name(k));
 	explorer_printf(x, "\n");
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		const struct acct *a = xacct_unit(xa, m);
-		if (!a)
-			continue;
 		struct acct_stack s;
-		acct_get_stack(a, &s);
+		if (!xacct_unit(xa, m) || xreset_stack(x, m, &s) < 0)   /* since `reset stats` */
+			continue;
 		double d = s.insns ? (double)s.insns : 1;
 		explorer_printf(x, "%-15s %9.3f", acct_method_label(m), s.insns ? s.cycles / d : 0.0);
 		explorer_printf(x, " %8.3f", s.base / d);
@@ -66,8 +65,13 @@ static int info_stack(struct explorer *x, int argc, char **argv, const char *res
 			explorer_printf(x, " %8.3f", s.comp[k] / d);
 		explorer_printf(x, "\n");
 	}
-	explorer_printf(x, "(cycles per committed instruction; %llu cycles, %llu instructions so far)\n",
-			(unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x));
+	uint64_t since = xreset_since(x);
+	if (since)
+		explorer_printf(x, "(cycles per committed instruction since `reset stats` at cycle %llu; "
+				"now at cycle %llu)\n", (unsigned long long)since, (unsigned long long)explorer_cycle(x));
+	else
+		explorer_printf(x, "(cycles per committed instruction; %llu cycles, %llu instructions so far)\n",
+				(unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x));
 	return 0;
 }
 

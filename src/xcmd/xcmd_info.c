@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "isa/cpu.h"
 #include "explorer/explorer.h"
+#include "explorer/inst_reset.h"
 #include "explorer/explorer_break.h"
 #include "explorer/explorer_expr.h"
 #include "explorer/explorer_snap.h"
@@ -117,15 +118,17 @@ static int info_caches(struct explorer *x, int argc, char **argv, const char *ar
 
 static int info_events(struct explorer *x, int argc, char **argv, const char *arg)
 {
-	struct core_stats st;
-	core_stats(x->core, &st);
+	uint64_t correct[MISS_KIND_COUNT], wrong[MISS_KIND_COUNT];
+	xreset_events(x, correct, wrong);   /* since `reset stats` */
 	explorer_printf(x, "%-11s %12s %12s\n", "event", "correct", "wrong path");
 	for (int k = 0; k < MISS_KIND_COUNT; k++)
-		explorer_printf(x, "%-11s %12llu %12llu\n", xev_name(k), (unsigned long long)st.events_correct[k],
-				(unsigned long long)st.events_wrong[k]);
+		explorer_printf(x, "%-11s %12llu %12llu\n", xev_name(k), (unsigned long long)correct[k],
+				(unsigned long long)wrong[k]);
 	for (int k = MISS_KIND_COUNT; k < XEV_INSTRUMENT; k++)
 		explorer_printf(x, "%-11s %12llu %12s\n", xev_name(k),
-				(unsigned long long)xtrace_event_total(x->trace, k), "-");
+				(unsigned long long)xreset_event_total(x, k), "-");
+	if (xreset_since(x))
+		explorer_printf(x, "(since `reset stats` at cycle %llu)\n", (unsigned long long)xreset_since(x));
 	explorer_printf(x, "(overlap and interval counts are since the explorer's trace began: "
 			   "the events pane shows the latest)\n");
 	return 0;
