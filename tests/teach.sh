@@ -100,5 +100,21 @@ else
     bad "the SVG's title names the guest's arguments: $(grep -o 'Normalized CPI stacks: [^<]*' "$tmp/k3.svg")"
 fi
 
+# -- count from where it matters: --start-at (every command with --fastforward)
+cli 0 "3227 instructions, 18065 cycles" cpistack data/bin/kernels/k3_long_dmiss -- miss 2
+cli 0 "2015 instructions, 2662 cycles, CPI 1.3211" cpistack --start-at loop:2 data/bin/kernels/k3_long_dmiss -- miss 2
+cli 0 "2800 instructions" cpistack --start-at loop data/bin/kernels/k3_long_dmiss -- miss 2
+cli 0 "2800 instructions" cpistack --start-at 0x4003c0 data/bin/kernels/k3_long_dmiss -- miss 2
+cli 2 "--start-at: no symbol 'nosuch'" run --start-at nosuch data/bin/kernels/k3_long_dmiss -- miss 2
+cli 2 "--start-at loop:9: the program exited before reaching 0x4003c0 that many times" \
+    run --start-at loop:9 data/bin/kernels/k3_long_dmiss -- miss 2
+cli 2 "--start-at 0x10: 0x10 is not an instruction" run --start-at 0x10 data/bin/kernels/k3_long_dmiss
+cli 2 "after ':' a count from 1" run --start-at loop:0 data/bin/kernels/k3_long_dmiss
+printf 'step\n' > "$tmp/step.ivx"
+cli 0 "cycle 1, 0 committed, ROB 0/128, next 0x4003e0 loop+0x20" -x "$tmp/step.ivx" --start-at loop:2 \
+    data/bin/kernels/k3_long_dmiss -- miss 2
+cli 0 "CPI stacks of data/bin/kernels/k3_long_dmiss: 2015 instructions" refstack --start-at loop:2 \
+    data/bin/kernels/k3_long_dmiss -- miss 2
+
 echo "teach: $pass passed, $fail failed"
 [ "$fail" = 0 ]

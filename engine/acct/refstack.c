@@ -117,6 +117,8 @@ static void run_one(struct refstack_job *j)
 		return;
 	}
 	int rc = j->fastforward ? core_fastforward(c, j->fastforward, &j->err) : IVX_OK;
+	if (rc == IVX_OK && j->start_at)
+		rc = core_fastforward_until(c, j->start_pc, j->start_at, j->max_insns, &j->err);
 	for (int i = 0; rc == IVX_OK && i < j->n_obs; i++)
 		rc = core_add_observer(c, j->obs[i], &j->err);
 	double t0 = now_seconds();

@@ -77,6 +77,8 @@ struct refstack_job {
 	struct guest_options gopt;       /* output should be set: jobs run at once */
 	struct machine_config cfg;
 	uint64_t fastforward, max_insns, max_cycles;
+	uint64_t start_at;               /* then fast-forward until the pc reaches start_pc */
+	uint64_t start_pc;               /* ... for the start_at-th time (0: no) */
 	const struct core_observer *obs[REFSTACK_MAX_OBSERVERS]; /* attached after fast-forward */
 	int n_obs;
 	/* out */

@@ -41,6 +41,11 @@ void core_remove_observer(struct core *c, void *ctx);
 
 /* Warm caches, TLBs and predictor by running n instructions functionally. */
 int core_fastforward(struct core *c, uint64_t n, struct ivx_err *err);
+/* The same until the next instruction is the one at pc for the count-th
+ * time (count >= 1; that instruction is not run: timing starts with it),
+ * at most max_insns instructions (0 = no limit). An error if the program
+ * exits first or the limit is reached. */
+int core_fastforward_until(struct core *c, uint64_t pc, uint64_t count, uint64_t max_insns, struct ivx_err *err);
 
 /* Simulate one cycle. */
 int core_cycle(struct core *c, struct ivx_err *err);

@@ -269,7 +269,10 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 	return IVX_OK;
 }
 
-int core_fastforward(struct core *c, uint64_t n, struct ivx_err *err)
+/* Run up to n instructions functionally, warming what the core keeps;
+ * with `until` > 0, stop before the until-th arrival at stop_pc (*reached = 1). */
+static int fast_forward(struct core *c, uint64_t n, uint64_t until, uint64_t stop_pc, int *reached,
+			struct ivx_err *err)
 {
 	struct core_state *s = &c->s;
 	if (s->tail != s->head || s->spec)
@@ -279,6 +282,10 @@ int core_fastforward(struct core *c, uint64_t n, struct ivx_err *err)
 	uint64_t last_line = ~(uint64_t)0;
 	for (uint64_t i = 0; i < n && guest_state(g) == GUEST_RUNNING; i++) {
 		uint64_t pc = cpu->pc;
+		if (until && pc == stop_pc && --until == 0) {
+			*reached = 1;
+			break;
+		}
 		if ((pc & c->line_mask) != last_line) {
 			memsys_warm_ifetch(c->ms, pc);
 			last_line = pc & c->line_mask;
@@ -298,4 +305,25 @@ int core_fastforward(struct core *c, uint64_t n, struct ivx_err *err)
 	if (guest_insns(g) > s->cycle)            /* the clock goes on from the instructions run */
 		s->time_base = guest_insns(g) - s->cycle;
 	return IVX_OK;
+}
+
+int core_fastforward(struct core *c, uint64_t n, struct ivx_err *err)
+{
+	int reached = 0;
+	return fast_forward(c, n, 0, 0, &reached, err);
+}
+
+int core_fastforward_until(struct core *c, uint64_t pc, uint64_t count, uint64_t max_insns, struct ivx_err *err)
+{
+	int reached = 0;
+	if (!count)
+		return ivx_error(err, IVX_EUSAGE, "fast-forward until the 0th arrival at 0x%llx", (unsigned long long)pc);
+	int rc = fast_forward(c, max_insns ? max_insns : UINT64_MAX, count, pc, &reached, err);
+	if (rc < 0 || reached)
+		return rc;
+	if (guest_state(c->g) == GUEST_EXITED)
+		return ivx_error(err, IVX_EUSAGE, "the program exited before reaching 0x%llx%s", (unsigned long long)pc,
+				 count > 1 ? " that many times" : "");
+	return ivx_error(err, IVX_EUSAGE, "0x%llx not reached in %llu instructions", (unsigned long long)pc,
+			 (unsigned long long)max_insns);
 }

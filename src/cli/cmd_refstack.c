@@ -81,6 +81,11 @@ int stackrun_prepare(struct stackrun *sr, int threads)
 		};
 		refstack_config(&sr->cfg, r, &j->cfg);
 		j->fastforward = o->fastforward;
+		struct ivx_err err = { 0 };
+		if (run_options_start_pc(o, sr->prog, &j->start_pc, &j->start_at, &err) < 0) {
+			cli_error("%s", err.msg);
+			return -1;
+		}
 		j->max_insns = o->max_insns;
 		j->max_cycles = o->max_cycles;
 	}

@@ -174,7 +174,7 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 			goto fail;
 	}
 	fflush(stdout);
-	if (o->fastforward && core_fastforward(c, o->fastforward, &err) < 0)
+	if (run_options_warm(o, prog, c, &err) < 0)   /* --fastforward, --start-at */
 		goto fail;
 	double t0 = now_seconds();
 	int rc = core_run(c, o->max_cycles, o->max_insns, &err);

@@ -1,8 +1,12 @@
 /* runopts.c — parsing the shared program-running options (see runopts.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "core/config.h"
+#include "core/core.h"
+#include "guest/program.h"
+#include "guest/symtab.h"
 #include "guest/guest.h"
 #include "outfile.h"
 #include "runopts.h"
@@ -58,6 +62,9 @@ int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extr
 			if ((rc = number_opt(argc, argv, i, &o->max_cycles)) == 0) i++;
 		} else if (!strcmp(a, "--fastforward")) {
 			if ((rc = number_opt(argc, argv, i, &o->fastforward)) == 0) i++;
+		} else if (!strcmp(a, "--start-at")) {
+			if ((rc = need_value(argc, argv, i)) == 0)
+				o->start_at = argv[++i];
 		} else if (!strcmp(a, "--config")) {
 			if ((rc = need_value(argc, argv, i)) == 0)
 				o->config_path = argv[++i];
@@ -144,4 +151,60 @@ int run_options_config(const struct run_options *o, struct machine_config *cfg)
 fail:
 	cli_error("%s", err.msg);
 	return -1;
+}
+
+int run_options_start_pc(const struct run_options *o, const struct program *prog, uint64_t *pc,
+			 uint64_t *count, struct ivx_err *err)
+{
+	*count = 0;
+	if (!o->start_at)
+		return 0;
+	char loc[256];
+	if (strlen(o->start_at) >= sizeof loc)
+		return ivx_error(err, IVX_EUSAGE, "--start-at: '%.60s...' is too long", o->start_at);
+	snprintf(loc, sizeof loc, "%s", o->start_at);
+	uint64_t n = 1, off = 0, addr;
+	char *colon = strrchr(loc, ':');
+	if (colon) {
+		if (cli_parse_u64(colon + 1, &n) < 0 || n == 0)
+			return ivx_error(err, IVX_EUSAGE, "--start-at %s: after ':' a count from 1 (LOC:N, the N-th time)",
+					 o->start_at);
+		*colon = 0;
+	}
+	char *plus = strchr(loc, '+');
+	if (plus)
+		*plus = 0;
+	const struct symbol *s = symtab_find(program_symbols(prog), loc);
+	if (s && (!plus || cli_parse_u64(plus + 1, &off) == 0)) {
+		addr = s->addr + off;
+	} else {
+		if (plus)
+			*plus = '+';
+		if (cli_parse_u64(loc, &addr) < 0)
+			return ivx_error(err, IVX_EUSAGE,
+					 "--start-at: no symbol '%s' in %s (give SYMBOL, SYMBOL+OFF or an address, and :N)",
+					 loc, program_name(prog));
+	}
+	if (!program_uop(prog, addr))
+		return ivx_error(err, IVX_EUSAGE, "--start-at %s: 0x%llx is not an instruction of %s", o->start_at,
+				 (unsigned long long)addr, program_name(prog));
+	*pc = addr;
+	*count = n;
+	return 0;
+}
+
+int run_options_warm(const struct run_options *o, const struct program *prog, struct core *c,
+		     struct ivx_err *err)
+{
+	if (o->fastforward && core_fastforward(c, o->fastforward, err) < 0)
+		return -1;
+	uint64_t pc, count;
+	if (run_options_start_pc(o, prog, &pc, &count, err) < 0)
+		return -1;
+	if (count && core_fastforward_until(c, pc, count, o->max_insns, err) < 0) {
+		char msg[sizeof err->msg];
+		snprintf(msg, sizeof msg, "%s", err->msg);
+		return ivx_error(err, IVX_EUSAGE, "--start-at %s: %s", o->start_at, msg);
+	}
+	return 0;
 }

@@ -22,6 +22,7 @@ struct run_options {
 	uint64_t max_insns;          /* --max-insns N (0 = none) */
 	uint64_t max_cycles;         /* --max-cycles N (0 = none) */
 	uint64_t fastforward;        /* --fastforward N instructions */
+	const char *start_at;        /* --start-at SYMBOL|ADDR: fast-forward until the pc gets there */
 	const char *config_path;     /* --config FILE */
 	int n_overrides;             /* -o section.key=value, in order */
 	const char *overrides[RUNOPTS_MAX_OVERRIDES];
@@ -50,6 +51,9 @@ int run_options_check_outputs(const struct run_options *o, const struct named_fi
 	"  --max-cycles N      stop after N cycles (timing mode)\n" \
 	"  --fastforward N     run N instructions functionally first, warming caches,\n" \
 	"                      TLBs and predictor (timing mode)\n" \
+	"  --start-at LOC[:N]  the same until the pc reaches LOC (SYMBOL, SYMBOL+OFF or\n" \
+	"                      an address) for the N-th time (default 1): timing starts\n" \
+	"                      there (after --fastforward N)\n" \
 	"  --config FILE       machine description (default data/configs/default.ini)\n" \
 	"  -o SECTION.KEY=VAL  override one configuration value (repeatable)\n" \
 	"  Numbers take 0x hex and k, M, G suffixes (1M = 1000000).\n"
@@ -59,6 +63,17 @@ struct guest;
 /* A guest process for PROG with these options (argv, stdin, seed).
  * NULL after printing the error. */
 struct guest *run_options_make_guest(const struct program *prog, const struct run_options *o);
+
+struct core;
+struct ivx_err;
+/* What --start-at LOC[:N] names in prog: the address in *pc and N (the
+ * N-th arrival, default 1) in *count; *count 0 without --start-at. 0, or
+ * -1 with err ("--start-at: no symbol 'x'", not in the code). */
+int run_options_start_pc(const struct run_options *o, const struct program *prog, uint64_t *pc,
+			 uint64_t *count, struct ivx_err *err);
+/* Before timing starts: --fastforward N, then --start-at. 0, or -1 with err. */
+int run_options_warm(const struct run_options *o, const struct program *prog, struct core *c,
+		     struct ivx_err *err);
 
 struct machine_config;
 /* The machine the options describe: defaults, then --config, then each -o

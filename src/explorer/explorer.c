@@ -175,7 +175,7 @@ static int build(struct explorer *x, struct ivx_err *err)
 	for (int i = 0; i < x->n_instruments; i++)
 		if (xinstrument_at(i)->attach(x->instruments[i], x->core, err) < 0)
 			return -1;
-	if (x->opts.fastforward && core_fastforward(x->core, x->opts.fastforward, err) < 0)
+	if (run_options_warm(&x->opts, x->prog, x->core, err) < 0)   /* --fastforward, --start-at */
 		return -1;
 	x->exited = 0;
 	x->exit_code = 0;
