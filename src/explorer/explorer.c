@@ -331,6 +331,8 @@ int explorer_parse_addr(struct explorer *x, const char *s, uint64_t *addr)
 		return explorer_error(x, "%s", msg);
 	if (v.is_str)
 		return explorer_error(x, "a location is an address, not a string");
+	if (v.is_float)
+		return explorer_error(x, "a location is an address, not a decimal number");
 	*addr = (uint64_t)v.num;
 	return 0;
 }

@@ -56,7 +56,7 @@ static int test(struct xbreaks *b, struct xbp *bp, const struct xevent *ev, uint
 			}
 			return 0;
 		}
-		if (v.is_str ? !v.str[0] : !v.num)
+		if (v.is_str ? !v.str[0] : v.is_float ? v.fnum == 0 : !v.num)
 			return 0;
 	}
 	if (b->mode == XB_STOP && bp->ignore > 0) {

@@ -34,7 +34,7 @@ static const char *const var_names[V_COUNT] = {
 	"mispredicted", "stop_pc", "stop_seq",
 };
 
-enum node_kind { N_NUM, N_STR, N_VAR, N_XREG, N_WREG, N_SYM, N_UNARY, N_BINARY };
+enum node_kind { N_NUM, N_STR, N_VAR, N_XREG, N_WREG, N_SYM, N_UNARY, N_BINARY, N_FLT };
 
 /* Deepest nesting and tree the parser accepts; far beyond any real
  * condition, far below what the recursion could take. */
@@ -46,6 +46,7 @@ struct node {
 	int a, b;            /* children */
 	int depth;           /* height of the subtree: 1 for a leaf */
 	int64_t num;
+	double fnum;         /* N_FLT */
 	char str[64];        /* string literal or symbol name */
 };
 
@@ -207,7 +208,25 @@ static int parse_primary(struct parser *ps)
 	const char *p = ps->p;
 	if (*p == '(' || *p == '-' || *p == '!' || *p == '~' || *p == '*')
 		return parse_nested(ps);
-	if (isdigit((unsigned char)*p)) {
+	if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+		/* a decimal number with a point or an exponent is a double */
+		size_t dn = strspn(p, "0123456789");
+		if ((p[dn] == '.' || ((p[dn] == 'e' || p[dn] == 'E') && dn)) && strncmp(p, "0x", 2) &&
+		    strncmp(p, "0X", 2)) {
+			char *fend;
+			double d = strtod(p, &fend);
+			if (fend == p || isalnum((unsigned char)*fend) || *fend == '_' || *fend == '.') {
+				char word[40];
+				size_t wn = strspn(p, "0123456789abcdefABCDEFxX._+-");
+				snprintf(word, sizeof word, "%.*s", wn <= 32 ? (int)wn : 32, p);
+				return fail(ps, "invalid number \"%s\"", word);
+			}
+			ps->p = fend;
+			int k = new_node(ps, N_FLT);
+			if (k >= 0)
+				ps->e->n[k].fnum = d;
+			return k;
+		}
 		const char *end;
 		uint64_t v;
 		int bad = cli_scan_u64(p, &v, &end) < 0;
@@ -326,13 +345,25 @@ const char *xexpr_var_name(size_t i)
 static void set_num(struct xval *v, int64_t n)
 {
 	v->is_str = 0;
+	v->is_float = 0;
 	v->num = n;
+	v->fnum = (double)n;
+	v->str[0] = 0;
+}
+
+static void set_flt(struct xval *v, double d)
+{
+	v->is_str = 0;
+	v->is_float = 1;
+	v->fnum = d;
+	v->num = d != d ? 0 : d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
 	v->str[0] = 0;
 }
 
 static void set_str(struct xval *v, const char *s)
 {
 	v->is_str = 1;
+	v->is_float = 0;
 	v->num = 0;
 	snprintf(v->str, sizeof v->str, "%s", s);
 }
@@ -384,6 +415,7 @@ static int eval(const struct xexpr *e, int k, const struct xexpr_env *env, struc
 	struct xval a, b;
 	switch (nd->kind) {
 	case N_NUM: set_num(out, nd->num); return 0;
+	case N_FLT: set_flt(out, nd->fnum); return 0;
 	case N_STR: set_str(out, nd->str); return 0;
 	case N_SYM: set_num(out, nd->num); snprintf(out->str, sizeof out->str, "%s", nd->str); return 0;
 	case N_VAR: eval_var(env, nd->op, out); return 0;
@@ -395,6 +427,17 @@ static int eval(const struct xexpr *e, int k, const struct xexpr_env *env, struc
 		if (a.is_str) {
 			snprintf(err, n, "operator '%c' needs a number", nd->op);
 			return -1;
+		}
+		if (a.is_float) {
+			if (nd->op == '-')
+				set_flt(out, -a.fnum);
+			else if (nd->op == '!')
+				set_num(out, a.fnum == 0);
+			else {
+				snprintf(err, n, "operator '%c' needs an integer", nd->op);
+				return -1;
+			}
+			return 0;
 		}
 		switch (nd->op) {
 		case '-': set_num(out, (int64_t)(0 - (uint64_t)a.num)); break;   /* wraps like binary - */
@@ -415,11 +458,11 @@ static int eval(const struct xexpr *e, int k, const struct xexpr_env *env, struc
 	/* binary */
 	if (eval(e, nd->a, env, &a, err, n) < 0)
 		return -1;
-	if (nd->op == OP_OROR && !a.is_str && a.num) {
+	if (nd->op == OP_OROR && !a.is_str && (a.is_float ? a.fnum != 0 : a.num)) {
 		set_num(out, 1);
 		return 0;
 	}
-	if (nd->op == OP_ANDAND && !a.is_str && !a.num) {
+	if (nd->op == OP_ANDAND && !a.is_str && (a.is_float ? a.fnum == 0 : !a.num)) {
 		set_num(out, 0);
 		return 0;
 	}
@@ -438,6 +481,35 @@ static int eval(const struct xexpr *e, int k, const struct xexpr_env *env, struc
 		int eq = !strcmp(a.str, b.str);
 		set_num(out, nd->op == OP_EQ ? eq : !eq);
 		return 0;
+	}
+	if (a.is_float || b.is_float) {
+		/* C's usual conversions: the integer operand becomes a double */
+		double fx = a.fnum, fy = b.fnum;
+		switch (nd->op) {
+		case '+': set_flt(out, fx + fy); return 0;
+		case '-': set_flt(out, fx - fy); return 0;
+		case '*': set_flt(out, fx * fy); return 0;
+		case '/':
+			if (fy == 0) {
+				snprintf(err, n, "division by zero");
+				return -1;
+			}
+			set_flt(out, fx / fy);
+			return 0;
+		case OP_EQ: set_num(out, fx == fy); return 0;
+		case OP_NE: set_num(out, fx != fy); return 0;
+		case '<': set_num(out, fx < fy); return 0;
+		case '>': set_num(out, fx > fy); return 0;
+		case OP_LE: set_num(out, fx <= fy); return 0;
+		case OP_GE: set_num(out, fx >= fy); return 0;
+		case OP_OROR: set_num(out, fy != 0); return 0;
+		case OP_ANDAND: set_num(out, fy != 0); return 0;
+		default:
+			snprintf(err, n, "operator '%s' needs integers, not a decimal number",
+				 nd->op == OP_SHL ? "<<" : nd->op == OP_SHR ? ">>" : nd->op == '%' ? "%" :
+				 nd->op == '|' ? "|" : nd->op == '&' ? "&" : "^");
+			return -1;
+		}
 	}
 	int64_t x = a.num, y = b.num, r = 0;
 	switch (nd->op) {

@@ -5,7 +5,9 @@
  * C operators on 64-bit signed integers (|| && | ^ & == != < <= > >= << >>
  * + - * / % and unary - ! ~ *; arithmetic wraps), parentheses, numbers
  * (decimal, 0x hex; a leading 0 is not octal), strings in double quotes,
- * and names:
+ * and names. A number with a decimal point (1.0, 2.5e3) is a double, and
+ * as in C an operation with one double operand is done in doubles (+ - * /,
+ * comparisons, unary - and !): `insns * 1.0 / cycle` is the IPC. Names:
  *   cycle pc sym latency start end addr kind wrongpath seq mispredicted
  *                                            (the event or instruction tested, or now)
  *   insns rob                                (committed instructions, ROB occupancy)
@@ -38,7 +40,9 @@ struct xexpr_env {
 
 struct xval {
 	int is_str;
+	int is_float;         /* a floating-point result: fnum (num holds it truncated) */
 	int64_t num;
+	double fnum;
 	char str[128];
 };
 

@@ -30,6 +30,7 @@
 #include "explorer_break.h"
 #include "explorer_snap.h"
 #include "explorer_trace.h"
+#include "inst_display.h"
 #include "guest/guest.h"
 #include "guest/program.h"
 #include "isa/uop.h"
@@ -74,6 +75,7 @@ static void print_position(struct explorer *x)
 		stopf(x, "cycle %llu, %llu committed, program exited with code %d\n",
 		      (unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x),
 		      x->exit_code);
+		xdisplay_show(x);
 		return;
 	}
 	insn_text(x, explorer_pc(x), ins, sizeof ins);
@@ -81,6 +83,7 @@ static void print_position(struct explorer *x)
 	      (unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x),
 	      core_rob_occupancy(x->core), core_rob_size(x->core),
 	      core_rob_occupancy(x->core) ? "head" : "next", ins);
+	xdisplay_show(x);   /* `display EXPR` */
 }
 
 static const char *const stage_names[INSN_STAGE_COUNT] = {

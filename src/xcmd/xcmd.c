@@ -90,7 +90,6 @@ static const struct {
 	  "or `ivx disasm PROG` for all of it" },
 	{ "watch rwatch awatch", "no watchpoints: `catch l1d if addr == ADDR` stops at a load or store "
 	  "of ADDR that misses, `break LOC if *ADDR == V` tests memory at an instruction" },
-	{ "display undisplay", "after a stop the console shows the position; `print EXPR` evaluates one" },
 	{ "start starti", "`restart` goes back to cycle 0; `until main` then runs to main" },
 	{ "kill k", "`restart` starts the program again at cycle 0" },
 	{ "jump call return signal", "the explorer observes the program and never changes its path" },
@@ -207,9 +206,15 @@ int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd)
 		return explorer_error(x, "unknown command: %.*s", (int)wl, line);
 	memcpy(word, line, wl);
 	word[wl] = 0;
+	/* gdb's print/x, x/4x: the command is the part before the slash */
+	char *slash = strchr(word, '/');
+	if (slash && slash != word)
+		*slash = 0;
 	const struct xcmd *c = xcmd_lookup(word, x->err, sizeof x->err);
 	if (!c)
 		return -1;
+	if (slash && slash != word && !(c->flags & XCMD_FORMAT))
+		return explorer_error(x, "%s takes no /FORMAT", c->name);
 	const char *args = line + wl;
 	while (isspace((unsigned char)*args))
 		args++;

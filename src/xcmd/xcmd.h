@@ -25,6 +25,8 @@ enum xcmd_complete {
 
 enum {
 	XCMD_REPEAT = 1,   /* Enter on an empty line repeats it (stepping commands) */
+	XCMD_FORMAT = 2,   /* takes gdb's /FORMAT after its name (print/x, x/4x): argv[0]
+	                    * is the word as typed, "print/x" */
 };
 
 struct xcmd {

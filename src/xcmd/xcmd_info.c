@@ -11,7 +11,10 @@
 #include "core/core.h"
 #include "isa/cpu.h"
 #include "explorer/explorer.h"
+#include "guest/program.h"
+#include "guest/symtab.h"
 #include "explorer/inst_reset.h"
+#include "explorer/inst_display.h"
 #include "explorer/explorer_break.h"
 #include "explorer/explorer_expr.h"
 #include "explorer/explorer_snap.h"
@@ -192,6 +195,34 @@ static int info_fmt(struct explorer *x, int argc, char **argv, const char *arg)
 	return info_pane(x, "fmt", 80, argc == 2);
 }
 
+/* gdb's `info symbol ADDR`: which symbol an address is in. */
+static int info_symbol(struct explorer *x, int argc, char **argv, const char *arg)
+{
+	if (!arg || !*arg)
+		return explorer_error(x, "usage: info symbol ADDR");
+	uint64_t addr, off;
+	if (explorer_parse_addr(x, arg, &addr) < 0)
+		return -1;
+	const struct symbol *s = symtab_lookup(program_symbols(x->prog), addr, &off);
+	if (!s || (s->size && off >= s->size) || (!s->size && off >= 0x1000)) {
+		explorer_printf(x, "No symbol matches %s.\n", arg);
+		return 0;
+	}
+	if (off)
+		explorer_printf(x, "%s + %llu (0x%llx)\n", s->name, (unsigned long long)off, (unsigned long long)addr);
+	else
+		explorer_printf(x, "%s (0x%llx)\n", s->name, (unsigned long long)addr);
+	return 0;
+}
+
+static int info_display(struct explorer *x, int argc, char **argv, const char *arg)
+{
+	if (!xdisplay_count(x))
+		explorer_printf(x, "No displays: `display EXPR` adds one.\n");
+	xdisplay_show(x);
+	return 0;
+}
+
 static const struct xinfo_topic builtin_topics[] = {
 	{ "breakpoints", "breakpoints and catchpoints", "info breakpoints", 0, info_breakpoints },
 	{ "registers", "guest registers (at fetch)", "info registers", 0, info_registers },
@@ -202,6 +233,8 @@ static const struct xinfo_topic builtin_topics[] = {
 	{ "snapshots", "reverse-execution memory", "info snapshots", 0, info_snapshots },
 	{ "config", "machine configuration", "info config [KEY]", 1, info_config },
 	{ "program", "where the run is", "info program", 0, info_program },
+	{ "symbol", "the symbol an address is in", "info symbol ADDR", 16, info_symbol },
+	{ "display", "the expressions `display` prints after each stop", "info display", 0, info_display },
 	{ 0 },
 };
 
