@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "explorer/explorer.h"
 #include "explorer/explorer_trace.h"
+#include "legend.h"
 #include "pane.h"
 #include "textbuf.h"
 
@@ -18,7 +19,9 @@ static int same_event(const struct xevent *a, const struct xevent *b)
 static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 {
 	int n = xtrace_event_count(x->trace);
-	tb_printf(tb, 0, 0, TB_BOLD, "%9s %-10s %-6s %-18s %s", "cycle", "event", "cycles", "pc", "where");
+	/* each event with its legend letter (legend.c), as the timeline and
+	 * the CPI stacks draw it; `where` stays in the same column */
+	tb_printf(tb, 0, 0, TB_BOLD, "%9s   %-10s %-6s %-16s %s", "cycle", "event", "cycles", "pc", "where");
 	if (p->scroll > n - 1)
 		p->scroll = n > 0 ? n - 1 : 0;
 	if (!n)
@@ -43,8 +46,10 @@ static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb
 			snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)e->pc);
 		/* Derived events are listed when they happen: an interval at its end. */
 		uint64_t when = e->kind >= MISS_KIND_COUNT ? e->end : e->start;
-		tb_printf(tb, 0, row, attr, "%9llu %-10s %6s %-18s %s%s", (unsigned long long)xcycle(when),
-			  xev_name(e->kind), lat, pc, where, e->correct_path ? "" : " (wrong path)");
+		char letter = legend_letter(e->kind);
+		tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s %-16s %s%s", (unsigned long long)xcycle(when),
+			  letter == '?' ? ' ' : letter, xev_name(e->kind), lat, pc, where,
+			  e->correct_path ? "" : " (wrong path)");
 	}
 }
 
