@@ -102,10 +102,8 @@ static void explain_mispredict(struct explorer *x, const struct xevent *m)
 	int kind = -1;
 	for (int i = 0; i < xtrace_event_count(x->trace); i++) {
 		const struct xevent *e = xtrace_event_at(x->trace, i);
-		if (e->start > m->end)
-			continue;
-		if (e->start < m->start)
-			break;   /* newest first: the rest began before the branch */
+		if (e->start > m->end || e->start < m->start)
+			continue;   /* (the ring is in recording order, not by start: scan it all) */
 		if (!e->correct_path || (e->kind != MISS_L1I && e->kind != MISS_L2I && e->kind != MISS_ITLB))
 			continue;
 		uint64_t end = e->ended && e->end < m->end ? e->end : m->end;
