@@ -124,6 +124,9 @@ wait_for main 'Catchpoint 1 (l2d begins), cycle 15904' && ok "Enter on an empty 
 T send-keys -t main 'focus timeline' Enter F2
 wait_for main 'Timeline up to cycle 15904, 2 cycles a column' 3 && ok "F2 zooms the focused timeline out" ||
 	bad "F2 on the timeline" main
+T send-keys -t main F2
+wait_for main 'Timeline up to cycle 15904, 4 cycles a column' 3 && ok "F2 twice: 4 cycles a column, as the tutorial says" ||
+	bad "F2 twice on the timeline" main
 T send-keys -t main 'layout fmt' Enter
 wait_for main '─ FMT per-branch' 3 && ok "layout fmt shows the FMT" || bad "layout fmt" main
 T send-keys -t main F2
