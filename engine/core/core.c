@@ -423,7 +423,11 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 	switch (r->op_class) {
 	case UOP_STORE: {
 		struct mem_access a;
-		memsys_store(c->ms, r->mem_addr, u->mem_size, s->cycle, &a);
+		if (__builtin_expect(r->seq == s->forgive_seq, 0) && core_forgives_data(c)) {
+			memsys_warm_data(c->ms, r->mem_addr, 1);
+			a = (struct mem_access){ .ready = s->cycle + c->cfg.l1d.latency };
+		} else
+			memsys_store(c->ms, r->mem_addr, u->mem_size, s->cycle, &a);
 		if (a.blocked)
 			return 0;            /* no MSHR for the write: retry next cycle */
 		r->dtlb_miss = a.tlb_miss;
@@ -697,6 +701,12 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 }
 
 void core_request_stop(struct core *c) { c->s.stop_requested = 1; }
+
+void core_forgive(struct core *c, int kind, uint64_t seq)
+{
+	c->s.forgive_kind = kind;
+	c->s.forgive_seq = seq;
+}
 
 void core_interrupt(struct core *c, uint64_t handler_cycles)
 {

@@ -124,6 +124,11 @@ static int predict(struct core *c, struct core_insn *r)
 		taken = p->taken && p->target;
 		pred = taken ? p->target : r->pc + 4;
 	}
+	if (__builtin_expect(pred != r->next_pc, 0) && r->seq == s->forgive_seq &&
+	    s->forgive_kind == MISS_MISPREDICT) {
+		pred = r->next_pc;   /* what-if (core_forgive): predicted correctly */
+		taken = r->taken;
+	}
 	if (pred != r->next_pc) {
 		r->mispredicted = 1;
 		r->ev_bits |= INSN_WANT_MISPREDICT | (r->wrong_path ? 0 : CORE_EV_CP(INSN_WANT_MISPREDICT));
@@ -145,6 +150,13 @@ static int access_block(struct core *c, uint64_t pc)
 	int correct = !s->spec;
 	if (!correct && !c->cfg.wrong_path_memory)
 		return 1;
+	if (__builtin_expect(s->next_seq == s->forgive_seq, 0)) {
+		int k = s->forgive_kind;
+		if (k == MISS_L1I || k == MISS_L2I || k == MISS_ITLB) {
+			memsys_warm_ifetch(c->ms, pc);   /* what-if (core_forgive): the block hits */
+			return 1;
+		}
+	}
 	struct mem_access a;
 	memsys_ifetch(c->ms, pc, s->cycle, &a);
 	if (a.blocked)
