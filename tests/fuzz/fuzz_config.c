@@ -2,7 +2,8 @@
  * fuzz_config.c — libFuzzer harness: machine configurations.
  *
  * The input is an INI file, optionally followed by a line "%%" and then
- * `-o` overrides, one "section.key=value" a line. The file is read with
+ * `-o` overrides, one "section.key=value" a line (at most 64, as on the
+ * command line). The file is read with
  * config_load_text on top of the defaults, each override applied with
  * config_set, and the result checked with config_validate; every key is
  * then read back with config_get. Each refusal must carry a one-line
@@ -13,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/config.h"
+
+/* The command line takes at most this many -o (RUNOPTS_MAX_OVERRIDES). */
+#define FUZZ_MAX_OVERRIDES 64
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	char line[512];
-	for (size_t at = ov_at; at < size;) {
+	int overrides = 0;
+	for (size_t at = ov_at; at < size && overrides < FUZZ_MAX_OVERRIDES; overrides++) {
 		const uint8_t *nl = memchr(data + at, '\n', size - at);
 		size_t len = nl ? (size_t)(nl - (data + at)) : size - at;
 		size_t take = len < sizeof line ? len : sizeof line - 1;
