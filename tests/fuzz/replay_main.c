@@ -83,7 +83,8 @@ static int run_dir(const char *dir)
 		sprintf(names[n++], "%s/%s", dir, e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, by_name);
+	if (n)
+		qsort(names, n, sizeof *names, by_name);
 	int count = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (count >= 0 && run_file(names[i]) < 0)
