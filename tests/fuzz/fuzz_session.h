@@ -9,7 +9,8 @@
  * window search and `time -n`. After FUZZ_POLL_BUDGET polls every poll
  * answers "interrupted", so no command of one input gets more than a slice
  * further, and the script harness also ends the script (x->quit). The
- * product is unchanged: this is what a user pressing Ctrl-C gets.
+ * product is unchanged: this is what a user pressing Ctrl-C gets. At most
+ * FUZZ_MAX_LINES lines of an input run.
  *
  * Lines left out: `source` (it opens any path, /dev/stdin included, and
  * would block or read the host's files) and changing `poll-cycles` (it
@@ -26,6 +27,10 @@
 
 #define FUZZ_POLL_CYCLES 1000
 #define FUZZ_POLL_BUDGET 12
+/* Lines of one input that run: a command that simulates nothing can still
+ * cost milliseconds (`restart` rebuilds the core), so the count is bounded
+ * too. */
+#define FUZZ_MAX_LINES 100
 
 struct fuzz_budget {
 	struct explorer *x;

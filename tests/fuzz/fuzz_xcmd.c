@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!line)
 		abort();
 	size_t at = 0;
-	while (at < size && !x->quit && !fuzz_spent(&b)) {
+	for (int lines = 0; at < size && lines < FUZZ_MAX_LINES && !x->quit && !fuzz_spent(&b); lines++) {
 		const uint8_t *nl = memchr(data + at, '\n', size - at);
 		size_t len = nl ? (size_t)(nl - (data + at)) : size - at;
 		size_t take = len > XCMD_LINE_MAX ? XCMD_LINE_MAX : len;
