@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0 && (!x->err[0] || strchr(x->err, '\n')))
 		abort();   /* a failed script has one line saying why */
 	fclose(f);
-	explorer_free(x);
+	fuzz_session_free(x);
 	free(text);
 	return 0;
 }

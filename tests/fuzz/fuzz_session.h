@@ -24,6 +24,7 @@
 #include <string.h>
 #include "cli/runopts.h"
 #include "explorer/explorer.h"
+#include "ui_state.h"
 
 #define FUZZ_POLL_CYCLES 1000
 #define FUZZ_POLL_BUDGET 12
@@ -76,6 +77,10 @@ static inline struct explorer *fuzz_session_new(struct fuzz_budget *b, int end_s
 	struct explorer *x = explorer_new(&o, &err);
 	if (!x)
 		return NULL;
+	if (ui_state_attach(x) < 0) {
+		explorer_free(x);
+		return NULL;
+	}
 	x->batch = 1;
 	x->set.ascii = 1;
 	x->screen_w = x->set.width;
@@ -89,6 +94,12 @@ static inline struct explorer *fuzz_session_new(struct fuzz_budget *b, int end_s
 	x->poll_interrupt = fuzz_poll;
 	x->poll_ctx = b;
 	return x;
+}
+
+static inline void fuzz_session_free(struct explorer *x)
+{
+	ui_state_detach(x);
+	explorer_free(x);
 }
 
 /* Is `w` (len n) a word the harnesses do not run? */

@@ -45,6 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *screen = ui_screen_text(x->ui, x, x->set.width, 40, x->set.ascii);
 	free(screen);
 	free(line);
-	explorer_free(x);
+	fuzz_session_free(x);
 	return 0;
 }

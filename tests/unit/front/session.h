@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli/runopts.h"
 #include "explorer/explorer.h"
+#include "ui_state.h"
 
 /* Everything the session printed since the last test_session_clear. */
 static char session_out[1 << 16];
@@ -47,6 +48,10 @@ static inline struct explorer *test_session_new(void)
 	struct explorer *x = explorer_new(&o, &err);
 	if (!x)
 		return NULL;
+	if (ui_state_attach(x) < 0) {
+		explorer_free(x);
+		return NULL;
+	}
 	x->batch = 1;
 	x->set.ascii = 1;
 	x->screen_w = x->set.width;
@@ -55,6 +60,12 @@ static inline struct explorer *test_session_new(void)
 	x->guest_out = session_drop_guest;
 	test_session_clear();
 	return x;
+}
+
+static inline void test_session_free(struct explorer *x)
+{
+	ui_state_detach(x);
+	explorer_free(x);
 }
 
 #endif

@@ -31,7 +31,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	explorer_free(*state);
+	test_session_free(*state);
 	return 0;
 }
 
