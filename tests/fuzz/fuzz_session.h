@@ -27,7 +27,7 @@
 #include "ui_state.h"
 
 #define FUZZ_POLL_CYCLES 1000
-#define FUZZ_POLL_BUDGET 12
+#define FUZZ_POLL_BUDGET 6
 /* Lines of one input that run: a command that simulates nothing can still
  * cost milliseconds (`restart` rebuilds the core), so the count is bounded
  * too. */
