@@ -3,7 +3,8 @@
  *
  * Each input line runs with xcmd_execute on one fresh batch session over
  * the built-in program, as if typed at the prompt: an error does not stop
- * the input. Before running, the line is also completed with Tab
+ * the input, but it must come with a one-line message. Before running,
+ * the line is also completed with Tab
  * (xcmd_complete at its end), and after the last line the whole screen is
  * composed as text, so the panes render whatever state the commands left.
  * Runs are bounded (fuzz_session.h).
@@ -40,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct xcompletion c;
 		xcmd_complete(x, line, strlen(line), &c);
 		xcmd_completion_free(&c);
-		xcmd_execute(x, line, NULL);
+		if (xcmd_execute(x, line, NULL) < 0 && (!x->err[0] || strchr(x->err, '\n')))
+			abort();   /* a failed command says why, on one line */
 	}
 	char *screen = ui_screen_text(x->ui, x, x->set.width, 40, x->set.ascii);
 	free(screen);
