@@ -23,6 +23,12 @@ FUZZ_SECONDS   ?= 60
 FUZZ_FRONT     := xcmd script
 FUZZ_DIR       := build-fuzz
 FUZZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# Longest input per harness. libFuzzer's default is the largest seed, too
+# short for the text harnesses to reach an over-long script line (4096).
+FUZZ_MAXLEN_elf    := 65536
+FUZZ_MAXLEN_config := 8192
+FUZZ_MAXLEN_xcmd   := 8192
+FUZZ_MAXLEN_script := 8192
 
 fuzz_libs = $(if $(filter $(1),$(FUZZ_FRONT)),$(FRONT_LINK)) $(BUILD)/libivx.a
 
@@ -61,7 +67,9 @@ fuzz-run:
 	@for h in $(FUZZ_HARNESSES); do \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$h $(FUZZ_DIR)/artifacts/$$h && \
 	    echo "fuzz: $$h for $(FUZZ_SECONDS) s" && \
-	    $(FUZZ_DIR)/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=3072 \
+	    case $$h in elf) len=$(FUZZ_MAXLEN_elf);; config) len=$(FUZZ_MAXLEN_config);; \
+	        xcmd) len=$(FUZZ_MAXLEN_xcmd);; *) len=$(FUZZ_MAXLEN_script);; esac; \
+	    $(FUZZ_DIR)/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -max_len=$$len -timeout=10 -rss_limit_mb=3072 \
 	        -artifact_prefix=$(FUZZ_DIR)/artifacts/$$h/ -print_final_stats=1 \
 	        $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h tests/fuzz/regress/$$h || exit 1; \
 	done
