@@ -37,9 +37,12 @@ LDLIBS  += $(PC_LIBS) -lm -lpthread
 ENGINE_SRC := $(sort $(wildcard engine/*/*.c))
 FRONT_SRC  := $(sort $(wildcard src/*.c src/*/*.c ui/*.c))
 FRONT_ASM  := $(sort $(wildcard src/*/*.S))
+MAIN_SRC   := src/main.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
-FRONT_OBJ  := $(FRONT_SRC:%.c=$(BUILD)/%.o) $(FRONT_ASM:%.S=$(BUILD)/%.o)
-DEPFILES   := $(ENGINE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d)
+FRONT_OBJ  := $(filter-out $(MAIN_SRC:%.c=$(BUILD)/%.o),$(FRONT_SRC:%.c=$(BUILD)/%.o)) \
+              $(FRONT_ASM:%.S=$(BUILD)/%.o)
+MAIN_OBJ   := $(MAIN_SRC:%.c=$(BUILD)/%.o)
+DEPFILES   := $(ENGINE_OBJ:.o=.d) $(FRONT_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
 .PHONY: all run test check bench validate deps data clean difftest
 all: $(BUILD)/ivx
@@ -48,8 +51,23 @@ $(BUILD)/libivx.a: $(ENGINE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/ivx: $(FRONT_OBJ) $(BUILD)/libivx.a
-	$(CC) $(LDFLAGS) $(OPT) $(LTO) -o $@ $(FRONT_OBJ) $(BUILD)/libivx.a $(LDLIBS)
+# The front end (src/ and ui/ but main.c) is a library too, so unit tests
+# and fuzz harnesses can drive explorer sessions, commands and panes.
+# Commands (XCMD_REGISTER) and panes (PANE_REGISTER) register themselves
+# by putting a pointer in a linker section ("ivx_xcmds", "ivx_panes"),
+# and nothing refers to those objects by name: an ordinary archive link
+# would leave them out. Everything that links the front end therefore takes
+# the whole archive (FRONT_LINK). We keep the sections rather than an
+# explicit table because adding a command or a pane stays a one-file change
+# with no list to keep in step.
+$(BUILD)/libivxfront.a: $(FRONT_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+FRONT_LINK = -Wl,--whole-archive $(BUILD)/libivxfront.a -Wl,--no-whole-archive
+
+$(BUILD)/ivx: $(MAIN_OBJ) $(BUILD)/libivxfront.a $(BUILD)/libivx.a
+	$(CC) $(LDFLAGS) $(OPT) $(LTO) -o $@ $(MAIN_OBJ) $(FRONT_LINK) $(BUILD)/libivx.a $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

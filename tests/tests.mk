@@ -15,11 +15,22 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libivx.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libivx.a $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
 
--include $(UNIT_BIN:=.d)
+# Tests of the front end (explorer sessions, commands, panes, layouts) are
+# in tests/unit/front/ and link the front-end library whole (see Makefile,
+# FRONT_LINK), which brings the built-in default program with it.
+FRONT_UNIT_SRC := $(sort $(wildcard tests/unit/front/test_*.c))
+FRONT_UNIT_BIN := $(FRONT_UNIT_SRC:tests/unit/front/%.c=$(BUILD)/tests/front/%)
+
+$(BUILD)/tests/front/%: tests/unit/front/%.c $(BUILD)/libivxfront.a $(BUILD)/libivx.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(FRONT_LINK) $(BUILD)/libivx.a \
+	    $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
+
+-include $(UNIT_BIN:=.d) $(FRONT_UNIT_BIN:=.d)
 
 .PHONY: unit
-unit: $(UNIT_BIN) $(BUILD)/ivx
-	@tests/tools/run-units.sh $(UNIT_BIN)
+unit: $(UNIT_BIN) $(FRONT_UNIT_BIN) $(BUILD)/ivx
+	@tests/tools/run-units.sh $(UNIT_BIN) $(FRONT_UNIT_BIN)
 
 -include $(sort $(wildcard tests/mk/*.mk))
 

@@ -388,15 +388,13 @@ static int load_handler(void *user, const char *section, const char *name, const
 	return 0;
 }
 
-int config_load(struct machine_config *c, const char *path, struct ivx_err *err)
+/* Read the INI text of f (to its end) on top of *c; `path` names it in
+ * messages. *c changes only on success. */
+static int load_stream(struct machine_config *c, FILE *f, const char *path, struct ivx_err *err)
 {
-	struct load_ctx lc = { .cfg = *c };
-	lc.f = fopen(path, "r");
-	if (!lc.f)
-		return ivx_error(err, IVX_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+	struct load_ctx lc = { .cfg = *c, .f = f };
 	int rc = ini_parse_stream(load_reader, &lc, load_handler, &lc);
 	int read_error = ferror(lc.f);
-	fclose(lc.f);
 	if (read_error)
 		return ivx_error(err, IVX_EINPUT, "%s: read error", path);
 	if (lc.bad_line && !lc.err_line)
@@ -412,6 +410,31 @@ int config_load(struct machine_config *c, const char *path, struct ivx_err *err)
 	derive_penalties(&lc.cfg);
 	*c = lc.cfg;
 	return IVX_OK;
+}
+
+int config_load(struct machine_config *c, const char *path, struct ivx_err *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return ivx_error(err, IVX_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+	int rc = load_stream(c, f, path, err);
+	fclose(f);
+	return rc;
+}
+
+int config_load_text(struct machine_config *c, const char *text, size_t len, const char *name,
+		     struct ivx_err *err)
+{
+	/* fmemopen refuses an empty buffer: read an empty file instead. */
+	static const char empty[1] = "";
+	FILE *f = fmemopen((void *)(len ? text : empty), len ? len : 1, "r");
+	if (!f)
+		return ivx_error(err, IVX_ESYS, "%s: cannot read: %s", name, strerror(errno));
+	if (!len)
+		getc(f);   /* consume the placeholder byte */
+	int rc = load_stream(c, f, name, err);
+	fclose(f);
+	return rc;
 }
 
 int config_set(struct machine_config *c, const char *assignment, struct ivx_err *err)

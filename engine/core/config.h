@@ -73,6 +73,10 @@ void config_defaults(struct machine_config *c);
 
 /* Read an INI file on top of *c. Errors are "file:line: message". */
 int config_load(struct machine_config *c, const char *path, struct ivx_err *err);
+/* The same from len bytes of INI text in memory; `name` stands for the
+ * file in messages. */
+int config_load_text(struct machine_config *c, const char *text, size_t len, const char *name,
+		     struct ivx_err *err);
 
 /* Apply "section.key=value". Errors name the key and what was expected. */
 int config_set(struct machine_config *c, const char *assignment, struct ivx_err *err);

@@ -393,6 +393,42 @@ static void test_file_values_apply(void **state)
 	unlink(path);
 }
 
+/* config_load_text reads the same INI text from memory (the fuzz harness
+ * uses it): same result as the file, messages name the given name, an
+ * error leaves the configuration as it was, empty text changes nothing. */
+static void test_load_text_equals_load_file(void **state)
+{
+	(void)state;
+	struct ivx_err err = { 0 };
+	struct machine_config from_file, from_text, untouched;
+	config_defaults(&from_file);
+	config_defaults(&from_text);
+	assert_int_equal(config_load(&from_file, "data/configs/inorder.ini", &err), IVX_OK);
+	FILE *f = fopen("data/configs/inorder.ini", "r");
+	assert_non_null(f);
+	char text[8192];
+	size_t len = fread(text, 1, sizeof text, f);
+	fclose(f);
+	assert_true(len > 0 && len < sizeof text);
+	assert_int_equal(config_load_text(&from_text, text, len, "inorder", &err), IVX_OK);
+	assert_memory_equal(&from_file, &from_text, sizeof from_file);
+	assert_int_equal(from_text.inorder, 1);
+
+	config_defaults(&untouched);
+	from_text = untouched;
+	assert_int_equal(config_load_text(&from_text, "", 0, "empty", &err), IVX_OK);
+	assert_memory_equal(&from_text, &untouched, sizeof untouched);
+
+	static const char bad[] = "[core]\nrob_size = 64\nrob_sise = 3\n";
+	assert_int_equal(config_load_text(&from_text, bad, sizeof bad - 1, "mem.ini", &err), IVX_EINPUT);
+	expect_msg_has(&err, "mem.ini:3: unknown key 'core.rob_sise'");
+	assert_memory_equal(&from_text, &untouched, sizeof untouched);
+	/* Only len bytes count: the text need not be terminated. */
+	static const char cut[] = "[core]\nrob_size = 64\nXXXX";
+	assert_int_equal(config_load_text(&from_text, cut, sizeof cut - 5, "cut.ini", &err), IVX_OK);
+	assert_int_equal(from_text.rob_size, 64);
+}
+
 /* ---- -o overrides ----------------------------------------------------- */
 
 static void test_override_sets_one_key(void **state)
@@ -606,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_default_ini_equals_builtin_defaults),
 		cmocka_unit_test(test_default_ini_lists_every_key),
 		cmocka_unit_test(test_inorder_ini_is_a_dual_issue_in_order_machine),
+		cmocka_unit_test(test_load_text_equals_load_file),
 		cmocka_unit_test(test_docs_describe_every_key),
 		cmocka_unit_test(test_unknown_key_in_file_names_file_and_line),
 		cmocka_unit_test(test_bad_value_in_file),
