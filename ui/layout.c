@@ -217,8 +217,8 @@ int layout_place(const struct layout *l, int w, int h, int console_rows, struct 
 		}
 		if (drop_r < 0 && total > h && unwrap_one(lines, nrows, w))
 			continue;
-		/* too tall: the least important pane whose going makes the screen
-		 * shorter (not one beside a taller pane) */
+		/* too tall: the least important pane whose going can make the
+		 * screen shorter (not one beside a taller pane) */
 		if (drop_r < 0 && total > h)
 			for (int r = 0; r < nrows; r++)
 				for (int k = 0; k < lines[r].n; k++) {
@@ -230,7 +230,7 @@ int layout_place(const struct layout *l, int w, int h, int console_rows, struct 
 					for (int j = 0; j < lines[r].n; j++)
 						if (j != k && lines[r].cs[j].active && lines[r].cs[j].min_h > others)
 							others = lines[r].cs[j].min_h;
-					if (c->active && (c->min_h > others || wrapped) && c->c->prio > worst)
+					if (c->active && (c->min_h >= others || wrapped) && c->c->prio > worst)
 						worst = c->c->prio, drop_r = r, drop_k = k;
 				}
 		if (drop_r < 0 && total > h)   /* every row's height is shared: any */

@@ -52,7 +52,7 @@ static int check_place(const struct layout *l, int w, int h, struct layout_box *
 {
 	for (int i = 0; i < LAYOUT_MAX_BOXES; i++)
 		boxes[i] = (struct layout_box){ 0 };
-	int n = layout_place(l, w, h, boxes);
+	int n = layout_place(l, w, h, 0, boxes);
 	if (n < 0 || n > cell_count(l))
 		fail_msg("layout %s at %dx%d: %d boxes", l->name, w, h, n);
 	for (int i = 0; i < n; i++) {

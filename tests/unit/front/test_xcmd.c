@@ -111,7 +111,7 @@ static void test_lookup(void **state)
 	assert_non_null(strstr(err, "reverse-continue"));
 	/* Unknown words, with control characters shown escaped. */
 	lookup_fails("frobnicate", "unknown command: frobnicate (try 'help')");
-	lookup_fails("steps", "unknown command: steps (try 'help')");
+	lookup_fails("steps", "unknown command: steps (did you mean 'step'? try 'help')");   /* a typo */
 	lookup_fails("St", "unknown command: St (try 'help')");   /* case matters */
 	lookup_fails("\x1b[2J", "unknown command: \\x1b[2J (try 'help')");
 	/* A short buffer gets a cut message, never an overflow. */
@@ -175,7 +175,7 @@ static void test_complete_info_and_settings(void **state)
 	size_t ws;
 	assert_string_equal(complete(x, "info br", &ws), "breakpoints");
 	assert_int_equal(ws, 5);
-	assert_string_equal(complete(x, "i s", NULL), "snapshots stack");
+	assert_string_equal(complete(x, "i s", NULL), "snapshots stack symbol");
 	char *topics = complete(x, "info ", NULL);
 	int n_topics = 0;
 	for (int i = 0; xcmd_info_topic_name(i); i++, n_topics++)
