@@ -716,6 +716,7 @@ void core_interrupt(struct core *c, uint64_t handler_cycles)
 }
 int core_done(const struct core *c) { return c->s.done; }
 uint64_t core_cycles(const struct core *c) { return c->s.stats.cycles; }
+uint64_t core_current_cycle(const struct core *c) { return c->s.cycle; }
 uint64_t core_committed(const struct core *c) { return c->s.stats.committed; }
 const struct machine_config *core_config(const struct core *c) { return &c->cfg; }
 struct guest *core_guest(const struct core *c) { return c->g; }
