@@ -25,6 +25,7 @@
 #include "core/core.h"
 #include "guest/guest.h"
 #include "guest/program.h"
+#include "isa/disasm.h"
 
 #define PROG "data/bin/kernels/k3_long_dmiss"
 
@@ -168,10 +169,25 @@ static void only_the_armed_request_fails(void **state)
 	ivx_free(NULL);
 }
 
+/* Capstone allocates through the engine's allocator: a failed open falls
+ * back to ".inst", and the next call opens the handle after all. */
+static void capstone_allocates_through_the_engine(void **state)
+{
+	(void)state;
+	char buf[64];
+	ivx_alloc_fail_at(1);
+	assert_string_equal(disasm_word(0xd503201f, 0x400000, buf, sizeof buf), ".inst 0xd503201f");
+	assert_true(ivx_alloc_failed());
+	ivx_alloc_fail_at(0);
+	assert_string_equal(disasm_word(0xd503201f, 0x400000, buf, sizeof buf), "nop");
+	assert_true(ivx_alloc_count() > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(only_the_armed_request_fails),
+		cmocka_unit_test(capstone_allocates_through_the_engine),
 		cmocka_unit_test(every_allocation_failure_is_clean),
 	};
 	return cmocka_run_group_tests_name("alloc_fail", tests, NULL, NULL);
