@@ -47,6 +47,14 @@ expect 2 "stopped after 1000 instructions" -- run --functional --max-insns 1000 
 expect 2 "unknown option"         -- run --functional --frobnicate "$good"
 expect 2 "needs a value"          -- run --functional --max-insns
 expect 2 "not a number"           -- run --functional --max-insns lots "$good"
+# Arguments quoted in messages: control characters escaped, one line, no ESC
+expect 2 "'1.x0a2' is not a number" -- run --max-insns "$(printf '1\n2')" "$good"
+expect 2 "unknown option '--x.x1b.31m'" -- run "$(printf -- '--x\033[31m')" "$good"
+if grep -q "$(printf '\033')" "$tmp/err"; then
+    fail=$((fail + 1)); echo "FAIL: an ESC reached stderr" >&2
+else
+    pass=$((pass + 1))
+fi
 expect 2 "unknown command"        -- frobnicate
 expect 2 "no symbol"              -- disasm "$good" no_such_symbol
 expect 2 "guest arguments go after --" -- run --functional "$good" extra

@@ -13,11 +13,22 @@
 
 void cli_error(const char *fmt, ...)
 {
+	/* Messages quote the user's arguments, which may hold any byte: a
+	 * newline would split the line, an ESC would drive the terminal.
+	 * Control characters go out as \xNN, as the explorer shows them. */
+	char msg[2048];
 	va_list ap;
-	fputs("ivx: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	fputs("ivx: ", stderr);
+	for (const char *c = msg; *c; c++) {
+		unsigned char b = (unsigned char)*c;
+		if (b < 0x20 || b == 0x7f)
+			fprintf(stderr, "\\x%02x", b);
+		else
+			fputc(b, stderr);
+	}
 	fputc('\n', stderr);
 }
 
