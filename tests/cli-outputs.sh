@@ -100,8 +100,17 @@ if [ $? = 2 ] && grep -q '"end":"error","error":"guest stopped by a trap instruc
 else
     bad "a failed run's JSON: $(cat old.json)"
 fi
+# A run stopped at the user's limit: status 0, which limit on stderr and in the JSON
 "$IVX" run --json limit.json --max-cycles 100 prog -- miss 2 >out 2>err
-grep -q '"end":"limit"}' limit.json && ok || bad "a limited run's JSON: $(cat limit.json)"
+st=$?
+[ $st = 0 ] && grep -q '"end":"limit","limit":"max_cycles"}' limit.json &&
+    grep -q 'stopped after 100 cycles, .* (--max-cycles limit reached)' err && ok ||
+    bad "a cycle-limited run: status $st, $(cat limit.json)"
+"$IVX" run --json limit.json --max-insns 1000 prog -- miss 2 >out 2>err
+st=$?
+[ $st = 0 ] && grep -q '"end":"limit","limit":"max_insns"}' limit.json &&
+    grep -q '(--max-insns limit reached)' err && ok ||
+    bad "an instruction-limited run: status $st, $(cat limit.json)"
 "$IVX" run --json exit.json prog -- miss 2 >out 2>err
 grep -q '"end":"exit","exit_code":0}' exit.json && ok || bad "an exited run's JSON: $(cat exit.json)"
 

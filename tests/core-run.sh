@@ -86,7 +86,7 @@ awk -F'\t' '
 # limits, fast-forward, refused configuration
 n=$((n + 1))
 "$IVX" run --max-cycles 5000 "$BIN/workloads/qsort" -- 1 >/dev/null 2>"$TMP/m.err"
-[ $? = 2 ] && grep -q "limit reached" "$TMP/m.err" && grep -q "ivx: 5000 cycles" "$TMP/m.err" ||
+[ $? = 0 ] && grep -q "(--max-cycles limit reached)" "$TMP/m.err" && grep -q "ivx: 5000 cycles" "$TMP/m.err" ||
     bad "--max-cycles 5000 did not stop at 5000 cycles"
 "$IVX" run "$BIN/workloads/qsort" -- 1 >"$TMP/q1.out" 2>"$TMP/q1.err"
 "$IVX" run --fastforward 200000 "$BIN/workloads/qsort" -- 1 >"$TMP/q2.out" 2>"$TMP/q2.err" ||

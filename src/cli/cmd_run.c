@@ -92,9 +92,10 @@ static int run_functional(const struct program *prog, const struct run_options *
 		status = EXIT_GUEST;
 	} else if (guest_state(g) == GUEST_EXITED) {
 		status = guest_exit_code(g);
-	} else {
-		cli_error("stopped after %llu instructions (--max-insns)", (unsigned long long)guest_insns(g));
-		status = EXIT_GUEST;
+	} else {   /* the user's limit: a normal end (as in sim-outorder and gem5) */
+		cli_error("stopped after %llu instructions (--max-insns limit reached)",
+			  (unsigned long long)guest_insns(g));
+		status = 0;
 	}
 	if (f->stats)
 		fprintf(stderr, "ivx: %llu instructions in %.3f s: %.1f MIPS\n",
@@ -119,10 +120,10 @@ static void print_summary(FILE *out, const struct core_stats *st)
 }
 
 /* The run's statistics and how it ended: "exit" (with the exit code),
- * "limit" or "error" (with the message), so the file says what it is
- * when the run did not finish. */
+ * "limit" (with which one) or "error" (with the message), so the file
+ * says what it is when the run did not finish. */
 static int write_json(const char *path, const struct core_stats *st, const char *end, int exit_code,
-		      const char *error)
+		      const char *limit, const char *error)
 {
 	struct outfile *o = outfile_open_cli(path);
 	if (!o)
@@ -139,6 +140,8 @@ static int write_json(const char *path, const struct core_stats *st, const char 
 	fprintf(f, "},\"end\":\"%s\"", end);
 	if (!strcmp(end, "exit"))
 		fprintf(f, ",\"exit_code\":%d", exit_code);
+	if (limit)
+		fprintf(f, ",\"limit\":\"%s\"", limit);
 	if (error) {
 		fprintf(f, ",\"error\":");
 		outfile_json_string(f, error);
@@ -185,16 +188,22 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 			secs > 0 ? st.cycles / secs / 1e6 : 0.0, secs > 0 ? st.committed / secs / 1e6 : 0.0);
 	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
 	int status = exited ? guest_exit_code(g) : EXIT_GUEST;
+	const char *limit = NULL;   /* "max_insns" or "max_cycles" (the JSON's spelling) */
 	if (rc < 0) {
 		cli_error("%s", err.msg);
 		if (err.code == IVX_EUSAGE)
 			status = EXIT_USAGE;
 	} else if (!exited) {
-		cli_error("stopped after %llu cycles, %llu instructions (limit reached)",
-			  (unsigned long long)st.cycles, (unsigned long long)st.committed);
+		/* the user's limit: a normal end (as in sim-outorder and gem5) */
+		int by_insns = o->max_insns && st.committed >= o->max_insns;
+		limit = by_insns ? "max_insns" : "max_cycles";
+		cli_error("stopped after %llu cycles, %llu instructions (%s limit reached)",
+			  (unsigned long long)st.cycles, (unsigned long long)st.committed,
+			  by_insns ? "--max-insns" : "--max-cycles");
+		status = 0;
 	}
 	if (f->json_path && write_json(f->json_path, &st, exited ? "exit" : rc == IVX_OK ? "limit" : "error",
-				       exited ? guest_exit_code(g) : 0, rc < 0 ? err.msg : NULL) < 0)
+				       exited ? guest_exit_code(g) : 0, limit, rc < 0 ? err.msg : NULL) < 0)
 		status = EXIT_GUEST;
 	trace_kanata_free(tk);
 	if (trace && outfile_commit_cli(trace) < 0)
@@ -248,9 +257,10 @@ const struct cli_command cmd_run_entry = {
 	"Run PROG (default: the built-in program) to completion on the cycle-level\n"
 	"core model. The guest's stdout and stderr are forwarded; the run's summary\n"
 	"(cycles, instructions, IPC, miss events on the correct and on wrong paths)\n"
-	"goes to stderr. ivx exits with the guest's exit code (2 when ivx itself\n"
-	"stops the run: bad input, guest fault, unsupported instruction or system\n"
-	"call, deadlock, limit reached).\n\n"
+	"goes to stderr. ivx exits with the guest's exit code, 0 when the run\n"
+	"stops at --max-insns or --max-cycles (which one, on stderr and in the\n"
+	"JSON), and 2 when ivx itself stops it: bad input, guest fault,\n"
+	"unsupported instruction or system call, deadlock.\n\n"
 	"  --functional        functional emulation only (fastest; no timing)\n"
 	"  --stats             also print host time and simulation speed on stderr\n"
 	"  --json FILE         write {cycles, instructions, ipc, events{KIND{correct,\n"
