@@ -17,6 +17,8 @@ trap 'rm -rf "$TMP"' EXIT
 fail=0 n=0
 
 bad() { echo "FAIL: $*" >&2; fail=$((fail + 1)); }
+# without the programs nothing is tested: that is a failure, not a pass
+[ -r "$BIN/MANIFEST" ] || { echo "core-run: $BIN/MANIFEST missing (make data): 0 passed, 1 failed"; exit 1; }
 
 # run_cmp LABEL PROG EXPECTED_EXIT OPTIONS... -- ARGS...
 compare() {
