@@ -9,6 +9,7 @@
 #     give the same numbers (determinism)
 #   - --kanata writes a well-formed Kanata 0004 trace
 #   - --max-cycles, --fastforward and a refused configuration behave
+#   - the smallest sim.deadlock_cycles accepted stops no healthy run
 set -u
 IVX=${1:-build/ivx}
 BIN=data/bin
@@ -41,13 +42,29 @@ compare() {
     fi
 }
 
+# The smallest sim.deadlock_cycles a machine accepts is above the longest
+# gap between commits a healthy run can have: every program runs with it.
+# gap [OPTIONS]: the bound config_validate states when refusing 1
+gap() {
+    "$IVX" run "$@" -o sim.deadlock_cycles=1 "$BIN/kernels/k2_branch_miss" 2>&1 |
+        sed -n 's/.*without committing (\([0-9]*\) cycles.*/\1/p'
+}
+gap_default=$(gap)
+gap_inorder=$(gap --config data/configs/inorder.ini)
+n=$((n + 1))
+[ -n "$gap_default" ] && [ -n "$gap_inorder" ] || bad "sim.deadlock_cycles=1 was not refused with the bound"
+"$IVX" run -o sim.deadlock_cycles=343 "$BIN/kernels/k3_long_dmiss" -- miss 2 >/dev/null 2>"$TMP/d.err"
+[ $? = 2 ] && [ "$(wc -l <"$TMP/d.err")" = 1 ] && grep -q "sim.deadlock_cycles=343 is not above" "$TMP/d.err" ||
+    bad "sim.deadlock_cycles=343 was accepted (a healthy k3_long_dmiss needs more)"
+
 while IFS='|' read -r prog _ targs want; do
     case "$prog" in \#*|"") continue ;; esac
     prog=$(echo $prog); want=$(echo $want)
     # shellcheck disable=SC2086
-    compare default "$prog" "$want" -- $targs
+    compare default "$prog" "$want" -o sim.deadlock_cycles=$((gap_default + 1)) -- $targs
     # shellcheck disable=SC2086
-    compare inorder "$prog" "$want" --config data/configs/inorder.ini -- $targs
+    compare inorder "$prog" "$want" --config data/configs/inorder.ini \
+        -o sim.deadlock_cycles=$((gap_inorder + 1)) -- $targs
 done <"$BIN/MANIFEST"
 
 for p in workloads/branchy workloads/qsort workloads/interp; do
