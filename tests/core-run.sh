@@ -10,6 +10,7 @@
 #   - --kanata writes a well-formed Kanata 0004 trace
 #   - --max-cycles, --fastforward and a refused configuration behave
 #   - the smallest sim.deadlock_cycles accepted stops no healthy run
+#   - the progress line on a terminal (script(1)), none without one
 set -u
 IVX=${1:-build/ivx}
 BIN=data/bin
@@ -116,6 +117,30 @@ i2=$(sed -n 's/ivx: [0-9]* cycles, \([0-9]*\) instructions.*/\1/p' "$TMP/q2.err"
 [ "$((i1 - i2))" = 200000 ] || bad "--fastforward 200000: timed $i2 of $i1 instructions"
 "$IVX" run -o core.rob_size=2 "$BIN/workloads/qsort" -- 1 >/dev/null 2>"$TMP/c.err"
 [ $? = 2 ] && grep -q "rob_size" "$TMP/c.err" || bad "an impossible configuration was not refused"
+
+# The progress line: on a terminal's stderr only (script(1) gives the run a
+# pseudo-terminal), rewritten in place, gone with --quiet or without a
+# terminal; the results are the same either way.
+if command -v script >/dev/null; then
+    n=$((n + 1))
+    long="--max-insns 10M $BIN/workloads/crc -- 480"
+    script -qec "$IVX run --json $TMP/tty.json $long >/dev/null" "$TMP/tty.log" >/dev/null
+    "$IVX" run --json "$TMP/plain.json" $long >/dev/null 2>"$TMP/plain.err"
+    cr=$(printf '\r')
+    esc=$(printf '\033')
+    grep -q "${cr}ivx: [0-9.]* [kM]* *instructions, [0-9.]* [kM]* *cycles/s, ETA [0-9]*:[0-9][0-9]${esc}\[K" "$TMP/tty.log" ||
+        bad "no progress line on a terminal: $(head -c 300 "$TMP/tty.log")"
+    grep -q "${cr}${esc}\[Kivx: [0-9]* cycles, " "$TMP/tty.log" || bad "the progress line was not erased before the summary"
+    grep -q "$cr\|$esc" "$TMP/plain.err" && bad "progress written to a stderr that is no terminal"
+    cmp -s "$TMP/tty.json" "$TMP/plain.json" || bad "a run with the progress line has other results"
+    script -qec "$IVX run --quiet $long >/dev/null" "$TMP/quiet.log" >/dev/null
+    grep -q "instructions, .*cycles/s" "$TMP/quiet.log" && bad "--quiet still showed progress"
+    script -qec "$IVX refstack --max-insns 1M $BIN/workloads/crc -- 480 >/dev/null" "$TMP/ref.log" >/dev/null
+    grep -q "${cr}ivx: [0-9]*/13 simulations, .* instructions, .* cycles/s, ETA" "$TMP/ref.log" ||
+        bad "no progress line for refstack: $(head -c 300 "$TMP/ref.log")"
+else
+    bad "script(1) is needed for the progress-line checks (bsdutils)"
+fi
 
 echo "core-run: $n checks, $fail failed"
 [ "$fail" = 0 ]

@@ -498,6 +498,7 @@ static int cmd_cpistack_main(int argc, char **argv)
 	}
 	if (stackrun_prepare(&sr, fl.jobs) < 0 || attach_units(&m, &sr) < 0)
 		goto out;
+	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
 	if (stackrun_execute(&sr, fl.no_ref) < 0)
 		goto out;
@@ -538,6 +539,7 @@ const struct cli_command cmd_cpistack_entry = {
 	"  --bench             time the simulation without and with the five units\n"
 	"                      (least CPU time of 5 runs each; for make bench)\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
+	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
 	RUN_OPTIONS_HELP,
 	.main = cmd_cpistack_main,
 };

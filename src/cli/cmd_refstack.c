@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "outfile.h"
+#include "progress.h"
 #include "runopts.h"
 #include "cpistack.h"
 #include "guest/guest.h"
@@ -52,6 +53,8 @@ int stack_flags_parse(void *ctx, int argc, char **argv, int i)
 		return f->summary = 1;
 	if (!f->refstack && !strcmp(a, "--bench"))
 		return f->bench = 1;
+	if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+		return f->quiet = 1;
 	return 0;
 }
 
@@ -94,6 +97,14 @@ static double wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The progress line, from the watching thread. */
+static void watch(void *ctx, const struct refstack_progress *p)
+{
+	struct progress_state st = { .sims_done = p->done, .sims_total = p->total, .insns = p->insns,
+				     .cycles = p->cycles };
+	progress_update(ctx, &st);
+}
+
 int stackrun_execute(struct stackrun *sr, int real_only)
 {
 	/* The real run first: it carries the observers and is the slowest. */
@@ -104,9 +115,13 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 		if (r != REF_REAL)
 			list[n++] = sr->job[r];
 	struct ivx_err err = { 0 };
+	struct progress pr;
+	progress_start(&pr, sr->quiet, sr->o.max_insns, sr->o.max_cycles);
 	double t0 = wall_seconds();
-	int rc = refstack_run_jobs(list, n, sr->threads, &err);
+	int rc = pr.on ? refstack_run_jobs_watched(list, n, sr->threads, watch, &pr, 0.25, &err)
+		       : refstack_run_jobs(list, n, sr->threads, &err);
 	sr->seconds = wall_seconds() - t0;
+	progress_end(&pr);
 	sr->job[REF_REAL] = list[0];
 	for (int r = 0, k = 1; r < REF_RUN_COUNT && !real_only; r++)
 		if (r != REF_REAL)
@@ -194,6 +209,7 @@ static int cmd_refstack_main(int argc, char **argv)
 	int status = EXIT_INPUT;
 	if (stackrun_prepare(&sr, fl.jobs) < 0)
 		goto out;
+	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
 	if (stackrun_execute(&sr, 0) < 0)
 		goto out;
@@ -236,6 +252,7 @@ const struct cli_command cmd_refstack_entry = {
 	"the program's own output is discarded.\n\n"
 	"  --json FILE         also write the stacks and every run as JSON\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
+	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
 	RUN_OPTIONS_HELP,
 	.main = cmd_refstack_main,
 };

@@ -18,11 +18,13 @@
 #include "guest/program.h"
 #include "runopts.h"
 #include "outfile.h"
+#include "progress.h"
 #include "trace_kanata.h"
 
 struct run_flags {
 	int functional;
 	int stats;
+	int quiet;                       /* no progress line */
 	const char *json_path;
 	const char *kanata_path;
 	uint64_t window_lo, window_hi;   /* --window A:B (hi 0 = open) */
@@ -51,6 +53,8 @@ static int run_extra(void *ctx, int argc, char **argv, int i)
 		return f->functional = 1;
 	if (!strcmp(argv[i], "--stats"))
 		return f->stats = 1;
+	if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+		return f->quiet = 1;
 	const char **path = !strcmp(argv[i], "--json") ? &f->json_path :
 			    !strcmp(argv[i], "--kanata") ? &f->kanata_path : NULL;
 	int window = !strcmp(argv[i], "--window");
@@ -76,6 +80,50 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Runs go in slices, with the progress line updated in between: a
+ * clock read every slice, not every cycle. Slicing changes no result
+ * (core_run and guest_run resume exactly where they stopped). */
+#define SLICE_CYCLES (1u << 18)
+#define SLICE_INSNS  (1u << 22)
+
+/* guest_run to the end or o->max_insns, in slices. */
+static int functional_sliced(struct guest *g, const struct run_options *o, struct progress *pr,
+			     struct ivx_err *err)
+{
+	int rc;
+	for (;;) {
+		uint64_t n = SLICE_INSNS;
+		if (o->max_insns && o->max_insns - guest_insns(g) < n)
+			n = o->max_insns - guest_insns(g);
+		rc = guest_run(g, n, err);
+		if (rc < 0 || guest_state(g) != GUEST_RUNNING || (o->max_insns && guest_insns(g) >= o->max_insns))
+			break;
+		struct progress_state st = { .insns = guest_insns(g), .functional = 1 };
+		progress_update(pr, &st);
+	}
+	progress_end(pr);
+	return rc;
+}
+
+/* core_run to the end or a limit of o, in slices. */
+static int timing_sliced(struct core *c, const struct run_options *o, struct progress *pr, struct ivx_err *err)
+{
+	int rc;
+	for (;;) {
+		uint64_t to = core_cycles(c) + SLICE_CYCLES;
+		if (o->max_cycles && o->max_cycles < to)
+			to = o->max_cycles;
+		rc = core_run(c, to, o->max_insns, err);
+		/* short of the slice: the end, or the instruction limit */
+		if (rc < 0 || core_done(c) || core_cycles(c) < to || (o->max_cycles && core_cycles(c) >= o->max_cycles))
+			break;
+		struct progress_state st = { .insns = core_committed(c), .cycles = core_cycles(c) };
+		progress_update(pr, &st);
+	}
+	progress_end(pr);
+	return rc;
+}
+
 static int run_functional(const struct program *prog, const struct run_options *o, const struct run_flags *f)
 {
 	struct guest *g = run_options_make_guest(prog, o);
@@ -83,8 +131,10 @@ static int run_functional(const struct program *prog, const struct run_options *
 		return EXIT_INPUT;
 	struct ivx_err err = { 0 };
 	fflush(stdout);
+	struct progress pr;
+	progress_start(&pr, f->quiet, o->max_insns, 0);
 	double t0 = now_seconds();
-	int rc = guest_run(g, o->max_insns, &err);
+	int rc = functional_sliced(g, o, &pr, &err);
 	double secs = now_seconds() - t0;
 	int status;
 	if (rc < 0) {
@@ -176,8 +226,10 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 	fflush(stdout);
 	if (o->fastforward && core_fastforward(c, o->fastforward, &err) < 0)
 		goto fail;
+	struct progress pr;
+	progress_start(&pr, f->quiet, o->max_insns, o->max_cycles);
 	double t0 = now_seconds();
-	int rc = core_run(c, o->max_cycles, o->max_insns, &err);
+	int rc = timing_sliced(c, o, &pr, &err);
 	double secs = now_seconds() - t0;
 	fflush(stdout);
 	struct core_stats st;
@@ -263,6 +315,7 @@ const struct cli_command cmd_run_entry = {
 	"unsupported instruction or system call, deadlock.\n\n"
 	"  --functional        functional emulation only (fastest; no timing)\n"
 	"  --stats             also print host time and simulation speed on stderr\n"
+	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
 	"  --json FILE         write {cycles, instructions, ipc, events{KIND{correct,\n"
 	"                      wrong}}} to FILE\n"
 	"  --kanata FILE       write a pipeline trace for the Konata viewer\n"

@@ -24,6 +24,7 @@ struct stackrun {
 	void *stdin_data;
 	size_t stdin_len;
 	int threads;                       /* simulations at once */
+	int quiet;                         /* --quiet: no progress line */
 	struct refstack_job job[REF_RUN_COUNT]; /* indexed by enum refstack_run */
 	/* results */
 	struct refstack_stack ref, ref_inv;
@@ -53,6 +54,7 @@ struct stack_flags {
 	int summary;                       /* cpistack: one tab-separated line */
 	int bench;                         /* cpistack: time the units (no reference) */
 	int refstack;                      /* parsing for refstack (no svg/no-ref/summary) */
+	int quiet;                         /* --quiet: no progress line on a terminal */
 };
 int stack_flags_parse(void *ctx, int argc, char **argv, int i);
 
