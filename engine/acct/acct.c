@@ -44,14 +44,6 @@ const char *acct_method_label(int method)
 	return method >= 0 && method < ACCT_METHOD_COUNT ? method_labels[method] : "?";
 }
 
-int acct_method_from_name(const char *name)
-{
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-		if (!strcmp(name, method_names[m]))
-			return m;
-	return -1;
-}
-
 /* Enough FMT rows for every branch the pipeline can hold between fetch and
  * retirement: the ROB, the frontend pipeline and the fetch buffer; a power
  * of two so a position maps to its row with a mask. */

@@ -294,14 +294,6 @@ int mem_write_bytes(struct mem *m, uint64_t addr, const void *src, size_t n, int
 	return copy_bytes(m, addr, (uint8_t *)src, n, check_prot, bad_addr, 1);
 }
 
-const uint8_t *mem_code_ptr(const struct mem *m, uint64_t addr, size_t n)
-{
-	const struct mem_region *r = mem_find(m, addr);
-	if (!r || (r->prot & (MEM_R | MEM_X)) != (MEM_R | MEM_X) || addr - r->base + n > r->size)
-		return NULL;
-	return r->host + (addr - r->base);
-}
-
 /* ---- speculative overlay --------------------------------------------- */
 
 static struct mem_spec_slot *spec_slot(struct mem *m, uint64_t addr8, int create)
@@ -338,11 +330,6 @@ void mem_spec_end(struct mem *m)
 	m->spec = 0;
 	m->rtlb = m->tlb_store;
 	m->wtlb = m->tlb_store + MEM_TLB_SIZE;
-}
-
-int mem_in_spec(const struct mem *m)
-{
-	return m->spec;
 }
 
 /* ---- slow paths ------------------------------------------------------- */
