@@ -3,7 +3,6 @@
  * delete [N...], disable [N...], enable [N...] (no numbers: all).
  */
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 #include "explorer/explorer.h"
 #include "explorer/explorer_break.h"

@@ -1,7 +1,6 @@
 /*
  * xcmd_print.c — print EXPR: evaluate an explorer expression now.
  */
-#include <stdio.h>
 #include "explorer/explorer.h"
 #include "explorer/explorer_expr.h"
 #include "guest/program.h"
