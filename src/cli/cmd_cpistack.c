@@ -237,6 +237,8 @@ static int write_json(const char *path, const struct measured *m, const struct s
 	outfile_json_string(f, program_name(sr->prog));
 	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,",
 		(unsigned long long)insns, (unsigned long long)real->cycles, (double)real->cycles / (double)insns);
+	stackrun_json_end(f, sr);
+	fputc(',', f);
 	if (m->first == 0)
 		stack_json_methods(f, m->st, m->n, &m->st[0].s, &m->st[1].s);
 	else

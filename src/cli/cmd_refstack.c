@@ -145,6 +145,11 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 		cli_error("the program exited with status %d (`ivx run` shows its output)", real->exit_code);
 		return -1;
 	}
+	/* a limit the user set is a normal end; the stacks cover what ran */
+	if (!real->exited)
+		cli_error("stopped at the %s limit: the stacks cover %llu instructions, %llu cycles",
+			  sr->o.max_insns && real->insns >= sr->o.max_insns ? "--max-insns" : "--max-cycles",
+			  (unsigned long long)real->insns, (unsigned long long)real->cycles);
 	if (real_only)
 		return 0;
 	uint64_t cycles[REF_RUN_COUNT], insns[REF_RUN_COUNT];
@@ -160,6 +165,16 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	}
 	refstack_combine(cycles, insns, &sr->ref, &sr->ref_inv);
 	return 0;
+}
+
+void stackrun_json_end(FILE *f, const struct stackrun *sr)
+{
+	const struct refstack_job *real = stackrun_real(sr);
+	if (real->exited)
+		fprintf(f, "\"end\":\"exit\"");
+	else
+		fprintf(f, "\"end\":\"limit\",\"limit\":\"%s\"",
+			sr->o.max_insns && real->insns >= sr->o.max_insns ? "max_insns" : "max_cycles");
 }
 
 void stackrun_free(struct stackrun *sr)
@@ -184,6 +199,8 @@ static int write_json(const char *path, const struct stackrun *sr, const struct 
 	outfile_json_string(f, program_name(sr->prog));
 	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,",
 		(unsigned long long)real->insns, (unsigned long long)real->cycles, sr->ref.cpi);
+	stackrun_json_end(f, sr);
+	fputc(',', f);
 	stack_json_methods(f, st, n, NULL, NULL);
 	fprintf(f, ",\"runs\":[");
 	for (int r = 0; r < REF_RUN_COUNT; r++)

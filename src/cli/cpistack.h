@@ -39,6 +39,10 @@ int stackrun_prepare(struct stackrun *sr, int threads);
 int stackrun_execute(struct stackrun *sr, int real_only);
 void stackrun_free(struct stackrun *sr);
 
+/* How the real run ended, for the JSON: `"end":"exit"`, or `"end":"limit",
+ * "limit":"max_insns"` (or max_cycles) when it stopped at the user's limit. */
+void stackrun_json_end(FILE *f, const struct stackrun *sr);
+
 /* The real run, for its observers' results. */
 static inline const struct refstack_job *stackrun_real(const struct stackrun *sr)
 {
