@@ -4,7 +4,9 @@
  *
  * Each simulation owns its guest and core; the program is shared read-only
  * (it is immutable once loaded), so jobs need no locking beyond taking the
- * next job from the list.
+ * next job from the list. A job publishes how far it has got after every
+ * slice of REFSTACK_SLICE cycles, for a caller that watches (a progress
+ * line) from its own thread.
  */
 #include <pthread.h>
 #include <string.h>
@@ -218,7 +220,7 @@ int refstack_run_jobs_watched(struct refstack_job *jobs, int n, int threads, ref
 		}
 		pthread_mutex_unlock(&p.lock);
 	} else {
-		worker(&p);   /* (no thread could be started: the caller works) */
+		worker(&p);   /* the caller works too (or alone, if no thread started) */
 	}
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
