@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "progress.h"
 #include "base/err.h"
 #include "guest/program.h"
 
@@ -157,6 +158,7 @@ void cli_guest_output(void *ctx, int fd, const void *buf, size_t len)
 {
 	int *failed = fd == 2 ? &stderr_errno : &stdout_errno;
 	const char *p = buf;
+	progress_hide();   /* the guest's text gets a line of its own */
 	while (len) {
 		ssize_t w = write(fd == 2 ? 2 : 1, p, len);
 		if (w < 0 && errno == EINTR)

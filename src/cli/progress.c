@@ -6,6 +6,10 @@
 
 #define REDRAW_SECONDS 0.5
 
+/* The progress whose line is on the screen: like stderr itself, one per
+ * process (main thread only). */
+static struct progress *on_screen;
+
 static double now_seconds(void)
 {
 	struct timespec ts;
@@ -64,6 +68,7 @@ void progress_update(struct progress *p, const struct progress_state *s)
 	fprintf(stderr, "\rivx: %s%s\033[K", line, eta);
 	fflush(stderr);
 	p->shown = 1;
+	on_screen = p;
 }
 
 void progress_end(struct progress *p)
@@ -73,4 +78,12 @@ void progress_end(struct progress *p)
 		fflush(stderr);
 	}
 	p->shown = 0;
+	if (on_screen == p)
+		on_screen = NULL;
+}
+
+void progress_hide(void)
+{
+	if (on_screen)
+		progress_end(on_screen);
 }

@@ -34,5 +34,8 @@ void progress_start(struct progress *p, int quiet, uint64_t max_insns, uint64_t 
 void progress_update(struct progress *p, const struct progress_state *s);
 /* Erase the line (before the run's own output). */
 void progress_end(struct progress *p);
+/* Erase the line on the screen, if any, before other output reaches the
+ * terminal (the guest's writes): the next update draws it again. */
+void progress_hide(void);
 
 #endif
