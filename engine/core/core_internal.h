@@ -92,7 +92,7 @@ struct core_insn {
 	uint8_t fu;               /* enum core_fu */
 	uint8_t wrong_path;       /* fetched down a mispredicted path */
 	uint8_t taken;            /* branch: actually taken */
-	uint8_t kind;             /* enum insn_kind */
+	uint8_t spare8;
 	/* cleared at allocation: */
 	uint8_t pending;          /* source operands not yet available */
 	uint8_t pending_addr;     /* stores: address operands not yet available */
@@ -217,6 +217,7 @@ struct core {
 	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
 	int n_insn_sub, n_miss_sub, n_cycle_sub;
 	uint32_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
+	int keep_load_values;     /* some observer may receive loads: fetch records their values */
 	uint32_t miss_mask, miss_end_mask;
 	/* s.cc's occupancies and in-order positions are those of the last
 	 * published cycle, so a cycle in which nothing moved need not work
