@@ -58,6 +58,15 @@ if "$IVX" cpistack --no-ref --max-insns 20k "$k" -- miss 20 >"$tmp/out" 2>"$tmp/
    grep -q "one simulation" "$tmp/out" && ! grep -q "ref-inv" "$tmp/out"; then ok
 else bad "cpistack --no-ref: $(cat "$tmp/err")"; fi
 
+# a limit: status 0, which limit on stderr and in the JSON; a whole run says "exit"
+if "$IVX" cpistack --no-ref --max-insns 5k --json "$tmp/l.json" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
+   grep -q 'stopped at the --max-insns limit: the stacks cover 50[0-9][0-9] instructions' "$tmp/err" &&
+   grep -q '"end":"limit","limit":"max_insns"' "$tmp/l.json"; then ok
+else bad "cpistack --max-insns: $(cat "$tmp/err")"; fi
+if "$IVX" cpistack --no-ref --json "$tmp/e.json" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
+   [ ! -s "$tmp/err" ] && grep -q '"end":"exit"' "$tmp/e.json"; then ok
+else bad "cpistack to the exit: $(cat "$tmp/err")"; fi
+
 # --summary: a header and one line of 20 tab-separated fields
 if "$IVX" cpistack --summary "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
    [ "$(grep -c '^#' "$tmp/out")" = 1 ] && [ "$(grep -v '^#' "$tmp/out" | awk -F'\t' '{print NF}')" = 20 ]; then ok

@@ -60,6 +60,14 @@ expect 2 "--json and --kanata name the same file" -- run --json x --kanata ./x p
 expect 2 "--json and --svg name the same file"    -- cpistack --no-ref --json y --svg "$tmp/y" prog -- miss 2
 expect 2 "no such directory"               -- run --json nodir/x prog -- miss 2
 expect 2 "is a directory"                  -- cpistack --no-ref --svg keep prog -- miss 2
+# Outputs that cannot be written: said before the (long) run, not after it
+expect 2 "^ivx: --json: empty file name"   -- run --json "" "$LONG" -- 48
+expect 2 "cannot create a file there"      -- run --kanata /proc/ivx-test.kanata "$LONG" -- 48
+expect 2 "file name too long"              -- run --json "$(printf 'n%.0s' $(seq 250))" "$LONG" -- 48
+expect 2 "file name too long"              -- refstack --json "$(printf 'n%.0s' $(seq 300))" "$LONG" -- 48
+ln -s loop1 loop2; ln -s loop2 loop1
+expect 2 "too many symbolic links"         -- cpistack --no-ref --svg loop1 "$LONG" -- 48
+rm loop1 loop2
 # (devices may be named twice: nothing is lost)
 if "$IVX" run --json /dev/null --kanata /dev/null prog -- miss 2 >out 2>err; then ok; else bad "outputs to /dev/null"; fi
 
@@ -75,6 +83,14 @@ ln -s linked.json link.json
 "$IVX" run --json link.json prog -- miss 2 >out 2>err
 if [ -L link.json ] && grep -q '"end":"exit"' linked.json; then ok; else bad "output through a symbolic link"; fi
 
+# Through a dangling symbolic link: the file it names is created, the link stays.
+ln -s created.json dangling.json
+"$IVX" run --json dangling.json prog -- miss 2 >out 2>err
+if [ -L dangling.json ] && grep -q '"end":"exit"' created.json; then ok; else bad "output through a dangling link"; fi
+mkdir sub && ln -s ../sub-created.json sub/rel.json   # relative to the link's directory
+"$IVX" run --kanata sub/rel.json prog -- miss 2 >out 2>err
+if [ -L sub/rel.json ] && [ -s sub-created.json ]; then ok; else bad "output through a relative dangling link"; fi
+
 # A file one may write in a directory one may not add to: written in place.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     chmod 755 "$tmp"
@@ -84,6 +100,14 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     chmod 555 locked
     setpriv --reuid=65534 --regid=65534 --clear-groups "$IVX" run --json locked/out.json prog -- miss 2 >out 2>err
     if grep -q '"end":"exit"' locked/out.json; then ok; else bad "a writable file in a locked directory"; fi
+    # ... and a new file there: refused before the run
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$IVX" run --json locked/new.json "$LONG" -- 48 >out 2>err
+    st=$?
+    if [ $st = 2 ] && [ "$(wc -l <err)" = 1 ] && grep -q 'locked/new.json: cannot create a file there: Permission denied' err; then
+        ok
+    else
+        bad "a new file in a locked directory: status $st"
+    fi
 else
     echo "cli-outputs: (skipped the locked-directory check: needs root and setpriv)"
 fi
@@ -100,8 +124,17 @@ if [ $? = 2 ] && grep -q '"end":"error","error":"guest stopped by a trap instruc
 else
     bad "a failed run's JSON: $(cat old.json)"
 fi
+# A run stopped at the user's limit: status 0, which limit on stderr and in the JSON
 "$IVX" run --json limit.json --max-cycles 100 prog -- miss 2 >out 2>err
-grep -q '"end":"limit"}' limit.json && ok || bad "a limited run's JSON: $(cat limit.json)"
+st=$?
+[ $st = 0 ] && grep -q '"end":"limit","limit":"max_cycles"}' limit.json &&
+    grep -q 'stopped after 100 cycles, .* (--max-cycles limit reached)' err && ok ||
+    bad "a cycle-limited run: status $st, $(cat limit.json)"
+"$IVX" run --json limit.json --max-insns 1000 prog -- miss 2 >out 2>err
+st=$?
+[ $st = 0 ] && grep -q '"end":"limit","limit":"max_insns"}' limit.json &&
+    grep -q '(--max-insns limit reached)' err && ok ||
+    bad "an instruction-limited run: status $st, $(cat limit.json)"
 "$IVX" run --json exit.json prog -- miss 2 >out 2>err
 grep -q '"end":"exit","exit_code":0}' exit.json && ok || bad "an exited run's JSON: $(cat exit.json)"
 

@@ -9,6 +9,8 @@
 #     give the same numbers (determinism)
 #   - --kanata writes a well-formed Kanata 0004 trace
 #   - --max-cycles, --fastforward and a refused configuration behave
+#   - the smallest sim.deadlock_cycles accepted stops no healthy run
+#   - the progress line on a terminal (script(1)), none without one
 set -u
 IVX=${1:-build/ivx}
 BIN=data/bin
@@ -17,6 +19,8 @@ trap 'rm -rf "$TMP"' EXIT
 fail=0 n=0
 
 bad() { echo "FAIL: $*" >&2; fail=$((fail + 1)); }
+# without the programs nothing is tested: that is a failure, not a pass
+[ -r "$BIN/MANIFEST" ] || { echo "core-run: $BIN/MANIFEST missing (make data): 0 passed, 1 failed"; exit 1; }
 
 # run_cmp LABEL PROG EXPECTED_EXIT OPTIONS... -- ARGS...
 compare() {
@@ -39,13 +43,29 @@ compare() {
     fi
 }
 
+# The smallest sim.deadlock_cycles a machine accepts is above the longest
+# gap between commits a healthy run can have: every program runs with it.
+# gap [OPTIONS]: the bound config_validate states when refusing 1
+gap() {
+    "$IVX" run "$@" -o sim.deadlock_cycles=1 "$BIN/kernels/k2_branch_miss" 2>&1 |
+        sed -n 's/.*without committing (\([0-9]*\) cycles.*/\1/p'
+}
+gap_default=$(gap)
+gap_inorder=$(gap --config data/configs/inorder.ini)
+n=$((n + 1))
+[ -n "$gap_default" ] && [ -n "$gap_inorder" ] || bad "sim.deadlock_cycles=1 was not refused with the bound"
+"$IVX" run -o sim.deadlock_cycles=343 "$BIN/kernels/k3_long_dmiss" -- miss 2 >/dev/null 2>"$TMP/d.err"
+[ $? = 2 ] && [ "$(wc -l <"$TMP/d.err")" = 1 ] && grep -q "sim.deadlock_cycles=343 is not above" "$TMP/d.err" ||
+    bad "sim.deadlock_cycles=343 was accepted (a healthy k3_long_dmiss needs more)"
+
 while IFS='|' read -r prog _ targs want; do
     case "$prog" in \#*|"") continue ;; esac
     prog=$(echo $prog); want=$(echo $want)
     # shellcheck disable=SC2086
-    compare default "$prog" "$want" -- $targs
+    compare default "$prog" "$want" -o sim.deadlock_cycles=$((gap_default + 1)) -- $targs
     # shellcheck disable=SC2086
-    compare inorder "$prog" "$want" --config data/configs/inorder.ini -- $targs
+    compare inorder "$prog" "$want" --config data/configs/inorder.ini \
+        -o sim.deadlock_cycles=$((gap_inorder + 1)) -- $targs
 done <"$BIN/MANIFEST"
 
 for p in workloads/branchy workloads/qsort workloads/interp; do
@@ -86,7 +106,7 @@ awk -F'\t' '
 # limits, fast-forward, refused configuration
 n=$((n + 1))
 "$IVX" run --max-cycles 5000 "$BIN/workloads/qsort" -- 1 >/dev/null 2>"$TMP/m.err"
-[ $? = 2 ] && grep -q "limit reached" "$TMP/m.err" && grep -q "ivx: 5000 cycles" "$TMP/m.err" ||
+[ $? = 0 ] && grep -q "(--max-cycles limit reached)" "$TMP/m.err" && grep -q "ivx: 5000 cycles" "$TMP/m.err" ||
     bad "--max-cycles 5000 did not stop at 5000 cycles"
 "$IVX" run "$BIN/workloads/qsort" -- 1 >"$TMP/q1.out" 2>"$TMP/q1.err"
 "$IVX" run --fastforward 200000 "$BIN/workloads/qsort" -- 1 >"$TMP/q2.out" 2>"$TMP/q2.err" ||
@@ -97,6 +117,30 @@ i2=$(sed -n 's/ivx: [0-9]* cycles, \([0-9]*\) instructions.*/\1/p' "$TMP/q2.err"
 [ "$((i1 - i2))" = 200000 ] || bad "--fastforward 200000: timed $i2 of $i1 instructions"
 "$IVX" run -o core.rob_size=2 "$BIN/workloads/qsort" -- 1 >/dev/null 2>"$TMP/c.err"
 [ $? = 2 ] && grep -q "rob_size" "$TMP/c.err" || bad "an impossible configuration was not refused"
+
+# The progress line: on a terminal's stderr only (script(1) gives the run a
+# pseudo-terminal), rewritten in place, gone with --quiet or without a
+# terminal; the results are the same either way.
+if command -v script >/dev/null; then
+    n=$((n + 1))
+    long="--max-insns 10M $BIN/workloads/crc -- 480"
+    script -qec "$IVX run --json $TMP/tty.json $long >/dev/null" "$TMP/tty.log" >/dev/null
+    "$IVX" run --json "$TMP/plain.json" $long >/dev/null 2>"$TMP/plain.err"
+    cr=$(printf '\r')
+    esc=$(printf '\033')
+    grep -q "${cr}ivx: [0-9.]* [kM]* *instructions, [0-9.]* [kM]* *cycles/s, ETA [0-9]*:[0-9][0-9]${esc}\[K" "$TMP/tty.log" ||
+        bad "no progress line on a terminal: $(head -c 300 "$TMP/tty.log")"
+    grep -q "${cr}${esc}\[Kivx: [0-9]* cycles, " "$TMP/tty.log" || bad "the progress line was not erased before the summary"
+    grep -q "$cr\|$esc" "$TMP/plain.err" && bad "progress written to a stderr that is no terminal"
+    cmp -s "$TMP/tty.json" "$TMP/plain.json" || bad "a run with the progress line has other results"
+    script -qec "$IVX run --quiet $long >/dev/null" "$TMP/quiet.log" >/dev/null
+    grep -q "instructions, .*cycles/s" "$TMP/quiet.log" && bad "--quiet still showed progress"
+    script -qec "$IVX refstack --max-insns 1M $BIN/workloads/crc -- 480 >/dev/null" "$TMP/ref.log" >/dev/null
+    grep -q "${cr}ivx: [0-9]*/[0-9]* simulations, .* instructions, .* cycles/s, ETA" "$TMP/ref.log" ||
+        bad "no progress line for refstack: $(head -c 300 "$TMP/ref.log")"
+else
+    bad "script(1) is needed for the progress-line checks (bsdutils)"
+fi
 
 echo "core-run: $n checks, $fail failed"
 [ "$fail" = 0 ]

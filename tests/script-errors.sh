@@ -4,7 +4,8 @@
 # never a crash, a sanitizer report, a hang or a silently wrong answer:
 # deep expressions, number overflow, nested `source` errors, unreadable
 # scripts, NUL bytes and endless lines, overlong arguments, extra words,
-# control characters, Ctrl-C during `time -n`.
+# control characters, Ctrl-C during `time -n`; and the command line's
+# limits, which end a `continue`.
 IVX=${1:-${IVX:-build/ivx}}
 cd "$(dirname "$0")/.." || exit 2
 case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
@@ -231,6 +232,28 @@ if grep -q "$ESC" "$tmp/err"; then bad "an error line held a raw ESC"; fi
 script setkey 'set bogus.key 1'
 expect_error "setkey.ivx:1: unknown key 'bogus.key'" "$tmp/setkey.ivx"
 if grep -q -- "-o " "$tmp/err"; then bad "set talks about -o"; fi
+
+# 12. The command line's limits hold in batch mode: `continue` on a long
+# run returns at --max-insns / --max-cycles with a stop message, at once;
+# going on from there is an error.
+script cont 'continue' 'info program'
+timeout 20 "$IVX" -x "$tmp/cont.ivx" --max-insns 20000 data/bin/workloads/crc -- 48 >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ $got = 0 ] && [ ! -s "$tmp/err" ] && grep -qx 'Stopped at the --max-insns limit of 20000 instructions.' "$tmp/out" &&
+    grep -q '^cycle [0-9]*, 200[0-9][0-9] committed' "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    bad "continue with --max-insns 20000 -> status $got"
+fi
+script cont2 'continue' 'step'
+timeout 20 "$IVX" -x "$tmp/cont2.ivx" --max-cycles 30000 data/bin/workloads/crc -- 48 >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ $got = 1 ] && grep -q '^cycle 30000, ' "$tmp/out" &&
+    grep -qx '.*cont2.ivx:2: the run is at its --max-cycles limit of 30000 cycles; use reverse commands, or .restart.' "$tmp/err"; then
+    pass=$((pass + 1))
+else
+    bad "continue, step with --max-cycles 30000 -> status $got"
+fi
 
 echo "script errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -113,6 +113,7 @@ cli 2 "after ':' a count from 1" run --start-at loop:0 data/bin/kernels/k3_long_
 printf 'step\n' > "$tmp/step.ivx"
 cli 0 "cycle 1, 0 committed, ROB 0/128, next 0x4003e0 loop+0x20" -x "$tmp/step.ivx" --start-at loop:2 \
     data/bin/kernels/k3_long_dmiss -- miss 2
+cli 2 "--start-at: no symbol 'nosuch'" cost --event l2d --start-at nosuch data/bin/kernels/k3_long_dmiss -- miss 2
 cli 0 "CPI stacks of data/bin/kernels/k3_long_dmiss: 2015 instructions" refstack --start-at loop:2 \
     data/bin/kernels/k3_long_dmiss -- miss 2
 

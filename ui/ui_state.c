@@ -137,16 +137,6 @@ void ui_state_update(struct ui_state *u, struct explorer *x)
 	u->dirty = 0;
 }
 
-int ui_pane_count(const struct ui_state *u)
-{
-	return u->n_panes;
-}
-
-struct pane *ui_pane_at(struct ui_state *u, int i)
-{
-	return i >= 0 && i < u->n_panes ? &u->panes[i] : NULL;
-}
-
 struct pane *ui_pane_find(struct ui_state *u, const char *name)
 {
 	for (int i = 0; i < u->n_panes; i++)

@@ -30,8 +30,6 @@ void ui_state_dirty(struct ui_state *u);
 /* Call update() on the panes if dirty. */
 void ui_state_update(struct ui_state *u, struct explorer *x);
 
-int ui_pane_count(const struct ui_state *u);
-struct pane *ui_pane_at(struct ui_state *u, int i);
 struct pane *ui_pane_find(struct ui_state *u, const char *name);
 
 /* Layout: by name (a named layout or a pane name, which shows that pane

@@ -3,8 +3,8 @@
  * machine configuration, the stack getter and snapshot callbacks. The
  * methods themselves are in acct_naive.c, acct_power5.c and acct_fmt.c.
  */
-#include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "acct_internal.h"
 
 _Static_assert((int)ACCT_FE_L1I == (int)ACCT_L1I && (int)ACCT_FE_L2I == (int)ACCT_L2I && (int)ACCT_FE_ITLB == (int)ACCT_ITLB,
@@ -44,14 +44,6 @@ const char *acct_method_label(int method)
 	return method >= 0 && method < ACCT_METHOD_COUNT ? method_labels[method] : "?";
 }
 
-int acct_method_from_name(const char *name)
-{
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-		if (!strcmp(name, method_names[m]))
-			return m;
-	return -1;
-}
-
 /* Enough FMT rows for every branch the pipeline can hold between fetch and
  * retirement: the ROB, the frontend pipeline and the fetch buffer; a power
  * of two so a position maps to its row with a mask. */
@@ -76,7 +68,7 @@ struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_e
 			  ACCT_MAX_ROB, cfg->rob_size);
 		return NULL;
 	}
-	struct acct *a = calloc(1, sizeof *a);
+	struct acct *a = ivx_calloc(1, sizeof *a);
 	if (!a) {
 		ivx_error(err, IVX_ESYS, "out of memory");
 		return NULL;
@@ -105,7 +97,7 @@ struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_e
 
 void acct_free(struct acct *a)
 {
-	free(a);
+	ivx_free(a);
 }
 
 int acct_method(const struct acct *a)

@@ -60,7 +60,6 @@ const char *acct_comp_label(int comp);
 const char *acct_method_name(int method);
 /* "naive" "naive non-spec" "IBM POWER5" "FMT" "sFMT". */
 const char *acct_method_label(int method);
-int acct_method_from_name(const char *name);   /* -1 if unknown */
 
 /* A CPI stack in cycles. */
 struct acct_stack {
@@ -136,10 +135,6 @@ struct acct_fmt_row {
 int acct_fmt_state(const struct acct *a, struct acct_fmt_state *out);
 /* Row i (0 <= i < rows) of the table. 0 or -1. */
 int acct_fmt_row(const struct acct *a, int i, struct acct_fmt_row *out);
-
-/* POWER5: what an empty ROB is currently being charged to (enum acct_comp),
- * or -1 when nothing. */
-int acct_power5_empty_cause(const struct acct *a);
 
 /* ---- overlap of frontend and long backend miss penalties (Table 1) ------ */
 

@@ -19,8 +19,8 @@
  * dispatched correct-path instructions (from the frontend's buffer), and
  * how many instructions still issued in ROB-full cycles.
  */
-#include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "acct_internal.h"
 
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e)
@@ -97,7 +97,7 @@ static void ov_restore(void *ctx, const void *blob)
 
 struct acct_overlap *acct_overlap_new(const struct machine_config *cfg, struct ivx_err *err)
 {
-	struct acct_overlap *o = calloc(1, sizeof *o);
+	struct acct_overlap *o = ivx_calloc(1, sizeof *o);
 	if (!o) {
 		ivx_error(err, IVX_ESYS, "out of memory");
 		return NULL;
@@ -116,7 +116,7 @@ struct acct_overlap *acct_overlap_new(const struct machine_config *cfg, struct i
 
 void acct_overlap_free(struct acct_overlap *o)
 {
-	free(o);
+	ivx_free(o);
 }
 
 const struct core_observer *acct_overlap_observer(struct acct_overlap *o)

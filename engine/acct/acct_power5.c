@@ -44,11 +44,6 @@ static void p5_on_cycle(void *ctx, const struct cycle_record *r)
 	acct_power5_cycle(ctx, r, &v);
 }
 
-int acct_power5_empty_cause(const struct acct *a)
-{
-	return a->method == ACCT_POWER5 ? a->s.p5.empty_cause : -1;
-}
-
 void acct_power5_init(struct acct *a)
 {
 	memset(&a->s, 0, sizeof a->s);

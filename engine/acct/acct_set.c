@@ -29,8 +29,8 @@
  * observers.
  */
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "acct_internal.h"
 
 struct acct_set {
@@ -263,7 +263,7 @@ static void set_restore(void *ctx, const void *blob)
 
 struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned flags, struct ivx_err *err)
 {
-	struct acct_set *s = calloc(1, sizeof *s);
+	struct acct_set *s = ivx_calloc(1, sizeof *s);
 	if (!s) {
 		ivx_error(err, IVX_ESYS, "out of memory");
 		return NULL;
@@ -333,7 +333,7 @@ void acct_set_free(struct acct_set *s)
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
 		acct_free(s->unit[m]);
 	acct_overlap_free(s->ov);
-	free(s);
+	ivx_free(s);
 }
 
 const struct core_observer *acct_set_observer(struct acct_set *s)

@@ -4,7 +4,9 @@
  *
  * Each simulation owns its guest and core; the program is shared read-only
  * (it is immutable once loaded), so jobs need no locking beyond taking the
- * next job from the list.
+ * next job from the list. A job publishes how far it has got after every
+ * slice of REFSTACK_SLICE cycles, for a caller that watches (a progress
+ * line) from its own thread.
  */
 #include <pthread.h>
 #include <string.h>
@@ -90,8 +92,9 @@ void refstack_combine(const uint64_t cycles[REF_RUN_COUNT], const uint64_t insns
 
 struct pool {
 	pthread_mutex_t lock;
+	pthread_cond_t changed;   /* a job finished (for the watcher) */
 	struct refstack_job *jobs;
-	int n, next;
+	int n, next, finished;
 };
 
 /* CPU time of the calling thread (a job runs on one thread): other load
@@ -124,8 +127,18 @@ static void run_one(struct refstack_job *j)
 	for (int i = 0; rc == IVX_OK && i < j->n_obs; i++)
 		rc = core_add_observer(c, j->obs[i], &j->err);
 	double t0 = now_seconds();
-	if (rc == IVX_OK)
-		rc = core_run(c, j->max_cycles, j->max_insns, &j->err);
+	/* in slices, publishing the position for a watcher in between */
+	while (rc == IVX_OK && !core_done(c)) {
+		uint64_t now = core_cycles(c), to = now + REFSTACK_SLICE;
+		if (j->max_cycles && j->max_cycles < to)
+			to = j->max_cycles;
+		rc = core_run(c, to, j->max_insns, &j->err);
+		__atomic_store_n(&j->live_cycles, core_cycles(c), __ATOMIC_RELAXED);
+		__atomic_store_n(&j->live_insns, core_committed(c), __ATOMIC_RELAXED);
+		/* short of the slice: the instruction limit, or an observer's stop */
+		if (core_cycles(c) < to || (j->max_cycles && core_cycles(c) >= j->max_cycles))
+			break;
+	}
 	j->seconds = now_seconds() - t0;
 	j->rc = rc;
 	core_stats(c, &j->stats);
@@ -147,10 +160,32 @@ static void *worker(void *arg)
 		if (i < 0)
 			return NULL;
 		run_one(&p->jobs[i]);
+		pthread_mutex_lock(&p->lock);
+		__atomic_store_n(&p->jobs[i].live_done, 1, __ATOMIC_RELAXED);
+		p->finished++;
+		pthread_cond_signal(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+static void progress_of(const struct pool *p, struct refstack_progress *out)
+{
+	memset(out, 0, sizeof *out);
+	out->total = p->n;
+	for (int i = 0; i < p->n; i++) {
+		out->done += __atomic_load_n(&p->jobs[i].live_done, __ATOMIC_RELAXED);
+		out->cycles += __atomic_load_n(&p->jobs[i].live_cycles, __ATOMIC_RELAXED);
+		out->insns += __atomic_load_n(&p->jobs[i].live_insns, __ATOMIC_RELAXED);
 	}
 }
 
 int refstack_run_jobs(struct refstack_job *jobs, int n, int threads, struct ivx_err *err)
+{
+	return refstack_run_jobs_watched(jobs, n, threads, NULL, NULL, 0, err);
+}
+
+int refstack_run_jobs_watched(struct refstack_job *jobs, int n, int threads, refstack_watch_fn watch,
+			      void *ctx, double period, struct ivx_err *err)
 {
 	enum { MAX_THREADS = 64 };
 	if (threads < 1)
@@ -159,19 +194,41 @@ int refstack_run_jobs(struct refstack_job *jobs, int n, int threads, struct ivx_
 		threads = n;
 	if (threads > MAX_THREADS)
 		threads = MAX_THREADS;
+	for (int i = 0; i < n; i++)
+		jobs[i].live_cycles = jobs[i].live_insns = 0, jobs[i].live_done = 0;
 	struct pool p = { .jobs = jobs, .n = n };
 	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.changed, NULL);
 	pthread_t tid[MAX_THREADS];
 	int started = 0;
-	/* the calling thread is one of the workers */
-	for (int t = 1; t < threads; t++) {
+	/* the calling thread is one of the workers, unless it watches */
+	for (int t = watch ? 0 : 1; t < threads; t++) {
 		if (pthread_create(&tid[started], NULL, worker, &p) != 0)
 			break;
 		started++;
 	}
-	worker(&p);
+	if (watch && started > 0) {
+		struct refstack_progress pr;
+		pthread_mutex_lock(&p.lock);
+		while (p.finished < n) {
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			long long ns = until.tv_nsec + (long long)(period * 1e9);
+			until.tv_sec += (time_t)(ns / 1000000000);
+			until.tv_nsec = (long)(ns % 1000000000);
+			pthread_cond_timedwait(&p.changed, &p.lock, &until);
+			pthread_mutex_unlock(&p.lock);
+			progress_of(&p, &pr);
+			watch(ctx, &pr);
+			pthread_mutex_lock(&p.lock);
+		}
+		pthread_mutex_unlock(&p.lock);
+	} else {
+		worker(&p);   /* the caller works too (or alone, if no thread started) */
+	}
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	pthread_cond_destroy(&p.changed);
 	pthread_mutex_destroy(&p.lock);
 	for (int i = 0; i < n; i++)
 		if (jobs[i].rc < 0)

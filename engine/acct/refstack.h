@@ -92,11 +92,33 @@ struct refstack_job {
 	int exited;                      /* the program ran to its exit */
 	int exit_code;                   /* ... with this status */
 	double seconds;                  /* host CPU time of the timing part */
+	/* while running (refstack_run_jobs_watched): published every
+	 * REFSTACK_SLICE cycles, read with refstack_job_progress */
+	uint64_t live_cycles, live_insns;
+	int live_done;
 };
 
 /* Run the jobs, at most `threads` at a time (jobs start in list order).
  * Returns IVX_OK when every job succeeded, else the first failure's code
  * (each job's own rc/err say which). */
 int refstack_run_jobs(struct refstack_job *jobs, int n, int threads, struct ivx_err *err);
+
+/* How far the jobs have got, summed: for a progress display. */
+struct refstack_progress {
+	int done, total;                 /* jobs finished, jobs in all */
+	uint64_t cycles, insns;          /* simulated so far (after fast-forward) */
+};
+typedef void (*refstack_watch_fn)(void *ctx, const struct refstack_progress *p);
+
+/* Jobs publish their progress every REFSTACK_SLICE cycles (core_run in
+ * slices: the results are those of one long core_run). */
+#define REFSTACK_SLICE (1u << 18)
+
+/* refstack_run_jobs, with `threads` worker threads while the calling
+ * thread calls watch(ctx, ...) about every `period` seconds and once at
+ * the end; watch == NULL is refstack_run_jobs. What watch does with the
+ * wall clock is the caller's affair: the results do not depend on it. */
+int refstack_run_jobs_watched(struct refstack_job *jobs, int n, int threads, refstack_watch_fn watch,
+			      void *ctx, double period, struct ivx_err *err);
 
 #endif

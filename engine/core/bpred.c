@@ -27,8 +27,8 @@
  * conditional branch went the other way than predicted, target_miss when a
  * taken branch predicted taken had a wrong or missing target.
  */
-#include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "assoc.h"
 #include "bpred.h"
 #include "isa/uop.h"
@@ -64,10 +64,10 @@ struct bpred *bpred_new(const struct machine_config *cfg, struct ivx_err *err)
 	size_t btb_n = cfg->btb_entries;
 	size_t bytes = btb_n * sizeof(struct assoc_entry) + cfg->ras_entries * sizeof(uint64_t) +
 		       cfg->bimodal_entries + cfg->gshare_entries + cfg->chooser_entries;
-	struct bpred *b = calloc(1, sizeof *b);
-	char *p = b ? malloc(bytes) : NULL;
+	struct bpred *b = ivx_calloc(1, sizeof *b);
+	char *p = b ? ivx_malloc(bytes) : NULL;
 	if (!p) {
-		free(b);
+		ivx_free(b);
 		ivx_error(err, IVX_ESYS, "out of memory for the branch predictor (%zu bytes)", bytes);
 		return NULL;
 	}
@@ -98,8 +98,8 @@ void bpred_free(struct bpred *b)
 {
 	if (!b)
 		return;
-	free(b->pool);
-	free(b);
+	ivx_free(b->pool);
+	ivx_free(b);
 }
 
 size_t bpred_state_bytes(const struct bpred *b)

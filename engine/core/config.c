@@ -598,13 +598,37 @@ int config_validate(const struct machine_config *c, struct ivx_err *err)
 		return ivx_error(err, IVX_EUSAGE,
 				 "bpred: %u BTB entries / %u ways does not give a power-of-two number of sets",
 				 c->btb_entries, c->btb_assoc);
-	/* A single access can take a walk, both cache levels and memory; a
-	 * deadlock limit below that would stop healthy runs. */
-	uint64_t worst = (uint64_t)c->dtlb.miss_latency + c->itlb.miss_latency + c->l1d.latency +
-			 c->l1i.latency + c->l2.latency + c->memory_latency + c->div_latency;
+	uint64_t worst = config_longest_commit_gap(c);
 	if (c->deadlock_cycles <= worst)
 		return ivx_error(err, IVX_EUSAGE,
-				 "sim.deadlock_cycles=%llu is not above the longest possible access (%llu cycles)",
+				 "sim.deadlock_cycles=%llu is not above the longest a healthy core can go without "
+				 "committing (%llu cycles with this machine: a fetch and a data access each missing "
+				 "to memory, with TLB walks, MSHR waits, the frontend and a busy long-latency unit)",
 				 (unsigned long long)c->deadlock_cycles, (unsigned long long)worst);
 	return IVX_OK;
+}
+
+/* Pipeline stages an instruction passes after the frontend: dispatch,
+ * issue, writeback and commit, plus a cycle of slack each. */
+#define CONFIG_BACKEND_STAGES 8
+
+uint64_t config_longest_commit_gap(const struct machine_config *c)
+{
+	/* After a commit the next instruction to commit may not be fetched
+	 * yet (the ROB drained behind an I-miss, a misprediction, a system
+	 * call). It then has, in turn: its I-TLB walk; an L1I and then an L2
+	 * MSHR to wait for, taken by wrong-path misses (each frees within
+	 * one trip to memory); its own trip to memory; the frontend; the
+	 * backend stages; a long-latency unit busy with a younger
+	 * instruction, then its own latency; and on the data side the same
+	 * as on the instruction side. Nothing older can hold it: all that is
+	 * older has committed. */
+	uint64_t mem = c->memory_latency;
+	uint64_t itrip = (uint64_t)c->l1i.latency + c->l2.latency + mem;
+	uint64_t dtrip = (uint64_t)c->l1d.latency + c->l2.latency + mem;
+	uint64_t unit = c->div_latency > c->mul_latency ? c->div_latency : c->mul_latency;
+	if (c->load_latency > unit)
+		unit = c->load_latency;
+	return c->itlb.miss_latency + 3 * itrip + c->frontend_depth + CONFIG_BACKEND_STAGES + 2 * unit +
+	       c->dtlb.miss_latency + 3 * dtrip;
 }

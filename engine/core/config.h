@@ -84,6 +84,9 @@ int config_set(struct machine_config *c, const char *assignment, struct ivx_err 
 /* Reject configurations that cannot work (ROB smaller than the width, a
  * zero-sized or non-power-of-two cache, ...), with the reason. */
 int config_validate(const struct machine_config *c, struct ivx_err *err);
+/* The longest a healthy core of machine c can go without committing:
+ * config_validate refuses a sim.deadlock_cycles not above it. */
+uint64_t config_longest_commit_gap(const struct machine_config *c);
 
 /* The known keys, "section.key", for completion and docs; NULL past the end. */
 const char *config_key_name(size_t i);

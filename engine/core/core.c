@@ -20,8 +20,8 @@
  * in core_fetch.c and core_backend.c.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "core_internal.h"
 #include "isa/disasm.h"
 #include "isa/mem.h"
@@ -74,7 +74,7 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 {
 	if (config_validate(cfg, err) < 0)
 		return NULL;
-	struct core *c = calloc(1, sizeof *c);
+	struct core *c = ivx_calloc(1, sizeof *c);
 	if (!c) {
 		ivx_error(err, IVX_ESYS, "out of host memory");
 		return NULL;
@@ -96,9 +96,9 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 	if (cfg->div_latency >= cfg->long_latency_threshold)
 		c->long_classes |= 1u << UOP_DIV;
 	c->block_bytes = layout(c, NULL);
-	c->block = aligned_alloc(64, (c->block_bytes + 63) & ~(size_t)63);
+	c->block = ivx_aligned_alloc(64, (c->block_bytes + 63) & ~(size_t)63);
 	if (!c->block) {
-		free(c);
+		ivx_free(c);
 		ivx_error(err, IVX_ESYS, "out of host memory");
 		return NULL;
 	}
@@ -126,10 +126,10 @@ void core_free(struct core *c)
 		return;
 	memsys_free(c->ms);
 	bpred_free(c->bp);
-	free(c->block);
-	free(c->smiss);
-	free(c->commit_counts);
-	free(c);
+	ivx_free(c->block);
+	ivx_free(c->smiss);
+	ivx_free(c->commit_counts);
+	ivx_free(c);
 }
 
 /* ---- observers and events --------------------------------------------- */
@@ -326,7 +326,7 @@ int core_smiss_reserve(struct core *c, uint32_t n)
 	uint32_t cap = c->smiss_cap ? c->smiss_cap : 16;
 	while (cap < n)
 		cap *= 2;
-	struct core_smiss *p = realloc(c->smiss, cap * sizeof *p);
+	struct core_smiss *p = ivx_realloc(c->smiss, cap * sizeof *p);
 	if (!p)
 		return IVX_ESYS;
 	c->smiss = p;
@@ -716,6 +716,7 @@ void core_interrupt(struct core *c, uint64_t handler_cycles)
 }
 int core_done(const struct core *c) { return c->s.done; }
 uint64_t core_cycles(const struct core *c) { return c->s.stats.cycles; }
+uint64_t core_current_cycle(const struct core *c) { return c->s.cycle; }
 uint64_t core_committed(const struct core *c) { return c->s.stats.committed; }
 const struct machine_config *core_config(const struct core *c) { return &c->cfg; }
 struct guest *core_guest(const struct core *c) { return c->g; }
@@ -745,7 +746,7 @@ int core_count_commits(struct core *c, struct ivx_err *err)
 		r->first = n;
 		n += (size_t)(end - first);
 	}
-	c->commit_counts = calloc(n ? n : 1, sizeof *c->commit_counts);
+	c->commit_counts = ivx_calloc(n ? n : 1, sizeof *c->commit_counts);
 	if (!c->commit_counts) {
 		c->n_count_ranges = 0;
 		return ivx_error(err, IVX_ESYS, "out of host memory");

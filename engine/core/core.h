@@ -89,6 +89,10 @@ void core_forgive(struct core *c, int kind, uint64_t seq);
 
 int core_done(const struct core *c);            /* the exit has committed */
 uint64_t core_cycles(const struct core *c);     /* cycles simulated so far */
+/* The engine number (0-based, as in events) of the cycle being simulated:
+ * during an observer's callback, the cycle its event belongs to (for runs
+ * of idle cycles handed over late, the cycle they were handed over in). */
+uint64_t core_current_cycle(const struct core *c);
 uint64_t core_committed(const struct core *c);  /* instructions committed */
 const struct machine_config *core_config(const struct core *c);
 struct guest *core_guest(const struct core *c);

@@ -12,8 +12,8 @@
  *
  * What cannot be taken back: guest output already written to the host.
  */
-#include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "core_internal.h"
 #include "isa/mem.h"
 
@@ -41,15 +41,15 @@ void core_snapshot_free(struct core_snapshot *sn)
 {
 	if (!sn)
 		return;
-	free(sn->block);
-	free(sn->smiss);
-	free(sn->commit_counts);
+	ivx_free(sn->block);
+	ivx_free(sn->smiss);
+	ivx_free(sn->commit_counts);
 	memsys_free(sn->ms);
 	bpred_free(sn->bp);
 	guest_free(sn->g);
 	for (int i = 0; i < sn->n_blobs; i++)
-		free(sn->blobs[i].data);
-	free(sn);
+		ivx_free(sn->blobs[i].data);
+	ivx_free(sn);
 }
 
 /* An empty guest for the same program, to guest_copy into. */
@@ -68,20 +68,20 @@ static int oom(struct core_snapshot *sn, struct ivx_err *err)
 
 struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *err)
 {
-	struct core_snapshot *sn = calloc(1, sizeof *sn);
+	struct core_snapshot *sn = ivx_calloc(1, sizeof *sn);
 	if (!sn) {
 		oom(NULL, err);
 		return NULL;
 	}
 	sn->s = c->s;
 	sn->block_bytes = c->block_bytes;
-	sn->block = malloc(c->block_bytes);
-	sn->smiss = malloc((c->s.n_smiss ? c->s.n_smiss : 1) * sizeof *sn->smiss);
+	sn->block = ivx_malloc(c->block_bytes);
+	sn->smiss = ivx_malloc((c->s.n_smiss ? c->s.n_smiss : 1) * sizeof *sn->smiss);
 	sn->ms = memsys_new(&c->cfg, err);
 	sn->bp = sn->ms ? bpred_new(&c->cfg, err) : NULL;
 	size_t counts_bytes = c->n_commit_counts * sizeof *c->commit_counts;
 	if (c->commit_counts)
-		sn->commit_counts = malloc(counts_bytes ? counts_bytes : 1);
+		sn->commit_counts = ivx_malloc(counts_bytes ? counts_bytes : 1);
 	int no_memory = !sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts);
 	if (no_memory || !sn->bp) {
 		if (no_memory)
@@ -118,7 +118,7 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 		struct obs_blob *b = &sn->blobs[sn->n_blobs++];
 		b->ctx = o->ctx;
 		b->size = o->state_size(o->ctx);
-		b->data = malloc(b->size ? b->size : 1);
+		b->data = ivx_malloc(b->size ? b->size : 1);
 		if (!b->data) {
 			oom(sn, err);
 			return NULL;

@@ -22,8 +22,8 @@
  * All state lives in one block (`pool`) plus the scalars of struct memsys,
  * so memsys_copy is a struct copy, one memcpy and a pointer rebase.
  */
-#include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "assoc.h"
 #include "memsys.h"
 
@@ -171,12 +171,12 @@ struct memsys *memsys_new(const struct machine_config *cfg, struct ivx_err *err)
 {
 	if (config_validate(cfg, err) < 0)
 		return NULL;
-	struct memsys *m = calloc(1, sizeof *m);
+	struct memsys *m = ivx_calloc(1, sizeof *m);
 	size_t bytes = level_bytes(&cfg->l1i) + level_bytes(&cfg->l1d) + level_bytes(&cfg->l2) +
 		       tlb_bytes(&cfg->itlb) + tlb_bytes(&cfg->dtlb);
-	void *pool = m ? malloc(bytes) : NULL;
+	void *pool = m ? ivx_malloc(bytes) : NULL;
 	if (!pool) {
-		free(m);
+		ivx_free(m);
 		ivx_error(err, IVX_ESYS, "out of memory for the memory hierarchy (%zu bytes)", bytes);
 		return NULL;
 	}
@@ -196,8 +196,8 @@ void memsys_free(struct memsys *m)
 {
 	if (!m)
 		return;
-	free(m->pool);
-	free(m);
+	ivx_free(m->pool);
+	ivx_free(m);
 }
 
 static int same_shape(const struct level *a, const struct level *b)

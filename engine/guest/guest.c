@@ -20,8 +20,8 @@
  */
 #include <elf.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "isa/disasm.h"
 #include "guest_internal.h"
 #include "program.h"
@@ -120,9 +120,9 @@ static int build_stack(struct guest *g, const struct guest_options *opt, struct 
 
 struct guest *guest_new(const struct program *prog, const struct guest_options *opt, struct ivx_err *err)
 {
-	struct guest *g = calloc(1, sizeof *g);
+	struct guest *g = ivx_calloc(1, sizeof *g);
 	if (!g || !(g->mem = mem_new())) {
-		free(g);
+		ivx_free(g);
 		ivx_error(err, IVX_ESYS, "out of host memory");
 		return NULL;
 	}
@@ -136,7 +136,7 @@ struct guest *guest_new(const struct program *prog, const struct guest_options *
 	g->brk_base = g->brk_cur = (program_end(prog) + MEM_PAGE_SIZE - 1) & ~(MEM_PAGE_SIZE - 1);
 	g->mmap_next = GUEST_MMAP_BASE;
 	if (opt->stdin_len) {
-		g->stdin_data = malloc(opt->stdin_len);
+		g->stdin_data = ivx_malloc(opt->stdin_len);
 		if (!g->stdin_data) {
 			guest_free(g);
 			ivx_error(err, IVX_ESYS, "out of host memory");
@@ -157,8 +157,8 @@ void guest_free(struct guest *g)
 	if (!g)
 		return;
 	mem_free(g->mem);
-	free(g->stdin_data);
-	free(g);
+	ivx_free(g->stdin_data);
+	ivx_free(g);
 }
 
 void guest_describe_pc(const struct guest *g, uint64_t pc, char *buf, size_t n)
@@ -345,25 +345,28 @@ int guest_copy(struct guest *dst, const struct guest *src, struct ivx_err *err)
 {
 	if (dst->prog != src->prog)
 		return ivx_error(err, IVX_EUSAGE, "guest_copy between different programs");
-	int rc = mem_copy(dst->mem, src->mem, err);
-	if (rc < 0)
-		return rc;
-	if (dst->stdin_data != src->stdin_data && src->stdin_len) {
-		uint8_t *copy = realloc(dst->stdin_data, src->stdin_len);
-		if (!copy)
-			return ivx_error(err, IVX_ESYS, "out of host memory");
-		memcpy(copy, src->stdin_data, src->stdin_len);
-		dst->stdin_data = copy;
-	}
-	struct mem *m = dst->mem;
+	/* the stdin copy first: a failure of either leaves dst unchanged */
 	uint8_t *stdin_data = dst->stdin_data;
+	if (src->stdin_len && dst->stdin_data != src->stdin_data) {
+		stdin_data = ivx_malloc(src->stdin_len);
+		if (!stdin_data)
+			return ivx_error(err, IVX_ESYS, "out of host memory");
+		memcpy(stdin_data, src->stdin_data, src->stdin_len);
+	}
+	int rc = mem_copy(dst->mem, src->mem, err);
+	if (rc < 0) {
+		if (stdin_data != dst->stdin_data)
+			ivx_free(stdin_data);
+		return rc;
+	}
+	if (stdin_data != dst->stdin_data || !src->stdin_len)
+		ivx_free(dst->stdin_data);
+	struct mem *m = dst->mem;
 	*dst = *src;
 	dst->mem = m;
 	dst->cpu.mem = m;
 	dst->spec_checkpoint.mem = m;
 	dst->stdin_data = src->stdin_len ? stdin_data : NULL;
-	if (!src->stdin_len)
-		free(stdin_data);
 	return IVX_OK;
 }
 

@@ -11,10 +11,10 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/alloc.h"
 #include "isa/disasm.h"
 #include "isa/isa.h"
 #include "isa/mem.h"
@@ -154,7 +154,7 @@ static int decode_code(struct program *p, struct ivx_err *err)
 		uint64_t end = ((file_end + 3) & ~3ull) + 4;
 		r->base = s->vaddr & ~3ull;
 		r->count = ((end < seg_end ? end : seg_end) - r->base) / 4;
-		r->uops = calloc(r->count ? r->count : 1, sizeof *r->uops);
+		r->uops = ivx_calloc(r->count ? r->count : 1, sizeof *r->uops);
 		if (!r->uops)
 			return ivx_error(err, IVX_ESYS, "out of host memory decoding %s", p->name);
 		for (size_t k = 0; k < r->count; k++) {
@@ -178,16 +178,16 @@ static int decode_code(struct program *p, struct ivx_err *err)
 
 struct program *program_load_image(const void *image, size_t len, const char *name, struct ivx_err *err)
 {
-	struct program *p = calloc(1, sizeof *p);
+	struct program *p = ivx_calloc(1, sizeof *p);
 	if (!p) {
 		ivx_error(err, IVX_ESYS, "out of host memory");
 		return NULL;
 	}
 	snprintf(p->name, sizeof p->name, "%s", name);
-	p->image = malloc(len ? len : 1);
+	p->image = ivx_malloc(len ? len : 1);
 	if (!p->image) {
 		ivx_error(err, IVX_ESYS, "out of host memory");
-		free(p);
+		ivx_free(p);
 		return NULL;
 	}
 	memcpy(p->image, image, len);
@@ -224,7 +224,7 @@ struct program *program_load_file(const char *path, struct ivx_err *err)
 		return NULL;
 	}
 	size_t len = (size_t)st.st_size, got = 0;
-	uint8_t *buf = malloc(len ? len : 1);
+	uint8_t *buf = ivx_malloc(len ? len : 1);
 	if (!buf) {
 		ivx_error(err, IVX_ESYS, "out of host memory");
 		close(fd);
@@ -238,7 +238,7 @@ struct program *program_load_file(const char *path, struct ivx_err *err)
 	}
 	close(fd);
 	struct program *p = program_load_image(buf, got, path, err);
-	free(buf);
+	ivx_free(buf);
 	return p;
 }
 
@@ -247,10 +247,10 @@ void program_free(struct program *p)
 	if (!p)
 		return;
 	for (int i = 0; i < p->n_code; i++)
-		free(p->code[i].uops);
+		ivx_free(p->code[i].uops);
 	symtab_free(p->symbols);
-	free(p->image);
-	free(p);
+	ivx_free(p->image);
+	ivx_free(p);
 }
 
 const char *program_name(const struct program *p) { return p->name; }

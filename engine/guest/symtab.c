@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "symtab.h"
 
 struct symtab {
@@ -28,7 +29,8 @@ static int by_addr(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void load(struct symtab *st, Elf *elf)
+/* 0, or -1 when out of memory. */
+static int load(struct symtab *st, Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
@@ -60,10 +62,10 @@ static void load(struct symtab *st, Elf *elf)
 				off += len;
 			}
 			if (pass == 0) {
-				st->syms = calloc(n ? n : 1, sizeof *st->syms);
-				st->names = malloc(names_len ? names_len : 1);
+				st->syms = ivx_calloc(n ? n : 1, sizeof *st->syms);
+				st->names = ivx_malloc(names_len ? names_len : 1);
 				if (!st->syms || !st->names)
-					return;
+					return -1;
 			} else {
 				st->n = n;
 			}
@@ -72,19 +74,24 @@ static void load(struct symtab *st, Elf *elf)
 	}
 	if (st->n)      /* no symbols (stripped ELF): syms may be NULL, and qsort(NULL, 0) is UB */
 		qsort(st->syms, st->n, sizeof *st->syms, by_addr);
+	return 0;
 }
 
 struct symtab *symtab_from_elf(const void *image, size_t len)
 {
-	struct symtab *st = calloc(1, sizeof *st);
+	struct symtab *st = ivx_calloc(1, sizeof *st);
 	if (!st)
 		return NULL;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return st;
 	Elf *elf = elf_memory((char *)image, len);
 	if (elf) {
-		load(st, elf);
+		int rc = load(st, elf);
 		elf_end(elf);
+		if (rc < 0) {
+			symtab_free(st);
+			return NULL;
+		}
 	}
 	return st;
 }
@@ -93,9 +100,9 @@ void symtab_free(struct symtab *st)
 {
 	if (!st)
 		return;
-	free(st->syms);
-	free(st->names);
-	free(st);
+	ivx_free(st->syms);
+	ivx_free(st->names);
+	ivx_free(st);
 }
 
 const struct symbol *symtab_lookup(const struct symtab *st, uint64_t addr, uint64_t *offset)

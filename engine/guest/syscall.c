@@ -7,7 +7,6 @@
  * other number stops the run with its name and the pc: a guest can never
  * reach a host file or a host clock, which keeps runs deterministic.
  */
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "guest_internal.h"

@@ -9,11 +9,11 @@
  */
 #define _GNU_SOURCE   /* mremap */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "base/alloc.h"
 #include "mem.h"
 
 /* Region buffers are anonymous host mappings: fresh zero pages that cost
@@ -22,6 +22,8 @@
  * stack, at every snapshot.) Sizes are page multiples. */
 static uint8_t *region_alloc(uint64_t size)
 {
+	if (ivx_alloc_refuse())
+		return NULL;
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -35,6 +37,8 @@ static void region_free(uint8_t *p, uint64_t size)
 /* Grown pages read as zero. */
 static uint8_t *region_resize(uint8_t *p, uint64_t old_size, uint64_t new_size)
 {
+	if (ivx_alloc_refuse())
+		return NULL;
 	void *q = mremap(p, old_size, new_size, MREMAP_MAYMOVE);
 	return q == MAP_FAILED ? NULL : q;
 }
@@ -47,13 +51,13 @@ static uint8_t *region_resize(uint8_t *p, uint64_t old_size, uint64_t new_size)
 
 struct mem *mem_new(void)
 {
-	struct mem *m = calloc(1, sizeof *m);
+	struct mem *m = ivx_calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
 	/* the slots, then the indices of the used ones (SPEC_USED_LIST) */
-	m->spec_slots = malloc(MEM_SPEC_SLOTS * (sizeof *m->spec_slots + sizeof(uint16_t)));
-	m->tlb_store = malloc(2 * MEM_TLB_SIZE * sizeof *m->tlb_store);
-	m->never_tlb = malloc(MEM_TLB_SIZE * sizeof *m->never_tlb);
+	m->spec_slots = ivx_malloc(MEM_SPEC_SLOTS * (sizeof *m->spec_slots + sizeof(uint16_t)));
+	m->tlb_store = ivx_malloc(2 * MEM_TLB_SIZE * sizeof *m->tlb_store);
+	m->never_tlb = ivx_malloc(MEM_TLB_SIZE * sizeof *m->never_tlb);
 	if (!m->spec_slots || !m->tlb_store || !m->never_tlb) {
 		mem_free(m);
 		return NULL;
@@ -73,12 +77,13 @@ void mem_free(struct mem *m)
 {
 	if (!m)
 		return;
-	mem_unmap_all(m);
-	free(m->regions);
-	free(m->spec_slots);
-	free(m->tlb_store);
-	free(m->never_tlb);
-	free(m);
+	for (int i = 0; i < m->n_regions; i++)   /* (mem_new may have failed half way) */
+		region_free(m->regions[i].host, m->regions[i].size);
+	ivx_free(m->regions);
+	ivx_free(m->spec_slots);
+	ivx_free(m->tlb_store);
+	ivx_free(m->never_tlb);
+	ivx_free(m);
 }
 
 void mem_flush_tlb(struct mem *m)
@@ -122,16 +127,24 @@ int mem_range_free(const struct mem *m, uint64_t addr, uint64_t len)
 	return 1;
 }
 
-static int insert_region(struct mem *m, const struct mem_region *nr, struct ivx_err *err)
+/* Room for one more region. */
+static int reserve_region(struct mem *m, struct ivx_err *err)
 {
 	if (m->n_regions == m->cap_regions) {
 		int cap = m->cap_regions ? m->cap_regions * 2 : 16;
-		struct mem_region *r = realloc(m->regions, cap * sizeof *r);
+		struct mem_region *r = ivx_realloc(m->regions, cap * sizeof *r);
 		if (!r)
 			return ivx_error(err, IVX_ESYS, "out of host memory for guest regions");
 		m->regions = r;
 		m->cap_regions = cap;
 	}
+	return IVX_OK;
+}
+
+static int insert_region(struct mem *m, const struct mem_region *nr, struct ivx_err *err)
+{
+	if (reserve_region(m, err) < 0)
+		return err ? err->code : IVX_ESYS;
 	int at = 0;
 	while (at < m->n_regions && m->regions[at].base < nr->base)
 		at++;
@@ -201,6 +214,10 @@ int mem_unmap(struct mem *m, uint64_t base, uint64_t size, struct ivx_err *err)
 			region_free(r->host + (cut_lo - r->base), rend - cut_lo);
 			r->size = cut_lo - r->base;                /* keep the rest */
 		} else {                                           /* middle: split */
+			/* (room for the tail first: nothing changes on failure) */
+			if (reserve_region(m, err) < 0)
+				return err ? err->code : IVX_ESYS;
+			r = &m->regions[i];
 			struct mem_region tail = *r;
 			tail.base = cut_hi;
 			tail.size = rend - cut_hi;
@@ -211,10 +228,7 @@ int mem_unmap(struct mem *m, uint64_t base, uint64_t size, struct ivx_err *err)
 			m->mapped_bytes -= cut_hi - cut_lo;
 			region_free(r->host + (cut_lo - r->base), rend - cut_lo);
 			r->size = cut_lo - r->base;
-			if (insert_region(m, &tail, err) < 0) {
-				region_free(tail.host, tail.size);
-				return err ? err->code : IVX_ESYS;
-			}
+			insert_region(m, &tail, err);   /* cannot fail: room reserved */
 		}
 	}
 	mem_flush_tlb(m);
@@ -280,14 +294,6 @@ int mem_write_bytes(struct mem *m, uint64_t addr, const void *src, size_t n, int
 	return copy_bytes(m, addr, (uint8_t *)src, n, check_prot, bad_addr, 1);
 }
 
-const uint8_t *mem_code_ptr(const struct mem *m, uint64_t addr, size_t n)
-{
-	const struct mem_region *r = mem_find(m, addr);
-	if (!r || (r->prot & (MEM_R | MEM_X)) != (MEM_R | MEM_X) || addr - r->base + n > r->size)
-		return NULL;
-	return r->host + (addr - r->base);
-}
-
 /* ---- speculative overlay --------------------------------------------- */
 
 static struct mem_spec_slot *spec_slot(struct mem *m, uint64_t addr8, int create)
@@ -324,11 +330,6 @@ void mem_spec_end(struct mem *m)
 	m->spec = 0;
 	m->rtlb = m->tlb_store;
 	m->wtlb = m->tlb_store + MEM_TLB_SIZE;
-}
-
-int mem_in_spec(const struct mem *m)
-{
-	return m->spec;
 }
 
 /* ---- slow paths ------------------------------------------------------- */
@@ -495,44 +496,43 @@ void mem_unmap_all(struct mem *m)
 
 int mem_copy(struct mem *dst, const struct mem *src, struct ivx_err *err)
 {
+	/* Everything that can fail comes first, so a failure leaves dst as
+	 * it was: the region array and a fresh buffer for each region dst
+	 * has no same-sized buffer for. Only then are dst's buffers taken
+	 * over and the pages copied. */
 	struct mem_region *regs = NULL;
-	uint64_t copied = 0;
-	int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (src->n_regions) {
-		regs = calloc(src->n_regions, sizeof *regs);
-		if (!regs) {
-			if (pagemap >= 0)
-				close(pagemap);
+	if (src->n_regions && !(regs = ivx_calloc(src->n_regions, sizeof *regs)))
+		return ivx_error(err, IVX_ESYS, "out of host memory copying guest memory");
+	for (int i = 0; i < src->n_regions; i++) {
+		regs[i] = src->regions[i];
+		regs[i].host = NULL;
+		int j = find_index(dst, src->regions[i].base);
+		if (j >= 0 && dst->regions[j].base == regs[i].base && dst->regions[j].size == regs[i].size &&
+		    dst->regions[j].host)
+			continue;
+		if (!(regs[i].host = region_alloc(regs[i].size))) {
+			for (int k = 0; k < i; k++)
+				region_free(regs[k].host, regs[k].size);
+			ivx_free(regs);
 			return ivx_error(err, IVX_ESYS, "out of host memory copying guest memory");
 		}
 	}
+	uint64_t copied = 0;
+	int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	for (int i = 0; i < src->n_regions; i++) {
-		regs[i] = src->regions[i];
-		/* Reuse dst's buffer when the same region exists with the same size. */
-		int j = find_index(dst, src->regions[i].base);
-		if (j >= 0 && dst->regions[j].base == regs[i].base && dst->regions[j].size == regs[i].size &&
-		    dst->regions[j].host) {
+		int fresh = regs[i].host != NULL;
+		if (!fresh) {   /* reuse dst's buffer of the same region and size */
+			int j = find_index(dst, src->regions[i].base);
 			regs[i].host = dst->regions[j].host;
 			dst->regions[j].host = NULL;
-			copied += copy_pages(regs[i].host, src->regions[i].host, regs[i].size, 0, pagemap);
-		} else {
-			regs[i].host = region_alloc(regs[i].size);
-			if (!regs[i].host) {
-				for (int k = 0; k < i; k++)
-					region_free(regs[k].host, regs[k].size);
-				free(regs);
-				if (pagemap >= 0)
-					close(pagemap);
-				return ivx_error(err, IVX_ESYS, "out of host memory copying guest memory");
-			}
-			copied += copy_pages(regs[i].host, src->regions[i].host, regs[i].size, 1, pagemap);
 		}
+		copied += copy_pages(regs[i].host, src->regions[i].host, regs[i].size, fresh, pagemap);
 	}
 	if (pagemap >= 0)
 		close(pagemap);
 	for (int i = 0; i < dst->n_regions; i++)
 		region_free(dst->regions[i].host, dst->regions[i].size);
-	free(dst->regions);
+	ivx_free(dst->regions);
 	dst->regions = regs;
 	dst->n_regions = dst->cap_regions = src->n_regions;
 	dst->mapped_bytes = src->mapped_bytes;

@@ -91,13 +91,8 @@ int mem_range_free(const struct mem *m, uint64_t addr, uint64_t len);
 int mem_read_bytes(struct mem *m, uint64_t addr, void *dst, size_t n, int check_prot, uint64_t *bad_addr);
 int mem_write_bytes(struct mem *m, uint64_t addr, const void *src, size_t n, int check_prot, uint64_t *bad_addr);
 
-/* Host pointer to `n` readable+executable bytes at addr inside one region,
- * or NULL. Used to fetch instruction words. */
-const uint8_t *mem_code_ptr(const struct mem *m, uint64_t addr, size_t n);
-
 void mem_spec_begin(struct mem *m);
 void mem_spec_end(struct mem *m);
-int mem_in_spec(const struct mem *m);
 
 void mem_flush_tlb(struct mem *m);
 

@@ -8,16 +8,28 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "progress.h"
 #include "base/err.h"
 #include "guest/program.h"
 
 void cli_error(const char *fmt, ...)
 {
+	/* Messages quote the user's arguments, which may hold any byte: a
+	 * newline would split the line, an ESC would drive the terminal.
+	 * Control characters go out as \xNN, as the explorer shows them. */
+	char msg[2048];
 	va_list ap;
-	fputs("ivx: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	fputs("ivx: ", stderr);
+	for (const char *c = msg; *c; c++) {
+		unsigned char b = (unsigned char)*c;
+		if (b < 0x20 || b == 0x7f)
+			fprintf(stderr, "\\x%02x", b);
+		else
+			fputc(b, stderr);
+	}
 	fputc('\n', stderr);
 }
 
@@ -146,6 +158,7 @@ void cli_guest_output(void *ctx, int fd, const void *buf, size_t len)
 {
 	int *failed = fd == 2 ? &stderr_errno : &stdout_errno;
 	const char *p = buf;
+	progress_hide();   /* the guest's text gets a line of its own */
 	while (len) {
 		ssize_t w = write(fd == 2 ? 2 : 1, p, len);
 		if (w < 0 && errno == EINTR)

@@ -25,7 +25,8 @@ struct cli_command {
 /* Exit statuses shared by all commands. */
 enum { EXIT_USAGE = 2, EXIT_INPUT = 2, EXIT_GUEST = 2, EXIT_OUTPUT = 2 };
 
-/* Print "ivx: message" on stderr. */
+/* Print "ivx: message" on stderr, as one line: control characters in the
+ * message (from the user's arguments) are shown as \xNN. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Load PROG (a path), or the embedded default program when path is NULL.

@@ -156,7 +156,7 @@ static struct core *start(const struct program *prog, const struct run_options *
 	if (!*g)
 		return NULL;
 	struct core *c = core_new(cfg, *g, &err);
-	if (c && o->fastforward && core_fastforward(c, o->fastforward, &err) < 0) {
+	if (c && run_options_warm(o, prog, c, &err) < 0) {   /* --fastforward, --start-at */
 		core_free(c);
 		c = NULL;
 	}

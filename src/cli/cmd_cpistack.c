@@ -252,6 +252,8 @@ static int write_json(const char *path, const struct measured *m, const struct s
 	outfile_json_string(f, program_name(sr->prog));
 	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,",
 		(unsigned long long)insns, (unsigned long long)real->cycles, (double)real->cycles / (double)insns);
+	stackrun_json_end(f, sr);
+	fputc(',', f);
 	if (m->first == 0)
 		fprintf(f, "\"reference\":\"%s\",", sr->ref_fu ? "fu-step" : "paper");
 	if (m->first == 0)
@@ -523,6 +525,7 @@ static int cmd_cpistack_main(int argc, char **argv)
 	}
 	if (stackrun_prepare(&sr, fl.jobs) < 0 || attach_units(&m, &sr) < 0)
 		goto out;
+	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
 	if (stackrun_execute(&sr, fl.no_ref) < 0)
 		goto out;
@@ -563,6 +566,7 @@ const struct cli_command cmd_cpistack_entry = {
 	"  --bench             time the simulation without and with the five units\n"
 	"                      (least CPU time of 5 runs each; for make bench)\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
+	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
 	"  --ref-fu            reference with ivx's long-latency step (see ivx refstack\n"
 	"                      --help); default: the paper's, errors fold fu into base\n"
 	RUN_OPTIONS_HELP,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "outfile.h"
+#include "progress.h"
 #include "runopts.h"
 #include "cpistack.h"
 #include "guest/guest.h"
@@ -54,6 +55,8 @@ int stack_flags_parse(void *ctx, int argc, char **argv, int i)
 		return f->summary = 1;
 	if (!f->refstack && !strcmp(a, "--bench"))
 		return f->bench = 1;
+	if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+		return f->quiet = 1;
 	return 0;
 }
 
@@ -101,6 +104,14 @@ static double wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The progress line, from the watching thread. */
+static void watch(void *ctx, const struct refstack_progress *p)
+{
+	struct progress_state st = { .sims_done = p->done, .sims_total = p->total, .insns = p->insns,
+				     .cycles = p->cycles };
+	progress_update(ctx, &st);
+}
+
 /* An earlier run (the real one first) with the same machine as run r, or -1:
  * without --ref-fu the +fu run repeats the base run, which is simulated once. */
 static int same_machine_as(const struct stackrun *sr, int r)
@@ -127,9 +138,13 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 			list[n++] = sr->job[r];
 		}
 	struct ivx_err err = { 0 };
+	struct progress pr;
+	progress_start(&pr, sr->quiet, sr->o.max_insns, sr->o.max_cycles);
 	double t0 = wall_seconds();
-	int rc = refstack_run_jobs(list, n, sr->threads, &err);
+	int rc = pr.on ? refstack_run_jobs_watched(list, n, sr->threads, watch, &pr, 0.25, &err)
+		       : refstack_run_jobs(list, n, sr->threads, &err);
 	sr->seconds = wall_seconds() - t0;
+	progress_end(&pr);
 	for (int k = 0; k < n; k++)
 		sr->job[run_of[k]] = list[k];
 	if (rc < 0) {
@@ -159,6 +174,11 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 		cli_error("the program exited with status %d (`ivx run` shows its output)", real->exit_code);
 		return -1;
 	}
+	/* a limit the user set is a normal end; the stacks cover what ran */
+	if (!real->exited)
+		cli_error("stopped at the %s limit: the stacks cover %llu instructions, %llu cycles",
+			  sr->o.max_insns && real->insns >= sr->o.max_insns ? "--max-insns" : "--max-cycles",
+			  (unsigned long long)real->insns, (unsigned long long)real->cycles);
 	if (real_only)
 		return 0;
 	uint64_t cycles[REF_RUN_COUNT], insns[REF_RUN_COUNT];
@@ -174,6 +194,16 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	}
 	refstack_combine(cycles, insns, &sr->ref, &sr->ref_inv);
 	return 0;
+}
+
+void stackrun_json_end(FILE *f, const struct stackrun *sr)
+{
+	const struct refstack_job *real = stackrun_real(sr);
+	if (real->exited)
+		fprintf(f, "\"end\":\"exit\"");
+	else
+		fprintf(f, "\"end\":\"limit\",\"limit\":\"%s\"",
+			sr->o.max_insns && real->insns >= sr->o.max_insns ? "max_insns" : "max_cycles");
 }
 
 const char *refstack_kind(const struct stackrun *sr)
@@ -205,6 +235,8 @@ static int write_json(const char *path, const struct stackrun *sr, const struct 
 	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,\"reference\":\"%s\",",
 		(unsigned long long)real->insns, (unsigned long long)real->cycles, sr->ref.cpi,
 		sr->ref_fu ? "fu-step" : "paper");
+	stackrun_json_end(f, sr);
+	fputc(',', f);
 	stack_json_methods(f, st, n, NULL, NULL, 0);
 	fprintf(f, ",\"runs\":[");
 	for (int r = 0; r < REF_RUN_COUNT; r++)
@@ -231,6 +263,7 @@ static int cmd_refstack_main(int argc, char **argv)
 	int status = EXIT_INPUT;
 	if (stackrun_prepare(&sr, fl.jobs) < 0)
 		goto out;
+	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
 	if (stackrun_execute(&sr, 0) < 0)
 		goto out;
@@ -275,6 +308,7 @@ const struct cli_command cmd_refstack_entry = {
 	"the program's own output is discarded.\n\n"
 	"  --json FILE         also write the stacks and every run as JSON\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
+	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
 	"  --ref-fu            ivx's extension: the base machine has ideal long-latency\n"
 	"                      units too, and a step turning them real comes first, so\n"
 	"                      the reference has a long-latency (fu) component\n"

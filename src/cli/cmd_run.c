@@ -18,11 +18,13 @@
 #include "guest/program.h"
 #include "runopts.h"
 #include "outfile.h"
+#include "progress.h"
 #include "trace_kanata.h"
 
 struct run_flags {
 	int functional;
 	int stats;
+	int quiet;                       /* no progress line */
 	const char *json_path;
 	const char *kanata_path;
 	uint64_t window_lo, window_hi;   /* --window A:B (hi 0 = open) */
@@ -52,6 +54,8 @@ static int run_extra(void *ctx, int argc, char **argv, int i)
 		return f->functional = 1;
 	if (!strcmp(argv[i], "--stats"))
 		return f->stats = 1;
+	if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+		return f->quiet = 1;
 	const char **path = !strcmp(argv[i], "--json") ? &f->json_path :
 			    !strcmp(argv[i], "--kanata") ? &f->kanata_path : NULL;
 	int window = !strcmp(argv[i], "--window");
@@ -79,6 +83,50 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Runs go in slices, with the progress line updated in between: a
+ * clock read every slice, not every cycle. Slicing changes no result
+ * (core_run and guest_run resume exactly where they stopped). */
+#define SLICE_CYCLES (1u << 18)
+#define SLICE_INSNS  (1u << 22)
+
+/* guest_run to the end or o->max_insns, in slices. */
+static int functional_sliced(struct guest *g, const struct run_options *o, struct progress *pr,
+			     struct ivx_err *err)
+{
+	int rc;
+	for (;;) {
+		uint64_t n = SLICE_INSNS;
+		if (o->max_insns && o->max_insns - guest_insns(g) < n)
+			n = o->max_insns - guest_insns(g);
+		rc = guest_run(g, n, err);
+		if (rc < 0 || guest_state(g) != GUEST_RUNNING || (o->max_insns && guest_insns(g) >= o->max_insns))
+			break;
+		struct progress_state st = { .insns = guest_insns(g), .functional = 1 };
+		progress_update(pr, &st);
+	}
+	progress_end(pr);
+	return rc;
+}
+
+/* core_run to the end or a limit of o, in slices. */
+static int timing_sliced(struct core *c, const struct run_options *o, struct progress *pr, struct ivx_err *err)
+{
+	int rc;
+	for (;;) {
+		uint64_t to = core_cycles(c) + SLICE_CYCLES;
+		if (o->max_cycles && o->max_cycles < to)
+			to = o->max_cycles;
+		rc = core_run(c, to, o->max_insns, err);
+		/* short of the slice: the end, or the instruction limit */
+		if (rc < 0 || core_done(c) || core_cycles(c) < to || (o->max_cycles && core_cycles(c) >= o->max_cycles))
+			break;
+		struct progress_state st = { .insns = core_committed(c), .cycles = core_cycles(c) };
+		progress_update(pr, &st);
+	}
+	progress_end(pr);
+	return rc;
+}
+
 static int run_functional(const struct program *prog, const struct run_options *o, const struct run_flags *f)
 {
 	struct guest *g = run_options_make_guest(prog, o);
@@ -86,8 +134,10 @@ static int run_functional(const struct program *prog, const struct run_options *
 		return EXIT_INPUT;
 	struct ivx_err err = { 0 };
 	fflush(stdout);
+	struct progress pr;
+	progress_start(&pr, f->quiet, o->max_insns, 0);
 	double t0 = now_seconds();
-	int rc = guest_run(g, o->max_insns, &err);
+	int rc = functional_sliced(g, o, &pr, &err);
 	double secs = now_seconds() - t0;
 	int status;
 	if (rc < 0) {
@@ -95,9 +145,10 @@ static int run_functional(const struct program *prog, const struct run_options *
 		status = EXIT_GUEST;
 	} else if (guest_state(g) == GUEST_EXITED) {
 		status = guest_exit_code(g);
-	} else {
-		cli_error("stopped after %llu instructions (--max-insns)", (unsigned long long)guest_insns(g));
-		status = EXIT_GUEST;
+	} else {   /* the user's limit: a normal end (as in sim-outorder and gem5) */
+		cli_error("stopped after %llu instructions (--max-insns limit reached)",
+			  (unsigned long long)guest_insns(g));
+		status = 0;
 	}
 	if (f->stats)
 		fprintf(stderr, "ivx: %llu instructions in %.3f s: %.1f MIPS\n",
@@ -122,10 +173,10 @@ static void print_summary(FILE *out, const struct core_stats *st)
 }
 
 /* The run's statistics and how it ended: "exit" (with the exit code),
- * "limit" or "error" (with the message), so the file says what it is
- * when the run did not finish. */
+ * "limit" (with which one) or "error" (with the message), so the file
+ * says what it is when the run did not finish. */
 static int write_json(const char *path, const struct core_stats *st, const char *end, int exit_code,
-		      const char *error)
+		      const char *limit, const char *error)
 {
 	struct outfile *o = outfile_open_cli(path);
 	if (!o)
@@ -142,6 +193,8 @@ static int write_json(const char *path, const struct core_stats *st, const char 
 	fprintf(f, "},\"end\":\"%s\"", end);
 	if (!strcmp(end, "exit"))
 		fprintf(f, ",\"exit_code\":%d", exit_code);
+	if (limit)
+		fprintf(f, ",\"limit\":\"%s\"", limit);
 	if (error) {
 		fprintf(f, ",\"error\":");
 		outfile_json_string(f, error);
@@ -176,8 +229,10 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 	fflush(stdout);
 	if (run_options_warm(o, prog, c, &err) < 0)   /* --fastforward, --start-at */
 		goto fail;
+	struct progress pr;
+	progress_start(&pr, f->quiet, o->max_insns, o->max_cycles);
 	double t0 = now_seconds();
-	int rc = core_run(c, o->max_cycles, o->max_insns, &err);
+	int rc = timing_sliced(c, o, &pr, &err);
 	double secs = now_seconds() - t0;
 	fflush(stdout);
 	struct core_stats st;
@@ -188,16 +243,22 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 			secs > 0 ? st.cycles / secs / 1e6 : 0.0, secs > 0 ? st.committed / secs / 1e6 : 0.0);
 	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
 	int status = exited ? guest_exit_code(g) : EXIT_GUEST;
+	const char *limit = NULL;   /* "max_insns" or "max_cycles" (the JSON's spelling) */
 	if (rc < 0) {
 		cli_error("%s", err.msg);
 		if (err.code == IVX_EUSAGE)
 			status = EXIT_USAGE;
 	} else if (!exited) {
-		cli_error("stopped after %llu cycles, %llu instructions (limit reached)",
-			  (unsigned long long)st.cycles, (unsigned long long)st.committed);
+		/* the user's limit: a normal end (as in sim-outorder and gem5) */
+		int by_insns = o->max_insns && st.committed >= o->max_insns;
+		limit = by_insns ? "max_insns" : "max_cycles";
+		cli_error("stopped after %llu cycles, %llu instructions (%s limit reached)",
+			  (unsigned long long)st.cycles, (unsigned long long)st.committed,
+			  by_insns ? "--max-insns" : "--max-cycles");
+		status = 0;
 	}
 	if (f->json_path && write_json(f->json_path, &st, exited ? "exit" : rc == IVX_OK ? "limit" : "error",
-				       exited ? guest_exit_code(g) : 0, rc < 0 ? err.msg : NULL) < 0)
+				       exited ? guest_exit_code(g) : 0, limit, rc < 0 ? err.msg : NULL) < 0)
 		status = EXIT_GUEST;
 	trace_kanata_free(tk);
 	if (trace && outfile_commit_cli(trace) < 0)
@@ -256,11 +317,13 @@ const struct cli_command cmd_run_entry = {
 	"Run PROG (default: the built-in program) to completion on the cycle-level\n"
 	"core model. The guest's stdout and stderr are forwarded; the run's summary\n"
 	"(cycles, instructions, IPC, miss events on the correct and on wrong paths)\n"
-	"goes to stderr. ivx exits with the guest's exit code (2 when ivx itself\n"
-	"stops the run: bad input, guest fault, unsupported instruction or system\n"
-	"call, deadlock, limit reached).\n\n"
+	"goes to stderr. ivx exits with the guest's exit code, 0 when the run\n"
+	"stops at --max-insns or --max-cycles (which one, on stderr and in the\n"
+	"JSON), and 2 when ivx itself stops it: bad input, guest fault,\n"
+	"unsupported instruction or system call, deadlock.\n\n"
 	"  --functional        functional emulation only (fastest; no timing)\n"
 	"  --stats             also print host time and simulation speed on stderr\n"
+	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
 	"  --json FILE         write {cycles, instructions, ipc, events{KIND{correct,\n"
 	"                      wrong}}} to FILE\n"
 	"  --kanata FILE       write a pipeline trace for the Konata viewer\n"

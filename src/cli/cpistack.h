@@ -24,6 +24,7 @@ struct stackrun {
 	void *stdin_data;
 	size_t stdin_len;
 	int threads;                       /* simulations at once */
+	int quiet;                         /* --quiet: no progress line */
 	int ref_fu;                        /* --ref-fu: the reference with a long-latency step */
 	struct refstack_job job[REF_RUN_COUNT]; /* indexed by enum refstack_run */
 	/* results */
@@ -42,6 +43,10 @@ void stackrun_free(struct stackrun *sr);
 /* One line saying which reference the stacks are. */
 const char *refstack_kind(const struct stackrun *sr);
 
+/* How the real run ended, for the JSON: `"end":"exit"`, or `"end":"limit",
+ * "limit":"max_insns"` (or max_cycles) when it stopped at the user's limit. */
+void stackrun_json_end(FILE *f, const struct stackrun *sr);
+
 /* The real run, for its observers' results. */
 static inline const struct refstack_job *stackrun_real(const struct stackrun *sr)
 {
@@ -57,6 +62,7 @@ struct stack_flags {
 	int summary;                       /* cpistack: one tab-separated line */
 	int bench;                         /* cpistack: time the units (no reference) */
 	int refstack;                      /* parsing for refstack (no svg/no-ref/summary) */
+	int quiet;                         /* --quiet: no progress line on a terminal */
 	int ref_fu;                        /* --ref-fu */
 };
 int stack_flags_parse(void *ctx, int argc, char **argv, int i);

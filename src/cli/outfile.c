@@ -45,6 +45,41 @@ static void install_cleanup(void)
 		cli_catch_signal(cleanup_signals[i], remove_pending_and_die, 0);
 }
 
+/* ---- symbolic links -------------------------------------------------------- */
+
+/* The file path names once its symbolic links are followed, whether that
+ * file exists or not: an output named through a link goes to the link's
+ * target, and a dangling link's target is created (the link stays), as a
+ * plain fopen would do. 0, or -1 for a loop or a path too long. */
+static int resolve_links(const char *path, char *out)
+{
+	char cur[PATH_MAX], target[PATH_MAX];
+	if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
+		return -1;
+	for (int hops = 0; hops < 40; hops++) {   /* Linux's MAXSYMLINKS */
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			memcpy(out, cur, sizeof cur);
+			return 0;
+		}
+		ssize_t n = readlink(cur, target, sizeof target - 1);
+		if (n < 0)
+			return -1;
+		target[n] = 0;
+		const char *slash = strrchr(cur, '/');
+		if (target[0] == '/' || !slash) {   /* absolute, or relative to . */
+			memcpy(cur, target, (size_t)n + 1);
+		} else {                            /* relative to the link's directory */
+			int dir_len = (int)(slash - cur) + 1;
+			if (dir_len + n >= (int)sizeof cur)
+				return -1;
+			memcpy(cur + dir_len, target, (size_t)n + 1);
+		}
+	}
+	errno = ELOOP;
+	return -1;
+}
+
 /* ---- collisions ---------------------------------------------------------- */
 
 /* The absolute path path will have once created: its directory resolved,
@@ -80,6 +115,30 @@ static int same_file(const char *a, const char *b)
 	return future_path(a, fa) == 0 && future_path(b, fb) == 0 && !strcmp(fa, fb);
 }
 
+static int temp_template(const char *path, char *temp);
+
+/* Whether the output can be written, told before the run rather than
+ * after it: a file can be created beside path (the temporary), or path
+ * is a file that may be written in place. NULL, or why not. */
+static const char *cannot_create(const char *path, int exists)
+{
+	static char why[128];
+	char temp[PATH_MAX];
+	if (temp_template(path, temp) < 0)
+		return "file name too long";
+	int fd = mkstemp(temp);
+	if (fd >= 0) {
+		close(fd);
+		unlink(temp);
+		return NULL;
+	}
+	int e = errno;
+	if ((e == EACCES || e == EPERM) && exists && access(path, W_OK) == 0)
+		return NULL;
+	snprintf(why, sizeof why, "cannot create a file there: %s", strerror(e));
+	return why;
+}
+
 int outfile_check(const struct named_file *outputs, int n_out, const struct named_file *inputs, int n_in)
 {
 	for (int i = 0; i < n_out; i++) {
@@ -87,11 +146,21 @@ int outfile_check(const struct named_file *outputs, int n_out, const struct name
 			continue;
 		/* what can be told before a long run should be */
 		struct stat st;
-		char where[PATH_MAX];
-		int exists = stat(outputs[i].path, &st) == 0;
-		if ((exists && S_ISDIR(st.st_mode)) || (!exists && future_path(outputs[i].path, where) < 0)) {
-			cli_error("%s %s: %s", outputs[i].option, outputs[i].path,
-				  exists ? "is a directory" : "no such directory");
+		char where[PATH_MAX], target[PATH_MAX];
+		const char *why = NULL;
+		int exists = 0;
+		if (!outputs[i].path[0])
+			why = "empty file name";
+		else if (resolve_links(outputs[i].path, target) < 0)
+			why = errno == ELOOP ? "too many symbolic links" : "path too long";
+		else if ((exists = stat(target, &st) == 0) && S_ISDIR(st.st_mode))
+			why = "is a directory";
+		else if (!exists && future_path(target, where) < 0)
+			why = "no such directory";
+		else if (!exists || S_ISREG(st.st_mode))   /* (devices and pipes are written in place) */
+			why = cannot_create(target, exists);
+		if (why) {
+			cli_error("%s%s%s: %s", outputs[i].option, outputs[i].path[0] ? " " : "", outputs[i].path, why);
 			return -1;
 		}
 		for (int k = 0; k < n_in; k++)
@@ -112,6 +181,17 @@ int outfile_check(const struct named_file *outputs, int n_out, const struct name
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* The temporary's mkstemp template beside path: ".NAME.ivx-XXXXXX".
+ * 0, or -1 if it is too long for a path or a file name. */
+static int temp_template(const char *path, char *temp)
+{
+	const char *slash = strrchr(path, '/');
+	int dir_len = slash ? (int)(slash - path) + 1 : 0;
+	if (strlen(path + dir_len) + sizeof ".ivx-XXXXXX" > NAME_MAX)
+		return -1;
+	return snprintf(temp, PATH_MAX, "%.*s.%s.ivx-XXXXXX", dir_len, path, path + dir_len) < PATH_MAX ? 0 : -1;
+}
+
 /* Write o->path where it is: no temporary, no rename. 0, or -1 (errno). */
 static int open_in_place(struct outfile *o)
 {
@@ -127,12 +207,16 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 		ivx_error(err, IVX_ESYS, "out of host memory");
 		return NULL;
 	}
-	/* Through a symbolic link, the file it names is replaced, not the
-	 * link (as writing through it in place would) */
+	/* Through a symbolic link, the file it names is replaced (or created,
+	 * for a dangling link), not the link, as writing through it would */
 	char real[PATH_MAX];
 	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real))
-		path = real;
+	if (resolve_links(path, real) < 0) {
+		ivx_error(err, IVX_ESYS, "cannot write %s: %s", path, strerror(errno ? errno : ENAMETOOLONG));
+		free(o);
+		return NULL;
+	}
+	path = real;
 	snprintf(o->path, sizeof o->path, "%s", path);
 	int exists = stat(path, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode)) {
@@ -151,11 +235,8 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 	for (int i = 0; i < MAX_PENDING && o->slot < 0; i++)
 		if (!pending_used[i])
 			o->slot = i;
-	char temp[PATH_MAX];   /* ".NAME.ivx-" and mkstemp's six-character template */
-	const char *slash = strrchr(path, '/');
-	int dir_len = slash ? (int)(slash - path) + 1 : 0;
-	if (o->slot < 0 || snprintf(temp, sizeof temp, "%.*s.%s.ivx-XXXXXX", dir_len, path,
-				     path + dir_len) >= (int)sizeof temp) {
+	char temp[PATH_MAX];
+	if (o->slot < 0 || temp_template(path, temp) < 0) {
 		free(o);
 		ivx_error(err, IVX_ESYS, "cannot write %s: too many outputs or too long a path", path);
 		return NULL;

@@ -313,30 +313,6 @@ const char *explorer_describe(const struct explorer *x, uint64_t addr, char *buf
 	return symtab_describe(program_symbols(x->prog), addr, buf, n);
 }
 
-int explorer_parse_addr(struct explorer *x, const char *s, uint64_t *addr)
-{
-	while (*s == ' ')
-		s++;
-	if (*s == '*')
-		s++;
-	char msg[200];
-	struct xexpr *e = xexpr_parse(x, s, msg, sizeof msg);
-	if (!e)
-		return explorer_error(x, "%s", msg);
-	struct xexpr_env env = { .x = x };
-	struct xval v;
-	int rc = xexpr_eval(e, &env, &v, msg, sizeof msg);
-	xexpr_free(e);
-	if (rc < 0)
-		return explorer_error(x, "%s", msg);
-	if (v.is_str)
-		return explorer_error(x, "a location is an address, not a string");
-	if (v.is_float)
-		return explorer_error(x, "a location is an address, not a decimal number");
-	*addr = (uint64_t)v.num;
-	return 0;
-}
-
 void explorer_state_changed(struct explorer *x)
 {
 	if (x->changed)

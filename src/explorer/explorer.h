@@ -79,6 +79,7 @@ enum stop_reason {
 	STOP_INTERRUPT,       /* Ctrl-C */
 	STOP_ERROR,           /* the engine stopped with an error */
 	STOP_HISTORY_START,   /* reverse execution reached cycle 0 */
+	STOP_LIMIT,           /* --max-insns or --max-cycles reached */
 };
 
 struct xstop {

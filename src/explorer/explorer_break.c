@@ -207,11 +207,6 @@ void xbreaks_set_mode(struct xbreaks *b, int mode)
 	b->error_pending = 0;
 }
 
-int xbreaks_mode(const struct xbreaks *b)
-{
-	return b->mode;
-}
-
 int xbreaks_add(struct xbreaks *b, const struct xbp *bp)
 {
 	if (b->count == b->cap) {

@@ -71,7 +71,6 @@ int xbreaks_attach(struct xbreaks *b, struct core *c, struct ivx_err *err);
 void xbreaks_on_event(void *ctx, const struct xevent *e, int phase);
 
 void xbreaks_set_mode(struct xbreaks *b, int mode);
-int xbreaks_mode(const struct xbreaks *b);
 
 /* Add a copy of *bp (its cond is taken over); returns the new number
  * (0 for an internal one), or -1 when out of memory. */

@@ -549,3 +549,46 @@ int xexpr_eval(const struct xexpr *e, const struct xexpr_env *env, struct xval *
 {
 	return eval(e, e->root, env, out, err, n);
 }
+
+/* ---- for commands ----------------------------------------------------------- */
+
+int xexpr_parse_arg(struct explorer *x, const char *text, struct xexpr **out)
+{
+	*out = NULL;
+	if (!*text)
+		return 0;
+	char msg[200];
+	*out = xexpr_parse(x, text, msg, sizeof msg);
+	return *out ? 0 : explorer_error(x, "%s", msg);
+}
+
+int xexpr_eval_arg(struct explorer *x, const char *text, struct xval *out)
+{
+	struct xexpr *e;
+	if (xexpr_parse_arg(x, text, &e) < 0)
+		return -1;
+	if (!e)
+		return explorer_error(x, "expression expected");
+	char msg[200];
+	struct xexpr_env env = { .x = x };
+	int rc = xexpr_eval(e, &env, out, msg, sizeof msg);
+	xexpr_free(e);
+	return rc < 0 ? explorer_error(x, "%s", msg) : 0;
+}
+
+int explorer_parse_addr(struct explorer *x, const char *s, uint64_t *addr)
+{
+	while (*s == ' ')
+		s++;
+	if (*s == '*')
+		s++;
+	struct xval v;
+	if (xexpr_eval_arg(x, s, &v) < 0)
+		return -1;
+	if (v.is_str)
+		return explorer_error(x, "a location is an address, not a string");
+	if (v.is_float)
+		return explorer_error(x, "a location is an address, not a decimal number");
+	*addr = (uint64_t)v.num;
+	return 0;
+}

@@ -57,6 +57,14 @@ int xexpr_uses(const struct xexpr *e, const char *name);
 /* The source text. */
 const char *xexpr_text(const struct xexpr *e);
 
+/* For commands: parse `text` (*out NULL when it is empty), 0; or -1 with
+ * the message in x->err (explorer_error). */
+int xexpr_parse_arg(struct explorer *x, const char *text, struct xexpr **out);
+/* For commands: parse and evaluate `text` at the current position, 0; or
+ * -1 with the message in x->err. (explorer_parse_addr is this for a
+ * location.) */
+int xexpr_eval_arg(struct explorer *x, const char *text, struct xval *out);
+
 /* Names for completion: the variables, NULL past the end. */
 const char *xexpr_var_name(size_t i);
 

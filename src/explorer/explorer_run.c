@@ -178,8 +178,28 @@ static void report_hit(struct explorer *x, const struct xbreak_hit *h, int reaso
 
 /* ---- forward ------------------------------------------------------------ */
 
+/* The limit of the command line the position has reached: *value its
+ * value, *unit what it counts; the option's name, or NULL. */
+static const char *at_limit(struct explorer *x, uint64_t *value, const char **unit)
+{
+	if (x->opts.max_insns && explorer_committed(x) >= x->opts.max_insns) {
+		*value = x->opts.max_insns, *unit = "instructions";
+		return "--max-insns";
+	}
+	if (x->opts.max_cycles && explorer_cycle(x) >= x->opts.max_cycles) {
+		*value = x->opts.max_cycles, *unit = "cycles";
+		return "--max-cycles";
+	}
+	return NULL;
+}
+
 static int can_run(struct explorer *x)
 {
+	uint64_t value;
+	const char *unit, *limit = at_limit(x, &value, &unit);
+	if (limit)
+		return explorer_error(x, "the run is at its %s limit of %llu %s; use reverse commands, or 'restart'",
+				      limit, (unsigned long long)value, unit);
 	if (x->engine_error)
 		return explorer_error(x, "the run stopped with an error (%s); use 'restart' or reverse commands",
 				      x->engine_msg);
@@ -216,6 +236,11 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 	xbreaks_run_begin(x->breaks);
 	if (xbreaks_attach(x->breaks, c, &err) < 0)
 		return explorer_error(x, "%s", err.msg);
+	/* the command line's limits end every run forward */
+	if (x->opts.max_cycles && x->opts.max_cycles < to_cycle)
+		to_cycle = x->opts.max_cycles;
+	if (x->opts.max_insns && x->opts.max_insns < to_committed)
+		to_committed = x->opts.max_insns;
 	/* x->stop keeps describing the previous stop during the run: conditions
 	 * may read stop_pc and stop_seq. */
 	char cond_err[300] = "";
@@ -274,6 +299,10 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 	}
 	xsnaps_maybe_take(x->snaps, c, cps, NULL);
 	settle(x);
+	uint64_t limit_value = 0;
+	const char *limit_unit = "", *limit = reason == STOP_DONE && !x->exited ? at_limit(x, &limit_value, &limit_unit) : NULL;
+	if (limit)
+		reason = STOP_LIMIT;
 	memset(&x->stop, 0, sizeof x->stop);
 	if (cond_err[0])
 		snprintf(x->stop.msg, sizeof x->stop.msg, "%.250s", cond_err);
@@ -305,6 +334,11 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 		} else if (reason == STOP_INTERRUPT) {
 			snprintf(x->stop.msg, sizeof x->stop.msg, "interrupted");
 			stopf(x, "\nInterrupted.\n");
+		} else if (reason == STOP_LIMIT) {
+			snprintf(x->stop.msg, sizeof x->stop.msg, "stopped at the %s limit of %llu %s", limit,
+				 (unsigned long long)limit_value, limit_unit);
+			stopf(x, "\nStopped at the %s limit of %llu %s.\n", limit, (unsigned long long)limit_value,
+			      limit_unit);
 		}
 		/* A run that ended without its catchpoint hitting says what the
 		 * catchpoint saw, so a condition that never holds is noticed. */

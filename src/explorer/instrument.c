@@ -61,8 +61,7 @@ void explorer_instrument_event(struct explorer *x, const char *name, uint64_t pc
 	int kind = xev_from_name(name);
 	if (kind < XEV_INSTRUMENT || !x->core)
 		return;
-	/* The core is in the middle of the cycle it will report as done. */
-	uint64_t cycle = core_cycles(x->core);
+	uint64_t cycle = core_current_cycle(x->core);
 	struct xevent e = { .kind = kind, .start = cycle, .end = cycle, .ended = 1, .insn_seq = seq,
 			    .pc = pc, .addr = addr, .correct_path = 1, .cause = -1 };
 	xbreaks_on_event(x->breaks, &e, MISS_BEGIN);

@@ -3,7 +3,6 @@
  * delete [N...], disable [N...], enable [N...] (no numbers: all).
  */
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 #include "explorer/explorer.h"
 #include "explorer/explorer_break.h"
@@ -31,12 +30,9 @@ static int condition_exec(struct explorer *x, int argc, char **argv, const char 
 	const char *cond = args + strlen(argv[1]);
 	while (*cond == ' ' || *cond == '\t')
 		cond++;
-	struct xexpr *e = NULL;
-	if (*cond) {
-		char msg[200];
-		if (!(e = xexpr_parse(x, cond, msg, sizeof msg)))
-			return explorer_error(x, "%s", msg);
-	}
+	struct xexpr *e;
+	if (xexpr_parse_arg(x, cond, &e) < 0)
+		return -1;
 	xexpr_free(bp->cond);
 	bp->cond = e;
 	if (bp->type == XBP_CATCH)

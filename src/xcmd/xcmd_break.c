@@ -48,16 +48,6 @@ static int split_if(struct explorer *x, const char *args, const char *noun, char
 	return 0;
 }
 
-static int parse_cond(struct explorer *x, const char *text, struct xexpr **out)
-{
-	*out = NULL;
-	if (!*text)
-		return 0;
-	char msg[200];
-	*out = xexpr_parse(x, text, msg, sizeof msg);
-	return *out ? 0 : explorer_error(x, "%s", msg);
-}
-
 static int add(struct explorer *x, struct xbp *bp, const char *kind)
 {
 	int num = xbreaks_add(x->breaks, bp);
@@ -119,7 +109,7 @@ static int break_common(struct explorer *x, const char *args, int temp)
 		explorer_describe(x, addr, desc, sizeof desc);
 		snprintf(bp.where, sizeof bp.where, "0x%llx %.60s", (unsigned long long)addr, desc);
 	}
-	if (parse_cond(x, cond, &bp.cond) < 0)
+	if (xexpr_parse_arg(x, cond, &bp.cond) < 0)
 		return -1;
 	return add(x, &bp, "Breakpoint");
 }
@@ -254,7 +244,7 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 	}
 	struct xbp bp = { .type = XBP_CATCH, .temp = temp, .enabled = 1, .ev_kind = kind };
 	snprintf(bp.where, sizeof bp.where, "%s", xev_name(kind));
-	if (parse_cond(x, cond, &bp.cond) < 0)
+	if (xexpr_parse_arg(x, cond, &bp.cond) < 0)
 		return -1;
 	if (phase >= 0)
 		bp.at_end = phase;

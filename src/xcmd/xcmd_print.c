@@ -29,16 +29,9 @@ static int print_exec(struct explorer *x, int argc, char **argv, const char *arg
 				      "f (decimal number)");
 	if (!*args)
 		return explorer_error(x, "usage: print[/FMT] EXPR");
-	char msg[200];
-	struct xexpr *e = xexpr_parse(x, args, msg, sizeof msg);
-	if (!e)
-		return explorer_error(x, "%s", msg);
-	struct xexpr_env env = { .x = x };
 	struct xval v;
-	int rc = xexpr_eval(e, &env, &v, msg, sizeof msg);
-	xexpr_free(e);
-	if (rc < 0)
-		return explorer_error(x, "%s", msg);
+	if (xexpr_eval_arg(x, args, &v) < 0)
+		return -1;
 	if (v.is_str) {
 		char shown[4 * sizeof v.str];   /* escaped: the string came from a script */
 		explorer_escape(shown, sizeof shown, v.str);

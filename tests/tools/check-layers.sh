@@ -4,15 +4,18 @@
 # engine/ is layered: each folder may include its own headers and those of
 # the folders below it, never curses, libedit or a src/ or ui/ header:
 #
-#   base   errors
+#   base   errors, the allocator
 #   isa    decode, execute, guest memory, disassembly      (base)
 #   guest  loader, system calls, symbols                   (base isa)
 #   core   pipeline, memory system, predictor, events      (base isa guest)
 #   acct   CPI accounting and the reference stacks         (base isa guest core)
 #
 # Any other engine folder is an instrument: it may include only the core's
-# public headers (core/core.h, core/events.h, core/config.h, base/err.h)
-# and its own. Exit 1 with one line per offending include.
+# public headers (core/core.h, core/events.h, core/config.h, base/err.h,
+# base/alloc.h) and its own. And every allocation goes through base/alloc.h
+# (ivx_malloc ...), which tests can make fail: no engine file but
+# base/alloc.c calls the C library's allocator. Exit 1 with one line per
+# offending include or call.
 cd "$(dirname "$0")/../.." || exit 2
 status=0
 allowed_below() {
@@ -53,8 +56,8 @@ for dir in engine/*/; do
 				echo "$f:$lineno: \"$name\" is outside engine/ (engine includes no src/ or ui/ header)"
 			elif [ "$below" = INSTRUMENT ]; then
 				case "$name" in
-				core/core.h|core/events.h|core/config.h|base/err.h) ;;
-				*) echo "$f:$lineno: instrument $layer includes \"$name\"; only core/core.h, core/events.h, core/config.h and base/err.h are public" ;;
+				core/core.h|core/events.h|core/config.h|base/err.h|base/alloc.h) ;;
+				*) echo "$f:$lineno: instrument $layer includes \"$name\"; only core/core.h, core/events.h, core/config.h, base/err.h and base/alloc.h are public" ;;
 				esac
 			else
 				case " $below " in
@@ -65,6 +68,9 @@ for dir in engine/*/; do
 		done
 	done
 done > /tmp/check-layers.$$ 2>&1
+grep -nE '(^|[^A-Za-z0-9_.>])(malloc|calloc|realloc|strdup|strndup|free|aligned_alloc|posix_memalign)[[:space:]]*\(' \
+	engine/*/*.[ch] | grep -v '^engine/base/alloc\.c:' |
+	sed 's/^\([^:]*:[0-9]*\):.*/\1: allocates without base\/alloc.h (use ivx_malloc and friends)/' >> /tmp/check-layers.$$
 if [ -s /tmp/check-layers.$$ ]; then
 	sed 's/^/layers: /' /tmp/check-layers.$$ >&2
 	status=1

@@ -5,7 +5,8 @@
  * interval analysis says (the paper's §3) — in the FMT, close to the
  * reference, and in the baselines with their known failure modes.
  *
- * Run from the top of the tree (make unit does); needs data/bin/kernels.
+ * Run from the top of the tree (make unit does); needs data/bin/kernels and fails
+ * without it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,16 +44,14 @@ static void to_cpi(const struct acct_stack *a, struct refstack_stack *o)
 
 /* Run kernel NAME in MODE (100 repetitions, its default). 0, or -1 when the
  * kernel is not built. */
-static int run_kernel(const char *name, const char *mode, struct result *out)
+static void run_kernel(const char *name, const char *mode, struct result *out)
 {
 	char path[256];
 	snprintf(path, sizeof path, "data/bin/kernels/%s", name);
 	struct ivx_err err = { 0 };
 	struct program *prog = program_load_file(path, &err);
-	if (!prog) {
-		print_message("skipping %s: %s\n", name, err.msg);
-		return -1;
-	}
+	if (!prog)
+		fail_msg("%s: %s (make data builds it; the test does not pass without it)", name, err.msg);
 	char *argv[] = { (char *)name, (char *)mode, (char *)"100", NULL };
 	struct machine_config cfg;
 	config_defaults(&cfg);
@@ -87,7 +86,6 @@ static int run_kernel(const char *name, const char *mode, struct result *out)
 	out->cycles = jobs[REF_REAL].cycles;
 	acct_set_free(set);
 	program_free(prog);
-	return 0;
 }
 
 static double row(const struct refstack_stack *s, int r)
@@ -138,8 +136,7 @@ static void test_k1_icache_miss(void **state)
 {
 	(void)state;
 	struct result r;
-	if (run_kernel("k1_icache_miss", "miss", &r) < 0)
-		skip();
+	run_kernel("k1_icache_miss", "miss", &r);
 	check_common("k1_icache_miss miss", &r);
 	struct machine_config cfg;
 	config_defaults(&cfg);
@@ -160,8 +157,7 @@ static void test_k2_branch_miss(void **state)
 {
 	(void)state;
 	struct result r;
-	if (run_kernel("k2_branch_miss", "miss", &r) < 0)
-		skip();
+	run_kernel("k2_branch_miss", "miss", &r);
 	check_common("k2_branch_miss miss", &r);
 	struct machine_config cfg;
 	config_defaults(&cfg);
@@ -180,8 +176,7 @@ static void test_k3_long_dmiss(void **state)
 {
 	(void)state;
 	struct result r;
-	if (run_kernel("k3_long_dmiss", "miss", &r) < 0)
-		skip();
+	run_kernel("k3_long_dmiss", "miss", &r);
 	check_common("k3_long_dmiss miss", &r);
 	assert_true(r.ov.events[ACCT_L2D] >= 100);
 	assert_true(fabs(r.m[ACCT_FMT].comp[ACCT_L2D] - r.ref.comp[ACCT_L2D]) <= 0.05 * r.ref.comp[ACCT_L2D]);
@@ -193,9 +188,8 @@ static void test_k4_overlapping_dmiss(void **state)
 {
 	(void)state;
 	struct result miss, single;
-	if (run_kernel("k4_overlapping_dmiss", "miss", &miss) < 0 ||
-	    run_kernel("k4_overlapping_dmiss", "single", &single) < 0)
-		skip();
+	run_kernel("k4_overlapping_dmiss", "miss", &miss);
+	run_kernel("k4_overlapping_dmiss", "single", &single);
 	check_common("k4_overlapping_dmiss miss", &miss);
 	check_common("k4_overlapping_dmiss single", &single);
 	/* one more miss per repetition than "single" */
@@ -212,9 +206,8 @@ static void test_k5_dependent_dmiss(void **state)
 {
 	(void)state;
 	struct result miss, single;
-	if (run_kernel("k5_dependent_dmiss", "miss", &miss) < 0 ||
-	    run_kernel("k5_dependent_dmiss", "single", &single) < 0)
-		skip();
+	run_kernel("k5_dependent_dmiss", "miss", &miss);
+	run_kernel("k5_dependent_dmiss", "single", &single);
 	check_common("k5_dependent_dmiss miss", &miss);
 	check_common("k5_dependent_dmiss single", &single);
 	assert_true(miss.ref.comp[ACCT_L2D] > 1.6 * single.ref.comp[ACCT_L2D]);
@@ -231,9 +224,8 @@ static void test_k6_imiss_under_dmiss(void **state)
 {
 	(void)state;
 	struct result both, dmiss;
-	if (run_kernel("k6_imiss_under_dmiss", "miss", &both) < 0 ||
-	    run_kernel("k6_imiss_under_dmiss", "dmiss", &dmiss) < 0)
-		skip();
+	run_kernel("k6_imiss_under_dmiss", "miss", &both);
+	run_kernel("k6_imiss_under_dmiss", "dmiss", &dmiss);
 	check_common("k6_imiss_under_dmiss miss", &both);
 	check_common("k6_imiss_under_dmiss dmiss", &dmiss);
 	assert_true(both.ov.events[ACCT_L1I] >= dmiss.ov.events[ACCT_L1I] + 190);
@@ -259,8 +251,7 @@ static void test_nomiss_modes(void **state)
 					 "k4_overlapping_dmiss", "k5_dependent_dmiss", "k6_imiss_under_dmiss" };
 	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
 		struct result r;
-		if (run_kernel(k[i], "nomiss", &r) < 0)
-			skip();
+		run_kernel(k[i], "nomiss", &r);
 		char what[64];
 		snprintf(what, sizeof what, "%s nomiss", k[i]);
 		check_common(what, &r);

@@ -8,7 +8,8 @@
  * wrong-path ones and whose wrong paths miss in the I-cache, and across a
  * snapshot restore.
  *
- * Run from the top of the tree (make unit does); needs data/bin.
+ * Run from the top of the tree (make unit does); needs data/bin and fails
+ * without it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,15 +37,13 @@ struct run {
 	struct acct *unit[ACCT_METHOD_COUNT];
 };
 
-static int run_open(struct run *r, const char *path, int argc, char **argv)
+static void run_open(struct run *r, const char *path, int argc, char **argv)
 {
 	struct ivx_err err = { 0 };
 	memset(r, 0, sizeof *r);
 	r->prog = program_load_file(path, &err);
-	if (!r->prog) {
-		print_message("skipping %s: %s\n", path, err.msg);
-		return -1;
-	}
+	if (!r->prog)
+		fail_msg("%s: %s (make data builds it; the test does not pass without it)", path, err.msg);
 	struct guest_options gopt = { .argc = argc, .argv = argv, .seed = 1, .output = drop };
 	r->g = guest_new(r->prog, &gopt, &err);
 	assert_non_null(r->g);
@@ -63,7 +62,6 @@ static int run_open(struct run *r, const char *path, int argc, char **argv)
 		assert_non_null(r->unit[m]);
 		assert_int_equal(core_add_observer(r->core, acct_observer(r->unit[m]), &err), IVX_OK);
 	}
-	return 0;
 }
 
 static void run_close(struct run *r)
@@ -114,8 +112,7 @@ static void same_stacks(const char *path, int argc, char **argv, uint64_t cycles
 {
 	struct run r;
 	struct ivx_err err = { 0 };
-	if (run_open(&r, path, argc, argv) < 0)
-		skip();
+	run_open(&r, path, argc, argv);
 	assert_int_equal(core_run(r.core, cycles, 0, &err), IVX_OK);
 	assert_same_stacks(&r);
 	struct core_stats st;
@@ -168,8 +165,7 @@ static void test_snapshot_restore(void **state)
 	char *argv[] = { "interp", "4", NULL };
 	struct run r;
 	struct ivx_err err = { 0 };
-	if (run_open(&r, "data/bin/workloads/interp", 2, argv) < 0)
-		skip();
+	run_open(&r, "data/bin/workloads/interp", 2, argv);
 	assert_int_equal(core_run(r.core, 100000, 0, &err), IVX_OK);
 	struct core_snapshot *snap = core_snapshot_save(r.core, &err);
 	assert_non_null(snap);

@@ -619,6 +619,27 @@ static void test_validate_rejects_bad_tables(void **state)
 	expect_invalid("sim.deadlock_cycles=100", "sim.deadlock_cycles=100 is not above");
 }
 
+/* The deadlock limit is checked against a bound that follows the machine:
+ * refused at the bound, accepted one above, and the bound grows with the
+ * memory latency (two trips of three per side). */
+static void test_deadlock_limit_follows_the_machine(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	struct ivx_err err = { 0 };
+	config_defaults(&c);
+	uint64_t gap = config_longest_commit_gap(&c);
+	assert_true(gap > 2ull * c.memory_latency);   /* a fetch and a data access to memory at least */
+	c.deadlock_cycles = gap;
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "without committing");
+	c.deadlock_cycles = gap + 1;
+	assert_int_equal(config_validate(&c, &err), IVX_OK);
+	c.memory_latency += 100;
+	assert_int_equal(config_longest_commit_gap(&c), gap + 600);
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+}
+
 static void test_validate_accepts_odd_but_working_machines(void **state)
 {
 	(void)state;
@@ -663,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_validate_rejects_impossible_machines),
 		cmocka_unit_test(test_validate_rejects_bad_geometry),
 		cmocka_unit_test(test_validate_rejects_bad_tables),
+		cmocka_unit_test(test_deadlock_limit_follows_the_machine),
 		cmocka_unit_test(test_validate_accepts_odd_but_working_machines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

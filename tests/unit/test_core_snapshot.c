@@ -153,7 +153,7 @@ static void a_snapshot_of_another_machine_is_refused(void **state)
 	program_free(prog);
 }
 
-static const char *const quick_deadlock[] = { "sim.deadlock_cycles=1000", NULL };
+static const char *const quick_deadlock[] = { "sim.deadlock_cycles=2000", NULL };
 
 static void an_operand_that_never_arrives_is_a_deadlock(void **state)
 {
@@ -178,7 +178,7 @@ static void an_operand_that_never_arrives_is_a_deadlock(void **state)
 	print_message("%s\n", r.err.msg);
 	assert_non_null(strstr(r.err.msg, "ROB head"));
 	assert_non_null(strstr(r.err.msg, "never became ready"));
-	assert_true(core_cycles(r.c) < 2000 + 2000);
+	assert_true(core_cycles(r.c) < 2000 + 3000);
 	crun_free(&r);
 	program_free(prog);
 }
@@ -193,7 +193,7 @@ static void a_frontend_that_never_delivers_is_a_deadlock(void **state)
 	/* a frontend stuck as if waiting for a system call that is not there
 	 * (re-applied every cycle: a resolving misprediction would lift it) */
 	int rc = IVX_OK;
-	while (rc == IVX_OK && core_cycles(r.c) < 10000) {
+	while (rc == IVX_OK && core_cycles(r.c) < 20000) {
 		r.c->s.fetch_halt = HALT_SYSCALL;
 		rc = core_cycle(r.c, &r.err);
 	}

@@ -1,0 +1,41 @@
+/*
+ * progress.h — the progress line of long headless runs (run, cpistack,
+ * refstack) on stderr: simulations done, instructions, simulated cycles per
+ * second and, when the user set a limit, the time left.
+ *
+ * Only when stderr is a terminal and --quiet was not given; rewritten in
+ * place ("\r...", erase to the end of the line) at most twice a second,
+ * and erased before anything else is printed. Callers report every slice
+ * of simulation (a few hundred thousand cycles), never per cycle, so the
+ * clock is read once per slice. The line is for the person watching: no
+ * result depends on it.
+ */
+#ifndef IVX_PROGRESS_H
+#define IVX_PROGRESS_H
+
+#include <stdint.h>
+
+struct progress {
+	int on;                  /* stderr is a terminal and not --quiet */
+	int shown;               /* a line is on the screen */
+	double t0, last;         /* start, last redraw (seconds, monotonic) */
+	uint64_t max_insns, max_cycles;   /* each simulation's limits (0 = none): the ETA */
+};
+
+/* Where a run has got. */
+struct progress_state {
+	int sims_done, sims_total;     /* 0 total: a single run, not shown */
+	uint64_t insns, cycles;        /* summed over the simulations */
+	int functional;                /* no cycles: instructions per second */
+};
+
+void progress_start(struct progress *p, int quiet, uint64_t max_insns, uint64_t max_cycles);
+/* Redraw if half a second has passed since the last time. */
+void progress_update(struct progress *p, const struct progress_state *s);
+/* Erase the line (before the run's own output). */
+void progress_end(struct progress *p);
+/* Erase the line on the screen, if any, before other output reaches the
+ * terminal (the guest's writes): the next update draws it again. */
+void progress_hide(void);
+
+#endif
