@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "isa/disasm.h"
+#include "isa/isa.h"
 #include "guest_internal.h"
 #include "program.h"
 
@@ -94,7 +95,7 @@ static int build_stack(struct guest *g, const struct guest_options *opt, struct 
 		{ AT_PHNUM, (uint64_t)program_phnum(p) }, { AT_PAGESZ, MEM_PAGE_SIZE },
 		{ AT_BASE, 0 }, { AT_FLAGS, 0 }, { AT_ENTRY, program_entry(p) },
 		{ AT_UID, 0 }, { AT_EUID, 0 }, { AT_GID, 0 }, { AT_EGID, 0 },
-		{ AT_HWCAP, 0 }, { AT_CLKTCK, 100 }, { AT_SECURE, 0 },
+		{ AT_HWCAP, isa_hwcap() }, { AT_HWCAP2, isa_hwcap2() }, { AT_CLKTCK, 100 }, { AT_SECURE, 0 },
 		{ AT_RANDOM, random_addr }, { AT_PLATFORM, platform_addr },
 		{ AT_EXECFN, argc > 0 ? argv_addr[0] : 0 }, { AT_NULL, 0 },
 	};
@@ -180,6 +181,16 @@ static int stop_reason(struct guest *g, int result, struct ivx_err *err)
 	char where[200], sym[96];
 	if (result == ISA_SVC)
 		return syscall_handle(g, err);
+	if (result == ISA_ENV) {
+		/* MRS CNTVCT_EL0: the simulated clock, in ticks of ISA_CNTFRQ_HZ
+		 * (1 GHz: one tick per ns, the clock clock_gettime reports). */
+		const struct uop *u = program_uop(g->prog, c->pc);
+		if (u) {
+			c->x[u->rd] = g->time_from_insns ? g->insns : g->time_ns;
+			c->pc += 4;
+			return IVX_OK;
+		}
+	}
 	g->state = GUEST_STOPPED;
 	guest_describe_pc(g, c->pc, where, sizeof where);
 	switch (result) {
