@@ -364,6 +364,22 @@ const char *sandbox_exe(const struct sandbox *s) { return s && s->exe ? s->exe :
 
 const char *sandbox_dir_path(const struct sandbox *s, int i) { return s->files[i].dir_path; }
 
+/* What creating rest would give under a read-only grant: EROFS if its
+ * directory exists, else that lookup's error (ENOENT, ELOOP ...). */
+static int create_refused(struct sandbox *s, const struct grant *g, const char *rest)
+{
+	char parent[SANDBOX_PATH_MAX];
+	const char *slash = strrchr(rest, '/');
+	size_t n = slash ? (size_t)(slash - rest) : 0;
+	memcpy(parent, rest, n);
+	parent[n] = 0;
+	int probe = resolve(s, g, parent, O_PATH | O_DIRECTORY, 0);
+	if (probe < 0)
+		return probe;
+	close(probe);
+	return -EROFS;
+}
+
 int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int flags, int mode)
 {
 	const char *rest;
@@ -385,7 +401,7 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 				close(probe);
 				return -EROFS;
 			}
-			return (hf & O_CREAT) && probe == -ENOENT ? -EROFS : probe;
+			return (hf & O_CREAT) && probe == -ENOENT ? create_refused(s, g, rest) : probe;
 		}
 		if (hf & O_CREAT) {
 			int probe = resolve(s, g, rest, O_PATH, 0);
@@ -394,7 +410,7 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 			if (probe >= 0 && (hf & O_EXCL))
 				return -EEXIST;
 			if (probe < 0)
-				return probe == -ENOENT ? -EROFS : probe;
+				return probe == -ENOENT ? create_refused(s, g, rest) : probe;
 			hf &= ~(O_CREAT | O_EXCL);
 		}
 	}
