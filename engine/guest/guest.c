@@ -19,6 +19,7 @@
  * it leaves the loop (handlers read their own pc from the uop).
  */
 #include <elf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,30 @@ static int build_stack(struct guest *g, const struct guest_options *opt, struct 
 	return IVX_OK;
 }
 
+/* Descriptors 0-2 and the sandbox, its working directory and
+ * /proc/self/exe, both as the guest sees them: the host's working
+ * directory and program path when a grant covers them. */
+static int setup_files(struct guest *g, const struct guest_options *opt, struct ivx_err *err)
+{
+	g->fds[0] = (struct guest_fd){ .kind = GFD_STDIN };
+	g->fds[1] = (struct guest_fd){ .kind = GFD_OUT, .out_fd = 1, .flags = 1 };
+	g->fds[2] = (struct guest_fd){ .kind = GFD_OUT, .out_fd = 2, .flags = 1 };
+	g->umask = 022;
+	g->sandbox = sandbox_new(opt->dirs, opt->n_dirs, opt->sandbox_walk, err);
+	if (!g->sandbox)
+		return err ? err->code : IVX_EUSAGE;
+	char real[PATH_MAX], guest_path[SANDBOX_PATH_MAX];
+	if (opt->cwd && realpath(opt->cwd, real) &&
+	    sandbox_guest_path(g->sandbox, real, guest_path, sizeof guest_path) == 0)
+		sandbox_set_cwd(g->sandbox, guest_path);
+	const char *exe = opt->argc > 0 ? opt->argv[0] : "";
+	if (opt->exe_path && realpath(opt->exe_path, real))
+		exe = sandbox_guest_path(g->sandbox, real, guest_path, sizeof guest_path) == 0 ? guest_path : real;
+	if (sandbox_set_exe(g->sandbox, exe) < 0)
+		return ivx_error(err, IVX_ESYS, "out of host memory");
+	return IVX_OK;
+}
+
 struct guest *guest_new(const struct program *prog, const struct guest_options *opt, struct ivx_err *err)
 {
 	struct guest *g = calloc(1, sizeof *g);
@@ -146,7 +171,7 @@ struct guest *guest_new(const struct program *prog, const struct guest_options *
 		memcpy(g->stdin_data, opt->stdin_data, opt->stdin_len);
 		g->stdin_len = opt->stdin_len;
 	}
-	if (load_segments(g, err) < 0 || build_stack(g, opt, err) < 0) {
+	if (load_segments(g, err) < 0 || build_stack(g, opt, err) < 0 || setup_files(g, opt, err) < 0) {
 		guest_free(g);
 		return NULL;
 	}
@@ -159,6 +184,7 @@ void guest_free(struct guest *g)
 		return;
 	mem_free(g->mem);
 	free(g->stdin_data);
+	sandbox_unref(g->sandbox);
 	free(g);
 }
 
@@ -368,6 +394,10 @@ int guest_copy(struct guest *dst, const struct guest *src, struct ivx_err *err)
 	}
 	struct mem *m = dst->mem;
 	uint8_t *stdin_data = dst->stdin_data;
+	if (dst->sandbox != src->sandbox) {
+		sandbox_unref(dst->sandbox);
+		sandbox_ref(src->sandbox);
+	}
 	*dst = *src;
 	dst->mem = m;
 	dst->cpu.mem = m;

@@ -24,6 +24,7 @@ struct stackrun {
 	void *stdin_data;
 	size_t stdin_len;
 	int threads;                       /* simulations at once */
+	char cwd[4096];                    /* the guests' working directory (host) */
 	struct refstack_job job[REF_RUN_COUNT]; /* indexed by enum refstack_run */
 	/* results */
 	struct refstack_stack ref, ref_inv;
