@@ -491,7 +491,7 @@ static int h_across(struct cpu *c, const struct uop *u)
 			t[i] = lget(vn, es, i);
 		for (unsigned w = n; w > 1; w /= 2)
 			for (unsigned i = 0; i < w / 2; i++)
-				t[i] = fp_op(c, ops[u->f1 - A_FMAXV], es == 3, t[i], t[i + w / 2], 0);
+				t[i] = fp_op(c, ops[u->f1 - A_FMAXV], es == 3, t[2 * i], t[2 * i + 1], 0);
 		lset(&r, es, 0, t[0]);
 		c->v[u->rd] = r;
 		return ISA_NEXT;
@@ -720,6 +720,8 @@ static int h_diff(struct cpu *c, const struct uop *u)
 		for (unsigned i = 0; i < n; i++) {
 			uint64_t a = lget(&vn, es + 1, i), b = lget(&vm, es + 1, i);
 			uint64_t x = u->f1 == 4 ? a + b : a - b;
+			if (uns)                /* RADDHN, RSUBHN */
+				x += 1ull << ((8u << es) - 1);
 			lset(&r, es, base + i, x >> (8u << es));
 		}
 		c->v[u->rd] = r;
@@ -822,7 +824,9 @@ static void dec_3same(uint32_t w, struct uop *u, int scalar)
 		return;
 	if (op == I_PMUL && size != 0)
 		return;
-	if ((op == I_MUL || op == I_MLA || op == I_MLS) && size == 3)
+	if (size == 3 && !(op == I_ADD || op == I_SUB || op == I_CMEQ || op == I_CMTST || op == I_CMGT ||
+			   op == I_CMGE || op == I_CMHI || op == I_CMHS || op == I_SSHL || op == I_USHL ||
+			   op == I_SQADD || op == I_UQADD || op == I_SQSUB || op == I_UQSUB || op == I_ADDP))
 		return;
 	if (size == 3 && !q && !scalar)
 		return;
@@ -861,7 +865,7 @@ static void dec_misc(uint32_t w, struct uop *u, int scalar)
 	int op = -1, es = (int)size, cls = UOP_SIMD;
 	int64_t imm = 0;
 	switch (key) {
-	case 0x00: op = M_REV64; break;
+	case 0x00: op = M_REV64; if (size == 3) return; break;
 	case 0x01: op = M_REV16; if (size != 0) return; break;
 	case 0x20: op = M_REV32; if (size > 1) return; break;
 	case 0x02: case 0x22: case 0x06: case 0x26:
@@ -911,7 +915,7 @@ static void dec_misc(uint32_t w, struct uop *u, int scalar)
 		u->f3 = (uint8_t)(1 | (q << 2));
 		return;
 	case 0x16: case 0x17:                   /* FCVTN, FCVTL (single <-> double only) */
-		if (scalar || (size & 1) == 0)
+		if (scalar || size != 1)
 			return;
 		if (opc == 0x16) {
 			set_simd(u, w, h_narrow, UOP_FP, 0, q);
@@ -1256,8 +1260,8 @@ static void dec_elem(uint32_t w, struct uop *u, int scalar)
 		idx = size == 2 ? (h << 1) | l : h;
 	}
 	if (opc == 1 || opc == 5 || opc == 9) {         /* FMLA FMLS FMUL (by element) */
-		if (size < 2 || (size == 3 && (l || (!q && !scalar))) || (opc == 9 && uns))
-			return;                 /* FMULX, half precision */
+		if (uns || size < 2 || (size == 3 && (l || (!q && !scalar))))
+			return;                 /* FMULX, FCMLA, half precision */
 		set_simd(u, w, h_elem, opc == 9 ? UOP_FP : UOP_FMA, 0, opc != 9);
 		u->rm = (uint8_t)rm;
 		isa_src_v(u, rm);
@@ -1288,7 +1292,7 @@ static void dec_elem(uint32_t w, struct uop *u, int scalar)
 		set_simd(u, w, h_diff, UOP_SIMD, 0, opc != 10);
 		u->rm = (uint8_t)rm;
 		isa_src_v(u, rm);
-		u->f0 = (uint8_t)(size - 1);
+		u->f0 = (uint8_t)size;
 		u->f1 = (uint8_t)(opc == 10 ? 12 : opc == 2 ? 8 : 10);
 		u->f3 = (uint8_t)(uns | 2 | (q << 2));
 		u->imm = idx;

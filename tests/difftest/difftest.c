@@ -64,6 +64,8 @@ static void dt_disasm(struct dt_ctx *c, uint32_t w, uint64_t pc, char *mn, size_
 static int dt_word_in(const char *list, const char *word)
 {
 	size_t n = strlen(word);
+	if (strcmp(list, "*") == 0)             /* forms drawn through ivx's decoder */
+		return 1;
 	for (const char *p = list; *p;) {
 		const char *e = strchr(p, ' ');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -180,6 +182,16 @@ static void dt_print_diff(const uint8_t *q, const uint8_t *v)
 	if (rd64(q + DT_OFF_MARK) != rd64(v + DT_OFF_MARK))
 		printf("    path   qemu %s  ivx %s\n", rd64(q + DT_OFF_MARK) ? "branched to end" : "fell through",
 		       rd64(v + DT_OFF_MARK) ? "branched to end" : "fell through");
+	if (rd64(q + DT_OFF_FPCR) != rd64(v + DT_OFF_FPCR))
+		printf("    fpcr   qemu %016" PRIx64 "  ivx %016" PRIx64 "\n", rd64(q + DT_OFF_FPCR), rd64(v + DT_OFF_FPCR));
+	if (rd64(q + DT_OFF_FPSR) != rd64(v + DT_OFF_FPSR))
+		printf("    fpsr   qemu %016" PRIx64 "  ivx %016" PRIx64 "\n", rd64(q + DT_OFF_FPSR), rd64(v + DT_OFF_FPSR));
+	for (int r = 0; r < 32; r++) {
+		const uint8_t *a = q + DT_OFF_V + 16 * r, *b = v + DT_OFF_V + 16 * r;
+		if (memcmp(a, b, 16) != 0)
+			printf("    v%-2d    qemu %016" PRIx64 "%016" PRIx64 "  ivx %016" PRIx64 "%016" PRIx64 "\n", r,
+			       rd64(a + 8), rd64(a), rd64(b + 8), rd64(b));
+	}
 	int shown = 0, more = 0;
 	for (int off = 0; off < DT_SCRATCH; off += 8) {
 		const uint8_t *a = q + DT_DUMP_BYTES + off, *b = v + DT_DUMP_BYTES + off;
@@ -396,8 +408,10 @@ static int dt_self_test(struct dt_ctx *c)
 			}
 		if (rd64(r + DT_OFF_NZCV) != blocks[i].nzcv || rd64(r + DT_OFF_TPIDR) != blocks[i].tpidr ||
 		    rd64(r + DT_OFF_MARK) != 0 || rd64(r + DT_OFF_SP) != rd64(r + 8 * DT_BASE_REG) + DT_SP_OFFSET ||
-		    memcmp(r + DT_DUMP_BYTES, blocks[i].scratch, DT_SCRATCH) != 0) {
-			printf("self-test: block %d: NZCV, TPIDR_EL0, marker, SP or scratch not as initialised\n", i);
+		    memcmp(r + DT_DUMP_BYTES, blocks[i].scratch, DT_SCRATCH) != 0 ||
+		    rd64(r + DT_OFF_FPCR) != blocks[i].fpcr || rd64(r + DT_OFF_FPSR) != blocks[i].fpsr ||
+		    memcmp(r + DT_OFF_V, blocks[i].v, sizeof blocks[i].v) != 0) {
+			printf("self-test: block %d: NZCV, TPIDR_EL0, marker, SP, FPCR, FPSR, V or scratch not as initialised\n", i);
 			bad = 1;
 		}
 	}
