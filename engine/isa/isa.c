@@ -55,6 +55,7 @@ static const struct isa_row isa_table[] = {
 	{ 0xfffff01f, 0xd503301f, isa_dec_barrier,     "barriers" },
 	{ 0xffd00000, 0xd5100000, isa_dec_sysreg,      "system register move" },
 	{ 0xfff80000, 0xd5080000, isa_dec_sys,         "system instructions" },
+	{ 0x3f200c00, 0x38200000, isa_dec_atomic,      "atomic memory operations" },
 	/* SIMD&FP loads and stores */
 	{ 0x3f000000, 0x3d000000, isa_dec_fp_ldst_uimm, "load/store SIMD&FP register (unsigned immediate)" },
 	{ 0x3e000000, 0x2c000000, isa_dec_fp_ldst_pair, "load/store SIMD&FP register pair" },
@@ -118,7 +119,7 @@ void isa_decode(uint32_t word, uint64_t pc, struct uop *u)
 
 uint64_t isa_hwcap(void)
 {
-	return HWCAP_FP | HWCAP_ASIMD | HWCAP_CRC32 | HWCAP_LRCPC;
+	return HWCAP_FP | HWCAP_ASIMD | HWCAP_CRC32 | HWCAP_ATOMICS | HWCAP_LRCPC;
 }
 
 uint64_t isa_hwcap2(void)

@@ -205,6 +205,7 @@ void dt_emit_ld_fp(struct dt_gen *g);
 void dt_emit_ld_fp_pair(struct dt_gen *g);
 void dt_emit_ld_fp_literal(struct dt_gen *g);
 void dt_emit_ld_simd(struct dt_gen *g);
+void dt_emit_ld_atomic(struct dt_gen *g);
 
 /* --- generation, layout, running -------------------------------------- */
 

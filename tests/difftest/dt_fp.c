@@ -271,3 +271,51 @@ void dt_emit_ld_simd(struct dt_gen *g)
 		return;
 	}
 }
+
+/* --- LSE atomics ----------------------------------------------------------- */
+
+/* LDADD..LDUMIN, SWP, CAS, CASP with random size and ordering bits, on an
+ * aligned address; no register is both base and data. */
+void dt_emit_ld_atomic(struct dt_gen *g)
+{
+	uint32_t kind = (uint32_t)dt_below(R(g), 4), ar = (uint32_t)dt_below(R(g), 4);
+	uint32_t size = (uint32_t)dt_below(R(g), 4), rn, rs, rt;
+	int64_t bytes = 1 << size;
+	if (kind == 3) {                                /* CASP: even pairs, 4 or 8 bytes each */
+		size = 2 + (uint32_t)dt_below(R(g), 2);
+		bytes = 2 << size;
+	}
+	do {
+		rs = (uint32_t)dt_reg_dst(g);
+		rt = (uint32_t)dt_reg_dst(g);
+		if (kind == 3) {
+			rs &= ~1u;
+			rt &= ~1u;
+		}
+		rn = (uint32_t)dt_reg_dst(g);
+	} while (rn == rs || rn == rt || (kind == 3 && (rs == 28 || rt == 28 || rs == 30 || rt == 30 ||
+						       rn == rs + 1 || rn == rt + 1)));
+	if (kind != 3 && dt_below(R(g), 6) == 0)
+		rt = 31;                                /* ST* aliases, CAS of XZR */
+	int64_t ea = dt_fp_ea(g, bytes) & ~(bytes - 1);
+	dt_set_base(g, (int)rn, ea);
+	if (kind == 2 && dt_below(R(g), 2)) {
+		/* a CAS that succeeds: Rs = the current memory value */
+		dt_emit(g, size << 30 | 0x38400000u | 0x01000000u | rn << 5 | rs);    /* LDR Rs, [Rn] */
+	}
+	uint32_t a = ar >> 1, r = ar & 1;
+	switch (kind) {
+	case 0: case 1: {                               /* LD<op> or SWP */
+		uint32_t o3 = kind == 1 ? 1u : 0u, opc = kind == 1 ? 0u : (uint32_t)dt_below(R(g), 8);
+		dt_emit(g, size << 30 | 0x38200000u | a << 23 | r << 22 | rs << 16 | o3 << 15 | opc << 12 |
+			rn << 5 | rt);
+		break;
+	}
+	case 2:
+		dt_emit(g, size << 30 | 0x08a07c00u | a << 22 | rs << 16 | r << 15 | rn << 5 | rt);
+		break;
+	default:
+		dt_emit(g, (size - 2) << 30 | 0x08207c00u | a << 22 | rs << 16 | r << 15 | rn << 5 | rt);
+		break;
+	}
+}

@@ -327,6 +327,8 @@ const struct dt_form dt_forms[] = {
 	{ "ld_fp_pair",   3, dt_emit_ld_fp_pair,   "ldp stp ldnp stnp" },
 	{ "ld_fp_literal", 1, dt_emit_ld_fp_literal, "ldr" },
 	{ "ld_simd",      3, dt_emit_ld_simd,      "*" },
+	/* capstone 4 does not know the LSE atomics */
+	{ "ld_atomic",    3, dt_emit_ld_atomic,    "*" },
 };
 const int dt_nforms = (int)(sizeof dt_forms / sizeof dt_forms[0]);
 

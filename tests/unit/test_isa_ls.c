@@ -417,7 +417,7 @@ static void test_ls_unallocated(void **state)
 		0x7c800000,     /* stur h0 with opc 10 (SIMD&FP) */
 		0x3c000800,     /* sttrb form for SIMD&FP: unallocated */
 		0xdc000000,     /* ldr literal SIMD&FP opc 11 */
-		0xf8200000,     /* ldadd (FEAT_LSE): not in the base set */
+		0xf8209000,     /* atomic with o3=1, opc=001 */
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
 		struct uop u;
