@@ -75,7 +75,8 @@ static const struct isa_row isa_table[] = {
 	{ 0xff200c00, 0x1e200c00, isa_dec_fp_csel,     "floating-point conditional select" },
 	{ 0xff000000, 0x1f000000, isa_dec_fp_dp3,      "floating-point data-processing (3 source)" },
 	/* Advanced SIMD (op0 = 0xx0 111x) */
-	{ 0x9e000000, 0x0e000000, isa_dec_simd,        "advanced SIMD" },
+	{ 0x9e000000, 0x0e000000, isa_dec_simd,        "advanced SIMD (vector)" },
+	{ 0xde000000, 0x5e000000, isa_dec_simd,        "advanced SIMD (scalar)" },
 };
 
 static int isa_unsupported(struct cpu *c, const struct uop *u)
