@@ -29,6 +29,7 @@
 struct dt_opts {
 	uint64_t seed, first, count;
 	int batch, timeout, max_reduce, qemu_only, check_enc, list, verbose;
+	long min_insns;             /* fail if a selected form got fewer instructions */
 	const char *ivx, *qemu, *work, *elf;
 	uint64_t mask[2];
 };
@@ -533,8 +534,9 @@ static void dt_usage(void)
 	fprintf(stderr,
 		"usage: difftest [-s SEED] [-n BLOCKS] [--first I] [--batch B] [--ivx PATH] [--qemu PATH]\n"
 		"                [--work DIR] [--forms a,b,...] [--qemu-only] [--check-enc] [--list]\n"
-		"                [--max-reduce K] [--timeout S] [--elf OUT] [-v]\n"
-		"  --elf OUT  only write the selected blocks (at most --batch) to OUT and exit\n"
+		"                [--max-reduce K] [--timeout S] [--elf OUT] [--min-insns N] [-v]\n"
+		"  --elf OUT        only write the selected blocks (at most --batch) to OUT and exit\n"
+		"  --min-insns N    fail unless every selected form was tested with at least N instructions\n"
 		"forms:");
 	for (int f = 0; f < dt_nforms; f++)
 		fprintf(stderr, " %s", dt_forms[f].name);
@@ -576,6 +578,7 @@ static int dt_parse(struct dt_opts *o, int argc, char **argv)
 		else if (!strcmp(a, "--batch"))                          { if (val) o->batch = atoi(val); }
 		else if (!strcmp(a, "--timeout"))                        { if (val) o->timeout = atoi(val); }
 		else if (!strcmp(a, "--max-reduce"))                     { if (val) o->max_reduce = atoi(val); }
+		else if (!strcmp(a, "--min-insns"))                      { if (val) o->min_insns = atol(val); }
 		else if (!strcmp(a, "--ivx"))                            { o->ivx = val; }
 		else if (!strcmp(a, "--qemu"))                           { o->qemu = val; }
 		else if (!strcmp(a, "--work"))                           { o->work = val; }
@@ -668,5 +671,17 @@ int main(int argc, char **argv)
 	if (c.failed == 0 && tmpl[0] && c.o.work == tmpl)
 		rmdir(tmpl);
 	printf("%ld passed, %ld failed\n", c.passed, c.failed);
-	return c.failed || c.bad_encodings ? 1 : 0;
+	int short_forms = 0;
+	for (int f = 0; f < dt_nforms && c.o.min_insns; f++) {
+		if (!(c.o.mask[f / 64] >> (f % 64) & 1))
+			continue;
+		if (c.form_count[f] < c.o.min_insns) {
+			printf("form %s: %ld instructions, fewer than --min-insns %ld\n", dt_forms[f].name,
+			       c.form_count[f], c.o.min_insns);
+			short_forms++;
+		} else {
+			printf("form %s: %ld instructions\n", dt_forms[f].name, c.form_count[f]);
+		}
+	}
+	return c.failed || c.bad_encodings || short_forms ? 1 : 0;
 }

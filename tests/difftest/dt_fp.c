@@ -98,7 +98,7 @@ static void dt_draw(struct dt_gen *g, uint32_t fixed, uint32_t mask)
 			return;
 		}
 	}
-	dt_emit(g, 0xd503201fu);        /* NOP: the class has nothing ivx takes */
+	dt_emit_setup(g, 0xd503201fu);  /* NOP, not counted: nothing drawn that ivx takes */
 }
 
 #define RD_RN_RM 0x001f03ffu            /* Rm (20..16), Rn, Rd */
