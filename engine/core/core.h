@@ -55,6 +55,18 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 /* Ask core_run to return at the end of the current cycle. */
 void core_request_stop(struct core *c);
 
+/* An interrupt whose handler costs the program `handler_cycles` cycles
+ * (a profiler charging its work to the simulated machine): from the next
+ * cycle on, for that many cycles, nothing is fetched, dispatched or
+ * committed; instructions already issued still complete and misses in
+ * flight still end. Interrupts taken while one is being handled queue up
+ * behind it. The cycles are counted in core_stats.handler_cycles; the
+ * cycle records show fetch halted (FETCH_STALL_OTHER). An observer may
+ * call it from any callback; the handler starts after the last cycle
+ * simulated, which is the cycle of the record only for observers without
+ * on_idle_cycles (runs of idle cycles reach the others late). */
+void core_interrupt(struct core *c, uint64_t handler_cycles);
+
 int core_done(const struct core *c);            /* the exit has committed */
 uint64_t core_cycles(const struct core *c);     /* cycles simulated so far */
 uint64_t core_committed(const struct core *c);  /* instructions committed */
@@ -64,6 +76,7 @@ struct guest *core_guest(const struct core *c);
 struct core_stats {
 	uint64_t cycles, committed, fetched, dispatched, issued, squashed;
 	uint64_t branches, mispredicts;
+	uint64_t handler_cycles;  /* cycles spent in interrupt handlers (core_interrupt) */
 	uint64_t events_correct[MISS_KIND_COUNT]; /* miss events begun on the correct path */
 	uint64_t events_wrong[MISS_KIND_COUNT];   /* ... on a wrong path */
 };
