@@ -280,6 +280,8 @@ void core_miss_end(struct core *c, struct core_active *a)
 static const uint8_t kind_of_class[UOP_CLASS_COUNT] = {
 	[UOP_ALU] = INSN_KIND_ALU, [UOP_MUL] = INSN_KIND_MUL, [UOP_DIV] = INSN_KIND_DIV,
 	[UOP_LOAD] = INSN_KIND_LOAD, [UOP_STORE] = INSN_KIND_STORE, [UOP_SYSCALL] = INSN_KIND_SYSCALL,
+	[UOP_FP] = INSN_KIND_FP, [UOP_FMA] = INSN_KIND_FP, [UOP_FDIV] = INSN_KIND_FDIV,
+	[UOP_SIMD] = INSN_KIND_SIMD,
 };
 static const uint8_t kind_of_branch[BRANCH_RETURN + 1] = {
 	[BRANCH_NONE] = INSN_KIND_JUMP, [BRANCH_COND] = INSN_KIND_COND_BRANCH,
