@@ -54,6 +54,7 @@ static size_t layout(struct core *c, char *base)
 	CARVE(wheel, int32_t, CORE_WHEEL_SIZE);
 	CARVE(sq, uint64_t, c->sq_size);
 	CARVE(div_free, uint64_t, c->cfg.div_units ? c->cfg.div_units : 1);
+	CARVE(fdiv_free, uint64_t, c->cfg.fdiv_units ? c->cfg.fdiv_units : 1);
 #undef CARVE
 	return off;
 }
@@ -95,6 +96,14 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 		c->long_classes |= 1u << UOP_MUL;
 	if (cfg->div_latency >= cfg->long_latency_threshold)
 		c->long_classes |= 1u << UOP_DIV;
+	if (cfg->fp_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_FP;
+	if (cfg->fma_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_FMA;
+	if (cfg->fdiv_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_FDIV;
+	if (cfg->simd_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_SIMD;
 	c->block_bytes = layout(c, NULL);
 	c->block = ivx_aligned_alloc(64, (c->block_bytes + 63) & ~(size_t)63);
 	if (!c->block) {
@@ -271,6 +280,8 @@ void core_miss_end(struct core *c, struct core_active *a)
 static const uint8_t kind_of_class[UOP_CLASS_COUNT] = {
 	[UOP_ALU] = INSN_KIND_ALU, [UOP_MUL] = INSN_KIND_MUL, [UOP_DIV] = INSN_KIND_DIV,
 	[UOP_LOAD] = INSN_KIND_LOAD, [UOP_STORE] = INSN_KIND_STORE, [UOP_SYSCALL] = INSN_KIND_SYSCALL,
+	[UOP_FP] = INSN_KIND_FP, [UOP_FMA] = INSN_KIND_FP, [UOP_FDIV] = INSN_KIND_FDIV,
+	[UOP_SIMD] = INSN_KIND_SIMD,
 };
 static const uint8_t kind_of_branch[BRANCH_RETURN + 1] = {
 	[BRANCH_NONE] = INSN_KIND_JUMP, [BRANCH_COND] = INSN_KIND_COND_BRANCH,

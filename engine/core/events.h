@@ -48,10 +48,14 @@ enum insn_kind {
 	INSN_KIND_INDIRECT,   /* BR */
 	INSN_KIND_RETURN,     /* RET */
 	INSN_KIND_SYSCALL,    /* SVC */
+	INSN_KIND_FP,         /* FP arithmetic, fused multiply-add, compare, convert (scalar, vector) */
+	INSN_KIND_FDIV,       /* FP divide, square root */
+	INSN_KIND_SIMD,       /* Advanced SIMD integer, permutes, moves between X and V */
 	INSN_KIND_COUNT
 };
 /* "other", "alu", "mul", "div", "load", "store", "cond-branch", "jump",
- * "call", "indirect", "return", "syscall"; -1 / "?" when unknown. */
+ * "call", "indirect", "return", "syscall", "fp", "fdiv", "simd"; -1 / "?"
+ * when unknown. */
 const char *insn_kind_name(int kind);
 int insn_kind_from_name(const char *name);
 /* Control transfers: every kind from INSN_KIND_COND_BRANCH to INSN_KIND_RETURN. */
