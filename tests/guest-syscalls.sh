@@ -1,5 +1,5 @@
 #!/bin/sh
-# guest-syscalls.sh IVX SYS_CHECK — system calls and the file sandbox, end
+# guest-syscalls.sh IVX SYS_CHECK SYS_STOP — system calls and the file sandbox, end
 # to end (see tests/guests/sys_check.c for the checks made inside the guest).
 #
 # Here: the guest passes every check in functional and timing mode, with
@@ -8,9 +8,11 @@
 # the seed; /proc/self/exe and the working directory are what the guest
 # should see; the file it wrote under the rw grant is on the host, and
 # nothing appeared under the read-only one; bad --dir values are one-line
-# errors with status 2. One line per check, exit 1 on any failure.
+# errors with status 2; the calls that end a run (tests/guests/sys_stop.c)
+# do so with one line and status 2. One line per check, exit 1 on any failure.
 ivx=$1
 prog=$2
+stop_prog=$3
 fails=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }
@@ -117,6 +119,27 @@ check_err "neither an absolute guest path nor ro/rw" --dir "$T/data:rel"
 check_err "neither an absolute guest path nor ro/rw" --dir "$T/data:/x:wr"
 check_err "expected HOST" --dir ":/x"
 check_err "needs a value" --dir
+
+# calls that end the run
+stop_case() {
+    what=$1
+    want=$2
+    "$ivx" run --functional "$stop_prog" -- "$what" > "$T/s.out" 2> "$T/s.err"
+    rc=$?
+    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/s.err")" = 1 ] && grep -q -- "$want" "$T/s.err" && [ ! -s "$T/s.out" ]; then
+        pass "$what: $(cat "$T/s.err")"
+    else
+        fail "$what: status $rc, '$(cat "$T/s.err")' (want '$want'), stdout '$(cat "$T/s.out")'"
+    fi
+}
+stop_case abort "guest killed by signal 6 (SIGABRT) it sent itself at pc"
+stop_case handler "signal 10 (SIGUSR1), which has a handler: signal delivery is not supported"
+stop_case futex "would block forever"
+stop_case clone "unsupported system call 220 (clone) at pc"
+"$ivx" run --functional "$stop_prog" -- ignored > "$T/s.out" 2> "$T/s.err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(cat "$T/s.out")" = "tgkill: 0" ] && pass "an ignored signal sent to itself does nothing" \
+    || fail "ignored signal: status $rc, '$(cat "$T/s.out" "$T/s.err")'"
 
 echo "guest-syscalls: $fails failed"
 [ "$fails" = 0 ]

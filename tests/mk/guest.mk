@@ -19,8 +19,8 @@ $(GUEST_TEST_DIR)/%: tests/guests/%.c $(wildcard data/runtime/*.c data/runtime/*
 	@mkdir -p $(dir $@)
 	$(GUEST_TEST_CC) $(GUEST_TEST_CFLAGS) -o $@ data/runtime/crt0.S $(wildcard data/runtime/*.c) $<
 
-test-guest-syscalls: $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check
-	@tests/guest-syscalls.sh $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check
+test-guest-syscalls: $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check $(GUEST_TEST_DIR)/sys_stop
+	@tests/guest-syscalls.sh $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check $(GUEST_TEST_DIR)/sys_stop
 
 TEST_TARGETS  += test-guest-syscalls
 CHECK_TARGETS += test-guest-syscalls
