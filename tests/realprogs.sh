@@ -16,6 +16,9 @@
 # The programs are fetched and built on first use (data/real/build.sh).
 # When that is impossible (no network, no Debian mirror), the script says
 # "NOT RUN" with the reason and exits 0, unless REALPROGS_REQUIRED=1.
+# REALPROGS_CASES, REALPROGS_EXPECT and REALPROGS_BIN (which skips the
+# build) replace data/real/cases, tests/realprogs.expect and the programs'
+# directory: tests/realprogs-harness.sh uses them to test this script.
 cd "$(dirname "$0")/.." || exit 1
 ivx=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 set_=$2
@@ -25,7 +28,11 @@ case $set_ in
     *) echo "usage: realprogs.sh IVX small|large"; exit 2 ;;
 esac
 out=${REALPROGS_OUT:-data/real/out}
-if ! data/real/build.sh > "${TMPDIR:-/tmp}/realprogs-build.$$" 2>&1; then
+cases=${REALPROGS_CASES:-data/real/cases}
+expect=${REALPROGS_EXPECT:-tests/realprogs.expect}
+if [ -n "${REALPROGS_BIN:-}" ]; then
+    :
+elif ! data/real/build.sh > "${TMPDIR:-/tmp}/realprogs-build.$$" 2>&1; then
     echo "realprogs: NOT RUN: $(grep -v ': fetching and building' "${TMPDIR:-/tmp}/realprogs-build.$$" | head -1)"
     sed -n '2,6p' "${TMPDIR:-/tmp}/realprogs-build.$$"
     rm -f "${TMPDIR:-/tmp}/realprogs-build.$$"
@@ -33,7 +40,7 @@ if ! data/real/build.sh > "${TMPDIR:-/tmp}/realprogs-build.$$" 2>&1; then
     exit 0
 fi
 rm -f "${TMPDIR:-/tmp}/realprogs-build.$$"
-bin=$(cd "$out/bin" && pwd)
+bin=$(cd "${REALPROGS_BIN:-$out/bin}" && pwd)
 in=$out/inputs-$set_
 if [ ! -f "$in/.done" ]; then
     rm -rf "$in"
@@ -44,7 +51,7 @@ in=$(cd "$in" && pwd)
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 
-expected() { grep -v '^#' tests/realprogs.expect | grep -qx "$1"; }
+expected() { grep -v '^#' "$expect" | grep -qx "$1"; }
 
 n_match=0 n_notyet=0 n_fail=0 notyet_names='' new_names=''
 while IFS='|' read -r name prog args stdin; do
@@ -74,7 +81,7 @@ while IFS='|' read -r name prog args stdin; do
     fi
     if [ -n "$why" ] && ! cmp -s "$T/q.out" "$T/f.out"; then
         if expected "$name"; then
-            echo "FAIL      $name: listed in tests/realprogs.expect but stops: $why"
+            echo "FAIL      $name: listed in $expect but stops: $why"
             n_fail=$((n_fail + 1))
         else
             echo "not yet   $name: $why"
@@ -107,8 +114,8 @@ while IFS='|' read -r name prog args stdin; do
         (cd "$in" && "$ivx" cpistack $ivx_in --dir "$in" "$bin/$prog" -- $args) 2>&1 | sed 's/^/          /'
         set +f
     fi
-done < data/real/cases
-[ -n "$new_names" ] && echo "realprogs: now matching qemu, add to tests/realprogs.expect:$new_names"
-[ -n "$notyet_names" ] && echo "realprogs: do not run yet (not a failure until listed in tests/realprogs.expect):$notyet_names"
+done < "$cases"
+[ -n "$new_names" ] && echo "realprogs: now matching qemu, add to $expect:$new_names"
+[ -n "$notyet_names" ] && echo "realprogs: do not run yet (not a failure until listed in $expect):$notyet_names"
 echo "realprogs ($set_): $n_match match qemu, $n_notyet do not run yet, $n_fail failed"
 [ "$n_fail" = 0 ]

@@ -6,6 +6,8 @@
 #                          (not in git; built once, then reused)
 #   test-realprogs         (make test) the small inputs: each case against
 #                          qemu-aarch64, functional and timing mode
+#   test-realprogs-harness (make test) tests/realprogs.sh itself on local
+#                          programs: match, not yet, differs, expect list
 #   validate-realprogs     (make validate) the large inputs, and `ivx cpistack`
 #                          of each program that runs
 #
@@ -13,7 +15,7 @@
 # as "not yet" with ivx's reason (tests/realprogs.sh). `make run` never
 # builds them.
 REALPROGS_PKGS := dpkg-dev tcl xz-utils qemu-user gcc-aarch64-linux-gnu
-.PHONY: realprogs realprogs-deps test-realprogs validate-realprogs
+.PHONY: realprogs realprogs-deps test-realprogs test-realprogs-harness validate-realprogs
 realprogs-deps:
 	@tests/tools/deps.sh $(REALPROGS_PKGS)
 
@@ -23,8 +25,11 @@ realprogs: realprogs-deps
 test-realprogs: $(BUILD)/ivx realprogs-deps
 	@tests/realprogs.sh $(BUILD)/ivx small
 
+test-realprogs-harness: $(BUILD)/ivx $(BUILD)/tests/guests/sys_stop
+	@tests/realprogs-harness.sh $(BUILD)/ivx $(BUILD)/tests/guests/sys_stop
+
 validate-realprogs: $(BUILD)/ivx realprogs-deps
 	@REALPROGS_REQUIRED=1 tests/realprogs.sh $(BUILD)/ivx large
 
-TEST_TARGETS     += test-realprogs
+TEST_TARGETS     += test-realprogs-harness test-realprogs
 VALIDATE_TARGETS += validate-realprogs
