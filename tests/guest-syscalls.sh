@@ -139,6 +139,7 @@ stop_case abort "guest killed by signal 6 (SIGABRT) it sent itself at pc"
 stop_case handler "signal 10 (SIGUSR1), which has a handler: signal delivery is not supported"
 stop_case futex "would block forever"
 stop_case clone "unsupported system call 220 (clone) at pc"
+stop_case mprotect "guest fault: write to protected address 0x7f0000001000"
 "$ivx" run --functional "$stop_prog" -- ignored > "$T/s.out" 2> "$T/s.err"
 rc=$?
 [ "$rc" = 0 ] && [ "$(cat "$T/s.out")" = "tgkill: 0" ] && pass "an ignored signal sent to itself does nothing" \

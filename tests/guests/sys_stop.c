@@ -6,6 +6,7 @@
  *   handler   SIGUSR1 with a handler, then sent: unsupported (no delivery)
  *   futex     FUTEX_WAIT on an unchanged word: would block forever
  *   clone     an unsupported call: named with its number
+ *   mprotect  a page made read-only, then written: a fault naming it
  *   pid       prints getpid() and exits 0: ivx's fixed 1000 is not what
  *             qemu-aarch64 prints (tests/realprogs-harness.sh needs a
  *             program whose output differs)
@@ -48,6 +49,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(what, "pid")) {
 		printf("pid %ld\n", pid);
 		return 0;
+	} else if (!strcmp(what, "mprotect")) {
+		char *p = mmap(0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p[4096] = 1;
+		sc(226, (long)(p + 4096), 4096, PROT_READ, 0);
+		p[0] = 2;                 /* still writable */
+		*(volatile char *)(p + 4096) = 3;
 	} else if (!strcmp(what, "clone")) {
 		sc(220, 0, 0, 0, 0);
 	}
