@@ -14,7 +14,9 @@
 # Which cases must match is tests/realprogs.expect; the others are listed
 # as "not yet" with ivx's reason (tests/realprogs.sh). `make run` never
 # builds them.
-REALPROGS_PKGS := dpkg-dev tcl xz-utils qemu-user gcc-aarch64-linux-gnu
+# (libc6-dev-arm64-cross is only a Recommends of the cross compiler, and
+# deps.sh installs without recommends: glibc programs need its headers)
+REALPROGS_PKGS := dpkg-dev tcl xz-utils qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 .PHONY: realprogs realprogs-deps test-realprogs test-realprogs-harness validate-realprogs
 realprogs-deps:
 	@tests/tools/deps.sh $(REALPROGS_PKGS)
@@ -25,7 +27,7 @@ realprogs: realprogs-deps
 test-realprogs: $(BUILD)/ivx realprogs-deps
 	@tests/realprogs.sh $(BUILD)/ivx small
 
-test-realprogs-harness: $(BUILD)/ivx $(BUILD)/tests/guests/sys_stop
+test-realprogs-harness: $(BUILD)/ivx $(BUILD)/tests/guests/sys_stop realprogs-deps
 	@tests/realprogs-harness.sh $(BUILD)/ivx $(BUILD)/tests/guests/sys_stop
 
 validate-realprogs: $(BUILD)/ivx realprogs-deps
