@@ -10,7 +10,8 @@
 #include <string.h>
 #include "acct/acct.h"
 #include "explorer/explorer.h"
-#include "explorer/explorer_acct.h"
+#include "explorer/inst_acct.h"
+#include "explorer/instrument.h"
 #include "pane.h"
 #include "textbuf.h"
 
@@ -29,7 +30,7 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	double scale = 0;
 	uint64_t insns = 0;
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		const struct acct *a = xacct_unit(x->acct, m);
+		const struct acct *a = xacct_unit(explorer_instrument(x, "acct"), m);
 		if (!a)
 			continue;
 		acct_get_stack(a, &s[m]);

@@ -12,7 +12,8 @@
 #include <string.h>
 #include "acct/acct.h"
 #include "explorer/explorer.h"
-#include "explorer/explorer_acct.h"
+#include "explorer/inst_acct.h"
+#include "explorer/instrument.h"
 #include "pane.h"
 #include "textbuf.h"
 
@@ -30,7 +31,7 @@ static const char *state_name(int s)
 static void fmt_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 {
 	int sfmt = p->view != 0;
-	const struct acct *a = xacct_unit(x->acct, sfmt ? ACCT_SFMT : ACCT_FMT);
+	const struct acct *a = xacct_unit(explorer_instrument(x, "acct"), sfmt ? ACCT_SFMT : ACCT_FMT);
 	struct acct_fmt_state st;
 	if (!a || acct_fmt_state(a, &st) < 0) {
 		tb_puts(tb, 0, 0, TB_DIM, "no FMT accounting unit");
@@ -104,7 +105,7 @@ static int fmt_key(struct pane *p, struct explorer *x, int key)
 
 static void fmt_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 {
-	const struct acct *a = xacct_unit(x->acct, p->view ? ACCT_SFMT : ACCT_FMT);
+	const struct acct *a = xacct_unit(explorer_instrument(x, "acct"), p->view ? ACCT_SFMT : ACCT_FMT);
 	struct acct_fmt_state st;
 	if (a && acct_fmt_state(a, &st) == 0)
 		snprintf(buf, n, "%s: %d rows, %d branches in ROB, %d in frontend  [F2: %s]",

@@ -97,6 +97,31 @@ void ui_state_dirty(struct ui_state *u)
 	u->dirty = 1;
 }
 
+static void state_changed(void *ctx)
+{
+	ui_state_dirty(ctx);
+}
+
+int ui_state_attach(struct explorer *x)
+{
+	x->ui = ui_state_new();
+	if (!x->ui)
+		return -1;
+	x->changed = state_changed;
+	x->changed_ctx = x->ui;
+	return 0;
+}
+
+void ui_state_detach(struct explorer *x)
+{
+	if (!x)
+		return;
+	ui_state_free(x->ui);
+	x->ui = NULL;
+	x->changed = NULL;
+	x->changed_ctx = NULL;
+}
+
 void ui_state_update(struct ui_state *u, struct explorer *x)
 {
 	if (!u->dirty)

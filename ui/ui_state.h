@@ -19,6 +19,12 @@ struct ui_state;
 struct ui_state *ui_state_new(void);
 void ui_state_free(struct ui_state *u);
 
+/* Give session x a new UI state (x->ui) that follows its state changes
+ * (x->changed), and take it away again. The front end owns it; the
+ * session never looks inside. 0, or -1 when out of memory. */
+int ui_state_attach(struct explorer *x);
+void ui_state_detach(struct explorer *x);
+
 /* The engine state changed: every pane needs update() before drawing. */
 void ui_state_dirty(struct ui_state *u);
 /* Call update() on the panes if dirty. */

@@ -55,6 +55,33 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 /* Ask core_run to return at the end of the current cycle. */
 void core_request_stop(struct core *c);
 
+/* An interrupt whose handler costs the program `handler_cycles` cycles
+ * (a profiler charging its work to the simulated machine): from the next
+ * cycle on, for that many cycles, nothing is fetched, dispatched or
+ * committed; instructions already issued still complete and misses in
+ * flight still end. Interrupts taken while one is being handled queue up
+ * behind it. The cycles are counted in core_stats.handler_cycles; the
+ * cycle records show fetch halted (FETCH_STALL_OTHER). An observer may
+ * call it from any callback; the handler starts after the last cycle
+ * simulated, which is the cycle of the record only for observers without
+ * on_idle_cycles (runs of idle cycles reach the others late). */
+void core_interrupt(struct core *c, uint64_t handler_cycles);
+
+/* What-if, for measuring what one miss event really costs: the event of
+ * `kind` that the instruction with dynamic number `seq` (insn_event.seq;
+ * for I-side events the miss_event's insn_seq) would cause does not
+ * happen. MISS_MISPREDICT: the branch is predicted correctly (the
+ * predictor is still consulted and trained as usual). MISS_L1D, MISS_L2D,
+ * MISS_DTLB: its data access hits the L1 and the D-TLB: the line and its
+ * translation are installed at once, so the caches hold afterwards what
+ * they would after the miss, without its latency. MISS_L1I, MISS_L2I,
+ * MISS_ITLB: the fetch of its block hits, in the same way.
+ * Set it before the instruction is fetched (mispredict, I-side) or
+ * issued (D-side), e.g. right after restoring a snapshot; one event at a
+ * time (a new call replaces the last; seq 0 clears it). It is part of
+ * the core's state (snapshots keep it). */
+void core_forgive(struct core *c, int kind, uint64_t seq);
+
 int core_done(const struct core *c);            /* the exit has committed */
 uint64_t core_cycles(const struct core *c);     /* cycles simulated so far */
 uint64_t core_committed(const struct core *c);  /* instructions committed */
@@ -64,6 +91,7 @@ struct guest *core_guest(const struct core *c);
 struct core_stats {
 	uint64_t cycles, committed, fetched, dispatched, issued, squashed;
 	uint64_t branches, mispredicts;
+	uint64_t handler_cycles;  /* cycles spent in interrupt handlers (core_interrupt) */
 	uint64_t events_correct[MISS_KIND_COUNT]; /* miss events begun on the correct path */
 	uint64_t events_wrong[MISS_KIND_COUNT];   /* ... on a wrong path */
 };

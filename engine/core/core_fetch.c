@@ -37,13 +37,23 @@ static const uint8_t fu_of_class[UOP_CLASS_COUNT] = {
 	[UOP_LOAD] = FU_MEM, [UOP_STORE] = FU_MEM, [UOP_MUL] = FU_MUL, [UOP_DIV] = FU_DIV,
 };
 
+/* The INSN_WANT_* classes of each micro-op class and branch kind, in one
+ * lookup on the fetch path. */
+#define B(kind, bits) [UOP_BRANCH][kind] = INSN_WANT_BRANCH | (bits)
+static const uint8_t want_of_uop[UOP_CLASS_COUNT][BRANCH_RETURN + 1] = {
+	[UOP_LOAD][BRANCH_NONE] = INSN_WANT_LOAD, [UOP_STORE][BRANCH_NONE] = INSN_WANT_STORE,
+	[UOP_MUL][BRANCH_NONE] = INSN_WANT_LONG_LATENCY, [UOP_DIV][BRANCH_NONE] = INSN_WANT_LONG_LATENCY,
+	B(BRANCH_NONE, 0), B(BRANCH_COND, 0), B(BRANCH_UNCOND, 0), B(BRANCH_INDIRECT, 0),
+	B(BRANCH_CALL, INSN_WANT_CALL), B(BRANCH_CALL_INDIRECT, INSN_WANT_CALL),
+	B(BRANCH_RETURN, INSN_WANT_CALL),
+};
+#undef B
+
 /* The event classes (ev_bits) of r, from its static uop and its fetch. */
-static inline uint8_t core_ev_bits(const struct core_insn *r)
+static inline uint32_t core_ev_bits(const struct core_insn *r)
 {
-	unsigned branch = r->uop->op_class == UOP_BRANCH, imiss = r->icache_miss != 0;
-	unsigned correct = !r->wrong_path;
-	return (uint8_t)(CORE_EV_ANY | branch * INSN_WANT_BRANCH | imiss * INSN_WANT_IMISS |
-			 (branch & correct) * CORE_EV_BRANCH_CP | (imiss & correct) * CORE_EV_IMISS_CP);
+	uint32_t bits = want_of_uop[r->op_class][r->uop->branch_kind] | (r->icache_miss ? INSN_WANT_IMISS : 0);
+	return CORE_EV_ANY | bits | (r->wrong_path ? 0 : CORE_EV_CP(bits));
 }
 
 /* Unit, long-latency and serializing flags, event classes (table lookups:
@@ -114,9 +124,14 @@ static int predict(struct core *c, struct core_insn *r)
 		taken = p->taken && p->target;
 		pred = taken ? p->target : r->pc + 4;
 	}
+	if (__builtin_expect(pred != r->next_pc, 0) && r->seq == s->forgive_seq &&
+	    s->forgive_kind == MISS_MISPREDICT) {
+		pred = r->next_pc;   /* what-if (core_forgive): predicted correctly */
+		taken = r->taken;
+	}
 	if (pred != r->next_pc) {
 		r->mispredicted = 1;
-		r->ev_bits |= (uint8_t)(INSN_WANT_MISPREDICT | (r->wrong_path ? 0 : CORE_EV_MISPRED_CP));
+		r->ev_bits |= INSN_WANT_MISPREDICT | (r->wrong_path ? 0 : CORE_EV_CP(INSN_WANT_MISPREDICT));
 		r->pred_next = pred;
 		if (!s->spec) {
 			guest_spec_begin(c->g);
@@ -135,6 +150,13 @@ static int access_block(struct core *c, uint64_t pc)
 	int correct = !s->spec;
 	if (!correct && !c->cfg.wrong_path_memory)
 		return 1;
+	if (__builtin_expect(s->next_seq == s->forgive_seq, 0)) {
+		int k = s->forgive_kind;
+		if (k == MISS_L1I || k == MISS_L2I || k == MISS_ITLB) {
+			memsys_warm_ifetch(c->ms, pc);   /* what-if (core_forgive): the block hits */
+			return 1;
+		}
+	}
 	struct mem_access a;
 	memsys_ifetch(c->ms, pc, s->cycle, &a);
 	if (a.blocked)
@@ -218,6 +240,8 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		r->icache_miss = (uint8_t)imiss;
 		imiss = 0;
 		classify(c, r);
+		if (c->keep_load_values)
+			r->load_value = r->op_class == UOP_LOAD ? cpu->x[r->uop->rd] : 0;
 		int taken = 0;
 		if (r->op_class == UOP_BRANCH) {
 			taken = predict(c, r);

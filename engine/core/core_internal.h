@@ -41,12 +41,13 @@
 #define CORE_WHEEL_SIZE    1024           /* completion wheel buckets (power of two) */
 #define CORE_NIL           (-1)           /* empty link */
 #define CORE_SQ_FILTER     256            /* store-queue filter buckets (power of two) */
-#define CORE_EV_ANY        0x80u          /* ev_bits: in every record; an observer with filter 0 */
-/* ev_bits of correct-path instructions: INSN_WANT_BRANCH / INSN_WANT_IMISS /
- * INSN_WANT_MISPREDICT again, for observers that add INSN_WANT_CORRECT_PATH */
-#define CORE_EV_BRANCH_CP  0x10u
-#define CORE_EV_IMISS_CP   0x20u
-#define CORE_EV_MISPRED_CP 0x40u
+/* ev_bits: an instruction's INSN_WANT_* class bits in the low half; the
+ * same bits again, shifted up by CORE_EV_CP_SHIFT, when it is on the
+ * correct path (for observers that add INSN_WANT_CORRECT_PATH); and
+ * CORE_EV_ANY, which every instruction has (an observer with filter 0). */
+#define CORE_EV_CP_SHIFT   16
+#define CORE_EV_CP(bits)   ((uint32_t)(bits) << CORE_EV_CP_SHIFT)
+#define CORE_EV_ANY        0x80000000u
 
 /* Where an instruction is. */
 enum insn_state {
@@ -85,13 +86,13 @@ struct core_insn {
 	int32_t dep_head;         /* first edge of the list of consumers waiting on it */
 	int32_t wheel_next;       /* next in its completion wheel bucket while issued */
 	int32_t wheel_bucket;     /* the bucket it is linked in */
-	int32_t spare;
+	uint32_t ev_bits;         /* CORE_EV_ANY | the INSN_WANT_* classes it belongs to */
 	uint8_t state;            /* enum insn_state */
 	uint8_t op_class;         /* uop->op_class, kept here to spare a cache line */
 	uint8_t fu;               /* enum core_fu */
 	uint8_t wrong_path;       /* fetched down a mispredicted path */
 	uint8_t taken;            /* branch: actually taken */
-	uint8_t ev_bits;          /* CORE_EV_ANY | the INSN_WANT_* classes it belongs to */
+	uint8_t spare8;
 	/* cleared at allocation: */
 	uint8_t pending;          /* source operands not yet available */
 	uint8_t pending_addr;     /* stores: address operands not yet available */
@@ -105,7 +106,9 @@ struct core_insn {
 	uint8_t has_dmiss;        /* dmiss[slot] holds events begun by this load */
 	uint8_t serialize;        /* system call: issues only from the ROB head */
 	uint8_t zero_end[4];
-	uint8_t pad[19];
+	uint8_t pad[3];
+	uint64_t load_value;      /* loads: the first register loaded (set at fetch) */
+	uint8_t spare[8];
 };
 
 /* D-side miss events a load began (ended when its data returns). */
@@ -171,6 +174,9 @@ struct core_state {
 
 	uint64_t time_base;       /* guest clock (ns) at cycle 0: continues the functional clock */
 	uint64_t last_commit_cycle;
+	uint64_t handler_until;   /* core_interrupt: in a handler in the cycles before this one */
+	uint64_t forgive_seq;     /* core_forgive: this instruction's event does not happen (0: none) */
+	int forgive_kind;         /* ... the event's miss kind */
 	int done;                 /* the exit has committed */
 	int stop_requested;
 	struct ivx_err fault_err; /* the error of the faulting instruction (fetch_halt == HALT_FAULT) */
@@ -193,7 +199,7 @@ struct core_sub {
 	void (*idle)(void *ctx, const struct cycle_record *r, uint64_t n); /* cycle: on_idle_cycles */
 	uint32_t mask;            /* miss: MISS_BIT of each kind it wants */
 	uint32_t end_mask;        /* miss: ... and of each kind whose end it wants */
-	uint8_t want[INSN_STAGE_COUNT]; /* insn, per stage: the ev_bits it wants
+	uint32_t want[INSN_STAGE_COUNT]; /* insn, per stage: the ev_bits it wants
 				     (CORE_EV_ANY: all; 0: none) */
 };
 
@@ -212,7 +218,8 @@ struct core {
 	struct core_sub insn_sub[CORE_MAX_OBSERVERS], miss_sub[CORE_MAX_OBSERVERS];
 	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
 	int n_insn_sub, n_miss_sub, n_cycle_sub;
-	uint8_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
+	uint32_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
+	int keep_load_values;     /* some observer may receive loads: fetch records their values */
 	uint32_t miss_mask, miss_end_mask;
 	/* s.cc's occupancies and in-order positions are those of the last
 	 * published cycle, so a cycle in which nothing moved need not work
@@ -312,6 +319,8 @@ static inline void core_sq_filter(struct core *c, const struct core_insn *r, int
 static inline int core_fetch_stall_reason(const struct core *c)
 {
 	const struct core_state *s = &c->s;
+	if (__builtin_expect(s->cycle < s->handler_until, 0))
+		return FETCH_STALL_OTHER;   /* in an interrupt handler (core_interrupt) */
 	if (s->fetch_wait && s->fetch_wait_correct) {
 		if (s->cycle < s->fetch_walk_end || s->fetch_wait_kind < 0)
 			return FETCH_STALL_ITLB;
@@ -324,6 +333,13 @@ static inline int core_fetch_stall_reason(const struct core *c)
 	if (s->fetch_halt)
 		return FETCH_STALL_OTHER;
 	return FETCH_OK;
+}
+
+/* core_forgive: is the forgiven event a data-side one? */
+static inline int core_forgives_data(const struct core *c)
+{
+	int k = c->s.forgive_kind;
+	return k == MISS_L1D || k == MISS_L2D || k == MISS_DTLB;
 }
 
 /* Whether some observer wants r's event of `stage` (a constant at every

@@ -1,4 +1,4 @@
-/* events.c — names of the miss-event kinds (see events.h). */
+/* events.c — names of the miss-event and instruction kinds (see events.h). */
 #include <string.h>
 #include "events.h"
 
@@ -23,5 +23,26 @@ int miss_kind_from_name(const char *name)
 		if (!*a && !*b)
 			return k;
 	}
+	return -1;
+}
+
+static const char *const kind_names[INSN_KIND_COUNT] = {
+	[INSN_KIND_OTHER] = "other", [INSN_KIND_ALU] = "alu", [INSN_KIND_MUL] = "mul",
+	[INSN_KIND_DIV] = "div", [INSN_KIND_LOAD] = "load", [INSN_KIND_STORE] = "store",
+	[INSN_KIND_COND_BRANCH] = "cond-branch", [INSN_KIND_JUMP] = "jump",
+	[INSN_KIND_CALL] = "call", [INSN_KIND_INDIRECT] = "indirect",
+	[INSN_KIND_RETURN] = "return", [INSN_KIND_SYSCALL] = "syscall",
+};
+
+const char *insn_kind_name(int kind)
+{
+	return kind >= 0 && kind < INSN_KIND_COUNT ? kind_names[kind] : "?";
+}
+
+int insn_kind_from_name(const char *name)
+{
+	for (int k = 0; k < INSN_KIND_COUNT; k++)
+		if (!strcmp(kind_names[k], name))
+			return k;
 	return -1;
 }

@@ -14,7 +14,12 @@
  * All records are only valid during the call. Observers must not allocate
  * per call on the hot path. An observer that reads only some instruction
  * or miss events says which (insn_filter, miss_filter): the core then
- * skips the others before building them. An observer that keeps state
+ * skips the others before building them.
+ *
+ * The vocabulary here is the core's own (stages, miss kinds, instruction
+ * kinds, what the ROB head waits on), never an observer's: an accounting
+ * method, a profiler or a sampler maps it onto its own terms. An
+ * instrument needs nothing but this header, core.h, config.h and err.h. An observer that keeps state
  * provides state_size/save/restore so engine snapshots (reverse stepping)
  * include it.
  */
@@ -25,6 +30,35 @@
 #include <stdint.h>
 
 struct uop;
+
+/* ---- instruction kinds ------------------------------------------------ */
+
+/* What an instruction is, coarsely, for observers that must not look at
+ * the decoder's micro-ops (instruments see only the core's headers). */
+enum insn_kind {
+	INSN_KIND_OTHER,      /* nop, barrier, system register move, halt */
+	INSN_KIND_ALU,        /* single-cycle integer operation */
+	INSN_KIND_MUL,        /* integer multiply */
+	INSN_KIND_DIV,        /* integer divide */
+	INSN_KIND_LOAD,       /* any load (pairs, exclusive, acquire, literal) */
+	INSN_KIND_STORE,      /* any store */
+	INSN_KIND_COND_BRANCH,/* B.cond, CBZ/CBNZ, TBZ/TBNZ */
+	INSN_KIND_JUMP,       /* B: direct, unconditional */
+	INSN_KIND_CALL,       /* BL, BLR */
+	INSN_KIND_INDIRECT,   /* BR */
+	INSN_KIND_RETURN,     /* RET */
+	INSN_KIND_SYSCALL,    /* SVC */
+	INSN_KIND_COUNT
+};
+/* "other", "alu", "mul", "div", "load", "store", "cond-branch", "jump",
+ * "call", "indirect", "return", "syscall"; -1 / "?" when unknown. */
+const char *insn_kind_name(int kind);
+int insn_kind_from_name(const char *name);
+/* Control transfers: every kind from INSN_KIND_COND_BRANCH to INSN_KIND_RETURN. */
+static inline int insn_kind_is_branch(int kind)
+{
+	return kind >= INSN_KIND_COND_BRANCH && kind <= INSN_KIND_RETURN;
+}
 
 /* ---- miss events ------------------------------------------------------ */
 
@@ -83,13 +117,23 @@ struct insn_event {
 	uint64_t cycle;
 	uint64_t seq;           /* dynamic instruction number, increasing in fetch order (wrong path too) */
 	uint64_t pc;
-	const struct uop *uop;  /* static decode (class, registers, branch kind) */
+	const struct uop *uop;  /* static decode (class, registers, branch kind), for
+				   the core's own layers; instruments read `kind` */
+	int kind;               /* enum insn_kind */
+	uint32_t word;          /* the instruction word */
+	int taken;              /* control transfer: it went to next_pc (known from fetch) */
+	uint64_t next_pc;       /* the instruction's actual successor on its path */
+	uint64_t load_value;    /* loads: the first 64-bit register it loaded (a pair's
+				   first register), from fetch on; 0 otherwise. Recorded
+				   for loads fetched while an observer that can receive
+				   loads (filter 0 or INSN_WANT_LOAD) is subscribed */
 	int rob_index;          /* the ROB slot it occupies or will occupy (the core
 				   allocates it at fetch; a slot number may exceed
 				   the ROB size), -1 if none */
 	int wrong_path;         /* fetched down a mispredicted path */
 	int mispredicted;       /* a branch whose prediction was wrong (known at fetch) */
-	int icache_miss;        /* its fetch missed in the L1 I-cache or I-TLB (sFMT's I-miss bit) */
+	int icache_miss;        /* the first instruction of a fetch block that missed in the
+				   L1 I-cache or I-TLB */
 	int dcache_level;       /* loads from INSN_ISSUE on, stores at INSN_COMMIT: 1 = L1 hit,
 				   2 = L2 hit, 3 = memory; 0 otherwise */
 	int dtlb_miss;          /* loads/stores, the same stages: D-TLB missed */
@@ -158,8 +202,8 @@ struct cycle_record {
 	int long_misses_outstanding; /* head_wait == HEAD_STORE: L2 D-cache misses in flight
 					(is the refused store waiting on memory?); else 0 */
 	/* (the fields above are the record's fixed part: CYCLE_RECORD_FIXED) */
-	/* The branches fetched this cycle (both paths), oldest first: an FMT
-	 * gives each its row without an instruction event per branch. */
+	/* The branches fetched this cycle (both paths), oldest first, so an
+	 * observer that tracks every branch needs no instruction event each. */
 	int branches_fetched;
 	struct fetched_branch {
 		uint64_t seq, pc;
@@ -194,7 +238,7 @@ struct core_observer {
 	void (*restore)(void *ctx, const void *blob);
 	/* Which instruction events on_insn receives: 0 = every event of every
 	 * instruction; else the events of the instructions matching one of
-	 * the INSN_WANT_* bits set, and of no other. An event
+	 * the INSN_WANT_* class bits set, and of no other. An event
 	 * no observer wants costs the core one test instead of building the
 	 * record and making the calls. The filters are read when the
 	 * observer is added. */
@@ -217,12 +261,20 @@ struct core_observer {
 	uint32_t miss_skip_end;
 };
 
-#define INSN_WANT_BRANCH 1u   /* uop->op_class == UOP_BRANCH */
-#define INSN_WANT_IMISS  2u   /* icache_miss set (its fetch missed: the sFMT's I-miss bit) */
-#define INSN_WANT_MISPREDICT 8u /* a mispredicted branch (known from its fetch on) */
-#define INSN_WANT_CORRECT_PATH 4u /* with the bits above: only of instructions on the
+/* Instruction classes an observer can ask for (insn_filter and
+ * insn_filter_at): any combination of the class bits, optionally with
+ * INSN_WANT_CORRECT_PATH. There is room for 15 class bits. */
+#define INSN_WANT_BRANCH 1u   /* any control transfer (insn_kind_is_branch) */
+#define INSN_WANT_IMISS  2u   /* icache_miss set (its fetch missed) */
+#define INSN_WANT_CORRECT_PATH 4u /* with the class bits: only instructions on the
 				     correct path (most fetched instructions of a
 				     branchy program are wrong-path ones) */
+#define INSN_WANT_MISPREDICT 8u /* a mispredicted branch (known from its fetch on) */
+#define INSN_WANT_LOAD   0x10u  /* INSN_KIND_LOAD */
+#define INSN_WANT_STORE  0x20u  /* INSN_KIND_STORE */
+#define INSN_WANT_CALL   0x40u  /* INSN_KIND_CALL and INSN_KIND_RETURN */
+#define INSN_WANT_LONG_LATENCY 0x80u /* multiplies and divides (INSN_KIND_MUL/DIV) */
+#define INSN_WANT_CLASSES 0xfbu /* every class bit defined so far */
 #define INSN_STAGE_BIT(stage) (1u << (stage))   /* for insn_stages */
 #define MISS_BIT(kind)   (1u << (kind))          /* for miss_filter */
 

@@ -16,6 +16,7 @@
 #include "explorer/explorer.h"
 #include "runopts.h"
 #include "screen.h"
+#include "ui_state.h"
 #include "xcmd/xcmd.h"
 
 struct explore_flags {
@@ -127,6 +128,11 @@ static int explore_main(int argc, char **argv)
 		cli_error("%s", err.msg);
 		return EXIT_INPUT;
 	}
+	if (ui_state_attach(x) < 0) {
+		cli_error("out of memory");
+		explorer_free(x);
+		return EXIT_INPUT;
+	}
 	x->set.ascii = !utf8;
 	int status;
 	if (f.script) {
@@ -137,6 +143,7 @@ static int explore_main(int argc, char **argv)
 				ex_error(x, f.commands[i]);
 		status = x->quit ? 0 : ui_run(x);
 	}
+	ui_state_detach(x);
 	explorer_free(x);
 	return status;
 }

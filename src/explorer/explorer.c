@@ -2,9 +2,10 @@
  * explorer.c — the explorer session: building and rebuilding the engine
  * objects, output, positions and locations (see explorer.h).
  *
- * Observers are added in a fixed order — trace recorder, breakpoints,
- * accounting — so within a cycle the trace has recorded an event (and
- * derived overlap/interval from it) before a catchpoint looks at it.
+ * Observers are added in a fixed order — trace recorder, breakpoints, then
+ * the instruments of instrument.h in their order — so within a cycle the
+ * trace has recorded an event (and derived overlap/interval from it)
+ * before a catchpoint looks at it.
  *
  * Guest output (its writes to fd 1 and 2) goes to the session's output,
  * but only the first time the cycle that produced it is simulated: a
@@ -16,15 +17,14 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "explorer.h"
-#include "explorer_acct.h"
 #include "explorer_break.h"
 #include "explorer_expr.h"
 #include "explorer_snap.h"
 #include "explorer_trace.h"
+#include "instrument.h"
 #include "guest/guest.h"
 #include "guest/program.h"
 #include "guest/symtab.h"
-#include "ui_state.h"
 
 static const char *const xev_names[XEV_COUNT] = {
 	[MISS_L1I] = "l1i", [MISS_L2I] = "l2i", [MISS_ITLB] = "itlb",
@@ -36,13 +36,23 @@ static const char *const xev_names[XEV_COUNT] = {
 
 const char *xev_name(int kind)
 {
+	if (kind >= XEV_INSTRUMENT && kind < XEV_COUNT) {
+		int i = kind - XEV_INSTRUMENT;
+		for (int k = 0; k < xinstrument_count(); k++)
+			for (const char *const *e = xinstrument_at(k)->events; e && *e; e++)
+				if (i-- == 0)
+					return *e;
+		return "?";
+	}
 	return kind >= 0 && kind < XEV_COUNT && xev_names[kind] ? xev_names[kind] : "?";
 }
 
 int xev_from_name(const char *name)
 {
 	for (int k = 0; k < XEV_COUNT; k++) {
-		const char *a = xev_names[k], *b = name;
+		const char *a = xev_name(k), *b = name;
+		if (!strcmp(a, "?"))
+			continue;
 		while (*a && (*a == *b || (*a == '-' && *b == '_')))
 			a++, b++;
 		if (!*a && !*b)
@@ -160,9 +170,11 @@ static int build(struct explorer *x, struct ivx_err *err)
 	xsnaps_configure(x->snaps, x->set.snap_interval, x->set.snap_budget);
 	if (core_count_commits(x->core, err) < 0 ||
 	    core_add_observer(x->core, xtrace_observer(x->trace), err) < 0 ||
-	    xbreaks_attach(x->breaks, x->core, err) < 0 ||
-	    xacct_attach(x->acct, x->core, err) < 0)
+	    xbreaks_attach(x->breaks, x->core, err) < 0)
 		return -1;
+	for (int i = 0; i < x->n_instruments; i++)
+		if (xinstrument_at(i)->attach(x->instruments[i], x->core, err) < 0)
+			return -1;
 	if (x->opts.fastforward && core_fastforward(x->core, x->opts.fastforward, err) < 0)
 		return -1;
 	x->exited = 0;
@@ -224,11 +236,18 @@ struct explorer *explorer_new(struct run_options *opts, struct ivx_err *err)
 	x->trace = xtrace_new();
 	x->breaks = xbreaks_new(x);
 	x->snaps = xsnaps_new();
-	x->acct = xacct_new();
-	x->ui = ui_state_new();
-	if (!x->trace || !x->breaks || !x->snaps || !x->acct || !x->ui) {
+	int n = xinstrument_count();
+	x->instruments = calloc((size_t)(n ? n : 1), sizeof *x->instruments);
+	if (!x->trace || !x->breaks || !x->snaps || !x->instruments) {
 		ivx_error(err, IVX_ESYS, "out of memory");
 		goto fail;
+	}
+	for (; x->n_instruments < n; x->n_instruments++) {
+		x->instruments[x->n_instruments] = xinstrument_at(x->n_instruments)->create(x);
+		if (!x->instruments[x->n_instruments]) {
+			ivx_error(err, IVX_ESYS, "out of memory");
+			goto fail;
+		}
 	}
 	xtrace_set_sink(x->trace, xbreaks_on_event, x->breaks);
 	if (build(x, err) < 0)
@@ -247,8 +266,9 @@ void explorer_free(struct explorer *x)
 	xsnaps_free(x->snaps);
 	xbreaks_free(x->breaks);
 	xtrace_free(x->trace);
-	xacct_free(x->acct);
-	ui_state_free(x->ui);
+	for (int i = 0; i < x->n_instruments; i++)
+		xinstrument_at(i)->free(x->instruments[i]);
+	free(x->instruments);
 	program_free(x->prog);
 	run_options_free(&x->opts);
 	free(x);
@@ -317,6 +337,6 @@ int explorer_parse_addr(struct explorer *x, const char *s, uint64_t *addr)
 
 void explorer_state_changed(struct explorer *x)
 {
-	if (x->ui)
-		ui_state_dirty(x->ui);
+	if (x->changed)
+		x->changed(x->changed_ctx);
 }

@@ -29,7 +29,6 @@ struct core;
 struct xtrace;
 struct xbreaks;
 struct xsnaps;
-struct xacct;
 struct ui_state;
 
 /* Cycles are shown 1-based: the cycle that takes the position from N-1 to
@@ -41,15 +40,19 @@ static inline uint64_t xcycle(uint64_t engine_cycle)
 	return engine_cycle + 1;
 }
 
-/* Event kinds the explorer knows: the engine's miss kinds (events.h), then
- * two the explorer derives itself. */
+/* Event kinds the explorer knows: the engine's miss kinds (events.h), two
+ * the explorer derives itself, then the instruments' (instrument.h
+ * `events`: "sample", ...), numbered in table order. */
+#define XEV_INSTRUMENT_MAX 16
 enum {
 	XEV_OVERLAP = MISS_KIND_COUNT, /* a long miss while another is outstanding,
 			       or a frontend miss while a long miss blocks the ROB head */
 	XEV_INTERVAL,       /* an interval ends: correct-path issue resumes after a miss */
-	XEV_COUNT
+	XEV_INSTRUMENT,     /* the first instrument event kind */
+	XEV_COUNT = XEV_INSTRUMENT + XEV_INSTRUMENT_MAX
 };
-/* Command-line names ("l2d", "fu-stall", "overlap", ...); -1 if unknown. */
+/* Command-line names ("l2d", "fu-stall", "overlap", "sample", ...); "?"
+ * for a kind nobody defines, -1 if unknown. */
 const char *xev_name(int kind);
 int xev_from_name(const char *name);
 
@@ -118,7 +121,9 @@ struct explorer {
 	struct xtrace *trace;          /* timeline, events, counts (an observer) */
 	struct xbreaks *breaks;        /* breakpoints and catchpoints (an observer) */
 	struct xsnaps *snaps;          /* snapshots for reverse execution */
-	struct xacct *acct;            /* CPI accounting units (observers) */
+	void **instruments;            /* the instruments' objects, by xinstrument_at() index
+					  (instrument.h; explorer_instrument finds one by name) */
+	int n_instruments;
 	int exited;                    /* the program's exit has committed */
 	int exit_code;
 	int engine_error;              /* the core returned an error: no more forward runs */
@@ -126,7 +131,10 @@ struct explorer {
 	struct xstop stop;             /* why the last run stopped */
 	/* settings and front end */
 	struct xsettings set;
-	struct ui_state *ui;           /* panes and layout (curses-free part) */
+	struct ui_state *ui;           /* the front end's panes and layout: created, owned and
+					  freed by the front end (ui_state_attach), NULL without one */
+	void (*changed)(void *ctx);    /* the engine state changed: panes must update (may be NULL) */
+	void *changed_ctx;
 	xout_fn out;
 	void *out_ctx;
 	/* The guest's writes to fd 1/2 (NULL: straight to stdout/stderr). */
@@ -195,7 +203,7 @@ int explorer_reverse_step(struct explorer *x, uint64_t cycles);
 int explorer_reverse_stepi(struct explorer *x, uint64_t insns);
 int explorer_reverse_continue(struct explorer *x);
 
-/* Mark panes for redraw after the engine state changed. */
+/* Tell the front end (x->changed) that the engine state changed. */
 void explorer_state_changed(struct explorer *x);
 
 #endif

@@ -109,6 +109,8 @@ static void report_hit(struct explorer *x, const struct xbreak_hit *h, int reaso
 			snprintf(what, sizeof what, "overlap: %s miss begins while %s", xev_name(e->cause),
 				 e->cause == MISS_L2D || e->cause == MISS_DTLB ? "another long miss is outstanding"
 									       : "a long miss blocks the ROB head");
+		else if (e->kind >= XEV_INSTRUMENT)
+			snprintf(what, sizeof what, "%s", xev_name(e->kind));
 		else if (h->phase == MISS_END)
 			snprintf(what, sizeof what, "%s ended after %llu cycles", xev_name(e->kind),
 				 (unsigned long long)(e->end - e->start));

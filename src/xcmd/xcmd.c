@@ -424,7 +424,8 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 		break;
 	case XC_EVENT:
 		for (int e = 0; e < XEV_COUNT; e++)
-			offer(&k, xev_name(e));
+			if (strcmp(xev_name(e), "?"))
+				offer(&k, xev_name(e));
 		break;
 	case XC_EXPR:
 		for (size_t i = 0; xexpr_var_name(i); i++)
@@ -432,8 +433,8 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 		offer_symbols(&k, x, 0);
 		break;
 	case XC_INFO:
-		for (int i = 0; xcmd_info_topics[i]; i++)
-			offer(&k, xcmd_info_topics[i]);
+		for (int i = 0; xcmd_info_topic_name(i); i++)
+			offer(&k, xcmd_info_topic_name(i));
 		break;
 	case XC_SET:
 		for (int i = 0; xcmd_setting_name(i); i++)

@@ -33,6 +33,7 @@ struct xcmd {
 	const char *usage;     /* "step [N]" */
 	const char *summary;   /* one line */
 	const char *help;      /* further lines, may be NULL */
+	const char *(*help_fn)(void); /* ... or built when asked (from a table), may be NULL */
 	int flags;             /* XCMD_* */
 	int complete;          /* enum xcmd_complete */
 	/* argv[0] is the word typed; `args` is the raw text after it (trimmed),
@@ -82,8 +83,9 @@ int xcmd_parse_count(struct explorer *x, const char *s, unsigned long long *out)
 int xcmd_parse_uint(const char *s, uint64_t max, uint64_t *out);
 /* The optional count of `CMD [N]` (default 1); 0, or -1 after an error. */
 int xcmd_count_arg(struct explorer *x, int argc, char **argv, unsigned long long *n);
-/* The info subcommands and settings, for completion and `help`. */
-extern const char *const xcmd_info_topics[];
+/* The info topics (the built-in ones, then the instruments'), for
+ * completion and `help`; NULL past the end. */
+const char *xcmd_info_topic_name(int i);
 const char *xcmd_setting_name(int i);     /* NULL past the end */
 /* A setting's value as text; -1 if there is no such setting. */
 int xcmd_setting_text(struct explorer *x, const char *name, char *buf, size_t n);

@@ -154,7 +154,9 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 		char list[300] = "";
 		size_t used = 0;
 		for (int k = 0; k < XEV_COUNT && used < sizeof list; k++)
-			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", xev_name(k));
+			if (strcmp(xev_name(k), "?"))
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+							 xev_name(k));
 		return explorer_error(x, "%s: %s event; one of: %s", what[0] ? what : "catch",
 				      what[0] ? "unknown" : "missing", list);
 	}

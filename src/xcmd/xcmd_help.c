@@ -30,8 +30,9 @@ static int help_exec(struct explorer *x, int argc, char **argv, const char *args
 	explorer_printf(x, "usage: %s\n%s.\n", c->usage, c->summary);
 	if (c->aliases)
 		explorer_printf(x, "Aliases: %s\n", c->aliases);
-	if (c->help)
-		explorer_printf(x, "%s\n", c->help);
+	const char *more = c->help_fn ? c->help_fn() : c->help;
+	if (more)
+		explorer_printf(x, "%s\n", more);
 	return 0;
 }
 

@@ -1,29 +1,26 @@
 /*
- * xcmd_info.c — info TOPIC: breakpoints, registers, rob, fmt, caches,
- * events, stack (the CPI stacks), snapshots, config, program.
+ * xcmd_info.c — info TOPIC: the built-in topics (breakpoints, registers,
+ * rob, fmt, caches, events, snapshots, config, program) from the table
+ * below, then those the instruments add (instrument.h: `stack` comes from
+ * the accounting). Lookup as gdb's: an exact name, a unique prefix, or one
+ * of gdb's short forms (`info b`, `info r`).
  */
 #include <stdlib.h>
 #include <string.h>
-#include "acct/acct.h"
 #include "core/config.h"
 #include "core/core.h"
 #include "isa/cpu.h"
 #include "explorer/explorer.h"
-#include "explorer/explorer_acct.h"
 #include "explorer/explorer_break.h"
 #include "explorer/explorer_expr.h"
 #include "explorer/explorer_snap.h"
 #include "explorer/explorer_trace.h"
+#include "explorer/instrument.h"
 #include "guest/guest.h"
 #include "ui_state.h"
 #include "xcmd.h"
 
-const char *const xcmd_info_topics[] = {
-	"breakpoints", "registers", "rob", "fmt", "caches", "events", "stack",
-	"snapshots", "config", "program", NULL,
-};
-
-static int info_breakpoints(struct explorer *x, const char *arg)
+static int info_breakpoints(struct explorer *x, int argc, char **argv, const char *arg)
 {
 	int shown = 0;
 	for (int i = 0; i < xbreaks_count(x->breaks); i++) {
@@ -51,7 +48,7 @@ static int info_breakpoints(struct explorer *x, const char *arg)
 	return 0;
 }
 
-static int info_registers(struct explorer *x, const char *arg)
+static int info_registers(struct explorer *x, int argc, char **argv, const char *arg)
 {
 	const struct cpu *c = guest_cpu_const(x->guest);
 	explorer_printf(x, "Functional state at fetch (%llu instructions executed; %llu committed)\n",
@@ -83,7 +80,7 @@ static int info_pane(struct explorer *x, const char *name, int rows, int view)
 	return 0;
 }
 
-static int info_caches(struct explorer *x, const char *arg)
+static int info_caches(struct explorer *x, int argc, char **argv, const char *arg)
 {
 	const struct machine_config *c = &x->cfg_live;
 	struct core_stats st;
@@ -118,7 +115,7 @@ static int info_caches(struct explorer *x, const char *arg)
 	return 0;
 }
 
-static int info_events(struct explorer *x, const char *arg)
+static int info_events(struct explorer *x, int argc, char **argv, const char *arg)
 {
 	struct core_stats st;
 	core_stats(x->core, &st);
@@ -126,7 +123,7 @@ static int info_events(struct explorer *x, const char *arg)
 	for (int k = 0; k < MISS_KIND_COUNT; k++)
 		explorer_printf(x, "%-11s %12llu %12llu\n", xev_name(k), (unsigned long long)st.events_correct[k],
 				(unsigned long long)st.events_wrong[k]);
-	for (int k = MISS_KIND_COUNT; k < XEV_COUNT; k++)
+	for (int k = MISS_KIND_COUNT; k < XEV_INSTRUMENT; k++)
 		explorer_printf(x, "%-11s %12llu %12s\n", xev_name(k),
 				(unsigned long long)xtrace_event_total(x->trace, k), "-");
 	explorer_printf(x, "(overlap and interval counts are since the explorer's trace began: "
@@ -134,32 +131,7 @@ static int info_events(struct explorer *x, const char *arg)
 	return 0;
 }
 
-static int info_stack(struct explorer *x, const char *arg)
-{
-	explorer_printf(x, "%-15s %9s", "method", "CPI");
-	explorer_printf(x, " %8s", "base");
-	for (int k = 0; k < ACCT_COMP_COUNT; k++)
-		explorer_printf(x, " %8s", acct_comp_name(k));
-	explorer_printf(x, "\n");
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		const struct acct *a = xacct_unit(x->acct, m);
-		if (!a)
-			continue;
-		struct acct_stack s;
-		acct_get_stack(a, &s);
-		double d = s.insns ? (double)s.insns : 1;
-		explorer_printf(x, "%-15s %9.3f", acct_method_label(m), s.insns ? s.cycles / d : 0.0);
-		explorer_printf(x, " %8.3f", s.base / d);
-		for (int k = 0; k < ACCT_COMP_COUNT; k++)
-			explorer_printf(x, " %8.3f", s.comp[k] / d);
-		explorer_printf(x, "\n");
-	}
-	explorer_printf(x, "(cycles per committed instruction; %llu cycles, %llu instructions so far)\n",
-			(unsigned long long)explorer_cycle(x), (unsigned long long)explorer_committed(x));
-	return 0;
-}
-
-static int info_snapshots(struct explorer *x, const char *arg)
+static int info_snapshots(struct explorer *x, int argc, char **argv, const char *arg)
 {
 	struct xsnaps_info si;
 	xsnaps_info(x->snaps, &si);
@@ -170,7 +142,7 @@ static int info_snapshots(struct explorer *x, const char *arg)
 	return 0;
 }
 
-static int info_config(struct explorer *x, const char *arg)
+static int info_config(struct explorer *x, int argc, char **argv, const char *arg)
 {
 	char val[128];
 	for (size_t i = 0; config_key_name(i); i++) {
@@ -189,7 +161,7 @@ static int info_config(struct explorer *x, const char *arg)
 	return 0;
 }
 
-static int info_program(struct explorer *x, const char *arg)
+static int info_program(struct explorer *x, int argc, char **argv, const char *arg)
 {
 	struct core_stats st;
 	core_stats(x->core, &st);
@@ -205,71 +177,126 @@ static int info_program(struct explorer *x, const char *arg)
 	return 0;
 }
 
-static int info_exec(struct explorer *x, int argc, char **argv, const char *args)
+static int info_rob(struct explorer *x, int argc, char **argv, const char *arg)
 {
-	if (argc < 2)
-		return explorer_error(x, "usage: info breakpoints|registers|rob|fmt|caches|events|stack|"
-				      "snapshots|config|program");
-	const char *t = argv[1];
-	const char *rest = args + strlen(t);
-	while (*rest == ' ')
-		rest++;
-	size_t n = strlen(t);
-	const char *match = NULL;
+	return info_pane(x, "rob", core_rob_size(x->core) + 3, 0);
+}
+
+static int info_fmt(struct explorer *x, int argc, char **argv, const char *arg)
+{
+	if (argc == 2 && strcmp(argv[1], "sfmt"))
+		return explorer_error(x, "usage: info fmt [sfmt]");
+	return info_pane(x, "fmt", 80, argc == 2);
+}
+
+static const struct xinfo_topic builtin_topics[] = {
+	{ "breakpoints", "breakpoints and catchpoints", "info breakpoints", 0, info_breakpoints },
+	{ "registers", "guest registers (at fetch)", "info registers", 0, info_registers },
+	{ "rob", "every ROB entry", "info rob", 0, info_rob },
+	{ "fmt", "the whole FMT (`info fmt sfmt`)", "info fmt [sfmt]", 1, info_fmt },
+	{ "caches", "cache/TLB geometry and misses", "info caches", 0, info_caches },
+	{ "events", "miss events so far by kind", "info events", 0, info_events },
+	{ "snapshots", "reverse-execution memory", "info snapshots", 0, info_snapshots },
+	{ "config", "machine configuration", "info config [KEY]", 1, info_config },
+	{ "program", "where the run is", "info program", 0, info_program },
+	{ 0 },
+};
+
+/* gdb's short forms that are not prefixes of one topic alone. */
+static const struct { const char *word, *topic; } short_forms[] = {
+	{ "b", "breakpoints" }, { "br", "breakpoints" }, { "break", "breakpoints" },
+	{ "r", "registers" }, { "reg", "registers" },
+};
+
+/* Topic i: the built-in ones first, then each instrument's (NULL past the end). */
+static const struct xinfo_topic *topic_at(int i)
+{
+	int n = (int)(sizeof builtin_topics / sizeof builtin_topics[0]) - 1;
+	if (i < n)
+		return i >= 0 ? &builtin_topics[i] : NULL;
+	i -= n;
+	for (int k = 0; k < xinstrument_count(); k++) {
+		const struct xinfo_topic *t = xinstrument_at(k)->info;
+		for (; t && t->name; t++)
+			if (i-- == 0)
+				return t;
+	}
+	return NULL;
+}
+
+const char *xcmd_info_topic_name(int i)
+{
+	const struct xinfo_topic *t = topic_at(i);
+	return t ? t->name : NULL;
+}
+
+static const struct xinfo_topic *find_topic(struct explorer *x, const char *word)
+{
+	for (size_t i = 0; i < sizeof short_forms / sizeof short_forms[0]; i++)
+		if (!strcmp(word, short_forms[i].word))
+			word = short_forms[i].topic;
+	size_t n = strlen(word);
+	const struct xinfo_topic *match = NULL;
 	int count = 0;
-	for (int i = 0; xcmd_info_topics[i]; i++)
-		if (!strncmp(xcmd_info_topics[i], t, n)) {
-			if (!strcmp(xcmd_info_topics[i], t)) {
-				match = xcmd_info_topics[i];
-				count = 1;
-				break;
-			}
-			match = xcmd_info_topics[i];
+	for (int i = 0; topic_at(i); i++) {
+		const struct xinfo_topic *t = topic_at(i);
+		if (!strcmp(t->name, word))
+			return t;
+		if (!strncmp(t->name, word, n)) {
+			match = t;
 			count++;
 		}
-	if (!strcmp(t, "b") || !strcmp(t, "br") || !strcmp(t, "break"))
-		match = "breakpoints", count = 1;
-	if (!strcmp(t, "r") || !strcmp(t, "reg"))
-		match = "registers", count = 1;
-	if (count != 1)
-		return explorer_error(x, "%s info topic \"%s\"", count ? "ambiguous" : "unknown", t);
-	/* Only `info fmt sfmt` and `info config KEY` take an argument. */
-	if (!strcmp(match, "fmt") && (argc > 3 || (argc == 3 && strcmp(argv[2], "sfmt"))))
-		return explorer_error(x, "usage: info fmt [sfmt]");
-	if (!strcmp(match, "config") && argc > 3)
-		return explorer_error(x, "info config takes at most one argument (KEY)");
-	if (strcmp(match, "fmt") && strcmp(match, "config") && argc > 2)
-		return explorer_error(x, "info %s takes no arguments", match);
-	if (!strcmp(match, "breakpoints"))
-		return info_breakpoints(x, rest);
-	if (!strcmp(match, "registers"))
-		return info_registers(x, rest);
-	if (!strcmp(match, "rob"))
-		return info_pane(x, "rob", core_rob_size(x->core) + 3, 0);
-	if (!strcmp(match, "fmt"))
-		return info_pane(x, "fmt", 80, !strcmp(rest, "sfmt"));
-	if (!strcmp(match, "caches"))
-		return info_caches(x, rest);
-	if (!strcmp(match, "events"))
-		return info_events(x, rest);
-	if (!strcmp(match, "stack"))
-		return info_stack(x, rest);
-	if (!strcmp(match, "snapshots"))
-		return info_snapshots(x, rest);
-	if (!strcmp(match, "config"))
-		return info_config(x, rest);
-	return info_program(x, rest);
+	}
+	if (count != 1) {
+		explorer_error(x, "%s info topic \"%s\"", count ? "ambiguous" : "unknown", word);
+		return NULL;
+	}
+	return match;
+}
+
+static int info_exec(struct explorer *x, int argc, char **argv, const char *args)
+{
+	if (argc < 2) {
+		char usage[512] = "usage: info ";
+		for (int i = 0; xcmd_info_topic_name(i); i++) {
+			size_t used = strlen(usage);
+			snprintf(usage + used, sizeof usage - used, "%s%s", i ? "|" : "", xcmd_info_topic_name(i));
+		}
+		return explorer_error(x, "%s", usage);
+	}
+	const struct xinfo_topic *t = find_topic(x, argv[1]);
+	if (!t)
+		return -1;
+	const char *rest = args + strlen(argv[1]);
+	while (*rest == ' ')
+		rest++;
+	if (argc - 2 > t->max_args) {
+		if (t->max_args == 0)
+			return explorer_error(x, "info %s takes no arguments", t->name);
+		return explorer_error(x, "usage: %s", t->usage);
+	}
+	return t->exec(x, argc - 1, argv + 1, rest);
+}
+
+/* `help info`: one line per topic, from the table. */
+static char info_help[2048];
+
+static const char *build_info_help(void)
+{
+	size_t used = 0;
+	for (int i = 0; topic_at(i) && used < sizeof info_help; i++) {
+		const struct xinfo_topic *t = topic_at(i);
+		used += (size_t)snprintf(info_help + used, sizeof info_help - used, "%s  %-12s %s",
+					 i ? "\n" : "", t->name, t->help);
+	}
+	return info_help;
 }
 
 static const struct xcmd info_cmd = {
 	.name = "info", .aliases = "i", .usage = "info TOPIC",
-	.summary = "breakpoints registers rob fmt caches events stack snapshots config program",
-	.help =
-	"  breakpoints  breakpoints and catchpoints      rob     every ROB entry\n"
-	"  registers    guest registers (at fetch)       fmt     the whole FMT (`info fmt sfmt`)\n"
-	"  caches       cache/TLB geometry and misses    events  miss events so far by kind\n"
-	"  stack        the CPI stack of every method    snapshots  reverse-execution memory\n"
-	"  config [KEY] machine configuration            program    where the run is",
+	.summary = "breakpoints, registers, rob, fmt, caches, events, snapshots, config, program, "
+		   "and the instruments' topics (stack, ...)",
+	.help_fn = build_info_help,
 	.complete = XC_INFO, .exec = info_exec,
 };
 XCMD_REGISTER(info_cmd);
