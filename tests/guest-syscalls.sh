@@ -1,5 +1,5 @@
 #!/bin/sh
-# guest-syscalls.sh IVX SYS_CHECK — system calls and the file sandbox, end
+# guest-syscalls.sh IVX SYS_CHECK SYS_STOP SYS_COPY — system calls and the file sandbox, end
 # to end (see tests/guests/sys_check.c for the checks made inside the guest).
 #
 # Here: the guest passes every check in functional and timing mode, with
@@ -8,9 +8,14 @@
 # the seed; /proc/self/exe and the working directory are what the guest
 # should see; the file it wrote under the rw grant is on the host, and
 # nothing appeared under the read-only one; bad --dir values are one-line
-# errors with status 2. One line per check, exit 1 on any failure.
+# errors with status 2; the calls that end a run (tests/guests/sys_stop.c)
+# do so with one line and status 2; reverse stepping in the explorer over
+# reads and writes (tests/guests/sys_copy.c) leaves the copies exact. One
+# line per check, exit 1 on any failure.
 ivx=$1
 prog=$2
+stop_prog=$3
+copy_prog=$4
 fails=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }
@@ -117,6 +122,58 @@ check_err "neither an absolute guest path nor ro/rw" --dir "$T/data:rel"
 check_err "neither an absolute guest path nor ro/rw" --dir "$T/data:/x:wr"
 check_err "expected HOST" --dir ":/x"
 check_err "needs a value" --dir
+
+# calls that end the run
+stop_case() {
+    what=$1
+    want=$2
+    "$ivx" run --functional "$stop_prog" -- "$what" > "$T/s.out" 2> "$T/s.err"
+    rc=$?
+    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/s.err")" = 1 ] && grep -q -- "$want" "$T/s.err" && [ ! -s "$T/s.out" ]; then
+        pass "$what: $(cat "$T/s.err")"
+    else
+        fail "$what: status $rc, '$(cat "$T/s.err")' (want '$want'), stdout '$(cat "$T/s.out")'"
+    fi
+}
+stop_case abort "guest killed by signal 6 (SIGABRT) it sent itself at pc"
+stop_case handler "signal 10 (SIGUSR1), which has a handler: signal delivery is not supported"
+stop_case futex "would block forever"
+stop_case clone "unsupported system call 220 (clone) at pc"
+stop_case mprotect "guest fault: write to protected address 0x7f0000001000"
+"$ivx" run --functional "$stop_prog" -- ignored > "$T/s.out" 2> "$T/s.err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(cat "$T/s.out")" = "tgkill: 0" ] && pass "an ignored signal sent to itself does nothing" \
+    || fail "ignored signal: status $rc, '$(cat "$T/s.out" "$T/s.err")'"
+
+# file state across reverse stepping: the explorer goes back and forth over
+# the copy loop; every replayed read must see the offset it first saw
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "line %d of the source, %d\n", i, i * 7919 % 1000 }' > "$T/data/src.txt"
+awk 'BEGIN { for (i = 0; i < 200; i++) printf "stdin %d\n", i }' > "$T/in2.txt"
+total=$("$ivx" run --stdin "$T/in2.txt" --dir "$T/data:/data" --dir "$T/out:/out:rw" "$copy_prog" -- \
+    /data/src.txt /out/dst.txt 2>&1 >/dev/null | sed -n 's/^ivx: \([0-9]*\) cycles.*/\1/p')
+[ "${total:-0}" -gt 20000 ] && pass "the copy takes $total cycles" || fail "the copy's cycle count: '$total'"
+# (every step below lands inside the copy loop, which starts after ~15% of the run)
+a=$((total / 2)) b=$((total / 4)) c=$((total / 3)) d=$((total * 9 / 10)) e=$((total * 6 / 10))
+for script in "continue" "set snapshot-interval 1000
+step $a
+reverse-step $b
+step $b
+goto $c
+step $d
+reverse-step $e
+continue"; do
+    printf '%s\n' "$script" > "$T/copy.ivx"
+    rm -f "$T/out/dst.txt" "$T/out/dst.txt.stdin"
+    "$ivx" -x "$T/copy.ivx" --stdin "$T/in2.txt" --dir "$T/data:/data" --dir "$T/out:/out:rw" \
+        "$copy_prog" -- /data/src.txt /out/dst.txt > "$T/copy.out" 2>&1
+    what="explorer: $(echo "$script" | tr '\n' ';' | cut -c1-60)"
+    if cmp -s "$T/data/src.txt" "$T/out/dst.txt" && cmp -s "$T/in2.txt" "$T/out/dst.txt.stdin" &&
+       [ "$(grep -c '^copied$' "$T/copy.out")" = 1 ]; then
+        pass "$what: both copies exact, output shown once"
+    else
+        fail "$what: copies differ or output repeated ($(grep -c '^copied$' "$T/copy.out") 'copied'): $(tail -2 "$T/copy.out" | tr '\n' ' ')"
+    fi
+done
 
 echo "guest-syscalls: $fails failed"
 [ "$fails" = 0 ]

@@ -18,6 +18,7 @@
  *   threads    futex WAKE (nobody to wake), WAIT returns EAGAIN when the
  *              word changed and stops the run when it would block forever
  *   random     getrandom from the seed
+ *   misc       prctl PR_GET_NAME/PR_SET_NAME, sysinfo, umask
  *
  * A few calls that programs probe and do without get ENOSYS (rseq,
  * membarrier, ...). Any other number stops the run with its name and the
@@ -46,13 +47,15 @@ enum {
 	SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179, SYS_brk = 214,
 	SYS_munmap = 215, SYS_mremap = 216, SYS_mmap = 222, SYS_mprotect = 226,
 	SYS_madvise = 233, SYS_prlimit64 = 261, SYS_getrandom = 278,
-	SYS_membarrier = 283, SYS_pkey_alloc = 289, SYS_rseq = 293,
+	SYS_membarrier = 283, SYS_pkey_alloc = 289, SYS_rseq = 293, SYS_prctl = 167,
+	SYS_socket = 198,
 };
 
 /* Calls that programs try and cope without: answered with ENOSYS. */
 static int enosys_ok(uint64_t nr)
 {
-	return nr == SYS_rseq || nr == SYS_membarrier || nr == SYS_pkey_alloc;
+	/* (socket: glibc's name-service lookups try nscd's socket first) */
+	return nr == SYS_rseq || nr == SYS_membarrier || nr == SYS_pkey_alloc || nr == SYS_socket;
 }
 
 #define GUEST_PID  1000     /* fixed: the same in every run */
@@ -319,6 +322,19 @@ static int64_t sys_sysinfo(struct guest *g, uint64_t buf)
 	return put(g, buf, si, sizeof si);
 }
 
+/* prctl: the thread name (PR_SET_NAME 15, PR_GET_NAME 16); nothing else. */
+static int64_t sys_prctl(struct guest *g, uint64_t option, uint64_t arg)
+{
+	if (option == 15)
+		return 0;
+	if (option != 16)
+		return -EINVAL;
+	char comm[16] = { 0 };
+	const char *exe = sandbox_exe(g->sandbox), *slash = strrchr(exe, '/');
+	strncpy(comm, slash ? slash + 1 : exe, 15);
+	return put(g, arg, comm, sizeof comm);
+}
+
 /* ---- signals ------------------------------------------------------------- */
 
 static const char *signal_name(uint64_t sig)
@@ -493,6 +509,7 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 		break;
 	}
 	case SYS_sched_yield:   ret = 0; break;
+	case SYS_prctl:         ret = sys_prctl(g, a[0], a[1]); break;
 	case SYS_rt_sigaction:  ret = sys_rt_sigaction(g, a[0], a[1], a[2]); break;
 	case SYS_rt_sigprocmask: ret = sys_rt_sigprocmask(g, a[0], a[1], a[2]); break;
 	case SYS_sigaltstack: {

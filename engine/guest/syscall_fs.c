@@ -355,8 +355,8 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint64_t whence)
 {
 	int64_t base;
-	if (f->kind == GFD_OUT)
-		return -ESPIPE;
+	if (f->kind == GFD_OUT || (f->kind == GFD_STDIN && !g->stdin_data))
+		return -ESPIPE;          /* (fstat calls these pipes) */
 	if (f->kind == GFD_DIR) {
 		if (whence != SEEK_SET || off < 0)
 			return -EINVAL;

@@ -76,7 +76,7 @@ int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extr
 		if (a[0] != '-' || a[1] == 0) {
 			if (o->prog_path) {
 				cli_error("unexpected argument '%s' (guest arguments go after --)", a);
-				return -1;
+				goto fail;
 			}
 			o->prog_path = a;
 			continue;
@@ -103,34 +103,37 @@ int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extr
 			if ((rc = need_value(argc, argv, i)) == 0) {
 				if (o->n_overrides == RUNOPTS_MAX_OVERRIDES) {
 					cli_error("too many -o overrides");
-					return -1;
+					goto fail;
 				}
 				o->overrides[o->n_overrides++] = argv[++i];
 			}
 		} else {
 			int used = extra ? extra(ctx, argc, argv, i) : 0;
 			if (used < 0)
-				return -1;
+				goto fail;
 			if (used == 0) {
 				cli_error("%s: unknown option '%s' (see 'ivx %s --help')", argv[0], a, argv[0]);
-				return -1;
+				goto fail;
 			}
 			i += used - 1;
 		}
 		if (rc < 0)
-			return -1;
+			goto fail;
 	}
 	int n_args = dashdash < argc ? argc - dashdash - 1 : 0;
 	o->guest_argc = 1 + n_args;
 	o->guest_argv = calloc((size_t)o->guest_argc + 1, sizeof *o->guest_argv);
 	if (!o->guest_argv) {
 		cli_error("out of memory");
-		return -1;
+		goto fail;
 	}
 	o->guest_argv[0] = (char *)(o->prog_path ? o->prog_path : ivx_default_program_name);
 	for (int k = 0; k < n_args; k++)
 		o->guest_argv[1 + k] = argv[dashdash + 1 + k];
 	return 0;
+fail:
+	run_options_free(o);    /* (the --dir buffers) */
+	return -1;
 }
 
 void run_options_free(struct run_options *o)

@@ -5,7 +5,9 @@
 #                        ~100 system-call behaviours and sandbox escapes from
 #                        inside the guest, in functional and timing mode, with
 #                        openat2 and with the component walk; the script checks
-#                        determinism and what reached the host
+#                        determinism and what reached the host; sys_stop.c the
+#                        calls that end a run; sys_copy.c file offsets across
+#                        reverse stepping in the explorer
 .PHONY: test-guest-syscalls
 GUEST_TEST_DIR := $(BUILD)/tests/guests
 GUEST_TEST_CC  ?= aarch64-linux-gnu-gcc
@@ -19,8 +21,9 @@ $(GUEST_TEST_DIR)/%: tests/guests/%.c $(wildcard data/runtime/*.c data/runtime/*
 	@mkdir -p $(dir $@)
 	$(GUEST_TEST_CC) $(GUEST_TEST_CFLAGS) -o $@ data/runtime/crt0.S $(wildcard data/runtime/*.c) $<
 
-test-guest-syscalls: $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check
-	@tests/guest-syscalls.sh $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check
+test-guest-syscalls: $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check $(GUEST_TEST_DIR)/sys_stop $(GUEST_TEST_DIR)/sys_copy
+	@tests/guest-syscalls.sh $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check $(GUEST_TEST_DIR)/sys_stop \
+	    $(GUEST_TEST_DIR)/sys_copy
 
 TEST_TARGETS  += test-guest-syscalls
 CHECK_TARGETS += test-guest-syscalls
