@@ -581,7 +581,7 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 	/* branches must land inside the microcode; memory offsets come from
 	 * registers so they are checked (masked) at run time */
 	free(s);
-	return rc;
+	return rc < 0 ? IVX_EINPUT : IVX_OK;
 }
 
 /* ---- disassembly ----------------------------------------------------- */
