@@ -340,8 +340,10 @@ static void tick(struct coproc *cp, uint64_t cycle)
 		return;
 	r->next_timer = cycle - cycle % cp->cfg.timer + cp->cfg.timer;
 	int quiet = r->st.records == r->records_at_tick;
+	int executed = r->st.decoded != r->decoded_at_tick;
 	r->records_at_tick = r->st.records;
-	uint64_t cost = coproc_handle_timer(cp, quiet);
+	r->decoded_at_tick = r->st.decoded;
+	uint64_t cost = coproc_handle_timer(cp, quiet, executed);
 	if (cost) {
 		r->st.timer_actions++;
 		r->st.handler_cycles += cost;
@@ -558,9 +560,21 @@ int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *o
 
 double coproc_pentry_invariance(const struct coproc_pentry *e)
 {
+	double best = 0;
 	uint64_t top = 0;
-	for (int k = 0; k < e->nvals; k++)
+	for (int k = 0; k < e->nvals; k++) {
+		if (e->val[k].region) {
+			/* a short region says little: it counts as at least a
+			 * quarter of the load's samples (and 8) */
+			uint64_t r = e->val[k].region, floor = e->total / 4 > 8 ? e->total / 4 : 8;
+			double f = (double)e->val[k].count / (double)(r < floor ? floor : r);
+			if (f > best)
+				best = f;
+		}
 		if (e->val[k].count > top)
 			top = e->val[k].count;
+	}
+	if (best > 0)
+		return best > 1 ? 1.0 : best;
 	return e->total ? (double)top / (double)e->total : 0.0;
 }

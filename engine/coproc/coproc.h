@@ -144,14 +144,19 @@ struct coproc_pentry {
 	uint64_t total;          /* samples observed (total counters) */
 	int masked;
 	int nvals;
-	struct { uint64_t value, count; } val[COPROC_PVALS];
+	/* per value: samples equal to it while it was the active value
+	 * (count), and samples seen while it was active (region; 0 for
+	 * programs that count outcomes, as edge) */
+	struct { uint64_t value, count, region; } val[COPROC_PVALS];
 };
 int coproc_profile_size(const struct coproc *cp);    /* table entries */
 /* Entry i, 0 if the entry is empty. */
 int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *out);
 /* The entry of pc: 1, or 0 if the profile has none. */
 int coproc_profile_find(const struct coproc *cp, uint64_t pc, struct coproc_pentry *out);
-/* The estimated invariance of an entry: its largest value count / total. */
+/* The estimated invariance of an entry: with regions, the largest
+ * count / region (a region of fewer than 8 samples counts as 8); else the
+ * largest count / total. */
 double coproc_pentry_invariance(const struct coproc_pentry *e);
 
 /* Results a handler keeps beside the profile (callstack: 0 max depth,

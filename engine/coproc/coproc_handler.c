@@ -64,8 +64,10 @@ int coproc_profile_find(const struct coproc *cp, uint64_t pc, struct coproc_pent
 	return 1;
 }
 
-/* Add `total` samples to pc and `count` of them to value. */
-static struct coproc_pentry *padd(struct coproc *cp, uint64_t pc, uint64_t total, uint64_t value, uint64_t count)
+/* Add `total` samples to pc, and to value `count` hits seen over a region
+ * of `region` samples. */
+static struct coproc_pentry *padd(struct coproc *cp, uint64_t pc, uint64_t total, uint64_t value, uint64_t count,
+				  uint64_t region)
 {
 	struct coproc_pentry *e = pentry(cp, pc);
 	if (!e) {
@@ -73,25 +75,28 @@ static struct coproc_pentry *padd(struct coproc *cp, uint64_t pc, uint64_t total
 		return NULL;
 	}
 	e->total += total;
-	if (!count)
+	if (!count && !region)
 		return e;
 	int k, low = 0;
 	for (k = 0; k < e->nvals; k++) {
 		if (e->val[k].value == value) {
 			e->val[k].count += count;
+			e->val[k].region += region;
 			return e;
 		}
 		if (e->val[k].count < e->val[low].count)
 			low = k;
 	}
 	if (e->nvals < COPROC_PVALS) {
-		e->val[e->nvals].value = value;
-		e->val[e->nvals++].count = count;
+		k = e->nvals++;
 	} else if (count > e->val[low].count) {
-		/* keep the largest counts: the smallest is forgotten */
-		e->val[low].value = value;
-		e->val[low].count = count;
+		k = low;   /* keep the largest counts: the smallest is forgotten */
+	} else {
+		return e;
 	}
+	e->val[k].value = value;
+	e->val[k].count = count;
+	e->val[k].region = region;
 	return e;
 }
 
@@ -144,7 +149,9 @@ static uint64_t harvest_value(struct coproc *cp, int mask)
 		if (!cp->cam_valid[i])
 			continue;
 		cost += cp->cfg.slot_cycles;
-		struct coproc_pentry *e = padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i));
+		/* the active value's region: its hits and misses since it was selected */
+		struct coproc_pentry *e = padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i),
+					       word(cp, 1, i) + word(cp, 3, i));
 		if (mask)
 			cost += maybe_mask(cp, e);
 	}
@@ -192,8 +199,8 @@ static uint64_t harvest_edge(struct coproc *cp)
 			continue;
 		cost += cp->cfg.slot_cycles;
 		uint64_t t = word(cp, 0, i), n = word(cp, 1, i);
-		padd(cp, cp->cam_key[i], t + n, 1, t);
-		padd(cp, cp->cam_key[i], 0, 0, n);
+		padd(cp, cp->cam_key[i], t + n, 1, t, 0);
+		padd(cp, cp->cam_key[i], 0, 0, n, 0);
 	}
 	reset_slots(cp, slots);
 	return cost;
@@ -208,7 +215,7 @@ static uint64_t harvest_callstack(struct coproc *cp)
 		if (!cp->data[a])
 			continue;
 		cost += cp->cfg.slot_cycles;
-		padd(cp, (uint64_t)d + 1, cp->data[a], 0, cp->data[a]);
+		padd(cp, (uint64_t)d + 1, cp->data[a], 0, cp->data[a], 0);
 		cp->data[a] = 0;
 	}
 	struct coproc_run *r = &cp->r;
@@ -234,20 +241,26 @@ uint64_t coproc_handle_interrupt(struct coproc *cp)
 	return cp->cfg.int_cycles;
 }
 
-uint64_t coproc_handle_timer(struct coproc *cp, int quiet)
+uint64_t coproc_handle_timer(struct coproc *cp, int quiet, int executed)
 {
 	struct coproc_run *r = &cp->r;
-	if (strcmp(cp->prog.handler, "value") || !r->tagging || !quiet)
+	if (strcmp(cp->prog.handler, "value"))
 		return 0;
-	/* No tagged load retired for a whole period: every load of this
-	 * partition is masked. Go on with the next partition; with the whole
-	 * program quiet, the profile is complete: stop tagging. */
-	if (r->pc_width == 0) {
-		r->tagging = 0;
-		r->complete = 1;
-	} else {
-		next_partition(cp);
+	if (!quiet) {
+		r->complete = 0;   /* new loads showed up (a new phase) */
+		return 0;
 	}
+	/* Loads ran for a whole period but none was tagged: every load of
+	 * this partition is masked. Go on with the next partition; with the
+	 * whole program so, the profile is complete: the filters tag nothing
+	 * and the co-processor costs nothing until a load it has not
+	 * characterised runs. */
+	if (!executed || r->complete)
+		return 0;
+	if (r->pc_width == 0)
+		r->complete = 1;
+	else
+		next_partition(cp);
 	return cp->cfg.int_cycles;
 }
 

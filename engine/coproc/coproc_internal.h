@@ -24,6 +24,7 @@ struct coproc_run {
 	uint64_t stall_until;     /* core cycle the latest retirement stall ends */
 	uint64_t next_timer;      /* core cycle of the next timer tick */
 	uint64_t records_at_tick; /* stats.records at the previous tick */
+	uint64_t decoded_at_tick; /* stats.decoded at the previous tick */
 	uint64_t routine_start;   /* co-processor time the current record started */
 	uint64_t v[COPROC_NV];
 	uint32_t i[COPROC_NI];
@@ -68,7 +69,7 @@ struct coproc {
 /* Handlers (coproc_handler.c): the main processor's software. Each
  * returns the core cycles it costs. */
 uint64_t coproc_handle_interrupt(struct coproc *cp);
-uint64_t coproc_handle_timer(struct coproc *cp, int quiet);
+uint64_t coproc_handle_timer(struct coproc *cp, int quiet, int executed);
 uint64_t coproc_handle_final(struct coproc *cp);
 void coproc_set_ignore(struct coproc *cp, uint64_t pc);
 

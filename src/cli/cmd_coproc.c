@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cli.h"
 #include "coproc/coproc.h"
 #include "coproc/coproc_truth.h"
@@ -29,6 +30,7 @@ struct cp_flags {
 	const char *program;
 	const char *json_path;
 	int baseline;
+	int speed;
 	int top;
 	uint64_t interval;
 	int n_set;
@@ -41,6 +43,8 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 	const char *o = argv[i];
 	if (!strcmp(o, "--baseline"))
 		return f->baseline = 1;
+	if (!strcmp(o, "--speed"))
+		return f->speed = 1;
 	if (strcmp(o, "--program") && strcmp(o, "--json") && strcmp(o, "-C") && strcmp(o, "--top") &&
 	    strcmp(o, "--interval"))
 		return 0;
@@ -93,7 +97,15 @@ struct sim {
 	struct ivx_err err;
 	struct point *series;
 	int npoints;
+	double host_seconds;          /* the simulation loop's host time */
 };
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static int truth_kind(const struct coproc_prog *p)
 {
@@ -161,7 +173,7 @@ static void sim_free(struct sim *s)
  * (period > 0). 0, or -1 after an error line (setup failed). */
 static int simulate(struct sim *s, const struct program *prog, const struct run_options *o,
 		    const struct machine_config *mc, const struct coproc_config *cc, const struct coproc_prog *p,
-		    uint64_t period, uint64_t interval)
+		    uint64_t period, uint64_t interval, int exact)
 {
 	memset(s, 0, sizeof *s);
 	s->g = run_options_make_guest(prog, o);
@@ -171,9 +183,11 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 	s->core = core_new(mc, s->g, err);
 	if (!s->core)
 		goto fail;
-	s->truth = coproc_truth_new(s->core, truth_kind(p), 0, 0, 0, err);
-	if (!s->truth || core_add_observer(s->core, coproc_truth_observer(s->truth), err) < 0)
-		goto fail;
+	if (exact) {
+		s->truth = coproc_truth_new(s->core, truth_kind(p), 0, 0, 0, err);
+		if (!s->truth || core_add_observer(s->core, coproc_truth_observer(s->truth), err) < 0)
+			goto fail;
+	}
 	if (period) {
 		s->sampler = coproc_truth_new(s->core, TRUTH_LOADS, period, cc->int_cycles + cc->slot_cycles,
 					      o->seed, err);
@@ -187,6 +201,7 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 	if (o->fastforward && core_fastforward(s->core, o->fastforward, err) < 0)
 		goto fail;
 	fflush(stdout);
+	double t0 = now_seconds();
 	for (;;) {
 		uint64_t lim = o->max_cycles;
 		if (interval) {
@@ -206,12 +221,14 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 		s->series[s->npoints++] = (struct point){ cyc, (double)overhead_cycles(s) / (double)cyc,
 							   truth_kind(p) == TRUTH_LOADS ? weighted_error(s) : 0.0 };
 	}
+	s->host_seconds = now_seconds() - t0;
 	fflush(stdout);
 	if (s->cp)
 		coproc_finish(s->cp);
 	core_stats(s->core, &s->st);
 	s->exited = s->rc == IVX_OK && core_done(s->core) && guest_state(s->g) == GUEST_EXITED;
-	coproc_truth_summarise(s->truth);
+	if (s->truth)
+		coproc_truth_summarise(s->truth);
 	return 0;
 fail:
 	cli_error("%s", err->msg);
@@ -459,7 +476,9 @@ static const char coproc_help[] =
 	"  --baseline          value: also run the interrupt-driven sampling profiler\n"
 	"                      at the same overhead\n"
 	"  --interval N        value: error and overhead every N cycles\n"
-	"  --top N             rows to print (default 20)\n" RUN_OPTIONS_HELP;
+	"  --top N             rows to print (default 20)\n"
+	"  --speed             no exact profile: print the counters and the host's\n"
+	"                      simulation speed (make bench)\n" RUN_OPTIONS_HELP;
 
 static void print_settings_help(FILE *out)
 {
@@ -522,7 +541,7 @@ static int coproc_main(int argc, char **argv)
 		goto out;
 	}
 	int value = truth_kind(cprog) == TRUTH_LOADS;
-	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value ? fl.interval : 0) < 0) {
+	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value && !fl.speed ? fl.interval : 0, !fl.speed) < 0) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -536,6 +555,14 @@ static int coproc_main(int argc, char **argv)
 	if (!s.exited)
 		cli_error("stopped after %llu cycles, %llu instructions (limit reached)",
 			  (unsigned long long)s.st.cycles, (unsigned long long)s.st.committed);
+	if (fl.speed) {
+		print_stats(stdout, &s);
+		printf("host %.3f s: %.2f M cycles/s, %.2f MIPS\n", s.host_seconds,
+		       s.host_seconds > 0 ? (double)s.st.cycles / s.host_seconds / 1e6 : 0.0,
+		       s.host_seconds > 0 ? (double)s.st.committed / s.host_seconds / 1e6 : 0.0);
+		status = 0;
+		goto out;
+	}
 	if (fl.baseline && value) {
 		/* the sampler's period for the co-processor's overhead: each
 		 * sample costs one interrupt of int_cycles + slot_cycles */
@@ -545,7 +572,7 @@ static int coproc_main(int argc, char **argv)
 		uint64_t period = nsamples ? loads / nsamples : loads + 1;
 		if (period < 1)
 			period = 1;
-		if (simulate(&base, prog, &o, &mc, &cc, cprog, period, fl.interval) < 0)
+		if (simulate(&base, prog, &o, &mc, &cc, cprog, period, fl.interval, 1) < 0)
 			goto out;
 		have_base = 1;
 		base.prog = prog;
