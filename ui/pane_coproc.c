@@ -2,9 +2,9 @@
  * pane_coproc.c — the profiling co-processor next to the core: what it
  * runs and where its microcode is, the filters and how many instructions
  * they tag, the sample buffer filling and draining, and the slots (for
- * the value program: each load's pc, active value, hits/total and
- * whether the handler masked it; a slot the microcode turned off shows
- * "off").
+ * the value program: each load's pc, active value, its hits over the
+ * region since it became active, the slot's total samples, and whether
+ * the handler masked it; "full" when the total counter saturated).
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,8 +65,8 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		return;
 	int value = !strcmp(pr->handler, "value"), edge = !strcmp(pr->handler, "edge");
 	if (value)
-		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %18s %11s %5s %s", "slot", "pc", "symbol", "active value",
-			  "hits/total", "conf", "state");
+		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %18s %11s %5s %5s %s", "slot", "pc", "symbol",
+			  "active value", "hits/region", "match", "total", "state");
 	else if (edge)
 		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %10s %10s", "slot", "pc", "symbol", "taken", "not taken");
 	else
@@ -87,10 +87,14 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		char sym[64];
 		explorer_describe(x, sl.pc, sym, sizeof sym);
 		if (value) {
-			const char *st = sl.masked ? "masked" : sl.w[3] == cmax ? "off" : "";
-			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL, "%4d %#10llx %-22.22s %#18llx %5llu/%-5llu %4.0f%% %s",
-				  i, (unsigned long long)sl.pc, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
-				  (unsigned long long)sl.w[2], sl.w[2] ? 100.0 * (double)sl.w[1] / (double)sl.w[2] : 0.0, st);
+			/* the active value's region: hits and misses since it was selected */
+			uint64_t region = sl.w[1] + sl.w[3];
+			const char *st = sl.masked ? "masked" : sl.w[2] == cmax ? "full" : "";
+			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL,
+				  "%4d %#10llx %-22.22s %#18llx %5llu/%-5llu %4.0f%% %5llu %s", i,
+				  (unsigned long long)sl.pc, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
+				  (unsigned long long)region, region ? 100.0 * (double)sl.w[1] / (double)region : 0.0,
+				  (unsigned long long)sl.w[2], st);
 		} else if (edge) {
 			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-22.22s %10llu %10llu", i, (unsigned long long)sl.pc,
 				  sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1]);

@@ -30,6 +30,7 @@ struct cp_flags {
 	const char *program;
 	const char *json_path;
 	int baseline;
+	double scale;                 /* --baseline-scale: baseline overhead / co-processor overhead */
 	int speed;
 	int top;
 	uint64_t interval;
@@ -46,7 +47,7 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 	if (!strcmp(o, "--speed"))
 		return f->speed = 1;
 	if (strcmp(o, "--program") && strcmp(o, "--json") && strcmp(o, "-C") && strcmp(o, "--top") &&
-	    strcmp(o, "--interval"))
+	    strcmp(o, "--interval") && strcmp(o, "--baseline-scale"))
 		return 0;
 	if (i + 1 >= argc) {
 		cli_error("option %s needs a value", o);
@@ -54,7 +55,15 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 	}
 	const char *v = argv[i + 1];
 	uint64_t n;
-	if (!strcmp(o, "--program")) {
+	if (!strcmp(o, "--baseline-scale")) {
+		char *end;
+		f->scale = strtod(v, &end);
+		if (*end || !(f->scale > 0 && f->scale <= 1e6)) {
+			cli_error("--baseline-scale: '%s' is not a positive number", v);
+			return -1;
+		}
+		f->baseline = 1;
+	} else if (!strcmp(o, "--program")) {
 		f->program = v;
 	} else if (!strcmp(o, "--json")) {
 		f->json_path = v;
@@ -475,6 +484,7 @@ static const char coproc_help[] =
 	"                      weighted_error)\n"
 	"  --baseline          value: also run the interrupt-driven sampling profiler\n"
 	"                      at the same overhead\n"
+	"  --baseline-scale F  ... at F times the co-processor's overhead\n"
 	"  --interval N        value: error and overhead every N cycles\n"
 	"  --top N             rows to print (default 20)\n"
 	"  --speed             no exact profile: print the counters and the host's\n"
@@ -500,7 +510,7 @@ static int coproc_main(int argc, char **argv)
 		return 0;
 	}
 	struct run_options o;
-	struct cp_flags fl = { .top = 20 };
+	struct cp_flags fl = { .top = 20, .scale = 1.0 };
 	if (run_options_parse(&o, argc, argv, cp_extra, &fl) < 0)
 		return EXIT_USAGE;
 	int status = EXIT_USAGE;
@@ -568,7 +578,7 @@ static int coproc_main(int argc, char **argv)
 		 * sample costs one interrupt of int_cycles + slot_cycles */
 		uint64_t oh = overhead_cycles(&s), cost = cc.int_cycles + cc.slot_cycles;
 		uint64_t loads = coproc_truth_events(s.truth);
-		uint64_t nsamples = cost ? oh / cost : 0;
+		uint64_t nsamples = cost ? (uint64_t)((double)oh * fl.scale / (double)cost) : 0;
 		uint64_t period = nsamples ? loads / nsamples : loads + 1;
 		if (period < 1)
 			period = 1;

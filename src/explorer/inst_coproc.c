@@ -152,7 +152,7 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 			continue;
 		char sym[96];
 		explorer_describe(x, sl.pc, sym, sizeof sym);
-		explorer_printf(x, "slot %2d %#10llx %-24.24s %#18llx %5llu %5llu %5llu%s\n", i,
+		explorer_printf(x, "slot %2d %#10llx %-24.24s w0 %#18llx w1 %5llu w2 %5llu w3 %5llu%s\n", i,
 				(unsigned long long)sl.pc, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
 				(unsigned long long)sl.w[2], (unsigned long long)sl.w[3], sl.masked ? " masked" : "");
 		shown++;
