@@ -7,7 +7,8 @@
  *     touching the core, and stalls the core under policy stall;
  *   - data-array counters and index registers saturate, and INTERRUPT
  *     charges the handler to the core;
- *   - a snapshot restores the co-processor exactly (reverse stepping).
+ *   - a snapshot restores the co-processor exactly (reverse stepping);
+ *   - thrashing (more loads than slots) partitions the program.
  *
  * Run from the top of the tree (make unit does); needs data/bin.
  */
@@ -270,6 +271,39 @@ static void a_snapshot_restores_the_coprocessor(void **state)
 	program_free(prog);
 }
 
+/* More loads than slots, all about as frequent: replacements pile up, the
+ * microcode interrupts with reason 2 and the handler splits the program
+ * into PC-filter partitions. */
+static void thrashing_partitions_the_program(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/interp");
+	assemble_file("data/coproc/value.s");
+	char *argv[] = { "interp", "1" };
+	struct crun r;
+	struct ivx_err err;
+	struct coproc_config cc;
+	coproc_config_defaults(&cc);
+	assert_int_equal(coproc_config_set(&cc, "cam=8", &err), 0);
+	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
+	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
+	assert_non_null(cp);
+	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	int widest = 0;
+	while (!core_done(r.c)) {
+		assert_int_equal(core_run(r.c, core_cycles(r.c) + 1000, 0, &err), IVX_OK);
+		struct coproc_stats s;
+		coproc_get_stats(cp, &s);
+		if (s.pc_width > widest)
+			widest = s.pc_width;
+		assert_true(s.pc_match < (1u << s.pc_width) || s.pc_width == 0);
+	}
+	assert_true(widest >= 1);
+	coproc_free(cp);
+	crun_free(&r);
+	program_free(prog);
+}
+
 static void settings_are_checked(void **state)
 {
 	(void)state;
@@ -297,6 +331,7 @@ int main(void)
 		cmocka_unit_test(a_full_buffer_drops_or_stalls),
 		cmocka_unit_test(counters_and_index_registers_saturate),
 		cmocka_unit_test(a_snapshot_restores_the_coprocessor),
+		cmocka_unit_test(thrashing_partitions_the_program),
 		cmocka_unit_test(settings_are_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
