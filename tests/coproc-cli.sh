@@ -22,6 +22,9 @@ for p in value edge callstack; do
 done
 "$IVX" coproc-asm data/coproc/value.s >/dev/null 2>&1 && ok || bad "coproc-asm by path"
 
+# the settings list
+"$IVX" coproc -C help 2>&1 | grep -q "^  clock_div  *1  *core cycles per co-processor cycle" && ok || bad "coproc -C help"
+
 # refusals: one line, status 2
 printf '.classes load\n.fields pc\n.dfe load s\ns: nop\n  frob v1\n' >"$tmp/bad.s"
 check_refusal() {   # expected-substring command...

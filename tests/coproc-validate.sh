@@ -13,6 +13,8 @@
 # and 64 times that overhead until its error is no worse than the
 # co-processor's: the factor it needed (">64" if none did).
 # Columns: distinct loads executed, error (points) and overhead (%).
+# A second table does the same for whole runs with the manifest's test
+# arguments (start-up included).
 set -u
 IVX=${1:-build/ivx}
 CYC=${COPROC_VALIDATE_CYCLES:-3000000}
@@ -28,17 +30,20 @@ echo "| workload | loads | coproc err @1/4 | coproc err | coproc overhead | samp
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 bench_workloads >"$TMP/w"
 : >"$TMP/sum"
-while read -r prog args; do
-    name=${prog#workloads/}
+# one_workload NAME PROG ARGS -- RUNOPTS...: a table row
+one_workload() {
+    name=$1 prog=$2 args=$3
+    shift 4
+    rm -f "$TMP/j.json"
     # shellcheck disable=SC2086
-    "$IVX" coproc --program value --baseline --interval "$q" --fastforward "$FF" --max-cycles "$CYC" --top 0 \
+    "$IVX" coproc --program value --baseline "$@" --top 0 \
         --json "$TMP/j.json" "data/bin/$prog" -- $args >/dev/null 2>"$TMP/err"
-    [ -s "$TMP/j.json" ] || { echo "| $name | failed: $(head -n 1 "$TMP/err") |"; continue; }
+    [ -s "$TMP/j.json" ] || { echo "| $name | failed: $(head -n 1 "$TMP/err") |"; return; }
     need=">64"
     for f in 1 4 16 64; do
         if [ "$f" != 1 ]; then
             # shellcheck disable=SC2086
-            "$IVX" coproc --program value --baseline-scale "$f" --fastforward "$FF" --max-cycles "$CYC" --top 0 \
+            "$IVX" coproc --program value --baseline-scale "$f" "$@" --top 0 \
                 --json "$TMP/s.json" "data/bin/$prog" -- $args >/dev/null 2>&1
         else
             cp "$TMP/j.json" "$TMP/s.json"
@@ -63,6 +68,28 @@ print("| %s | %d | %s | %.2f | %.3f%% | %s | %.2f | %s |" % (sys.argv[2], d["dis
       at(b["series"], 0), 100 * b["weighted_error"], sys.argv[3]))
 PY
     tail -n 1 "$TMP/sum"
+}
+while read -r prog args; do
+    one_workload "${prog#workloads/}" "$prog" "$args" -- --interval "$q" --fastforward "$FF" --max-cycles "$CYC"
 done <"$TMP/w"
+echo
+awk -F'|' '{ n++; if ($5 + 0 < 5) ok++ } END { printf "co-processor under 5 points on %d of %d workloads\n", ok, n }' "$TMP/sum"
+
+# Whole runs with the manifest's test arguments: start-up included, more
+# distinct loads, short programs.
+echo
+echo "whole runs with the test arguments (ivx coproc --program value --baseline PROG -- TESTARGS)"
+echo
+echo "| workload | loads | coproc err @1/4 | coproc err | coproc overhead | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+: >"$TMP/sum"
+while IFS='|' read -r prog _ targs _; do
+    case "$prog" in \#*|"") continue ;; esac
+    prog=$(echo $prog)
+    case "$prog" in workloads/*.O[0-3]|kernels/*|selftest/*) continue ;; esac
+    targs=$(echo $targs)
+    cyc=$("$IVX" run "data/bin/$prog" -- $targs 2>&1 >/dev/null | sed -n 's/^ivx: \([0-9]*\) cycles.*/\1/p')
+    one_workload "${prog#workloads/}" "$prog" "$targs" -- --interval "$(( ${cyc:-400000} / 4 ))"
+done <data/bin/MANIFEST
 echo
 awk -F'|' '{ n++; if ($5 + 0 < 5) ok++ } END { printf "co-processor under 5 points on %d of %d workloads\n", ok, n }' "$TMP/sum"

@@ -479,7 +479,10 @@ static const char coproc_help[] =
 	"profiling program (shipped: value, edge, callstack in data/coproc/; or a\n"
 	"file), and print the profile it built next to the exact one.\n"
 	"  --program NAME|FILE the co-processor program\n"
-	"  -C KEY=VALUE        co-processor setting (repeatable; see below)\n"
+	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
+	"                      buffer cam data ucode ignore clock_div policy\n"
+	"                      int_cycles slot_cycles mask_cycles mispredict\n"
+	"                      watchdog timer profile seed)\n"
 	"  --json FILE         the profile as JSON (value: loads, overhead_fraction,\n"
 	"                      weighted_error)\n"
 	"  --baseline          value: also run the interrupt-driven sampling profiler\n"
@@ -525,6 +528,12 @@ static int coproc_main(int argc, char **argv)
 	cc.seed = o.seed;
 	if (!cprog)
 		goto out;
+	for (int i = 0; i < fl.n_set; i++)
+		if (!strcmp(fl.set[i], "help")) {
+			print_settings_help(stdout);
+			status = 0;
+			goto out;
+		}
 	if (!fl.program) {
 		cli_error("coproc: --program NAME|FILE is required (value, edge, callstack)");
 		goto out;
