@@ -17,6 +17,7 @@ extern const struct cli_command cmd_disasm_entry;
 extern const struct cli_command cmd_cpistack_entry, cmd_refstack_entry;
 extern const struct cli_command cmd_explore_entry;
 extern const struct cli_command cmd_cost_entry;
+extern const struct cli_command cmd_coproc_entry, cmd_coproc_asm_entry;
 
 static const struct cli_command *const commands[] = {
 	&cmd_run_entry,
@@ -24,6 +25,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_cpistack_entry, &cmd_refstack_entry,
 	&cmd_cost_entry,
 	&cmd_explore_entry,
+	&cmd_coproc_entry, &cmd_coproc_asm_entry,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
