@@ -151,18 +151,22 @@ struct curve {
 	double b[MAX_POINTS];     /* sketches: the metric's bound */
 };
 
-/* The first x from which y stays below thr (all later points too); -1 if
- * the last point is not below. */
+/* The x from which y stays below thr (all later points too), linearly
+ * interpolated between the last point at or above thr and the next; -1
+ * if the last point is not below. */
 static double under_from(const struct curve *c, double thr)
 {
-	double from = -1;
+	int from = -1;
 	for (int k = 0; k < c->n; k++) {
 		if (isnan(c->y[k]) || c->y[k] >= thr)
 			from = -1;
 		else if (from < 0)
-			from = c->x[k];
+			from = k;
 	}
-	return from;
+	if (from <= 0 || isnan(c->y[from - 1]))
+		return from < 0 ? -1 : c->x[from];
+	double x0 = c->x[from - 1], y0 = c->y[from - 1], x1 = c->x[from], y1 = c->y[from];
+	return x0 + (y0 - thr) / (y0 - y1) * (x1 - x0);
 }
 
 static int write_plots(const struct strat_flags *f, struct curve *cv, int n, const char *title, const char *xlabel,
