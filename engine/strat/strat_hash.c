@@ -13,6 +13,9 @@
 #include "strat.h"
 
 static uint8_t table[256];
+/* The same table by byte position, shifted into place, for the index:
+ * pos[i][b] = table[b] << 8i, and flipped: flip[i][b] = table[b] << 8(7-i). */
+static uint64_t pos[8][256], flip[8][256];
 static int table_ready;
 
 uint64_t strat_rng_seed(uint64_t s)
@@ -56,6 +59,11 @@ static void build_table(void)
 		table[i] = table[j];
 		table[j] = t;
 	}
+	for (int i = 0; i < 8; i++)
+		for (int b = 0; b < 256; b++) {
+			pos[i][b] = (uint64_t)table[b] << (8 * i);
+			flip[i][b] = (uint64_t)table[b] << (8 * (7 - i));
+		}
 	table_ready = 1;
 }
 
@@ -94,7 +102,14 @@ uint32_t strat_xor_fold(uint64_t w, int bits)
 
 uint32_t strat_hash_index(uint64_t pc, uint64_t w, int bits)
 {
-	return strat_xor_fold(strat_flip(strat_randomize(pc)) ^ strat_randomize(w), bits);
+	/* = strat_xor_fold(strat_flip(strat_randomize(pc)) ^ strat_randomize(w), bits),
+	 * with the byte tables already in place (test_strat_comp checks) */
+	if (!table_ready)
+		build_table();
+	uint64_t h = 0;
+	for (int i = 0; i < 8; i++, pc >>= 8, w >>= 8)
+		h ^= flip[i][pc & 0xff] ^ pos[i][w & 0xff];
+	return strat_xor_fold(h, bits);
 }
 
 uint32_t strat_hash_tag(uint64_t pc, uint64_t w, int bits)

@@ -1,10 +1,12 @@
 /*
- * strat_prof.c — exact and estimated profiles in two open-addressing
- * tables, and the error metric of section 5.3.1 (see strat_prof.h).
+ * strat_prof.c — exact and estimated profiles in an open-addressing
+ * table, and the error metric of section 5.3.1 (see strat_prof.h).
  *
  * Slots are never deleted, so linear probing needs no tombstones. The
- * tables and counters sit in one allocation (header, tuple slots, pc
- * slots): a snapshot is one memcpy.
+ * table and counters sit in one allocation (header, tuple slots): a
+ * snapshot is one memcpy. Per-pc counts are sums over a pc's tuples; they
+ * are built only when asked for (error, listings) into a scratch table
+ * that is a cache, not state, so the hot path touches one slot a tuple.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,8 +26,8 @@ struct pslot {
 };
 
 struct phead {
-	uint32_t tmask, pmask;
-	struct strat_prof_stats st;
+	uint32_t tmask, pad;
+	struct strat_prof_stats st;   /* st.pcs is filled by prepare() */
 };
 
 struct strat_prof {
@@ -34,7 +36,9 @@ struct strat_prof {
 	void *mem;
 	struct phead *h;
 	struct tslot *t;
-	struct pslot *pcs;
+	struct pslot *pcs;            /* scratch: per-pc sums */
+	uint32_t pmask;
+	uint64_t prepared_at;         /* st.events + st.estimated when last built (+1) */
 };
 
 static uint32_t pow2_at_least(uint32_t n)
@@ -55,8 +59,7 @@ static uint64_t hash2(uint64_t a, uint64_t b)
 
 static int layout(struct strat_prof *p, uint32_t tcap)
 {
-	uint32_t pcap = tcap / 4 < 16 ? 16 : tcap / 4;
-	size_t size = sizeof(struct phead) + (size_t)tcap * sizeof(struct tslot) + (size_t)pcap * sizeof(struct pslot);
+	size_t size = sizeof(struct phead) + (size_t)tcap * sizeof(struct tslot);
 	void *mem = calloc(1, size);
 	if (!mem)
 		return -1;
@@ -64,9 +67,7 @@ static int layout(struct strat_prof *p, uint32_t tcap)
 	p->size = size;
 	p->h = mem;
 	p->t = (struct tslot *)((char *)mem + sizeof(struct phead));
-	p->pcs = (struct pslot *)(p->t + tcap);
 	p->h->tmask = tcap - 1;
-	p->h->pmask = pcap - 1;
 	return 0;
 }
 
@@ -87,6 +88,7 @@ void strat_prof_free(struct strat_prof *p)
 	if (!p)
 		return;
 	free(p->mem);
+	free(p->pcs);
 	free(p);
 }
 
@@ -100,7 +102,7 @@ static struct tslot *tfind(const struct strat_prof *p, uint64_t pc, uint64_t val
 
 static struct pslot *pfind(const struct strat_prof *p, uint64_t pc)
 {
-	uint32_t m = p->h->pmask, i = (uint32_t)hash2(pc, 0x51) & m;
+	uint32_t m = p->pmask, i = (uint32_t)hash2(pc, 0x51) & m;
 	while (p->pcs[i].exact && p->pcs[i].pc != pc)
 		i = (i + 1) & m;
 	return &p->pcs[i];
@@ -119,9 +121,6 @@ static int grow(struct strat_prof *p)
 	for (uint32_t i = 0; i <= old.h->tmask; i++)
 		if (old.t[i].exact)
 			*tfind(p, old.t[i].pc, old.t[i].val) = old.t[i];
-	for (uint32_t i = 0; i <= old.h->pmask; i++)
-		if (old.pcs[i].exact)
-			*pfind(p, old.pcs[i].pc) = old.pcs[i];
 	free(old.mem);
 	return 0;
 }
@@ -129,51 +128,75 @@ static int grow(struct strat_prof *p)
 void strat_prof_exact(struct strat_prof *p, uint64_t pc, uint64_t val)
 {
 	struct tslot *t = tfind(p, pc, val);
-	struct pslot *s = pfind(p, pc);
-	if (!t->exact || !s->exact) {
-		/* a new tuple (and maybe pc): is there room? */
-		int full = (p->h->st.tuples + 1) * 4 > (uint64_t)(p->h->tmask + 1) * 3 ||
-			   (!s->exact && (p->h->st.pcs + 1) * 4 > (uint64_t)(p->h->pmask + 1) * 3);
-		if (full) {
+	if (!t->exact) {
+		/* a new tuple: is there room? */
+		if ((p->h->st.tuples + 1) * 4 > (uint64_t)(p->h->tmask + 1) * 3) {
 			if (!p->growable || grow(p) < 0) {
 				p->h->st.dropped++;
 				return;
 			}
 			t = tfind(p, pc, val);
-			s = pfind(p, pc);
 		}
-		if (!t->exact) {
-			t->pc = pc;
-			t->val = val;
-			p->h->st.tuples++;
-		}
-		if (!s->exact) {
-			s->pc = pc;
-			p->h->st.pcs++;
-		}
+		t->pc = pc;
+		t->val = val;
+		p->h->st.tuples++;
 	}
 	if (t->exact < UINT32_MAX)
 		t->exact++;
-	s->exact++;
 	p->h->st.events++;
 }
 
 void strat_prof_estimate(struct strat_prof *p, uint64_t pc, uint64_t val, uint64_t count)
 {
 	struct tslot *t = tfind(p, pc, val);
-	struct pslot *s = pfind(p, pc);
 	p->h->st.estimated += count;
-	if (!t->exact || !s->exact)
+	if (!t->exact)
 		return;   /* dropped from a full table */
 	t->est = t->est + count > UINT32_MAX ? UINT32_MAX : (uint32_t)(t->est + count);
-	s->est += count;
+}
+
+/* Build the per-pc sums (exact, est) if the profile changed since; a
+ * cache: -1 only when it cannot be allocated. */
+static int prepare(struct strat_prof *p)
+{
+	uint64_t stamp = p->h->st.events + p->h->st.estimated + 1;
+	if (p->pcs && p->prepared_at == stamp)
+		return 0;
+	uint32_t cap = pow2_at_least((uint32_t)(p->h->st.tuples * 2 + 16));
+	if (!p->pcs || p->pmask + 1 < cap) {
+		free(p->pcs);
+		p->pcs = calloc(cap, sizeof *p->pcs);
+		if (!p->pcs)
+			return -1;
+		p->pmask = cap - 1;
+	} else {
+		memset(p->pcs, 0, (size_t)(p->pmask + 1) * sizeof *p->pcs);
+	}
+	uint64_t pcs = 0;
+	for (uint32_t i = 0; i <= p->h->tmask; i++) {
+		const struct tslot *t = &p->t[i];
+		if (!t->exact)
+			continue;
+		struct pslot *s = pfind(p, t->pc);
+		if (!s->exact) {
+			s->pc = t->pc;
+			pcs++;
+		}
+		s->exact += t->exact;
+		s->est += t->est;
+	}
+	p->h->st.pcs = pcs;
+	p->prepared_at = stamp;
+	return 0;
 }
 
 double strat_prof_error(struct strat_prof *p, const struct strat_err_params *ep, const struct strat_comp *sketch,
 			struct strat_err_detail *d)
 {
 	struct strat_err_detail dd = { 0 };
-	for (uint32_t i = 0; i <= p->h->pmask; i++)
+	if (prepare(p) < 0)
+		return NAN;
+	for (uint32_t i = 0; i <= p->pmask; i++)
 		p->pcs[i].scratch = 0;
 	/* pass 1: each frequent pc's invariant executions */
 	for (uint32_t i = 0; i <= p->h->tmask; i++) {
@@ -215,7 +238,7 @@ double strat_prof_error(struct strat_prof *p, const struct strat_err_params *ep,
 		dd.tuples++;
 		dd.weight += t->exact;
 	}
-	for (uint32_t i = 0; i <= p->h->pmask; i++) {
+	for (uint32_t i = 0; i <= p->pmask; i++) {
 		const struct pslot *s = &p->pcs[i];
 		if (s->exact >= ep->min_exec && (double)s->scratch >= ep->coverage * (double)s->exact && s->scratch)
 			dd.pcs++;
@@ -229,6 +252,7 @@ double strat_prof_error(struct strat_prof *p, const struct strat_err_params *ep,
 
 void strat_prof_stats(const struct strat_prof *p, struct strat_prof_stats *out)
 {
+	prepare((struct strat_prof *)p);   /* the cache only: st.pcs */
 	*out = p->h->st;
 }
 
@@ -239,7 +263,7 @@ uint32_t strat_prof_slots(const struct strat_prof *p)
 
 int strat_prof_row(const struct strat_prof *p, uint32_t slot, struct strat_prof_row *out)
 {
-	if (slot > p->h->tmask || !p->t[slot].exact)
+	if (slot > p->h->tmask || !p->t[slot].exact || prepare((struct strat_prof *)p) < 0)
 		return 0;
 	const struct tslot *t = &p->t[slot];
 	const struct pslot *s = pfind(p, t->pc);
@@ -260,4 +284,5 @@ void strat_prof_save(const struct strat_prof *p, void *blob)
 void strat_prof_restore(struct strat_prof *p, const void *blob)
 {
 	memcpy(p->mem, blob, p->size);
+	p->prepared_at = 0;
 }

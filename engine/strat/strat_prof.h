@@ -4,9 +4,9 @@
  *
  * One table keyed by tuple <pc, value> holds both counts: n_i(v), every
  * occurrence (the simulator sees the whole stream), and n_p(v), the sum
- * of the counts of the messages software received for it; a second table
- * keyed by pc holds n_i(pc) and n_p(pc). A message's tuple is always one
- * the stream carried, so it is always in the table.
+ * of the counts of the messages software received for it; n_i(pc) and
+ * n_p(pc) are sums over a pc's tuples, built when asked for. A message's
+ * tuple is always one the stream carried, so it is always in the table.
  *
  * The tables have a fixed capacity unless created growable: a snapshot
  * needs a constant size (the explorer), a batch run does not (ivx strat).

@@ -86,6 +86,9 @@ static void test_hash_steps_are_the_papers(void **state)
 	assert_int_equal(strat_hash_index(pc, w, 11),
 			 strat_xor_fold(strat_flip(strat_randomize(pc)) ^ strat_randomize(w), 11));
 	assert_true(strat_hash_index(pc, w, 11) < 2048);
+	for (uint64_t k = 1; k < 5000; k++)   /* the fast form is the definition */
+		assert_int_equal(strat_hash_index(k * 0x9e3779b97f4a7c15ull, k * k, (int)(k % 20) + 1),
+				 strat_xor_fold(strat_flip(strat_randomize(k * 0x9e3779b97f4a7c15ull)) ^ strat_randomize(k * k), (int)(k % 20) + 1));
 	assert_int_equal(strat_hash_tag(0x10, 0x3, 2), (0x13 & 3) ^ ((0x13 >> 2) & 3) ^ ((0x13 >> 4) & 3));
 }
 
