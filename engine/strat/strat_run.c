@@ -108,7 +108,8 @@ static void take(struct strat_run *r, int prof_index, uint64_t pc, uint64_t val,
 	r->cur_seq = seq;
 	r->s.events++;
 	r->s.events_by[prof_index]++;
-	strat_prof_exact(r->prof, tpc, val);
+	if (!r->o.no_exact)
+		strat_prof_exact(r->prof, tpc, val);
 	strat_comp_push(r->comp, tpc, val);
 	if (r->o.checkpoint && r->s.events >= r->s.next_checkpoint) {
 		r->s.next_checkpoint += r->o.checkpoint;

@@ -51,6 +51,7 @@ struct strat_run_opts {
 	uint32_t capacity;        /* profile table tuples */
 	int growable;             /* see strat_prof.h: no snapshots then */
 	uint64_t checkpoint;      /* call on_checkpoint every this many events (0: never) */
+	int no_exact;             /* keep no exact profile (no error; to time the compressor alone) */
 };
 void strat_run_opts_default(struct strat_run_opts *o);
 
