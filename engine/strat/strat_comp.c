@@ -618,7 +618,7 @@ void strat_comp_cell(const struct strat_comp *c, uint32_t i, struct strat_cell *
 	out->max = s->rate;
 	if (c->cells && i < c->n_cells) {
 		const struct scell *e = &c->cells[i];
-		out->count = s->counter ? e->since : s->kind == STRAT_D ? e->pos : e->pos;
+		out->count = s->counter ? e->since : e->pos;
 		out->messages = e->messages;
 		if (s->kind == STRAT_D)
 			out->max = 2 * s->rate;

@@ -33,7 +33,7 @@ struct strat_flags {
 	int n_specs;
 	const char *profile;
 	const char *json_path, *csv_path, *svg_path;
-	int montecarlo, charge, sum_estimator, bounds, bench;
+	int montecarlo, charge, sum_estimator, bounds, bench, no_exact;
 	uint64_t batch, top, trials, rate, nmin, nmax, nstep, every;
 	double threshold;
 	struct strat_err_params ep;
@@ -82,6 +82,8 @@ static int strat_extra(void *ctx, int argc, char **argv, int i)
 		return f->bounds = 1;
 	if (!strcmp(a, "--bench"))
 		return f->bench = 1;
+	if (!strcmp(a, "--no-exact"))
+		return f->no_exact = 1;
 	static const char *const valued[] = {
 		"--spec", "--profile", "--json", "--csv", "--svg", "--batch", "--top", "--trials", "--rate", "--nmin",
 		"--nmax", "--nstep", "--every", "--threshold", "--min-exec", "--invariant", "--coverage", "--estimator",
@@ -223,7 +225,8 @@ static void json_curve(FILE *j, const struct curve *c)
 
 /* ---- Monte Carlo ------------------------------------------------------------ */
 
-/* With --rate, every sampler rate in the spec becomes r. */
+/* With --rate, every sampler rate in the spec becomes r (and the tagged
+ * compressor's hit maximum, which must stay at least 2). */
 static void set_rate(struct strat_spec *s, uint32_t r)
 {
 	for (int i = 0; i < s->n_stages; i++)
@@ -468,7 +471,8 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 		ro.batch = (uint32_t)f->batch;
 		ro.charge = f->charge;
 		ro.growable = 1;
-		ro.checkpoint = 1000;
+		ro.checkpoint = f->no_exact ? 0 : 1000;
+		ro.no_exact = f->no_exact;
 		runs[i] = strat_run_new(&ro, &err);
 		if (!runs[i] || strat_run_attach(runs[i], c, &err) < 0)
 			goto fail;
@@ -637,7 +641,7 @@ static int cmd_strat_main(int argc, char **argv)
 			goto out;
 		}
 		if (f.rate)
-			set_rate(&specs[i], (uint32_t)(f.rate >= 2 || specs[i].stage[0].kind != STRAT_T ? f.rate : 2));
+			set_rate(&specs[i], (uint32_t)f.rate);
 	}
 	if (f.montecarlo) {
 		if (o.prog_path) {
@@ -700,7 +704,8 @@ const struct cli_command cmd_strat_entry = {
 	"  --bounds            the sketches' error bounds on the plots, dashed\n"
 	"  --bench             time --max-cycles (default 5M) cycles without the\n"
 	"                      instrument, with the first --spec alone, and with it and\n"
-	"                      the exact profile (least CPU time of 5 runs each)\n\n"
+	"                      the exact profile (least CPU time of 5 runs each)\n"
+	"  --no-exact          keep no exact profile (no error): the compressor alone\n\n"
 	"Monte Carlo (the paper's Figure 4): streams of N tuples, 30% of them one\n"
 	"tuple p, randomly permuted; the mean error of each spec's estimate of p.\n"
 	"  --montecarlo        default specs R10 H[R10]4 P10 CR10 H[P10]4 H[CR10]4\n"

@@ -48,7 +48,9 @@ void strat_plot_svg(FILE *f, const char *title, const char *xlabel, const struct
 		for (int k = 0; k < s[i].n; k++) {
 			if (s[i].x[k] > xmax)
 				xmax = s[i].x[k];
-			if (!isnan(s[i].y[k]) && s[i].y[k] > ytop)
+			/* the scale follows the measurements; bounds above it are
+			 * drawn along the top */
+			if (!s[i].dashed && !isnan(s[i].y[k]) && s[i].y[k] > ytop)
 				ytop = s[i].y[k];
 		}
 	if (ymax <= 0)

@@ -18,7 +18,8 @@ struct strat_series {
 /* series,events,error_pct rows after a header line. */
 void strat_plot_csv(FILE *f, const struct strat_series *s, int n);
 /* A line chart: x from 0 to the largest x, y from 0 to ymax (0: the
- * largest y, capped at 100); points above ymax are drawn at the top.
+ * largest y of the solid series, capped at 100); points above ymax are
+ * drawn at the top.
  * A horizontal rule at `rule` percent if > 0. */
 void strat_plot_svg(FILE *f, const char *title, const char *xlabel, const struct strat_series *s, int n,
 		    double ymax, double rule);
