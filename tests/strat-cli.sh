@@ -82,6 +82,18 @@ PYEOF
     then ok; else bad "--charge (see above)"; fi
 fi
 
+# --no-exact: the compressor alone, the same messages, no error
+"$IVX" strat --no-exact --spec P64 --json "$tmp/x.json" "$w" -- 2 >/dev/null 2>&1
+if command -v python3 >/dev/null 2>&1; then
+    if python3 - "$tmp/n.json" "$tmp/x.json" <<'PYEOF'
+import json, sys
+n, x = (json.load(open(f)) for f in sys.argv[1:3])
+assert x["error"] is None and x["curve"] == [], x
+assert x["messages"] == n["messages"] and x["events"] == n["events"]
+PYEOF
+    then ok; else bad "--no-exact (see above)"; fi
+fi
+
 # Monte Carlo: the classes in order at one length, and deterministic
 if "$IVX" strat --montecarlo --trials 150 --nmin 8000 --nmax 8000 --json "$tmp/m.json" >"$tmp/m1" 2>"$tmp/err"; then ok
 else bad "montecarlo: $(cat "$tmp/err")"; fi
