@@ -18,6 +18,7 @@ extern const struct cli_command cmd_cpistack_entry, cmd_refstack_entry;
 extern const struct cli_command cmd_explore_entry;
 extern const struct cli_command cmd_cost_entry;
 extern const struct cli_command cmd_coproc_entry, cmd_coproc_asm_entry;
+extern const struct cli_command cmd_strat_entry;
 
 static const struct cli_command *const commands[] = {
 	&cmd_run_entry,
@@ -26,6 +27,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_cost_entry,
 	&cmd_explore_entry,
 	&cmd_coproc_entry, &cmd_coproc_asm_entry,
+	&cmd_strat_entry,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
