@@ -198,6 +198,7 @@ struct dcpi_state {
 	uint64_t daemon_used, truth_used;
 	uint64_t truth_last_pc, truth_last_idx;   /* one-entry cache (idx + 1) */
 	struct dcpi_stats st;
+	struct dcpi_sample last;   /* the last sample delivered (valid if st.samples_total) */
 };
 
 struct dcpi {
@@ -334,13 +335,12 @@ static void deliver(struct dcpi *d, uint64_t pc)
 		s->st.drains++;
 		daemon_drain(d, full);
 	}
-	if (d->hook) {
-		struct dcpi_sample smp = {
-			.event = p.event, .pid = d->cfg.pid, .pc = pc, .overflow_cycle = p.overflow,
-			.deliver_cycle = p.deliver, .cause_pc = p.cause_pc, .hit = r == DCPI_HIT,
-		};
-		d->hook(d->hook_ctx, &smp);
-	}
+	s->last = (struct dcpi_sample){
+		.event = p.event, .pid = d->cfg.pid, .pc = pc, .overflow_cycle = p.overflow,
+		.deliver_cycle = p.deliver, .cause_pc = p.cause_pc, .hit = r == DCPI_HIT,
+	};
+	if (d->hook)
+		d->hook(d->hook_ctx, &s->last);
 }
 
 /* n events of ev at `cycle`, caused by cause_pc. */
@@ -613,6 +613,14 @@ double dcpi_overhead_pct(const struct dcpi *d)
 {
 	const struct dcpi_stats *st = &d->s->st;
 	return st->cycles ? 100.0 * (double)(st->handler_cycles + st->daemon_cycles) / (double)st->cycles : 0.0;
+}
+
+int dcpi_last_sample(const struct dcpi *d, struct dcpi_sample *out)
+{
+	if (!d->s->st.samples_total)
+		return 0;
+	*out = d->s->last;
+	return 1;
 }
 
 int dcpi_counter_count(const struct dcpi *d)

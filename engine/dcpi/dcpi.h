@@ -137,6 +137,9 @@ void dcpi_get_stats(const struct dcpi *d, struct dcpi_stats *out);
 /* Profiling overhead: (handler + daemon cycles) / cycles, in percent. */
 double dcpi_overhead_pct(const struct dcpi *d);
 
+/* The last sample delivered (part of the snapshot state): 1, or 0 if none yet. */
+int dcpi_last_sample(const struct dcpi *d, struct dcpi_sample *out);
+
 /* The counters, for the sampler pane. */
 struct dcpi_counter_view {
 	int event;                  /* the event counting now */

@@ -75,7 +75,7 @@ static void print_text(const struct dcpi_report *r, const struct prof_flags *f, 
 			printf("%9llu %6.2f%%", (unsigned long long)row->samples[e], p);
 			if (f->truth) {
 				double t = pct(row->truth[e], r->truth_total[e]);
-				printf(" %6.2f%%%c", t, r->truth_total[e] && off_mark(p, t) ? '!' : ' ');
+				printf(" %6.2f%%%c", t, r->truth_total[e] && r->samples_total[e] && off_mark(p, t) ? '!' : ' ');
 			}
 			if (e == first_ev) {
 				cum += p;

@@ -36,7 +36,7 @@ int dcpi_opts_parse(struct dcpi_config *c, int argc, char **argv, int i, struct 
 		return 1;
 	}
 	static const char *const valued[] = { "--events", "--period", "--skid", "--counters", "--mux-cycles",
-					      "--cost", "--table-buckets", "--buffer-entries", NULL };
+					      "--cost", "--table-buckets", "--buffer-entries", "--seed", NULL };
 	int k = 0;
 	while (valued[k] && strcmp(a, valued[k]))
 		k++;
@@ -64,6 +64,7 @@ int dcpi_opts_parse(struct dcpi_config *c, int argc, char **argv, int i, struct 
 	case 5: rc = parse_cost(c, v, err); break;
 	case 6: if ((rc = number(a, v, 1u << 24, &n, err)) == 0) c->table_buckets = (uint32_t)n; break;
 	case 7: if ((rc = number(a, v, 1u << 24, &n, err)) == 0) c->buffer_entries = (uint32_t)n; break;
+	case 8: if ((rc = number(a, v, UINT64_MAX, &n, err)) == 0) c->seed = n; break;
 	}
 	return rc < 0 ? -1 : 2;
 }
