@@ -275,6 +275,45 @@ static void the_in_order_machine_samples_its_issue_head(void **state)
 	assert_int_equal(o.truth_cycles, o.cs.cycles);
 }
 
+static void extra_events_share_the_last_counter_in_time_slices(void **state)
+{
+	(void)state;
+	struct dcpi_config c;
+	struct outcome o;
+	config(&c, 1000, 100, 6, 8);
+	c.events = 1u << DCPI_CYCLES | 1u << DCPI_IMISS | 1u << DCPI_DMISS | 1u << DCPI_RETIRED;
+	c.counters = 2;
+	c.mux_cycles = 5000;
+	c.period[DCPI_RETIRED] = 500;
+	c.delta[DCPI_RETIRED] = 50;
+	c.period[DCPI_DMISS] = 4;
+	c.delta[DCPI_DMISS] = 1;
+	run(&c, NULL, NULL, NULL, &o);
+	/* CYCLES has its own counter all the time; the three others take
+	 * turns on the second, each about a third of the time */
+	assert_int_equal(o.st.enabled_cycles[DCPI_CYCLES], o.cs.cycles);
+	uint64_t shared = o.st.enabled_cycles[DCPI_IMISS] + o.st.enabled_cycles[DCPI_DMISS] +
+			  o.st.enabled_cycles[DCPI_RETIRED];
+	assert_int_equal(shared, o.cs.cycles);
+	for (int e = DCPI_IMISS; e <= DCPI_RETIRED; e++) {
+		if (e == DCPI_BRANCHMP || e == DCPI_DTBMISS)
+			continue;
+		assert_true(o.st.enabled_cycles[e] > o.cs.cycles / 3 - 5000);
+		assert_true(o.st.enabled_cycles[e] < o.cs.cycles / 3 + 5000);
+		assert_true(o.st.samples[e] > 0);
+	}
+	assert_int_equal(o.st.enabled_cycles[DCPI_BRANCHMP], 0);
+	assert_int_equal(o.st.samples[DCPI_BRANCHMP], 0);
+	/* with every event on a counter of its own nothing is shared */
+	c.counters = 3;
+	c.events = 1u << DCPI_CYCLES | 1u << DCPI_RETIRED;
+	run(&c, NULL, NULL, NULL, &o);
+	assert_int_equal(o.st.enabled_cycles[DCPI_RETIRED], o.cs.cycles);
+	/* RETIRED samples: about committed / mean period */
+	double expect = (double)o.cs.committed / 475.0;
+	assert_true(o.st.samples[DCPI_RETIRED] > expect * 0.95 && o.st.samples[DCPI_RETIRED] < expect * 1.05 + 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +323,7 @@ int main(void)
 		cmocka_unit_test(a_snapshot_restores_the_sampler),
 		cmocka_unit_test(charging_slows_the_program_by_the_handler_cycles),
 		cmocka_unit_test(the_in_order_machine_samples_its_issue_head),
+		cmocka_unit_test(extra_events_share_the_last_counter_in_time_slices),
 	};
 	return cmocka_run_group_tests(tests, load, unload);
 }
