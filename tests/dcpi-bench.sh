@@ -1,28 +1,39 @@
 #!/bin/sh
-# dcpi-bench.sh [IVX] — what DCPI sampling with the default periods costs in
-# timing-mode speed: each workload is run with `ivx run` and with
-# `ivx profile` alternately (best of 3 each), and the ratio of host times
-# is printed; the target is at most 5% (issue 20).
+# dcpi-bench.sh [IVX] — what DCPI sampling with the default periods (CYCLES
+# 60K-64K, IMISS 3840-4096, two counters) costs in timing-mode speed
+# (`make bench`). For every workload of data/bin/MANIFEST (default
+# arguments; the -On variants, kernels and selftest left out),
+# `ivx profile --bench` runs the same DCPI_BENCH_CYCLES cycles without and
+# with the sampler, five times each, alternating, and reports the least CPU
+# time of each; the summary gives the median speed lost and the suite
+# taken as one run. The target is at most 5% (issue 20). A loaded machine
+# blurs the numbers, so the script reports and does not fail.
+set -u
 IVX=${1:-${IVX:-build/ivx}}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-now() { date +%s.%N; }
-best() { # best of 3 wall-clock seconds of "$@"
-    b=
-    for i in 1 2 3; do
-        t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
-        b=$(echo "$t0 $t1 $b" | awk '{d=$2-$1; if ($3=="" || d<$3) print d; else print $3}')
-    done
-    echo "$b"
-}
-printf '%-12s %9s %9s %8s\n' workload run_s profile_s cost
-total_r=0 total_p=0
-for w in crc sieve matmul ptrchase; do
-    p=data/bin/workloads/$w
-    r=$(best "$IVX" run "$p")
-    s=$(best "$IVX" profile --quiet --db "$tmp/db" "$p")
-    printf '%-12s %9.3f %9.3f %7.1f%%\n' "$w" "$r" "$s" "$(echo "$r $s" | awk '{print 100*($2/$1-1)}')"
-    total_r=$(echo "$total_r $r" | awk '{print $1+$2}')
-    total_p=$(echo "$total_p $s" | awk '{print $1+$2}')
-done
-printf '%-12s %9.3f %9.3f %7.1f%%\n' total "$total_r" "$total_p" "$(echo "$total_r $total_p" | awk '{print 100*($2/$1-1)}')"
+CYCLES=${DCPI_BENCH_CYCLES:-5000000}
+. "$(dirname "$0")/tools/bench-lib.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+printf '%-12s %14s %14s %9s %8s\n' workload "Mcycles/s" "with sampling" "speed" samples
+: >"$TMP/lost"
+: >"$TMP/rates"
+bench_workloads >"$TMP/workloads"
+while read -r prog args; do
+    # shellcheck disable=SC2086
+    line=$("$IVX" profile --bench --max-cycles "$CYCLES" "data/bin/$prog" -- $args 2>&1 >/dev/null | grep 'bench')
+    a=$(echo "$line" | sed -n 's/.*timing model [0-9.]* s (\([0-9.]*\) M cycles\/s).*/\1/p')
+    b=$(echo "$line" | sed -n 's/.*with sampling [0-9.]* s (\([0-9.]*\) M cycles\/s).*/\1/p')
+    v=$(echo "$line" | sed -n 's/.*speed \([-+][0-9.]*\)%$/\1/p')
+    n=$(echo "$line" | sed -n 's/.*: \([0-9]*\) cycles,.*/\1/p')
+    s=$(echo "$line" | sed -n 's/.* \([0-9]*\) samples;.*/\1/p')
+    printf '%-12s %14s %14s %8s%% %8s\n' "${prog#workloads/}" "${a:-?}" "${b:-?}" "${v:-?}" "${s:-?}"
+    [ -n "$a" ] && [ -n "$b" ] && [ -n "$n" ] && echo "$n $a $b" >>"$TMP/rates"
+    [ -n "$v" ] && echo "$v" >>"$TMP/lost"
+done <"$TMP/workloads"
+if [ -s "$TMP/lost" ]; then
+    med=$(awk '{ print -$1 }' "$TMP/lost" | median)
+    # the suite as one run: total cycles over total time, without and with
+    whole=$(awk '{ c += $1; ta += $1 / $2; tb += $1 / $3 } END { printf "%.1f", 100 * (1 - ta / tb) }' "$TMP/rates" 2>/dev/null)
+    echo "dcpi-bench: speed lost to sampling: median ${med}%, whole suite ${whole:-?}% (target at most 5%)"
+fi

@@ -10,6 +10,7 @@
  * programs ivx runs) would go to the image "[unknown]".
  */
 #include <limits.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ struct profile_flags {
 	int new_epoch;
 	const char *json_path;
 	int quiet;
+	int bench;
 };
 
 static int profile_extra(void *ctx, int argc, char **argv, int i)
@@ -47,6 +49,8 @@ static int profile_extra(void *ctx, int argc, char **argv, int i)
 		return f->new_epoch = 1;
 	if (!strcmp(argv[i], "--quiet"))
 		return f->quiet = 1;
+	if (!strcmp(argv[i], "--bench"))
+		return f->bench = 1;
 	const char **path = !strcmp(argv[i], "--db") ? &f->db : !strcmp(argv[i], "--json") ? &f->json_path : NULL;
 	if (!path)
 		return 0;
@@ -206,6 +210,62 @@ static int write_json(const char *path, const struct dcpi *d, const char *epoch)
 	return outfile_commit_cli(o);
 }
 
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --bench: the same run without and with the sampler, alternately, five
+ * times each; the least CPU time of each (noise on a shared machine only
+ * adds time). Nothing is written to the database. */
+static int profile_bench(const struct run_options *o, struct profile_flags *f, const struct machine_config *mc,
+			 const struct program *prog)
+{
+	enum { REPS = 5 };
+	double best[2] = { 0, 0 };
+	uint64_t cycles = 0, samples = 0;
+	for (int rep = 0; rep < REPS; rep++)
+		for (int with = 0; with < 2; with++) {
+			struct ivx_err err = { 0 };
+			struct guest *g = run_options_make_guest(prog, o);
+			if (!g)
+				return EXIT_INPUT;
+			struct core *c = core_new(mc, g, &err);
+			struct dcpi *d = c && with ? dcpi_new(&f->cfg, c, &err) : NULL;
+			int rc = !c || (with && !d) ? -1 : 0;
+			double t0 = cpu_seconds();
+			if (rc == 0)
+				rc = core_run(c, o->max_cycles, o->max_insns, &err);
+			double t = cpu_seconds() - t0;
+			if (rc == 0) {
+				cycles = core_cycles(c);
+				if (d) {
+					struct dcpi_stats st;
+					dcpi_get_stats(d, &st);
+					samples = st.samples_total;
+				}
+			}
+			dcpi_free(d);
+			core_free(c);
+			guest_free(g);
+			if (rc < 0) {
+				cli_error("%s", err.msg);
+				return EXIT_GUEST;
+			}
+			if (!rep || t < best[with])
+				best[with] = t;
+		}
+	int timed = best[0] > 0 && best[1] > 0;
+	fprintf(stderr, "ivx: bench %s: %llu cycles, %llu samples; timing model %.3f s (%.2f M cycles/s), "
+		"with sampling %.3f s (%.2f M cycles/s): time %+.1f%%, speed %+.1f%%\n", program_name(prog),
+		(unsigned long long)cycles, (unsigned long long)samples, best[0],
+		timed ? (double)cycles / best[0] / 1e6 : 0.0, best[1], timed ? (double)cycles / best[1] / 1e6 : 0.0,
+		timed ? 100.0 * (best[1] / best[0] - 1.0) : 0.0, timed ? 100.0 * (best[0] / best[1] - 1.0) : 0.0);
+	return 0;
+}
+
 static int profile_run(const struct run_options *o, struct profile_flags *f)
 {
 	struct machine_config mc;
@@ -216,6 +276,12 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	if (dcpi_config_validate(&f->cfg, &err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_USAGE;
+	}
+	if (f->bench) {
+		struct program *bp = cli_load_program(o->prog_path);
+		int st = bp ? profile_bench(o, f, &mc, bp) : EXIT_INPUT;
+		program_free(bp);
+		return st;
 	}
 	char image[PATH_MAX];
 	if (!o->prog_path)
@@ -315,6 +381,8 @@ const struct cli_command cmd_profile_entry = {
 	"  --new-epoch         start a new epoch before adding this run\n"
 	"  --json FILE         the run's sampling statistics as JSON\n"
 	"  --quiet             no statistics on stderr\n"
+	"  --bench             time the run without and with sampling (least CPU\n"
+	"                      time of 5 each, alternating); writes no profile\n"
 	"  The seed (--seed) also seeds the counters' period generators.\n\n"
 	"Run options:\n"
 	RUN_OPTIONS_HELP,
