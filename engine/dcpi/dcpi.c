@@ -93,8 +93,10 @@ int dcpi_config_validate(const struct dcpi_config *c, struct ivx_err *err)
 	if (!c->buffer_entries || c->buffer_entries > (1u << 24))
 		return ivx_error(err, IVX_EUSAGE, "sampling: overflow buffers need 1 to 2^24 entries");
 	if (!pow2(c->daemon_capacity) || c->daemon_capacity < 16 || c->daemon_capacity > (1u << 24) ||
-	    !pow2(c->truth_capacity) || c->truth_capacity < 16 || c->truth_capacity > (1u << 24))
-		return ivx_error(err, IVX_EUSAGE, "sampling: daemon and truth capacities must be powers of two, 16 to 2^24");
+	    (c->truth_capacity && (!pow2(c->truth_capacity) || c->truth_capacity < 16 ||
+				   c->truth_capacity > (1u << 24))))
+		return ivx_error(err, IVX_EUSAGE,
+				 "sampling: daemon and truth capacities must be powers of two, 16 to 2^24 (truth: 0 = off)");
 	if (!c->clock_mhz)
 		return ivx_error(err, IVX_EUSAGE, "sampling: the clock must be at least 1 MHz");
 	return IVX_OK;
@@ -187,6 +189,8 @@ struct dcpi_pend {
 	uint64_t overflow, deliver, cause_pc;
 };
 
+#define TRUTH_CACHE 256
+
 struct dcpi_state {
 	struct dcpi_ctr ctr[DCPI_EVENT_COUNT];
 	struct dcpi_pend pend[DCPI_MAX_PENDING];
@@ -194,9 +198,18 @@ struct dcpi_state {
 	uint32_t mux_idx;       /* which multiplexed event holds the shared counter */
 	uint32_t active_mask;   /* events counting now */
 	uint64_t next_switch;   /* cycle of the next multiplexing switch (0: not started) */
+	/* Lazy accounting (advance): the counters and enabled cycles are
+	 * brought up to date only when something happens. */
+	uint64_t synced;        /* cycles before this one are accounted for */
+	uint64_t seen;          /* cycles before this one have been observed */
+	uint64_t next_stop;     /* the first cycle whose record needs the slow path */
+	int started;
 	uint32_t fill[2], active, rr;       /* the driver's buffers and round-robin */
 	uint64_t daemon_used, truth_used;
-	uint64_t truth_last_pc, truth_last_idx;   /* one-entry cache (idx + 1) */
+	/* a direct-mapped cache in front of the truth table: pc -> slot + 1
+	 * (a loop's pcs stay in it; the table's hash costs more) */
+	uint64_t tc_pc[TRUTH_CACHE];
+	uint32_t tc_idx[TRUTH_CACHE];
 	struct dcpi_stats st;
 	struct dcpi_sample last;   /* the last sample delivered (valid if st.samples_total) */
 };
@@ -270,14 +283,19 @@ static void daemon_add(struct dcpi *d, uint64_t pc, int ev, uint64_t count)
 static struct dcpi_truth *truth_at(struct dcpi *d, uint64_t pc)
 {
 	struct dcpi_state *s = d->s;
-	if (s->truth_last_idx && s->truth_last_pc == pc)
-		return &d->truth[s->truth_last_idx - 1];
-	int64_t i = table_slot(d->truth_keys, d->cfg.truth_capacity, pc + 1, &s->truth_used);
-	if (i < 0)
-		return NULL;
-	d->truth[i].pc = pc;
-	s->truth_last_pc = pc;
-	s->truth_last_idx = (uint64_t)i + 1;
+	uint32_t c = (uint32_t)(pc >> 2) & (TRUTH_CACHE - 1);
+	uint64_t i;
+	if (s->tc_idx[c] && s->tc_pc[c] == pc) {
+		i = s->tc_idx[c] - 1;
+	} else {
+		int64_t k = table_slot(d->truth_keys, d->cfg.truth_capacity, pc + 1, &s->truth_used);
+		if (k < 0)
+			return NULL;
+		i = (uint64_t)k;
+		d->truth[i].pc = pc;
+		s->tc_pc[c] = pc;
+		s->tc_idx[c] = (uint32_t)i + 1;
+	}
 	return &d->truth[i];
 }
 
@@ -312,6 +330,8 @@ static void overflow(struct dcpi *d, int ev, uint64_t cycle, uint64_t cause_pc)
 	}
 	struct dcpi_pend *p = &s->pend[(s->pend_head + s->pend_n++) % DCPI_MAX_PENDING];
 	*p = (struct dcpi_pend){ ev, cycle, cycle + d->cfg.skid, cause_pc };
+	if (p->deliver < s->next_stop)
+		s->next_stop = p->deliver;
 }
 
 static void deliver(struct dcpi *d, uint64_t pc)
@@ -362,17 +382,49 @@ static void mux_switch(struct dcpi *d)
 	s->active_mask |= 1u << d->mux[s->mux_idx];
 }
 
-/* n cycles from c0 on, all with in-order head pc. */
-static void advance(struct dcpi *d, uint64_t pc, uint64_t c0, uint64_t n)
+/* The first cycle at which something happens: the CYCLES counter
+ * overflows, an interrupt is due, or (at the end of the cycle before
+ * next_switch) the shared counter changes hands. */
+static void plan_next_stop(struct dcpi *d)
 {
 	struct dcpi_state *s = d->s;
-	struct dcpi_truth *t = pc ? truth_at(d, pc) : NULL;
-	if (t)
-		t->cycles += n;
-	else
-		s->st.truth_lost += n;
-	if (d->n_mux > 1 && s->next_switch <= c0)
-		s->next_switch = c0 + d->cfg.mux_cycles;
+	uint64_t stop = UINT64_MAX;
+	if (s->active_mask & 1u << DCPI_CYCLES)
+		stop = s->synced + s->ctr[DCPI_CYCLES].remaining - 1;
+	if (s->pend_n && s->pend[s->pend_head].deliver < stop)
+		stop = s->pend[s->pend_head].deliver;
+	if (d->n_mux > 1 && s->next_switch - 1 < stop)
+		stop = s->next_switch - 1;
+	s->next_stop = stop;
+}
+
+/* Account the cycles from s->synced to `upto` (exclusive), in which
+ * nothing happens (plan_next_stop saw to it). */
+static void sync_to(struct dcpi *d, uint64_t upto)
+{
+	struct dcpi_state *s = d->s;
+	if (upto <= s->synced)
+		return;
+	uint64_t span = upto - s->synced;
+	for (uint32_t m = s->active_mask; m; m &= m - 1)
+		s->st.enabled_cycles[__builtin_ctz(m)] += span;
+	if (s->active_mask & 1u << DCPI_CYCLES)
+		s->ctr[DCPI_CYCLES].remaining -= span;
+	s->synced = upto;
+}
+
+/* The slow path: n cycles from c0 on, stepping to each overflow, delivery
+ * and multiplexing switch. */
+static void advance_slow(struct dcpi *d, uint64_t pc, uint64_t c0, uint64_t n)
+{
+	struct dcpi_state *s = d->s;
+	if (!s->started) {
+		s->started = 1;
+		s->synced = c0;
+		if (d->n_mux > 1)
+			s->next_switch = c0 + d->cfg.mux_cycles;
+	}
+	sync_to(d, c0);
 	while (n) {
 		uint64_t step = n;
 		int cyc = s->active_mask & 1u << DCPI_CYCLES;
@@ -388,7 +440,6 @@ static void advance(struct dcpi *d, uint64_t pc, uint64_t c0, uint64_t n)
 			step = s->next_switch - c0;
 		for (uint32_t m = s->active_mask; m; m &= m - 1)
 			s->st.enabled_cycles[__builtin_ctz(m)] += step;
-		s->st.cycles += step;
 		uint64_t last = c0 + step - 1;
 		if (cyc && !(s->ctr[DCPI_CYCLES].remaining -= step))
 			overflow(d, DCPI_CYCLES, last, pc);
@@ -401,6 +452,31 @@ static void advance(struct dcpi *d, uint64_t pc, uint64_t c0, uint64_t n)
 			s->next_switch = c0 + d->cfg.mux_cycles;
 		}
 	}
+	s->synced = c0;
+	plan_next_stop(d);
+}
+
+/* n cycles from c0 on, all with in-order head pc: the truth, and the
+ * counters when something happens in them. */
+static inline void advance(struct dcpi *d, uint64_t pc, uint64_t c0, uint64_t n)
+{
+	struct dcpi_state *s = d->s;
+	uint32_t c = (uint32_t)(pc >> 2) & (TRUTH_CACHE - 1);
+	if (!d->cfg.truth_capacity) {
+		/* no truth kept */
+	} else if (s->tc_pc[c] == pc && s->tc_idx[c]) {
+		d->truth[s->tc_idx[c] - 1].cycles += n;
+	} else {
+		struct dcpi_truth *t = pc ? truth_at(d, pc) : NULL;
+		if (t)
+			t->cycles += n;
+		else
+			s->st.truth_lost += n;
+	}
+	s->st.cycles += n;
+	s->seen = c0 + n;
+	if (c0 + n - 1 >= s->next_stop || !s->started)
+		advance_slow(d, pc, c0, n);
 }
 
 /* ---- observer ------------------------------------------------------------ */
@@ -413,14 +489,12 @@ static void obs_cycle(void *ctx, const struct cycle_record *r)
 		if (d->s->active_mask & 1u << DCPI_RETIRED)
 			count_events(d, DCPI_RETIRED, (uint64_t)r->committed, r->cycle, 0);
 	}
-	d->s->st.events[DCPI_CYCLES]++;
 	advance(d, r->issue_head_pc, r->cycle, 1);
 }
 
 static void obs_idle(void *ctx, const struct cycle_record *r, uint64_t n)
 {
 	struct dcpi *d = ctx;
-	d->s->st.events[DCPI_CYCLES] += n;
 	advance(d, r->issue_head_pc, r->cycle, n);
 }
 
@@ -441,11 +515,13 @@ static void obs_miss(void *ctx, const struct miss_event *e)
 		return;
 	}
 	d->s->st.events[ev]++;
-	struct dcpi_truth *t = truth_at(d, e->pc);
-	if (t)
-		t->ev[ev - DCPI_IMISS]++;
-	else
-		d->s->st.truth_lost++;
+	if (d->cfg.truth_capacity) {
+		struct dcpi_truth *t = truth_at(d, e->pc);
+		if (t)
+			t->ev[ev - DCPI_IMISS]++;
+		else
+			d->s->st.truth_lost++;
+	}
 	if (d->s->active_mask & 1u << ev)
 		count_events(d, ev, 1, e->start, e->pc);
 }
@@ -600,9 +676,19 @@ void dcpi_flush(struct dcpi *d)
 
 /* ---- getters ------------------------------------------------------------- */
 
+/* Cycles observed but not yet accounted to the counters. */
+static uint64_t unsynced(const struct dcpi_state *s)
+{
+	return s->started && s->seen > s->synced ? s->seen - s->synced : 0;
+}
+
 void dcpi_get_stats(const struct dcpi *d, struct dcpi_stats *out)
 {
 	*out = d->s->st;
+	uint64_t lag = unsynced(d->s);
+	for (uint32_t m = d->s->active_mask; m && lag; m &= m - 1)
+		out->enabled_cycles[__builtin_ctz(m)] += lag;
+	out->events[DCPI_CYCLES] = out->cycles;
 	out->buffer_fill[0] = d->s->fill[0];
 	out->buffer_fill[1] = d->s->fill[1];
 	out->active_buffer = (int)d->s->active;
@@ -634,9 +720,10 @@ int dcpi_counter_at(const struct dcpi *d, int i, struct dcpi_counter_view *out)
 		return -1;
 	int ev = i < d->n_dedicated ? d->dedicated[i] : d->mux[d->s->mux_idx];
 	const struct dcpi_ctr *k = &d->s->ctr[ev];
+	uint64_t remaining = k->remaining - (ev == DCPI_CYCLES ? unsynced(d->s) : 0);
 	*out = (struct dcpi_counter_view){
 		.event = ev, .n_mux = i < d->n_dedicated ? 1 : d->n_mux,
-		.value = k->period - k->remaining, .period = k->period, .to_overflow = k->remaining,
+		.value = k->period - remaining, .period = k->period, .to_overflow = remaining,
 	};
 	return 0;
 }

@@ -67,7 +67,7 @@ struct dcpi_config {
 	uint32_t table_buckets;     /* hash buckets (power of two; default 4096 = 16K entries) */
 	uint32_t buffer_entries;    /* entries per overflow buffer (default 8192) */
 	uint32_t daemon_capacity;   /* distinct (pc, event) the daemon can hold (power of two) */
-	uint32_t truth_capacity;    /* distinct pcs the truth can hold (power of two) */
+	uint32_t truth_capacity;    /* distinct pcs the truth can hold (power of two; 0: no truth) */
 	/* Cost model (cycles): delivery and return, handler on a hash hit,
 	 * on a miss, and the daemon per entry it drains. */
 	uint32_t cost_intr, cost_hit, cost_miss, cost_drain_entry;

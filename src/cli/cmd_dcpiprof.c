@@ -173,6 +173,10 @@ static int cmd_dcpiprof_main(int argc, char **argv)
 		cli_error("%s: no samples%s%s", r.epoch, f.image ? " of image " : "", f.image ? f.image : "");
 		status = EXIT_INPUT;
 	} else {
+		if (f.truth && !r.truthed) {
+			cli_error("%s: no truth here (profiled with --no-truth); showing the samples only", r.epoch);
+			f.truth = 0;
+		}
 		int first = __builtin_ctz(r.sampled);
 		dcpi_report_sort(&r, first);
 		print_text(&r, &f, first);

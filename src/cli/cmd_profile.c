@@ -98,7 +98,7 @@ static int collect(struct dcpi *d, struct core *c, const struct program *prog, c
 	for (int ev = 0; ev < DCPI_EVENT_COUNT; ev++) {
 		if ((cfg->events >> ev & 1) && !slot(rp, 0, DCPI_KIND_SAMPLES, ev, image, err))
 			return IVX_ESYS;
-		if (!slot(rp, 0, DCPI_KIND_TRUTH, ev, image, err))
+		if (cfg->truth_capacity && !slot(rp, 0, DCPI_KIND_TRUTH, ev, image, err))
 			return IVX_ESYS;
 	}
 	for (size_t i = 0; i < dcpi_profile_size(d); i++) {
@@ -122,7 +122,7 @@ static int collect(struct dcpi *d, struct core *c, const struct program *prog, c
 		}
 	}
 	/* retired: the core's commit counters, over the decoded code */
-	for (int i = 0; i < program_segment_count(prog); i++) {
+	for (int i = 0; cfg->truth_capacity && i < program_segment_count(prog); i++) {
 		const struct program_segment *s = program_segment(prog, i);
 		if (!(s->prot & MEM_X))
 			continue;
@@ -217,24 +217,28 @@ static double cpu_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* --bench: the same run without and with the sampler, alternately, five
- * times each; the least CPU time of each (noise on a shared machine only
- * adds time). Nothing is written to the database. */
+/* --bench: the same run without the sampler, with it but no truth, and
+ * with both, alternately, five times each; the least CPU time of each
+ * (noise on a shared machine only adds time). Nothing is written to the
+ * database. */
 static int profile_bench(const struct run_options *o, struct profile_flags *f, const struct machine_config *mc,
 			 const struct program *prog)
 {
-	enum { REPS = 5 };
-	double best[2] = { 0, 0 };
+	enum { REPS = 5, MODES = 3 };
+	double best[MODES] = { 0 };
 	uint64_t cycles = 0, samples = 0;
 	for (int rep = 0; rep < REPS; rep++)
-		for (int with = 0; with < 2; with++) {
+		for (int mode = 0; mode < MODES; mode++) {
 			struct ivx_err err = { 0 };
+			struct dcpi_config cfg = f->cfg;
+			if (mode == 1)
+				cfg.truth_capacity = 0;
 			struct guest *g = run_options_make_guest(prog, o);
 			if (!g)
 				return EXIT_INPUT;
 			struct core *c = core_new(mc, g, &err);
-			struct dcpi *d = c && with ? dcpi_new(&f->cfg, c, &err) : NULL;
-			int rc = !c || (with && !d) ? -1 : 0;
+			struct dcpi *d = c && mode ? dcpi_new(&cfg, c, &err) : NULL;
+			int rc = !c || (mode && !d) ? -1 : 0;
 			double t0 = cpu_seconds();
 			if (rc == 0)
 				rc = core_run(c, o->max_cycles, o->max_insns, &err);
@@ -254,15 +258,19 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 				cli_error("%s", err.msg);
 				return EXIT_GUEST;
 			}
-			if (!rep || t < best[with])
-				best[with] = t;
+			if (!rep || t < best[mode])
+				best[mode] = t;
 		}
-	int timed = best[0] > 0 && best[1] > 0;
+	int timed = best[0] > 0 && best[1] > 0 && best[2] > 0;
+	double rate[MODES];
+	for (int m = 0; m < MODES; m++)
+		rate[m] = timed ? (double)cycles / best[m] / 1e6 : 0.0;
 	fprintf(stderr, "ivx: bench %s: %llu cycles, %llu samples; timing model %.3f s (%.2f M cycles/s), "
-		"with sampling %.3f s (%.2f M cycles/s): time %+.1f%%, speed %+.1f%%\n", program_name(prog),
-		(unsigned long long)cycles, (unsigned long long)samples, best[0],
-		timed ? (double)cycles / best[0] / 1e6 : 0.0, best[1], timed ? (double)cycles / best[1] / 1e6 : 0.0,
-		timed ? 100.0 * (best[1] / best[0] - 1.0) : 0.0, timed ? 100.0 * (best[0] / best[1] - 1.0) : 0.0);
+		"sampling without truth %.3f s (%.2f M cycles/s, speed %+.1f%%), "
+		"with truth %.3f s (%.2f M cycles/s, speed %+.1f%%)\n", program_name(prog),
+		(unsigned long long)cycles, (unsigned long long)samples, best[0], rate[0], best[1], rate[1],
+		timed ? 100.0 * (best[0] / best[1] - 1.0) : 0.0, best[2], rate[2],
+		timed ? 100.0 * (best[0] / best[2] - 1.0) : 0.0);
 	return 0;
 }
 
@@ -381,8 +389,9 @@ const struct cli_command cmd_profile_entry = {
 	"  --new-epoch         start a new epoch before adding this run\n"
 	"  --json FILE         the run's sampling statistics as JSON\n"
 	"  --quiet             no statistics on stderr\n"
-	"  --bench             time the run without and with sampling (least CPU\n"
-	"                      time of 5 each, alternating); writes no profile\n"
+	"  --bench             time the run without sampling, with sampling but no\n"
+	"                      truth, and with both (least CPU time of 5 each,\n"
+	"                      alternating); writes no profile\n"
 	"  The seed (--seed) also seeds the counters' period generators.\n\n"
 	"Run options:\n"
 	RUN_OPTIONS_HELP,

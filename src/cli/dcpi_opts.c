@@ -35,6 +35,10 @@ int dcpi_opts_parse(struct dcpi_config *c, int argc, char **argv, int i, struct 
 		c->charge = 1;
 		return 1;
 	}
+	if (!strcmp(a, "--no-truth")) {
+		c->truth_capacity = 0;
+		return 1;
+	}
 	static const char *const valued[] = { "--events", "--period", "--skid", "--counters", "--mux-cycles",
 					      "--cost", "--table-buckets", "--buffer-entries", "--seed", NULL };
 	int k = 0;

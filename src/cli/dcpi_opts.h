@@ -27,6 +27,7 @@ void dcpi_opts_describe(const struct dcpi_config *c, char *buf, size_t n);
 	"                      than counters the last one is multiplexed\n" \
 	"  --mux-cycles N      cycles per multiplexing slice (default 65536)\n" \
 	"  --charge            charge handler and daemon cycles to the program\n" \
+	"  --no-truth          keep no truth (cycles at the head, exact events)\n" \
 	"  --cost HIT:MISS:INTR:DRAIN  cycles per sample on a hash hit / miss, per\n" \
 	"                      interrupt delivery, per drained entry (416:700:214:175)\n" \
 	"  --table-buckets N   driver hash buckets of 4 entries (default 4096)\n" \
