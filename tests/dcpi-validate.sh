@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 command -v python3 >/dev/null || { echo "dcpi-validate: needs python3"; exit 1; }
 echo "| workload | P=65536 | P=16384 | P=4096 | P=1024 |"
 echo "|---|---|---|---|---|"
-for w in ${DCPI_VALIDATE_WORKLOADS:-crc sieve matmul qsort hashtab interp}; do
+for w in ${DCPI_VALIDATE_WORKLOADS:-qsort hashtab interp strproc}; do
     line="| $w |"
     for p in 65536 16384 4096 1024; do
         db=$tmp/$w.$p

@@ -16,8 +16,37 @@
 struct prof_flags {
 	const char *db, *image, *json_path;
 	int truth;
+	int by_image;
 	uint64_t epoch;
 };
+
+/* --images: one row per image (the procedures' counts added up). */
+static void fold_images(struct dcpi_report *r)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		size_t k = 0;
+		while (k < w && strcmp(r->rows[k].image, r->rows[i].image))
+			k++;
+		if (k == w) {
+			struct dcpi_proc_row row = r->rows[i];
+			const char *base = strrchr(row.image, '/');
+			free(row.proc);
+			row.proc = strdup(base ? base + 1 : row.image);
+			if (!row.proc)
+				row.proc = strdup("?");
+			r->rows[w++] = row;
+			continue;
+		}
+		for (int e = 0; e < DCPI_EVENT_COUNT; e++) {
+			r->rows[k].samples[e] += r->rows[i].samples[e];
+			r->rows[k].truth[e] += r->rows[i].truth[e];
+		}
+		free(r->rows[i].image);
+		free(r->rows[i].proc);
+	}
+	r->n = w;
+}
 
 static double pct(uint64_t n, uint64_t total)
 {
@@ -59,7 +88,7 @@ static void print_text(const struct dcpi_report *r, const struct prof_flags *f, 
 		if (e == first_ev)
 			printf(" %7s", "cum%");
 	}
-	printf("  %-24s %s\n", "procedure", "image");
+	printf("  %-24s %s\n", f->by_image ? "image" : "procedure", f->by_image ? "path" : "image");
 	double cum = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct dcpi_proc_row *row = &r->rows[i];
@@ -147,6 +176,10 @@ static int cmd_dcpiprof_main(int argc, char **argv)
 			f.truth = 1;
 			continue;
 		}
+		if (!strcmp(a, "--images")) {
+			f.by_image = 1;
+			continue;
+		}
 		const char **dst = !strcmp(a, "--db") ? &f.db : !strcmp(a, "-i") || !strcmp(a, "--image") ? &f.image :
 				   !strcmp(a, "--json") ? &f.json_path : NULL;
 		int is_epoch = !strcmp(a, "--epoch");
@@ -177,6 +210,8 @@ static int cmd_dcpiprof_main(int argc, char **argv)
 			cli_error("%s: no truth here (profiled with --no-truth); showing the samples only", r.epoch);
 			f.truth = 0;
 		}
+		if (f.by_image)
+			fold_images(&r);
 		int first = __builtin_ctz(r.sampled);
 		dcpi_report_sort(&r, first);
 		print_text(&r, &f, first);
@@ -193,7 +228,7 @@ const struct cli_command cmd_dcpiprof_entry = {
 	.name = "dcpiprof",
 	.summary = "samples per procedure from a profile database (DCPI Figure 1)",
 	.help =
-	"usage: ivx dcpiprof [--db DIR] [--epoch N] [-i IMAGE] [--truth] [--json FILE]\n\n"
+	"usage: ivx dcpiprof [--db DIR] [--epoch N] [-i IMAGE] [--images] [--truth] [--json FILE]\n\n"
 	"Print the number of samples per procedure, largest first, for every event\n"
 	"the database's current epoch (or epoch N) holds: count, % of the event's\n"
 	"samples, and the cumulative % of the first event. Procedures come from the\n"
@@ -201,6 +236,7 @@ const struct cli_command cmd_dcpiprof_entry = {
 	"  --db DIR        profile database (default ivx.db)\n"
 	"  --epoch N       read epoch N instead of the newest\n"
 	"  -i IMAGE        only this image (full path or file name)\n"
+	"  --images        samples per image instead of per procedure\n"
 	"  --truth         add the simulator's exact share per procedure (true%):\n"
 	"                  cycles at the in-order head, exact event counts\n"
 	"  --json FILE     the table as JSON (docs/dcpi.md)\n"
