@@ -701,6 +701,7 @@ void core_interrupt(struct core *c, uint64_t handler_cycles)
 	s->handler_until = from + handler_cycles;
 }
 int core_done(const struct core *c) { return c->s.done; }
+uint64_t core_issue_head_pc(const struct core *c) { return issue_head_pc(c); }
 uint64_t core_cycles(const struct core *c) { return c->s.stats.cycles; }
 uint64_t core_committed(const struct core *c) { return c->s.stats.committed; }
 const struct machine_config *core_config(const struct core *c) { return &c->cfg; }

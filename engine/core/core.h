@@ -68,6 +68,10 @@ void core_request_stop(struct core *c);
 void core_interrupt(struct core *c, uint64_t handler_cycles);
 
 int core_done(const struct core *c);            /* the exit has committed */
+/* The pc a cycle record's issue_head_pc (events.h) would give now: for a
+ * sampler that runs the core to a chosen cycle instead of observing
+ * every cycle. */
+uint64_t core_issue_head_pc(const struct core *c);
 uint64_t core_cycles(const struct core *c);     /* cycles simulated so far */
 uint64_t core_committed(const struct core *c);  /* instructions committed */
 const struct machine_config *core_config(const struct core *c);

@@ -97,6 +97,8 @@ int dcpi_config_validate(const struct dcpi_config *c, struct ivx_err *err)
 				   c->truth_capacity > (1u << 24))))
 		return ivx_error(err, IVX_EUSAGE,
 				 "sampling: daemon and truth capacities must be powers of two, 16 to 2^24 (truth: 0 = off)");
+	if (c->poll && (c->truth_capacity || (c->events >> DCPI_RETIRED & 1)))
+		return ivx_error(err, IVX_EUSAGE, "sampling: polling needs no truth and no retired event");
 	if (!c->clock_mhz)
 		return ivx_error(err, IVX_EUSAGE, "sampling: the clock must be at least 1 MHz");
 	return IVX_OK;
@@ -332,6 +334,8 @@ static void overflow(struct dcpi *d, int ev, uint64_t cycle, uint64_t cause_pc)
 	*p = (struct dcpi_pend){ ev, cycle, cycle + d->cfg.skid, cause_pc };
 	if (p->deliver < s->next_stop)
 		s->next_stop = p->deliver;
+	if (d->cfg.poll)
+		core_request_stop(d->core);   /* the driver must come back by the delivery */
 }
 
 static void deliver(struct dcpi *d, uint64_t pc)
@@ -614,11 +618,18 @@ struct dcpi *dcpi_new(const struct dcpi_config *cfg, struct core *c, struct ivx_
 		s->ctr[e].rng = cfg->seed * 0x100000001b3ull + (uint64_t)e * 0x632be59bd9b4e019ull;
 		s->ctr[e].period = s->ctr[e].remaining = draw_period(d, e);
 	}
+	if (cfg->poll) {
+		s->started = 1;
+		s->synced = s->seen = core_cycles(c);
+		if (d->n_mux > 1)
+			s->next_switch = s->synced + cfg->mux_cycles;
+		plan_next_stop(d);
+	}
 	struct core_observer obs = {
 		.name = "dcpi",
 		.ctx = d,
-		.on_cycle = obs_cycle,
-		.on_idle_cycles = obs_idle,
+		.on_cycle = cfg->poll ? NULL : obs_cycle,
+		.on_idle_cycles = cfg->poll ? NULL : obs_idle,
 		.on_miss = obs_miss,
 		.state_size = obs_size,
 		.save = obs_save,
@@ -640,6 +651,23 @@ void dcpi_free(struct dcpi *d)
 		return;
 	free(d->block);
 	free(d);
+}
+
+uint64_t dcpi_poll_target(const struct dcpi *d)
+{
+	return d->s->next_stop == UINT64_MAX ? UINT64_MAX : d->s->next_stop + 1;
+}
+
+void dcpi_poll(struct dcpi *d)
+{
+	struct dcpi_state *s = d->s;
+	uint64_t now = core_cycles(d->core);
+	if (now <= s->seen)
+		return;
+	s->st.cycles += now - s->seen;
+	uint64_t from = s->seen;
+	s->seen = now;
+	advance_slow(d, core_issue_head_pc(d->core), from, now - from);
 }
 
 const struct dcpi_config *dcpi_config(const struct dcpi *d)

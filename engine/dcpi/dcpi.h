@@ -74,6 +74,9 @@ struct dcpi_config {
 	int charge;                 /* 1: charge handler and daemon cycles to the core */
 	uint32_t pid;               /* the sampled process's id (16 bits kept) */
 	uint32_t clock_mhz;         /* for samples per simulated second (default 333) */
+	int poll;                   /* driven by dcpi_poll instead of observing every
+				       cycle: needs no truth (truth_capacity 0) and
+				       no RETIRED */
 };
 
 /* The paper's defaults: CYCLES and IMISS on two counters, CYCLES period
@@ -111,6 +114,14 @@ void dcpi_free(struct dcpi *d);
 const struct dcpi_config *dcpi_config(const struct dcpi *d);
 /* Called at each delivered sample (the explorer's `catch sample`). */
 void dcpi_set_sample_hook(struct dcpi *d, dcpi_sample_fn fn, void *ctx);
+
+/* Poll mode (config poll): the caller runs the core until core_cycles
+ * reaches dcpi_poll_target (core_run's max_cycles), then calls dcpi_poll,
+ * and so on; a miss event that overflows a counter ends core_run early
+ * (core_request_stop). The samples are those of the observing mode, at a
+ * fraction of the cost, since the core builds no cycle record for it. */
+uint64_t dcpi_poll_target(const struct dcpi *d);
+void dcpi_poll(struct dcpi *d);
 
 /* The daemon drains the hash table and the partly filled buffer (end of
  * run). Idempotent; sampling may go on afterwards. */

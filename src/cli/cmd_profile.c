@@ -210,6 +210,26 @@ static int write_json(const char *path, const struct dcpi *d, const char *epoch)
 	return outfile_commit_cli(o);
 }
 
+/* Without truth (and RETIRED), the sampler polls: the core runs to each
+ * of its stops instead of publishing every cycle to it (docs/dcpi.md). */
+static int run_sampled(struct core *c, struct dcpi *d, const struct run_options *o, struct ivx_err *err)
+{
+	if (!d || !dcpi_config(d)->poll)
+		return core_run(c, o->max_cycles, o->max_insns, err);
+	int rc = IVX_OK;
+	while (rc == IVX_OK && !core_done(c)) {
+		uint64_t stop = dcpi_poll_target(d);
+		if (o->max_cycles && stop > o->max_cycles)
+			stop = o->max_cycles;
+		rc = core_run(c, stop == UINT64_MAX ? 0 : stop, o->max_insns, err);
+		dcpi_poll(d);
+		if ((o->max_cycles && core_cycles(c) >= o->max_cycles) ||
+		    (o->max_insns && core_committed(c) >= o->max_insns))
+			break;
+	}
+	return rc;
+}
+
 static double cpu_seconds(void)
 {
 	struct timespec ts;
@@ -231,8 +251,10 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 		for (int mode = 0; mode < MODES; mode++) {
 			struct ivx_err err = { 0 };
 			struct dcpi_config cfg = f->cfg;
-			if (mode == 1)
+			if (mode == 1 && !(cfg.events >> DCPI_RETIRED & 1)) {
 				cfg.truth_capacity = 0;
+				cfg.poll = 1;
+			}
 			struct guest *g = run_options_make_guest(prog, o);
 			if (!g)
 				return EXIT_INPUT;
@@ -241,7 +263,7 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 			int rc = !c || (mode && !d) ? -1 : 0;
 			double t0 = cpu_seconds();
 			if (rc == 0)
-				rc = core_run(c, o->max_cycles, o->max_insns, &err);
+				rc = run_sampled(c, d, o, &err);
 			double t = cpu_seconds() - t0;
 			if (rc == 0) {
 				cycles = core_cycles(c);
@@ -281,6 +303,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 		return EXIT_USAGE;
 	struct ivx_err err = { 0 };
 	f->cfg.seed = o->seed;
+	f->cfg.poll = !f->cfg.truth_capacity && !(f->cfg.events >> DCPI_RETIRED & 1);
 	if (dcpi_config_validate(&f->cfg, &err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_USAGE;
@@ -318,7 +341,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	fflush(stdout);
 	if (o->fastforward && core_fastforward(c, o->fastforward, &err) < 0)
 		goto out;
-	int rc = core_run(c, o->max_cycles, o->max_insns, &err);
+	int rc = run_sampled(c, d, o, &err);
 	fflush(stdout);
 	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
 	if (rc < 0)

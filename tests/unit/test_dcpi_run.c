@@ -93,8 +93,17 @@ static void run(const struct dcpi_config *cfg, const char *const *overrides, str
 		ss->n = 0;
 		dcpi_set_sample_hook(d, on_sample, ss);
 	}
-	if (core_run(r.c, 0, 0, &err) != IVX_OK)
-		fail_msg("%s", err.msg);
+	if (!cfg->poll) {
+		if (core_run(r.c, 0, 0, &err) != IVX_OK)
+			fail_msg("%s", err.msg);
+	} else {
+		/* the driver's loop: run to the sampler's next stop, poll */
+		while (!core_done(r.c)) {
+			if (core_run(r.c, dcpi_poll_target(d), 0, &err) != IVX_OK)
+				fail_msg("%s", err.msg);
+			dcpi_poll(d);
+		}
+	}
 	assert_true(core_done(r.c));
 	dcpi_flush(d);
 	memset(o, 0, sizeof *o);
@@ -314,6 +323,46 @@ static void extra_events_share_the_last_counter_in_time_slices(void **state)
 	assert_true(o.st.samples[DCPI_RETIRED] > expect * 0.95 && o.st.samples[DCPI_RETIRED] < expect * 1.05 + 2);
 }
 
+static void polling_gives_the_samples_of_observing(void **state)
+{
+	(void)state;
+	static struct samples seen, polled;
+	struct dcpi_config c;
+	struct outcome a, b;
+	for (int k = 0; k < 3; k++) {
+		config(&c, 700, 300, k == 0 ? 6 : k == 1 ? 0 : 40, 11 + (uint64_t)k);
+		c.truth_capacity = 0;
+		c.events = 1u << DCPI_CYCLES | 1u << DCPI_IMISS | 1u << DCPI_DMISS | 1u << DCPI_BRANCHMP;
+		c.period[DCPI_DMISS] = 5;
+		c.delta[DCPI_DMISS] = 2;
+		c.counters = 2;
+		c.mux_cycles = 3000;
+		static const char *const inorder[] = { "core.mode=inorder", NULL };
+		const char *const *ov = k == 2 ? inorder : NULL;   /* the in-order machine too */
+		run(&c, ov, &seen, NULL, &a);
+		c.poll = 1;
+		run(&c, ov, &polled, NULL, &b);
+		assert_true(seen.n > 100);
+		assert_int_equal(seen.n, polled.n);
+		for (int i = 0; i < seen.n; i++) {
+			const struct dcpi_sample *x = &seen.s[i], *y = &polled.s[i];
+			assert_int_equal(x->event, y->event);
+			assert_int_equal(x->pc, y->pc);
+			assert_int_equal(x->overflow_cycle, y->overflow_cycle);
+			assert_int_equal(x->deliver_cycle, y->deliver_cycle);
+			assert_int_equal(x->cause_pc, y->cause_pc);
+		}
+		assert_int_equal(a.profile_hash, b.profile_hash);
+		assert_memory_equal(a.st.enabled_cycles, b.st.enabled_cycles, sizeof a.st.enabled_cycles);
+		assert_int_equal(a.st.cycles, b.st.cycles);
+	}
+	/* polling cannot keep the truth */
+	struct ivx_err err;
+	config(&c, 700, 300, 6, 1);
+	c.poll = 1;
+	assert_int_equal(dcpi_config_validate(&c, &err), IVX_EUSAGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +373,7 @@ int main(void)
 		cmocka_unit_test(charging_slows_the_program_by_the_handler_cycles),
 		cmocka_unit_test(the_in_order_machine_samples_its_issue_head),
 		cmocka_unit_test(extra_events_share_the_last_counter_in_time_slices),
+		cmocka_unit_test(polling_gives_the_samples_of_observing),
 	};
 	return cmocka_run_group_tests(tests, load, unload);
 }
