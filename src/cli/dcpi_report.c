@@ -2,6 +2,7 @@
  * dcpi_report.c — per-procedure aggregation of a profile database epoch
  * (see dcpi_report.h).
  */
+#define _GNU_SOURCE     /* qsort_r */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,11 +147,10 @@ void dcpi_report_free(struct dcpi_report *r)
 	memset(r, 0, sizeof *r);
 }
 
-static int sort_ev;
-
-static int row_cmp(const void *a, const void *b)
+static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct dcpi_proc_row *x = a, *y = b;
+	int sort_ev = *(const int *)ctx;
 	if (x->samples[sort_ev] != y->samples[sort_ev])
 		return x->samples[sort_ev] > y->samples[sort_ev] ? -1 : 1;
 	if (x->truth[sort_ev] != y->truth[sort_ev])
@@ -161,7 +161,6 @@ static int row_cmp(const void *a, const void *b)
 
 void dcpi_report_sort(struct dcpi_report *r, int ev)
 {
-	sort_ev = ev;
 	if (r->n > 1)
-		qsort(r->rows, r->n, sizeof *r->rows, row_cmp);
+		qsort_r(r->rows, r->n, sizeof *r->rows, row_cmp, &ev);
 }
