@@ -1,9 +1,10 @@
 /*
  * inst_dcpi.c — the explorer's DCPI sampler instrument: when sampling is
  * on, every (re)start attaches a fresh engine sampler (engine/dcpi) to the
- * new core; each delivered sample is reported as the event "sample"
- * (`catch sample`; its pc is the delivered pc, its addr the pc of the
- * instruction whose event overflowed the counter). Off by default, so a
+ * new core; each delivered sample is reported as the event "sample" and
+ * as "sample-EVENT" (`catch sample`, `catch sample-imiss`; its pc is the
+ * delivered pc, its addr the pc of the instruction whose event overflowed
+ * the counter). Off by default, so a
  * session that does not sample carries none of the driver's tables in its
  * snapshots. `info samples` lists the counters, the driver and the last
  * sample; the `sampling` command (xcmd_sampling.c) changes the settings.
@@ -44,7 +45,12 @@ static void xdcpi_free(void *self)
 static void on_sample(void *ctx, const struct dcpi_sample *s)
 {
 	struct xdcpi *xd = ctx;
+	static const char *const by_event[DCPI_EVENT_COUNT] = {
+		"sample-cycles", "sample-imiss", "sample-dmiss", "sample-branchmp", "sample-dtbmiss", "sample-retired",
+	};
 	explorer_instrument_event(xd->x, "sample", s->pc, 0, s->cause_pc);
+	if (s->event >= 0 && s->event < DCPI_EVENT_COUNT)
+		explorer_instrument_event(xd->x, by_event[s->event], s->pc, 0, s->cause_pc);
 }
 
 static int xdcpi_attach(void *self, struct core *c, struct ivx_err *err)
@@ -139,7 +145,10 @@ static const struct xinfo_topic dcpi_info[] = {
 	{ 0 },
 };
 
-static const char *const dcpi_events[] = { "sample", NULL };
+static const char *const dcpi_events[] = {
+	"sample", "sample-cycles", "sample-imiss", "sample-dmiss", "sample-branchmp", "sample-dtbmiss",
+	"sample-retired", NULL,
+};
 
 static const struct xinstrument xinst_dcpi = {
 	.name = "dcpi",
