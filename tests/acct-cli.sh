@@ -69,6 +69,44 @@ if "$IVX" refstack --jobs 2 --json "$tmp/r.json" "$k" -- miss 20 >"$tmp/out" 2>"
    grep -q '"ref_inverse":' "$tmp/r.json" && grep -q '"runs":' "$tmp/r.json"; then ok
 else bad "refstack: $(cat "$tmp/err")"; fi
 
+# The paper's reference by default: long-latency units real from the base
+# run on (the +fu run is the base run, simulated once, and the reference's
+# fu component is 0); --ref-fu adds ivx's long-latency step, a 13th run.
+# muldiv's multiplies and divides make the difference visible.
+m=data/bin/workloads/muldiv
+if "$IVX" refstack --json "$tmp/pr.json" "$m" -- 1 >"$tmp/out" 2>"$tmp/err" &&
+   "$IVX" refstack --ref-fu --json "$tmp/fr.json" "$m" -- 1 >"$tmp/out2" 2>>"$tmp/err" &&
+   grep -q "12 simulations" "$tmp/out" && grep -q "the paper's reference" "$tmp/out" &&
+   grep -q "13 simulations" "$tmp/out2" && grep -q -- "--ref-fu" "$tmp/out2"; then ok
+else bad "refstack paper / --ref-fu: $(cat "$tmp/out" "$tmp/out2" "$tmp/err")"; fi
+if command -v python3 >/dev/null 2>&1; then
+    if python3 - "$tmp/pr.json" "$tmp/fr.json" <<'EOF2'
+import json, sys
+p, f = (json.load(open(a)) for a in sys.argv[1:3])
+assert p["reference"] == "paper" and f["reference"] == "fu-step", (p["reference"], f["reference"])
+runs = {r["name"]: r["cycles"] for r in p["runs"]}
+assert runs["+fu"] == runs["base"], runs
+pc, fc = p["methods"]["ref"]["components"], f["methods"]["ref"]["components"]
+assert pc["fu"] == 0 and fc["fu"] > 0.05, (pc["fu"], fc["fu"])
+# the same machine from the L1 D-cache step on: base + fu agree
+assert abs((pc["base"] + pc["fu"]) - (fc["base"] + fc["fu"])) < 1e-4, (pc, fc)
+assert abs(pc["bpred"] - fc["bpred"]) < 1e-4
+EOF2
+    then ok; else bad "refstack paper vs --ref-fu JSON (see above)"; fi
+    # cpistack compares the counters' fu inside base against the paper's reference
+    if "$IVX" cpistack --json "$tmp/pc.json" "$m" -- 1 >/dev/null 2>"$tmp/err" && python3 - "$tmp/pc.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ms = d["methods"]; ref = ms["ref"]["components"]
+f = ms["fmt"]; c = f["components"]
+rows = [abs((c["base"] + c["fu"]) - (ref["base"] + ref["fu"]))]
+rows += [abs(c[k] - ref[k]) for k in c if k not in ("base", "fu")]
+assert abs(max(rows) / d["cpi"] - f["max_error"]) < 1e-5, (max(rows) / d["cpi"], f["max_error"])
+assert c["fu"] > 0.05   # the counters still measure it, shown as their own row
+EOF2
+    then ok; else bad "cpistack fold of fu into base: $(cat "$tmp/err")"; fi
+fi
+
 # the shared run options: -o reaches the machine (a perfect predictor leaves
 # nothing to mispredict)
 if "$IVX" cpistack --no-ref -o perfect.bpred=1 --json "$tmp/p.json" "$k" -- miss 20 >/dev/null 2>"$tmp/err" &&

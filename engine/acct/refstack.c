@@ -42,10 +42,12 @@ static const unsigned real_mask[REF_RUN_COUNT] = {
 	[REF_I_L2I] = R_FRONT4 | R(ACCT_L2D) | R(ACCT_DTLB) | R(ACCT_L1I) | R(ACCT_L2I),
 };
 
-void refstack_config(const struct machine_config *real, int run, struct machine_config *out)
+void refstack_config(const struct machine_config *real, int run, int with_fu_step, struct machine_config *out)
 {
 	*out = *real;
 	unsigned m = run >= 0 && run < REF_RUN_COUNT ? real_mask[run] : 0xff;
+	if (!with_fu_step)
+		m |= R(ACCT_FU);   /* the paper: long-latency units real from the base on */
 	/* a component the user already made perfect stays perfect */
 	out->perfect_l1i |= !(m & R(ACCT_L1I));
 	out->perfect_l2i |= !(m & R(ACCT_L2I));

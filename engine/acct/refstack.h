@@ -10,10 +10,12 @@
  * L2 D-cache, D-TLB, L1 I-cache, L2 I-cache, I-TLB ("inverse" order). Both
  * end at the machine as configured.
  *
- * ivx adds one step the paper's simulator could not take apart: before the
- * L1 D-cache turns real, the long-latency units turn real (the all-perfect
- * machine runs multiplies and divides at ALU latency), so the reference has
- * a long-latency component to compare the counters' one with.
+ * The paper's base machine keeps its long-latency units real: their stalls
+ * are part of the base CPI, and that is the default here (REF_FU then
+ * repeats REF_BASE and the long-latency component is zero). As an option
+ * of ours (with_fu_step), the base machine runs multiplies and divides at
+ * ALU latency and REF_FU turns the units real before the L1 D-cache, so
+ * the reference has a long-latency component of its own.
  *
  * The 13 runs are independent; refstack_run_jobs runs any such list of
  * simulations on a pool of threads.
@@ -33,8 +35,8 @@ struct program;
 /* The runs of the two sequences. REF_REAL is the machine as configured
  * and ends both sequences. */
 enum refstack_run {
-	REF_BASE,        /* everything perfect, long-latency units at ALU latency */
-	REF_FU,          /* + real long-latency units */
+	REF_BASE,        /* everything perfect (with_fu_step: long-latency units too) */
+	REF_FU,          /* + real long-latency units (without the fu step: = REF_BASE) */
 	REF_L1D,         /* + real L1 D-cache (L2 perfect for data) */
 	REF_BPRED,       /* + real branch predictor */
 	REF_N_L1I,       /* normal order: + real L1 I-cache */
@@ -51,8 +53,9 @@ enum refstack_run {
 
 const char *refstack_run_name(int run);   /* "base", "+fu", ..., "real" */
 
-/* The configuration of run `run` derived from the real machine. */
-void refstack_config(const struct machine_config *real, int run, struct machine_config *out);
+/* The configuration of run `run` derived from the real machine: the
+ * paper's sequence, or with_fu_step the one with a long-latency step. */
+void refstack_config(const struct machine_config *real, int run, int with_fu_step, struct machine_config *out);
 
 /* A stack in CPI with signed components (a component turned real can make
  * the machine faster, e.g. through wrong-path prefetching). */

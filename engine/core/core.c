@@ -152,6 +152,7 @@ static void update_wants(struct core *c)
 	c->idle_repeatable = 0;
 	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
+	c->keep_load_values = 0;
 	c->miss_mask = c->miss_end_mask = 0;
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
@@ -171,6 +172,8 @@ static void update_wants(struct core *c)
 					m = ev_mask(o->insn_filter);
 				sub->want[st] = m;
 				c->insn_want[st] |= m;
+				if (m & (CORE_EV_ANY | INSN_WANT_LOAD | CORE_EV_CP(INSN_WANT_LOAD)))
+					c->keep_load_values = 1;
 			}
 		}
 		if (o->on_miss) {
@@ -264,6 +267,23 @@ void core_miss_end(struct core *c, struct core_active *a)
 
 /* Publish an event of r to the observers that want it. Callers test
  * core_insn_wanted first. */
+/* Each micro-op class's kind; branches by their branch kind. */
+static const uint8_t kind_of_class[UOP_CLASS_COUNT] = {
+	[UOP_ALU] = INSN_KIND_ALU, [UOP_MUL] = INSN_KIND_MUL, [UOP_DIV] = INSN_KIND_DIV,
+	[UOP_LOAD] = INSN_KIND_LOAD, [UOP_STORE] = INSN_KIND_STORE, [UOP_SYSCALL] = INSN_KIND_SYSCALL,
+};
+static const uint8_t kind_of_branch[BRANCH_RETURN + 1] = {
+	[BRANCH_NONE] = INSN_KIND_JUMP, [BRANCH_COND] = INSN_KIND_COND_BRANCH,
+	[BRANCH_UNCOND] = INSN_KIND_JUMP, [BRANCH_CALL] = INSN_KIND_CALL,
+	[BRANCH_INDIRECT] = INSN_KIND_INDIRECT, [BRANCH_CALL_INDIRECT] = INSN_KIND_CALL,
+	[BRANCH_RETURN] = INSN_KIND_RETURN,
+};
+
+static inline int insn_kind_of(int op_class, int branch_kind)
+{
+	return op_class == UOP_BRANCH ? kind_of_branch[branch_kind] : kind_of_class[op_class];
+}
+
 void core_insn_event(struct core *c, const struct core_insn *r, int stage, const uint64_t *deps, int n_deps)
 {
 	/* Field by field: an initializer zeroes the whole record first, with
@@ -274,11 +294,11 @@ void core_insn_event(struct core *c, const struct core_insn *r, int stage, const
 	e.seq = r->seq;
 	e.pc = r->pc;
 	e.uop = r->uop;
-	e.kind = r->kind;
+	e.kind = insn_kind_of(r->op_class, r->uop->branch_kind);
 	e.word = r->uop->word;
 	e.taken = r->taken;
 	e.next_pc = r->next_pc;
-	e.load_value = r->load_value;
+	e.load_value = r->op_class == UOP_LOAD ? r->load_value : 0;
 	e.rob_index = (int)core_slot(c, r);
 	e.wrong_path = r->wrong_path;
 	e.mispredicted = r->mispredicted;
@@ -403,7 +423,11 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 	switch (r->op_class) {
 	case UOP_STORE: {
 		struct mem_access a;
-		memsys_store(c->ms, r->mem_addr, u->mem_size, s->cycle, &a);
+		if (__builtin_expect(r->seq == s->forgive_seq, 0) && core_forgives_data(c)) {
+			memsys_warm_data(c->ms, r->mem_addr, 1);
+			a = (struct mem_access){ .ready = s->cycle + c->cfg.l1d.latency };
+		} else
+			memsys_store(c->ms, r->mem_addr, u->mem_size, s->cycle, &a);
 		if (a.blocked)
 			return 0;            /* no MSHR for the write: retry next cycle */
 		r->dtlb_miss = a.tlb_miss;
@@ -693,6 +717,12 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 }
 
 void core_request_stop(struct core *c) { c->s.stop_requested = 1; }
+
+void core_forgive(struct core *c, int kind, uint64_t seq)
+{
+	c->s.forgive_kind = kind;
+	c->s.forgive_seq = seq;
+}
 
 void core_interrupt(struct core *c, uint64_t handler_cycles)
 {

@@ -67,6 +67,21 @@ void core_request_stop(struct core *c);
  * on_idle_cycles (runs of idle cycles reach the others late). */
 void core_interrupt(struct core *c, uint64_t handler_cycles);
 
+/* What-if, for measuring what one miss event really costs: the event of
+ * `kind` that the instruction with dynamic number `seq` (insn_event.seq;
+ * for I-side events the miss_event's insn_seq) would cause does not
+ * happen. MISS_MISPREDICT: the branch is predicted correctly (the
+ * predictor is still consulted and trained as usual). MISS_L1D, MISS_L2D,
+ * MISS_DTLB: its data access hits the L1 and the D-TLB: the line and its
+ * translation are installed at once, so the caches hold afterwards what
+ * they would after the miss, without its latency. MISS_L1I, MISS_L2I,
+ * MISS_ITLB: the fetch of its block hits, in the same way.
+ * Set it before the instruction is fetched (mispredict, I-side) or
+ * issued (D-side), e.g. right after restoring a snapshot; one event at a
+ * time (a new call replaces the last; seq 0 clears it). It is part of
+ * the core's state (snapshots keep it). */
+void core_forgive(struct core *c, int kind, uint64_t seq);
+
 int core_done(const struct core *c);            /* the exit has committed */
 /* The pc a cycle record's issue_head_pc (events.h) would give now: for a
  * sampler that runs the core to a chosen cycle instead of observing

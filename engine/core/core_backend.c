@@ -269,7 +269,12 @@ static int issue_load(struct core *c, struct core_insn *r)
 		return 1;
 	}
 	struct mem_access a;
-	memsys_load(c->ms, r->mem_addr, r->uop->mem_size, now, &a);
+	if (UNLIKELY(r->seq == c->s.forgive_seq) && core_forgives_data(c)) {
+		/* what-if: a hit, the line (and its translation) there as after the miss */
+		memsys_warm_data(c->ms, r->mem_addr, 0);
+		a = (struct mem_access){ .ready = now + cfg->l1d.latency };
+	} else
+		memsys_load(c->ms, r->mem_addr, r->uop->mem_size, now, &a);
 	if (a.blocked)
 		return 0;
 	r->complete_cycle = a.ready > now + cfg->load_latency ? a.ready : now + cfg->load_latency;

@@ -37,37 +37,22 @@ static const uint8_t fu_of_class[UOP_CLASS_COUNT] = {
 	[UOP_LOAD] = FU_MEM, [UOP_STORE] = FU_MEM, [UOP_MUL] = FU_MUL, [UOP_DIV] = FU_DIV,
 };
 
-/* Each micro-op class's kind and event classes; branches are refined by
- * their branch kind (kind_of_branch). */
-static const uint8_t kind_of_class[UOP_CLASS_COUNT] = {
-	[UOP_ALU] = INSN_KIND_ALU, [UOP_MUL] = INSN_KIND_MUL, [UOP_DIV] = INSN_KIND_DIV,
-	[UOP_LOAD] = INSN_KIND_LOAD, [UOP_STORE] = INSN_KIND_STORE,
-	[UOP_BRANCH] = INSN_KIND_JUMP, [UOP_SYSCALL] = INSN_KIND_SYSCALL,
+/* The INSN_WANT_* classes of each micro-op class and branch kind, in one
+ * lookup on the fetch path. */
+#define B(kind, bits) [UOP_BRANCH][kind] = INSN_WANT_BRANCH | (bits)
+static const uint8_t want_of_uop[UOP_CLASS_COUNT][BRANCH_RETURN + 1] = {
+	[UOP_LOAD][BRANCH_NONE] = INSN_WANT_LOAD, [UOP_STORE][BRANCH_NONE] = INSN_WANT_STORE,
+	[UOP_MUL][BRANCH_NONE] = INSN_WANT_LONG_LATENCY, [UOP_DIV][BRANCH_NONE] = INSN_WANT_LONG_LATENCY,
+	B(BRANCH_NONE, 0), B(BRANCH_COND, 0), B(BRANCH_UNCOND, 0), B(BRANCH_INDIRECT, 0),
+	B(BRANCH_CALL, INSN_WANT_CALL), B(BRANCH_CALL_INDIRECT, INSN_WANT_CALL),
+	B(BRANCH_RETURN, INSN_WANT_CALL),
 };
-static const uint8_t kind_of_branch[] = {
-	[BRANCH_NONE] = INSN_KIND_JUMP, [BRANCH_COND] = INSN_KIND_COND_BRANCH,
-	[BRANCH_UNCOND] = INSN_KIND_JUMP, [BRANCH_CALL] = INSN_KIND_CALL,
-	[BRANCH_INDIRECT] = INSN_KIND_INDIRECT, [BRANCH_CALL_INDIRECT] = INSN_KIND_CALL,
-	[BRANCH_RETURN] = INSN_KIND_RETURN,
-};
-static const uint8_t want_of_kind[INSN_KIND_COUNT] = {
-	[INSN_KIND_MUL] = INSN_WANT_LONG_LATENCY, [INSN_KIND_DIV] = INSN_WANT_LONG_LATENCY,
-	[INSN_KIND_LOAD] = INSN_WANT_LOAD, [INSN_KIND_STORE] = INSN_WANT_STORE,
-	[INSN_KIND_COND_BRANCH] = INSN_WANT_BRANCH, [INSN_KIND_JUMP] = INSN_WANT_BRANCH,
-	[INSN_KIND_CALL] = INSN_WANT_BRANCH | INSN_WANT_CALL,
-	[INSN_KIND_INDIRECT] = INSN_WANT_BRANCH,
-	[INSN_KIND_RETURN] = INSN_WANT_BRANCH | INSN_WANT_CALL,
-};
+#undef B
 
-static inline int insn_kind_of(const struct uop *u)
-{
-	return u->op_class == UOP_BRANCH ? kind_of_branch[u->branch_kind] : kind_of_class[u->op_class];
-}
-
-/* The event classes (ev_bits) of r, from its kind and its fetch. */
+/* The event classes (ev_bits) of r, from its static uop and its fetch. */
 static inline uint32_t core_ev_bits(const struct core_insn *r)
 {
-	uint32_t bits = want_of_kind[r->kind] | (r->icache_miss ? INSN_WANT_IMISS : 0);
+	uint32_t bits = want_of_uop[r->op_class][r->uop->branch_kind] | (r->icache_miss ? INSN_WANT_IMISS : 0);
 	return CORE_EV_ANY | bits | (r->wrong_path ? 0 : CORE_EV_CP(bits));
 }
 
@@ -78,7 +63,6 @@ static inline void classify(const struct core *c, struct core_insn *r)
 {
 	const struct uop *u = r->uop;
 	r->fu = fu_of_class[u->op_class];
-	r->kind = (uint8_t)insn_kind_of(u);
 	r->ev_bits = core_ev_bits(r);
 	r->long_latency = (uint8_t)((c->long_classes >> u->op_class) & 1);
 	r->serialize = u->op_class == UOP_SYSCALL;
@@ -140,6 +124,11 @@ static int predict(struct core *c, struct core_insn *r)
 		taken = p->taken && p->target;
 		pred = taken ? p->target : r->pc + 4;
 	}
+	if (__builtin_expect(pred != r->next_pc, 0) && r->seq == s->forgive_seq &&
+	    s->forgive_kind == MISS_MISPREDICT) {
+		pred = r->next_pc;   /* what-if (core_forgive): predicted correctly */
+		taken = r->taken;
+	}
 	if (pred != r->next_pc) {
 		r->mispredicted = 1;
 		r->ev_bits |= INSN_WANT_MISPREDICT | (r->wrong_path ? 0 : CORE_EV_CP(INSN_WANT_MISPREDICT));
@@ -161,6 +150,13 @@ static int access_block(struct core *c, uint64_t pc)
 	int correct = !s->spec;
 	if (!correct && !c->cfg.wrong_path_memory)
 		return 1;
+	if (__builtin_expect(s->next_seq == s->forgive_seq, 0)) {
+		int k = s->forgive_kind;
+		if (k == MISS_L1I || k == MISS_L2I || k == MISS_ITLB) {
+			memsys_warm_ifetch(c->ms, pc);   /* what-if (core_forgive): the block hits */
+			return 1;
+		}
+	}
 	struct mem_access a;
 	memsys_ifetch(c->ms, pc, s->cycle, &a);
 	if (a.blocked)
@@ -229,7 +225,6 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 			r->fault = 1;
 			r->fu = FU_ALU;
 			r->op_class = UOP_HALT;        /* whatever it was, it only stops the run */
-			r->kind = INSN_KIND_OTHER;
 			r->icache_miss = (uint8_t)imiss;
 			r->ev_bits = core_ev_bits(r);
 			s->fetch_halt = HALT_FAULT;
@@ -245,7 +240,8 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		r->icache_miss = (uint8_t)imiss;
 		imiss = 0;
 		classify(c, r);
-		r->load_value = r->op_class == UOP_LOAD ? cpu->x[r->uop->rd] : 0;
+		if (c->keep_load_values)
+			r->load_value = r->op_class == UOP_LOAD ? cpu->x[r->uop->rd] : 0;
 		int taken = 0;
 		if (r->op_class == UOP_BRANCH) {
 			taken = predict(c, r);

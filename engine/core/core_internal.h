@@ -92,7 +92,7 @@ struct core_insn {
 	uint8_t fu;               /* enum core_fu */
 	uint8_t wrong_path;       /* fetched down a mispredicted path */
 	uint8_t taken;            /* branch: actually taken */
-	uint8_t kind;             /* enum insn_kind */
+	uint8_t spare8;
 	/* cleared at allocation: */
 	uint8_t pending;          /* source operands not yet available */
 	uint8_t pending_addr;     /* stores: address operands not yet available */
@@ -175,6 +175,8 @@ struct core_state {
 	uint64_t time_base;       /* guest clock (ns) at cycle 0: continues the functional clock */
 	uint64_t last_commit_cycle;
 	uint64_t handler_until;   /* core_interrupt: in a handler in the cycles before this one */
+	uint64_t forgive_seq;     /* core_forgive: this instruction's event does not happen (0: none) */
+	int forgive_kind;         /* ... the event's miss kind */
 	int done;                 /* the exit has committed */
 	int stop_requested;
 	struct ivx_err fault_err; /* the error of the faulting instruction (fetch_halt == HALT_FAULT) */
@@ -217,6 +219,7 @@ struct core {
 	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
 	int n_insn_sub, n_miss_sub, n_cycle_sub;
 	uint32_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
+	int keep_load_values;     /* some observer may receive loads: fetch records their values */
 	uint32_t miss_mask, miss_end_mask;
 	/* s.cc's occupancies and in-order positions are those of the last
 	 * published cycle, so a cycle in which nothing moved need not work
@@ -330,6 +333,13 @@ static inline int core_fetch_stall_reason(const struct core *c)
 	if (s->fetch_halt)
 		return FETCH_STALL_OTHER;
 	return FETCH_OK;
+}
+
+/* core_forgive: is the forgiven event a data-side one? */
+static inline int core_forgives_data(const struct core *c)
+{
+	int k = c->s.forgive_kind;
+	return k == MISS_L1D || k == MISS_L2D || k == MISS_DTLB;
 }
 
 /* Whether some observer wants r's event of `stage` (a constant at every

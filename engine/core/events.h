@@ -123,8 +123,10 @@ struct insn_event {
 	uint32_t word;          /* the instruction word */
 	int taken;              /* control transfer: it went to next_pc (known from fetch) */
 	uint64_t next_pc;       /* the instruction's actual successor on its path */
-	uint64_t load_value;    /* loads: the first 64-bit register it loaded, from fetch
-				   on (a pair's first register); 0 otherwise */
+	uint64_t load_value;    /* loads: the first 64-bit register it loaded (a pair's
+				   first register), from fetch on; 0 otherwise. Recorded
+				   for loads fetched while an observer that can receive
+				   loads (filter 0 or INSN_WANT_LOAD) is subscribed */
 	int rob_index;          /* the ROB slot it occupies or will occupy (the core
 				   allocates it at fetch; a slot number may exceed
 				   the ROB size), -1 if none */

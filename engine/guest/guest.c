@@ -366,3 +366,9 @@ int guest_copy(struct guest *dst, const struct guest *src, struct ivx_err *err)
 		free(stdin_data);
 	return IVX_OK;
 }
+
+void guest_set_output(struct guest *g, guest_output_fn fn, void *ctx)
+{
+	g->output = fn;
+	g->output_ctx = ctx;
+}

@@ -86,6 +86,10 @@ const struct cpu *guest_cpu_const(const struct guest *g);
 struct mem *guest_mem(struct guest *g);
 const struct program *guest_program(const struct guest *g);
 
+/* Where the guest's writes to fd 1 and 2 go from now on (fn NULL: the
+ * host's fd 1 / 2), e.g. nowhere while a run is repeated. */
+void guest_set_output(struct guest *g, guest_output_fn fn, void *ctx);
+
 /* Simulated time for clock_gettime, in nanoseconds. By default it follows
  * the instruction count (1 ns each); the timing model sets it from cycles. */
 void guest_set_time_ns(struct guest *g, uint64_t ns);

@@ -46,6 +46,8 @@ int stack_flags_parse(void *ctx, int argc, char **argv, int i)
 		}
 		return 2;
 	}
+	if (!strcmp(a, "--ref-fu"))
+		return f->ref_fu = 1;
 	if (!f->refstack && !strcmp(a, "--no-ref"))
 		return f->no_ref = 1;
 	if (!f->refstack && !strcmp(a, "--summary"))
@@ -79,7 +81,7 @@ int stackrun_prepare(struct stackrun *sr, int threads)
 			.stdin_data = sr->stdin_data, .stdin_len = sr->stdin_len,
 			.seed = o->seed, .output = drop_output,
 		};
-		refstack_config(&sr->cfg, r, &j->cfg);
+		refstack_config(&sr->cfg, r, sr->ref_fu, &j->cfg);
 		j->fastforward = o->fastforward;
 		j->max_insns = o->max_insns;
 		j->max_cycles = o->max_cycles;
@@ -94,32 +96,54 @@ static double wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* An earlier run (the real one first) with the same machine as run r, or -1:
+ * without --ref-fu the +fu run repeats the base run, which is simulated once. */
+static int same_machine_as(const struct stackrun *sr, int r)
+{
+	if (r != REF_REAL && !memcmp(&sr->job[r].cfg, &sr->job[REF_REAL].cfg, sizeof sr->job[r].cfg))
+		return REF_REAL;
+	for (int e = 0; e < r; e++)
+		if (e != REF_REAL && !memcmp(&sr->job[r].cfg, &sr->job[e].cfg, sizeof sr->job[r].cfg))
+			return e;
+	return -1;
+}
+
 int stackrun_execute(struct stackrun *sr, int real_only)
 {
 	/* The real run first: it carries the observers and is the slowest. */
 	struct refstack_job list[REF_RUN_COUNT];
+	int run_of[REF_RUN_COUNT];
 	int n = 0;
+	run_of[n] = REF_REAL;
 	list[n++] = sr->job[REF_REAL];
 	for (int r = 0; r < REF_RUN_COUNT && !real_only; r++)
-		if (r != REF_REAL)
+		if (r != REF_REAL && same_machine_as(sr, r) < 0) {
+			run_of[n] = r;
 			list[n++] = sr->job[r];
+		}
 	struct ivx_err err = { 0 };
 	double t0 = wall_seconds();
 	int rc = refstack_run_jobs(list, n, sr->threads, &err);
 	sr->seconds = wall_seconds() - t0;
-	sr->job[REF_REAL] = list[0];
-	for (int r = 0, k = 1; r < REF_RUN_COUNT && !real_only; r++)
-		if (r != REF_REAL)
-			sr->job[r] = list[k++];
+	for (int k = 0; k < n; k++)
+		sr->job[run_of[k]] = list[k];
 	if (rc < 0) {
 		for (int k = 0; k < n; k++)
 			if (list[k].rc < 0) {
-				int r = k == 0 ? REF_REAL : k - 1 + (k - 1 >= REF_REAL);
-				cli_error("%s run: %s", refstack_run_name(r), list[k].err.msg);
+				cli_error("%s run: %s", refstack_run_name(run_of[k]), list[k].err.msg);
 				break;
 			}
 		return -1;
 	}
+	for (int r = 0; r < REF_RUN_COUNT && !real_only; r++) {
+		int e = r != REF_REAL ? same_machine_as(sr, r) : -1;
+		if (e >= 0) {
+			struct machine_config cfg = sr->job[r].cfg;
+			sr->job[r] = sr->job[e];
+			sr->job[r].cfg = cfg;
+		}
+	}
+	sr->simulations = n;
 	const struct refstack_job *real = &sr->job[REF_REAL];
 	if (real->insns == 0) {
 		cli_error("the program committed no instructions");
@@ -147,6 +171,12 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	return 0;
 }
 
+const char *refstack_kind(const struct stackrun *sr)
+{
+	return sr->ref_fu ? "reference with a long-latency step (--ref-fu)"
+			  : "the paper's reference: long-latency stalls are part of base";
+}
+
 void stackrun_free(struct stackrun *sr)
 {
 	program_free(sr->prog);
@@ -167,9 +197,10 @@ static int write_json(const char *path, const struct stackrun *sr, const struct 
 	const struct refstack_job *real = stackrun_real(sr);
 	fprintf(f, "{\"program\":");
 	outfile_json_string(f, program_name(sr->prog));
-	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,",
-		(unsigned long long)real->insns, (unsigned long long)real->cycles, sr->ref.cpi);
-	stack_json_methods(f, st, n, NULL, NULL);
+	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,\"reference\":\"%s\",",
+		(unsigned long long)real->insns, (unsigned long long)real->cycles, sr->ref.cpi,
+		sr->ref_fu ? "fu-step" : "paper");
+	stack_json_methods(f, st, n, NULL, NULL, 0);
 	fprintf(f, ",\"runs\":[");
 	for (int r = 0; r < REF_RUN_COUNT; r++)
 		fprintf(f, "%s{\"name\":\"%s\",\"cycles\":%llu,\"instructions\":%llu}", r ? "," : "",
@@ -186,6 +217,7 @@ static int cmd_refstack_main(int argc, char **argv)
 	struct stack_flags fl = { .refstack = 1 };
 	if (run_options_parse(&sr.o, argc, argv, stack_flags_parse, &fl) < 0)
 		return EXIT_USAGE;
+	sr.ref_fu = fl.ref_fu;
 	const struct named_file outputs[] = { { "--json", fl.json_path } };
 	if (run_options_check_outputs(&sr.o, outputs, 1) < 0) {
 		run_options_free(&sr.o);
@@ -205,7 +237,8 @@ static int cmd_refstack_main(int argc, char **argv)
 	printf("reference CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n",
 	       program_name(sr.prog), (unsigned long long)real->insns, (unsigned long long)real->cycles,
 	       sr.ref.cpi);
-	printf("(%d simulations on %d threads, %.1f s)\n\n", REF_RUN_COUNT, sr.threads, sr.seconds);
+	printf("(%d simulations on %d threads, %.1f s; %s)\n\n", sr.simulations, sr.threads, sr.seconds,
+	       refstack_kind(&sr));
 	stack_table_print(stdout, st, 2);
 	printf("\nruns (each turns one more component real):\n");
 	for (int r = 0; r < REF_RUN_COUNT; r++) {
@@ -228,14 +261,18 @@ const struct cli_command cmd_refstack_entry = {
 	.help =
 	"usage: ivx refstack [OPTIONS] [PROG] [-- ARGS...]\n\n"
 	"Compute the reference CPI stacks of PROG the way Eyerman et al. (ASPLOS\n"
-	"2006) do: simulate it with every component perfect (base CPI), then turn\n"
-	"components real one at a time (long-latency units, L1 D-cache, branch\n"
+	"2006) do: simulate it with perfect caches, TLBs and branch prediction\n"
+	"(the base CPI; long-latency units stay real, so their stalls are part of\n"
+	"base), then turn components real one at a time (L1 D-cache, branch\n"
 	"predictor, then L1 I-cache, L2 I-cache, I-TLB, L2 D-cache, D-TLB; the\n"
 	"inverse order takes L2 D-cache and D-TLB before the I-side). Each\n"
-	"component is the CPI its turn adds. The 13 simulations run in parallel;\n"
+	"component is the CPI its turn adds. The simulations run in parallel;\n"
 	"the program's own output is discarded.\n\n"
 	"  --json FILE         also write the stacks and every run as JSON\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
+	"  --ref-fu            ivx's extension: the base machine has ideal long-latency\n"
+	"                      units too, and a step turning them real comes first, so\n"
+	"                      the reference has a long-latency (fu) component\n"
 	RUN_OPTIONS_HELP,
 	.main = cmd_refstack_main,
 };

@@ -24,10 +24,12 @@ struct stackrun {
 	void *stdin_data;
 	size_t stdin_len;
 	int threads;                       /* simulations at once */
+	int ref_fu;                        /* --ref-fu: the reference with a long-latency step */
 	struct refstack_job job[REF_RUN_COUNT]; /* indexed by enum refstack_run */
 	/* results */
 	struct refstack_stack ref, ref_inv;
 	double seconds;                    /* wall time of all simulations */
+	int simulations;                   /* how many ran (runs of the same machine run once) */
 };
 
 /* Load the program, build the machine and the jobs. 0, or -1 after printing
@@ -37,6 +39,8 @@ int stackrun_prepare(struct stackrun *sr, int threads);
  * `real_only`. 0, or -1 after printing the error. */
 int stackrun_execute(struct stackrun *sr, int real_only);
 void stackrun_free(struct stackrun *sr);
+/* One line saying which reference the stacks are. */
+const char *refstack_kind(const struct stackrun *sr);
 
 /* The real run, for its observers' results. */
 static inline const struct refstack_job *stackrun_real(const struct stackrun *sr)
@@ -44,7 +48,7 @@ static inline const struct refstack_job *stackrun_real(const struct stackrun *sr
 	return &sr->job[REF_REAL];
 }
 
-/* Option handling shared by both commands: --json FILE, --jobs N. */
+/* Option handling shared by both commands: --json FILE, --jobs N, --ref-fu. */
 struct stack_flags {
 	const char *json_path;
 	const char *svg_path;
@@ -53,6 +57,7 @@ struct stack_flags {
 	int summary;                       /* cpistack: one tab-separated line */
 	int bench;                         /* cpistack: time the units (no reference) */
 	int refstack;                      /* parsing for refstack (no svg/no-ref/summary) */
+	int ref_fu;                        /* --ref-fu */
 };
 int stack_flags_parse(void *ctx, int argc, char **argv, int i);
 
@@ -71,8 +76,9 @@ void stack_table_print(FILE *out, const struct named_stack *st, int n);
 
 /* Write `"methods":{"key":{"cpi":..,"components":{..}}, ...}` (no braces
  * around it). With `ref` and `inv` (two of the stacks), the others get
- * "max_error" and "max_error_inverse" against them. */
+ * "max_error" and "max_error_inverse" against them; fold_fu compares
+ * long-latency components inside base (the paper's reference). */
 void stack_json_methods(FILE *f, const struct named_stack *st, int n, const struct refstack_stack *ref,
-			const struct refstack_stack *inv);
+			const struct refstack_stack *inv, int fold_fu);
 
 #endif

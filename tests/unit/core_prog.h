@@ -197,6 +197,16 @@ static inline int crun_start(struct crun *r, struct program *prog, int argc, cha
 	return r->c ? 0 : -1;
 }
 
+/* A program from data/bin (tests run from the top of the tree). */
+static inline struct program *cp_load_file(const char *path)
+{
+	struct ivx_err err;
+	struct program *p = program_load_file(path, &err);
+	if (!p)
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+	return p;
+}
+
 static inline void crun_free(struct crun *r)
 {
 	core_free(r->c);

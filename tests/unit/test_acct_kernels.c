@@ -63,7 +63,7 @@ static int run_kernel(const char *name, const char *mode, struct result *out)
 	for (int r = 0; r < REF_RUN_COUNT; r++) {
 		jobs[r].prog = prog;
 		jobs[r].gopt = (struct guest_options){ .argc = 3, .argv = argv, .seed = 1, .output = drop };
-		refstack_config(&cfg, r, &jobs[r].cfg);
+		refstack_config(&cfg, r, 1, &jobs[r].cfg);
 	}
 	jobs[REF_REAL].obs[jobs[REF_REAL].n_obs++] = acct_set_observer(set);
 	assert_int_equal(refstack_run_jobs(jobs, REF_RUN_COUNT, 2, &err), IVX_OK);

@@ -62,14 +62,6 @@ static void prof_restore(void *ctx, const void *blob)
 	p->obs = o;
 }
 
-static struct program *load(const char *path)
-{
-	struct ivx_err err;
-	struct program *p = program_load_file(path, &err);
-	if (!p)
-		fail_msg("%s: %s", path, err.msg);
-	return p;
-}
 
 struct outcome {
 	uint64_t cycles, committed, handler_cycles;
@@ -107,7 +99,8 @@ static void run(struct program *prog, int profiled, struct profiler *p, struct o
 static void a_handler_costs_cycles_and_changes_nothing_else(void **state)
 {
 	(void)state;
-	struct program *prog = load("data/bin/workloads/crc");
+	struct program *prog = cp_load_file("data/bin/workloads/crc");
+	assert_non_null(prog);
 	struct outcome plain, prof;
 	struct profiler p;
 	run(prog, 0, NULL, &plain);
@@ -131,7 +124,8 @@ static void a_handler_costs_cycles_and_changes_nothing_else(void **state)
 static void a_snapshot_inside_a_handler_restores_it(void **state)
 {
 	(void)state;
-	struct program *prog = load("data/bin/workloads/crc");
+	struct program *prog = cp_load_file("data/bin/workloads/crc");
+	assert_non_null(prog);
 	char *argv[] = { "crc", "1" };
 	struct crun r;
 	struct ivx_err err;

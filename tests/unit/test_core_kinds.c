@@ -94,14 +94,6 @@ static void discard(void *ctx, int fd, const void *buf, size_t len)
 	(void)ctx, (void)fd, (void)buf, (void)len;
 }
 
-static struct program *load(const char *path)
-{
-	struct ivx_err err;
-	struct program *p = program_load_file(path, &err);
-	if (!p)
-		fail_msg("%s: %s", path, err.msg);
-	return p;
-}
 
 static void committed_loads_carry_the_value_they_loaded_at_fetch(void **state)
 {
@@ -109,7 +101,8 @@ static void committed_loads_carry_the_value_they_loaded_at_fetch(void **state)
 	/* hashtab stores into the table it later loads from, and runs far
 	 * ahead of commit: a load's register is overwritten long before it
 	 * commits. */
-	struct program *prog = load("data/bin/workloads/hashtab");
+	struct program *prog = cp_load_file("data/bin/workloads/hashtab");
+	assert_non_null(prog);
 	char *argv[] = { "hashtab", "4" };
 	struct ivx_err err;
 	struct guest_options go = { .argc = 2, .argv = argv, .seed = 1, .output = discard };
@@ -187,7 +180,8 @@ static void class_filters_deliver_exactly_their_instructions(void **state)
 {
 	(void)state;
 	/* recursion (calls, returns), multiplies and divides, loads, stores */
-	struct program *prog = load("data/bin/workloads/recurse");
+	struct program *prog = cp_load_file("data/bin/workloads/recurse");
+	assert_non_null(prog);
 	char *argv[] = { "recurse", "1" };
 	struct crun r;
 	struct ivx_err err;

@@ -1,0 +1,70 @@
+#!/bin/sh
+# cost-cli.sh [IVX] — `ivx cost`, the true cost of miss events measured by
+# running each sampled event with and without it, on micro-kernels whose
+# answer interval analysis gives:
+#   - an isolated L1 I-cache miss costs the L2 latency (9 cycles);
+#   - each of k3's deliberate long misses (the `ldr x2, [x1]` of its loop,
+#     the only loads that go to memory once the kernel runs) costs about the
+#     memory latency, 250 cycles, less what the ROB hides (200-260);
+#   - a misprediction costs about its resolution time plus the frontend.
+# Also: the same seed measures the same events; bad options are status 2
+# with one line.
+IVX=${1:-${IVX:-build/ivx}}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+for k in k1_icache_miss k2_branch_miss k3_long_dmiss; do
+    [ -x data/bin/kernels/$k ] || { echo "cost-cli: data/bin/kernels/$k not built (make data)"; exit 1; }
+done
+
+if "$IVX" cost --event l1i --sample 30 --json "$tmp/l1i.json" data/bin/kernels/k1_icache_miss -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
+   grep -q "true cost of l1i events" "$tmp/out" && grep -q "FMT" "$tmp/out"; then ok
+else bad "cost --event l1i: $(cat "$tmp/err")"; fi
+python3 - "$tmp/l1i.json" <<'PY' && ok || bad "k1: every sampled L1 I-miss costs the L2 latency (9)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["event"] == "l1i" and d["sampled"] == 30 and d["events"] >= 30, d
+pen = [s["penalty"] for s in d["samples"]]
+assert all(p == 9 for p in pen), pen
+PY
+
+ldr=$("$IVX" disasm data/bin/kernels/k3_long_dmiss |
+      awk '/<loop>:/ { in_loop = 1 } in_loop && /ldr x2, \[x1\]/ { sub(":", "", $1); print $1; exit }')
+if "$IVX" cost --event l2d --sample 60 --json "$tmp/l2d.json" data/bin/kernels/k3_long_dmiss -- miss 20 >/dev/null 2>"$tmp/err" &&
+   [ -n "$ldr" ]; then ok; else bad "cost --event l2d on k3 (ldr at '$ldr'): $(cat "$tmp/err")"; fi
+python3 - "$tmp/l2d.json" "$ldr" <<'PY' && ok || bad "k3: each deliberate long miss costs 200-260 cycles"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ldr = int(sys.argv[2], 16)
+pen = [s["penalty"] for s in d["samples"] if s["pc"] == ldr and not s.get("program_ended")]
+assert len(pen) >= 5, pen
+assert all(200 <= p <= 260 for p in pen), pen
+PY
+
+if "$IVX" cost --event mispredict --sample 40 --seed 7 --json "$tmp/bp.json" data/bin/kernels/k2_branch_miss -- miss 20 >/dev/null 2>"$tmp/err"; then ok
+else bad "cost --event mispredict: $(cat "$tmp/err")"; fi
+python3 - "$tmp/bp.json" <<'PY' && ok || bad "k2: a misprediction costs about resolution + frontend (median 5-15 cycles)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert 5 <= d["true_penalty"]["median"] <= 15, d["true_penalty"]
+PY
+
+# deterministic: the same seed measures the same events, the same way
+"$IVX" cost --event mispredict --sample 40 --seed 7 --json "$tmp/bp2.json" data/bin/kernels/k2_branch_miss -- miss 20 >/dev/null 2>&1
+if cmp -s "$tmp/bp.json" "$tmp/bp2.json"; then ok; else bad "cost is not deterministic for one seed"; fi
+"$IVX" cost --event mispredict --sample 40 --seed 8 --json "$tmp/bp3.json" data/bin/kernels/k2_branch_miss -- miss 20 >/dev/null 2>&1
+if ! cmp -s "$tmp/bp.json" "$tmp/bp3.json"; then ok; else bad "another seed picks the same sample"; fi
+
+for args in "data/bin/kernels/k1_icache_miss" "--event bogus data/bin/kernels/k1_icache_miss" \
+            "--event rob_full data/bin/kernels/k1_icache_miss" "--event l1i --sample 0 data/bin/kernels/k1_icache_miss" \
+            "--event l1i /nonexistent"; do
+    # shellcheck disable=SC2086
+    "$IVX" cost $args >/dev/null 2>"$tmp/err"
+    st=$?
+    if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ]; then ok; else bad "cost $args: status $st, stderr: $(cat "$tmp/err")"; fi
+done
+
+echo "cost-cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
