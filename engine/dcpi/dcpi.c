@@ -637,6 +637,21 @@ struct dcpi *dcpi_new(const struct dcpi_config *cfg, struct core *c, struct ivx_
 		.miss_filter = MISS_BIT(MISS_L1I) | MISS_BIT(MISS_L2I) | MISS_BIT(MISS_L1D) | MISS_BIT(MISS_L2D) |
 			       MISS_BIT(MISS_DTLB) | MISS_BIT(MISS_MISPREDICT),
 	};
+	if (!cfg->truth_capacity) {
+		/* no truth: only the misses of the sampled events */
+		uint32_t f = 0;
+		if (cfg->events >> DCPI_IMISS & 1)
+			f |= MISS_BIT(MISS_L1I) | MISS_BIT(MISS_L2I);
+		if (cfg->events >> DCPI_DMISS & 1)
+			f |= MISS_BIT(MISS_L1D) | MISS_BIT(MISS_L2D);
+		if (cfg->events >> DCPI_DTBMISS & 1)
+			f |= MISS_BIT(MISS_DTLB);
+		if (cfg->events >> DCPI_BRANCHMP & 1)
+			f |= MISS_BIT(MISS_MISPREDICT);
+		obs.miss_filter = f;
+		if (!f)
+			obs.on_miss = NULL;
+	}
 	obs.miss_skip_end = obs.miss_filter;
 	if (core_add_observer(c, &obs, err) < 0) {
 		dcpi_free(d);
