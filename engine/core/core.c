@@ -527,6 +527,21 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 
 /* ---- the cycle ---------------------------------------------------------- */
 
+/* cycle_record.issue_head_pc (events.h): the in-order issue head, or the
+ * ROB head, falling back to the frontend and then to the fetch address. */
+static uint64_t issue_head_pc(const struct core *c)
+{
+	const struct core_state *s = &c->s;
+	uint64_t p = s->head;
+	if (c->cfg.inorder && s->issue_pos > p)
+		p = s->issue_pos;
+	if (p < s->dispatch)
+		return core_at(c, p)->pc;
+	if (s->dispatch != s->tail)
+		return core_at(c, s->dispatch)->pc;
+	return guest_cpu_const(c->g)->pc;
+}
+
 /* Complete this cycle's record (the stages filled in the counts) and
  * pass it on. The record is published in place: copying it would read
  * back, in wider loads, counts just written field by field, which the
@@ -581,6 +596,7 @@ static void publish_cycle(struct core *c)
 			rec->head_pc = h->pc;
 		}
 	}
+	rec->issue_head_pc = issue_head_pc(c);
 	/* While speculating, the wrong path is the young end of the ring, so
 	 * the ROB holds some of it iff its youngest entry is wrong-path. */
 	rec->wrong_path_in_rob = s->spec && s->dispatch != s->head && core_at(c, s->dispatch - 1)->wrong_path;
@@ -726,6 +742,7 @@ void core_interrupt(struct core *c, uint64_t handler_cycles)
 	s->handler_until = from + handler_cycles;
 }
 int core_done(const struct core *c) { return c->s.done; }
+uint64_t core_issue_head_pc(const struct core *c) { return issue_head_pc(c); }
 uint64_t core_cycles(const struct core *c) { return c->s.stats.cycles; }
 uint64_t core_current_cycle(const struct core *c) { return c->s.cycle; }
 uint64_t core_committed(const struct core *c) { return c->s.stats.committed; }

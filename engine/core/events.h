@@ -205,6 +205,13 @@ struct cycle_record {
 	int wrong_path_in_rob;  /* some ROB entries are on a wrong path */
 	int long_misses_outstanding; /* head_wait == HEAD_STORE: L2 D-cache misses in flight
 					(is the refused store waiting on memory?); else 0 */
+	/* The oldest instruction still at the machine's in-order head, where a
+	 * sampling interrupt finds its pc: in-order mode (core.mode=inorder),
+	 * the head of the issue stage (the oldest not yet issued); out-of-order
+	 * mode, the oldest not yet committed (head_pc). When no such
+	 * instruction is in the ROB, the frontend's oldest; when the frontend
+	 * is empty too, the address fetch is at. */
+	uint64_t issue_head_pc;
 	/* (the fields above are the record's fixed part: CYCLE_RECORD_FIXED) */
 	/* The branches fetched this cycle (both paths), oldest first, so an
 	 * observer that tracks every branch needs no instruction event each. */
