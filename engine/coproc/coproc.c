@@ -25,6 +25,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "coproc_internal.h"
 
 /* ---- the PC filter ------------------------------------------------------ */
@@ -421,7 +422,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 		ivx_error(err, IVX_EUSAGE, "coproc ignore=%u is not a power of two", cfg->ignore);
 		return NULL;
 	}
-	struct coproc *cp = calloc(1, sizeof *cp);
+	struct coproc *cp = ivx_calloc(1, sizeof *cp);
 	if (!cp) {
 		ivx_error(err, IVX_ESYS, "out of memory");
 		return NULL;
@@ -442,9 +443,9 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->mem_size = prof;
 	for (int i = 0; i < 7; i++)
 		cp->mem_size += sz[i];
-	cp->mem = calloc(1, cp->mem_size);
+	cp->mem = ivx_calloc(1, cp->mem_size);
 	if (!cp->mem) {
-		free(cp);
+		ivx_free(cp);
 		ivx_error(err, IVX_ESYS, "out of memory");
 		return NULL;
 	}
@@ -491,8 +492,8 @@ void coproc_free(struct coproc *cp)
 {
 	if (!cp)
 		return;
-	free(cp->mem);
-	free(cp);
+	ivx_free(cp->mem);
+	ivx_free(cp);
 }
 
 const struct core_observer *coproc_observer(struct coproc *cp) { return &cp->obs; }

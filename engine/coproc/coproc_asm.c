@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "coproc_prog.h"
 
 static const char *const op_names[CP_OP_COUNT] = {
@@ -506,7 +507,7 @@ static int parse_line(struct asm_state *s, const char *l, size_t len)
 
 int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog *out, struct ivx_err *err)
 {
-	struct asm_state *s = calloc(1, sizeof *s);
+	struct asm_state *s = ivx_calloc(1, sizeof *s);
 	if (!s)
 		return ivx_error(err, IVX_ESYS, "out of memory");
 	memset(out, 0, sizeof *out);
@@ -580,7 +581,7 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 		}
 	/* branches must land inside the microcode; memory offsets come from
 	 * registers so they are checked (masked) at run time */
-	free(s);
+	ivx_free(s);
 	return rc < 0 ? IVX_EINPUT : IVX_OK;
 }
 

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "coproc_truth.h"
 
 struct pair {
@@ -36,7 +37,7 @@ static uint64_t mix(uint64_t k, uint64_t v)
 static int grow(struct coproc_truth *t)
 {
 	size_t ncap = t->cap ? t->cap * 2 : 4096;
-	struct pair *np = calloc(ncap, sizeof *np);
+	struct pair *np = ivx_calloc(ncap, sizeof *np);
 	if (!np)
 		return -1;
 	for (size_t i = 0; i < t->cap; i++) {
@@ -48,7 +49,7 @@ static int grow(struct coproc_truth *t)
 			h = (h + 1) & (ncap - 1);
 		np[h] = *p;
 	}
-	free(t->pairs);
+	ivx_free(t->pairs);
 	t->pairs = np;
 	t->cap = ncap;
 	return 0;
@@ -115,9 +116,9 @@ static void on_insn(void *ctx, const struct insn_event *e)
 struct coproc_truth *coproc_truth_new(struct core *c, int kind, uint64_t period, uint64_t cost, uint64_t seed,
 				      struct ivx_err *err)
 {
-	struct coproc_truth *t = calloc(1, sizeof *t);
+	struct coproc_truth *t = ivx_calloc(1, sizeof *t);
 	if (!t || grow(t) < 0) {
-		free(t);
+		ivx_free(t);
 		ivx_error(err, IVX_ESYS, "out of memory");
 		return NULL;
 	}
@@ -138,9 +139,9 @@ void coproc_truth_free(struct coproc_truth *t)
 {
 	if (!t)
 		return;
-	free(t->pairs);
-	free(t->keys);
-	free(t);
+	ivx_free(t->pairs);
+	ivx_free(t->keys);
+	ivx_free(t);
 }
 
 const struct core_observer *coproc_truth_observer(struct coproc_truth *t) { return &t->obs; }
@@ -164,11 +165,11 @@ int coproc_truth_summarise(struct coproc_truth *t)
 	/* a sorted copy of the pairs: each key's pairs are then a run (the
 	 * table stays usable, so a run can be summarised more than once) */
 	size_t n = 0;
-	struct pair *s = malloc((t->npairs ? t->npairs : 1) * sizeof *s);
-	struct truth_key *keys = calloc(t->npairs ? t->npairs : 1, sizeof *keys);
+	struct pair *s = ivx_malloc((t->npairs ? t->npairs : 1) * sizeof *s);
+	struct truth_key *keys = ivx_calloc(t->npairs ? t->npairs : 1, sizeof *keys);
 	if (!s || !keys) {
-		free(s);
-		free(keys);
+		ivx_free(s);
+		ivx_free(keys);
 		t->nkeys = 0;
 		return 0;
 	}
@@ -176,7 +177,7 @@ int coproc_truth_summarise(struct coproc_truth *t)
 		if (t->pairs[i].count)
 			s[n++] = t->pairs[i];
 	qsort(s, n, sizeof *s, cmp_pair);
-	free(t->keys);
+	ivx_free(t->keys);
 	t->keys = keys;
 	t->nkeys = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -193,7 +194,7 @@ int coproc_truth_summarise(struct coproc_truth *t)
 		if (p->count > k->top_count)
 			k->top_count = p->count, k->top_value = p->value;
 	}
-	free(s);
+	ivx_free(s);
 	return (int)t->nkeys;
 }
 

@@ -21,6 +21,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "dcpi.h"
 
 static const char *const event_names[DCPI_EVENT_COUNT] = {
@@ -560,7 +561,7 @@ struct dcpi *dcpi_new(const struct dcpi_config *cfg, struct core *c, struct ivx_
 		return NULL;
 	if (core_count_commits(c, err) < 0)
 		return NULL;
-	struct dcpi *d = calloc(1, sizeof *d);
+	struct dcpi *d = ivx_calloc(1, sizeof *d);
 	if (!d) {
 		ivx_error(err, IVX_ESYS, "out of host memory (sampler)");
 		return NULL;
@@ -576,9 +577,9 @@ struct dcpi *dcpi_new(const struct dcpi_config *cfg, struct core *c, struct ivx_
 	size_t off_tkeys = off_dcounts + (size_t)cfg->daemon_capacity * 8;
 	size_t off_truth = off_tkeys + (size_t)cfg->truth_capacity * 8;
 	d->block_size = off_truth + (size_t)cfg->truth_capacity * sizeof(struct dcpi_truth);
-	d->block = calloc(1, d->block_size);
+	d->block = ivx_calloc(1, d->block_size);
 	if (!d->block) {
-		free(d);
+		ivx_free(d);
 		ivx_error(err, IVX_ESYS, "out of host memory (sampler tables)");
 		return NULL;
 	}
@@ -664,8 +665,8 @@ void dcpi_free(struct dcpi *d)
 {
 	if (!d)
 		return;
-	free(d->block);
-	free(d);
+	ivx_free(d->block);
+	ivx_free(d);
 }
 
 uint64_t dcpi_poll_target(const struct dcpi *d)

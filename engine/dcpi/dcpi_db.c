@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/alloc.h"
 #include "dcpi.h"
 #include "dcpi_db.h"
 
@@ -54,11 +55,11 @@ struct dcpi_profile *dcpi_profile_new(int kind, int event, const char *path, str
 		ivx_error(err, IVX_EUSAGE, "profile: image path must be 1 to %d bytes", DCPI_DB_MAX_PATH);
 		return NULL;
 	}
-	struct dcpi_profile *p = calloc(1, sizeof *p);
+	struct dcpi_profile *p = ivx_calloc(1, sizeof *p);
 	if (p)
-		p->path = strdup(path);
+		p->path = ivx_strdup(path);
 	if (!p || !p->path) {
-		free(p);
+		ivx_free(p);
 		ivx_error(err, IVX_ESYS, "out of host memory (profile)");
 		return NULL;
 	}
@@ -71,9 +72,9 @@ void dcpi_profile_free(struct dcpi_profile *p)
 {
 	if (!p)
 		return;
-	free(p->path);
-	free(p->rec);
-	free(p);
+	ivx_free(p->path);
+	ivx_free(p->rec);
+	ivx_free(p);
 }
 
 int dcpi_profile_add(struct dcpi_profile *p, uint64_t offset, uint64_t count, struct ivx_err *err)
@@ -82,7 +83,7 @@ int dcpi_profile_add(struct dcpi_profile *p, uint64_t offset, uint64_t count, st
 		return IVX_OK;
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 256;
-		struct dcpi_rec *r = realloc(p->rec, cap * sizeof *r);
+		struct dcpi_rec *r = ivx_realloc(p->rec, cap * sizeof *r);
 		if (!r)
 			return ivx_error(err, IVX_ESYS, "out of host memory (profile records)");
 		p->rec = r;
@@ -192,14 +193,14 @@ int dcpi_profile_encode(const struct dcpi_profile *p, uint8_t **buf, size_t *len
 {
 	size_t plen = strlen(p->path);
 	size_t max = HDR + plen + p->n * 20 + 4;
-	uint8_t *b = calloc(1, max);
+	uint8_t *b = ivx_calloc(1, max);
 	if (!b)
 		return ivx_error(err, IVX_ESYS, "out of host memory (profile encoding)");
 	uint8_t *q = b + HDR + plen;
 	uint64_t prev = 0, total = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		if ((i && p->rec[i].offset <= prev) || !p->rec[i].count) {
-			free(b);
+			ivx_free(b);
 			return ivx_error(err, IVX_EUSAGE, "profile: records must be normalized before encoding");
 		}
 		q += put_varint(q, p->rec[i].offset - prev);
@@ -273,7 +274,7 @@ int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, 
 	p->base = get64(b + 64);
 	uint64_t total = get64(b + 56);
 	if (nrec) {
-		p->rec = malloc((size_t)nrec * sizeof *p->rec);
+		p->rec = ivx_malloc((size_t)nrec * sizeof *p->rec);
 		if (!p->rec) {
 			dcpi_profile_free(p);
 			return ivx_error(err, IVX_ESYS, "out of host memory (profile records)");
@@ -324,7 +325,7 @@ int dcpi_profile_read(const char *file, struct dcpi_profile **out, struct ivx_er
 		return ivx_error(err, IVX_EINPUT, "%s: not a regular file of at most 256 MB", file);
 	}
 	size_t len = (size_t)st.st_size;
-	uint8_t *buf = malloc(len ? len : 1);
+	uint8_t *buf = ivx_malloc(len ? len : 1);
 	if (!buf) {
 		fclose(f);
 		return ivx_error(err, IVX_ESYS, "%s: out of host memory", file);
@@ -332,12 +333,12 @@ int dcpi_profile_read(const char *file, struct dcpi_profile **out, struct ivx_er
 	size_t got = fread(buf, 1, len, f);
 	fclose(f);
 	if (got != len) {
-		free(buf);
+		ivx_free(buf);
 		return ivx_error(err, IVX_EINPUT, "%s: read error", file);
 	}
 	struct ivx_err e = { 0 };
 	int rc = dcpi_profile_decode(buf, len, out, &e);
-	free(buf);
+	ivx_free(buf);
 	if (rc < 0)
 		return ivx_error(err, rc, "%s: %s", file, e.msg);
 	return IVX_OK;
@@ -355,12 +356,12 @@ int dcpi_profile_write(const char *file, const struct dcpi_profile *p, struct iv
 	const char *slash = strrchr(file, '/');
 	int dl = slash ? (int)(slash - file + 1) : 0;
 	if (snprintf(tmp, sizeof tmp, "%.*s.%s.tmp%ld", dl, file, file + dl, (long)getpid()) >= (int)sizeof tmp) {
-		free(buf);
+		ivx_free(buf);
 		return ivx_error(err, IVX_EUSAGE, "%s: path too long", file);
 	}
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
-		free(buf);
+		ivx_free(buf);
 		return ivx_error(err, IVX_ESYS, "%s: %s", tmp, strerror(errno));
 	}
 	size_t done = 0;
@@ -375,7 +376,7 @@ int dcpi_profile_write(const char *file, const struct dcpi_profile *p, struct iv
 	int bad = done != len || fsync(fd) < 0;
 	int saved = errno;
 	bad |= close(fd) < 0;
-	free(buf);
+	ivx_free(buf);
 	if (bad || rename(tmp, file) < 0) {
 		if (!bad)
 			saved = errno;
@@ -504,21 +505,21 @@ int dcpi_db_load(const char *epoch_dir, struct dcpi_profile ***out, size_t *n, d
 			continue;
 		if (nn == cap) {
 			cap = cap ? cap * 2 : 16;
-			char **t = realloc(names, cap * sizeof *t);
+			char **t = ivx_realloc(names, cap * sizeof *t);
 			if (!t) {
 				rc = ivx_error(err, IVX_ESYS, "out of host memory");
 				break;
 			}
 			names = t;
 		}
-		if (!(names[nn] = strdup(de->d_name))) {
+		if (!(names[nn] = ivx_strdup(de->d_name))) {
 			rc = ivx_error(err, IVX_ESYS, "out of host memory");
 			break;
 		}
 		nn++;
 	}
 	closedir(d);
-	struct dcpi_profile **list = rc == IVX_OK && nn ? calloc(nn, sizeof *list) : NULL;
+	struct dcpi_profile **list = rc == IVX_OK && nn ? ivx_calloc(nn, sizeof *list) : NULL;
 	if (nn && !list && rc == IVX_OK)
 		rc = ivx_error(err, IVX_ESYS, "out of host memory");
 	if (rc == IVX_OK) {
@@ -536,11 +537,11 @@ int dcpi_db_load(const char *epoch_dir, struct dcpi_profile ***out, size_t *n, d
 		}
 		*out = list;
 	} else {
-		free(list);
+		ivx_free(list);
 	}
 	for (size_t i = 0; i < nn; i++)
-		free(names[i]);
-	free(names);
+		ivx_free(names[i]);
+	ivx_free(names);
 	return rc;
 }
 
@@ -548,5 +549,5 @@ void dcpi_db_free_list(struct dcpi_profile **list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		dcpi_profile_free(list[i]);
-	free(list);
+	ivx_free(list);
 }

@@ -63,6 +63,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "strat.h"
 
 #define A_COUNT_MAX 0xffffu
@@ -142,7 +143,7 @@ struct strat_comp *strat_comp_new(const struct strat_spec *spec, uint64_t seed, 
 		ivx_error(err, IVX_EUSAGE, "compressor spec has no stages");
 		return NULL;
 	}
-	struct strat_comp *c = calloc(1, sizeof *c);
+	struct strat_comp *c = ivx_calloc(1, sizeof *c);
 	if (!c) {
 		ivx_error(err, IVX_ESYS, "out of memory");
 		return NULL;
@@ -193,9 +194,9 @@ struct strat_comp *strat_comp_new(const struct strat_spec *spec, uint64_t seed, 
 			off = align8(off + (size_t)spec->stage[i].entries * sizeof(struct aentry));
 		}
 	c->size = off;
-	c->st = calloc(1, off);
+	c->st = ivx_calloc(1, off);
 	if (!c->st) {
-		free(c);
+		ivx_free(c);
 		ivx_error(err, IVX_ESYS, "out of memory for the compressor's tables");
 		return NULL;
 	}
@@ -221,8 +222,8 @@ void strat_comp_free(struct strat_comp *c)
 {
 	if (!c)
 		return;
-	free(c->st);
-	free(c);
+	ivx_free(c->st);
+	ivx_free(c);
 }
 
 void strat_comp_set_sink(struct strat_comp *c, const struct strat_sink *sink)

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "strat.h"
 #include "strat_prof.h"
 
@@ -60,7 +61,7 @@ static uint64_t hash2(uint64_t a, uint64_t b)
 static int layout(struct strat_prof *p, uint32_t tcap)
 {
 	size_t size = sizeof(struct phead) + (size_t)tcap * sizeof(struct tslot);
-	void *mem = calloc(1, size);
+	void *mem = ivx_calloc(1, size);
 	if (!mem)
 		return -1;
 	p->mem = mem;
@@ -73,9 +74,9 @@ static int layout(struct strat_prof *p, uint32_t tcap)
 
 struct strat_prof *strat_prof_new(uint32_t capacity, int growable, struct ivx_err *err)
 {
-	struct strat_prof *p = calloc(1, sizeof *p);
+	struct strat_prof *p = ivx_calloc(1, sizeof *p);
 	if (!p || layout(p, pow2_at_least(capacity)) < 0) {
-		free(p);
+		ivx_free(p);
 		ivx_error(err, IVX_ESYS, "out of memory for the profile tables");
 		return NULL;
 	}
@@ -87,9 +88,9 @@ void strat_prof_free(struct strat_prof *p)
 {
 	if (!p)
 		return;
-	free(p->mem);
-	free(p->pcs);
-	free(p);
+	ivx_free(p->mem);
+	ivx_free(p->pcs);
+	ivx_free(p);
 }
 
 static struct tslot *tfind(const struct strat_prof *p, uint64_t pc, uint64_t val)
@@ -121,7 +122,7 @@ static int grow(struct strat_prof *p)
 	for (uint32_t i = 0; i <= old.h->tmask; i++)
 		if (old.t[i].exact)
 			*tfind(p, old.t[i].pc, old.t[i].val) = old.t[i];
-	free(old.mem);
+	ivx_free(old.mem);
 	return 0;
 }
 
@@ -164,8 +165,8 @@ static int prepare(struct strat_prof *p)
 		return 0;
 	uint32_t cap = pow2_at_least((uint32_t)(p->h->st.tuples * 2 + 16));
 	if (!p->pcs || p->pmask + 1 < cap) {
-		free(p->pcs);
-		p->pcs = calloc(cap, sizeof *p->pcs);
+		ivx_free(p->pcs);
+		p->pcs = ivx_calloc(cap, sizeof *p->pcs);
 		if (!p->pcs)
 			return -1;
 		p->pmask = cap - 1;

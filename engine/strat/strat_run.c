@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "core/core.h"
 #include "core/events.h"
 #include "strat_run.h"
@@ -176,7 +177,7 @@ struct strat_run *strat_run_new(const struct strat_run_opts *o, struct ivx_err *
 		ivx_error(err, IVX_EUSAGE, "an interrupt must carry at least 100 messages (batch %u)", o->batch);
 		return NULL;
 	}
-	struct strat_run *r = calloc(1, sizeof *r);
+	struct strat_run *r = ivx_calloc(1, sizeof *r);
 	if (!r) {
 		ivx_error(err, IVX_ESYS, "out of memory");
 		return NULL;
@@ -216,7 +217,7 @@ void strat_run_free(struct strat_run *r)
 		return;
 	strat_comp_free(r->comp);
 	strat_prof_free(r->prof);
-	free(r);
+	ivx_free(r);
 }
 
 int strat_run_attach(struct strat_run *r, struct core *c, struct ivx_err *err)
