@@ -18,6 +18,9 @@ extern const struct cli_command cmd_disasm_entry;
 extern const struct cli_command cmd_cpistack_entry, cmd_refstack_entry;
 extern const struct cli_command cmd_explore_entry;
 extern const struct cli_command cmd_cost_entry;
+extern const struct cli_command cmd_coproc_entry, cmd_coproc_asm_entry;
+extern const struct cli_command cmd_strat_entry;
+extern const struct cli_command cmd_profile_entry, cmd_dcpiprof_entry, cmd_dcpistats_entry;
 
 static const struct cli_command *const commands[] = {
 	&cmd_run_entry,
@@ -25,6 +28,9 @@ static const struct cli_command *const commands[] = {
 	&cmd_cpistack_entry, &cmd_refstack_entry,
 	&cmd_cost_entry,
 	&cmd_explore_entry,
+	&cmd_coproc_entry, &cmd_coproc_asm_entry,
+	&cmd_strat_entry,
+	&cmd_profile_entry, &cmd_dcpiprof_entry, &cmd_dcpistats_entry,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

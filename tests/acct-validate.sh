@@ -52,6 +52,8 @@ done <data/bin/MANIFEST
     echo "Maximum component error = max over base and the 8 components of"
     echo "|component - reference component| / reference CPI, against the normal-order"
     echo "reference stack; \"ref inv\" is that distance between the two reference orders."
+    echo "The reference is the paper's (long-latency units real in its base machine), so"
+    echo "each counter stack's long-latency component is compared inside its base."
     echo "POWER5/ref columns: the POWER5 I-cache (L1I+L2I+I-TLB) and misprediction"
     echo "components as a fraction of the reference ones (- when the reference is < 0.005 CPI)."
     echo

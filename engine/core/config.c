@@ -80,10 +80,16 @@ static const struct config_key keys[] = {
 	U32("units.mul", mul_units, 1, 64, "multipliers (pipelined)"),
 	U32("units.div", div_units, 1, 64, "dividers (not pipelined)"),
 	U32("units.mem_ports", mem_ports, 1, 64, "loads/stores issued per cycle"),
+	U32("units.fp", fp_units, 1, 64, "FP/SIMD pipes (pipelined: FP add/mul/convert, FMA, SIMD)"),
+	U32("units.fdiv", fdiv_units, 1, 64, "FP dividers (divide, square root; not pipelined)"),
 	U32("latency.alu", alu_latency, 1, 1000, "integer ALU latency in cycles"),
 	U32("latency.mul", mul_latency, 1, 1000, "multiply latency in cycles"),
 	U32("latency.div", div_latency, 1, 1000, "divide latency in cycles (unit busy throughout)"),
 	U32("latency.load", load_latency, 1, 1000, "load-to-use latency of an L1 D-cache hit"),
+	U32("latency.fp", fp_latency, 1, 1000, "FP add/sub/mul/compare/convert/round latency in cycles"),
+	U32("latency.fma", fma_latency, 1, 1000, "FP fused multiply-add latency in cycles"),
+	U32("latency.fdiv", fdiv_latency, 1, 1000, "FP divide/square root latency (divider busy throughout)"),
+	U32("latency.simd", simd_latency, 1, 1000, "Advanced SIMD integer, permute and X<->V move latency"),
 	U32("latency.long_threshold", long_latency_threshold, 1, 1000,
 	    "ops at least this many cycles long count as long-latency (resource stalls)"),
 	CACHE_KEYS("l1i", l1i, "L1 I-cache"),
@@ -162,6 +168,18 @@ void config_defaults(struct machine_config *c)
 	c->div_latency = 20;
 	c->load_latency = 2;
 	c->long_latency_threshold = 3;
+	/* FP/SIMD (not in the paper's integer machine): an Arm Cortex-A72-class
+	 * unit (Cortex-A72 Software Optimization Guide, ARM UAN 0016A): two
+	 * FP/ASIMD pipes, FP add/multiply 4, FMADD 7 (its 3-cycle chained-
+	 * accumulate forwarding is not modelled), FP divide 6-18 and square
+	 * root 6-32 cycles on a non-pipelined unit (12 taken for both), ASIMD
+	 * integer 3. */
+	c->fp_units = 2;
+	c->fdiv_units = 1;
+	c->fp_latency = 4;
+	c->fma_latency = 7;
+	c->fdiv_latency = 12;
+	c->simd_latency = 3;
 	c->l1i = (struct cache_config){ 8 << 10, 1, 64, 1, 2 };
 	c->l1d = (struct cache_config){ 16 << 10, 4, 64, 2, 8 };
 	c->l2 = (struct cache_config){ 1 << 20, 8, 64, 9, 16 };

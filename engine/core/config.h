@@ -44,6 +44,10 @@ struct machine_config {
 	/* [units]: counts of functional units, [latency]: their latencies */
 	uint32_t alu_units, mul_units, div_units, mem_ports;
 	uint32_t alu_latency, mul_latency, div_latency, load_latency;
+	/* FP/SIMD: a pool of pipelined units shared by FP, FMA and SIMD ops,
+	 * and non-pipelined FP dividers (divide and square root) */
+	uint32_t fp_units, fdiv_units;
+	uint32_t fp_latency, fma_latency, fdiv_latency, simd_latency;
 	uint32_t long_latency_threshold; /* ops at least this long count as long-latency */
 	/* [l1i] [l1d] [l2] */
 	struct cache_config l1i, l1d, l2;

@@ -54,6 +54,7 @@ static size_t layout(struct core *c, char *base)
 	CARVE(wheel, int32_t, CORE_WHEEL_SIZE);
 	CARVE(sq, uint64_t, c->sq_size);
 	CARVE(div_free, uint64_t, c->cfg.div_units ? c->cfg.div_units : 1);
+	CARVE(fdiv_free, uint64_t, c->cfg.fdiv_units ? c->cfg.fdiv_units : 1);
 #undef CARVE
 	return off;
 }
@@ -95,6 +96,14 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 		c->long_classes |= 1u << UOP_MUL;
 	if (cfg->div_latency >= cfg->long_latency_threshold)
 		c->long_classes |= 1u << UOP_DIV;
+	if (cfg->fp_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_FP;
+	if (cfg->fma_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_FMA;
+	if (cfg->fdiv_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_FDIV;
+	if (cfg->simd_latency >= cfg->long_latency_threshold)
+		c->long_classes |= 1u << UOP_SIMD;
 	c->block_bytes = layout(c, NULL);
 	c->block = ivx_aligned_alloc(64, (c->block_bytes + 63) & ~(size_t)63);
 	if (!c->block) {
@@ -271,6 +280,8 @@ void core_miss_end(struct core *c, struct core_active *a)
 static const uint8_t kind_of_class[UOP_CLASS_COUNT] = {
 	[UOP_ALU] = INSN_KIND_ALU, [UOP_MUL] = INSN_KIND_MUL, [UOP_DIV] = INSN_KIND_DIV,
 	[UOP_LOAD] = INSN_KIND_LOAD, [UOP_STORE] = INSN_KIND_STORE, [UOP_SYSCALL] = INSN_KIND_SYSCALL,
+	[UOP_FP] = INSN_KIND_FP, [UOP_FMA] = INSN_KIND_FP, [UOP_FDIV] = INSN_KIND_FDIV,
+	[UOP_SIMD] = INSN_KIND_SIMD,
 };
 static const uint8_t kind_of_branch[BRANCH_RETURN + 1] = {
 	[BRANCH_NONE] = INSN_KIND_JUMP, [BRANCH_COND] = INSN_KIND_COND_BRANCH,
@@ -516,6 +527,21 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 
 /* ---- the cycle ---------------------------------------------------------- */
 
+/* cycle_record.issue_head_pc (events.h): the in-order issue head, or the
+ * ROB head, falling back to the frontend and then to the fetch address. */
+static uint64_t issue_head_pc(const struct core *c)
+{
+	const struct core_state *s = &c->s;
+	uint64_t p = s->head;
+	if (c->cfg.inorder && s->issue_pos > p)
+		p = s->issue_pos;
+	if (p < s->dispatch)
+		return core_at(c, p)->pc;
+	if (s->dispatch != s->tail)
+		return core_at(c, s->dispatch)->pc;
+	return guest_cpu_const(c->g)->pc;
+}
+
 /* Complete this cycle's record (the stages filled in the counts) and
  * pass it on. The record is published in place: copying it would read
  * back, in wider loads, counts just written field by field, which the
@@ -570,6 +596,7 @@ static void publish_cycle(struct core *c)
 			rec->head_pc = h->pc;
 		}
 	}
+	rec->issue_head_pc = issue_head_pc(c);
 	/* While speculating, the wrong path is the young end of the ring, so
 	 * the ROB holds some of it iff its youngest entry is wrong-path. */
 	rec->wrong_path_in_rob = s->spec && s->dispatch != s->head && core_at(c, s->dispatch - 1)->wrong_path;
@@ -715,6 +742,7 @@ void core_interrupt(struct core *c, uint64_t handler_cycles)
 	s->handler_until = from + handler_cycles;
 }
 int core_done(const struct core *c) { return c->s.done; }
+uint64_t core_issue_head_pc(const struct core *c) { return issue_head_pc(c); }
 uint64_t core_cycles(const struct core *c) { return c->s.stats.cycles; }
 uint64_t core_current_cycle(const struct core *c) { return c->s.cycle; }
 uint64_t core_committed(const struct core *c) { return c->s.stats.committed; }

@@ -88,6 +88,10 @@ void core_interrupt(struct core *c, uint64_t handler_cycles);
 void core_forgive(struct core *c, int kind, uint64_t seq);
 
 int core_done(const struct core *c);            /* the exit has committed */
+/* The pc a cycle record's issue_head_pc (events.h) would give now: for a
+ * sampler that runs the core to a chosen cycle instead of observing
+ * every cycle. */
+uint64_t core_issue_head_pc(const struct core *c);
 uint64_t core_cycles(const struct core *c);     /* cycles simulated so far */
 /* The engine number (0-based, as in events) of the cycle being simulated:
  * during an observer's callback, the cycle its event belongs to (for runs

@@ -318,6 +318,22 @@ static inline __attribute__((always_inline)) int try_issue(struct core *c, struc
 		lat = cfg->div_latency;
 		break;
 	}
+	case FU_FP:
+		if (x->used[FU_FP] >= cfg->fp_units)
+			return 0;
+		lat = r->op_class == UOP_FMA ? cfg->fma_latency :
+		      r->op_class == UOP_SIMD ? cfg->simd_latency : cfg->fp_latency;
+		break;
+	case FU_FDIV: {
+		uint32_t d = 0;
+		while (d < cfg->fdiv_units && c->fdiv_free[d] > now)
+			d++;
+		if (d == cfg->fdiv_units)
+			return 0;
+		c->fdiv_free[d] = now + cfg->fdiv_latency; /* not pipelined */
+		lat = cfg->fdiv_latency;
+		break;
+	}
 	default:
 		if (x->used[FU_MEM] >= cfg->mem_ports)
 			return 0;

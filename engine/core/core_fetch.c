@@ -35,6 +35,7 @@ static const struct uop fault_uop = { .op_class = UOP_HALT };
 /* Functional-unit pool of each uop class. */
 static const uint8_t fu_of_class[UOP_CLASS_COUNT] = {
 	[UOP_LOAD] = FU_MEM, [UOP_STORE] = FU_MEM, [UOP_MUL] = FU_MUL, [UOP_DIV] = FU_DIV,
+	[UOP_FP] = FU_FP, [UOP_FMA] = FU_FP, [UOP_SIMD] = FU_FP, [UOP_FDIV] = FU_FDIV,
 };
 
 /* The INSN_WANT_* classes of each micro-op class and branch kind, in one

@@ -58,7 +58,7 @@ enum insn_state {
 };
 
 /* Functional-unit pools. */
-enum core_fu { FU_ALU, FU_MUL, FU_DIV, FU_MEM, FU_COUNT };
+enum core_fu { FU_ALU, FU_MUL, FU_DIV, FU_MEM, FU_FP, FU_FDIV, FU_COUNT };
 
 /* Why fetch is halted (until a squash or a commit lifts it). */
 enum fetch_halt {
@@ -262,6 +262,7 @@ struct core {
 	int32_t *wheel;           /* bucket heads */
 	uint64_t *sq;             /* store queue */
 	uint64_t *div_free;       /* per divider: first cycle it is free */
+	uint64_t *fdiv_free;      /* per FP divider: first cycle it is free */
 	uint32_t ready_words;
 
 	/* outside the block (it grows): see struct core_smiss */

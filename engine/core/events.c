@@ -32,6 +32,7 @@ static const char *const kind_names[INSN_KIND_COUNT] = {
 	[INSN_KIND_COND_BRANCH] = "cond-branch", [INSN_KIND_JUMP] = "jump",
 	[INSN_KIND_CALL] = "call", [INSN_KIND_INDIRECT] = "indirect",
 	[INSN_KIND_RETURN] = "return", [INSN_KIND_SYSCALL] = "syscall",
+	[INSN_KIND_FP] = "fp", [INSN_KIND_FDIV] = "fdiv", [INSN_KIND_SIMD] = "simd",
 };
 
 const char *insn_kind_name(int kind)

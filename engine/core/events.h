@@ -48,10 +48,14 @@ enum insn_kind {
 	INSN_KIND_INDIRECT,   /* BR */
 	INSN_KIND_RETURN,     /* RET */
 	INSN_KIND_SYSCALL,    /* SVC */
+	INSN_KIND_FP,         /* FP arithmetic, fused multiply-add, compare, convert (scalar, vector) */
+	INSN_KIND_FDIV,       /* FP divide, square root */
+	INSN_KIND_SIMD,       /* Advanced SIMD integer, permutes, moves between X and V */
 	INSN_KIND_COUNT
 };
 /* "other", "alu", "mul", "div", "load", "store", "cond-branch", "jump",
- * "call", "indirect", "return", "syscall"; -1 / "?" when unknown. */
+ * "call", "indirect", "return", "syscall", "fp", "fdiv", "simd"; -1 / "?"
+ * when unknown. */
 const char *insn_kind_name(int kind);
 int insn_kind_from_name(const char *name);
 /* Control transfers: every kind from INSN_KIND_COND_BRANCH to INSN_KIND_RETURN. */
@@ -201,6 +205,13 @@ struct cycle_record {
 	int wrong_path_in_rob;  /* some ROB entries are on a wrong path */
 	int long_misses_outstanding; /* head_wait == HEAD_STORE: L2 D-cache misses in flight
 					(is the refused store waiting on memory?); else 0 */
+	/* The oldest instruction still at the machine's in-order head, where a
+	 * sampling interrupt finds its pc: in-order mode (core.mode=inorder),
+	 * the head of the issue stage (the oldest not yet issued); out-of-order
+	 * mode, the oldest not yet committed (head_pc). When no such
+	 * instruction is in the ROB, the frontend's oldest; when the frontend
+	 * is empty too, the address fetch is at. */
+	uint64_t issue_head_pc;
 	/* (the fields above are the record's fixed part: CYCLE_RECORD_FIXED) */
 	/* The branches fetched this cycle (both paths), oldest first, so an
 	 * observer that tracks every branch needs no instruction event each. */

@@ -19,10 +19,13 @@
  * it leaves the loop (handlers read their own pc from the uop).
  */
 #include <elf.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>   /* realpath */
 #include <string.h>
 #include "base/alloc.h"
 #include "isa/disasm.h"
+#include "isa/isa.h"
 #include "guest_internal.h"
 #include "program.h"
 
@@ -94,11 +97,21 @@ static int build_stack(struct guest *g, const struct guest_options *opt, struct 
 		{ AT_PHNUM, (uint64_t)program_phnum(p) }, { AT_PAGESZ, MEM_PAGE_SIZE },
 		{ AT_BASE, 0 }, { AT_FLAGS, 0 }, { AT_ENTRY, program_entry(p) },
 		{ AT_UID, 0 }, { AT_EUID, 0 }, { AT_GID, 0 }, { AT_EGID, 0 },
-		{ AT_HWCAP, 0 }, { AT_CLKTCK, 100 }, { AT_SECURE, 0 },
+		{ AT_HWCAP, isa_hwcap() }, { AT_HWCAP2, isa_hwcap2() }, { AT_CLKTCK, 100 }, { AT_SECURE, 0 },
 		{ AT_RANDOM, random_addr }, { AT_PLATFORM, platform_addr },
 		{ AT_EXECFN, argc > 0 ? argv_addr[0] : 0 }, { AT_NULL, 0 },
 	};
 	size_t n_aux = sizeof auxv / sizeof auxv[0];
+	/* AT_HWCAP2 only when some HWCAP2 feature is implemented: glibc reads a
+	 * missing entry as 0, and leaving it out keeps the initial stack where
+	 * it was before the entry existed. */
+	for (size_t i = 0; i < n_aux; i++) {
+		if (auxv[i][0] == AT_HWCAP2 && auxv[i][1] == 0) {
+			memmove(&auxv[i], &auxv[i + 1], (n_aux - i - 1) * sizeof auxv[0]);
+			n_aux--;
+			break;
+		}
+	}
 	uint64_t words = 1 + (uint64_t)argc + 1 + (uint64_t)envc + 1 + 2 * n_aux;
 	sp -= 8 * words;
 	sp &= ~15ull;
@@ -115,6 +128,30 @@ static int build_stack(struct guest *g, const struct guest_options *opt, struct 
 		guest_write_u64(g, at, auxv[i][1]), at += 8;
 	}
 	g->cpu.x[CPU_SP] = sp;
+	return IVX_OK;
+}
+
+/* Descriptors 0-2 and the sandbox, its working directory and
+ * /proc/self/exe, both as the guest sees them: the host's working
+ * directory and program path when a grant covers them. */
+static int setup_files(struct guest *g, const struct guest_options *opt, struct ivx_err *err)
+{
+	g->fds[0] = (struct guest_fd){ .kind = GFD_STDIN };
+	g->fds[1] = (struct guest_fd){ .kind = GFD_OUT, .out_fd = 1, .flags = 1 };
+	g->fds[2] = (struct guest_fd){ .kind = GFD_OUT, .out_fd = 2, .flags = 1 };
+	g->umask = 022;
+	g->sandbox = sandbox_new(opt->dirs, opt->n_dirs, opt->sandbox_walk, err);
+	if (!g->sandbox)
+		return err ? err->code : IVX_EUSAGE;
+	char real[PATH_MAX], guest_path[SANDBOX_PATH_MAX];
+	if (opt->cwd && realpath(opt->cwd, real) &&
+	    sandbox_guest_path(g->sandbox, real, guest_path, sizeof guest_path) == 0)
+		sandbox_set_cwd(g->sandbox, guest_path);
+	const char *exe = opt->argc > 0 ? opt->argv[0] : "";
+	if (opt->exe_path && realpath(opt->exe_path, real))
+		exe = sandbox_guest_path(g->sandbox, real, guest_path, sizeof guest_path) == 0 ? guest_path : real;
+	if (sandbox_set_exe(g->sandbox, exe) < 0)
+		return ivx_error(err, IVX_ESYS, "out of host memory");
 	return IVX_OK;
 }
 
@@ -145,7 +182,7 @@ struct guest *guest_new(const struct program *prog, const struct guest_options *
 		memcpy(g->stdin_data, opt->stdin_data, opt->stdin_len);
 		g->stdin_len = opt->stdin_len;
 	}
-	if (load_segments(g, err) < 0 || build_stack(g, opt, err) < 0) {
+	if (load_segments(g, err) < 0 || build_stack(g, opt, err) < 0 || setup_files(g, opt, err) < 0) {
 		guest_free(g);
 		return NULL;
 	}
@@ -158,6 +195,7 @@ void guest_free(struct guest *g)
 		return;
 	mem_free(g->mem);
 	ivx_free(g->stdin_data);
+	sandbox_unref(g->sandbox);
 	ivx_free(g);
 }
 
@@ -180,6 +218,16 @@ static int stop_reason(struct guest *g, int result, struct ivx_err *err)
 	char where[200], sym[96];
 	if (result == ISA_SVC)
 		return syscall_handle(g, err);
+	if (result == ISA_ENV) {
+		/* MRS CNTVCT_EL0: the simulated clock, in ticks of ISA_CNTFRQ_HZ
+		 * (1 GHz: one tick per ns, the clock clock_gettime reports). */
+		const struct uop *u = program_uop(g->prog, c->pc);
+		if (u) {
+			c->x[u->rd] = g->time_from_insns ? g->insns : g->time_ns;
+			c->pc += 4;
+			return IVX_OK;
+		}
+	}
 	g->state = GUEST_STOPPED;
 	guest_describe_pc(g, c->pc, where, sizeof where);
 	switch (result) {
@@ -362,6 +410,10 @@ int guest_copy(struct guest *dst, const struct guest *src, struct ivx_err *err)
 	if (stdin_data != dst->stdin_data || !src->stdin_len)
 		ivx_free(dst->stdin_data);
 	struct mem *m = dst->mem;
+	if (dst->sandbox != src->sandbox) {
+		sandbox_unref(dst->sandbox);
+		sandbox_ref(src->sandbox);
+	}
 	*dst = *src;
 	dst->mem = m;
 	dst->cpu.mem = m;

@@ -11,7 +11,8 @@
  *                 wrong path between guest_spec_begin() and guest_spec_end().
  *
  * The guest only ever touches the host through the output sink (its writes
- * to fd 1 and 2) and the stdin bytes the user named; nothing else.
+ * to fd 1 and 2), the stdin bytes the user named and the directories the
+ * user granted (sandbox.h); nothing else.
  */
 #ifndef IVX_GUEST_H
 #define IVX_GUEST_H
@@ -24,6 +25,7 @@
 struct guest;
 struct program;
 struct mem;
+struct sandbox_grant;
 
 /* Where the guest's writes to fd 1 and 2 go. */
 typedef void (*guest_output_fn)(void *ctx, int fd, const void *buf, size_t len);
@@ -38,6 +40,12 @@ struct guest_options {
 	uint64_t seed;            /* AT_RANDOM and getrandom() */
 	guest_output_fn output;   /* NULL = write to the host's fd 1 / 2 */
 	void *output_ctx;
+	const struct sandbox_grant *dirs;  /* host directories the guest may open (none by default) */
+	int n_dirs;
+	const char *cwd;          /* host working directory: the guest's is its guest path when
+	                           * a grant covers it, else "/" (NULL = "/") */
+	const char *exe_path;     /* host path of the program, for /proc/self/exe (NULL = argv[0]) */
+	int sandbox_walk;         /* resolve paths without openat2 (tests of the fallback) */
 };
 
 enum guest_state {

@@ -8,6 +8,26 @@
 
 #include "guest.h"
 #include "isa/mem.h"
+#include "sandbox.h"
+
+/* Guest file descriptors. Everything about an open file that can change
+ * while the guest runs (which descriptor, its offset, its flags) lives
+ * here, in the guest, so snapshots and reverse steps restore it; the host
+ * descriptor behind it is the sandbox's (index `file`), never closed while
+ * a snapshot could still need it. Reads and writes use pread/pwrite at
+ * `off`. dup'ed descriptors get their own offset (Linux would share it). */
+#define GUEST_MAX_FDS 64
+enum { GFD_FREE, GFD_STDIN, GFD_OUT, GFD_FILE, GFD_DIR };
+struct guest_fd {
+	uint8_t kind;                 /* GFD_* */
+	uint8_t cloexec;              /* FD_CLOEXEC, reported by fcntl only */
+	uint8_t out_fd;               /* GFD_OUT: 1 or 2, where the output sink sends it */
+	int32_t file;                 /* GFD_FILE/DIR: the sandbox's file index */
+	uint32_t flags;               /* guest open flags (O_ACCMODE, O_APPEND ...) */
+	uint64_t off;                 /* file offset (GFD_DIR: getdents cookie) */
+};
+
+#define GUEST_NSIG 64
 
 /* Guest address-space layout (all fixed, so runs are deterministic). */
 #define GUEST_STACK_TOP    0x7ffff0000000ull
@@ -34,6 +54,13 @@ struct guest {
 	size_t stdin_len, stdin_pos;
 	guest_output_fn output;
 	void *output_ctx;
+	struct sandbox *sandbox;      /* granted directories (shared with snapshots) */
+	struct guest_fd fds[GUEST_MAX_FDS];
+	uint64_t sigactions[GUEST_NSIG][4];  /* rt_sigaction records: handler, flags, restorer, mask */
+	uint64_t sigmask;             /* rt_sigprocmask: recorded, nothing is delivered */
+	uint64_t tid_address;         /* set_tid_address */
+	uint64_t robust_list;         /* set_robust_list */
+	uint32_t umask;
 	const struct uop *step_lo;    /* guest_step's lookup cache: the uops from step_lo */
 	const struct uop *step_end;   /* up to step_end belong to one code run */
 };
@@ -43,5 +70,15 @@ struct guest {
 int syscall_handle(struct guest *g, struct ivx_err *err);
 
 uint64_t guest_random64(struct guest *g);
+
+/* The file system calls (syscall_fs.c): the Linux return value for
+ * syscall nr with arguments a, or 1 in *handled = 0 if nr is not one of
+ * them. */
+int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled);
+
+/* Simulated time in nanoseconds (clock_gettime and friends). */
+uint64_t guest_now_ns(const struct guest *g);
+
+#define PAGE_UP(x) (((x) + MEM_PAGE_SIZE - 1) & ~(MEM_PAGE_SIZE - 1))
 
 #endif

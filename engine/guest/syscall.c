@@ -1,30 +1,65 @@
 /*
- * syscall.c — the Linux system calls a guest may make.
+ * syscall.c — the Linux system calls a guest may make: process, memory,
+ * time and signal bookkeeping here; files in syscall_fs.c.
  *
- * Deliberately few: read (fd 0, from the stdin bytes the user named), write
- * (fd 1 and 2, to the output sink), exit, exit_group, brk, anonymous private
- * mmap/munmap, clock_gettime (simulated time) and getrandom (seeded). Any
- * other number stops the run with its name and the pc: a guest can never
- * reach a host file or a host clock, which keeps runs deterministic.
+ * What a statically linked glibc or busybox program needs to start, do
+ * I/O and exit, for one single-threaded process:
+ *
+ *   memory     brk, mmap (anonymous, or a private copy of a granted file),
+ *              munmap, mprotect, mremap, madvise (accepted, no effect)
+ *   identity   getpid/gettid/getppid (fixed numbers), uid/gid 0, uname
+ *              ("Linux", "aarch64"), prlimit64/getrlimit, sched_getaffinity
+ *              (one CPU), set_tid_address, set_robust_list
+ *   time       clock_gettime, gettimeofday, clock_getres, times, getrusage:
+ *              simulated time, never the host's clock
+ *   signals    rt_sigaction, rt_sigprocmask, sigaltstack: recorded, never
+ *              delivered; a signal the program sends itself that would kill
+ *              it stops the run with the signal's name
+ *   threads    futex WAKE (nobody to wake), WAIT returns EAGAIN when the
+ *              word changed and stops the run when it would block forever
+ *   random     getrandom from the seed
+ *   misc       prctl PR_GET_NAME/PR_SET_NAME, sysinfo, umask
+ *
+ * A few calls that programs probe and do without get ENOSYS (rseq,
+ * membarrier, ...). Any other number stops the run with its name and the
+ * pc: the guest can never reach the host except through the sandbox and
+ * the output sink, which keeps runs deterministic.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/alloc.h"
 #include "guest_internal.h"
 #include "program.h"
 #include "syscall_names.h"
 
 enum {
-	SYS_read = 63, SYS_write = 64, SYS_exit = 93, SYS_exit_group = 94,
-	SYS_clock_gettime = 113, SYS_brk = 214, SYS_munmap = 215,
-	SYS_mmap = 222, SYS_getrandom = 278,
+	SYS_exit = 93, SYS_exit_group = 94, SYS_set_tid_address = 96, SYS_futex = 98,
+	SYS_set_robust_list = 99, SYS_nanosleep = 101, SYS_clock_gettime = 113,
+	SYS_clock_getres = 114, SYS_clock_nanosleep = 115, SYS_sched_getaffinity = 123,
+	SYS_sched_yield = 124, SYS_kill = 129, SYS_tkill = 130, SYS_tgkill = 131,
+	SYS_sigaltstack = 132, SYS_rt_sigaction = 134, SYS_rt_sigprocmask = 135,
+	SYS_times = 153, SYS_uname = 160, SYS_getrlimit = 163, SYS_setrlimit = 164,
+	SYS_getrusage = 165, SYS_umask = 166, SYS_gettimeofday = 169, SYS_getpid = 172,
+	SYS_getppid = 173, SYS_getuid = 174, SYS_geteuid = 175, SYS_getgid = 176,
+	SYS_getegid = 177, SYS_gettid = 178, SYS_sysinfo = 179, SYS_brk = 214,
+	SYS_munmap = 215, SYS_mremap = 216, SYS_mmap = 222, SYS_mprotect = 226,
+	SYS_madvise = 233, SYS_prlimit64 = 261, SYS_getrandom = 278,
+	SYS_membarrier = 283, SYS_pkey_alloc = 289, SYS_rseq = 293, SYS_prctl = 167,
+	SYS_socket = 198,
 };
 
-#define LINUX_EBADF  9
-#define LINUX_ENOMEM 12
-#define LINUX_EFAULT 14
-#define LINUX_EINVAL 22
+/* Calls that programs try and cope without: answered with ENOSYS. */
+static int enosys_ok(uint64_t nr)
+{
+	/* (socket: glibc's name-service lookups try nscd's socket first) */
+	return nr == SYS_rseq || nr == SYS_membarrier || nr == SYS_pkey_alloc || nr == SYS_socket;
+}
 
-#define PAGE_UP(x) (((x) + MEM_PAGE_SIZE - 1) & ~(MEM_PAGE_SIZE - 1))
+#define GUEST_PID  1000     /* fixed: the same in every run */
+#define GUEST_PPID 999
 
 uint64_t guest_random64(struct guest *g)
 {
@@ -34,43 +69,17 @@ uint64_t guest_random64(struct guest *g)
 	return z ^ (z >> 31);
 }
 
-static int64_t sys_write(struct guest *g, int fd, uint64_t buf, uint64_t len)
+uint64_t guest_now_ns(const struct guest *g)
 {
-	if (fd != 1 && fd != 2)
-		return -LINUX_EBADF;
-	char chunk[4096];
-	uint64_t done = 0;
-	while (done < len) {
-		size_t n = len - done < sizeof chunk ? (size_t)(len - done) : sizeof chunk;
-		if (mem_read_bytes(g->mem, buf + done, chunk, n, 1, NULL) < 0)
-			return done ? (int64_t)done : -LINUX_EFAULT;
-		if (g->output)
-			g->output(g->output_ctx, fd, chunk, n);
-		else {
-			size_t off = 0;
-			while (off < n) {
-				ssize_t w = write(fd, chunk + off, n - off);
-				if (w <= 0)
-					break;
-				off += (size_t)w;
-			}
-		}
-		done += n;
-	}
-	return (int64_t)done;
+	return g->time_from_insns ? g->insns : g->time_ns;
 }
 
-static int64_t sys_read(struct guest *g, int fd, uint64_t buf, uint64_t len)
+static int64_t put(struct guest *g, uint64_t addr, const void *v, size_t n)
 {
-	if (fd != 0)
-		return -LINUX_EBADF;
-	size_t left = g->stdin_len - g->stdin_pos;
-	size_t n = len < left ? (size_t)len : left;
-	if (n && mem_write_bytes(g->mem, buf, g->stdin_data + g->stdin_pos, n, 1, NULL) < 0)
-		return -LINUX_EFAULT;
-	g->stdin_pos += n;
-	return (int64_t)n;
+	return mem_write_bytes(g->mem, addr, v, n, 1, NULL) < 0 ? -EFAULT : 0;
 }
+
+/* ---- memory ------------------------------------------------------------- */
 
 static int64_t sys_brk(struct guest *g, uint64_t want)
 {
@@ -80,6 +89,8 @@ static int64_t sys_brk(struct guest *g, uint64_t want)
 	int rc = IVX_OK;
 	if (old_map == 0 && new_map > 0)
 		rc = mem_map(g->mem, g->brk_base, new_map, MEM_R | MEM_W, "heap", NULL);
+	else if (old_map != new_map && new_map == 0)
+		rc = mem_unmap(g->mem, g->brk_base, old_map, NULL);
 	else if (old_map != new_map)
 		rc = mem_resize(g->mem, g->brk_base, new_map, NULL);
 	if (rc < 0)
@@ -88,56 +99,346 @@ static int64_t sys_brk(struct guest *g, uint64_t want)
 	return (int64_t)want;
 }
 
-static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd)
+static int prot_bits(uint64_t prot)
 {
-	const uint64_t MAP_PRIVATE_ = 0x02, MAP_FIXED_ = 0x10, MAP_ANON_ = 0x20;
-	if (!(flags & MAP_ANON_) || !(flags & MAP_PRIVATE_) || (flags & MAP_FIXED_) || len == 0)
-		return -LINUX_EINVAL;
-	(void)addr;
-	(void)fd;
-	if (prot & 4)          /* PROT_EXEC: we only execute the program's own code */
-		return -LINUX_EINVAL;
+	return (prot & 1 ? MEM_R : 0) | (prot & 2 ? MEM_W | MEM_R : 0) | (prot & 4 ? MEM_X : 0);
+}
+
+static int in_mmap_area(uint64_t addr, uint64_t size)
+{
+	return addr >= GUEST_MMAP_BASE && addr <= GUEST_MMAP_END && size <= GUEST_MMAP_END - addr;
+}
+
+static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags,
+			int64_t fd, uint64_t off)
+{
+	const uint64_t MAP_SHARED_ = 0x01, MAP_PRIVATE_ = 0x02, MAP_FIXED_ = 0x10, MAP_ANON_ = 0x20,
+		       MAP_FIXED_NOREPLACE_ = 0x100000;
+	uint64_t type = flags & 3;
+	if (len == 0 || (off & (MEM_PAGE_SIZE - 1)) || (type != MAP_PRIVATE_ && type != MAP_SHARED_))
+		return -EINVAL;
+	if (prot & 4)          /* PROT_EXEC: ivx executes only the program's own code */
+		return -EINVAL;
+	const struct guest_fd *f = NULL;
+	if (!(flags & MAP_ANON_)) {
+		if (fd < 0 || fd >= GUEST_MAX_FDS || g->fds[fd].kind == GFD_FREE)
+			return -EBADF;
+		f = &g->fds[fd];
+		if (f->kind != GFD_FILE)
+			return -ENODEV;
+		/* a shared writable mapping would have to write back: not done */
+		if (type == MAP_SHARED_ && (prot & 2))
+			return -EINVAL;
+	}
 	uint64_t size = PAGE_UP(len);
-	if (size < len || size > GUEST_MMAP_END - g->mmap_next)
-		return -LINUX_ENOMEM;
-	int mprot = (prot & 1 ? MEM_R : 0) | (prot & 2 ? MEM_W | MEM_R : 0);
-	if (mem_map(g->mem, g->mmap_next, size, mprot, "mmap", NULL) < 0)
-		return -LINUX_ENOMEM;
-	uint64_t at = g->mmap_next;
-	g->mmap_next += size + MEM_PAGE_SIZE;     /* a guard page between mappings */
+	if (size < len)
+		return -ENOMEM;
+	uint64_t at;
+	if (flags & (MAP_FIXED_ | MAP_FIXED_NOREPLACE_)) {
+		if ((addr & (MEM_PAGE_SIZE - 1)) || !in_mmap_area(addr, size))
+			return -EINVAL;    /* only over the mmap area, never the program or stack */
+		if (!mem_range_free(g->mem, addr, size)) {
+			if (flags & MAP_FIXED_NOREPLACE_)
+				return -EEXIST;
+			mem_unmap(g->mem, addr, size, NULL);
+		}
+		at = addr;
+	} else {
+		if (size > GUEST_MMAP_END - g->mmap_next)
+			return -ENOMEM;
+		at = g->mmap_next;
+	}
+	if (mem_map(g->mem, at, size, prot_bits(prot), f ? "file" : "mmap", NULL) < 0)
+		return -ENOMEM;
+	if (f) {
+		/* a private copy of the file's bytes, zero past its end */
+		int host = sandbox_fd(g->sandbox, f->file);
+		char chunk[16384];
+		for (uint64_t done = 0; done < len;) {
+			size_t n = len - done < sizeof chunk ? (size_t)(len - done) : sizeof chunk;
+			ssize_t r = pread(host, chunk, n, (off_t)(off + done));
+			if (r <= 0)
+				break;
+			mem_write_bytes(g->mem, at + done, chunk, (size_t)r, 0, NULL);
+			done += (uint64_t)r;
+		}
+	}
+	if (!(flags & (MAP_FIXED_ | MAP_FIXED_NOREPLACE_)))
+		g->mmap_next += size + MEM_PAGE_SIZE;     /* a guard page between mappings */
 	return (int64_t)at;
 }
 
 static int64_t sys_munmap(struct guest *g, uint64_t addr, uint64_t len)
 {
 	if ((addr & (MEM_PAGE_SIZE - 1)) || len == 0)
-		return -LINUX_EINVAL;
-	if (addr < GUEST_MMAP_BASE || addr >= GUEST_MMAP_END)
-		return -LINUX_EINVAL;     /* only what mmap handed out may go */
+		return -EINVAL;
+	if (!in_mmap_area(addr, PAGE_UP(len)))
+		return -EINVAL;     /* only what mmap handed out may go */
 	if (mem_unmap(g->mem, addr, PAGE_UP(len), NULL) < 0)
-		return -LINUX_EINVAL;
+		return -EINVAL;
 	return 0;
 }
 
-static int64_t sys_clock_gettime(struct guest *g, uint64_t ts)
+/* Give [addr, addr+size), inside one region, new permissions: copy its
+ * bytes out, unmap, map again, copy back (mem has no split-by-permission;
+ * mprotect is rare: glibc does it once, for its read-only-after-start
+ * data). */
+static int reprotect(struct guest *g, uint64_t addr, uint64_t size, int prot, const char *name)
 {
-	uint64_t ns = g->time_from_insns ? g->insns : g->time_ns;
-	uint64_t v[2] = { ns / 1000000000ull, ns % 1000000000ull };
-	return mem_write_bytes(g->mem, ts, v, sizeof v, 1, NULL) < 0 ? -LINUX_EFAULT : 0;
+	uint8_t *tmp = ivx_malloc(size);
+	if (!tmp)
+		return -ENOMEM;
+	char nm[16];
+	snprintf(nm, sizeof nm, "%s", name);
+	int rc = -ENOMEM;
+	if (mem_read_bytes(g->mem, addr, tmp, size, 0, NULL) == 0 && mem_unmap(g->mem, addr, size, NULL) == 0) {
+		if (mem_map(g->mem, addr, size, prot, nm, NULL) == 0) {
+			mem_write_bytes(g->mem, addr, tmp, size, 0, NULL);
+			rc = 0;
+		}
+	}
+	ivx_free(tmp);
+	return rc;
 }
 
-static int64_t sys_getrandom(struct guest *g, uint64_t buf, uint64_t len)
+static int64_t sys_mprotect(struct guest *g, uint64_t addr, uint64_t len, uint64_t prot)
 {
-	if (len > (1u << 20))
-		len = 1u << 20;
-	for (uint64_t done = 0; done < len;) {
-		uint64_t r = guest_random64(g);
-		size_t n = len - done < 8 ? (size_t)(len - done) : 8;
-		if (mem_write_bytes(g->mem, buf + done, &r, n, 1, NULL) < 0)
-			return done ? (int64_t)done : -LINUX_EFAULT;
-		done += n;
+	if (addr & (MEM_PAGE_SIZE - 1))
+		return -EINVAL;
+	if (prot & ~7ull)
+		return -EINVAL;
+	uint64_t end = addr + PAGE_UP(len);
+	if (end < addr)
+		return -ENOMEM;
+	for (uint64_t a = addr; a < end;) {        /* all of it must be mapped */
+		const struct mem_region *r = mem_find(g->mem, a);
+		if (!r)
+			return -ENOMEM;
+		a = r->base + r->size;
 	}
-	return (int64_t)len;
+	int want = prot_bits(prot);
+	for (uint64_t a = addr; a < end;) {
+		const struct mem_region *r = mem_find(g->mem, a);
+		uint64_t stop = r->base + r->size < end ? r->base + r->size : end;
+		/* (the program's code stays as decoded at load: X changes nothing) */
+		int keep_x = r->prot & MEM_X;
+		if ((r->prot & ~MEM_X) != (want & ~MEM_X)) {
+			int rc = reprotect(g, a, stop - a, (want & ~MEM_X) | keep_x, r->name);
+			if (rc < 0)
+				return rc;
+		}
+		a = stop;
+	}
+	return 0;
+}
+
+static int64_t sys_mremap(struct guest *g, uint64_t old, uint64_t old_len, uint64_t new_len, uint64_t flags)
+{
+	const uint64_t MREMAP_MAYMOVE_ = 1;
+	if ((old & (MEM_PAGE_SIZE - 1)) || new_len == 0 || (flags & ~MREMAP_MAYMOVE_))
+		return -EINVAL;
+	uint64_t os = PAGE_UP(old_len), ns = PAGE_UP(new_len);
+	if (!in_mmap_area(old, os) || !in_mmap_area(old, ns))
+		return -EINVAL;
+	const struct mem_region *r = mem_find(g->mem, old);
+	for (uint64_t a = old; a < old + os;) {    /* (mprotect may have split it) */
+		const struct mem_region *q = mem_find(g->mem, a);
+		if (!q)
+			return -EFAULT;
+		a = q->base + q->size;
+	}
+	if (ns <= os) {
+		if (ns < os)
+			mem_unmap(g->mem, old + ns, os - ns, NULL);
+		return (int64_t)old;
+	}
+	if (!(flags & MREMAP_MAYMOVE_))
+		return -ENOMEM;
+	int prot = r->prot;
+	uint8_t *tmp = ivx_malloc(os);
+	if (!tmp)
+		return -ENOMEM;
+	mem_read_bytes(g->mem, old, tmp, os, 0, NULL);
+	int64_t at = -ENOMEM;
+	if (ns <= GUEST_MMAP_END - g->mmap_next && mem_map(g->mem, g->mmap_next, ns, prot, "mmap", NULL) == 0) {
+		at = (int64_t)g->mmap_next;
+		g->mmap_next += ns + MEM_PAGE_SIZE;
+		mem_write_bytes(g->mem, (uint64_t)at, tmp, os, 0, NULL);
+		mem_unmap(g->mem, old, os, NULL);
+	}
+	ivx_free(tmp);
+	return at;
+}
+
+/* ---- identity, limits, time ---------------------------------------------- */
+
+static int64_t sys_uname(struct guest *g, uint64_t buf)
+{
+	char u[6][65];
+	memset(u, 0, sizeof u);
+	strcpy(u[0], "Linux");
+	strcpy(u[1], "ivx");
+	strcpy(u[2], "6.1.0-ivx");
+	strcpy(u[3], "#1 SMP ivx");
+	strcpy(u[4], "aarch64");
+	strcpy(u[5], "(none)");
+	return put(g, buf, u, sizeof u);
+}
+
+static int64_t sys_prlimit(struct guest *g, uint64_t resource, uint64_t old)
+{
+	const uint64_t INF = ~0ull;
+	if (resource >= 16)
+		return -EINVAL;
+	uint64_t lim[2] = { INF, INF };
+	if (resource == 3)                   /* RLIMIT_STACK */
+		lim[0] = GUEST_STACK_SIZE;
+	else if (resource == 7)              /* RLIMIT_NOFILE */
+		lim[0] = lim[1] = GUEST_MAX_FDS;
+	/* new limits are accepted and have no effect */
+	return old ? put(g, old, lim, sizeof lim) : 0;
+}
+
+static int64_t put_timespec(struct guest *g, uint64_t addr, uint64_t ns, uint64_t unit)
+{
+	uint64_t v[2] = { ns / 1000000000ull, ns % 1000000000ull / unit };
+	return addr ? put(g, addr, v, sizeof v) : 0;
+}
+
+static int64_t sys_sysinfo(struct guest *g, uint64_t buf)
+{
+	/* struct sysinfo on AArch64: 112 bytes; mem_unit 1 */
+	uint8_t si[112];
+	memset(si, 0, sizeof si);
+	int64_t uptime = (int64_t)(guest_now_ns(g) / 1000000000ull);
+	uint64_t total = 4ull << 30, free_ = total - g->mem->mapped_bytes;
+	uint16_t procs = 1;
+	uint32_t unit = 1;
+	memcpy(si, &uptime, 8);
+	memcpy(si + 32, &total, 8);
+	memcpy(si + 40, &free_, 8);
+	memcpy(si + 80, &procs, 2);
+	memcpy(si + 104, &unit, 4);
+	return put(g, buf, si, sizeof si);
+}
+
+/* prctl: the thread name (PR_SET_NAME 15, PR_GET_NAME 16); nothing else. */
+static int64_t sys_prctl(struct guest *g, uint64_t option, uint64_t arg)
+{
+	if (option == 15)
+		return 0;
+	if (option != 16)
+		return -EINVAL;
+	char comm[16] = { 0 };
+	const char *exe = sandbox_exe(g->sandbox), *slash = strrchr(exe, '/');
+	strncpy(comm, slash ? slash + 1 : exe, 15);
+	return put(g, arg, comm, sizeof comm);
+}
+
+/* ---- signals ------------------------------------------------------------- */
+
+static const char *signal_name(uint64_t sig)
+{
+	static const char *n[] = { "0", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+				   "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
+				   "SIGPIPE", "SIGALRM", "SIGTERM" };
+	return sig < sizeof n / sizeof *n ? n[sig] : "a signal";
+}
+
+static int64_t sys_rt_sigaction(struct guest *g, uint64_t sig, uint64_t act, uint64_t oact)
+{
+	if (sig < 1 || sig > GUEST_NSIG)
+		return -EINVAL;
+	if (act && (sig == 9 || sig == 19))      /* SIGKILL, SIGSTOP */
+		return -EINVAL;
+	uint64_t *slot = g->sigactions[sig - 1], tmp[4];
+	if (act && mem_read_bytes(g->mem, act, tmp, sizeof tmp, 1, NULL) < 0)
+		return -EFAULT;
+	if (oact && put(g, oact, slot, 4 * sizeof *slot) < 0)
+		return -EFAULT;
+	if (act)
+		memcpy(slot, tmp, sizeof tmp);
+	return 0;
+}
+
+static int64_t sys_rt_sigprocmask(struct guest *g, uint64_t how, uint64_t set, uint64_t oset)
+{
+	uint64_t old = g->sigmask, m;
+	if (set) {
+		if (mem_read_bytes(g->mem, set, &m, 8, 1, NULL) < 0)
+			return -EFAULT;
+		if (how == 0)
+			g->sigmask |= m;
+		else if (how == 1)
+			g->sigmask &= ~m;
+		else if (how == 2)
+			g->sigmask = m;
+		else
+			return -EINVAL;
+		g->sigmask &= ~((1ull << 8) | (1ull << 18));   /* SIGKILL, SIGSTOP */
+	}
+	return oset ? put(g, oset, &old, 8) : 0;
+}
+
+/* kill/tkill/tgkill: only the guest itself exists. 0 on success, 1 when
+ * the signal ends the run (err filled), or -errno. */
+static int64_t sys_kill_self(struct guest *g, uint64_t pid, uint64_t sig, struct ivx_err *err, int *stop)
+{
+	*stop = 0;
+	if (pid != GUEST_PID && pid != 0 && (int64_t)pid != -1)
+		return -ESRCH;
+	if (sig == 0)
+		return 0;
+	if (sig > GUEST_NSIG)
+		return -EINVAL;
+	uint64_t handler = g->sigactions[sig - 1][0];
+	int ignored_by_default = sig == 17 || sig == 18 || sig == 23 || sig == 28;  /* CHLD CONT URG WINCH */
+	if (handler == 1 || (handler == 0 && ignored_by_default))     /* SIG_IGN */
+		return 0;
+	char where[200];
+	guest_describe_pc(g, g->cpu.pc, where, sizeof where);
+	g->state = GUEST_STOPPED;
+	*stop = 1;
+	if (handler == 0)
+		return ivx_error(err, IVX_EGUEST, "guest killed by signal %llu (%s) it sent itself at %s",
+				 (unsigned long long)sig, signal_name(sig), where);
+	return ivx_error(err, IVX_EUNSUP, "guest sent itself signal %llu (%s), which has a handler: "
+			 "signal delivery is not supported (at %s)", (unsigned long long)sig, signal_name(sig), where);
+}
+
+static int64_t sys_futex(struct guest *g, uint64_t uaddr, uint64_t op, uint64_t val, struct ivx_err *err, int *stop)
+{
+	*stop = 0;
+	uint64_t cmd = op & 0x7f;
+	if (cmd == 1 || cmd == 10)               /* WAKE, WAKE_BITSET: nobody waits */
+		return 0;
+	if (cmd == 0 || cmd == 9) {              /* WAIT, WAIT_BITSET */
+		uint32_t word;
+		if (mem_read_bytes(g->mem, uaddr, &word, 4, 1, NULL) < 0)
+			return -EFAULT;
+		if (word != (uint32_t)val)
+			return -EAGAIN;
+		char where[200];
+		guest_describe_pc(g, g->cpu.pc, where, sizeof where);
+		g->state = GUEST_STOPPED;
+		*stop = 1;
+		return ivx_error(err, IVX_EGUEST, "futex wait at 0x%llx would block forever (one thread only) at %s",
+				 (unsigned long long)uaddr, where);
+	}
+	return -ENOSYS;
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+static int unsupported(struct guest *g, uint64_t nr, struct ivx_err *err)
+{
+	char where[160];
+	const char *name = nr < sizeof syscall_names / sizeof *syscall_names && syscall_names[nr]
+				   ? syscall_names[nr] : "unknown";
+	guest_describe_pc(g, g->cpu.pc, where, sizeof where);
+	g->state = GUEST_STOPPED;
+	return ivx_error(err, IVX_EUNSUP, "unsupported system call %llu (%s) at %s",
+			 (unsigned long long)nr, name, where);
 }
 
 int syscall_handle(struct guest *g, struct ivx_err *err)
@@ -145,30 +446,97 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	struct cpu *c = &g->cpu;
 	uint64_t nr = c->x[8], *a = c->x;
 	int64_t ret;
+	int handled, stop = 0;
 	switch (nr) {
-	case SYS_read:          ret = sys_read(g, (int)a[0], a[1], a[2]); break;
-	case SYS_write:         ret = sys_write(g, (int)a[0], a[1], a[2]); break;
 	case SYS_brk:           ret = sys_brk(g, a[0]); break;
-	case SYS_mmap:          ret = sys_mmap(g, a[0], a[1], a[2], a[3], (int64_t)a[4]); break;
+	case SYS_mmap:          ret = sys_mmap(g, a[0], a[1], a[2], a[3], (int64_t)a[4], a[5]); break;
 	case SYS_munmap:        ret = sys_munmap(g, a[0], a[1]); break;
-	case SYS_clock_gettime: ret = sys_clock_gettime(g, a[1]); break;
-	case SYS_getrandom:     ret = sys_getrandom(g, a[0], a[1]); break;
+	case SYS_mprotect:      ret = sys_mprotect(g, a[0], a[1], a[2]); break;
+	case SYS_mremap:        ret = sys_mremap(g, a[0], a[1], a[2], a[3]); break;
+	case SYS_madvise:       ret = 0; break;
+	case SYS_clock_gettime: ret = put_timespec(g, a[1], guest_now_ns(g), 1); break;
+	case SYS_clock_getres:  ret = put_timespec(g, a[1], 1, 1); break;
+	case SYS_gettimeofday:  ret = put_timespec(g, a[0], guest_now_ns(g), 1000); break;
+	case SYS_nanosleep:
+	case SYS_clock_nanosleep: ret = 0; break;   /* simulated time does not jump */
+	case SYS_times: {
+		uint64_t ticks = guest_now_ns(g) / 10000000ull, t[4] = { ticks, 0, 0, 0 };
+		ret = a[0] && put(g, a[0], t, sizeof t) < 0 ? -EFAULT : (int64_t)ticks;
+		break;
+	}
+	case SYS_getrusage: {
+		uint8_t ru[144];
+		uint64_t ns = guest_now_ns(g), tv[2] = { ns / 1000000000ull, ns % 1000000000ull / 1000 };
+		memset(ru, 0, sizeof ru);
+		memcpy(ru, tv, sizeof tv);
+		ret = put(g, a[1], ru, sizeof ru);
+		break;
+	}
+	case SYS_getrandom: {
+		uint64_t len = a[1] > (1u << 20) ? 1u << 20 : a[1];
+		ret = (int64_t)len;
+		for (uint64_t done = 0; done < len;) {
+			uint64_t r = guest_random64(g);
+			size_t n = len - done < 8 ? (size_t)(len - done) : 8;
+			if (mem_write_bytes(g->mem, a[0] + done, &r, n, 1, NULL) < 0) {
+				ret = done ? (int64_t)done : -EFAULT;
+				break;
+			}
+			done += n;
+		}
+		break;
+	}
+	case SYS_uname:         ret = sys_uname(g, a[0]); break;
+	case SYS_sysinfo:       ret = sys_sysinfo(g, a[0]); break;
+	case SYS_getpid:
+	case SYS_gettid:        ret = GUEST_PID; break;
+	case SYS_getppid:       ret = GUEST_PPID; break;
+	case SYS_getuid:
+	case SYS_geteuid:
+	case SYS_getgid:
+	case SYS_getegid:       ret = 0; break;
+	case SYS_umask:         ret = g->umask; g->umask = (uint32_t)(a[0] & 0777); break;
+	case SYS_set_tid_address: g->tid_address = a[0]; ret = GUEST_PID; break;
+	case SYS_set_robust_list: g->robust_list = a[0]; ret = a[1] == 24 ? 0 : -EINVAL; break;
+	case SYS_prlimit64:
+		ret = a[0] && a[0] != GUEST_PID ? -ESRCH : sys_prlimit(g, a[1], a[3]);
+		break;
+	case SYS_getrlimit:     ret = sys_prlimit(g, a[0], a[1]); break;
+	case SYS_setrlimit:     ret = 0; break;
+	case SYS_sched_getaffinity: {
+		uint64_t one = 1;                     /* CPU 0 only */
+		ret = a[1] < 8 ? -EINVAL : put(g, a[2], &one, 8) < 0 ? -EFAULT : 8;
+		break;
+	}
+	case SYS_sched_yield:   ret = 0; break;
+	case SYS_prctl:         ret = sys_prctl(g, a[0], a[1]); break;
+	case SYS_rt_sigaction:  ret = sys_rt_sigaction(g, a[0], a[1], a[2]); break;
+	case SYS_rt_sigprocmask: ret = sys_rt_sigprocmask(g, a[0], a[1], a[2]); break;
+	case SYS_sigaltstack: {
+		uint64_t ss[3] = { 0, 2 /* SS_DISABLE */, 0 };
+		ret = a[1] ? put(g, a[1], ss, sizeof ss) : 0;
+		break;
+	}
+	case SYS_kill:          ret = sys_kill_self(g, a[0], a[1], err, &stop); break;
+	case SYS_tkill:         ret = sys_kill_self(g, a[0], a[1], err, &stop); break;
+	case SYS_tgkill:        ret = sys_kill_self(g, a[0], a[2], err, &stop); break;
+	case SYS_futex:         ret = sys_futex(g, a[0], a[1], a[2], err, &stop); break;
 	case SYS_exit:
 	case SYS_exit_group:
 		g->state = GUEST_EXITED;
 		g->exit_code = (int)(a[0] & 0xff);
 		c->pc += 4;
 		return IVX_OK;
-	default: {
-		char where[160];
-		const char *name = nr < sizeof syscall_names / sizeof *syscall_names && syscall_names[nr]
-					   ? syscall_names[nr] : "unknown";
-		guest_describe_pc(g, c->pc, where, sizeof where);
-		g->state = GUEST_STOPPED;
-		return ivx_error(err, IVX_EUNSUP, "unsupported system call %llu (%s) at %s",
-				 (unsigned long long)nr, name, where);
+	default:
+		ret = syscall_fs(g, nr, a, &handled);
+		if (!handled) {
+			if (!enosys_ok(nr))
+				return unsupported(g, nr, err);
+			ret = -ENOSYS;
+		}
 	}
-	}
+	if (stop)
+		return (int)ret;
 	c->x[0] = (uint64_t)ret;
 	c->pc += 4;
 	return IVX_OK;

@@ -7,9 +7,8 @@
  * (in isa_dpi.c, isa_dpr.c, isa_muldiv.c, isa_ls.c or isa_br.c) picks the instruction and
  * the specialised exec handler. The classes are disjoint, so the order of
  * rows only matters for speed; rows are roughly in order of how often
- * compiled code uses them. Anything no row claims (SIMD and floating point
- * included) decodes to an unsupported uop, which only stops the run when it
- * is executed.
+ * compiled code uses them. Anything no row claims decodes to an
+ * unsupported uop, which only stops the run when it is executed.
  */
 #include <string.h>
 #include "isa.h"
@@ -55,6 +54,29 @@ static const struct isa_row isa_table[] = {
 	{ 0xfffff01f, 0xd503201f, isa_dec_hint,        "hints" },
 	{ 0xfffff01f, 0xd503301f, isa_dec_barrier,     "barriers" },
 	{ 0xffd00000, 0xd5100000, isa_dec_sysreg,      "system register move" },
+	{ 0xfff80000, 0xd5080000, isa_dec_sys,         "system instructions" },
+	{ 0x3f200c00, 0x38200000, isa_dec_atomic,      "atomic memory operations" },
+	/* SIMD&FP loads and stores */
+	{ 0x3f000000, 0x3d000000, isa_dec_fp_ldst_uimm, "load/store SIMD&FP register (unsigned immediate)" },
+	{ 0x3e000000, 0x2c000000, isa_dec_fp_ldst_pair, "load/store SIMD&FP register pair" },
+	{ 0x3f200000, 0x3c000000, isa_dec_fp_ldst_imm9, "load/store SIMD&FP register (unscaled, pre/post-index)" },
+	{ 0x3f200c00, 0x3c200800, isa_dec_fp_ldst_reg,  "load/store SIMD&FP register (register offset)" },
+	{ 0x3f000000, 0x1c000000, isa_dec_fp_ld_lit,    "load SIMD&FP register (literal)" },
+	{ 0xbf200000, 0x0c000000, isa_dec_simd_ldst_multi, "advanced SIMD load/store multiple structures" },
+	{ 0xbf000000, 0x0d000000, isa_dec_simd_ldst_single, "advanced SIMD load/store single structure" },
+	/* scalar floating point */
+	{ 0x7f20fc00, 0x1e200000, isa_dec_fp_int,      "conversion between floating-point and integer" },
+	{ 0x7f200000, 0x1e000000, isa_dec_fp_fixed,    "conversion between floating-point and fixed-point" },
+	{ 0xff207c00, 0x1e204000, isa_dec_fp_dp1,      "floating-point data-processing (1 source)" },
+	{ 0xff203c00, 0x1e202000, isa_dec_fp_cmp,      "floating-point compare" },
+	{ 0xff201c00, 0x1e201000, isa_dec_fp_imm,      "floating-point immediate" },
+	{ 0xff200c00, 0x1e200400, isa_dec_fp_ccmp,     "floating-point conditional compare" },
+	{ 0xff200c00, 0x1e200800, isa_dec_fp_dp2,      "floating-point data-processing (2 source)" },
+	{ 0xff200c00, 0x1e200c00, isa_dec_fp_csel,     "floating-point conditional select" },
+	{ 0xff000000, 0x1f000000, isa_dec_fp_dp3,      "floating-point data-processing (3 source)" },
+	/* Advanced SIMD (op0 = 0xx0 111x) */
+	{ 0x9e000000, 0x0e000000, isa_dec_simd,        "advanced SIMD (vector)" },
+	{ 0xde000000, 0x5e000000, isa_dec_simd,        "advanced SIMD (scalar)" },
 };
 
 static int isa_unsupported(struct cpu *c, const struct uop *u)
@@ -87,6 +109,23 @@ void isa_decode(uint32_t word, uint64_t pc, struct uop *u)
 			return;
 		}
 	}
+}
+
+/* Linux arm64 hwcap bits (arch/arm64/include/uapi/asm/hwcap.h). */
+#define HWCAP_FP       (1ull << 0)
+#define HWCAP_ASIMD    (1ull << 1)
+#define HWCAP_CRC32    (1ull << 7)
+#define HWCAP_ATOMICS  (1ull << 8)
+#define HWCAP_LRCPC    (1ull << 15)
+
+uint64_t isa_hwcap(void)
+{
+	return HWCAP_FP | HWCAP_ASIMD | HWCAP_CRC32 | HWCAP_ATOMICS | HWCAP_LRCPC;
+}
+
+uint64_t isa_hwcap2(void)
+{
+	return 0;
 }
 
 uint16_t isa_cond_mask(unsigned cond)
@@ -126,6 +165,10 @@ const char *uop_class_name(int op_class)
 		[UOP_SYSCALL] = "syscall",
 		[UOP_HALT] = "halt",
 		[UOP_UNSUPPORTED] = "unsupported",
+		[UOP_FP] = "fp",
+		[UOP_FMA] = "fma",
+		[UOP_FDIV] = "fdiv",
+		[UOP_SIMD] = "simd",
 	};
 	if (op_class < 0 || op_class >= UOP_CLASS_COUNT)
 		return "?";

@@ -12,6 +12,20 @@
 #include <stdint.h>
 #include "uop.h"
 
+/* What the instruction set offers a Linux guest, for the auxiliary vector
+ * (AT_HWCAP, AT_HWCAP2): exactly the features implemented, so glibc's
+ * IFUNCs pick routines that run. Bit values are the Linux arm64 ABI's. */
+uint64_t isa_hwcap(void);
+uint64_t isa_hwcap2(void);
+
+/* DCZID_EL0: DC ZVA allowed, blocks of 2^4 words = 64 bytes. */
+#define ISA_DCZ_BLOCK   64
+#define ISA_DCZID_VALUE 4
+/* CNTFRQ_EL0: the virtual counter ticks once per simulated nanosecond, so
+ * CNTVCT_EL0 agrees with clock_gettime (one instruction = 1 ns when running
+ * functionally, the core's cycles converted to ns when timing). */
+#define ISA_CNTFRQ_HZ   1000000000ull
+
 /* Decode `word` found at `pc` into *u. Never fails: an encoding we do not
  * implement yields op_class UOP_UNSUPPORTED and an exec handler that returns
  * ISA_UNSUPPORTED, so only *executing* it stops the run (literal pools in

@@ -12,13 +12,20 @@
  *
  * System: every hint (NOP, YIELD, WFE, WFI, SEV, BTI, PACIASP, AUTIASP, ...)
  * is a no-op, as are the barriers DMB, DSB, ISB, SB; CLREX clears the
- * exclusive monitor. MRS/MSR reach NZCV and TPIDR_EL0 only; every other
- * system register is unsupported.
+ * exclusive monitor. MRS/MSR reach NZCV, TPIDR_EL0, FPCR and FPSR; MRS also
+ * reads DCZID_EL0 (64-byte DC ZVA blocks), CNTFRQ_EL0 (ISA_CNTFRQ_HZ) and
+ * CNTVCT_EL0/CNTVCTSS_EL0, whose value the run loop supplies (ISA_ENV) from
+ * the simulated clock. Of the SYS space, DC ZVA zeroes its block and the
+ * cache maintenance EL0 may use (DC CVAU/CVAC/CVAP/CIVAC, IC IVAU) is a
+ * no-op. Every other system register is unsupported (MIDR_EL1 too: we do
+ * not advertise HWCAP_CPUID).
  *
  * Field use: rn the register of BR/BLR/RET/CBZ/TBZ; rd the MRS/MSR
  * register; imm2 the condition mask of B.cond; f0 the bit TBZ/TBNZ test.
  */
+#include "isa.h"
 #include "isa_internal.h"
+#include "mem.h"
 
 /* ---- handlers ---- */
 
@@ -127,6 +134,61 @@ static int h_mrs_tpidr(struct cpu *c, const struct uop *u)
 static int h_msr_tpidr(struct cpu *c, const struct uop *u)
 {
 	c->tpidr_el0 = c->x[u->rd];
+	return ISA_NEXT;
+}
+
+static int h_mrs_fpcr(struct cpu *c, const struct uop *u)
+{
+	c->x[u->rd] = c->fpcr;
+	return ISA_NEXT;
+}
+
+static int h_msr_fpcr(struct cpu *c, const struct uop *u)
+{
+	c->fpcr = (uint32_t)c->x[u->rd] & FPCR_MASK;
+	return ISA_NEXT;
+}
+
+static int h_mrs_fpsr(struct cpu *c, const struct uop *u)
+{
+	c->x[u->rd] = c->fpsr;
+	return ISA_NEXT;
+}
+
+static int h_msr_fpsr(struct cpu *c, const struct uop *u)
+{
+	c->fpsr = (uint32_t)c->x[u->rd] & FPSR_MASK;
+	return ISA_NEXT;
+}
+
+/* Read-only registers with a fixed value (DCZID_EL0, CNTFRQ_EL0): imm. */
+static int h_mrs_const(struct cpu *c, const struct uop *u)
+{
+	c->x[u->rd] = (uint64_t)u->imm;
+	return ISA_NEXT;
+}
+
+static int h_mrs_env(struct cpu *c, const struct uop *u)
+{
+	(void)c;
+	(void)u;
+	return ISA_ENV;
+}
+
+/* DC ZVA: zero the aligned 64-byte block holding x[rd]. The block lies in
+ * one page, so once the first store succeeded the others cannot fault;
+ * a fault on the first leaves memory untouched. */
+static int h_dc_zva(struct cpu *c, const struct uop *u)
+{
+	uint64_t addr = c->x[u->rd] & ~(uint64_t)(ISA_DCZ_BLOCK - 1);
+	c->mem_addr = addr;
+	for (unsigned i = 0; i < ISA_DCZ_BLOCK; i += 8) {
+		if (mem_store(c->mem, addr + i, 8, 0)) {
+			c->fault_addr = addr + i;
+			c->fault_kind = FAULT_WRITE;
+			return ISA_FAULT;
+		}
+	}
 	return ISA_NEXT;
 }
 
@@ -242,6 +304,12 @@ void isa_dec_barrier(uint32_t w, struct uop *u)
 	((((op0) & 1u) << 14) | ((op1) << 11) | ((crn) << 7) | ((crm) << 3) | (op2))
 #define SYSREG_NZCV      SYSREG(3, 3, 4, 2, 0)
 #define SYSREG_TPIDR_EL0 SYSREG(3, 3, 13, 0, 2)
+#define SYSREG_FPCR      SYSREG(3, 3, 4, 4, 0)
+#define SYSREG_FPSR      SYSREG(3, 3, 4, 4, 1)
+#define SYSREG_DCZID_EL0 SYSREG(3, 3, 0, 0, 7)
+#define SYSREG_CNTFRQ    SYSREG(3, 3, 14, 0, 0)
+#define SYSREG_CNTVCT    SYSREG(3, 3, 14, 0, 2)
+#define SYSREG_CNTVCTSS  SYSREG(3, 3, 14, 0, 6)
 
 void isa_dec_sysreg(uint32_t w, struct uop *u)
 {
@@ -252,6 +320,18 @@ void isa_dec_sysreg(uint32_t w, struct uop *u)
 		isa_set(u, read ? h_mrs_nzcv : h_msr_nzcv, UOP_SYSTEM);
 	else if (reg == SYSREG_TPIDR_EL0)
 		isa_set(u, read ? h_mrs_tpidr : h_msr_tpidr, UOP_SYSTEM);
+	else if (reg == SYSREG_FPCR)
+		isa_set(u, read ? h_mrs_fpcr : h_msr_fpcr, UOP_SYSTEM);
+	else if (reg == SYSREG_FPSR)
+		isa_set(u, read ? h_mrs_fpsr : h_msr_fpsr, UOP_SYSTEM);
+	else if (read && reg == SYSREG_DCZID_EL0) {
+		isa_set(u, h_mrs_const, UOP_SYSTEM);
+		u->imm = ISA_DCZID_VALUE;
+	} else if (read && reg == SYSREG_CNTFRQ) {
+		isa_set(u, h_mrs_const, UOP_SYSTEM);
+		u->imm = ISA_CNTFRQ_HZ;
+	} else if (read && (reg == SYSREG_CNTVCT || reg == SYSREG_CNTVCTSS))
+		isa_set(u, h_mrs_env, UOP_SYSTEM);
 	else
 		return;
 	if (read) {
@@ -265,4 +345,33 @@ void isa_dec_sysreg(uint32_t w, struct uop *u)
 		if (reg == SYSREG_NZCV)
 			isa_dst_nzcv(u);
 	}
+}
+
+/* SYS (op0 = 1) at EL0: the DC and IC operations user space may issue. */
+void isa_dec_sys(uint32_t w, struct uop *u)
+{
+	unsigned op = isa_bits(w, 18, 5);      /* op1:CRn:CRm:op2 */
+	uint32_t rt = isa_bits(w, 4, 0);
+	if (isa_bits(w, 21, 19) != 1)
+		return;                         /* SYSL and the rest */
+#define SYSOP(op1, crn, crm, op2) (((op1) << 11) | ((crn) << 7) | ((crm) << 3) | (op2))
+	switch (op) {
+	case SYSOP(3, 7, 4, 1):                 /* DC ZVA */
+		isa_set(u, h_dc_zva, UOP_STORE);
+		u->mem_size = ISA_DCZ_BLOCK;
+		break;
+	case SYSOP(3, 7, 11, 1):                /* DC CVAU */
+	case SYSOP(3, 7, 10, 1):                /* DC CVAC */
+	case SYSOP(3, 7, 12, 1):                /* DC CVAP */
+	case SYSOP(3, 7, 13, 1):                /* DC CVADP */
+	case SYSOP(3, 7, 14, 1):                /* DC CIVAC */
+	case SYSOP(3, 7, 5, 1):                 /* IC IVAU */
+		isa_set(u, h_nop, UOP_NOP);
+		break;
+	default:
+		return;
+	}
+#undef SYSOP
+	u->rd = isa_rzr(rt);
+	isa_src(u, u->rd);
 }

@@ -59,6 +59,20 @@ static inline void isa_dst(struct uop *u, uint8_t idx)
 		u->dst[u->n_dst++] = idx;
 }
 
+/* SIMD&FP register n (0..31) as a dependence. Lists that are full drop the
+ * extra registers (see uop.h). */
+static inline void isa_src_v(struct uop *u, unsigned n)
+{
+	if (u->n_src < sizeof u->src)
+		u->src[u->n_src++] = REG_V(n & 31);
+}
+
+static inline void isa_dst_v(struct uop *u, unsigned n)
+{
+	if (u->n_dst < sizeof u->dst)
+		u->dst[u->n_dst++] = REG_V(n & 31);
+}
+
 static inline void isa_src_nzcv(struct uop *u) { u->src[u->n_src++] = REG_NZCV; }
 static inline void isa_dst_nzcv(struct uop *u) { u->dst[u->n_dst++] = REG_NZCV; }
 
@@ -160,5 +174,29 @@ void isa_dec_udf(uint32_t w, struct uop *u);
 void isa_dec_hint(uint32_t w, struct uop *u);
 void isa_dec_barrier(uint32_t w, struct uop *u);
 void isa_dec_sysreg(uint32_t w, struct uop *u);
+void isa_dec_sys(uint32_t w, struct uop *u);
+/* isa_fpls.c */
+void isa_dec_fp_ld_lit(uint32_t w, struct uop *u);
+void isa_dec_fp_ldst_pair(uint32_t w, struct uop *u);
+void isa_dec_fp_ldst_uimm(uint32_t w, struct uop *u);
+void isa_dec_fp_ldst_imm9(uint32_t w, struct uop *u);
+void isa_dec_fp_ldst_reg(uint32_t w, struct uop *u);
+void isa_dec_simd_ldst_multi(uint32_t w, struct uop *u);
+void isa_dec_simd_ldst_single(uint32_t w, struct uop *u);
+/* isa_fp.c */
+void isa_dec_fp_dp1(uint32_t w, struct uop *u);
+void isa_dec_fp_dp2(uint32_t w, struct uop *u);
+void isa_dec_fp_dp3(uint32_t w, struct uop *u);
+void isa_dec_fp_cmp(uint32_t w, struct uop *u);
+void isa_dec_fp_ccmp(uint32_t w, struct uop *u);
+void isa_dec_fp_csel(uint32_t w, struct uop *u);
+void isa_dec_fp_imm(uint32_t w, struct uop *u);
+void isa_dec_fp_int(uint32_t w, struct uop *u);
+void isa_dec_fp_fixed(uint32_t w, struct uop *u);
+/* isa_simd.c */
+void isa_dec_simd(uint32_t w, struct uop *u);
+/* isa_atomic.c */
+void isa_dec_atomic(uint32_t w, struct uop *u);
+void isa_dec_cas(uint32_t w, struct uop *u);
 
 #endif

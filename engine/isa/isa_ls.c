@@ -525,15 +525,19 @@ void isa_dec_ldst_excl(uint32_t w, struct uop *u)
 {
 	unsigned o2 = (w >> 23) & 1, load = (w >> 22) & 1, o1 = (w >> 21) & 1;
 	unsigned size = w >> 30;
-	if (o2 && o1)                   /* CAS family (LSE) */
+	if (o2 && o1) {                 /* CAS (LSE) */
+		isa_dec_cas(w, u);
 		return;
+	}
 	if (o2) {                       /* LDAR/LDLAR, STLR/STLLR */
 		set_ordered(u, w, load ? h_ldar : h_stlr, load);
 		return;
 	}
 	if (o1) {                       /* pairs: 32- and 64-bit elements only */
-		if (size < 2)
-			return;         /* CASP */
+		if (size < 2) {
+			isa_dec_cas(w, u);      /* CASP (LSE) */
+			return;
+		}
 		set_ordered(u, w, load ? h_ldxp : h_stxp, load);
 		u->mem_size = (uint8_t)(2 * u->f0);
 		uint32_t rt2 = isa_bits(w, 14, 10);

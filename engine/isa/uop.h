@@ -13,8 +13,16 @@
  * swallows writes to XZR/WZR. The decoder resolves "register 31" to SP or to
  * the zero register so handlers never test for it.
  *
+ * SIMD&FP instructions use rd/rn/rm/ra as indices into `struct cpu.v[]`
+ * (0..31) for their vector operands; which fields are V and which are X is
+ * up to each handler (FMOV X->D, SCVTF, UMOV mix them).
+ *
  * Dependence registers (src[], dst[]) use a separate numbering: REG_X(0..30),
- * REG_SP, REG_NZCV. The zero register is never a dependence.
+ * REG_SP, REG_NZCV, REG_V(0..31). The zero register is never a dependence.
+ * FPCR and FPSR are not dependences: FPSR flags are sticky ORs, which cores
+ * rename or accumulate without serialising, and an MSR FPCR is UOP_SYSTEM.
+ * An instruction with more registers than src[]/dst[] hold (LD1/ST1 of
+ * three or four vectors with write-back) lists the first ones only.
  */
 #ifndef IVX_UOP_H
 #define IVX_UOP_H
@@ -32,6 +40,8 @@ enum isa_result {
 	ISA_FAULT = 3,       /* memory fault at cpu->fault_addr */
 	ISA_HALT = 4,        /* BRK / HLT / UDF: stop the run cleanly */
 	ISA_UNSUPPORTED = 5, /* unallocated or unimplemented encoding */
+	ISA_ENV = 6,         /* reads a value the environment keeps (CNTVCT_EL0):
+	                      * pc not advanced; the run loop writes x[rd] */
 };
 
 typedef int (*uop_exec_fn)(struct cpu *cpu, const struct uop *uop);
@@ -44,10 +54,14 @@ enum uop_class {
 	UOP_LOAD,        /* any load, incl. pairs, exclusive, acquire, literal */
 	UOP_STORE,       /* any store, incl. pairs, exclusive (writes status) */
 	UOP_BRANCH,      /* B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ, BR, BLR, RET */
-	UOP_SYSTEM,      /* MRS / MSR (NZCV, TPIDR_EL0) */
+	UOP_SYSTEM,      /* MRS / MSR (NZCV, TPIDR_EL0, FPCR, FPSR, counters) */
 	UOP_SYSCALL,     /* SVC: serializing */
 	UOP_HALT,        /* BRK / HLT / UDF */
 	UOP_UNSUPPORTED, /* executing it stops the run */
+	UOP_FP,          /* scalar/vector FP add, sub, mul, compare, convert, min/max, round */
+	UOP_FMA,         /* FP fused multiply-add (scalar and vector) */
+	UOP_FDIV,        /* FP divide and square root: not pipelined */
+	UOP_SIMD,        /* Advanced SIMD integer, permutes, moves between X and V */
 	UOP_CLASS_COUNT
 };
 
@@ -71,7 +85,8 @@ enum branch_kind {
 #define REG_X(n)   ((uint8_t)(n))
 #define REG_SP     31
 #define REG_NZCV   32
-#define REG_COUNT  33
+#define REG_V(n)   ((uint8_t)(33 + (n)))
+#define REG_COUNT  65
 #define REG_NONE   0xff
 
 struct uop {

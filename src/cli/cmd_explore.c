@@ -13,7 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "dcpi_opts.h"
 #include "explorer/explorer.h"
+#include "explorer/inst_dcpi.h"
+#include "explorer/instrument.h"
 #include "runopts.h"
 #include "screen.h"
 #include "ui_state.h"
@@ -23,11 +26,21 @@ struct explore_flags {
 	const char *script;      /* -x SCRIPT ("-" = stdin) */
 	const char *commands[16];/* -ex CMD, run before the script / the screen */
 	int n_commands;
+	struct dcpi_config sampling; /* --events, --period, ...: sample from the start */
+	int sample;
 };
 
 static int explore_extra(void *ctx, int argc, char **argv, int i)
 {
 	struct explore_flags *f = ctx;
+	struct ivx_err err = { 0 };
+	int used = dcpi_opts_parse(&f->sampling, argc, argv, i, &err);
+	if (used < 0)
+		cli_error("%s", err.msg);
+	if (used) {
+		f->sample = 1;
+		return used;
+	}
 	if (!strcmp(argv[i], "-x") || !strcmp(argv[i], "-ex")) {
 		if (i + 1 >= argc) {
 			cli_error("option %s needs a value", argv[i]);
@@ -114,10 +127,30 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 	return rc < 0 ? 1 : 0;
 }
 
+/* The sampling options (dcpi_opts.h) turn the DCPI sampler on from the
+ * first cycle: the run restarts with it attached. */
+static int start_sampling(struct explorer *x, const struct explore_flags *f)
+{
+	struct xdcpi *xd = explorer_instrument(x, "dcpi");
+	struct ivx_err err = { 0 };
+	if (!xd || dcpi_config_validate(&f->sampling, &err) < 0) {
+		cli_error("%s", xd ? err.msg : "no sampler in this build");
+		return -1;
+	}
+	*xdcpi_settings(xd) = f->sampling;
+	xdcpi_enable(xd, 1);
+	if (explorer_restart(x) < 0) {
+		cli_error("%s", x->err);
+		return -1;
+	}
+	return 0;
+}
+
 static int explore_main(int argc, char **argv)
 {
 	struct run_options o;
 	struct explore_flags f = { 0 };
+	dcpi_config_defaults(&f.sampling);
 	if (run_options_parse(&o, argc, argv, explore_extra, &f) < 0)
 		return EXIT_USAGE;
 	setlocale(LC_ALL, "");
@@ -134,6 +167,11 @@ static int explore_main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	x->set.ascii = !utf8;
+	if (f.sample && start_sampling(x, &f) < 0) {
+		ui_state_detach(x);
+		explorer_free(x);
+		return EXIT_USAGE;
+	}
 	int status;
 	if (f.script) {
 		status = run_batch(x, &f);
@@ -164,6 +202,9 @@ const struct cli_command cmd_explore_entry = {
 	"                      stdin) without a terminal; `show PANE` prints panes as\n"
 	"                      text. Stops at the first error with status 1.\n"
 	"  -ex CMD             run CMD first (repeatable)\n"
+	"Any DCPI sampling option (as for `ivx profile`) turns the sampler on from\n"
+	"the first cycle (docs/dcpi.md):\n"
+	DCPI_OPTS_HELP
 	RUN_OPTIONS_HELP,
 	.main = explore_main,
 };

@@ -80,10 +80,9 @@ int stackrun_prepare(struct stackrun *sr, int threads)
 		memset(j, 0, sizeof *j);
 		j->prog = sr->prog;
 		j->gopt = (struct guest_options){
-			.argc = o->guest_argc, .argv = o->guest_argv,
-			.stdin_data = sr->stdin_data, .stdin_len = sr->stdin_len,
-			.seed = o->seed, .output = drop_output,
+			.stdin_data = sr->stdin_data, .stdin_len = sr->stdin_len, .output = drop_output,
 		};
+		run_options_guest(o, &j->gopt, sr->cwd, sizeof sr->cwd);
 		refstack_config(&sr->cfg, r, sr->ref_fu, &j->cfg);
 		j->fastforward = o->fastforward;
 		struct ivx_err err = { 0 };

@@ -26,6 +26,7 @@ struct stackrun {
 	int threads;                       /* simulations at once */
 	int quiet;                         /* --quiet: no progress line */
 	int ref_fu;                        /* --ref-fu: the reference with a long-latency step */
+	char cwd[4096];                    /* the guests' working directory (host) */
 	struct refstack_job job[REF_RUN_COUNT]; /* indexed by enum refstack_run */
 	/* results */
 	struct refstack_stack ref, ref_inv;

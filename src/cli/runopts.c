@@ -1,7 +1,10 @@
 /* runopts.c — parsing the shared program-running options (see runopts.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "core/config.h"
 #include "core/core.h"
@@ -31,6 +34,38 @@ static int number_opt(int argc, char **argv, int i, uint64_t *out)
 	return 0;
 }
 
+/* --dir HOST[:GUEST][:ro|rw]: checked here, opened by the guest. */
+static int dir_opt(struct run_options *o, const char *spec)
+{
+	if (o->n_dirs == RUNOPTS_MAX_DIRS) {
+		cli_error("too many --dir options (at most %d)", RUNOPTS_MAX_DIRS);
+		return -1;
+	}
+	size_t n = strlen(spec) + 1;
+	char *buf = malloc(n);
+	if (!buf) {
+		cli_error("out of memory");
+		return -1;
+	}
+	o->dir_bufs[o->n_dirs] = buf;
+	struct sandbox_grant *g = &o->dirs[o->n_dirs++];
+	struct ivx_err err = { 0 };
+	if (sandbox_parse_grant(spec, buf, n, g, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	struct stat st;
+	if (stat(g->host, &st) < 0) {
+		cli_error("--dir %s: %s", g->host, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_error("--dir %s: not a directory", g->host);
+		return -1;
+	}
+	return 0;
+}
+
 int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extra_fn extra, void *ctx)
 {
 	memset(o, 0, sizeof *o);
@@ -45,7 +80,7 @@ int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extr
 		if (a[0] != '-' || a[1] == 0) {
 			if (o->prog_path) {
 				cli_error("unexpected argument '%s' (guest arguments go after --)", a);
-				return -1;
+				goto fail;
 			}
 			o->prog_path = a;
 			continue;
@@ -54,6 +89,9 @@ int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extr
 		if (!strcmp(a, "--stdin")) {
 			if ((rc = need_value(argc, argv, i)) == 0)
 				o->stdin_path = argv[++i];
+		} else if (!strcmp(a, "--dir")) {
+			if ((rc = need_value(argc, argv, i)) == 0)
+				rc = dir_opt(o, argv[++i]);
 		} else if (!strcmp(a, "--seed")) {
 			if ((rc = number_opt(argc, argv, i, &o->seed)) == 0) i++;
 		} else if (!strcmp(a, "--max-insns")) {
@@ -72,40 +110,60 @@ int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extr
 			if ((rc = need_value(argc, argv, i)) == 0) {
 				if (o->n_overrides == RUNOPTS_MAX_OVERRIDES) {
 					cli_error("too many -o overrides");
-					return -1;
+					goto fail;
 				}
 				o->overrides[o->n_overrides++] = argv[++i];
 			}
 		} else {
 			int used = extra ? extra(ctx, argc, argv, i) : 0;
 			if (used < 0)
-				return -1;
+				goto fail;
 			if (used == 0) {
 				cli_error("%s: unknown option '%s' (see 'ivx %s --help')", argv[0], a, argv[0]);
-				return -1;
+				goto fail;
 			}
 			i += used - 1;
 		}
 		if (rc < 0)
-			return -1;
+			goto fail;
 	}
 	int n_args = dashdash < argc ? argc - dashdash - 1 : 0;
 	o->guest_argc = 1 + n_args;
 	o->guest_argv = calloc((size_t)o->guest_argc + 1, sizeof *o->guest_argv);
 	if (!o->guest_argv) {
 		cli_error("out of memory");
-		return -1;
+		goto fail;
 	}
 	o->guest_argv[0] = (char *)(o->prog_path ? o->prog_path : ivx_default_program_name);
 	for (int k = 0; k < n_args; k++)
 		o->guest_argv[1 + k] = argv[dashdash + 1 + k];
 	return 0;
+fail:
+	run_options_free(o);    /* (the --dir buffers) */
+	return -1;
 }
 
 void run_options_free(struct run_options *o)
 {
 	free(o->guest_argv);
 	o->guest_argv = NULL;
+	for (int i = 0; i < o->n_dirs; i++)
+		free(o->dir_bufs[i]);
+	o->n_dirs = 0;
+}
+
+void run_options_guest(const struct run_options *o, struct guest_options *go, char *cwd, size_t cwd_len)
+{
+	go->argc = o->guest_argc;
+	go->argv = o->guest_argv;
+	go->seed = o->seed;
+	go->dirs = o->dirs;
+	go->n_dirs = o->n_dirs;
+	go->cwd = getcwd(cwd, cwd_len) ? cwd : NULL;
+	go->exe_path = o->prog_path;
+	/* (tests only: exercise the resolution used where openat2 is missing) */
+	const char *walk = getenv("IVX_SANDBOX_WALK");
+	go->sandbox_walk = walk && *walk == '1';
 }
 
 int run_options_check_outputs(const struct run_options *o, const struct named_file *outputs, int n)
@@ -123,11 +181,9 @@ struct guest *run_options_make_guest(const struct program *prog, const struct ru
 	size_t in_len = 0;
 	if (o->stdin_path && cli_read_file(o->stdin_path, &in, &in_len) < 0)
 		return NULL;
-	struct guest_options go = {
-		.argc = o->guest_argc, .argv = o->guest_argv,
-		.stdin_data = in, .stdin_len = in_len, .seed = o->seed,
-		.output = cli_guest_output,
-	};
+	struct guest_options go = { .stdin_data = in, .stdin_len = in_len, .output = cli_guest_output };
+	char cwd[4096];
+	run_options_guest(o, &go, cwd, sizeof cwd);
 	struct ivx_err err = { 0 };
 	struct guest *g = guest_new(prog, &go, &err);
 	free(in);

@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "guest/sandbox.h"
+
 #define RUNOPTS_MAX_OVERRIDES 64
+#define RUNOPTS_MAX_DIRS 16
 
 struct run_options {
 	const char *prog_path;       /* NULL: the embedded default program */
@@ -26,6 +29,9 @@ struct run_options {
 	const char *config_path;     /* --config FILE */
 	int n_overrides;             /* -o section.key=value, in order */
 	const char *overrides[RUNOPTS_MAX_OVERRIDES];
+	int n_dirs;                  /* --dir HOST[:GUEST][:ro|rw], in order */
+	struct sandbox_grant dirs[RUNOPTS_MAX_DIRS];
+	char *dir_bufs[RUNOPTS_MAX_DIRS];   /* (allocated: what dirs[] point into) */
 };
 
 /* A command-specific option handler: return the number of argv entries it
@@ -46,6 +52,9 @@ int run_options_check_outputs(const struct run_options *o, const struct named_fi
 /* The help text for the shared options, to embed in a command's help. */
 #define RUN_OPTIONS_HELP \
 	"  --stdin FILE        the guest reads FILE on fd 0 (default: empty)\n" \
+	"  --dir HOST[:GUEST][:ro|rw]  let the guest open files under host directory\n" \
+	"                      HOST, seen at GUEST (default: the same path), read-only\n" \
+	"                      unless rw (repeatable; nothing else is visible)\n" \
 	"  --seed N            seed for AT_RANDOM and getrandom (default 1)\n" \
 	"  --max-insns N       stop after N committed instructions\n" \
 	"  --max-cycles N      stop after N cycles (timing mode)\n" \
@@ -74,6 +83,11 @@ int run_options_start_pc(const struct run_options *o, const struct program *prog
 /* Before timing starts: --fastforward N, then --start-at. 0, or -1 with err. */
 int run_options_warm(const struct run_options *o, const struct program *prog, struct core *c,
 		     struct ivx_err *err);
+struct guest_options;
+/* Fill the guest options the run options decide (argv, seed, --dir, the
+ * working directory into cwd, the program path); stdin and output are the
+ * caller's. */
+void run_options_guest(const struct run_options *o, struct guest_options *go, char *cwd, size_t cwd_len);
 
 struct machine_config;
 /* The machine the options describe: defaults, then --config, then each -o

@@ -152,10 +152,10 @@ static int build(struct explorer *x, struct ivx_err *err)
 	if (x->opts.stdin_path && cli_read_file_quiet(x->opts.stdin_path, &in, &in_len, err) < 0)
 		return -1;
 	struct guest_options go = {
-		.argc = x->opts.guest_argc, .argv = x->opts.guest_argv,
-		.stdin_data = in, .stdin_len = in_len, .seed = x->opts.seed,
-		.output = guest_output, .output_ctx = x,
+		.stdin_data = in, .stdin_len = in_len, .output = guest_output, .output_ctx = x,
 	};
+	char cwd[4096];
+	run_options_guest(&x->opts, &go, cwd, sizeof cwd);
 	x->guest = guest_new(x->prog, &go, err);
 	free(in);
 	if (!x->guest)

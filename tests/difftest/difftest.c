@@ -29,6 +29,7 @@
 struct dt_opts {
 	uint64_t seed, first, count;
 	int batch, timeout, max_reduce, qemu_only, check_enc, list, verbose;
+	long min_insns;             /* fail if a selected form got fewer instructions */
 	const char *ivx, *qemu, *work, *elf;
 	uint64_t mask[2];
 };
@@ -64,6 +65,8 @@ static void dt_disasm(struct dt_ctx *c, uint32_t w, uint64_t pc, char *mn, size_
 static int dt_word_in(const char *list, const char *word)
 {
 	size_t n = strlen(word);
+	if (strcmp(list, "*") == 0)             /* forms drawn through ivx's decoder */
+		return 1;
 	for (const char *p = list; *p;) {
 		const char *e = strchr(p, ' ');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -180,6 +183,16 @@ static void dt_print_diff(const uint8_t *q, const uint8_t *v)
 	if (rd64(q + DT_OFF_MARK) != rd64(v + DT_OFF_MARK))
 		printf("    path   qemu %s  ivx %s\n", rd64(q + DT_OFF_MARK) ? "branched to end" : "fell through",
 		       rd64(v + DT_OFF_MARK) ? "branched to end" : "fell through");
+	if (rd64(q + DT_OFF_FPCR) != rd64(v + DT_OFF_FPCR))
+		printf("    fpcr   qemu %016" PRIx64 "  ivx %016" PRIx64 "\n", rd64(q + DT_OFF_FPCR), rd64(v + DT_OFF_FPCR));
+	if (rd64(q + DT_OFF_FPSR) != rd64(v + DT_OFF_FPSR))
+		printf("    fpsr   qemu %016" PRIx64 "  ivx %016" PRIx64 "\n", rd64(q + DT_OFF_FPSR), rd64(v + DT_OFF_FPSR));
+	for (int r = 0; r < 32; r++) {
+		const uint8_t *a = q + DT_OFF_V + 16 * r, *b = v + DT_OFF_V + 16 * r;
+		if (memcmp(a, b, 16) != 0)
+			printf("    v%-2d    qemu %016" PRIx64 "%016" PRIx64 "  ivx %016" PRIx64 "%016" PRIx64 "\n", r,
+			       rd64(a + 8), rd64(a), rd64(b + 8), rd64(b));
+	}
 	int shown = 0, more = 0;
 	for (int off = 0; off < DT_SCRATCH; off += 8) {
 		const uint8_t *a = q + DT_DUMP_BYTES + off, *b = v + DT_DUMP_BYTES + off;
@@ -396,8 +409,10 @@ static int dt_self_test(struct dt_ctx *c)
 			}
 		if (rd64(r + DT_OFF_NZCV) != blocks[i].nzcv || rd64(r + DT_OFF_TPIDR) != blocks[i].tpidr ||
 		    rd64(r + DT_OFF_MARK) != 0 || rd64(r + DT_OFF_SP) != rd64(r + 8 * DT_BASE_REG) + DT_SP_OFFSET ||
-		    memcmp(r + DT_DUMP_BYTES, blocks[i].scratch, DT_SCRATCH) != 0) {
-			printf("self-test: block %d: NZCV, TPIDR_EL0, marker, SP or scratch not as initialised\n", i);
+		    memcmp(r + DT_DUMP_BYTES, blocks[i].scratch, DT_SCRATCH) != 0 ||
+		    rd64(r + DT_OFF_FPCR) != blocks[i].fpcr || rd64(r + DT_OFF_FPSR) != blocks[i].fpsr ||
+		    memcmp(r + DT_OFF_V, blocks[i].v, sizeof blocks[i].v) != 0) {
+			printf("self-test: block %d: NZCV, TPIDR_EL0, marker, SP, FPCR, FPSR, V or scratch not as initialised\n", i);
 			bad = 1;
 		}
 	}
@@ -519,8 +534,9 @@ static void dt_usage(void)
 	fprintf(stderr,
 		"usage: difftest [-s SEED] [-n BLOCKS] [--first I] [--batch B] [--ivx PATH] [--qemu PATH]\n"
 		"                [--work DIR] [--forms a,b,...] [--qemu-only] [--check-enc] [--list]\n"
-		"                [--max-reduce K] [--timeout S] [--elf OUT] [-v]\n"
-		"  --elf OUT  only write the selected blocks (at most --batch) to OUT and exit\n"
+		"                [--max-reduce K] [--timeout S] [--elf OUT] [--min-insns N] [-v]\n"
+		"  --elf OUT        only write the selected blocks (at most --batch) to OUT and exit\n"
+		"  --min-insns N    fail unless every selected form was tested with at least N instructions\n"
 		"forms:");
 	for (int f = 0; f < dt_nforms; f++)
 		fprintf(stderr, " %s", dt_forms[f].name);
@@ -562,6 +578,7 @@ static int dt_parse(struct dt_opts *o, int argc, char **argv)
 		else if (!strcmp(a, "--batch"))                          { if (val) o->batch = atoi(val); }
 		else if (!strcmp(a, "--timeout"))                        { if (val) o->timeout = atoi(val); }
 		else if (!strcmp(a, "--max-reduce"))                     { if (val) o->max_reduce = atoi(val); }
+		else if (!strcmp(a, "--min-insns"))                      { if (val) o->min_insns = atol(val); }
 		else if (!strcmp(a, "--ivx"))                            { o->ivx = val; }
 		else if (!strcmp(a, "--qemu"))                           { o->qemu = val; }
 		else if (!strcmp(a, "--work"))                           { o->work = val; }
@@ -654,5 +671,17 @@ int main(int argc, char **argv)
 	if (c.failed == 0 && tmpl[0] && c.o.work == tmpl)
 		rmdir(tmpl);
 	printf("%ld passed, %ld failed\n", c.passed, c.failed);
-	return c.failed || c.bad_encodings ? 1 : 0;
+	int short_forms = 0;
+	for (int f = 0; f < dt_nforms && c.o.min_insns; f++) {
+		if (!(c.o.mask[f / 64] >> (f % 64) & 1))
+			continue;
+		if (c.form_count[f] < c.o.min_insns) {
+			printf("form %s: %ld instructions, fewer than --min-insns %ld\n", dt_forms[f].name,
+			       c.form_count[f], c.o.min_insns);
+			short_forms++;
+		} else {
+			printf("form %s: %ld instructions\n", dt_forms[f].name, c.form_count[f]);
+		}
+	}
+	return c.failed || c.bad_encodings || short_forms ? 1 : 0;
 }

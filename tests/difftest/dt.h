@@ -1,9 +1,9 @@
 /*
  * dt.h — the differential random tester (ivx against qemu-aarch64).
  *
- * A *block* is a short random sequence of A64 integer instructions plus the
- * state it starts from (X0..X30, NZCV, TPIDR_EL0, a scratch memory area and a
- * literal pool). Blocks are generated from (seed, index) alone, so any block
+ * A *block* is a short random sequence of A64 instructions plus the state
+ * it starts from (X0..X30, NZCV, TPIDR_EL0, V0..V31, FPCR, FPSR, a scratch
+ * memory area and a literal pool). Blocks are generated from (seed, index) alone, so any block
  * can be regenerated and re-run by itself. Many blocks are laid out in one
  * static ELF (dt_elf.c); each one starts from its own fresh state and ends
  * with a dump of its registers, flags and scratch memory written to stdout,
@@ -11,7 +11,8 @@
  * by record tells which blocks disagree.
  *
  * Modules: dt_gen.c (block generator, form table, branches, system ops),
- * dt_alu.c (data-processing forms), dt_mem.c (loads and stores), dt_elf.c
+ * dt_alu.c (data-processing forms), dt_mem.c (loads and stores), dt_fp.c
+ * (floating point and Advanced SIMD, filtered through ivx's decoder), dt_elf.c
  * (ELF writer: prologue, epilogue, layout), dt_run.c (spawning an emulator
  * with a time limit), difftest.c (command line, comparison, reduction).
  */
@@ -27,28 +28,34 @@
 #define DT_POOL_WORDS  16    /* literal pool words per block */
 #define DT_BASE_REG    28    /* holds the scratch address; random ops never write it */
 
-/* Per-block data region: init | dump | scratch. X28 points at scratch.
+/* Per-block data region: init | dump | scratch | fp dump. X28 points at scratch.
  * Regions sit in 4 KiB slots placed so that a page boundary falls at SP,
  * in the middle of the scratch area: accesses near SP cross pages. */
-#define DT_INIT_BYTES  272   /* x0..x30, nzcv, tpidr, pad */
+#define DT_INIT_BYTES  800   /* x0..x30, nzcv, tpidr, pad, fpcr, fpsr, v0..v31 */
 #define DT_DUMP_BYTES  288   /* x0..x30, nzcv, tpidr, branch marker, sp, pad */
-#define DT_REGION      (DT_INIT_BYTES + DT_DUMP_BYTES + DT_SCRATCH)
+#define DT_FPDUMP_BYTES 528  /* fpcr, fpsr, v0..v31: after the scratch area */
+#define DT_REGION      (DT_INIT_BYTES + DT_DUMP_BYTES + DT_SCRATCH + DT_FPDUMP_BYTES)
 #define DT_SLOT        4096
 #define DT_REGION_OFF  (DT_SLOT - DT_SP_OFFSET - DT_INIT_BYTES - DT_DUMP_BYTES)  /* region start in its slot */
-#define DT_RECORD      (DT_DUMP_BYTES + DT_SCRATCH)  /* bytes written per block */
+#define DT_RECORD      (DT_DUMP_BYTES + DT_SCRATCH + DT_FPDUMP_BYTES)  /* bytes written per block */
 
 /* Offsets of fields inside the dump (and the init table). */
 #define DT_OFF_NZCV    248
 #define DT_OFF_TPIDR   256
 #define DT_OFF_MARK    264   /* dump: 1 if the block left through a branch to its end */
 #define DT_OFF_SP      272   /* dump: SP */
+#define DT_INIT_FPCR   272   /* init: FPCR, FPSR, then V0..V31 at DT_INIT_V */
+#define DT_INIT_V      288
+#define DT_OFF_FPCR    (DT_DUMP_BYTES + DT_SCRATCH)       /* record: FPCR, FPSR, V0..V31 */
+#define DT_OFF_FPSR    (DT_OFF_FPCR + 8)
+#define DT_OFF_V       (DT_OFF_FPCR + 16)
 
 /* Words around a block's body in the text (dt_elf.c): the body of a block
  * at `base` has its literal pool at base - 4 * (DT_PROLOGUE_WORDS +
  * DT_POOL_WORDS) and its "branch to the end" entry at base + 4 * (n +
  * DT_EPILOGUE_WORDS). */
-#define DT_PROLOGUE_WORDS 24
-#define DT_EPILOGUE_WORDS 27
+#define DT_PROLOGUE_WORDS 44
+#define DT_EPILOGUE_WORDS 47
 
 /* How an instruction's word is finished once addresses are known. */
 enum dt_fix {
@@ -76,6 +83,8 @@ struct dt_block {
 	uint64_t x[31];                  /* initial X0..X30 (X28 is set by the prologue) */
 	uint64_t nzcv;                   /* initial NZCV (bits 31..28) */
 	uint64_t tpidr;                  /* initial TPIDR_EL0 */
+	uint64_t fpcr, fpsr;             /* initial FPCR, FPSR */
+	uint64_t v[32][2];               /* initial V0..V31 (low, high) */
 	uint8_t scratch[DT_SCRATCH];     /* initial scratch memory */
 	uint32_t pool[DT_POOL_WORDS];    /* literal pool contents */
 };
@@ -105,7 +114,8 @@ struct dt_form {
 	const char *name;      /* short name, used by --forms and coverage */
 	int weight;            /* relative frequency */
 	void (*emit)(struct dt_gen *g);
-	const char *mnemonics; /* space-separated capstone mnemonics the form may disassemble to */
+	const char *mnemonics; /* space-separated capstone mnemonics the form may disassemble to
+	                        * ("*": any, for the forms dt_fp.c draws at random) */
 };
 
 extern const struct dt_form dt_forms[];
@@ -169,6 +179,33 @@ void dt_emit_bind(struct dt_gen *g);
 void dt_emit_hint(struct dt_gen *g);
 void dt_emit_sysreg(struct dt_gen *g);
 void dt_emit_sp_write(struct dt_gen *g);
+/* dt_fp.c */
+uint64_t dt_fp_value(struct dt_rng *r);      /* two lanes' worth of interesting FP bits */
+void dt_emit_fp_dp1(struct dt_gen *g);
+void dt_emit_fp_dp2(struct dt_gen *g);
+void dt_emit_fp_dp3(struct dt_gen *g);
+void dt_emit_fp_cmp(struct dt_gen *g);
+void dt_emit_fp_csel(struct dt_gen *g);
+void dt_emit_fp_imm(struct dt_gen *g);
+void dt_emit_fp_cvt(struct dt_gen *g);
+void dt_emit_fp_fixed(struct dt_gen *g);
+void dt_emit_fpcr(struct dt_gen *g);
+void dt_emit_simd_3same(struct dt_gen *g);
+void dt_emit_simd_fp3(struct dt_gen *g);
+void dt_emit_simd_misc(struct dt_gen *g);
+void dt_emit_simd_across(struct dt_gen *g);
+void dt_emit_simd_copy(struct dt_gen *g);
+void dt_emit_simd_perm(struct dt_gen *g);
+void dt_emit_simd_imm(struct dt_gen *g);
+void dt_emit_simd_shift(struct dt_gen *g);
+void dt_emit_simd_diff(struct dt_gen *g);
+void dt_emit_simd_elem(struct dt_gen *g);
+void dt_emit_simd_scalar(struct dt_gen *g);
+void dt_emit_ld_fp(struct dt_gen *g);
+void dt_emit_ld_fp_pair(struct dt_gen *g);
+void dt_emit_ld_fp_literal(struct dt_gen *g);
+void dt_emit_ld_simd(struct dt_gen *g);
+void dt_emit_ld_atomic(struct dt_gen *g);
 
 /* --- generation, layout, running -------------------------------------- */
 

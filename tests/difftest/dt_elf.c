@@ -6,15 +6,18 @@
  *
  *     pool:      DT_POOL_WORDS random words (literal loads read them)
  *     prologue:  CLREX; X28 = scratch; SP = X28 + DT_SP_OFFSET;
- *                NZCV, TPIDR_EL0, X0..X27, X29, X30 from the init table
+ *                NZCV, TPIDR_EL0, FPCR, FPSR, V0..V31, X0..X27, X29, X30
+ *                from the init table
  *     body:      the block's instructions
- *     E0:        X0..X30, NZCV, TPIDR_EL0, SP -> dump; write(1, dump, DT_RECORD)
+ *     E0:        X0..X30, NZCV, TPIDR_EL0, SP -> dump, FPCR, FPSR, V0..V31 ->
+ *                fp dump (after scratch); write(1, dump, DT_RECORD)
  *                B next block's prologue (or the final exit(0))
  *     E1:        entry for branches to the end: same dump with the marker
  *                word set to 1, so a taken branch differs from a fall-through
  *
  * Data, per block (DT_REGION bytes at DT_REGION_OFF in a DT_SLOT slot):
- * init table | dump | scratch, the scratch area running into the next slot.
+ * init table | dump | scratch | fp dump, the scratch area running into the
+ * next slot.
  * Nothing depends on the stack the loader set up, which differs between
  * qemu and ivx; every address the block can see is fixed by this layout.
  */
@@ -46,6 +49,14 @@ static uint32_t enc_pair(uint32_t op, uint32_t rt, uint32_t rt2, uint32_t rn, in
 }
 #define LDP 0xa9400000u
 #define STP 0xa9000000u
+#define LDPQ 0xad400000u
+#define STPQ 0xad000000u
+static uint32_t enc_pairq(uint32_t op, uint32_t rt, uint32_t rt2, uint32_t rn, int off)
+{
+	return op | ((uint32_t)(off / 16) & 0x7f) << 15 | rt2 << 10 | rn << 5 | rt;
+}
+static uint32_t enc_ldr(uint32_t rt, uint32_t rn, uint32_t off) { return 0xf9400000u | (off / 8) << 10 | rn << 5 | rt; }
+static uint32_t enc_str(uint32_t rt, uint32_t rn, uint32_t off) { return 0xf9000000u | (off / 8) << 10 | rn << 5 | rt; }
 
 uint32_t dt_elf_encode(const struct dt_block *b, int i, uint64_t base, uint64_t end_taken, uint64_t pool)
 {
@@ -96,6 +107,12 @@ static void dt_prologue(struct dt_text *t, uint64_t scratch)
 	put(t, enc_pair(LDP, 0, 1, X30, DT_OFF_NZCV));
 	put(t, 0xd51b4200u);                                          /* MSR NZCV, X0 */
 	put(t, 0xd51bd041u);                                          /* MSR TPIDR_EL0, X1 */
+	put(t, enc_ldr(0, X30, DT_INIT_FPCR));
+	put(t, 0xd51b4400u);                                          /* MSR FPCR, X0 */
+	put(t, enc_ldr(0, X30, DT_INIT_FPCR + 8));
+	put(t, 0xd51b4420u);                                          /* MSR FPSR, X0 */
+	for (uint32_t r = 0; r < 32; r += 2)
+		put(t, enc_pairq(LDPQ, r, r + 1, X30, DT_INIT_V + (int)r * 16));
 	for (uint32_t r = 0; r < 28; r += 2)
 		put(t, enc_pair(LDP, r, r + 1, X30, (int)r * 8));
 	put(t, 0xf9400000u | (232 / 8) << 10 | X30 << 5 | 29);       /* LDR X29, [X30, #232] */
@@ -116,6 +133,12 @@ static uint64_t dt_epilogue(struct dt_text *t, uint64_t next)
 	put(t, 0xd53b4200u);                                          /* MRS X0, NZCV */
 	put(t, 0xd53bd041u);                                          /* MRS X1, TPIDR_EL0 */
 	put(t, enc_pair(STP, 0, 1, XB, dump + DT_OFF_NZCV));
+	for (uint32_t r = 0; r < 32; r += 2)
+		put(t, enc_pairq(STPQ, r, r + 1, XB, DT_OFF_V - DT_DUMP_BYTES + (int)r * 16));
+	put(t, 0xd53b4400u);                                          /* MRS X0, FPCR */
+	put(t, 0xd53b4421u);                                          /* MRS X1, FPSR */
+	put(t, enc_str(0, XB, DT_OFF_FPCR - DT_DUMP_BYTES));
+	put(t, enc_str(1, XB, DT_OFF_FPSR - DT_DUMP_BYTES));
 	put(t, enc_add(0, 31, 0));                                    /* MOV X0, SP */
 	put(t, 0xf8000000u | ((uint32_t)(dump + DT_OFF_SP) & 0x1ff) << 12 | XB << 5 | 0);   /* STUR X0 */
 	put(t, enc_movz(0, 1));
@@ -198,6 +221,9 @@ int dt_elf_write(const char *path, const struct dt_block *const *blocks, int nb,
 		memcpy(d, b->x, sizeof b->x);
 		memcpy(d + DT_OFF_NZCV, &b->nzcv, 8);
 		memcpy(d + DT_OFF_TPIDR, &b->tpidr, 8);
+		memcpy(d + DT_INIT_FPCR, &b->fpcr, 8);
+		memcpy(d + DT_INIT_FPCR + 8, &b->fpsr, 8);
+		memcpy(d + DT_INIT_V, b->v, sizeof b->v);
 		memcpy(d + DT_INIT_BYTES + DT_DUMP_BYTES, b->scratch, DT_SCRATCH);
 	}
 	put(&t, enc_movz(0, 0));                                      /* exit(0) */

@@ -302,6 +302,33 @@ const struct dt_form dt_forms[] = {
 	{ "hint",         2, dt_emit_hint,         "nop yield sev sevl csdb hint dmb dsb isb clrex ssbb pssbb" },
 	{ "sp_write",     2, dt_emit_sp_write,     "add sub and orr eor mov" },
 	{ "sysreg",       3, dt_emit_sysreg,       "mrs msr" },
+	/* floating point and Advanced SIMD (dt_fp.c) */
+	{ "fp_dp1",       3, dt_emit_fp_dp1,       "*" },
+	{ "fp_dp2",       4, dt_emit_fp_dp2,       "*" },
+	{ "fp_dp3",       3, dt_emit_fp_dp3,       "*" },
+	{ "fp_cmp",       3, dt_emit_fp_cmp,       "*" },
+	{ "fp_csel",      2, dt_emit_fp_csel,      "*" },
+	{ "fp_imm",       1, dt_emit_fp_imm,       "*" },
+	{ "fp_cvt",       4, dt_emit_fp_cvt,       "*" },
+	{ "fp_fixed",     2, dt_emit_fp_fixed,     "*" },
+	{ "fpcr",         3, dt_emit_fpcr,         "mrs msr" },
+	{ "simd_3same",   4, dt_emit_simd_3same,   "*" },
+	{ "simd_fp3",     3, dt_emit_simd_fp3,     "*" },
+	{ "simd_misc",    4, dt_emit_simd_misc,    "*" },
+	{ "simd_across",  2, dt_emit_simd_across,  "*" },
+	{ "simd_copy",    3, dt_emit_simd_copy,    "*" },
+	{ "simd_perm",    3, dt_emit_simd_perm,    "*" },
+	{ "simd_imm",     2, dt_emit_simd_imm,     "*" },
+	{ "simd_shift",   3, dt_emit_simd_shift,   "*" },
+	{ "simd_diff",    2, dt_emit_simd_diff,    "*" },
+	{ "simd_elem",    2, dt_emit_simd_elem,    "*" },
+	{ "simd_scalar",  3, dt_emit_simd_scalar,  "*" },
+	{ "ld_fp",        4, dt_emit_ld_fp,        "ldr str ldur stur" },
+	{ "ld_fp_pair",   3, dt_emit_ld_fp_pair,   "ldp stp ldnp stnp" },
+	{ "ld_fp_literal", 1, dt_emit_ld_fp_literal, "ldr" },
+	{ "ld_simd",      3, dt_emit_ld_simd,      "*" },
+	/* capstone 4 does not know the LSE atomics */
+	{ "ld_atomic",    3, dt_emit_ld_atomic,    "*" },
 };
 const int dt_nforms = (int)(sizeof dt_forms / sizeof dt_forms[0]);
 
@@ -364,6 +391,13 @@ void dt_gen_block(struct dt_block *b, uint64_t seed, uint64_t index, const uint6
 		b->x[i] = dt_value(&g.rng);
 	b->nzcv = dt_below(&g.rng, 16) << 28;
 	b->tpidr = dt_value(&g.rng);
+	for (int i = 0; i < 32; i++) {
+		b->v[i][0] = dt_fp_value(&g.rng);
+		b->v[i][1] = dt_fp_value(&g.rng);
+	}
+	b->fpcr = dt_below(&g.rng, 4) ? 0 : (uint64_t)dt_below(&g.rng, 4) << 22 |
+		  (uint64_t)dt_below(&g.rng, 2) << 24 | (uint64_t)dt_below(&g.rng, 2) << 25;
+	b->fpsr = dt_below(&g.rng, 4) ? 0 : dt_rand(&g.rng) & 0x0800009full;
 	for (int i = 0; i < DT_SCRATCH; i += 8) {
 		uint64_t v = dt_below(&g.rng, 3) ? dt_rand(&g.rng) : dt_value(&g.rng);
 		memcpy(b->scratch + i, &v, 8);

@@ -156,6 +156,9 @@ static T_UNUSED void isa_assert_cpu_equal(const struct cpu *a, const struct cpu 
 	assert_int_equal(a->excl_valid, b->excl_valid);
 	assert_int_equal(a->excl_addr, b->excl_addr);
 	assert_int_equal(a->excl_size, b->excl_size);
+	assert_int_equal(a->fpcr, b->fpcr);
+	assert_int_equal(a->fpsr, b->fpsr);
+	assert_memory_equal(a->v, b->v, sizeof a->v);
 }
 
 /* Run every case (see the top of this file); report each mismatch, then

@@ -44,6 +44,9 @@ static int expected_kind(const struct uop *u)
 	case UOP_LOAD: return INSN_KIND_LOAD;
 	case UOP_STORE: return INSN_KIND_STORE;
 	case UOP_SYSCALL: return INSN_KIND_SYSCALL;
+	case UOP_FP: case UOP_FMA: return INSN_KIND_FP;
+	case UOP_FDIV: return INSN_KIND_FDIV;
+	case UOP_SIMD: return INSN_KIND_SIMD;
 	case UOP_BRANCH:
 		switch (u->branch_kind) {
 		case BRANCH_COND: return INSN_KIND_COND_BRANCH;

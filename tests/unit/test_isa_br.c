@@ -265,10 +265,7 @@ static void test_unsupported(void **state)
 	struct isa_env *e = *state;
 	static const uint32_t words[] = {
 		0xd53b0020,     /* mrs x0, ctr_el0 */
-		0xd53be040,     /* mrs x0, cntvct_el0 */
-		0xd53b4400,     /* mrs x0, fpcr */
 		0xd50342df,     /* msr daifset, #2 */
-		0xd50b7420,     /* dc zva, x0 */
 		0xd4000002,     /* hvc #0 */
 		0xd4000003,     /* smc #0 */
 		0xd4a00001,     /* dcps1 */
@@ -276,11 +273,12 @@ static void test_unsupported(void **state)
 		0xd71f0822,     /* braa x1, x2 */
 		0xd65f0bff,     /* retaa */
 		0x54000050,     /* bc.eq (FEAT_HBC) */
-		0x1e622820,     /* fadd d0, d1, d2 */
-		0x4ea28420,     /* add v0.4s, v1.4s, v2.4s */
-		0x9e670000,     /* fmov d0, x0 */
-		0x4c407000,     /* ld1 {v0.16b}, [x0] */
-		0x9e620000,     /* scvtf d0, x0 */
+		0xd5380000,     /* mrs x0, midr_el1 (no HWCAP_CPUID) */
+		0xd53be020,     /* mrs x0, cntpct_el0 */
+		0xd51be040,     /* msr cntvct_el0, x0 (read-only) */
+		0xd5087e20,     /* dc civac at op1 0: dc cisw (EL1) */
+		0x4e284820,     /* aese v0.16b, v1.16b */
+		0x1ee22820,     /* fadd h0, h1, h2 (half precision) */
 		0xffffffff,
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
@@ -304,7 +302,7 @@ static void test_names(void **state)
 	(void)state;
 	static const char *const classes[UOP_CLASS_COUNT] = {
 		"nop", "alu", "mul", "div", "load", "store", "branch", "system", "syscall",
-		"halt", "unsupported",
+		"halt", "unsupported", "fp", "fma", "fdiv", "simd",
 	};
 	for (int i = 0; i < UOP_CLASS_COUNT; i++)
 		assert_string_equal(uop_class_name(i), classes[i]);

@@ -262,6 +262,7 @@ static void test_exclusive_operands(void **state)
 	assert_int_equal(u.n_src, 2);
 	assert_int_equal(u.n_dst, 0);
 
+	/* the CAS family shares this space (test_isa_atomic.c runs them) */
 	static const uint32_t lse[] = {
 		0xc8a07c00,     /* cas x0, x0, [x0] */
 		0x08207c00,     /* casp w0, w1, w0, w1, [x0] */
@@ -269,6 +270,14 @@ static void test_exclusive_operands(void **state)
 	};
 	for (size_t i = 0; i < sizeof lse / sizeof lse[0]; i++) {
 		isa_decode(lse[i], T_CODE, &u);
+		assert_int_equal(u.op_class, UOP_LOAD);
+	}
+	static const uint32_t bad[] = {
+		0xc8a07800,     /* cas with bits 14..10 != 11111 */
+		0x08217c00,     /* casp with an odd Rs */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		isa_decode(bad[i], T_CODE, &u);
 		assert_int_equal(u.op_class, UOP_UNSUPPORTED);
 	}
 }

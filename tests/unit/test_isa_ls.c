@@ -412,10 +412,12 @@ static void test_ls_unallocated(void **state)
 		0x68400000,     /* ldnp with opc=01 (no LDNPSW) */
 		0x69000000,     /* stgp (FEAT_MTE) */
 		0xe9400000,     /* pair with opc=11 */
-		0x1c000000,     /* ldr s0, literal (SIMD&FP) */
-		0x3dc00000,     /* ldr q0, [x0] (SIMD&FP) */
-		0xad400000,     /* ldp q0, q0, [x0] (SIMD&FP) */
-		0xf8200000,     /* ldadd (FEAT_LSE): not in the base set */
+		0xec400000,     /* SIMD&FP pair with opc=11 */
+		0x7cc00000,     /* ldur with size 01, opc 11 (SIMD&FP) */
+		0x7c800000,     /* stur h0 with opc 10 (SIMD&FP) */
+		0x3c000800,     /* sttrb form for SIMD&FP: unallocated */
+		0xdc000000,     /* ldr literal SIMD&FP opc 11 */
+		0xf8209000,     /* atomic with o3=1, opc=001 */
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
 		struct uop u;

@@ -175,7 +175,10 @@ static void test_complete_info_and_settings(void **state)
 	size_t ws;
 	assert_string_equal(complete(x, "info br", &ws), "breakpoints");
 	assert_int_equal(ws, 5);
-	assert_string_equal(complete(x, "i s", NULL), "snapshots stack symbol");
+	/* built-in and instrument topics alike (the instruments add more) */
+	char *s_topics = complete(x, "i s", NULL);
+	assert_true(has_word(s_topics, "snapshots") && has_word(s_topics, "stack"));
+	assert_false(has_word(s_topics, "breakpoints"));
 	char *topics = complete(x, "info ", NULL);
 	int n_topics = 0;
 	for (int i = 0; xcmd_info_topic_name(i); i++, n_topics++)

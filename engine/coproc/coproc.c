@@ -1,0 +1,581 @@
+/*
+ * coproc.c — the profiling co-processor: the decode-time filters, the
+ * sample buffer, and the microcoded machine that consumes it.
+ *
+ * Time. The co-processor keeps its own clock, counted in core cycles
+ * (`now`); one microinstruction takes clock_div core cycles, a
+ * mispredicted microbranch `mispredict` co-processor cycles more. The
+ * core's cycle records (on_cycle, on_idle_cycles) advance it to the core's
+ * time: it runs while records wait, and idles otherwise. A tagged
+ * retirement first brings it up to date, then writes its record.
+ *
+ * A full buffer. With policy drop the record is counted and discarded.
+ * With policy stall the co-processor runs ahead until it frees an entry;
+ * the core cycles that took beyond the retirement's cycle are charged to
+ * the core with core_interrupt (nothing fetched, dispatched or committed
+ * meanwhile). This approximates a retirement stall without a core hook:
+ * the retirement itself has happened, and the other instructions retiring
+ * in the same cycle go on; the cycles are the same.
+ *
+ * Microinstruction semantics (one operation and one branch slot each):
+ *   flags  Z result zero (cmp: equal), L cmp less-than (unsigned),
+ *          H lookup hit, S saturated (inc/adds, or an index register write)
+ *   index registers saturate at 2^iwidth - 1 (and at 0 when subtracting);
+ *   data-array counters saturate at 2^cwidth - 1; array indices wrap.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "base/alloc.h"
+#include "coproc_internal.h"
+
+/* ---- the PC filter ------------------------------------------------------ */
+
+uint32_t coproc_pc_hash(const struct coproc *cp, uint64_t pc)
+{
+	uint64_t x = pc >> 2;
+	x ^= x >> 13;
+	x ^= x >> 7;
+	return (uint32_t)x & cp->hash_mask;
+}
+
+int coproc_pc_ignored(const struct coproc *cp, uint64_t pc)
+{
+	return cp->ignore[coproc_pc_hash(cp, pc)];
+}
+
+void coproc_set_ignore(struct coproc *cp, uint64_t pc)
+{
+	cp->ignore[coproc_pc_hash(cp, pc)] = 1;
+}
+
+/* ---- microcode --------------------------------------------------------- */
+
+static const struct coproc_rec *head(const struct coproc *cp)
+{
+	return &cp->buf[cp->r.head];
+}
+
+static uint64_t rd(const struct coproc *cp, const struct cp_uinsn *u, uint8_t o)
+{
+	if (o < CPR_I)
+		return cp->r.v[o];
+	if (o < CPR_C)
+		return cp->r.i[o - CPR_I];
+	if (o < CPR_B)
+		return cp->prog.creg[o - CPR_C];
+	const struct coproc_rec *h = head(cp);
+	switch (o) {
+	case CPR_F_PC: return h->pc;
+	case CPR_F_VALUE: return h->value;
+	case CPR_F_ADDR: return h->addr;
+	case CPR_F_TARGET: return h->target;
+	case CPR_F_TAKEN: return h->taken;
+	case CPR_F_KIND: return h->kind;
+	case CPR_IMM: return (uint64_t)u->imm;
+	}
+	return 0;
+}
+
+/* Write a destination; index registers saturate. */
+static void wr(struct coproc *cp, uint8_t o, uint64_t v, int underflow)
+{
+	if (o < CPR_I) {
+		cp->r.v[o] = v;
+	} else if (o < CPR_C) {
+		if (underflow) {
+			v = 0;
+			cp->r.flags |= FLAG_S;
+		} else if (v > cp->imax) {
+			v = cp->imax;
+			cp->r.flags |= FLAG_S;
+		}
+		cp->r.i[o - CPR_I] = (uint32_t)v;
+	}
+}
+
+static uint32_t lfsr_step(uint32_t x)
+{
+	/* Galois LFSR, maximal length (taps 32, 22, 2, 1) */
+	return (x >> 1) ^ (-(x & 1u) & 0x80200003u);
+}
+
+static int cond_holds(int cond, int f)
+{
+	switch (cond) {
+	case CPC_ALWAYS: return 1;
+	case CPC_Z: return !!(f & FLAG_Z);
+	case CPC_NZ: return !(f & FLAG_Z);
+	case CPC_LT: return !!(f & FLAG_L);
+	case CPC_GE: return !(f & FLAG_L);
+	case CPC_HIT: return !!(f & FLAG_H);
+	case CPC_MISS: return !(f & FLAG_H);
+	case CPC_SAT: return !!(f & FLAG_S);
+	case CPC_NSAT: return !(f & FLAG_S);
+	}
+	return 0;
+}
+
+static void finish_record(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	r->head = (r->head + 1) % (int)cp->cfg.buffer;
+	r->count--;
+	r->state = r->state == CPS_STOPPED ? CPS_STOPPED : CPS_IDLE;
+	r->upc = -1;
+	r->st.routines++;
+}
+
+static void take_interrupt(struct coproc *cp)
+{
+	const struct coproc_rec *h = head(cp);
+	uint64_t pc = h->pc, seq = h->seq;
+	cp->r.st.interrupts++;
+	uint64_t cost = coproc_handle_interrupt(cp);
+	cp->r.st.handler_cycles += cost;
+	if (cost)
+		core_interrupt(cp->core, cost);
+	finish_record(cp);
+	if (cp->hook)
+		cp->hook(cp->hook_ctx, pc, seq);
+}
+
+/* Execute the microinstruction at upc. */
+static void step(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	const struct cp_uinsn *u = &cp->prog.insn[r->upc];
+	uint64_t a = u->a != CPR_NONE ? rd(cp, u, u->a) : 0;
+	uint64_t b = u->b != CPR_NONE ? rd(cp, u, u->b) : 0;
+	uint64_t res = 0, x;
+	int f = r->flags & (FLAG_H | FLAG_L);
+	uint32_t addr = (cp->prog.breg[u->base] + (uint32_t)a) % cp->cfg.data;
+	r->flags = f;
+	switch (u->op) {
+	case CP_NOP: res = 1; break;
+	case CP_MOV: res = a; wr(cp, u->dst, res, 0); break;
+	case CP_ADD: res = a + b; wr(cp, u->dst, res < a ? UINT64_MAX : res, 0); break;
+	case CP_SUB: {
+		int under = u->dst >= CPR_I && u->dst < CPR_C && b > a;
+		res = under ? 0 : a - b;
+		wr(cp, u->dst, res, under);
+		break;
+	}
+	case CP_AND: res = a & b; wr(cp, u->dst, res, 0); break;
+	case CP_OR: res = a | b; wr(cp, u->dst, res, 0); break;
+	case CP_XOR: res = a ^ b; wr(cp, u->dst, res, 0); break;
+	case CP_SHL: res = a << (b & 63); wr(cp, u->dst, res, 0); break;
+	case CP_SHR: res = a >> (b & 63); wr(cp, u->dst, res, 0); break;
+	case CP_CMP:
+		res = a - b;
+		r->flags = (r->flags & FLAG_H) | (a < b ? FLAG_L : 0);
+		break;
+	case CP_LOOKUP: {
+		uint32_t i;
+		r->flags &= ~FLAG_H;
+		for (i = 0; i < cp->cfg.cam; i++)
+			if (cp->cam_valid[i] && cp->cam_key[i] == a)
+				break;
+		if (i < cp->cfg.cam) {
+			r->flags |= FLAG_H;
+			res = i;
+		}
+		wr(cp, u->dst, res, 0);
+		res = 1;   /* Z means nothing for a lookup */
+		break;
+	}
+	case CP_CAMW:
+		cp->cam_key[a % cp->cfg.cam] = b;
+		cp->cam_valid[a % cp->cfg.cam] = 1;
+		res = 1;
+		break;
+	case CP_CAMINV: cp->cam_valid[a % cp->cfg.cam] = 0; res = 1; break;
+	case CP_LD: res = cp->data[addr]; wr(cp, u->dst, res, 0); break;
+	case CP_ST: cp->data[addr] = b; res = 1; break;
+	case CP_INC:
+	case CP_ADDS:
+		x = cp->data[addr];
+		b = u->op == CP_INC ? 1 : b;
+		x = (x >= cp->cmax || cp->cmax - x <= b) ? cp->cmax : x + b;
+		if (x == cp->cmax)
+			r->flags |= FLAG_S;
+		cp->data[addr] = x;
+		res = x;
+		break;
+	case CP_RAND:
+		r->lfsr = lfsr_step(r->lfsr);
+		res = r->lfsr & a;
+		wr(cp, u->dst, res, 0);
+		break;
+	case CP_HASH: res = coproc_pc_hash(cp, a); wr(cp, u->dst, res, 0); break;
+	}
+	if (res == 0)
+		r->flags |= FLAG_Z;
+	r->now += cp->cfg.clock_div;
+	r->st.uinsns++;
+	r->st.cp_cycles++;
+	int taken = u->tkind != CPT_NONE && cond_holds(u->cond, r->flags);
+	if (u->tkind != CPT_NONE && u->cond != CPC_ALWAYS) {
+		if (cp->pred[r->upc % cp->cfg.ucode] != taken) {
+			r->now += (uint64_t)cp->cfg.mispredict * cp->cfg.clock_div;
+			r->st.cp_cycles += cp->cfg.mispredict;
+			r->st.ubranch_miss++;
+		}
+		cp->pred[r->upc % cp->cfg.ucode] = (uint8_t)taken;
+	}
+	if (!taken) {
+		r->upc++;
+	} else if (u->tkind == CPT_DONE) {
+		finish_record(cp);
+		return;
+	} else if (u->tkind == CPT_INTERRUPT) {
+		take_interrupt(cp);
+		return;
+	} else {
+		r->upc = u->tkind == CPT_LABEL ? u->target : cp->prog.treg[u->target];
+	}
+	if (r->upc >= cp->prog.n_insns ||
+	    r->now - r->routine_start > (uint64_t)cp->cfg.watchdog * cp->cfg.clock_div) {
+		r->st.abandoned++;
+		finish_record(cp);
+	}
+}
+
+/* Start the routine for the record at the head (the DFE). */
+static void start_routine(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	int kind = head(cp)->kind;
+	int start = kind < INSN_KIND_COUNT ? cp->prog.dfe[kind] : -1;
+	if (start < 0) {
+		finish_record(cp);
+		return;
+	}
+	r->upc = start;
+	r->state = CPS_RUNNING;
+	r->routine_start = r->now;
+}
+
+/* Run until core time `t` (or, with `until_space`, until the buffer has a
+ * free entry, whatever the time). */
+static void advance(struct coproc *cp, uint64_t t, int until_space)
+{
+	struct coproc_run *r = &cp->r;
+	for (;;) {
+		if (until_space ? r->count < (int)cp->cfg.buffer : r->now >= t)
+			break;
+		if (r->state == CPS_RUNNING) {
+			step(cp);
+		} else if (r->count) {
+			start_routine(cp);
+		} else {
+			if (r->now < t)
+				r->now = t;
+			break;
+		}
+	}
+}
+
+/* ---- the observer -------------------------------------------------------- */
+
+static void retire(struct coproc *cp, const struct insn_event *e)
+{
+	struct coproc_run *r = &cp->r;
+	r->st.retired_tagged++;
+	advance(cp, e->cycle, 0);
+	if (r->count == (int)cp->cfg.buffer) {
+		if (cp->cfg.policy == COPROC_DROP) {
+			r->st.drops++;
+			return;
+		}
+		r->st.stalls++;
+		advance(cp, 0, 1);
+		uint64_t from = e->cycle > r->stall_until ? e->cycle : r->stall_until;
+		if (r->now > from) {
+			core_interrupt(cp->core, r->now - from);
+			r->st.stall_cycles += r->now - from;
+			r->stall_until = r->now;
+		}
+	}
+	uint32_t fl = cp->prog.fields;
+	struct coproc_rec *rec = &cp->buf[(r->head + r->count) % (int)cp->cfg.buffer];
+	rec->pc = (fl & CPF_PC) ? e->pc : 0;
+	rec->value = (fl & CPF_VALUE) ? e->load_value : 0;
+	rec->addr = (fl & CPF_ADDR) ? e->mem_addr : 0;
+	rec->target = (fl & CPF_TARGET) ? e->next_pc : 0;
+	rec->taken = (fl & CPF_TAKEN) ? (uint8_t)e->taken : 0;
+	rec->kind = (uint8_t)e->kind;
+	rec->seq = e->seq;
+	r->count++;
+	r->st.records++;
+	if (r->count > r->st.buffer_max)
+		r->st.buffer_max = r->count;
+}
+
+static void on_insn(void *ctx, const struct insn_event *e)
+{
+	struct coproc *cp = ctx;
+	struct coproc_run *r = &cp->r;
+	if (!(cp->prog.classes >> e->kind & 1))
+		return;
+	uint64_t *tag = &cp->tags[e->seq & (TAG_RING - 1)];
+	if (e->stage == INSN_DISPATCH) {
+		r->st.decoded++;
+		if (!r->tagging)
+			return;
+		uint32_t h = coproc_pc_hash(cp, e->pc);
+		uint32_t m = (1u << r->pc_width) - 1;
+		if ((h & m) != r->pc_match || cp->ignore[h])
+			return;
+		*tag = e->seq + 1;
+		r->st.tagged++;
+	} else if (e->stage == INSN_COMMIT && *tag == e->seq + 1) {
+		*tag = 0;
+		retire(cp, e);
+	}
+}
+
+static void tick(struct coproc *cp, uint64_t cycle)
+{
+	struct coproc_run *r = &cp->r;
+	if (cycle < r->next_timer)
+		return;
+	r->next_timer = cycle - cycle % cp->cfg.timer + cp->cfg.timer;
+	int quiet = r->st.records == r->records_at_tick;
+	int executed = r->st.decoded != r->decoded_at_tick;
+	r->records_at_tick = r->st.records;
+	r->decoded_at_tick = r->st.decoded;
+	uint64_t cost = coproc_handle_timer(cp, quiet, executed);
+	if (cost) {
+		r->st.timer_actions++;
+		r->st.handler_cycles += cost;
+		core_interrupt(cp->core, cost);
+	}
+}
+
+static void on_cycle(void *ctx, const struct cycle_record *rec)
+{
+	struct coproc *cp = ctx;
+	advance(cp, rec->cycle + 1, 0);
+	tick(cp, rec->cycle);
+}
+
+static void on_idle(void *ctx, const struct cycle_record *rec, uint64_t n)
+{
+	struct coproc *cp = ctx;
+	advance(cp, rec->cycle + n, 0);
+	tick(cp, rec->cycle + n - 1);
+}
+
+static size_t state_size(void *ctx)
+{
+	struct coproc *cp = ctx;
+	return sizeof cp->r + cp->mem_size;
+}
+
+static void save(void *ctx, void *blob)
+{
+	struct coproc *cp = ctx;
+	memcpy(blob, &cp->r, sizeof cp->r);
+	memcpy((char *)blob + sizeof cp->r, cp->mem, cp->mem_size);
+}
+
+static void restore(void *ctx, const void *blob)
+{
+	struct coproc *cp = ctx;
+	memcpy(&cp->r, blob, sizeof cp->r);
+	memcpy(cp->mem, (const char *)blob + sizeof cp->r, cp->mem_size);
+}
+
+static uint32_t want_bits(uint32_t classes)
+{
+	uint32_t w = 0;
+	for (int k = 0; k < INSN_KIND_COUNT; k++) {
+		if (!(classes >> k & 1))
+			continue;
+		if (k == INSN_KIND_LOAD)
+			w |= INSN_WANT_LOAD;
+		else if (k == INSN_KIND_STORE)
+			w |= INSN_WANT_STORE;
+		else if (k == INSN_KIND_CALL || k == INSN_KIND_RETURN)
+			w |= INSN_WANT_CALL;
+		else if (insn_kind_is_branch(k))
+			w |= INSN_WANT_BRANCH;
+		else if (k == INSN_KIND_MUL || k == INSN_KIND_DIV)
+			w |= INSN_WANT_LONG_LATENCY;
+	}
+	return w;
+}
+
+/* ---- life cycle ----------------------------------------------------------- */
+
+static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_prog *p, struct core *c,
+			  struct ivx_err *err)
+{
+	if (p->n_insns > (int)cfg->ucode) {
+		ivx_error(err, IVX_EUSAGE, "program %s has %d microinstructions; the microcode array holds %u "
+			  "(coproc ucode=N)", p->name, p->n_insns, cfg->ucode);
+		return NULL;
+	}
+	if (cfg->ignore & (cfg->ignore - 1)) {
+		ivx_error(err, IVX_EUSAGE, "coproc ignore=%u is not a power of two", cfg->ignore);
+		return NULL;
+	}
+	struct coproc *cp = ivx_calloc(1, sizeof *cp);
+	if (!cp) {
+		ivx_error(err, IVX_ESYS, "out of memory");
+		return NULL;
+	}
+	cp->cfg = *cfg;
+	cp->prog = *p;
+	cp->core = c;
+	size_t sz[7] = {
+		align8(TAG_RING * sizeof(uint64_t)),
+		align8(cfg->buffer * sizeof(struct coproc_rec)),
+		align8(cfg->cam * sizeof(uint64_t)),
+		align8(cfg->cam),
+		align8(cfg->data * sizeof(uint64_t)),
+		align8(cfg->ignore),
+		align8(cfg->ucode),
+	};
+	size_t prof = cfg->profile * sizeof(struct coproc_pentry);
+	cp->mem_size = prof;
+	for (int i = 0; i < 7; i++)
+		cp->mem_size += sz[i];
+	cp->mem = ivx_calloc(1, cp->mem_size);
+	if (!cp->mem) {
+		ivx_free(cp);
+		ivx_error(err, IVX_ESYS, "out of memory");
+		return NULL;
+	}
+	char *m = cp->mem;
+	cp->tags = (uint64_t *)m, m += sz[0];
+	cp->buf = (struct coproc_rec *)m, m += sz[1];
+	cp->cam_key = (uint64_t *)m, m += sz[2];
+	cp->cam_valid = (uint8_t *)m, m += sz[3];
+	cp->data = (uint64_t *)m, m += sz[4];
+	cp->ignore = (uint8_t *)m, m += sz[5];
+	cp->pred = (uint8_t *)m, m += sz[6];
+	cp->profile = (struct coproc_pentry *)m;
+	cp->imax = p->iwidth >= 32 ? 0xffffffffu : (1ull << p->iwidth) - 1;
+	cp->cmax = (1ull << p->cwidth) - 1;
+	cp->hash_mask = cfg->ignore - 1;
+	struct coproc_run *r = &cp->r;
+	r->upc = -1;
+	r->state = CPS_IDLE;
+	r->tagging = 1;
+	r->pc_width = p->pc_width;
+	r->pc_match = p->pc_match;
+	r->lfsr = (uint32_t)(cfg->seed ^ (cfg->seed >> 32));
+	if (!r->lfsr)
+		r->lfsr = 0xace1u;
+	r->next_timer = cfg->timer;
+	r->partition_left = (int)coproc_prog_param(p, "partition_interrupts", 4);
+	uint32_t w = want_bits(p->classes);
+	cp->obs = (struct core_observer){
+		.name = "coproc",
+		.ctx = cp,
+		.on_insn = on_insn,
+		.on_cycle = on_cycle,
+		.on_idle_cycles = on_idle,
+		.state_size = state_size,
+		.save = save,
+		.restore = restore,
+	};
+	cp->obs.insn_filter_at[INSN_DISPATCH] = w;
+	cp->obs.insn_filter_at[INSN_COMMIT] = w | INSN_WANT_CORRECT_PATH;
+	return cp;
+}
+
+void coproc_free(struct coproc *cp)
+{
+	if (!cp)
+		return;
+	ivx_free(cp->mem);
+	ivx_free(cp);
+}
+
+const struct core_observer *coproc_observer(struct coproc *cp) { return &cp->obs; }
+const struct coproc_prog *coproc_program(const struct coproc *cp) { return &cp->prog; }
+const struct coproc_config *coproc_cfg(const struct coproc *cp) { return &cp->cfg; }
+
+void coproc_set_interrupt_hook(struct coproc *cp, void (*fn)(void *, uint64_t, uint64_t), void *ctx)
+{
+	cp->hook = fn;
+	cp->hook_ctx = ctx;
+}
+
+void coproc_finish(struct coproc *cp)
+{
+	if (cp->r.finished)
+		return;
+	cp->r.finished = 1;
+	cp->r.st.final_cycles += coproc_handle_final(cp);
+}
+
+void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s)
+{
+	const struct coproc_run *r = &cp->r;
+	*s = r->st;
+	s->buffer_count = r->count;
+	s->state = r->state;
+	s->upc = r->state == CPS_RUNNING ? r->upc : -1;
+	s->routine_kind = r->state == CPS_RUNNING ? head(cp)->kind : -1;
+	s->head_pc = r->count ? head(cp)->pc : 0;
+	s->pc_width = r->pc_width;
+	s->pc_match = r->pc_match;
+	s->complete = r->complete;
+}
+
+uint64_t coproc_vreg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NV ? cp->r.v[i] : 0; }
+uint32_t coproc_ireg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NI ? cp->r.i[i] : 0; }
+
+int coproc_slot_count(const struct coproc *cp)
+{
+	int64_t n = coproc_prog_param(&cp->prog, "slots", cp->cfg.cam);
+	return n < 0 ? 0 : n > (int64_t)cp->cfg.cam ? (int)cp->cfg.cam : (int)n;
+}
+
+void coproc_slot(const struct coproc *cp, int i, struct coproc_slot *out)
+{
+	memset(out, 0, sizeof *out);
+	if (i < 0 || (uint32_t)i >= cp->cfg.cam)
+		return;
+	out->valid = cp->cam_valid[i];
+	out->pc = cp->cam_key[i];
+	for (int k = 0; k < 4; k++)
+		out->w[k] = cp->data[(cp->prog.breg[k] + (uint32_t)i) % cp->cfg.data];
+	out->masked = out->valid && coproc_pc_ignored(cp, out->pc);
+}
+
+int coproc_profile_size(const struct coproc *cp) { return (int)cp->cfg.profile; }
+
+int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *out)
+{
+	if (i < 0 || (uint32_t)i >= cp->cfg.profile || !cp->profile[i].pc)
+		return 0;
+	*out = cp->profile[i];
+	return 1;
+}
+
+double coproc_pentry_invariance(const struct coproc_pentry *e)
+{
+	double best = 0;
+	uint64_t top = 0;
+	for (int k = 0; k < e->nvals; k++) {
+		if (e->val[k].region) {
+			/* a short region says little: it counts as at least a
+			 * quarter of the load's samples (and 8) */
+			uint64_t r = e->val[k].region, floor = e->total / 4 > 8 ? e->total / 4 : 8;
+			double f = (double)e->val[k].count / (double)(r < floor ? floor : r);
+			if (f > best)
+				best = f;
+		}
+		if (e->val[k].count > top)
+			top = e->val[k].count;
+	}
+	if (best > 0)
+		return best > 1 ? 1.0 : best;
+	return e->total ? (double)top / (double)e->total : 0.0;
+}

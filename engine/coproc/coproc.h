@@ -1,0 +1,170 @@
+/*
+ * coproc.h — the programmable profiling co-processor (Zilles & Sohi,
+ * HPCA 2001) attached to the core model.
+ *
+ *   decode (INSN_DISPATCH)          retire (INSN_COMMIT, correct path)
+ *   ┌──────────────────────┐        ┌─────────────────────────────┐
+ *   │ class filter          │ tag    │ tagged? write a record with │
+ *   │ AND PC filter:        ├──────▶ │ the program's fields into   │
+ *   │  (hash(pc) & mask)    │        │ the sample buffer; full:    │
+ *   │   == match, and the   │        │ stall retirement or drop    │
+ *   │  ignore bit of hash   │        └──────────────┬──────────────┘
+ *   │  clear                │                       │ head record
+ *   └──────────────────────┘        ┌──────────────▼──────────────┐
+ *                                   │ co-processor (own clock):   │
+ *                                   │ DFE: class -> routine start │
+ *                                   │ microcode, registers, CAM,  │
+ *                                   │ data array, LFSR;           │
+ *                                   │ DONE -> next record,        │
+ *                                   │ INTERRUPT -> main processor │
+ *                                   │ handler (cost charged with  │
+ *                                   │ core_interrupt)             │
+ *                                   └─────────────────────────────┘
+ *
+ * The main processor's interrupt handler is modelled in C
+ * (coproc_handler.c): it reads the co-processor's state, folds it into the
+ * profile in memory, sets PC-filter ignore bits for loads it is confident
+ * about, resets the arrays and lets the co-processor go on. Its cost is a
+ * fixed part plus a part per slot read and per ignore bit set.
+ *
+ * Everything that changes during a run (filters, buffer, registers,
+ * arrays, the in-memory profile, statistics) is in one block saved and
+ * restored by the observer's state_size/save/restore.
+ */
+#ifndef IVX_COPROC_H
+#define IVX_COPROC_H
+
+#include <stdint.h>
+#include "base/err.h"
+#include "core/core.h"
+#include "core/events.h"
+#include "coproc_prog.h"
+
+enum coproc_policy { COPROC_STALL, COPROC_DROP };
+
+/* Sizes and costs; every field is a key of coproc_config_set. */
+struct coproc_config {
+	uint32_t buffer;        /* sample buffer records */
+	uint32_t cam;           /* associative array entries */
+	uint32_t data;          /* data array words */
+	uint32_t ucode;         /* microcode array words */
+	uint32_t ignore;        /* PC filter ignore-bit table entries (power of two) */
+	uint32_t clock_div;     /* core cycles per co-processor cycle */
+	uint32_t policy;        /* enum coproc_policy */
+	uint32_t int_cycles;    /* handler: fixed cost per interrupt */
+	uint32_t slot_cycles;   /* handler: per slot or entry read */
+	uint32_t mask_cycles;   /* handler: per ignore bit set */
+	uint32_t mispredict;    /* co-processor cycles lost to a mispredicted microbranch */
+	uint32_t watchdog;      /* co-processor cycles one record may take before it is abandoned */
+	uint64_t timer;         /* main-processor timer period, cycles (completion check) */
+	uint32_t profile;       /* entries of the in-memory profile table */
+	uint64_t seed;          /* LFSR seed */
+};
+
+void coproc_config_defaults(struct coproc_config *c);
+/* "key=value"; the error names the key and the range. */
+int coproc_config_set(struct coproc_config *c, const char *assignment, struct ivx_err *err);
+/* Keys in order, for help and docs; NULL past the end. */
+const char *coproc_config_key(int i);
+const char *coproc_config_help(int i);
+int coproc_config_get(const struct coproc_config *c, int i, char *buf, size_t n);
+
+struct coproc;
+
+/* A co-processor loaded with program p (copied) observing core c. Add its
+ * observer with core_add_observer(c, coproc_observer(cp), err). */
+struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_prog *p, struct core *c,
+			  struct ivx_err *err);
+void coproc_free(struct coproc *cp);
+const struct core_observer *coproc_observer(struct coproc *cp);
+const struct coproc_prog *coproc_program(const struct coproc *cp);
+const struct coproc_config *coproc_cfg(const struct coproc *cp);
+
+/* Called for each INTERRUPT the microcode takes (the explorer's
+ * `catch coproc-interrupt`): pc of the record being processed. */
+void coproc_set_interrupt_hook(struct coproc *cp, void (*fn)(void *ctx, uint64_t pc, uint64_t seq), void *ctx);
+
+/* The end of the run: the handler harvests what the slots still hold
+ * (its cost is counted in final_cycles, not charged to the finished run).
+ * Idempotent. */
+void coproc_finish(struct coproc *cp);
+
+enum coproc_state { CPS_IDLE, CPS_RUNNING, CPS_STOPPED };
+
+struct coproc_stats {
+	uint64_t decoded;        /* instructions of the tagged classes seen at decode */
+	uint64_t tagged;         /* ... that both filters tagged (all paths) */
+	uint64_t retired_tagged; /* tagged instructions that retired */
+	uint64_t records;        /* records written into the buffer */
+	uint64_t drops;          /* records dropped on a full buffer (policy drop) */
+	uint64_t stalls;         /* retirements that found the buffer full (policy stall) */
+	uint64_t stall_cycles;   /* core cycles charged for them */
+	uint64_t interrupts;     /* INTERRUPTs taken by the microcode */
+	uint64_t timer_actions;  /* timer ticks on which the handler acted */
+	uint64_t handler_cycles; /* core cycles charged for handlers */
+	uint64_t final_cycles;   /* the end-of-run harvest (not charged) */
+	uint64_t masked;         /* ignore bits set */
+	uint64_t uinsns;         /* microinstructions executed */
+	uint64_t cp_cycles;      /* co-processor busy cycles */
+	uint64_t ubranch_miss;   /* mispredicted microbranches */
+	uint64_t routines;       /* records processed to DONE or INTERRUPT */
+	uint64_t abandoned;      /* records abandoned by the watchdog or running off the microcode */
+	uint64_t profile_full;   /* harvested entries lost to a full profile table */
+	int buffer_count;        /* records in the buffer now */
+	int buffer_max;          /* the most ever */
+	int state;               /* enum coproc_state */
+	int upc;                 /* microcode pc (-1 idle) */
+	int routine_kind;        /* class of the record being processed, -1 idle */
+	uint64_t head_pc;        /* its pc */
+	int pc_width;            /* PC filter mask width and match now */
+	uint32_t pc_match;
+	int complete;            /* the handler declared the profile complete */
+};
+void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s);
+
+/* The co-processor's register files (for panes and tests). */
+uint64_t coproc_vreg(const struct coproc *cp, int i);
+uint32_t coproc_ireg(const struct coproc *cp, int i);
+
+/* Slots as the value and edge programs lay them out: CAM entry i and the
+ * data words b0+i .. b3+i (docs/coproc.md). */
+struct coproc_slot {
+	int valid;
+	uint64_t pc;
+	uint64_t w[4];           /* data[b0+i], data[b1+i], data[b2+i], data[b3+i] */
+	int masked;              /* the pc's ignore bit is set */
+};
+int coproc_slot_count(const struct coproc *cp);
+void coproc_slot(const struct coproc *cp, int i, struct coproc_slot *out);
+
+/* The in-memory profile the handler builds. */
+#define COPROC_PVALS 4
+struct coproc_pentry {
+	uint64_t pc;
+	uint64_t total;          /* samples observed (total counters) */
+	int masked;
+	int nvals;
+	/* per value: samples equal to it while it was the active value
+	 * (count), and samples seen while it was active (region; 0 for
+	 * programs that count outcomes, as edge) */
+	struct { uint64_t value, count, region; } val[COPROC_PVALS];
+};
+int coproc_profile_size(const struct coproc *cp);    /* table entries */
+/* Entry i, 0 if the entry is empty. */
+int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *out);
+/* The entry of pc: 1, or 0 if the profile has none. */
+int coproc_profile_find(const struct coproc *cp, uint64_t pc, struct coproc_pentry *out);
+/* The estimated invariance of an entry: with regions, the largest
+ * count / region (a region of fewer than 8 samples counts as 8); else the
+ * largest count / total. */
+double coproc_pentry_invariance(const struct coproc_pentry *e);
+
+/* Results a handler keeps beside the profile (callstack: 0 max depth,
+ * 1 returns to an unexpected address, 2 returns at depth 0). */
+uint64_t coproc_aux(const struct coproc *cp, int i);
+
+/* The PC filter's hash and whether pc is ignored now. */
+uint32_t coproc_pc_hash(const struct coproc *cp, uint64_t pc);
+int coproc_pc_ignored(const struct coproc *cp, uint64_t pc);
+
+#endif

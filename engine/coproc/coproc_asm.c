@@ -1,0 +1,659 @@
+/*
+ * coproc_asm.c — the co-processor's assembler and disassembler.
+ *
+ * Two passes over the source: the first parses every line (directives,
+ * labels, microinstructions) and records where labels are used; the
+ * second resolves those uses. Every mistake is reported as
+ * "file:line: message" and stops the assembly; the grammar is in
+ * docs/coproc.md. The assembler never reads past `len` (the fuzz harness
+ * tests/fuzz/coproc_asm.c feeds it arbitrary bytes).
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/alloc.h"
+#include "coproc_prog.h"
+
+static const char *const op_names[CP_OP_COUNT] = {
+	"nop", "mov", "add", "sub", "and", "or", "xor", "shl", "shr", "cmp",
+	"lookup", "camw", "caminv", "ld", "st", "inc", "adds", "rand", "hash",
+};
+static const char *const cond_names[CPC_COUNT] = {
+	"", "z", "nz", "lt", "ge", "hit", "miss", "sat", "nsat",
+};
+static const char *const field_names[] = { "pc", "value", "addr", "target", "taken", "kind" };
+
+const char *coproc_op_name(int op) { return op >= 0 && op < CP_OP_COUNT ? op_names[op] : "?"; }
+const char *coproc_cond_name(int c) { return c >= 0 && c < CPC_COUNT ? cond_names[c] : "?"; }
+const char *coproc_field_name(int bit)
+{
+	for (int i = 0; i < 5; i++)
+		if (bit == 1 << i)
+			return field_names[i];
+	return "?";
+}
+
+/* ---- parsing state --------------------------------------------------- */
+
+#define MAX_FIXUPS (COPROC_MAX_UCODE + INSN_KIND_COUNT + COPROC_NT)
+
+struct fixup {
+	char name[24];
+	uint32_t line;
+	int kind;        /* 0: insn target, 1: dfe entry, 2: target register */
+	int index;
+};
+
+struct asm_state {
+	const char *file;
+	uint32_t line;
+	struct coproc_prog *p;
+	struct ivx_err *err;
+	int n_fix;
+	struct fixup fix[MAX_FIXUPS];
+	int dfe_default_set;
+	char dfe_default[24];
+	uint32_t dfe_default_line;
+	uint32_t fields_used;     /* fields the microcode reads */
+	int fields_set;
+};
+
+static int fail(struct asm_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct asm_state *s, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return ivx_error(s->err, IVX_EINPUT, "%s:%u: %s", s->file, s->line, msg);
+}
+
+/* A line split into words: identifiers, numbers, and the punctuation
+ * , [ ] + : -> each as its own word. */
+#define MAX_WORDS 16
+struct words {
+	int n;
+	char w[MAX_WORDS][32];
+};
+
+static int split(struct asm_state *s, const char *l, size_t len, struct words *out)
+{
+	out->n = 0;
+	size_t i = 0;
+	while (i < len) {
+		char ch = l[i];
+		if (ch == ';')
+			break;
+		if (ch == ' ' || ch == '\t' || ch == '\r') {
+			i++;
+			continue;
+		}
+		if (out->n == MAX_WORDS)
+			return fail(s, "too many words on one line");
+		char *w = out->w[out->n++];
+		if (ch == '-' && i + 1 < len && l[i + 1] == '>') {
+			strcpy(w, "->");
+			i += 2;
+			continue;
+		}
+		if (strchr(",[]+:=", ch)) {
+			w[0] = ch, w[1] = 0;
+			i++;
+			continue;
+		}
+		if (isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '#' || ch == '-') {
+			size_t k = 0;
+			while (i < len && (isalnum((unsigned char)l[i]) || strchr("_.#-", l[i]))) {
+				if (l[i] == '-' && k > 0 && i + 1 < len && l[i + 1] == '>')
+					break;
+				if (k == 31)
+					return fail(s, "word too long");
+				w[k++] = l[i++];
+			}
+			w[k] = 0;
+			continue;
+		}
+		if (isprint((unsigned char)ch))
+			return fail(s, "unexpected character '%c'", ch);
+		return fail(s, "unexpected byte 0x%02x", (unsigned char)ch);
+	}
+	return 0;
+}
+
+static int is_ident(const char *w)
+{
+	if (!(isalpha((unsigned char)w[0]) || w[0] == '_'))
+		return 0;
+	for (const char *c = w; *c; c++)
+		if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '.'))
+			return 0;
+	return 1;
+}
+
+/* A number: [-]decimal or [-]0xhex, optional leading '#'. */
+static int parse_num(const char *w, int64_t *v)
+{
+	if (*w == '#')
+		w++;
+	int neg = *w == '-';
+	if (neg)
+		w++;
+	if (!isdigit((unsigned char)*w))
+		return -1;
+	char *end;
+	unsigned long long u = strtoull(w, &end, 0);
+	if (*end)
+		return -1;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+static int reg_num(const char *w, char prefix, int count)
+{
+	if (w[0] != prefix || !isdigit((unsigned char)w[1]))
+		return -1;
+	char *end;
+	long n = strtol(w + 1, &end, 10);
+	if (*end || n < 0 || n >= count || (w[1] == '0' && w[2]))
+		return -1;
+	return (int)n;
+}
+
+/* A source operand: register, field, or immediate (into *imm, *has_imm). */
+static int parse_src(struct asm_state *s, const char *w, struct cp_uinsn *u, uint8_t *out)
+{
+	int n;
+	int64_t v;
+	if ((n = reg_num(w, 'v', COPROC_NV)) >= 0)
+		*out = CPR_V + n;
+	else if ((n = reg_num(w, 'i', COPROC_NI)) >= 0)
+		*out = CPR_I + n;
+	else if ((n = reg_num(w, 'c', COPROC_NC)) >= 0)
+		*out = CPR_C + n;
+	else if (!parse_num(w, &v)) {
+		for (int k = 0; k < 2; k++)
+			if ((k ? u->b : u->a) == CPR_IMM)
+				return fail(s, "at most one immediate per microinstruction");
+		if (u->dst == CPR_IMM)
+			return fail(s, "at most one immediate per microinstruction");
+		u->imm = v;
+		*out = CPR_IMM;
+	} else {
+		for (int f = 0; f < 6; f++)
+			if (!strcmp(w, field_names[f])) {
+				*out = CPR_F_PC + f;
+				if (f < 5)
+					s->fields_used |= 1u << f;
+				return 0;
+			}
+		return fail(s, "'%s' is not a source operand (v0-v7, i0-i7, c0-c15, a record field or a number)", w);
+	}
+	return 0;
+}
+
+static int parse_dst(struct asm_state *s, const char *w, uint8_t *out)
+{
+	int n;
+	if ((n = reg_num(w, 'v', COPROC_NV)) >= 0)
+		*out = CPR_V + n;
+	else if ((n = reg_num(w, 'i', COPROC_NI)) >= 0)
+		*out = CPR_I + n;
+	else
+		return fail(s, "'%s' cannot be written (destinations are v0-v7 and i0-i7)", w);
+	return 0;
+}
+
+static int add_fixup(struct asm_state *s, const char *name, int kind, int index)
+{
+	if (s->n_fix == MAX_FIXUPS)
+		return fail(s, "too many label references");
+	struct fixup *f = &s->fix[s->n_fix++];
+	snprintf(f->name, sizeof f->name, "%s", name);
+	f->line = s->line, f->kind = kind, f->index = index;
+	return 0;
+}
+
+/* Operand shapes, per op: D dst, S src, M memory [bN + S]. */
+static const char *const shapes[CP_OP_COUNT] = {
+	"", "DS", "DSS", "DSS", "DSS", "DSS", "DSS", "DSS", "DSS", "SS",
+	"DS", "SS", "S", "DM", "MS", "M", "MS", "DS", "DS",
+};
+
+/* Parse "[ bN + S ]" at words[*k]. */
+static int parse_mem(struct asm_state *s, const struct words *w, int *k, struct cp_uinsn *u)
+{
+	int i = *k;
+	if (i + 4 >= w->n + 0 || strcmp(w->w[i], "[") || strcmp(w->w[i + 2], "+") || strcmp(w->w[i + 4], "]"))
+		return fail(s, "expected a data-array operand [bN + index]");
+	int b = reg_num(w->w[i + 1], 'b', COPROC_NB);
+	if (b < 0)
+		return fail(s, "'%s' is not a base register (b0-b3)", w->w[i + 1]);
+	u->base = (uint8_t)b;
+	if (parse_src(s, w->w[i + 3], u, &u->a) < 0)
+		return -1;
+	*k = i + 5;
+	return 0;
+}
+
+static int parse_insn(struct asm_state *s, const struct words *w, int k)
+{
+	struct coproc_prog *p = s->p;
+	int op;
+	for (op = 0; op < CP_OP_COUNT; op++)
+		if (!strcmp(w->w[k], op_names[op]))
+			break;
+	if (op == CP_OP_COUNT)
+		return fail(s, "unknown operation '%s'", w->w[k]);
+	if (p->n_insns == COPROC_MAX_UCODE)
+		return fail(s, "more than %d microinstructions", COPROC_MAX_UCODE);
+	struct cp_uinsn *u = &p->insn[p->n_insns];
+	memset(u, 0, sizeof *u);
+	u->op = (uint8_t)op;
+	u->dst = u->a = u->b = CPR_NONE;
+	u->line = s->line;
+	k++;
+	int nsrc = 0;
+	for (const char *sh = shapes[op]; *sh; sh++) {
+		if (sh != shapes[op]) {
+			if (k >= w->n || strcmp(w->w[k], ","))
+				return fail(s, "%s: expected ',' after operand %d", op_names[op], (int)(sh - shapes[op]));
+			k++;
+		}
+		if (k >= w->n || !strcmp(w->w[k], "->"))
+			return fail(s, "%s: missing operand %d", op_names[op], (int)(sh - shapes[op]) + 1);
+		if (*sh == 'D') {
+			if (parse_dst(s, w->w[k++], &u->dst) < 0)
+				return -1;
+		} else if (*sh == 'M') {
+			if (parse_mem(s, w, &k, u) < 0)
+				return -1;
+			nsrc++;
+		} else {
+			uint8_t *slot = nsrc == 0 ? &u->a : &u->b;
+			if (parse_src(s, w->w[k++], u, slot) < 0)
+				return -1;
+			nsrc++;
+		}
+	}
+	if (k < w->n && strcmp(w->w[k], "->"))
+		return fail(s, "%s: unexpected '%s' after the operands", op_names[op], w->w[k]);
+	if (k < w->n) {
+		k++;
+		if (k < w->n && k + 1 < w->n) {
+			int c;
+			for (c = 1; c < CPC_COUNT; c++)
+				if (!strcmp(w->w[k], cond_names[c]))
+					break;
+			if (c == CPC_COUNT)
+				return fail(s, "unknown branch condition '%s'", w->w[k]);
+			u->cond = (uint8_t)c;
+			k++;
+		}
+		if (k >= w->n)
+			return fail(s, "'->' needs a target");
+		const char *t = w->w[k];
+		int tr;
+		if (!strcmp(t, "DONE"))
+			u->tkind = CPT_DONE;
+		else if (!strcmp(t, "INTERRUPT"))
+			u->tkind = CPT_INTERRUPT;
+		else if ((tr = reg_num(t, 't', COPROC_NT)) >= 0)
+			u->tkind = CPT_TREG, u->target = (uint16_t)tr;
+		else if (is_ident(t)) {
+			u->tkind = CPT_LABEL;
+			if (add_fixup(s, t, 0, p->n_insns) < 0)
+				return -1;
+		} else
+			return fail(s, "'%s' is not a branch target (a label, t0-t3, DONE or INTERRUPT)", t);
+		if (k + 1 < w->n)
+			return fail(s, "unexpected '%s' after the branch target", w->w[k + 1]);
+	}
+	p->n_insns++;
+	return 0;
+}
+
+static int want_words(struct asm_state *s, const struct words *w, int k, int n, const char *usage)
+{
+	if (w->n - k != n)
+		return fail(s, "usage: %s", usage);
+	return 0;
+}
+
+static int parse_kind(struct asm_state *s, const char *w, uint32_t *mask)
+{
+	if (!strcmp(w, "branch")) {
+		for (int k = INSN_KIND_COND_BRANCH; k <= INSN_KIND_RETURN; k++)
+			*mask |= 1u << k;
+		return 0;
+	}
+	int k = insn_kind_from_name(w);
+	if (k < 0)
+		return fail(s, "unknown instruction class '%s'", w);
+	if (k == INSN_KIND_ALU || k == INSN_KIND_OTHER || k == INSN_KIND_SYSCALL)
+		return fail(s, "class '%s' cannot be tagged (loads, stores, branches, calls, returns, mul, div)", w);
+	*mask |= 1u << k;
+	return 0;
+}
+
+static int parse_directive(struct asm_state *s, const struct words *w, int k)
+{
+	struct coproc_prog *p = s->p;
+	const char *d = w->w[k++];
+	int64_t v;
+	int r;
+	if (!strcmp(d, ".name") || !strcmp(d, ".handler")) {
+		if (want_words(s, w, k, 1, d[1] == 'n' ? ".name NAME" : ".handler value|edge|callstack|none") < 0)
+			return -1;
+		if (!is_ident(w->w[k]))
+			return fail(s, "'%s' is not a name", w->w[k]);
+		if (d[1] == 'n')
+			snprintf(p->name, sizeof p->name, "%s", w->w[k]);
+		else if (strcmp(w->w[k], "value") && strcmp(w->w[k], "edge") && strcmp(w->w[k], "callstack") &&
+			 strcmp(w->w[k], "none"))
+			return fail(s, "unknown handler '%s' (value, edge, callstack, none)", w->w[k]);
+		else
+			snprintf(p->handler, sizeof p->handler, "%s", w->w[k]);
+		return 0;
+	}
+	if (!strcmp(d, ".classes")) {
+		if (k >= w->n)
+			return fail(s, "usage: .classes CLASS...");
+		for (; k < w->n; k++)
+			if (parse_kind(s, w->w[k], &p->classes) < 0)
+				return -1;
+		return 0;
+	}
+	if (!strcmp(d, ".fields")) {
+		if (k >= w->n)
+			return fail(s, "usage: .fields FIELD...");
+		for (; k < w->n; k++) {
+			int f;
+			for (f = 0; f < 5; f++)
+				if (!strcmp(w->w[k], field_names[f]))
+					break;
+			if (f == 5)
+				return fail(s, "unknown record field '%s' (pc, value, addr, target, taken)", w->w[k]);
+			p->fields |= 1u << f;
+		}
+		s->fields_set = 1;
+		return 0;
+	}
+	if (!strcmp(d, ".dfe")) {
+		if (want_words(s, w, k, 2, ".dfe CLASS|default LABEL") < 0)
+			return -1;
+		if (!is_ident(w->w[k + 1]))
+			return fail(s, "'%s' is not a label", w->w[k + 1]);
+		if (!strcmp(w->w[k], "default")) {
+			s->dfe_default_set = 1;
+			snprintf(s->dfe_default, sizeof s->dfe_default, "%s", w->w[k + 1]);
+			s->dfe_default_line = s->line;
+			return 0;
+		}
+		uint32_t m = 0;
+		if (parse_kind(s, w->w[k], &m) < 0)
+			return -1;
+		for (int c = 0; c < INSN_KIND_COUNT; c++)
+			if (m & (1u << c))
+				if (add_fixup(s, w->w[k + 1], 1, c) < 0)
+					return -1;
+		return 0;
+	}
+	if (!strcmp(d, ".const") || !strcmp(d, ".base")) {
+		int isc = d[1] == 'c';
+		if (want_words(s, w, k, 2, isc ? ".const cN VALUE" : ".base bN WORD") < 0)
+			return -1;
+		r = reg_num(w->w[k], isc ? 'c' : 'b', isc ? COPROC_NC : COPROC_NB);
+		if (r < 0)
+			return fail(s, "'%s' is not a %s register", w->w[k], isc ? "constant (c0-c15)" : "base (b0-b3)");
+		if (parse_num(w->w[k + 1], &v) < 0)
+			return fail(s, "'%s' is not a number", w->w[k + 1]);
+		if (isc)
+			p->creg[r] = (uint64_t)v;
+		else if (v < 0 || v > 1 << 20)
+			return fail(s, "base address %lld out of range", (long long)v);
+		else
+			p->breg[r] = (uint32_t)v;
+		return 0;
+	}
+	if (!strcmp(d, ".target")) {
+		if (want_words(s, w, k, 2, ".target tN LABEL") < 0)
+			return -1;
+		r = reg_num(w->w[k], 't', COPROC_NT);
+		if (r < 0)
+			return fail(s, "'%s' is not a branch target register (t0-t3)", w->w[k]);
+		if (!is_ident(w->w[k + 1]))
+			return fail(s, "'%s' is not a label", w->w[k + 1]);
+		return add_fixup(s, w->w[k + 1], 2, r);
+	}
+	if (!strcmp(d, ".iwidth") || !strcmp(d, ".cwidth")) {
+		int isi = d[1] == 'i';
+		if (want_words(s, w, k, 1, isi ? ".iwidth BITS" : ".cwidth BITS") < 0)
+			return -1;
+		if (parse_num(w->w[k], &v) < 0 || v < 1 || v > (isi ? 32 : 63))
+			return fail(s, "%s: '%s' is not a width of 1..%d bits", d, w->w[k], isi ? 32 : 63);
+		*(isi ? &p->iwidth : &p->cwidth) = (int)v;
+		return 0;
+	}
+	if (!strcmp(d, ".pcfilter")) {
+		int64_t m;
+		if (want_words(s, w, k, 2, ".pcfilter WIDTH MATCH") < 0)
+			return -1;
+		if (parse_num(w->w[k], &v) < 0 || v < 0 || v > 16)
+			return fail(s, ".pcfilter: mask width '%s' is not 0..16", w->w[k]);
+		if (parse_num(w->w[k + 1], &m) < 0 || m < 0 || m >= (1ll << v))
+			return fail(s, ".pcfilter: match '%s' does not fit in %d bits", w->w[k + 1], (int)v);
+		p->pc_width = (int)v, p->pc_match = (uint32_t)m;
+		return 0;
+	}
+	if (!strcmp(d, ".param")) {
+		if (want_words(s, w, k, 2, ".param NAME VALUE") < 0)
+			return -1;
+		if (!is_ident(w->w[k]) || strlen(w->w[k]) >= sizeof p->param[0].name)
+			return fail(s, "'%s' is not a parameter name", w->w[k]);
+		if (parse_num(w->w[k + 1], &v) < 0)
+			return fail(s, "'%s' is not a number", w->w[k + 1]);
+		for (int i = 0; i < p->n_params; i++)
+			if (!strcmp(p->param[i].name, w->w[k]))
+				return fail(s, "parameter '%s' set twice", w->w[k]);
+		if (p->n_params == COPROC_MAX_PARAMS)
+			return fail(s, "more than %d parameters", COPROC_MAX_PARAMS);
+		snprintf(p->param[p->n_params].name, sizeof p->param[0].name, "%s", w->w[k]);
+		p->param[p->n_params++].value = v;
+		return 0;
+	}
+	return fail(s, "unknown directive '%s'", d);
+}
+
+static int find_label(const struct coproc_prog *p, const char *name)
+{
+	for (int i = 0; i < p->n_labels; i++)
+		if (!strcmp(p->label[i].name, name))
+			return p->label[i].addr;
+	return -1;
+}
+
+static int parse_line(struct asm_state *s, const char *l, size_t len)
+{
+	struct words w;
+	if (split(s, l, len, &w) < 0)
+		return -1;
+	int k = 0;
+	struct coproc_prog *p = s->p;
+	if (w.n >= 2 && !strcmp(w.w[1], ":")) {
+		if (!is_ident(w.w[0]) || w.w[0][0] == '.')
+			return fail(s, "'%s' is not a label name", w.w[0]);
+		if (strlen(w.w[0]) >= sizeof p->label[0].name)
+			return fail(s, "label '%s' is too long (at most %zu characters)", w.w[0],
+				    sizeof p->label[0].name - 1);
+		if (!strcmp(w.w[0], "DONE") || !strcmp(w.w[0], "INTERRUPT"))
+			return fail(s, "'%s' is a reserved target name", w.w[0]);
+		if (find_label(p, w.w[0]) >= 0)
+			return fail(s, "label '%s' defined twice", w.w[0]);
+		if (p->n_labels == COPROC_MAX_LABELS)
+			return fail(s, "more than %d labels", COPROC_MAX_LABELS);
+		snprintf(p->label[p->n_labels].name, sizeof p->label[0].name, "%s", w.w[0]);
+		p->label[p->n_labels++].addr = (uint16_t)p->n_insns;
+		k = 2;
+	}
+	if (k == w.n)
+		return 0;
+	if (w.w[k][0] == '.')
+		return parse_directive(s, &w, k);
+	return parse_insn(s, &w, k);
+}
+
+int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog *out, struct ivx_err *err)
+{
+	struct asm_state *s = ivx_calloc(1, sizeof *s);
+	if (!s)
+		return ivx_error(err, IVX_ESYS, "out of memory");
+	memset(out, 0, sizeof *out);
+	s->file = file, s->p = out, s->err = err;
+	snprintf(out->name, sizeof out->name, "unnamed");
+	snprintf(out->handler, sizeof out->handler, "none");
+	out->iwidth = 16, out->cwidth = 16;
+	for (int c = 0; c < INSN_KIND_COUNT; c++)
+		out->dfe[c] = -1;
+	int rc = 0;
+	size_t i = 0;
+	while (i < len && rc == 0) {
+		size_t e = i;
+		while (e < len && src[e] != '\n')
+			e++;
+		s->line++;
+		if (e - i > 400)
+			rc = fail(s, "line longer than 400 characters");
+		else
+			rc = parse_line(s, src + i, e - i);
+		i = e + 1;
+	}
+	if (rc == 0 && out->n_insns == 0) {
+		s->line = s->line ? s->line : 1;
+		rc = fail(s, "the program has no microinstructions");
+	}
+	for (int f = 0; rc == 0 && f < s->n_fix; f++) {
+		struct fixup *x = &s->fix[f];
+		int a = find_label(out, x->name);
+		s->line = x->line;
+		if (a < 0)
+			rc = fail(s, "undefined label '%s'", x->name);
+		else if (a >= out->n_insns)
+			rc = fail(s, "label '%s' marks no microinstruction", x->name);
+		else if (x->kind == 0)
+			out->insn[x->index].target = (uint16_t)a;
+		else if (x->kind == 1)
+			out->dfe[x->index] = (int16_t)a;
+		else
+			out->treg[x->index] = (uint16_t)a;
+	}
+	if (rc == 0 && s->dfe_default_set) {
+		s->line = s->dfe_default_line;
+		int a = find_label(out, s->dfe_default);
+		if (a < 0 || a >= out->n_insns)
+			rc = fail(s, "undefined label '%s'", s->dfe_default);
+		for (int c = 0; rc == 0 && c < INSN_KIND_COUNT; c++)
+			if (out->dfe[c] < 0)
+				out->dfe[c] = (int16_t)a;
+	}
+	for (int c = 0; rc == 0 && c < INSN_KIND_COUNT; c++)
+		if ((out->classes & (1u << c)) && out->dfe[c] < 0) {
+			s->line = 1;
+			rc = fail(s, "class %s is tagged (.classes) but has no .dfe routine", insn_kind_name(c));
+		}
+	if (rc == 0 && !out->classes) {
+		s->line = 1;
+		rc = fail(s, "no .classes: the program would never receive a record");
+	}
+	/* every record field the microcode reads must be collected */
+	for (int f = 0; rc == 0 && f < 5; f++)
+		if ((s->fields_used & (1u << f)) && !(out->fields & (1u << f))) {
+			for (int a = 0; a < out->n_insns; a++) {
+				const struct cp_uinsn *u = &out->insn[a];
+				if (u->a == CPR_F_PC + f || u->b == CPR_F_PC + f) {
+					s->line = u->line;
+					break;
+				}
+			}
+			rc = fail(s, "the microcode reads '%s' but .fields does not collect it", field_names[f]);
+		}
+	/* branches must land inside the microcode; memory offsets come from
+	 * registers so they are checked (masked) at run time */
+	ivx_free(s);
+	return rc < 0 ? IVX_EINPUT : IVX_OK;
+}
+
+/* ---- disassembly ----------------------------------------------------- */
+
+static void opnd(const struct cp_uinsn *u, uint8_t r, char *b, size_t n)
+{
+	if (r < CPR_I)
+		snprintf(b, n, "v%d", r);
+	else if (r < CPR_C)
+		snprintf(b, n, "i%d", r - CPR_I);
+	else if (r < CPR_B)
+		snprintf(b, n, "c%d", r - CPR_C);
+	else if (r >= CPR_F_PC && r <= CPR_F_KIND)
+		snprintf(b, n, "%s", field_names[r - CPR_F_PC]);
+	else if (r == CPR_IMM)
+		snprintf(b, n, "#%lld", (long long)u->imm);
+	else
+		snprintf(b, n, "?");
+}
+
+const char *coproc_prog_label_at(const struct coproc_prog *p, int addr)
+{
+	for (int i = 0; i < p->n_labels; i++)
+		if (p->label[i].addr == addr)
+			return p->label[i].name;
+	return NULL;
+}
+
+void coproc_disasm_insn(const struct coproc_prog *p, int addr, char *buf, size_t n)
+{
+	if (addr < 0 || addr >= p->n_insns) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	const struct cp_uinsn *u = &p->insn[addr];
+	char d[24], a[24], b[24], t[48] = "";
+	opnd(u, u->dst, d, sizeof d);
+	opnd(u, u->a, a, sizeof a);
+	opnd(u, u->b, b, sizeof b);
+	const char *sh = shapes[u->op];
+	size_t len = (size_t)snprintf(buf, n, "%s", op_names[u->op]);
+	int src = 0;
+	for (const char *c = sh; *c && len < n; c++) {
+		const char *sep = c == sh ? " " : ", ";
+		if (*c == 'D')
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", sep, d);
+		else if (*c == 'M')
+			len += (size_t)snprintf(buf + len, n - len, "%s[b%d + %s]", sep, u->base, a), src++;
+		else
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", sep, src++ ? b : a);
+	}
+	if (u->tkind != CPT_NONE && len < n) {
+		const char *lab = u->tkind == CPT_LABEL ? coproc_prog_label_at(p, u->target) : NULL;
+		if (u->tkind == CPT_DONE)
+			snprintf(t, sizeof t, "DONE");
+		else if (u->tkind == CPT_INTERRUPT)
+			snprintf(t, sizeof t, "INTERRUPT");
+		else if (u->tkind == CPT_TREG)
+			snprintf(t, sizeof t, "t%d", u->target);
+		else if (lab)
+			snprintf(t, sizeof t, "%s", lab);
+		else
+			snprintf(t, sizeof t, "@%d", u->target);
+		snprintf(buf + len, n - len, " -> %s%s%s", cond_names[u->cond], u->cond ? " " : "", t);
+	}
+}
+
+int64_t coproc_prog_param(const struct coproc_prog *p, const char *name, int64_t dflt)
+{
+	for (int i = 0; i < p->n_params; i++)
+		if (!strcmp(p->param[i].name, name))
+			return p->param[i].value;
+	return dflt;
+}

@@ -1,0 +1,121 @@
+/*
+ * coproc_config.c — the co-processor's sizes and costs as "key=value"
+ * settings (ivx coproc -C KEY=VALUE, the explorer's `coproc set`).
+ *
+ * The paper's transcription lost its numbers; the defaults below are our
+ * choices, explained in docs/coproc.md (Configuration).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coproc.h"
+
+void coproc_config_defaults(struct coproc_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->buffer = 32;
+	c->cam = 64;
+	c->data = 1024;
+	c->ucode = 256;
+	c->ignore = 4096;
+	c->clock_div = 1;
+	c->policy = COPROC_DROP;
+	c->int_cycles = 400;
+	c->slot_cycles = 20;
+	c->mask_cycles = 10;
+	c->mispredict = 2;
+	c->watchdog = 10000;
+	c->timer = 1000000;
+	c->profile = 4096;
+	c->seed = 1;
+}
+
+struct key {
+	const char *name;
+	size_t off;
+	int is64;
+	uint64_t lo, hi;
+	const char *help;
+};
+
+#define K32(f, lo, hi, h) { #f, offsetof(struct coproc_config, f), 0, lo, hi, h }
+#define K64(f, lo, hi, h) { #f, offsetof(struct coproc_config, f), 1, lo, hi, h }
+static const struct key keys[] = {
+	K32(buffer, 1, 4096, "sample buffer records"),
+	K32(cam, 1, 1024, "associative array (CAM) entries = slots"),
+	K32(data, 16, 65536, "data array words (64-bit)"),
+	K32(ucode, 16, COPROC_MAX_UCODE, "microcode array words"),
+	K32(ignore, 64, 65536, "PC filter ignore-bit table entries (a power of two)"),
+	K32(clock_div, 1, 16, "core cycles per co-processor cycle"),
+	K32(policy, 0, 1, "full sample buffer: stall (retirement waits) or drop (count and discard)"),
+	K32(int_cycles, 0, 1000000, "interrupt handler: fixed cost in core cycles"),
+	K32(slot_cycles, 0, 100000, "interrupt handler: cost per slot or entry read"),
+	K32(mask_cycles, 0, 100000, "interrupt handler: cost per ignore bit set"),
+	K32(mispredict, 0, 64, "co-processor cycles lost to a mispredicted microbranch"),
+	K32(watchdog, 16, 100000000, "co-processor cycles one record may take before it is abandoned"),
+	K64(timer, 1000, 1000000000000ull, "main-processor timer period in cycles (profile completion check)"),
+	K32(profile, 16, 1048576, "entries of the in-memory profile the handler builds"),
+	K64(seed, 0, UINT64_MAX, "LFSR seed"),
+};
+#define NKEYS (int)(sizeof keys / sizeof keys[0])
+
+const char *coproc_config_key(int i) { return i >= 0 && i < NKEYS ? keys[i].name : NULL; }
+const char *coproc_config_help(int i) { return i >= 0 && i < NKEYS ? keys[i].help : NULL; }
+
+int coproc_config_get(const struct coproc_config *c, int i, char *buf, size_t n)
+{
+	if (i < 0 || i >= NKEYS)
+		return -1;
+	const char *base = (const char *)c + keys[i].off;
+	if (!strcmp(keys[i].name, "policy"))
+		snprintf(buf, n, "%s", c->policy == COPROC_DROP ? "drop" : "stall");
+	else if (keys[i].is64)
+		snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)base);
+	else
+		snprintf(buf, n, "%u", *(const uint32_t *)base);
+	return 0;
+}
+
+int coproc_config_set(struct coproc_config *c, const char *a, struct ivx_err *err)
+{
+	const char *eq = strchr(a, '=');
+	if (!eq)
+		return ivx_error(err, IVX_EUSAGE, "coproc setting '%s' is not KEY=VALUE", a);
+	size_t kl = (size_t)(eq - a);
+	const char *v = eq + 1;
+	for (int i = 0; i < NKEYS; i++) {
+		if (strlen(keys[i].name) != kl || strncmp(keys[i].name, a, kl))
+			continue;
+		uint64_t x;
+		if (!strcmp(keys[i].name, "policy")) {
+			if (!strcmp(v, "stall"))
+				x = COPROC_STALL;
+			else if (!strcmp(v, "drop"))
+				x = COPROC_DROP;
+			else
+				return ivx_error(err, IVX_EUSAGE, "coproc policy: '%s' is not stall or drop", v);
+		} else {
+			char *end;
+			if (!*v || *v == '-')
+				return ivx_error(err, IVX_EUSAGE, "coproc %s: '%s' is not a number", keys[i].name, v);
+			x = strtoull(v, &end, 0);
+			if (*end)
+				return ivx_error(err, IVX_EUSAGE, "coproc %s: '%s' is not a number", keys[i].name, v);
+			if (x < keys[i].lo || x > keys[i].hi)
+				return ivx_error(err, IVX_EUSAGE, "coproc %s: %llu is outside %llu..%llu", keys[i].name,
+						 (unsigned long long)x, (unsigned long long)keys[i].lo,
+						 (unsigned long long)keys[i].hi);
+			if (!strcmp(keys[i].name, "ignore") && (x & (x - 1)))
+				return ivx_error(err, IVX_EUSAGE, "coproc ignore: %llu is not a power of two",
+						 (unsigned long long)x);
+		}
+		char *base = (char *)c + keys[i].off;
+		if (keys[i].is64)
+			*(uint64_t *)base = x;
+		else
+			*(uint32_t *)base = (uint32_t)x;
+		return 0;
+	}
+	return ivx_error(err, IVX_EUSAGE, "unknown coproc setting '%.*s' (see ivx coproc --help)", (int)kl, a);
+}

@@ -1,0 +1,282 @@
+/*
+ * coproc_handler.c — the main processor's side of profiling: the software
+ * that runs when the co-processor interrupts (or the timer ticks), reads
+ * the co-processor's state through its special addresses, folds it into
+ * the profile in memory and programs the filters.
+ *
+ * It is modelled in C; each handler returns what it costs the main
+ * processor in cycles: config int_cycles per interrupt, slot_cycles per
+ * slot or entry it reads and mask_cycles per ignore bit it sets.
+ *
+ *   value      slot i = CAM entry i (the load's pc) and data words
+ *              b0+i active value, b1+i hits, b2+i total, b3+i misses;
+ *              i4 holds the reason (1 slots hold the working set,
+ *              2 thrashing, 3 a total counter saturated). Harvest every
+ *              slot, mask loads characterised with confidence, move the
+ *              PC filter (divide the program into partitions on
+ *              thrashing, step through them, merge them again), reset.
+ *   edge       slot i = CAM entry i (a branch pc), b0+i taken and b1+i
+ *              not-taken counts. Harvest, reset.
+ *   callstack  b1+d calls made at depth d (d < param depth); i1 deepest
+ *              depth, i2 returns that did not go back to their call's
+ *              successor, i3 returns at depth 0. Harvest the histogram.
+ *
+ * The value profile's estimate of a load's invariance is the largest
+ * count of hits a single active value accumulated, over the load's total
+ * samples: samples the slot saw while some other value was active (and
+ * lost when the active value was re-selected) count against it, as in the
+ * paper's estimation where unaccounted samples go to other values.
+ */
+#include <string.h>
+#include "coproc_internal.h"
+
+/* ---- the profile table (open addressing by pc) ------------------------- */
+
+static struct coproc_pentry *probe(const struct coproc *cp, uint64_t pc, int create)
+{
+	uint32_t n = cp->cfg.profile;
+	uint32_t h = (uint32_t)(((pc >> 2) * 0x9e3779b97f4a7c15ull) >> 40) % n;
+	for (uint32_t k = 0; k < n; k++) {
+		struct coproc_pentry *e = &cp->profile[(h + k) % n];
+		if (e->pc == pc)
+			return e;
+		if (!e->pc) {
+			if (!create)
+				return NULL;
+			e->pc = pc;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+static struct coproc_pentry *pentry(struct coproc *cp, uint64_t pc)
+{
+	return probe(cp, pc, 1);
+}
+
+int coproc_profile_find(const struct coproc *cp, uint64_t pc, struct coproc_pentry *out)
+{
+	const struct coproc_pentry *e = pc ? probe(cp, pc, 0) : NULL;
+	if (!e)
+		return 0;
+	*out = *e;
+	return 1;
+}
+
+/* Add `total` samples to pc, and to value `count` hits seen over a region
+ * of `region` samples. */
+static struct coproc_pentry *padd(struct coproc *cp, uint64_t pc, uint64_t total, uint64_t value, uint64_t count,
+				  uint64_t region)
+{
+	struct coproc_pentry *e = pentry(cp, pc);
+	if (!e) {
+		cp->r.st.profile_full++;
+		return NULL;
+	}
+	e->total += total;
+	if (!count && !region)
+		return e;
+	int k, low = 0;
+	for (k = 0; k < e->nvals; k++) {
+		if (e->val[k].value == value) {
+			e->val[k].count += count;
+			e->val[k].region += region;
+			return e;
+		}
+		if (e->val[k].count < e->val[low].count)
+			low = k;
+	}
+	if (e->nvals < COPROC_PVALS) {
+		k = e->nvals++;
+	} else if (count > e->val[low].count) {
+		k = low;   /* keep the largest counts: the smallest is forgotten */
+	} else {
+		return e;
+	}
+	e->val[k].value = value;
+	e->val[k].count = count;
+	e->val[k].region = region;
+	return e;
+}
+
+static int64_t param(const struct coproc *cp, const char *name, int64_t dflt)
+{
+	return coproc_prog_param(&cp->prog, name, dflt);
+}
+
+/* Invalidate the CAM, clear the slots' data words and the index registers. */
+static void reset_slots(struct coproc *cp, int slots)
+{
+	memset(cp->cam_valid, 0, cp->cfg.cam);
+	for (int k = 0; k < COPROC_NB; k++)
+		for (int i = 0; i < slots; i++)
+			cp->data[(cp->prog.breg[k] + (uint32_t)i) % cp->cfg.data] = 0;
+	memset(cp->r.i, 0, sizeof cp->r.i);
+	cp->r.flags = 0;
+}
+
+static uint64_t word(const struct coproc *cp, int base, int i)
+{
+	return cp->data[(cp->prog.breg[base] + (uint32_t)i) % cp->cfg.data];
+}
+
+/* ---- value profiling ----------------------------------------------------- */
+
+/* Mask a load once its invariance is known well enough: many samples and
+ * a clear bias either way, or simply very many samples. */
+static uint64_t maybe_mask(struct coproc *cp, struct coproc_pentry *e)
+{
+	if (!e || e->masked)
+		return 0;
+	double inv = coproc_pentry_invariance(e);
+	uint64_t n = e->total;
+	int64_t conf = param(cp, "confident", 32), enough = param(cp, "enough", 512);
+	double hi = param(cp, "hi_permille", 900) / 1000.0, lo = param(cp, "lo_permille", 100) / 1000.0;
+	if (!((n >= (uint64_t)conf && (inv >= hi || inv <= lo)) || n >= (uint64_t)enough))
+		return 0;
+	e->masked = 1;
+	coproc_set_ignore(cp, e->pc);
+	cp->r.st.masked++;
+	return cp->cfg.mask_cycles;
+}
+
+static uint64_t harvest_value(struct coproc *cp, int mask)
+{
+	uint64_t cost = 0;
+	int slots = coproc_slot_count(cp);
+	for (int i = 0; i < slots; i++) {
+		if (!cp->cam_valid[i])
+			continue;
+		cost += cp->cfg.slot_cycles;
+		/* the active value's region: its hits and misses since it was selected */
+		struct coproc_pentry *e = padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i),
+					       word(cp, 1, i) + word(cp, 3, i));
+		if (mask)
+			cost += maybe_mask(cp, e);
+	}
+	reset_slots(cp, slots);
+	return cost;
+}
+
+static void next_partition(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	r->partition_left = (int)param(cp, "partition_interrupts", 4);
+	if (r->pc_width == 0)
+		return;
+	if (++r->pc_match >= (1u << r->pc_width)) {
+		/* every partition had its turn: merge pairs of them again */
+		r->pc_width--;
+		r->pc_match = 0;
+	}
+}
+
+static uint64_t value_interrupt(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	uint32_t reason = r->i[4];
+	uint64_t cost = cp->cfg.int_cycles + harvest_value(cp, 1);
+	if (reason == 2 && r->pc_width < param(cp, "max_width", 6)) {
+		/* thrashing: profile the program in twice as many parts */
+		r->pc_width++;
+		r->pc_match = 0;
+		r->partition_left = (int)param(cp, "partition_interrupts", 4);
+	} else if (r->pc_width > 0 && --r->partition_left <= 0) {
+		next_partition(cp);
+	}
+	return cost;
+}
+
+/* ---- edge and call-stack profiling --------------------------------------- */
+
+static uint64_t harvest_edge(struct coproc *cp)
+{
+	uint64_t cost = cp->cfg.int_cycles;
+	int slots = coproc_slot_count(cp);
+	for (int i = 0; i < slots; i++) {
+		if (!cp->cam_valid[i])
+			continue;
+		cost += cp->cfg.slot_cycles;
+		uint64_t t = word(cp, 0, i), n = word(cp, 1, i);
+		padd(cp, cp->cam_key[i], t + n, 1, t, 0);
+		padd(cp, cp->cam_key[i], 0, 0, n, 0);
+	}
+	reset_slots(cp, slots);
+	return cost;
+}
+
+static uint64_t harvest_callstack(struct coproc *cp)
+{
+	uint64_t cost = cp->cfg.int_cycles;
+	int depth = (int)param(cp, "depth", 512);
+	for (int d = 0; d < depth; d++) {
+		uint32_t a = (cp->prog.breg[1] + (uint32_t)d) % cp->cfg.data;
+		if (!cp->data[a])
+			continue;
+		cost += cp->cfg.slot_cycles;
+		padd(cp, (uint64_t)d + 1, cp->data[a], 0, cp->data[a], 0);
+		cp->data[a] = 0;
+	}
+	struct coproc_run *r = &cp->r;
+	if (r->i[1] > r->aux[0])
+		r->aux[0] = r->i[1];
+	r->aux[1] += r->i[2];
+	r->aux[2] += r->i[3];
+	r->i[2] = r->i[3] = 0;
+	return cost;
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+uint64_t coproc_handle_interrupt(struct coproc *cp)
+{
+	const char *h = cp->prog.handler;
+	if (!strcmp(h, "value"))
+		return value_interrupt(cp);
+	if (!strcmp(h, "edge"))
+		return harvest_edge(cp);
+	if (!strcmp(h, "callstack"))
+		return harvest_callstack(cp);
+	return cp->cfg.int_cycles;
+}
+
+uint64_t coproc_handle_timer(struct coproc *cp, int quiet, int executed)
+{
+	struct coproc_run *r = &cp->r;
+	if (strcmp(cp->prog.handler, "value"))
+		return 0;
+	if (!quiet) {
+		r->complete = 0;   /* new loads showed up (a new phase) */
+		return 0;
+	}
+	/* Loads ran for a whole period but none was tagged: every load of
+	 * this partition is masked. Go on with the next partition; with the
+	 * whole program so, the profile is complete: the filters tag nothing
+	 * and the co-processor costs nothing until a load it has not
+	 * characterised runs. */
+	if (!executed || r->complete)
+		return 0;
+	if (r->pc_width == 0)
+		r->complete = 1;
+	else
+		next_partition(cp);
+	return cp->cfg.int_cycles;
+}
+
+uint64_t coproc_handle_final(struct coproc *cp)
+{
+	const char *h = cp->prog.handler;
+	if (!strcmp(h, "value"))
+		return cp->cfg.int_cycles + harvest_value(cp, 0);
+	if (!strcmp(h, "edge"))
+		return harvest_edge(cp);
+	if (!strcmp(h, "callstack"))
+		return harvest_callstack(cp);
+	return 0;
+}
+
+uint64_t coproc_aux(const struct coproc *cp, int i)
+{
+	return i >= 0 && i < 4 ? cp->r.aux[i] : 0;
+}

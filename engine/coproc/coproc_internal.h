@@ -1,0 +1,76 @@
+/*
+ * coproc_internal.h — the co-processor's state, shared by the machine
+ * (coproc.c) and the main processor's handlers (coproc_handler.c).
+ *
+ * All run state is in `struct coproc_run` (no pointers) followed by the
+ * arrays in one block `mem`: a snapshot is a copy of both.
+ */
+#ifndef IVX_COPROC_INTERNAL_H
+#define IVX_COPROC_INTERNAL_H
+
+#include "coproc.h"
+
+#define TAG_RING 1024          /* in-flight tag bits, by seq (more than any ROB + frontend) */
+
+struct coproc_rec {
+	uint64_t pc, value, addr, target, seq;
+	uint8_t kind, taken;
+};
+
+enum { FLAG_Z = 1, FLAG_L = 2, FLAG_H = 4, FLAG_S = 8 };
+
+struct coproc_run {
+	uint64_t now;             /* co-processor time, in core cycles */
+	uint64_t stall_until;     /* core cycle the latest retirement stall ends */
+	uint64_t next_timer;      /* core cycle of the next timer tick */
+	uint64_t records_at_tick; /* stats.records at the previous tick */
+	uint64_t decoded_at_tick; /* stats.decoded at the previous tick */
+	uint64_t routine_start;   /* co-processor time the current record started */
+	uint64_t v[COPROC_NV];
+	uint32_t i[COPROC_NI];
+	uint32_t lfsr;
+	int flags;
+	int state;                /* enum coproc_state */
+	int upc;
+	int head, count;          /* sample buffer ring */
+	int pc_width;
+	uint32_t pc_match;
+	int tagging;              /* the class filter is on */
+	int complete;
+	int finished;
+	int partition_left;       /* interrupts left in this partition */
+	uint64_t aux[4];          /* handler results (callstack: max depth, mismatches, underflows) */
+	struct coproc_stats st;
+};
+
+struct coproc {
+	struct coproc_config cfg;
+	struct coproc_prog prog;
+	struct core *core;
+	struct core_observer obs;
+	void (*hook)(void *ctx, uint64_t pc, uint64_t seq);
+	void *hook_ctx;
+	uint64_t imax, cmax;      /* index register / data counter maxima */
+	uint32_t hash_mask;       /* ignore - 1 */
+	struct coproc_run r;
+	/* the block: */
+	void *mem;
+	size_t mem_size;
+	uint64_t *tags;           /* [TAG_RING] seq + 1 of tagged instructions */
+	struct coproc_rec *buf;   /* [cfg.buffer] */
+	uint64_t *cam_key;        /* [cfg.cam] */
+	uint8_t *cam_valid;       /* [cfg.cam] */
+	uint64_t *data;           /* [cfg.data] */
+	uint8_t *ignore;          /* [cfg.ignore] one byte per bit, for clarity */
+	uint8_t *pred;            /* [cfg.ucode] 1-bit microbranch predictors */
+	struct coproc_pentry *profile; /* [cfg.profile] */
+};
+
+/* Handlers (coproc_handler.c): the main processor's software. Each
+ * returns the core cycles it costs. */
+uint64_t coproc_handle_interrupt(struct coproc *cp);
+uint64_t coproc_handle_timer(struct coproc *cp, int quiet, int executed);
+uint64_t coproc_handle_final(struct coproc *cp);
+void coproc_set_ignore(struct coproc *cp, uint64_t pc);
+
+#endif

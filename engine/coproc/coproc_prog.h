@@ -1,0 +1,115 @@
+/*
+ * coproc_prog.h — a profiling co-processor program: its microcode and the
+ * settings it downloads with it (which instruction classes to tag, which
+ * record fields to collect, the DFE table, the constant, base-address and
+ * branch-target registers, the initial PC filter, handler parameters).
+ *
+ * A program is written in the assembly language of docs/coproc.md and
+ * assembled by coproc_asm; coproc_disasm_insn lists one microinstruction
+ * back. Each microinstruction holds one operation and one branch slot
+ * (`-> [cond] target`), the target being a label, a branch-target register,
+ * DONE (this record is finished: pop it, start the next) or INTERRUPT
+ * (stop and interrupt the main processor).
+ */
+#ifndef IVX_COPROC_PROG_H
+#define IVX_COPROC_PROG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "base/err.h"
+#include "core/events.h"
+
+#define COPROC_MAX_UCODE 1024    /* the largest microcode array the assembler accepts */
+#define COPROC_NV 8              /* value registers v0..v7 (64-bit) */
+#define COPROC_NI 8              /* index registers i0..i7 (.iwidth bits, saturating) */
+#define COPROC_NC 16             /* constant registers c0..c15 (set at load time) */
+#define COPROC_NB 4              /* base address registers b0..b3 */
+#define COPROC_NT 4              /* branch target registers t0..t3 */
+#define COPROC_MAX_PARAMS 16
+#define COPROC_MAX_LABELS 128
+
+/* Operations. */
+enum cp_op {
+	CP_NOP, CP_MOV, CP_ADD, CP_SUB, CP_AND, CP_OR, CP_XOR, CP_SHL, CP_SHR, CP_CMP,
+	CP_LOOKUP,  /* lookup D, S: CAM search; D = matching entry; flag hit */
+	CP_CAMW,    /* camw I, S: entry I := S, valid */
+	CP_CAMINV,  /* caminv I */
+	CP_LD,      /* ld D, [bN + I] */
+	CP_ST,      /* st [bN + I], S */
+	CP_INC,     /* inc [bN + I]: saturating read-modify-write +1; flags z, sat */
+	CP_ADDS,    /* adds [bN + I], S: saturating read-modify-write +S */
+	CP_RAND,    /* rand D, S: D = LFSR step & S (a mask) */
+	CP_HASH,    /* hash D, S: the PC filter's hash of S */
+	CP_OP_COUNT
+};
+
+/* Branch conditions (flags of the latest operation that sets them). */
+enum cp_cond { CPC_ALWAYS, CPC_Z, CPC_NZ, CPC_LT, CPC_GE, CPC_HIT, CPC_MISS, CPC_SAT, CPC_NSAT, CPC_COUNT };
+
+/* Branch slot target kinds. */
+enum cp_target { CPT_NONE, CPT_LABEL, CPT_DONE, CPT_INTERRUPT, CPT_TREG };
+
+/* Operand codes: registers, the DFE's fields of the record at the head of
+ * the sample buffer, or the instruction's immediate. */
+enum {
+	CPR_V = 0, CPR_I = 8, CPR_C = 16, CPR_B = 32, CPR_T = 36,
+	CPR_F_PC = 40, CPR_F_VALUE, CPR_F_ADDR, CPR_F_TARGET, CPR_F_TAKEN, CPR_F_KIND,
+	CPR_IMM = 63,
+	CPR_NONE = 255,
+};
+
+/* Record fields a program asks the core to collect (.fields). */
+enum { CPF_PC = 1, CPF_VALUE = 2, CPF_ADDR = 4, CPF_TARGET = 8, CPF_TAKEN = 16 };
+
+struct cp_uinsn {
+	uint8_t op;       /* enum cp_op */
+	uint8_t dst;      /* operand code or CPR_NONE */
+	uint8_t a, b;     /* sources */
+	uint8_t base;     /* memory ops: base register number 0..3 */
+	uint8_t cond;     /* enum cp_cond */
+	uint8_t tkind;    /* enum cp_target */
+	uint16_t target;  /* CPT_LABEL: microcode address; CPT_TREG: register */
+	int64_t imm;
+	uint32_t line;    /* source line */
+};
+
+struct coproc_prog {
+	char name[32];
+	char handler[16];              /* "value", "edge", "callstack", "none" */
+	uint32_t classes;              /* bit k: tag instructions of insn_kind k */
+	uint32_t fields;               /* CPF_* */
+	int n_insns;
+	struct cp_uinsn insn[COPROC_MAX_UCODE];
+	int16_t dfe[INSN_KIND_COUNT];  /* routine start per class, -1: none (DONE at once) */
+	uint64_t creg[COPROC_NC];
+	uint32_t breg[COPROC_NB];
+	uint16_t treg[COPROC_NT];
+	int iwidth;                    /* index register width in bits (1..32) */
+	int cwidth;                    /* data-array counter saturation width (1..63) */
+	int pc_width;                  /* initial PC filter mask width */
+	uint32_t pc_match;             /* ... and match value */
+	int n_params;
+	struct { char name[24]; int64_t value; } param[COPROC_MAX_PARAMS];
+	int n_labels;
+	struct { char name[24]; uint16_t addr; } label[COPROC_MAX_LABELS];
+};
+
+/* Assemble `len` bytes of source named `file` (for messages). Errors are
+ * "file:line: message" (IVX_EINPUT). */
+int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog *out, struct ivx_err *err);
+
+/* One microinstruction as text (no address, no newline) into buf. */
+void coproc_disasm_insn(const struct coproc_prog *p, int addr, char *buf, size_t n);
+
+/* The label at addr, or NULL. */
+const char *coproc_prog_label_at(const struct coproc_prog *p, int addr);
+
+/* A handler parameter (.param), or `dflt` when the program sets none. */
+int64_t coproc_prog_param(const struct coproc_prog *p, const char *name, int64_t dflt);
+
+/* Names used by the assembler and the listings. */
+const char *coproc_op_name(int op);
+const char *coproc_cond_name(int cond);
+const char *coproc_field_name(int bit);   /* CPF_* bit -> "pc", ... */
+
+#endif

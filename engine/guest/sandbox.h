@@ -1,0 +1,98 @@
+/*
+ * sandbox.h — the host files a guest may see: directories the user granted
+ * (`--dir HOST[:GUEST][:ro|rw]`), and nothing else.
+ *
+ * The guest names files by guest paths (absolute, or relative to its
+ * working directory, which is always "/"). A guest path is first cleaned
+ * lexically ("//", "." and ".." folded, ".." never climbing above "/"),
+ * then matched against the grants' guest directories, longest first, on
+ * whole components; the rest of the path is resolved on the host beneath
+ * the granted directory's descriptor, so neither ".." nor a symlink can
+ * leave it:
+ *
+ *   - with openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS) where the
+ *     kernel has it (Linux 5.6+): symlinks inside the grant work, one that
+ *     points outside fails;
+ *   - otherwise component by component with O_NOFOLLOW: symlinks are then
+ *     not followed at all (ELOOP).
+ *
+ * Anything outside every grant, or reached through an escaping symlink, is
+ * ENOENT, as if it did not exist. A grant is read-only unless it says rw:
+ * opening for writing or creating under a read-only grant is EROFS.
+ *
+ * The sandbox also keeps the host descriptors of the files the guest
+ * opened. They stay open for the sandbox's life, one per distinct file and
+ * access mode, so a snapshot of the guest (which records only the index of
+ * the file and the guest's offset) can be restored after the guest closed
+ * it. Sandboxes are shared by a guest and its snapshots through a
+ * reference count (not thread-safe: a sandbox belongs to one thread's
+ * guests).
+ *
+ * Error returns here are negated Linux errno values, ready for the guest.
+ */
+#ifndef IVX_SANDBOX_H
+#define IVX_SANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "base/err.h"
+
+struct sandbox;
+
+struct sandbox_grant {
+	const char *host;     /* host directory */
+	const char *guest;    /* where the guest sees it (absolute) */
+	int rw;               /* writes and creation allowed */
+};
+
+#define SANDBOX_PATH_MAX 4096   /* longer guest paths are ENAMETOOLONG */
+
+/* Open every granted directory. force_walk = 1 uses the component-by-
+ * component resolution even where openat2 exists (for tests). NULL with
+ * err filled if a host directory cannot be opened or a guest path is not
+ * absolute. */
+struct sandbox *sandbox_new(const struct sandbox_grant *grants, int n, int force_walk, struct ivx_err *err);
+struct sandbox *sandbox_ref(struct sandbox *s);
+void sandbox_unref(struct sandbox *s);      /* NULL is a no-op */
+
+/* Parse a --dir value "HOST[:GUEST][:ro|rw]" into g (pointing into buf,
+ * which receives a copy of spec). 0, or -1 with a one-line reason in err. */
+int sandbox_parse_grant(const char *spec, char *buf, size_t bufsz, struct sandbox_grant *g, struct ivx_err *err);
+
+/* Clean a guest path lexically into out (see above). 0 or -ENAMETOOLONG. */
+int sandbox_clean_path(const char *path, char *out, size_t outsz);
+
+/* The guest's working directory: relative paths start there. "/" unless
+ * set (to a clean absolute guest path). 0 or -EINVAL. */
+int sandbox_set_cwd(struct sandbox *s, const char *guest_dir);
+const char *sandbox_cwd(const struct sandbox *s);
+
+/* What readlink("/proc/self/exe") answers. 0 or -ENOMEM. */
+int sandbox_set_exe(struct sandbox *s, const char *path);
+const char *sandbox_exe(const struct sandbox *s);
+
+/* Open a guest path; a relative one is taken from guest directory `dir`
+ * (NULL: the working directory). flags are Linux/AArch64 open flags (O_ACCMODE,
+ * O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY, O_NOFOLLOW, O_APPEND honoured);
+ * mode for O_CREAT. Returns a file index >= 0 for sandbox_fd, or -errno. */
+int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int flags, int mode);
+
+/* The clean guest path of file index i if it is a directory, else NULL. */
+const char *sandbox_dir_path(const struct sandbox *s, int i);
+
+/* The host descriptor of file index i (valid for the sandbox's life). */
+int sandbox_fd(const struct sandbox *s, int i);
+
+/* The host path of a guest path, resolved safely as by sandbox_open but
+ * without opening it for I/O: an O_PATH descriptor (caller closes) for
+ * stat and readlink; nofollow = do not follow a final symlink. */
+int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path, int nofollow);
+
+/* The guest path under which host path `host` (absolute, clean) is
+ * visible, into out; -1 if no grant covers it. */
+int sandbox_guest_path(const struct sandbox *s, const char *host, char *out, size_t outsz);
+
+int sandbox_grant_count(const struct sandbox *s);
+int sandbox_uses_openat2(const struct sandbox *s);
+
+#endif

@@ -1,0 +1,572 @@
+/*
+ * syscall_fs.c — the guest's file system calls: descriptors, paths through
+ * the sandbox, reads and writes, stat.
+ *
+ * The guest starts with three descriptors: 0 reads the --stdin bytes (a
+ * copy held by the guest), 1 and 2 go to the output sink. Every other
+ * descriptor comes from openat on a path the sandbox grants (sandbox.h).
+ * A descriptor's offset is the guest's (struct guest_fd) and I/O is
+ * pread/pwrite at it, so a snapshot holds the complete file state the
+ * guest can observe, except the contents of files it wrote: a write to a
+ * host file is done when the guest makes it and is not undone by reverse
+ * stepping (replaying it writes the same bytes at the same offset again).
+ *
+ * Results that would differ between two runs of the same program on the
+ * same files are made deterministic: a file's access time is reported as
+ * its modification time (reading it changes the host's), the guest's own
+ * descriptors 0-2 have fixed stat answers, and no descriptor is a
+ * terminal (TCGETS is ENOTTY), so stdio buffers the same way every time.
+ *
+ * Errors are negated Linux errno values; the host is Linux, whose errno
+ * numbers are the same on x86-64 and AArch64, so host constants are used.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "guest_internal.h"
+
+enum {
+	NR_getcwd = 17, NR_dup = 23, NR_dup3 = 24, NR_fcntl = 25, NR_ioctl = 29,
+	NR_faccessat = 48, NR_openat = 56, NR_close = 57, NR_getdents64 = 61,
+	NR_lseek = 62, NR_read = 63, NR_write = 64, NR_readv = 65, NR_writev = 66,
+	NR_pread64 = 67, NR_pwrite64 = 68, NR_readlinkat = 78, NR_newfstatat = 79,
+	NR_fstat = 80, NR_statx = 291, NR_faccessat2 = 439,
+};
+
+#define G_AT_FDCWD           (-100)
+#define G_AT_SYMLINK_NOFOLLOW 0x100
+#define G_AT_EMPTY_PATH      0x1000
+#define G_O_ACCMODE          03
+#define G_O_APPEND           02000
+#define G_O_CLOEXEC          02000000
+#define G_F_DUPFD 0
+#define G_F_GETFD 1
+#define G_F_SETFD 2
+#define G_F_GETFL 3
+#define G_F_SETFL 4
+#define G_F_GETLK 5
+#define G_F_SETLK 6
+#define G_F_SETLKW 7
+#define G_F_DUPFD_CLOEXEC 1030
+
+#define CHUNK 16384
+
+/* struct stat as the AArch64 kernel writes it (asm-generic layout). */
+struct gstat {
+	uint64_t dev, ino;
+	uint32_t mode, nlink, uid, gid;
+	uint64_t rdev, pad1;
+	int64_t size;
+	int32_t blksize, pad2;
+	int64_t blocks;
+	int64_t atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
+	uint32_t unused[2];
+};
+_Static_assert(sizeof(struct gstat) == 128, "AArch64 struct stat is 128 bytes");
+
+static struct guest_fd *get_fd(struct guest *g, uint64_t fd)
+{
+	if (fd >= GUEST_MAX_FDS || g->fds[fd].kind == GFD_FREE)
+		return NULL;
+	return &g->fds[fd];
+}
+
+static int lowest_free(const struct guest *g, uint64_t from)
+{
+	for (uint64_t i = from; i < GUEST_MAX_FDS; i++)
+		if (g->fds[i].kind == GFD_FREE)
+			return (int)i;
+	return -EMFILE;
+}
+
+/* Copy a NUL-terminated guest string. 0, -EFAULT or -ENAMETOOLONG. */
+static int read_path(struct guest *g, uint64_t addr, char *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		/* up to the end of the page, so an unmapped next page is no fault */
+		size_t k = (size_t)(MEM_PAGE_SIZE - ((addr + got) & (MEM_PAGE_SIZE - 1)));
+		if (k > n - got)
+			k = n - got;
+		if (mem_read_bytes(g->mem, addr + got, buf + got, k, 1, NULL) < 0)
+			return -EFAULT;
+		void *z = memchr(buf + got, 0, k);
+		if (z)
+			return 0;
+		got += k;
+	}
+	return -ENAMETOOLONG;
+}
+
+/* The directory a *at call's relative path starts from: NULL for the
+ * working directory, else the guest path of dirfd. */
+static int at_dir(struct guest *g, int64_t dirfd, const char *path, const char **dir)
+{
+	*dir = NULL;
+	if (path[0] == '/' || dirfd == G_AT_FDCWD)
+		return 0;
+	const struct guest_fd *f = dirfd >= 0 ? get_fd(g, (uint64_t)dirfd) : NULL;
+	if (!f)
+		return -EBADF;
+	if (f->kind != GFD_DIR)
+		return -ENOTDIR;
+	*dir = sandbox_dir_path(g->sandbox, f->file);
+	return 0;
+}
+
+static void to_gstat(const struct stat *st, struct gstat *o)
+{
+	memset(o, 0, sizeof *o);
+	o->dev = st->st_dev, o->ino = st->st_ino, o->mode = st->st_mode, o->nlink = (uint32_t)st->st_nlink;
+	o->uid = st->st_uid, o->gid = st->st_gid, o->rdev = st->st_rdev, o->size = st->st_size;
+	o->blksize = (int32_t)st->st_blksize, o->blocks = st->st_blocks;
+	o->mtime = st->st_mtim.tv_sec, o->mtime_ns = st->st_mtim.tv_nsec;
+	o->atime = o->mtime, o->atime_ns = o->mtime_ns;     /* see the top of the file */
+	o->ctime = st->st_ctim.tv_sec, o->ctime_ns = st->st_ctim.tv_nsec;
+}
+
+/* The stat of a guest descriptor: synthesised for 0-2, the host's for files. */
+static int fd_stat(struct guest *g, const struct guest_fd *f, struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	switch (f->kind) {
+	case GFD_STDIN:
+		/* like `prog < FILE`, or an empty pipe without --stdin */
+		st->st_mode = g->stdin_data ? S_IFREG | 0400 : S_IFIFO | 0600;
+		st->st_size = (off_t)g->stdin_len;
+		st->st_blksize = 4096;
+		st->st_blocks = (blkcnt_t)((g->stdin_len + 511) / 512);
+		st->st_nlink = 1;
+		st->st_ino = 1;
+		return 0;
+	case GFD_OUT:
+		st->st_mode = S_IFIFO | 0600;
+		st->st_blksize = 4096;
+		st->st_nlink = 1;
+		st->st_ino = 1 + f->out_fd;
+		return 0;
+	default:
+		return fstat(sandbox_fd(g->sandbox, f->file), st) < 0 ? -errno : 0;
+	}
+}
+
+static int64_t put_stat(struct guest *g, const struct stat *st, uint64_t addr)
+{
+	struct gstat o;
+	to_gstat(st, &o);
+	return mem_write_bytes(g->mem, addr, &o, sizeof o, 1, NULL) < 0 ? -EFAULT : 0;
+}
+
+static int64_t put_statx(struct guest *g, const struct stat *st, uint64_t addr)
+{
+	struct statx x;
+	memset(&x, 0, sizeof x);
+	x.stx_mask = STATX_BASIC_STATS;
+	x.stx_blksize = (uint32_t)st->st_blksize;
+	x.stx_nlink = (uint32_t)st->st_nlink;
+	x.stx_uid = st->st_uid, x.stx_gid = st->st_gid, x.stx_mode = (uint16_t)st->st_mode;
+	x.stx_ino = st->st_ino, x.stx_size = (uint64_t)st->st_size, x.stx_blocks = (uint64_t)st->st_blocks;
+	x.stx_mtime.tv_sec = st->st_mtim.tv_sec, x.stx_mtime.tv_nsec = (uint32_t)st->st_mtim.tv_nsec;
+	x.stx_atime = x.stx_mtime;
+	x.stx_ctime.tv_sec = st->st_ctim.tv_sec, x.stx_ctime.tv_nsec = (uint32_t)st->st_ctim.tv_nsec;
+	x.stx_rdev_major = major(st->st_rdev), x.stx_rdev_minor = minor(st->st_rdev);
+	x.stx_dev_major = major(st->st_dev), x.stx_dev_minor = minor(st->st_dev);
+	return mem_write_bytes(g->mem, addr, &x, sizeof x, 1, NULL) < 0 ? -EFAULT : 0;
+}
+
+/* stat for the *at calls: an fd with AT_EMPTY_PATH, or a path. */
+static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t flags, struct stat *st)
+{
+	char path[SANDBOX_PATH_MAX];
+	int rc = read_path(g, path_addr, path, sizeof path);
+	if (rc < 0)
+		return rc;
+	if (!path[0] && (flags & G_AT_EMPTY_PATH) && dirfd != G_AT_FDCWD) {
+		const struct guest_fd *f = dirfd >= 0 ? get_fd(g, (uint64_t)dirfd) : NULL;
+		return f ? fd_stat(g, f, st) : -EBADF;
+	}
+	if (!path[0] && (flags & G_AT_EMPTY_PATH))
+		strcpy(path, ".");           /* the working directory itself */
+	const char *dir;
+	if ((rc = at_dir(g, dirfd, path, &dir)) < 0)
+		return rc;
+	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
+	if (fd < 0)
+		return fd;
+	rc = fstat(fd, st) < 0 ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
+/* Write len guest bytes at buf to descriptor f (at `at`, or at its offset
+ * when at < 0, moving it). */
+static int64_t do_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len, int64_t at)
+{
+	if (f->kind == GFD_OUT) {
+		if (at >= 0)
+			return -ESPIPE;
+		char chunk[4096];
+		uint64_t done = 0;
+		while (done < len) {
+			size_t n = len - done < sizeof chunk ? (size_t)(len - done) : sizeof chunk;
+			if (mem_read_bytes(g->mem, buf + done, chunk, n, 1, NULL) < 0)
+				return done ? (int64_t)done : -EFAULT;
+			if (g->output) {
+				g->output(g->output_ctx, f->out_fd, chunk, n);
+			} else {
+				size_t off = 0;
+				while (off < n) {
+					ssize_t w = write(f->out_fd, chunk + off, n - off);
+					if (w <= 0)
+						break;
+					off += (size_t)w;
+				}
+			}
+			done += n;
+		}
+		return (int64_t)done;
+	}
+	if (f->kind != GFD_FILE)
+		return f->kind == GFD_DIR ? -EISDIR : -EBADF;
+	if ((f->flags & G_O_ACCMODE) == 0)
+		return -EBADF;
+	int host = sandbox_fd(g->sandbox, f->file);
+	uint64_t pos = at >= 0 ? (uint64_t)at : f->off;
+	if (at < 0 && (f->flags & G_O_APPEND)) {
+		struct stat st;
+		if (fstat(host, &st) < 0)
+			return -errno;
+		pos = (uint64_t)st.st_size;
+	}
+	char chunk[CHUNK];
+	uint64_t done = 0;
+	while (done < len) {
+		size_t n = len - done < sizeof chunk ? (size_t)(len - done) : sizeof chunk;
+		if (mem_read_bytes(g->mem, buf + done, chunk, n, 1, NULL) < 0) {
+			if (!done)
+				return -EFAULT;
+			break;
+		}
+		ssize_t w = pwrite(host, chunk, n, (off_t)(pos + done));
+		if (w < 0) {
+			if (!done)
+				return -errno;
+			break;
+		}
+		done += (uint64_t)w;
+		if ((size_t)w < n)
+			break;
+	}
+	if (at < 0)
+		f->off = pos + done;
+	return (int64_t)done;
+}
+
+static int64_t do_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len, int64_t at)
+{
+	if (f->kind == GFD_STDIN) {
+		size_t pos = at >= 0 ? (size_t)at : g->stdin_pos;
+		size_t left = pos < g->stdin_len ? g->stdin_len - pos : 0;
+		size_t n = len < left ? (size_t)len : left;
+		if (n && mem_write_bytes(g->mem, buf, g->stdin_data + pos, n, 1, NULL) < 0)
+			return -EFAULT;
+		if (at < 0)
+			g->stdin_pos = pos + n;
+		return (int64_t)n;
+	}
+	if (f->kind != GFD_FILE)
+		return f->kind == GFD_DIR ? -EISDIR : -EBADF;
+	if ((f->flags & G_O_ACCMODE) == 1)
+		return -EBADF;
+	int host = sandbox_fd(g->sandbox, f->file);
+	uint64_t pos = at >= 0 ? (uint64_t)at : f->off;
+	char chunk[CHUNK];
+	uint64_t done = 0;
+	while (done < len) {
+		size_t n = len - done < sizeof chunk ? (size_t)(len - done) : sizeof chunk;
+		ssize_t r = pread(host, chunk, n, (off_t)(pos + done));
+		if (r < 0) {
+			if (!done)
+				return -errno;
+			break;
+		}
+		if (r && mem_write_bytes(g->mem, buf + done, chunk, (size_t)r, 1, NULL) < 0) {
+			if (!done)
+				return -EFAULT;
+			break;
+		}
+		done += (uint64_t)r;
+		if ((size_t)r < n)
+			break;
+	}
+	if (at < 0)
+		f->off = pos + done;
+	return (int64_t)done;
+}
+
+/* readv / writev: iov is an array of {base, len} pairs. */
+static int64_t do_vec(struct guest *g, struct guest_fd *f, uint64_t iov, uint64_t cnt, int writing)
+{
+	if (cnt > 1024)
+		return -EINVAL;
+	int64_t total = 0;
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint64_t v[2];
+		if (mem_read_bytes(g->mem, iov + 16 * i, v, sizeof v, 1, NULL) < 0)
+			return total ? total : -EFAULT;
+		if (!v[1])
+			continue;
+		int64_t r = writing ? do_write(g, f, v[0], v[1], -1) : do_read(g, f, v[0], v[1], -1);
+		if (r < 0)
+			return total ? total : r;
+		total += r;
+		if ((uint64_t)r < v[1])
+			break;
+	}
+	return total;
+}
+
+static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t flags, uint64_t mode)
+{
+	char path[SANDBOX_PATH_MAX];
+	const char *dir;
+	int rc = read_path(g, path_addr, path, sizeof path);
+	if (rc < 0 || (rc = at_dir(g, dirfd, path, &dir)) < 0)
+		return rc;
+	int fd = lowest_free(g, 0);
+	if (fd < 0)
+		return fd;
+	int idx = sandbox_open(g->sandbox, dir, path, (int)flags, (int)mode);
+	if (idx < 0)
+		return idx;
+	g->fds[fd] = (struct guest_fd){
+		.kind = sandbox_dir_path(g->sandbox, idx) ? GFD_DIR : GFD_FILE,
+		.cloexec = (flags & G_O_CLOEXEC) != 0, .file = idx, .flags = (uint32_t)flags,
+	};
+	return fd;
+}
+
+static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint64_t whence)
+{
+	int64_t base;
+	if (f->kind == GFD_OUT || (f->kind == GFD_STDIN && !g->stdin_data))
+		return -ESPIPE;          /* (fstat calls these pipes) */
+	if (f->kind == GFD_DIR) {
+		if (whence != SEEK_SET || off < 0)
+			return -EINVAL;
+		f->off = (uint64_t)off;
+		return off;
+	}
+	uint64_t *pos = f->kind == GFD_STDIN ? (uint64_t *)NULL : &f->off;
+	uint64_t cur = pos ? *pos : g->stdin_pos;
+	if (whence == SEEK_SET) {
+		base = 0;
+	} else if (whence == SEEK_CUR) {
+		base = (int64_t)cur;
+	} else if (whence == SEEK_END) {
+		struct stat st;
+		int rc = fd_stat(g, f, &st);
+		if (rc < 0)
+			return rc;
+		base = st.st_size;
+	} else {
+		return -EINVAL;
+	}
+	int64_t n = base + off;
+	if (n < 0)
+		return -EINVAL;
+	if (pos)
+		*pos = (uint64_t)n;
+	else
+		g->stdin_pos = (size_t)n;
+	return n;
+}
+
+static int64_t sys_getdents64(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len)
+{
+	if (f->kind != GFD_DIR)
+		return -ENOTDIR;
+	int host = sandbox_fd(g->sandbox, f->file);
+	char tmp[CHUNK];
+	if (len > sizeof tmp)
+		len = sizeof tmp;
+	if (lseek(host, (off_t)f->off, SEEK_SET) < 0)
+		return -errno;
+	long n = syscall(SYS_getdents64, host, tmp, (size_t)len);
+	if (n < 0)
+		return -errno;
+	if (n && mem_write_bytes(g->mem, buf, tmp, (size_t)n, 1, NULL) < 0)
+		return -EFAULT;
+	off_t now = lseek(host, 0, SEEK_CUR);
+	if (now >= 0)
+		f->off = (uint64_t)now;
+	return n;
+}
+
+static int64_t sys_readlinkat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t buf, uint64_t size)
+{
+	char path[SANDBOX_PATH_MAX], clean[SANDBOX_PATH_MAX], target[SANDBOX_PATH_MAX];
+	const char *dir;
+	int rc = read_path(g, path_addr, path, sizeof path);
+	if (rc < 0 || (rc = at_dir(g, dirfd, path, &dir)) < 0)
+		return rc;
+	if ((int64_t)size <= 0)
+		return -EINVAL;
+	ssize_t n;
+	if (path[0] == '/' && sandbox_clean_path(path, clean, sizeof clean) == 0 && !strcmp(clean, "/proc/self/exe")) {
+		const char *exe = sandbox_exe(g->sandbox);
+		n = (ssize_t)strlen(exe);
+		memcpy(target, exe, (size_t)n);
+	} else {
+		int fd = sandbox_open_path(g->sandbox, dir, path, 1);
+		if (fd < 0)
+			return fd;
+		n = readlinkat(fd, "", target, sizeof target);
+		int e = errno;
+		close(fd);
+		if (n < 0)
+			return e == ENOENT ? -EINVAL : -e;   /* "" on a non-link */
+	}
+	if ((uint64_t)n > size)
+		n = (ssize_t)size;
+	return mem_write_bytes(g->mem, buf, target, (size_t)n, 1, NULL) < 0 ? -EFAULT : n;
+}
+
+static int64_t sys_faccessat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t mode, uint64_t flags)
+{
+	char path[SANDBOX_PATH_MAX];
+	const char *dir;
+	int rc = read_path(g, path_addr, path, sizeof path);
+	if (rc < 0 || (rc = at_dir(g, dirfd, path, &dir)) < 0)
+		return rc;
+	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	if (mode & W_OK) {
+		/* writable only under an rw grant: ask the sandbox as an open would */
+		int idx = sandbox_open(g->sandbox, dir, path, 1 /* O_WRONLY */, 0);
+		if (idx == -EROFS)
+			return -EROFS;
+	}
+	return 0;
+}
+
+static int64_t sys_fcntl(struct guest *g, uint64_t fd, uint64_t cmd, uint64_t arg)
+{
+	struct guest_fd *f = get_fd(g, fd);
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case G_F_DUPFD:
+	case G_F_DUPFD_CLOEXEC: {
+		if (arg >= GUEST_MAX_FDS)
+			return -EINVAL;
+		int n = lowest_free(g, arg);
+		if (n < 0)
+			return n;
+		g->fds[n] = *f;
+		g->fds[n].cloexec = cmd == G_F_DUPFD_CLOEXEC;
+		return n;
+	}
+	case G_F_GETFD: return f->cloexec;
+	case G_F_SETFD: f->cloexec = arg & 1; return 0;
+	case G_F_GETFL: return f->flags & ~(uint32_t)G_O_CLOEXEC;
+	case G_F_SETFL: f->flags = (f->flags & ~(uint32_t)(G_O_APPEND | 04000)) | (uint32_t)(arg & (G_O_APPEND | 04000)); return 0;
+	case G_F_SETLK:
+	case G_F_SETLKW:
+		return 0;      /* one process: every lock is granted */
+	case G_F_GETLK: {
+		uint16_t unlocked = 2;   /* F_UNLCK in struct flock's l_type */
+		return mem_write_bytes(g->mem, arg, &unlocked, 2, 1, NULL) < 0 ? -EFAULT : 0;
+	}
+	default:
+		return -EINVAL;
+	}
+}
+
+int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled)
+{
+	*handled = 1;
+	struct stat st;
+	struct guest_fd *f;
+	int rc;
+	switch (nr) {
+	case NR_openat:
+		return sys_openat(g, (int64_t)a[0], a[1], a[2], a[3]);
+	case NR_close:
+		if (!(f = get_fd(g, a[0])))
+			return -EBADF;
+		f->kind = GFD_FREE;
+		return 0;
+	case NR_read:
+		return (f = get_fd(g, a[0])) ? do_read(g, f, a[1], a[2], -1) : -EBADF;
+	case NR_write:
+		return (f = get_fd(g, a[0])) ? do_write(g, f, a[1], a[2], -1) : -EBADF;
+	case NR_pread64:
+		return (f = get_fd(g, a[0])) ? ((int64_t)a[3] < 0 ? -EINVAL : do_read(g, f, a[1], a[2], (int64_t)a[3])) : -EBADF;
+	case NR_pwrite64:
+		return (f = get_fd(g, a[0])) ? ((int64_t)a[3] < 0 ? -EINVAL : do_write(g, f, a[1], a[2], (int64_t)a[3])) : -EBADF;
+	case NR_readv:
+		return (f = get_fd(g, a[0])) ? do_vec(g, f, a[1], a[2], 0) : -EBADF;
+	case NR_writev:
+		return (f = get_fd(g, a[0])) ? do_vec(g, f, a[1], a[2], 1) : -EBADF;
+	case NR_lseek:
+		return (f = get_fd(g, a[0])) ? sys_lseek(g, f, (int64_t)a[1], a[2]) : -EBADF;
+	case NR_getdents64:
+		return (f = get_fd(g, a[0])) ? sys_getdents64(g, f, a[1], a[2]) : -EBADF;
+	case NR_fstat:
+		if (!(f = get_fd(g, a[0])))
+			return -EBADF;
+		return (rc = fd_stat(g, f, &st)) < 0 ? rc : put_stat(g, &st, a[1]);
+	case NR_newfstatat:
+		return (rc = at_stat(g, (int64_t)a[0], a[1], a[3], &st)) < 0 ? rc : put_stat(g, &st, a[2]);
+	case NR_statx:
+		return (rc = at_stat(g, (int64_t)a[0], a[1], a[2], &st)) < 0 ? rc : put_statx(g, &st, a[4]);
+	case NR_readlinkat:
+		return sys_readlinkat(g, (int64_t)a[0], a[1], a[2], a[3]);
+	case NR_faccessat:
+		return sys_faccessat(g, (int64_t)a[0], a[1], a[2], 0);
+	case NR_faccessat2:
+		return sys_faccessat(g, (int64_t)a[0], a[1], a[2], a[3]);
+	case NR_ioctl:
+		/* nothing the guest holds is a terminal or a device */
+		return get_fd(g, a[0]) ? -ENOTTY : -EBADF;
+	case NR_dup:
+		if (!(f = get_fd(g, a[0])))
+			return -EBADF;
+		if ((rc = lowest_free(g, 0)) < 0)
+			return rc;
+		g->fds[rc] = *f;
+		g->fds[rc].cloexec = 0;
+		return rc;
+	case NR_dup3:
+		if (!(f = get_fd(g, a[0])))
+			return -EBADF;
+		if (a[1] >= GUEST_MAX_FDS)
+			return -EBADF;
+		if (a[0] == a[1] || (a[2] & ~(uint64_t)G_O_CLOEXEC))
+			return -EINVAL;
+		g->fds[a[1]] = *f;
+		g->fds[a[1]].cloexec = (a[2] & G_O_CLOEXEC) != 0;
+		return (int64_t)a[1];
+	case NR_fcntl:
+		return sys_fcntl(g, a[0], a[1], a[2]);
+	case NR_getcwd: {
+		const char *cwd = sandbox_cwd(g->sandbox);
+		size_t n = strlen(cwd) + 1;
+		if (a[1] < n)
+			return -ERANGE;
+		return mem_write_bytes(g->mem, a[0], cwd, n, 1, NULL) < 0 ? -EFAULT : (int64_t)n;
+	}
+	default:
+		*handled = 0;
+		return 0;
+	}
+}

@@ -1,0 +1,723 @@
+/*
+ * cmd_coproc.c — `ivx coproc`: run a program with the profiling
+ * co-processor and print the profile it built beside the exact one; and
+ * `ivx coproc-asm`: assemble a co-processor program and list it.
+ *
+ * The exact profile comes from a second observer that sees every retired
+ * instruction of the profiled kind (engine/coproc/coproc_truth.h). For the
+ * value program, --baseline also runs the plain interrupt-driven sampling
+ * value profiler at the co-processor's overhead, and --interval N prints
+ * error and overhead every N cycles (the paper's convergence curves).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "coproc/coproc.h"
+#include "coproc/coproc_truth.h"
+#include "coproc_load.h"
+#include "core/core.h"
+#include "guest/guest.h"
+#include "guest/program.h"
+#include "outfile.h"
+#include "runopts.h"
+
+#define MAX_SETTINGS 32
+
+struct cp_flags {
+	const char *program;
+	const char *json_path;
+	int baseline;
+	double scale;                 /* --baseline-scale: baseline overhead / co-processor overhead */
+	int speed;
+	int top;
+	uint64_t interval;
+	int n_set;
+	const char *set[MAX_SETTINGS];
+};
+
+static int cp_extra(void *ctx, int argc, char **argv, int i)
+{
+	struct cp_flags *f = ctx;
+	const char *o = argv[i];
+	if (!strcmp(o, "--baseline"))
+		return f->baseline = 1;
+	if (!strcmp(o, "--speed"))
+		return f->speed = 1;
+	if (strcmp(o, "--program") && strcmp(o, "--json") && strcmp(o, "-C") && strcmp(o, "--top") &&
+	    strcmp(o, "--interval") && strcmp(o, "--baseline-scale"))
+		return 0;
+	if (i + 1 >= argc) {
+		cli_error("option %s needs a value", o);
+		return -1;
+	}
+	const char *v = argv[i + 1];
+	uint64_t n;
+	if (!strcmp(o, "--baseline-scale")) {
+		char *end;
+		f->scale = strtod(v, &end);
+		if (*end || !(f->scale > 0 && f->scale <= 1e6)) {
+			cli_error("--baseline-scale: '%s' is not a positive number", v);
+			return -1;
+		}
+		f->baseline = 1;
+	} else if (!strcmp(o, "--program")) {
+		f->program = v;
+	} else if (!strcmp(o, "--json")) {
+		f->json_path = v;
+	} else if (!strcmp(o, "-C")) {
+		if (f->n_set == MAX_SETTINGS) {
+			cli_error("at most %d -C settings", MAX_SETTINGS);
+			return -1;
+		}
+		f->set[f->n_set++] = v;
+	} else {
+		if (cli_parse_u64(v, &n) < 0 || (!strcmp(o, "--top") && n > 1000000)) {
+			cli_error("%s: '%s' is not a number", o, v);
+			return -1;
+		}
+		if (!strcmp(o, "--top"))
+			f->top = (int)n;
+		else
+			f->interval = n;
+	}
+	return 2;
+}
+
+/* ---- one simulation ------------------------------------------------------------ */
+
+struct point {
+	uint64_t cycle;
+	double overhead, error;
+};
+
+struct sim {
+	struct program *prog;
+	struct guest *g;
+	struct core *core;
+	struct coproc *cp;            /* NULL for the baseline */
+	struct coproc_truth *truth;   /* exact */
+	struct coproc_truth *sampler; /* baseline, NULL otherwise */
+	struct core_stats st;
+	int rc;
+	int exited;
+	struct ivx_err err;
+	struct point *series;
+	int npoints;
+	double host_seconds;          /* the simulation loop's host time */
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int truth_kind(const struct coproc_prog *p)
+{
+	return !strcmp(p->handler, "edge") ? TRUTH_BRANCHES : !strcmp(p->handler, "callstack") ? TRUTH_CALLS :
+											       TRUTH_LOADS;
+}
+
+static uint64_t overhead_cycles(const struct sim *s)
+{
+	if (s->sampler)
+		return coproc_truth_overhead(s->sampler);
+	struct coproc_stats cs;
+	coproc_get_stats(s->cp, &cs);
+	return cs.handler_cycles + cs.stall_cycles + cs.final_cycles;
+}
+
+/* A load's estimated invariance: from the co-processor's profile or the
+ * sampler's; 0 for a load the profile has no entry for. */
+static double est_invariance(const struct sim *s, uint64_t pc, uint64_t *samples, int *masked)
+{
+	*samples = 0;
+	*masked = 0;
+	if (s->sampler) {
+		const struct truth_key *k = coproc_truth_find(s->sampler, pc);
+		if (!k)
+			return 0.0;
+		*samples = k->executions;
+		return (double)k->top_count / (double)k->executions;
+	}
+	struct coproc_pentry e;
+	if (!coproc_profile_find(s->cp, pc, &e))
+		return 0.0;
+	*samples = e.total;
+	*masked = e.masked;
+	return coproc_pentry_invariance(&e);
+}
+
+static double weighted_error(struct sim *s)
+{
+	int n = coproc_truth_summarise(s->truth);
+	double num = 0, den = 0;
+	for (int i = 0; i < n; i++) {
+		const struct truth_key *k = coproc_truth_key(s->truth, i);
+		uint64_t samples;
+		int masked;
+		double t = (double)k->top_count / (double)k->executions;
+		double e = est_invariance(s, k->key, &samples, &masked);
+		num += (double)k->executions * fabs(e - t);
+		den += (double)k->executions;
+	}
+	return den > 0 ? num / den : 0.0;
+}
+
+static void sim_free(struct sim *s)
+{
+	coproc_free(s->cp);
+	coproc_truth_free(s->truth);
+	coproc_truth_free(s->sampler);
+	core_free(s->core);
+	guest_free(s->g);
+	free(s->series);
+}
+
+/* Run the program: with the co-processor (period 0) or with the sampler
+ * (period > 0). 0, or -1 after an error line (setup failed). */
+static int simulate(struct sim *s, const struct program *prog, const struct run_options *o,
+		    const struct machine_config *mc, const struct coproc_config *cc, const struct coproc_prog *p,
+		    uint64_t period, uint64_t interval, int exact)
+{
+	memset(s, 0, sizeof *s);
+	s->g = run_options_make_guest(prog, o);
+	if (!s->g)
+		return -1;
+	struct ivx_err *err = &s->err;
+	s->core = core_new(mc, s->g, err);
+	if (!s->core)
+		goto fail;
+	if (exact) {
+		s->truth = coproc_truth_new(s->core, truth_kind(p), 0, 0, 0, err);
+		if (!s->truth || core_add_observer(s->core, coproc_truth_observer(s->truth), err) < 0)
+			goto fail;
+	}
+	if (period) {
+		s->sampler = coproc_truth_new(s->core, TRUTH_LOADS, period, cc->int_cycles + cc->slot_cycles,
+					      o->seed, err);
+		if (!s->sampler || core_add_observer(s->core, coproc_truth_observer(s->sampler), err) < 0)
+			goto fail;
+	} else {
+		s->cp = coproc_new(cc, p, s->core, err);
+		if (!s->cp || core_add_observer(s->core, coproc_observer(s->cp), err) < 0)
+			goto fail;
+	}
+	if (run_options_warm(o, prog, s->core, err) < 0)   /* --fastforward, --start-at */
+		goto fail;
+	fflush(stdout);
+	double t0 = now_seconds();
+	for (;;) {
+		uint64_t lim = o->max_cycles;
+		if (interval) {
+			uint64_t next = core_cycles(s->core) + interval;
+			if (!lim || next < lim)
+				lim = next;
+		}
+		s->rc = core_run(s->core, lim, o->max_insns, err);
+		if (s->rc < 0 || core_done(s->core) || !interval || lim == o->max_cycles ||
+		    (o->max_insns && core_committed(s->core) >= o->max_insns))
+			break;
+		struct point *np = realloc(s->series, (size_t)(s->npoints + 1) * sizeof *np);
+		if (!np)
+			break;
+		s->series = np;
+		uint64_t cyc = core_cycles(s->core);
+		s->series[s->npoints++] = (struct point){ cyc, (double)overhead_cycles(s) / (double)cyc,
+							   truth_kind(p) == TRUTH_LOADS ? weighted_error(s) : 0.0 };
+	}
+	s->host_seconds = now_seconds() - t0;
+	fflush(stdout);
+	if (s->cp)
+		coproc_finish(s->cp);
+	core_stats(s->core, &s->st);
+	s->exited = s->rc == IVX_OK && core_done(s->core) && guest_state(s->g) == GUEST_EXITED;
+	if (s->truth)
+		coproc_truth_summarise(s->truth);
+	return 0;
+fail:
+	cli_error("%s", err->msg);
+	sim_free(s);
+	memset(s, 0, sizeof *s);
+	return -1;
+}
+
+/* ---- output ---------------------------------------------------------------------- */
+
+static const char *sym(const struct program *prog, uint64_t pc, char *buf, size_t n)
+{
+	return program_describe(prog, pc, buf, n);
+}
+
+static int by_executions(const void *a, const void *b)
+{
+	const struct truth_key *x = *(const struct truth_key *const *)a, *y = *(const struct truth_key *const *)b;
+	if (x->executions != y->executions)
+		return x->executions > y->executions ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The truth keys, most executed first (caller frees). */
+static const struct truth_key **sorted_keys(const struct coproc_truth *t, int *n)
+{
+	int k = 0;
+	while (coproc_truth_key(t, k))
+		k++;
+	const struct truth_key **v = malloc((size_t)(k ? k : 1) * sizeof *v);
+	if (!v) {
+		*n = 0;
+		return NULL;
+	}
+	for (int i = 0; i < k; i++)
+		v[i] = coproc_truth_key(t, i);
+	qsort(v, (size_t)k, sizeof *v, by_executions);
+	*n = k;
+	return v;
+}
+
+static void print_stats(FILE *out, const struct sim *s)
+{
+	struct coproc_stats cs;
+	coproc_get_stats(s->cp, &cs);
+	uint64_t oh = overhead_cycles(s);
+	fprintf(out, "cycles %llu, instructions %llu; profiler %llu cycles = %.2f%% (handlers %llu, "
+		"buffer stalls %llu, final harvest %llu)\n",
+		(unsigned long long)s->st.cycles, (unsigned long long)s->st.committed, (unsigned long long)oh,
+		s->st.cycles ? 100.0 * (double)oh / (double)s->st.cycles : 0.0,
+		(unsigned long long)cs.handler_cycles, (unsigned long long)cs.stall_cycles,
+		(unsigned long long)cs.final_cycles);
+	fprintf(out, "filters: %llu decoded, %llu tagged (%.1f%%), %llu retired tagged; PC filter width %d match %u\n",
+		(unsigned long long)cs.decoded, (unsigned long long)cs.tagged,
+		cs.decoded ? 100.0 * (double)cs.tagged / (double)cs.decoded : 0.0,
+		(unsigned long long)cs.retired_tagged, cs.pc_width, cs.pc_match);
+	fprintf(out, "buffer: %llu records, %llu dropped, %llu full at retirement, at most %d of %u\n",
+		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
+		cs.buffer_max, coproc_cfg(s->cp)->buffer);
+	fprintf(out, "co-processor: %llu microinstructions, %llu busy cycles, %llu microbranch mispredictions, "
+		"%llu interrupts, %llu timer actions, %llu masked%s\n",
+		(unsigned long long)cs.uinsns, (unsigned long long)cs.cp_cycles, (unsigned long long)cs.ubranch_miss,
+		(unsigned long long)cs.interrupts, (unsigned long long)cs.timer_actions, (unsigned long long)cs.masked,
+		cs.complete ? "; profile complete" : "");
+	if (cs.abandoned || cs.profile_full)
+		fprintf(out, "warning: %llu records abandoned (watchdog), %llu profile entries lost (table full)\n",
+			(unsigned long long)cs.abandoned, (unsigned long long)cs.profile_full);
+}
+
+static void json_stats(FILE *f, const struct sim *s)
+{
+	struct coproc_stats cs;
+	coproc_get_stats(s->cp, &cs);
+	fprintf(f, "\"stats\":{\"decoded\":%llu,\"tagged\":%llu,\"retired_tagged\":%llu,\"records\":%llu,"
+		"\"drops\":%llu,\"stalls\":%llu,\"stall_cycles\":%llu,\"interrupts\":%llu,\"timer_actions\":%llu,"
+		"\"handler_cycles\":%llu,\"final_cycles\":%llu,\"masked\":%llu,\"uinsns\":%llu,\"cp_cycles\":%llu,"
+		"\"buffer_max\":%d,\"complete\":%s,\"abandoned\":%llu}",
+		(unsigned long long)cs.decoded, (unsigned long long)cs.tagged, (unsigned long long)cs.retired_tagged,
+		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
+		(unsigned long long)cs.stall_cycles, (unsigned long long)cs.interrupts,
+		(unsigned long long)cs.timer_actions, (unsigned long long)cs.handler_cycles,
+		(unsigned long long)cs.final_cycles, (unsigned long long)cs.masked, (unsigned long long)cs.uinsns,
+		(unsigned long long)cs.cp_cycles, cs.buffer_max, cs.complete ? "true" : "false",
+		(unsigned long long)cs.abandoned);
+}
+
+static void json_series(FILE *f, const char *name, const struct sim *s)
+{
+	fprintf(f, ",\"%s\":[", name);
+	for (int i = 0; i < s->npoints; i++)
+		fprintf(f, "%s{\"cycle\":%llu,\"overhead_fraction\":%.6f,\"weighted_error\":%.6f}", i ? "," : "",
+			(unsigned long long)s->series[i].cycle, s->series[i].overhead, s->series[i].error);
+	fprintf(f, "]");
+}
+
+/* Value profile: table on stdout-side stream `out`, JSON into f (may be NULL). */
+static void report_value(FILE *out, FILE *f, const struct sim *s, const struct sim *base, int top)
+{
+	double werr = weighted_error((struct sim *)s);   /* (re-summarises: before sorted_keys) */
+	int n;
+	const struct truth_key **v = sorted_keys(s->truth, &n);
+	double oh = s->st.cycles ? (double)overhead_cycles(s) / (double)s->st.cycles : 0.0;
+	uint64_t execs = 0, profiled = 0;
+	char b[128];
+	fprintf(out, "%-18s %-28s %10s %8s %7s %7s %6s %s\n", "pc", "symbol", "executions", "samples", "inv", "est",
+		"|err|", "masked");
+	for (int i = 0; i < n; i++) {
+		uint64_t samples;
+		int masked;
+		double t = (double)v[i]->top_count / (double)v[i]->executions;
+		double e = est_invariance(s, v[i]->key, &samples, &masked);
+		execs += v[i]->executions;
+		profiled += samples > 0;
+		if (i < top)
+			fprintf(out, "%#-18llx %-28.28s %10llu %8llu %6.1f%% %6.1f%% %6.1f %s%s\n",
+				(unsigned long long)v[i]->key, sym(s->prog, v[i]->key, b, sizeof b),
+				(unsigned long long)v[i]->executions, (unsigned long long)samples, 100 * t, 100 * e,
+				100 * fabs(e - t), masked ? "yes" : "", fabs(e - t) > 0.05 ? " *" : "");
+	}
+	if (n > top)
+		fprintf(out, "(%d more loads; --top N shows more)\n", n - top);
+	fprintf(out, "%d loads executed %llu times; %llu profiled; execution-weighted |invariance error| "
+		"%.2f points, overhead %.2f%%\n",
+		n, (unsigned long long)execs, (unsigned long long)profiled, 100 * werr, 100 * oh);
+	double berr = 0, boh = 0;
+	if (base) {
+		berr = weighted_error((struct sim *)base);
+		boh = base->st.cycles ? (double)overhead_cycles(base) / (double)base->st.cycles : 0.0;
+		fprintf(out, "baseline (interrupt per sampled load, period %llu loads, %llu samples): error %.2f "
+			"points, overhead %.2f%%\n",
+			(unsigned long long)(coproc_truth_events(base->sampler) /
+					     (coproc_truth_samples(base->sampler) ? coproc_truth_samples(base->sampler) : 1)),
+			(unsigned long long)coproc_truth_samples(base->sampler), 100 * berr, 100 * boh);
+	}
+	for (int i = 0; i < s->npoints; i++)
+		fprintf(out, "at cycle %12llu: error %6.2f points, overhead %6.2f%%%s\n",
+			(unsigned long long)s->series[i].cycle, 100 * s->series[i].error,
+			100 * s->series[i].overhead, base && i < base->npoints ? "" : "");
+	if (f) {
+		fprintf(f, "\"overhead_fraction\":%.6f,\"weighted_error\":%.6f,\"distinct_loads\":%d,\"loads\":[", oh,
+			werr, n);
+		for (int i = 0; i < n; i++) {
+			uint64_t samples;
+			int masked;
+			double t = (double)v[i]->top_count / (double)v[i]->executions;
+			double e = est_invariance(s, v[i]->key, &samples, &masked);
+			fprintf(f, "%s{\"pc\":%llu,\"symbol\":", i ? "," : "", (unsigned long long)v[i]->key);
+			outfile_json_string(f, sym(s->prog, v[i]->key, b, sizeof b));
+			fprintf(f, ",\"executions\":%llu,\"samples\":%llu,\"invariance_true\":%.6f,"
+				"\"invariance_est\":%.6f,\"masked\":%s}",
+				(unsigned long long)v[i]->executions, (unsigned long long)samples, t, e,
+				masked ? "true" : "false");
+		}
+		fprintf(f, "]");
+		json_series(f, "series", s);
+		if (base) {
+			fprintf(f, ",\"baseline\":{\"overhead_fraction\":%.6f,\"weighted_error\":%.6f,\"samples\":%llu",
+				boh, berr, (unsigned long long)coproc_truth_samples(base->sampler));
+			json_series(f, "series", base);
+			fprintf(f, "}");
+		}
+	}
+	free(v);
+}
+
+static void report_edge(FILE *out, FILE *f, const struct sim *s, int top)
+{
+	int n;
+	const struct truth_key **v = sorted_keys(s->truth, &n);
+	char b[128];
+	uint64_t wrong = 0;
+	fprintf(out, "%-18s %-28s %10s %10s %10s %10s\n", "pc", "symbol", "executions", "taken", "est taken",
+		"est total");
+	if (f)
+		fprintf(f, "\"branches\":[");
+	for (int i = 0; i < n; i++) {
+		struct coproc_pentry e;
+		uint64_t et = 0, etot = 0;
+		if (coproc_profile_find(s->cp, v[i]->key, &e)) {
+			etot = e.total;
+			for (int k = 0; k < e.nvals; k++)
+				if (e.val[k].value == 1)
+					et = e.val[k].count;
+		}
+		wrong += et != v[i]->count1 || etot != v[i]->executions;
+		if (i < top)
+			fprintf(out, "%#-18llx %-28.28s %10llu %10llu %10llu %10llu%s\n", (unsigned long long)v[i]->key,
+				sym(s->prog, v[i]->key, b, sizeof b), (unsigned long long)v[i]->executions,
+				(unsigned long long)v[i]->count1, (unsigned long long)et, (unsigned long long)etot,
+				et != v[i]->count1 || etot != v[i]->executions ? " *" : "");
+		if (f)
+			fprintf(f, "%s{\"pc\":%llu,\"executions\":%llu,\"taken\":%llu,\"executions_est\":%llu,"
+				"\"taken_est\":%llu}", i ? "," : "", (unsigned long long)v[i]->key,
+				(unsigned long long)v[i]->executions, (unsigned long long)v[i]->count1,
+				(unsigned long long)etot, (unsigned long long)et);
+	}
+	if (n > top)
+		fprintf(out, "(%d more branches; --top N shows more)\n", n - top);
+	fprintf(out, "%d branches; %llu with counts different from the exact profile\n", n, (unsigned long long)wrong);
+	if (f)
+		fprintf(f, "],\"branches_wrong\":%llu", (unsigned long long)wrong);
+	free(v);
+}
+
+static void report_callstack(FILE *out, FILE *f, const struct sim *s)
+{
+	int n = 0;
+	while (coproc_truth_key(s->truth, n))
+		n++;
+	uint64_t wrong = 0;
+	fprintf(out, "%6s %12s %12s\n", "depth", "calls", "est calls");
+	if (f)
+		fprintf(f, "\"depths\":[");
+	for (int i = 0; i < n; i++) {
+		const struct truth_key *k = coproc_truth_key(s->truth, i);
+		struct coproc_pentry e;
+		uint64_t est = coproc_profile_find(s->cp, k->key, &e) ? e.total : 0;
+		wrong += est != k->executions;
+		fprintf(out, "%6llu %12llu %12llu%s\n", (unsigned long long)k->key - 1, (unsigned long long)k->executions,
+			(unsigned long long)est, est != k->executions ? " *" : "");
+		if (f)
+			fprintf(f, "%s{\"depth\":%llu,\"calls\":%llu,\"calls_est\":%llu}", i ? "," : "",
+				(unsigned long long)k->key - 1, (unsigned long long)k->executions,
+				(unsigned long long)est);
+	}
+	fprintf(out, "deepest %llu; %llu returns elsewhere than their call's successor, %llu at depth 0; "
+		"%llu depths differ from the exact profile\n",
+		(unsigned long long)coproc_aux(s->cp, 0), (unsigned long long)coproc_aux(s->cp, 1),
+		(unsigned long long)coproc_aux(s->cp, 2), (unsigned long long)wrong);
+	if (f)
+		fprintf(f, "],\"max_depth\":%llu,\"return_mismatches\":%llu,\"depths_wrong\":%llu",
+			(unsigned long long)coproc_aux(s->cp, 0), (unsigned long long)coproc_aux(s->cp, 1),
+			(unsigned long long)wrong);
+}
+
+static const char coproc_help[] =
+	"usage: ivx coproc [RUN OPTIONS] --program NAME|FILE [PROG] [-- ARGS...]\n"
+	"Run PROG on the timing model with the profiling co-processor running a\n"
+	"profiling program (shipped: value, edge, callstack in data/coproc/; or a\n"
+	"file), and print the profile it built next to the exact one.\n"
+	"  --program NAME|FILE the co-processor program\n"
+	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
+	"                      buffer cam data ucode ignore clock_div policy\n"
+	"                      int_cycles slot_cycles mask_cycles mispredict\n"
+	"                      watchdog timer profile seed)\n"
+	"  --json FILE         the profile as JSON (value: loads, overhead_fraction,\n"
+	"                      weighted_error)\n"
+	"  --baseline          value: also run the interrupt-driven sampling profiler\n"
+	"                      at the same overhead\n"
+	"  --baseline-scale F  ... at F times the co-processor's overhead\n"
+	"  --interval N        value: error and overhead every N cycles\n"
+	"  --top N             rows to print (default 20)\n"
+	"  --speed             no exact profile: print the counters and the host's\n"
+	"                      simulation speed (make bench)\n" RUN_OPTIONS_HELP;
+
+static void print_settings_help(FILE *out)
+{
+	struct coproc_config d;
+	coproc_config_defaults(&d);
+	fprintf(out, "co-processor settings (-C KEY=VALUE), with defaults:\n");
+	for (int i = 0; coproc_config_key(i); i++) {
+		char v[32];
+		coproc_config_get(&d, i, v, sizeof v);
+		fprintf(out, "  %-12s %-8s %s\n", coproc_config_key(i), v, coproc_config_help(i));
+	}
+}
+
+static int coproc_main(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(coproc_help, stdout);
+		print_settings_help(stdout);
+		return 0;
+	}
+	struct run_options o;
+	struct cp_flags fl = { .top = 20, .scale = 1.0 };
+	if (run_options_parse(&o, argc, argv, cp_extra, &fl) < 0)
+		return EXIT_USAGE;
+	int status = EXIT_USAGE;
+	struct program *prog = NULL;
+	struct coproc_prog *cprog = calloc(1, sizeof *cprog);
+	struct sim s = { 0 }, base = { 0 };
+	int have_s = 0, have_base = 0;
+	struct ivx_err err = { 0 };
+	struct coproc_config cc;
+	struct machine_config mc;
+	coproc_config_defaults(&cc);
+	cc.seed = o.seed;
+	if (!cprog)
+		goto out;
+	for (int i = 0; i < fl.n_set; i++)
+		if (!strcmp(fl.set[i], "help")) {
+			print_settings_help(stdout);
+			status = 0;
+			goto out;
+		}
+	if (!fl.program) {
+		cli_error("coproc: --program NAME|FILE is required (value, edge, callstack)");
+		goto out;
+	}
+	for (int i = 0; i < fl.n_set; i++)
+		if (coproc_config_set(&cc, fl.set[i], &err) < 0) {
+			cli_error("%s", err.msg);
+			goto out;
+		}
+	char ppath[4096];
+	if (coproc_load_program(fl.program, cprog, ppath, sizeof ppath, &err) < 0) {
+		cli_error("%s", err.msg);
+		status = EXIT_INPUT;
+		goto out;
+	}
+	struct named_file outs[] = { { "--json", fl.json_path } };
+	if (run_options_check_outputs(&o, outs, 1) < 0)
+		goto out;
+	if (run_options_config(&o, &mc) < 0)
+		goto out;
+	prog = cli_load_program(o.prog_path);
+	if (!prog) {
+		status = EXIT_INPUT;
+		goto out;
+	}
+	int value = truth_kind(cprog) == TRUTH_LOADS;
+	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value && !fl.speed ? fl.interval : 0, !fl.speed) < 0) {
+		status = EXIT_INPUT;
+		goto out;
+	}
+	have_s = 1;
+	s.prog = prog;
+	if (s.rc < 0) {
+		cli_error("%s", s.err.msg);
+		status = EXIT_GUEST;
+		goto out;
+	}
+	if (!s.exited)
+		cli_error("stopped after %llu cycles, %llu instructions (limit reached)",
+			  (unsigned long long)s.st.cycles, (unsigned long long)s.st.committed);
+	if (fl.speed) {
+		print_stats(stdout, &s);
+		printf("host %.3f s: %.2f M cycles/s, %.2f MIPS\n", s.host_seconds,
+		       s.host_seconds > 0 ? (double)s.st.cycles / s.host_seconds / 1e6 : 0.0,
+		       s.host_seconds > 0 ? (double)s.st.committed / s.host_seconds / 1e6 : 0.0);
+		status = 0;
+		goto out;
+	}
+	if (fl.baseline && value) {
+		/* the sampler's period for the co-processor's overhead: each
+		 * sample costs one interrupt of int_cycles + slot_cycles */
+		uint64_t oh = overhead_cycles(&s), cost = cc.int_cycles + cc.slot_cycles;
+		uint64_t loads = coproc_truth_events(s.truth);
+		uint64_t nsamples = cost ? (uint64_t)((double)oh * fl.scale / (double)cost) : 0;
+		uint64_t period = nsamples ? loads / nsamples : loads + 1;
+		if (period < 1)
+			period = 1;
+		if (simulate(&base, prog, &o, &mc, &cc, cprog, period, fl.interval, 1) < 0)
+			goto out;
+		have_base = 1;
+		base.prog = prog;
+	}
+	FILE *out = stdout;
+	fprintf(out, "co-processor program %s (%s, %d microinstructions) on %s\n", cprog->name, ppath,
+		cprog->n_insns, program_name(prog));
+	print_stats(out, &s);
+	struct outfile *jo = NULL;
+	FILE *f = NULL;
+	if (fl.json_path) {
+		jo = outfile_open_cli(fl.json_path);
+		if (!jo)
+			goto out;
+		f = outfile_stream(jo);
+		fprintf(f, "{\"program\":");
+		outfile_json_string(f, cprog->name);
+		fprintf(f, ",\"workload\":");
+		outfile_json_string(f, program_name(prog));
+		fprintf(f, ",\"cycles\":%llu,\"instructions\":%llu,\"overhead_cycles\":%llu,\"end\":\"%s\",",
+			(unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
+			(unsigned long long)overhead_cycles(&s), s.exited ? "exit" : "limit");
+		json_stats(f, &s);
+		fprintf(f, ",");
+	}
+	if (value)
+		report_value(out, f, &s, have_base ? &base : NULL, fl.top);
+	else if (truth_kind(cprog) == TRUTH_BRANCHES)
+		report_edge(out, f, &s, fl.top);
+	else
+		report_callstack(out, f, &s);
+	status = s.exited ? 0 : EXIT_GUEST;
+	if (jo) {
+		fprintf(f, "}\n");
+		if (outfile_commit_cli(jo) < 0)
+			status = EXIT_OUTPUT;
+	}
+out:
+	if (have_s)
+		sim_free(&s);
+	if (have_base)
+		sim_free(&base);
+	program_free(prog);
+	free(cprog);
+	run_options_free(&o);
+	return status;
+}
+
+const struct cli_command cmd_coproc_entry = {
+	.name = "coproc",
+	.summary = "run a program with the profiling co-processor (value, edge, call-stack profiles)",
+	.help = coproc_help,
+	.main = coproc_main,
+};
+
+/* ---- ivx coproc-asm ---------------------------------------------------------------- */
+
+static const char asm_help[] =
+	"usage: ivx coproc-asm NAME|FILE\n"
+	"Assemble a co-processor program and list it: its settings, the DFE\n"
+	"table and every microinstruction with its address. Errors are\n"
+	"FILE:LINE: message (exit status 2).\n";
+
+static int asm_main(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(asm_help, stdout);
+		return 0;
+	}
+	if (argc != 2) {
+		cli_error("usage: ivx coproc-asm NAME|FILE");
+		return EXIT_USAGE;
+	}
+	struct coproc_prog *p = calloc(1, sizeof *p);
+	struct ivx_err err = { 0 };
+	char path[4096];
+	if (!p) {
+		cli_error("out of memory");
+		return EXIT_USAGE;
+	}
+	if (coproc_load_program(argv[1], p, path, sizeof path, &err) < 0) {
+		cli_error("%s", err.msg);
+		free(p);
+		return EXIT_INPUT;
+	}
+	printf("; %s: program %s, handler %s, %d microinstructions\n", path, p->name, p->handler, p->n_insns);
+	printf(".classes");
+	for (int k = 0; k < INSN_KIND_COUNT; k++)
+		if (p->classes >> k & 1)
+			printf(" %s", insn_kind_name(k));
+	printf("\n.fields");
+	for (int b = 1; b <= CPF_TAKEN; b <<= 1)
+		if (p->fields & (uint32_t)b)
+			printf(" %s", coproc_field_name(b));
+	printf("\n.iwidth %d\n.cwidth %d\n.pcfilter %d %u\n", p->iwidth, p->cwidth, p->pc_width, p->pc_match);
+	for (int k = 0; k < INSN_KIND_COUNT; k++)
+		if (p->dfe[k] >= 0) {
+			const char *l = coproc_prog_label_at(p, p->dfe[k]);
+			printf(".dfe %s %s ; @%d\n", insn_kind_name(k), l ? l : "?", p->dfe[k]);
+		}
+	for (int i = 0; i < COPROC_NC; i++)
+		if (p->creg[i])
+			printf(".const c%d %llu\n", i, (unsigned long long)p->creg[i]);
+	for (int i = 0; i < COPROC_NB; i++)
+		if (p->breg[i])
+			printf(".base b%d %u\n", i, p->breg[i]);
+	for (int i = 0; i < COPROC_NT; i++)
+		if (p->treg[i]) {
+			const char *l = coproc_prog_label_at(p, p->treg[i]);
+			printf(".target t%d %s\n", i, l ? l : "?");
+		}
+	for (int i = 0; i < p->n_params; i++)
+		printf(".param %s %lld\n", p->param[i].name, (long long)p->param[i].value);
+	for (int a = 0; a < p->n_insns; a++) {
+		char buf[160];
+		const char *l = coproc_prog_label_at(p, a);
+		coproc_disasm_insn(p, a, buf, sizeof buf);
+		printf("%4d  %-10s %s\n", a, l ? l : "", buf);
+	}
+	free(p);
+	return 0;
+}
+
+const struct cli_command cmd_coproc_asm_entry = {
+	.name = "coproc-asm",
+	.summary = "assemble and list a co-processor program",
+	.help = asm_help,
+	.main = asm_main,
+};

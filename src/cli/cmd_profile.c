@@ -1,0 +1,422 @@
+/*
+ * cmd_profile.c — `ivx profile`: run a program on the timing model with
+ * the DCPI sampler attached (engine/dcpi), then let the daemon write the
+ * samples and the simulator's truth into the profile database.
+ *
+ * One samples file per sampled event and one truth file per event go to
+ * the current epoch of --db (default ivx.db), merged with what an earlier
+ * run left there. The image is the program's absolute path, so dcpiprof
+ * can read its symbols from anywhere; pcs outside it (none for the static
+ * programs ivx runs) would go to the image "[unknown]".
+ */
+#include <limits.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "core/config.h"
+#include "core/core.h"
+#include "dcpi/dcpi.h"
+#include "dcpi/dcpi_db.h"
+#include "dcpi_opts.h"
+#include "guest/guest.h"
+#include "guest/program.h"
+#include "isa/mem.h"
+#include "outfile.h"
+#include "runopts.h"
+
+struct profile_flags {
+	struct dcpi_config cfg;
+	const char *db;
+	int new_epoch;
+	const char *json_path;
+	int quiet;
+	int bench;
+};
+
+static int profile_extra(void *ctx, int argc, char **argv, int i)
+{
+	struct profile_flags *f = ctx;
+	struct ivx_err err = { 0 };
+	int used = dcpi_opts_parse(&f->cfg, argc, argv, i, &err);
+	if (used) {
+		if (used < 0)
+			cli_error("%s", err.msg);
+		return used;
+	}
+	if (!strcmp(argv[i], "--new-epoch"))
+		return f->new_epoch = 1;
+	if (!strcmp(argv[i], "--quiet"))
+		return f->quiet = 1;
+	if (!strcmp(argv[i], "--bench"))
+		return f->bench = 1;
+	const char **path = !strcmp(argv[i], "--db") ? &f->db : !strcmp(argv[i], "--json") ? &f->json_path : NULL;
+	if (!path)
+		return 0;
+	if (i + 1 >= argc) {
+		cli_error("option %s needs a value", argv[i]);
+		return -1;
+	}
+	*path = argv[i + 1];
+	return 2;
+}
+
+/* The executable segments: the image's pcs (static programs: offsets are pcs). */
+static int in_image(const struct program *p, uint64_t pc)
+{
+	for (int i = 0; i < program_segment_count(p); i++) {
+		const struct program_segment *s = program_segment(p, i);
+		if ((s->prot & MEM_X) && pc >= s->vaddr && pc - s->vaddr < s->memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/* Profiles [image][kind][event]: image 0 is the program, 1 "[unknown]". */
+struct run_profiles {
+	struct dcpi_profile *p[2][2][DCPI_EVENT_COUNT];
+};
+
+static struct dcpi_profile *slot(struct run_profiles *rp, int img, int kind, int ev, const char *image,
+				 struct ivx_err *err)
+{
+	struct dcpi_profile **pp = &rp->p[img][kind == DCPI_KIND_TRUTH][ev];
+	if (!*pp)
+		*pp = dcpi_profile_new(kind, ev, img ? "[unknown]" : image, err);
+	return *pp;
+}
+
+static int collect(struct dcpi *d, struct core *c, const struct program *prog, const char *image,
+		   struct run_profiles *rp, struct ivx_err *err)
+{
+	const struct dcpi_config *cfg = dcpi_config(d);
+	struct dcpi_stats st;
+	dcpi_get_stats(d, &st);
+	/* every profile of the run exists, even when empty: the header carries
+	 * the run's cycles, so merged runs keep their weights */
+	for (int ev = 0; ev < DCPI_EVENT_COUNT; ev++) {
+		if ((cfg->events >> ev & 1) && !slot(rp, 0, DCPI_KIND_SAMPLES, ev, image, err))
+			return IVX_ESYS;
+		if (cfg->truth_capacity && !slot(rp, 0, DCPI_KIND_TRUTH, ev, image, err))
+			return IVX_ESYS;
+	}
+	for (size_t i = 0; i < dcpi_profile_size(d); i++) {
+		uint64_t pc, n;
+		int ev;
+		if (dcpi_profile_at(d, i, &pc, &ev, &n) < 0)
+			continue;
+		struct dcpi_profile *p = slot(rp, !in_image(prog, pc), DCPI_KIND_SAMPLES, ev, image, err);
+		if (!p || dcpi_profile_add(p, pc, n, err) < 0)
+			return IVX_ESYS;
+	}
+	for (size_t i = 0; i < dcpi_truth_size(d); i++) {
+		struct dcpi_truth t;
+		if (dcpi_truth_at(d, i, &t) < 0)
+			continue;
+		for (int ev = 0; ev < DCPI_RETIRED; ev++) {
+			uint64_t n = dcpi_truth_count(d, &t, ev);
+			struct dcpi_profile *p = n ? slot(rp, !in_image(prog, t.pc), DCPI_KIND_TRUTH, ev, image, err) : NULL;
+			if (n && (!p || dcpi_profile_add(p, t.pc, n, err) < 0))
+				return IVX_ESYS;
+		}
+	}
+	/* retired: the core's commit counters, over the decoded code */
+	for (int i = 0; cfg->truth_capacity && i < program_segment_count(prog); i++) {
+		const struct program_segment *s = program_segment(prog, i);
+		if (!(s->prot & MEM_X))
+			continue;
+		for (uint64_t pc = s->vaddr & ~3ull; pc < s->vaddr + s->filesz; pc += 4) {
+			uint64_t n = core_commits_at(c, pc);
+			if (n && dcpi_profile_add(rp->p[0][1][DCPI_RETIRED], pc, n, err) < 0)
+				return IVX_ESYS;
+		}
+	}
+	for (int img = 0; img < 2; img++)
+		for (int k = 0; k < 2; k++)
+			for (int ev = 0; ev < DCPI_EVENT_COUNT; ev++) {
+				struct dcpi_profile *p = rp->p[img][k][ev];
+				if (!p)
+					continue;
+				dcpi_profile_normalize(p);
+				p->runs = 1;
+				p->cycles = st.cycles;
+				p->enabled_cycles = k ? st.cycles : st.enabled_cycles[ev];
+				p->period_events = k ? 0 : st.period_events[ev];
+			}
+	return IVX_OK;
+}
+
+static void print_stats(FILE *out, const struct dcpi *d, const char *epoch)
+{
+	struct dcpi_stats st;
+	dcpi_get_stats(d, &st);
+	const struct dcpi_config *cfg = dcpi_config(d);
+	double secs = (double)st.cycles / (cfg->clock_mhz * 1e6);
+	fprintf(out, "ivx: dcpi: %llu samples (", (unsigned long long)st.samples_total);
+	int first = 1;
+	for (int e = 0; e < DCPI_EVENT_COUNT; e++)
+		if (cfg->events >> e & 1) {
+			fprintf(out, "%s%s %llu", first ? "" : ", ", dcpi_event_name(e),
+				(unsigned long long)st.samples[e]);
+			first = 0;
+		}
+	fprintf(out, "), %.0f per simulated second at %u MHz\n", secs > 0 ? st.samples_total / secs : 0.0,
+		cfg->clock_mhz);
+	fprintf(out, "ivx: dcpi: hash table hit rate %.1f%%, %llu evictions, %llu buffer drains, %llu lost\n",
+		st.samples_total ? 100.0 * st.hits / st.samples_total : 0.0, (unsigned long long)st.evictions,
+		(unsigned long long)st.drains, (unsigned long long)st.lost);
+	fprintf(out, "ivx: dcpi: overhead %.2f%% (handler %llu, daemon %llu cycles%s)\n", dcpi_overhead_pct(d),
+		(unsigned long long)st.handler_cycles, (unsigned long long)st.daemon_cycles,
+		cfg->charge ? ", charged to the program" : ", not charged");
+	if (st.daemon_lost || st.truth_lost)
+		fprintf(out, "ivx: dcpi: no room for %llu samples in the daemon, %llu truth counts\n",
+			(unsigned long long)st.daemon_lost, (unsigned long long)st.truth_lost);
+	if (epoch)
+		fprintf(out, "ivx: dcpi: profiles in %s\n", epoch);
+}
+
+static int write_json(const char *path, const struct dcpi *d, const char *epoch)
+{
+	struct outfile *o = outfile_open_cli(path);
+	if (!o)
+		return -1;
+	FILE *f = outfile_stream(o);
+	struct dcpi_stats st;
+	dcpi_get_stats(d, &st);
+	const struct dcpi_config *cfg = dcpi_config(d);
+	fprintf(f, "{\"epoch\":");
+	outfile_json_string(f, epoch);
+	fprintf(f, ",\"cycles\":%llu,\"skid\":%u,\"seed\":%llu,\"counters\":%d,\"events\":{",
+		(unsigned long long)st.cycles, cfg->skid, (unsigned long long)cfg->seed, cfg->counters);
+	int first = 1;
+	for (int e = 0; e < DCPI_EVENT_COUNT; e++) {
+		if (!(cfg->events >> e & 1))
+			continue;
+		fprintf(f, "%s\"%s\":{\"period\":%llu,\"delta\":%llu,\"samples\":%llu,\"overflows\":%llu,"
+			"\"enabled_cycles\":%llu,\"period_events\":%llu,\"events\":%llu}",
+			first ? "" : ",", dcpi_event_name(e), (unsigned long long)cfg->period[e],
+			(unsigned long long)cfg->delta[e], (unsigned long long)st.samples[e],
+			(unsigned long long)st.overflows[e], (unsigned long long)st.enabled_cycles[e],
+			(unsigned long long)st.period_events[e], (unsigned long long)st.events[e]);
+		first = 0;
+	}
+	fprintf(f, "},\"samples\":%llu,\"hits\":%llu,\"misses\":%llu,\"evictions\":%llu,\"drains\":%llu,"
+		"\"lost\":%llu,\"handler_cycles\":%llu,\"daemon_cycles\":%llu,\"overhead_pct\":%.4f,\"charged\":%s}\n",
+		(unsigned long long)st.samples_total, (unsigned long long)st.hits, (unsigned long long)st.misses,
+		(unsigned long long)st.evictions, (unsigned long long)st.drains, (unsigned long long)st.lost,
+		(unsigned long long)st.handler_cycles, (unsigned long long)st.daemon_cycles, dcpi_overhead_pct(d),
+		cfg->charge ? "true" : "false");
+	return outfile_commit_cli(o);
+}
+
+/* Without truth (and RETIRED), the sampler polls: the core runs to each
+ * of its stops instead of publishing every cycle to it (docs/dcpi.md). */
+static int run_sampled(struct core *c, struct dcpi *d, const struct run_options *o, struct ivx_err *err)
+{
+	if (!d || !dcpi_config(d)->poll)
+		return core_run(c, o->max_cycles, o->max_insns, err);
+	int rc = IVX_OK;
+	while (rc == IVX_OK && !core_done(c)) {
+		uint64_t stop = dcpi_poll_target(d);
+		if (o->max_cycles && stop > o->max_cycles)
+			stop = o->max_cycles;
+		rc = core_run(c, stop == UINT64_MAX ? 0 : stop, o->max_insns, err);
+		dcpi_poll(d);
+		if ((o->max_cycles && core_cycles(c) >= o->max_cycles) ||
+		    (o->max_insns && core_committed(c) >= o->max_insns))
+			break;
+	}
+	return rc;
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --bench: the same run without the sampler, with it but no truth, and
+ * with both, alternately, five times each; the least CPU time of each
+ * (noise on a shared machine only adds time). Nothing is written to the
+ * database. */
+static int profile_bench(const struct run_options *o, struct profile_flags *f, const struct machine_config *mc,
+			 const struct program *prog)
+{
+	enum { REPS = 5, MODES = 3 };
+	double best[MODES] = { 0 };
+	uint64_t cycles = 0, samples = 0;
+	for (int rep = 0; rep < REPS; rep++)
+		for (int mode = 0; mode < MODES; mode++) {
+			struct ivx_err err = { 0 };
+			struct dcpi_config cfg = f->cfg;
+			if (mode == 1 && !(cfg.events >> DCPI_RETIRED & 1)) {
+				cfg.truth_capacity = 0;
+				cfg.poll = 1;
+			}
+			struct guest *g = run_options_make_guest(prog, o);
+			if (!g)
+				return EXIT_INPUT;
+			struct core *c = core_new(mc, g, &err);
+			struct dcpi *d = c && mode ? dcpi_new(&cfg, c, &err) : NULL;
+			int rc = !c || (mode && !d) ? -1 : 0;
+			double t0 = cpu_seconds();
+			if (rc == 0)
+				rc = run_sampled(c, d, o, &err);
+			double t = cpu_seconds() - t0;
+			if (rc == 0) {
+				cycles = core_cycles(c);
+				if (d) {
+					struct dcpi_stats st;
+					dcpi_get_stats(d, &st);
+					samples = st.samples_total;
+				}
+			}
+			dcpi_free(d);
+			core_free(c);
+			guest_free(g);
+			if (rc < 0) {
+				cli_error("%s", err.msg);
+				return EXIT_GUEST;
+			}
+			if (!rep || t < best[mode])
+				best[mode] = t;
+		}
+	int timed = best[0] > 0 && best[1] > 0 && best[2] > 0;
+	double rate[MODES];
+	for (int m = 0; m < MODES; m++)
+		rate[m] = timed ? (double)cycles / best[m] / 1e6 : 0.0;
+	fprintf(stderr, "ivx: bench %s: %llu cycles, %llu samples; timing model %.3f s (%.2f M cycles/s), "
+		"sampling without truth %.3f s (%.2f M cycles/s, speed %+.1f%%), "
+		"with truth %.3f s (%.2f M cycles/s, speed %+.1f%%)\n", program_name(prog),
+		(unsigned long long)cycles, (unsigned long long)samples, best[0], rate[0], best[1], rate[1],
+		timed ? 100.0 * (best[0] / best[1] - 1.0) : 0.0, best[2], rate[2],
+		timed ? 100.0 * (best[0] / best[2] - 1.0) : 0.0);
+	return 0;
+}
+
+static int profile_run(const struct run_options *o, struct profile_flags *f)
+{
+	struct machine_config mc;
+	if (run_options_config(o, &mc) < 0)
+		return EXIT_USAGE;
+	struct ivx_err err = { 0 };
+	f->cfg.seed = o->seed;
+	f->cfg.poll = !f->cfg.truth_capacity && !(f->cfg.events >> DCPI_RETIRED & 1);
+	if (dcpi_config_validate(&f->cfg, &err) < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_USAGE;
+	}
+	if (f->bench) {
+		struct program *bp = cli_load_program(o->prog_path);
+		int st = bp ? profile_bench(o, f, &mc, bp) : EXIT_INPUT;
+		program_free(bp);
+		return st;
+	}
+	char image[PATH_MAX];
+	if (!o->prog_path)
+		snprintf(image, sizeof image, "[builtin]");
+	else if (!realpath(o->prog_path, image))
+		snprintf(image, sizeof image, "%s", o->prog_path);
+	char epoch[4200];
+	if (dcpi_db_epoch(f->db, 1, f->new_epoch, epoch, sizeof epoch, &err) < 0) {
+		cli_error("%s", err.msg);
+		return EXIT_INPUT;
+	}
+	struct program *prog = cli_load_program(o->prog_path);
+	if (!prog)
+		return EXIT_INPUT;
+	struct guest *g = run_options_make_guest(prog, o);
+	if (!g) {
+		program_free(prog);
+		return EXIT_INPUT;
+	}
+	int status = EXIT_GUEST;
+	struct run_profiles rp = { 0 };
+	struct dcpi *d = NULL;
+	struct core *c = core_new(&mc, g, &err);
+	if (!c || !(d = dcpi_new(&f->cfg, c, &err)))
+		goto out;
+	fflush(stdout);
+	if (run_options_warm(o, prog, c, &err) < 0)   /* --fastforward, --start-at */
+		goto out;
+	int rc = run_sampled(c, d, o, &err);
+	fflush(stdout);
+	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
+	if (rc < 0)
+		goto out;
+	if (!exited) {
+		cli_error("stopped after %llu cycles (limit reached); the profile covers them",
+			  (unsigned long long)core_cycles(c));
+	}
+	dcpi_flush(d);
+	if (collect(d, c, prog, image, &rp, &err) < 0)
+		goto out;
+	status = exited ? guest_exit_code(g) : EXIT_GUEST;
+	for (int img = 0; img < 2; img++)
+		for (int k = 0; k < 2; k++)
+			for (int ev = 0; ev < DCPI_EVENT_COUNT; ev++) {
+				struct ivx_err e = { 0 };
+				if (rp.p[img][k][ev] && dcpi_db_store(epoch, rp.p[img][k][ev], &e) < 0) {
+					cli_error("%s", e.msg);
+					status = EXIT_OUTPUT;
+				}
+			}
+	if (!f->quiet)
+		print_stats(stderr, d, epoch);
+	if (f->json_path && write_json(f->json_path, d, epoch) < 0)
+		status = EXIT_OUTPUT;
+	err.msg[0] = 0;
+out:
+	if (err.msg[0])
+		cli_error("%s", err.msg);
+	for (int img = 0; img < 2; img++)
+		for (int k = 0; k < 2; k++)
+			for (int ev = 0; ev < DCPI_EVENT_COUNT; ev++)
+				dcpi_profile_free(rp.p[img][k][ev]);
+	dcpi_free(d);
+	core_free(c);
+	guest_free(g);
+	program_free(prog);
+	return err.code == IVX_EUSAGE ? EXIT_USAGE : status;
+}
+
+static int cmd_profile_main(int argc, char **argv)
+{
+	struct run_options o;
+	struct profile_flags f = { .db = "ivx.db" };
+	dcpi_config_defaults(&f.cfg);
+	if (run_options_parse(&o, argc, argv, profile_extra, &f) < 0)
+		return EXIT_USAGE;
+	const struct named_file outputs[] = { { "--json", f.json_path } };
+	int status = run_options_check_outputs(&o, outputs, 1) < 0 ? EXIT_USAGE : profile_run(&o, &f);
+	run_options_free(&o);
+	return status;
+}
+
+const struct cli_command cmd_profile_entry = {
+	.name = "profile",
+	.summary = "sample a run DCPI-style into a profile database",
+	.help =
+	"usage: ivx profile [OPTIONS] [PROG] [-- ARGS...]\n\n"
+	"Run PROG on the timing model with DCPI's data collection (Anderson et al.,\n"
+	"SOSP 1997) on the simulated machine: performance counters overflowing after\n"
+	"randomized periods, the interrupt arriving --skid cycles later, the driver's\n"
+	"hash table and overflow buffers, the daemon. The samples, and the\n"
+	"simulator's exact truth beside them, are added to the current epoch of\n"
+	"the database (docs/dcpi.md). Read them with `ivx dcpiprof`.\n\n"
+	"Sampling options:\n"
+	DCPI_OPTS_HELP
+	"  --db DIR            profile database (default ivx.db)\n"
+	"  --new-epoch         start a new epoch before adding this run\n"
+	"  --json FILE         the run's sampling statistics as JSON\n"
+	"  --quiet             no statistics on stderr\n"
+	"  --bench             time the run without sampling, with sampling but no\n"
+	"                      truth, and with both (least CPU time of 5 each,\n"
+	"                      alternating); writes no profile\n"
+	"  The seed (--seed) also seeds the counters' period generators.\n\n"
+	"Run options:\n"
+	RUN_OPTIONS_HELP,
+	.main = cmd_profile_main,
+};

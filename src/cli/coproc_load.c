@@ -1,0 +1,60 @@
+/*
+ * coproc_load.c — co-processor programs by name or file (coproc_load.h).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "coproc_load.h"
+
+static int exists(const char *p)
+{
+	return access(p, R_OK) == 0;
+}
+
+int coproc_load_program(const char *name, struct coproc_prog *out, char *path, size_t path_len,
+			struct ivx_err *err)
+{
+	char buf[PATH_MAX];
+	size_t nl = strlen(name);
+	int is_file = strchr(name, '/') || (nl > 2 && !strcmp(name + nl - 2, ".s"));
+	if (is_file) {
+		snprintf(buf, sizeof buf, "%s", name);
+	} else {
+		int found = 0;
+		for (const char *c = name; *c; c++)
+			if (!(('a' <= *c && *c <= 'z') || ('0' <= *c && *c <= '9') || *c == '_' || *c == '-'))
+				return ivx_error(err, IVX_EUSAGE, "'%s' is not a program name or a file", name);
+		snprintf(buf, sizeof buf, "data/coproc/%s.s", name);
+		found = exists(buf);
+		char exe[PATH_MAX - 64];
+		ssize_t n = found ? -1 : readlink("/proc/self/exe", exe, sizeof exe - 1);
+		if (n > 0) {
+			exe[n] = 0;
+			char *slash = strrchr(exe, '/');
+			if (slash)
+				*slash = 0;
+			const char *ups[] = { "..", "../.." };
+			for (int i = 0; i < 2 && !found; i++) {
+				snprintf(buf, sizeof buf, "%s/%s/data/coproc/%s.s", exe, ups[i], name);
+				found = exists(buf);
+			}
+		}
+		if (!found)
+			return ivx_error(err, IVX_EUSAGE,
+					 "no co-processor program '%s' (shipped: value, edge, callstack; or give a file)",
+					 name);
+	}
+	void *data;
+	size_t len;
+	int rc = cli_read_file_quiet(buf, &data, &len, err);
+	if (rc < 0)
+		return rc;
+	rc = coproc_asm(data, len, buf, out, err);
+	free(data);
+	if (path)
+		snprintf(path, path_len, "%s", buf);
+	return rc;
+}

@@ -1,0 +1,20 @@
+/*
+ * coproc_load.h — finding and assembling a co-processor program named on
+ * the command line or in the explorer: a file (a name with '/' or ending
+ * in .s), or a shipped program NAME, looked up as data/coproc/NAME.s
+ * under the current directory and then beside the ivx binary
+ * (<bin>/../data/coproc, <bin>/../../data/coproc).
+ */
+#ifndef IVX_COPROC_LOAD_H
+#define IVX_COPROC_LOAD_H
+
+#include <stddef.h>
+#include "base/err.h"
+#include "coproc/coproc_prog.h"
+
+/* 0, or a negative status with err set ("file:line: message" for an
+ * assembly error). `path`, if non-NULL, gets the file it read. */
+int coproc_load_program(const char *name, struct coproc_prog *out, char *path, size_t path_len,
+			struct ivx_err *err);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * dcpi_report.c — per-procedure aggregation of a profile database epoch
+ * (see dcpi_report.h).
+ */
+#define _GNU_SOURCE     /* qsort_r */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "dcpi/dcpi_db.h"
+#include "dcpi_report.h"
+#include "guest/program.h"
+#include "guest/symtab.h"
+
+struct image_syms {
+	const char *path;
+	struct program *prog;              /* NULL: symbols unavailable */
+};
+
+static void on_bad_file(void *ctx, const char *msg)
+{
+	struct dcpi_report *r = ctx;
+	r->bad_files++;
+	cli_error("%s (skipped)", msg);
+}
+
+static struct dcpi_proc_row *row_for(struct dcpi_report *r, const char *image, const char *proc, size_t *hint)
+{
+	if (*hint < r->n && !strcmp(r->rows[*hint].proc, proc) && !strcmp(r->rows[*hint].image, image))
+		return &r->rows[*hint];
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->rows[i].proc, proc) && !strcmp(r->rows[i].image, image))
+			return &r->rows[*hint = i];
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct dcpi_proc_row *t = realloc(r->rows, cap * sizeof *t);
+		if (!t)
+			return NULL;
+		r->rows = t;
+		r->cap = cap;
+	}
+	struct dcpi_proc_row *row = &r->rows[r->n];
+	memset(row, 0, sizeof *row);
+	row->image = strdup(image);
+	row->proc = strdup(proc);
+	if (!row->image || !row->proc) {
+		free(row->image);
+		free(row->proc);
+		return NULL;
+	}
+	*hint = r->n++;
+	return row;
+}
+
+static int image_matches(const char *path, const char *want)
+{
+	if (!want)
+		return 1;
+	const char *base = strrchr(path, '/');
+	return !strcmp(path, want) || !strcmp(base ? base + 1 : path, want);
+}
+
+static struct program *load_symbols(const char *path)
+{
+	if (!strcmp(path, "[unknown]"))
+		return NULL;
+	if (!strcmp(path, "[builtin]"))
+		return cli_load_program(NULL);
+	struct ivx_err err = { 0 };
+	struct program *p = program_load_file(path, &err);
+	if (!p)
+		cli_error("%s: no symbols (%s); its samples go to [unknown]", path, err.msg);
+	return p;
+}
+
+int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const char *image)
+{
+	memset(r, 0, sizeof *r);
+	struct ivx_err err = { 0 };
+	if (epoch) {
+		snprintf(r->epoch, sizeof r->epoch, "%s/epoch-%04d", db, epoch);
+	} else if (dcpi_db_epoch(db, 0, 0, r->epoch, sizeof r->epoch, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	struct dcpi_profile **list;
+	size_t n;
+	if (dcpi_db_load(r->epoch, &list, &n, on_bad_file, r, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	struct image_syms syms[64];
+	int n_syms = 0, rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct dcpi_profile *p = list[i];
+		if (!image_matches(p->path, image))
+			continue;
+		int truth = p->kind == DCPI_KIND_TRUTH;
+		if (truth) {
+			r->truthed |= 1u << p->event;
+			if (p->event == DCPI_CYCLES || !r->cycles) {
+				r->cycles = p->cycles;
+				r->runs = p->runs;
+			}
+		} else {
+			r->sampled |= 1u << p->event;
+		}
+		int s = 0;
+		while (s < n_syms && strcmp(syms[s].path, p->path))
+			s++;
+		if (s == n_syms) {
+			if (n_syms == 64) {
+				cli_error("%s: more than 64 images", r->epoch);
+				rc = -1;
+				break;
+			}
+			syms[n_syms++] = (struct image_syms){ p->path, load_symbols(p->path) };
+		}
+		const struct symtab *st = syms[s].prog ? program_symbols(syms[s].prog) : NULL;
+		size_t hint = 0;
+		for (size_t k = 0; k < p->n; k++) {
+			uint64_t off;
+			const struct symbol *sym = st ? symtab_lookup(st, p->base + p->rec[k].offset, &off) : NULL;
+			struct dcpi_proc_row *row = row_for(r, p->path, sym ? sym->name : "[unknown]", &hint);
+			if (!row) {
+				cli_error("out of host memory");
+				rc = -1;
+				break;
+			}
+			(truth ? row->truth : row->samples)[p->event] += p->rec[k].count;
+			(truth ? r->truth_total : r->samples_total)[p->event] += p->rec[k].count;
+		}
+	}
+	for (int s = 0; s < n_syms; s++)
+		program_free(syms[s].prog);
+	dcpi_db_free_list(list, n);
+	return rc;
+}
+
+void dcpi_report_free(struct dcpi_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->rows[i].image);
+		free(r->rows[i].proc);
+	}
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}
+
+static int row_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct dcpi_proc_row *x = a, *y = b;
+	int sort_ev = *(const int *)ctx;
+	if (x->samples[sort_ev] != y->samples[sort_ev])
+		return x->samples[sort_ev] > y->samples[sort_ev] ? -1 : 1;
+	if (x->truth[sort_ev] != y->truth[sort_ev])
+		return x->truth[sort_ev] > y->truth[sort_ev] ? -1 : 1;
+	int c = strcmp(x->proc, y->proc);
+	return c ? c : strcmp(x->image, y->image);
+}
+
+void dcpi_report_sort(struct dcpi_report *r, int ev)
+{
+	if (r->n > 1)
+		qsort_r(r->rows, r->n, sizeof *r->rows, row_cmp, &ev);
+}

@@ -1,0 +1,44 @@
+/*
+ * dcpi_report.h — samples and truth per procedure, read from one epoch
+ * of a profile database (dcpiprof and dcpistats share it).
+ *
+ * Each record's pc is resolved to the procedure containing it through the
+ * image's ELF symbols (the database records the image's path); pcs with
+ * no symbol go to "[unknown]". Unreadable profile files are reported on
+ * stderr, one line each naming the file, and skipped.
+ */
+#ifndef IVX_DCPI_REPORT_H
+#define IVX_DCPI_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "dcpi/dcpi.h"
+
+struct dcpi_proc_row {
+	char *image;                       /* the image's path */
+	char *proc;                        /* procedure name */
+	uint64_t samples[DCPI_EVENT_COUNT];
+	uint64_t truth[DCPI_EVENT_COUNT];  /* exact counts (cycles: at the in-order head) */
+};
+
+struct dcpi_report {
+	struct dcpi_proc_row *rows;
+	size_t n, cap;
+	uint64_t samples_total[DCPI_EVENT_COUNT];
+	uint64_t truth_total[DCPI_EVENT_COUNT];
+	uint64_t runs, cycles;             /* of the CYCLES truth profile (or any) */
+	uint32_t sampled;                  /* bit e: the epoch holds samples of event e */
+	uint32_t truthed;                  /* bit e: ... and truth of event e */
+	int bad_files;                     /* unreadable profile files (reported) */
+	char epoch[4200];                  /* the epoch directory read */
+};
+
+/* Read epoch `epoch` (0: the newest) of db, keeping images matching
+ * `image` (full path or basename; NULL: all). 0, or -1 after an error
+ * line (no database, no such epoch). */
+int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const char *image);
+void dcpi_report_free(struct dcpi_report *r);
+/* Sort rows by samples of event ev (then truth, then name), largest first. */
+void dcpi_report_sort(struct dcpi_report *r, int ev);
+
+#endif

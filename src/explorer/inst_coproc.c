@@ -1,0 +1,185 @@
+/*
+ * inst_coproc.c — the profiling co-processor as an explorer instrument
+ * (see inst_coproc.h): `coproc load value` puts a program in the session;
+ * every (re)start then attaches a fresh co-processor to the new core. Its
+ * state lives in the engine observer, so snapshots and reverse stepping
+ * carry it; the session keeps only the program and the settings.
+ *
+ * The co-processor runs on the core's cycles (its on_cycle), so `step`
+ * steps its microcode too: the pane shows the routine and microcode pc
+ * after every cycle. `catch coproc-interrupt` stops when the microcode
+ * branches to INTERRUPT.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "explorer.h"
+#include "inst_coproc.h"
+#include "instrument.h"
+
+struct xcoproc {
+	struct explorer *x;
+	struct coproc_config cfg;
+	struct coproc_prog *prog;   /* NULL: no program */
+	char path[256];
+	struct coproc *cp;          /* on the current core */
+};
+
+static void *xc_create(struct explorer *x)
+{
+	struct xcoproc *xc = calloc(1, sizeof *xc);
+	if (xc) {
+		xc->x = x;
+		coproc_config_defaults(&xc->cfg);
+	}
+	return xc;
+}
+
+static void xc_free(void *self)
+{
+	struct xcoproc *xc = self;
+	if (!xc)
+		return;
+	coproc_free(xc->cp);
+	free(xc->prog);
+	free(xc);
+}
+
+static void on_interrupt(void *ctx, uint64_t pc, uint64_t seq)
+{
+	struct xcoproc *xc = ctx;
+	explorer_instrument_event(xc->x, "coproc-interrupt", pc, seq, 0);
+}
+
+static int xc_attach(void *self, struct core *c, struct ivx_err *err)
+{
+	struct xcoproc *xc = self;
+	coproc_free(xc->cp);   /* it observed a core that is gone */
+	xc->cp = NULL;
+	if (!xc->prog)
+		return 0;
+	xc->cp = coproc_new(&xc->cfg, xc->prog, c, err);
+	if (!xc->cp)
+		return -1;
+	coproc_set_interrupt_hook(xc->cp, on_interrupt, xc);
+	return core_add_observer(c, coproc_observer(xc->cp), err);
+}
+
+const struct coproc *xcoproc_engine(const struct xcoproc *xc) { return xc ? xc->cp : NULL; }
+const char *xcoproc_path(const struct xcoproc *xc) { return xc && xc->prog ? xc->path : NULL; }
+const struct coproc_config *xcoproc_config(const struct xcoproc *xc) { return &xc->cfg; }
+
+int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, const char *path)
+{
+	free(xc->prog);
+	xc->prog = NULL;
+	if (!prog)
+		return 0;
+	xc->prog = malloc(sizeof *xc->prog);
+	if (!xc->prog)
+		return -1;
+	*xc->prog = *prog;
+	snprintf(xc->path, sizeof xc->path, "%s", path);
+	return 0;
+}
+
+int xcoproc_configure(struct xcoproc *xc, const char *a, struct ivx_err *err)
+{
+	return coproc_config_set(&xc->cfg, a, err);
+}
+
+/* ---- info coproc ---------------------------------------------------------------- */
+
+static const char *const state_names[] = { "idle", "running", "stopped" };
+
+static int info_coproc(struct explorer *x, int argc, char **argv, const char *rest)
+{
+	const struct xcoproc *xc = explorer_instrument(x, "coproc");
+	const struct coproc *cp = xcoproc_engine(xc);
+	if (!cp) {
+		explorer_printf(x, "No co-processor program (coproc load value|edge|callstack|FILE).\n");
+		return 0;
+	}
+	const struct coproc_prog *p = coproc_program(cp);
+	const struct coproc_config *cfg = coproc_cfg(cp);
+	if (argc > 1 && !strcmp(argv[1], "program")) {
+		for (int a = 0; a < p->n_insns; a++) {
+			char buf[160];
+			const char *l = coproc_prog_label_at(p, a);
+			coproc_disasm_insn(p, a, buf, sizeof buf);
+			explorer_printf(x, "%4d  %-10s %s\n", a, l ? l : "", buf);
+		}
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "slots"))
+		return explorer_error(x, "info coproc: '%s' is not slots or program", argv[1]);
+	struct coproc_stats s;
+	coproc_get_stats(cp, &s);
+	if (argc == 1) {
+		explorer_printf(x, "program %s (%s), handler %s, %d microinstructions\n", p->name, xcoproc_path(xc),
+				p->handler, p->n_insns);
+		explorer_printf(x, "state %s", state_names[s.state]);
+		if (s.upc >= 0) {
+			char buf[160];
+			coproc_disasm_insn(p, s.upc, buf, sizeof buf);
+			explorer_printf(x, ", routine %s for %#llx, upc %d: %s", insn_kind_name(s.routine_kind),
+					(unsigned long long)s.head_pc, s.upc, buf);
+		}
+		explorer_printf(x, "%s\n", s.complete ? " (profile complete: tagging off)" : "");
+		explorer_printf(x, "filters: classes");
+		for (int k = 0; k < INSN_KIND_COUNT; k++)
+			if (p->classes >> k & 1)
+				explorer_printf(x, " %s", insn_kind_name(k));
+		explorer_printf(x, "; PC filter width %d match %u; %llu ignore bits set\n", s.pc_width, s.pc_match,
+				(unsigned long long)s.masked);
+		explorer_printf(x, "tagged %llu of %llu decoded (%.1f%%), %llu retired\n", (unsigned long long)s.tagged,
+				(unsigned long long)s.decoded, s.decoded ? 100.0 * s.tagged / s.decoded : 0.0,
+				(unsigned long long)s.retired_tagged);
+		explorer_printf(x, "buffer %d/%u, %llu records, %llu dropped, %llu stalls (%llu cycles), policy %s\n",
+				s.buffer_count, cfg->buffer, (unsigned long long)s.records, (unsigned long long)s.drops,
+				(unsigned long long)s.stalls, (unsigned long long)s.stall_cycles,
+				cfg->policy == COPROC_DROP ? "drop" : "stall");
+		explorer_printf(x, "%llu microinstructions, %llu interrupts (%llu handler cycles), %llu timer actions\n",
+				(unsigned long long)s.uinsns, (unsigned long long)s.interrupts,
+				(unsigned long long)s.handler_cycles, (unsigned long long)s.timer_actions);
+	}
+	int n = coproc_slot_count(cp), shown = 0;
+	for (int i = 0; i < n; i++) {
+		struct coproc_slot sl;
+		coproc_slot(cp, i, &sl);
+		if (!sl.valid)
+			continue;
+		char sym[96];
+		explorer_describe(x, sl.pc, sym, sizeof sym);
+		explorer_printf(x, "slot %2d %#10llx %-24.24s w0 %#18llx w1 %5llu w2 %5llu w3 %5llu%s\n", i,
+				(unsigned long long)sl.pc, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
+				(unsigned long long)sl.w[2], (unsigned long long)sl.w[3], sl.masked ? " masked" : "");
+		shown++;
+	}
+	if (!shown)
+		explorer_printf(x, "no slot in use\n");
+	return 0;
+}
+
+static const struct xinfo_topic coproc_info[] = {
+	{ .name = "coproc", .help = "the profiling co-processor: state, filters, buffer, slots (or: slots, program)",
+	  .usage = "info coproc [slots|program]", .max_args = 1, .exec = info_coproc },
+	{ 0 },
+};
+
+static const char *const coproc_events[] = { "coproc-interrupt", NULL };
+
+static const struct xinstrument xinst_coproc = {
+	.name = "coproc",
+	.summary = "the programmable profiling co-processor (coproc load value)",
+	.order = 10,
+	.create = xc_create,
+	.attach = xc_attach,
+	.free = xc_free,
+	.info = coproc_info,
+	.events = coproc_events,
+	.panes = "coproc",
+	.commands = "coproc",
+};
+XINSTRUMENT_REGISTER(xinst_coproc);

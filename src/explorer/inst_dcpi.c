@@ -1,0 +1,165 @@
+/*
+ * inst_dcpi.c — the explorer's DCPI sampler instrument: when sampling is
+ * on, every (re)start attaches a fresh engine sampler (engine/dcpi) to the
+ * new core; each delivered sample is reported as the event "sample" and
+ * as "sample-EVENT" (`catch sample`, `catch sample-imiss`; its pc is the
+ * delivered pc, its addr the pc of the instruction whose event overflowed
+ * the counter). Off by default, so a
+ * session that does not sample carries none of the driver's tables in its
+ * snapshots. `info samples` lists the counters, the driver and the last
+ * sample; the `sampling` command (xcmd_sampling.c) changes the settings.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "explorer.h"
+#include "inst_dcpi.h"
+#include "instrument.h"
+
+struct xdcpi {
+	struct explorer *x;
+	struct dcpi_config cfg;
+	int enabled;
+	struct dcpi *d;
+};
+
+static void *xdcpi_create(struct explorer *x)
+{
+	struct xdcpi *xd = calloc(1, sizeof *xd);
+	if (!xd)
+		return NULL;
+	xd->x = x;
+	dcpi_config_defaults(&xd->cfg);
+	return xd;
+}
+
+static void xdcpi_free(void *self)
+{
+	struct xdcpi *xd = self;
+	if (!xd)
+		return;
+	dcpi_free(xd->d);
+	free(xd);
+}
+
+static void on_sample(void *ctx, const struct dcpi_sample *s)
+{
+	struct xdcpi *xd = ctx;
+	static const char *const by_event[DCPI_EVENT_COUNT] = {
+		"sample-cycles", "sample-imiss", "sample-dmiss", "sample-branchmp", "sample-dtbmiss", "sample-retired",
+	};
+	explorer_instrument_event(xd->x, "sample", s->pc, 0, s->cause_pc);
+	if (s->event >= 0 && s->event < DCPI_EVENT_COUNT)
+		explorer_instrument_event(xd->x, by_event[s->event], s->pc, 0, s->cause_pc);
+}
+
+static int xdcpi_attach(void *self, struct core *c, struct ivx_err *err)
+{
+	struct xdcpi *xd = self;
+	dcpi_free(xd->d);
+	xd->d = NULL;
+	if (!xd->enabled)
+		return IVX_OK;
+	xd->d = dcpi_new(&xd->cfg, c, err);
+	if (!xd->d)
+		return err ? err->code : IVX_ESYS;
+	dcpi_set_sample_hook(xd->d, on_sample, xd);
+	return IVX_OK;
+}
+
+const struct dcpi *xdcpi_sampler(const struct xdcpi *xd)
+{
+	return xd ? xd->d : NULL;
+}
+
+struct dcpi_config *xdcpi_settings(struct xdcpi *xd)
+{
+	return &xd->cfg;
+}
+
+int xdcpi_enabled(const struct xdcpi *xd)
+{
+	return xd && xd->enabled;
+}
+
+void xdcpi_enable(struct xdcpi *xd, int on)
+{
+	xd->enabled = on;
+}
+
+int xdcpi_last_sample(const struct xdcpi *xd, struct dcpi_sample *out)
+{
+	return xd && xd->d ? dcpi_last_sample(xd->d, out) : 0;
+}
+
+static int info_samples(struct explorer *x, int argc, char **argv, const char *rest)
+{
+	struct xdcpi *xd = explorer_instrument(x, "dcpi");
+	const struct dcpi *d = xdcpi_sampler(xd);
+	if (!d) {
+		explorer_printf(x, "sampling is off%s (`sampling on`, then `restart`)\n",
+				xdcpi_enabled(xd) ? " in this run" : "");
+		return 0;
+	}
+	struct dcpi_stats st;
+	dcpi_get_stats(d, &st);
+	char buf[128], cause[128];
+	for (int i = 0; i < dcpi_counter_count(d); i++) {
+		struct dcpi_counter_view v;
+		dcpi_counter_at(d, i, &v);
+		explorer_printf(x, "counter %d: %-8s %llu/%llu, %llu to overflow%s\n", i, dcpi_event_name(v.event),
+				(unsigned long long)v.value, (unsigned long long)v.period,
+				(unsigned long long)v.to_overflow, v.n_mux > 1 ? " (multiplexed)" : "");
+	}
+	for (int i = 0; i < dcpi_pending_count(d); i++) {
+		int ev;
+		uint64_t at, pc;
+		dcpi_pending_at(d, i, &ev, &at, &pc);
+		explorer_printf(x, "pending: %s interrupt at cycle %llu\n", dcpi_event_name(ev), (unsigned long long)at);
+	}
+	explorer_printf(x, "samples %llu:", (unsigned long long)st.samples_total);
+	for (int e = 0; e < DCPI_EVENT_COUNT; e++)
+		if (dcpi_config(d)->events >> e & 1)
+			explorer_printf(x, " %s %llu", dcpi_event_name(e), (unsigned long long)st.samples[e]);
+	explorer_printf(x, "\ndriver: hit rate %.1f%%, %llu evictions, buffers %u+%u, %llu drains; overhead %.2f%%\n",
+			st.samples_total ? 100.0 * st.hits / st.samples_total : 0.0, (unsigned long long)st.evictions,
+			st.buffer_fill[0], st.buffer_fill[1], (unsigned long long)st.drains, dcpi_overhead_pct(d));
+	struct dcpi_sample s;
+	if (xdcpi_last_sample(xd, &s)) {
+		explorer_describe(x, s.pc, buf, sizeof buf);
+		if (s.cause_pc)
+			explorer_describe(x, s.cause_pc, cause, sizeof cause);
+		else
+			strcpy(cause, "unknown");
+		explorer_printf(x, "last sample: %s at cycle %llu, delivered pc 0x%llx %s; overflow at cycle %llu caused by 0x%llx %s (skid %llu cycles)\n",
+				dcpi_event_name(s.event), (unsigned long long)s.deliver_cycle, (unsigned long long)s.pc, buf,
+				(unsigned long long)s.overflow_cycle, (unsigned long long)s.cause_pc, cause,
+				(unsigned long long)(s.deliver_cycle - s.overflow_cycle));
+	}
+	return 0;
+}
+
+static const struct xinfo_topic dcpi_info[] = {
+	{ .name = "samples", .help = "the DCPI sampler: counters, pending interrupts, driver, last sample",
+	  .usage = "info samples", .exec = info_samples },
+	{ 0 },
+};
+
+static const char *const dcpi_events[] = {
+	"sample", "sample-cycles", "sample-imiss", "sample-dmiss", "sample-branchmp", "sample-dtbmiss",
+	"sample-retired", NULL,
+};
+
+static const struct xinstrument xinst_dcpi = {
+	.name = "dcpi",
+	.summary = "DCPI sampling: counters, skid, the driver's hash table (off until `sampling on`)",
+	.order = 10,
+	.create = xdcpi_create,
+	.attach = xdcpi_attach,
+	.free = xdcpi_free,
+	.info = dcpi_info,
+	.events = dcpi_events,
+	.panes = "sampler",
+	.commands = "sampling",
+};
+XINSTRUMENT_REGISTER(xinst_dcpi);

@@ -1,0 +1,23 @@
+/*
+ * inst_dcpi.h — the explorer's DCPI sampler instrument (inst_dcpi.c): the
+ * sampling settings of the session, and the engine sampler of the current
+ * run when sampling is on (`sampling on`, from the next restart).
+ */
+#ifndef IVX_INST_DCPI_H
+#define IVX_INST_DCPI_H
+
+#include "dcpi/dcpi.h"
+
+struct xdcpi;
+struct explorer;
+
+/* The current run's sampler, NULL when sampling is off. */
+const struct dcpi *xdcpi_sampler(const struct xdcpi *xd);
+/* The session's settings (applied at the next restart). */
+struct dcpi_config *xdcpi_settings(struct xdcpi *xd);
+int xdcpi_enabled(const struct xdcpi *xd);
+void xdcpi_enable(struct xdcpi *xd, int on);
+/* The last sample delivered in this run (0 if none yet). */
+int xdcpi_last_sample(const struct xdcpi *xd, struct dcpi_sample *out);
+
+#endif

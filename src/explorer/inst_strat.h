@@ -1,0 +1,22 @@
+/*
+ * inst_strat.h — the explorer's stratified-sampling instrument: one
+ * compressor (engine/strat) behind a selector on the core, chosen with the
+ * `strat` command, shown by the `strat` pane and `info strat`.
+ */
+#ifndef IVX_INST_STRAT_H
+#define IVX_INST_STRAT_H
+
+struct xstrat;
+struct strat_run;
+struct explorer;
+
+/* The running instrument, NULL while none is chosen. */
+const struct strat_run *xstrat_run(const struct xstrat *xs);
+/* The spec's canonical text and the profiles ("value", "edge,call"). */
+const char *xstrat_spec_text(const struct xstrat *xs);
+const char *xstrat_profile_text(const struct xstrat *xs);
+/* Choose a compressor (spec NULL: none) for the next start; 0 or -1 with
+ * explorer_error. */
+int xstrat_configure(struct explorer *x, const char *spec, const char *profiles, int charge);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * xcmd_sampling.c — `sampling`: show or change the DCPI sampler's settings
+ * (inst_dcpi.c). They take effect at the next `restart` or `run`, since a
+ * sampler must see a run from its first cycle (its truth counts commits).
+ *
+ *   sampling                       the settings
+ *   sampling on [OPTIONS]          turn sampling on, with `ivx profile`'s options
+ *   sampling off
+ *   sampling OPTIONS               change settings (--events, --period, --skid, ...)
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli/dcpi_opts.h"
+#include "explorer/explorer.h"
+#include "explorer/inst_dcpi.h"
+#include "explorer/instrument.h"
+#include "xcmd.h"
+
+static int sampling_exec(struct explorer *x, int argc, char **argv, const char *args)
+{
+	struct xdcpi *xd = explorer_instrument(x, "dcpi");
+	if (!xd)
+		return explorer_error(x, "sampling: no sampler in this build");
+	struct dcpi_config next = *xdcpi_settings(xd);
+	int on = xdcpi_enabled(xd), i = 1;
+	if (argc > 1 && (!strcmp(argv[1], "on") || !strcmp(argv[1], "off"))) {
+		on = !strcmp(argv[1], "on");
+		i = 2;
+	}
+	while (i < argc) {
+		struct ivx_err err = { 0 };
+		int used = dcpi_opts_parse(&next, argc, argv, i, &err);
+		if (used < 0)
+			return explorer_error(x, "%s", err.msg);
+		if (!used)
+			return explorer_error(x, "sampling: unknown option '%s' (see `help sampling`)", argv[i]);
+		i += used;
+	}
+	struct ivx_err err = { 0 };
+	if (dcpi_config_validate(&next, &err) < 0)
+		return explorer_error(x, "%s", err.msg);
+	int changed = argc > 1;
+	*xdcpi_settings(xd) = next;
+	xdcpi_enable(xd, on);
+	char desc[256];
+	dcpi_opts_describe(&next, desc, sizeof desc);
+	explorer_printf(x, "sampling %s: %s%s\n", on ? "on" : "off", desc,
+			changed ? "\n(takes effect at the next restart or run)" : "");
+	return 0;
+}
+
+static const struct xcmd xcmd_sampling = {
+	.name = "sampling", .usage = "sampling [on|off] [--events LIST] [--period P[:DP]] [--skid N] ...",
+	.summary = "show or set the DCPI sampler (takes effect at the next restart)",
+	.help = "Options as for `ivx profile`: --events, --period, --skid, --counters,\n"
+		"--mux-cycles, --charge, --cost, --table-buckets, --buffer-entries.\n"
+		"--seed N seeds the counters' period generators (default 1).\n"
+		"Then `catch sample`, `info samples`, `show sampler`.",
+	.exec = sampling_exec,
+};
+XCMD_REGISTER(xcmd_sampling);

@@ -1,0 +1,59 @@
+/*
+ * xcmd_strat.c — `strat`: choose the stream compressor the explorer runs
+ * (engine/strat), then start over so it sees the whole run.
+ *
+ *   strat                       the current choice
+ *   strat SPEC [PROFILE] [charge]
+ *   strat off
+ */
+#include <string.h>
+#include "explorer/explorer.h"
+#include "explorer/inst_strat.h"
+#include "explorer/instrument.h"
+#include "xcmd.h"
+
+static int strat_exec(struct explorer *x, int argc, char **argv, const char *args)
+{
+	const struct xstrat *xs = explorer_instrument(x, "strat");
+	if (argc == 1) {
+		if (xstrat_run(xs))
+			explorer_printf(x, "compressor %s on the %s profile\n", xstrat_spec_text(xs), xstrat_profile_text(xs));
+		else
+			explorer_printf(x, "no compressor (strat SPEC [value|edge|call] [charge])\n");
+		return 0;
+	}
+	if (argc > 4)
+		return explorer_error(x, "usage: strat SPEC [value|edge|call[,...]] [charge] | strat off");
+	int off = !strcmp(argv[1], "off") && argc == 2;
+	const char *profile = NULL;
+	int charge = 0;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "charge"))
+			charge = 1;
+		else if (!profile)
+			profile = argv[i];
+		else
+			return explorer_error(x, "strat: '%s': expected charge", argv[i]);
+	}
+	if (xstrat_configure(x, off ? NULL : argv[1], profile, charge) < 0)
+		return -1;
+	if (explorer_restart(x) < 0)
+		return -1;
+	if (off)
+		explorer_printf(x, "No compressor. Restarted at cycle 0.\n");
+	else
+		explorer_printf(x, "Compressor %s on the %s profile%s. Restarted at cycle 0.\n", xstrat_spec_text(xs),
+				xstrat_profile_text(xs), charge ? ", handler charged to the core" : "");
+	return 0;
+}
+
+static const struct xcmd strat_cmd = {
+	.name = "strat", .usage = "strat [SPEC [value|edge|call[,...]] [charge] | off]",
+	.summary = "choose a stratified-sampling stream compressor (restarts the run)",
+	.help = "SPEC as for ivx strat: R256, P256, CR256, D256, H[P256]2048, T2[256]2048/2,\n"
+		"with +A16 for a second level, or CM1024x4 / SS512. The profile is value\n"
+		"(loads), edge (branches) or call (calls); charge gives the interrupt handler's\n"
+		"cycles to the core. See the strat pane, info strat, catch strat-interrupt.",
+	.exec = strat_exec,
+};
+XCMD_REGISTER(strat_cmd);

@@ -1,0 +1,95 @@
+#!/bin/sh
+# coproc-validate.sh IVX — the value-profiling co-processor against the
+# exact profile and against the plain interrupt-driven sampling profiler
+# (`make validate`; the table in docs/coproc.md comes from here).
+#
+# For every workload of the suite (bench-lib.sh: default arguments), after
+# COPROC_VALIDATE_FF instructions run functionally (default 10M: past the
+# programs' set-up), COPROC_VALIDATE_CYCLES cycles (default 3M):
+#   ivx coproc --program value --baseline --interval CYC/4 --fastforward FF --json
+# gives the co-processor's execution-weighted invariance error and
+# overhead, at a quarter of the window and at its end, and the sampling
+# profiler's error at the same overhead; then the sampler runs at 4, 16
+# and 64 times that overhead until its error is no worse than the
+# co-processor's: the factor it needed (">64" if none did).
+# Columns: distinct loads executed, error (points) and overhead (%).
+# A second table does the same for whole runs with the manifest's test
+# arguments (start-up included).
+set -u
+IVX=${1:-build/ivx}
+CYC=${COPROC_VALIDATE_CYCLES:-3000000}
+FF=${COPROC_VALIDATE_FF:-10000000}
+. "$(dirname "$0")/tools/bench-lib.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+command -v python3 >/dev/null 2>&1 || { echo "coproc-validate: needs python3"; exit 1; }
+q=$((CYC / 4))
+echo "value profiling over $CYC cycles after $FF instructions (ivx coproc --program value --baseline --fastforward $FF --max-cycles $CYC)"
+echo
+echo "| workload | loads | coproc err @1/4 | coproc err | coproc overhead | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+bench_workloads >"$TMP/w"
+: >"$TMP/sum"
+# one_workload NAME PROG ARGS -- RUNOPTS...: a table row
+one_workload() {
+    name=$1 prog=$2 args=$3
+    shift 4
+    rm -f "$TMP/j.json"
+    # shellcheck disable=SC2086
+    "$IVX" coproc --program value --baseline "$@" --top 0 \
+        --json "$TMP/j.json" "data/bin/$prog" -- $args >/dev/null 2>"$TMP/err"
+    [ -s "$TMP/j.json" ] || { echo "| $name | failed: $(head -n 1 "$TMP/err") |"; return; }
+    need=">64"
+    for f in 1 4 16 64; do
+        if [ "$f" != 1 ]; then
+            # shellcheck disable=SC2086
+            "$IVX" coproc --program value --baseline-scale "$f" "$@" --top 0 \
+                --json "$TMP/s.json" "data/bin/$prog" -- $args >/dev/null 2>&1
+        else
+            cp "$TMP/j.json" "$TMP/s.json"
+        fi
+        if python3 - "$TMP/j.json" "$TMP/s.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2]))
+sys.exit(0 if s["baseline"]["weighted_error"] <= c["weighted_error"] + 1e-9 else 1)
+PY
+        then
+            need=$(python3 -c "import json,sys; s=json.load(open('$TMP/s.json')); print('%.2f%% (x%s)' % (100*s['baseline']['overhead_fraction'], '$f'))")
+            break
+        fi
+    done
+    python3 - "$TMP/j.json" "$name" "$need" >>"$TMP/sum" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); b = d["baseline"]
+def at(series, i):
+    return "%.2f" % (100 * series[i]["weighted_error"]) if len(series) > i else "-"
+print("| %s | %d | %s | %.2f | %.3f%% | %s | %.2f | %s |" % (sys.argv[2], d["distinct_loads"],
+      at(d["series"], 0), 100 * d["weighted_error"], 100 * d["overhead_fraction"],
+      at(b["series"], 0), 100 * b["weighted_error"], sys.argv[3]))
+PY
+    tail -n 1 "$TMP/sum"
+}
+while read -r prog args; do
+    one_workload "${prog#workloads/}" "$prog" "$args" -- --interval "$q" --fastforward "$FF" --max-cycles "$CYC"
+done <"$TMP/w"
+echo
+awk -F'|' '{ n++; if ($5 + 0 < 5) ok++ } END { printf "co-processor under 5 points on %d of %d workloads\n", ok, n }' "$TMP/sum"
+
+# Whole runs with the manifest's test arguments: start-up included, more
+# distinct loads, short programs.
+echo
+echo "whole runs with the test arguments (ivx coproc --program value --baseline PROG -- TESTARGS)"
+echo
+echo "| workload | loads | coproc err @1/4 | coproc err | coproc overhead | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+: >"$TMP/sum"
+while IFS='|' read -r prog _ targs _; do
+    case "$prog" in \#*|"") continue ;; esac
+    prog=$(echo $prog)
+    case "$prog" in workloads/*.O[0-3]|kernels/*|selftest/*) continue ;; esac
+    targs=$(echo $targs)
+    cyc=$("$IVX" run "data/bin/$prog" -- $targs 2>&1 >/dev/null | sed -n 's/^ivx: \([0-9]*\) cycles.*/\1/p')
+    one_workload "${prog#workloads/}" "$prog" "$targs" -- --interval "$(( ${cyc:-400000} / 4 ))"
+done <data/bin/MANIFEST
+echo
+awk -F'|' '{ n++; if ($5 + 0 < 5) ok++ } END { printf "co-processor under 5 points on %d of %d workloads\n", ok, n }' "$TMP/sum"

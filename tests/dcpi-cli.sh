@@ -1,0 +1,76 @@
+#!/bin/sh
+# dcpi-cli.sh [IVX] — `ivx profile`, `ivx dcpiprof` and `ivx dcpistats` end
+# to end: runs add to the current epoch (runs = 2), a new epoch starts
+# empty, the same seed gives the same profile and another seed another,
+# the truth columns and JSON are there and well-formed, a corrupt profile
+# is named in one line while the rest stay readable, bad options exit 2.
+IVX=${1:-${IVX:-build/ivx}}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+p=data/bin/workloads/crc
+[ -x "$p" ] || { echo "dcpi-cli: $p not built (make data)"; exit 1; }
+prof() { "$IVX" profile --quiet --period 2000 "$@" "$p" -- 1 >/dev/null; }
+
+check "profile into a new db" "prof --db $tmp/a --seed 1 2>$tmp/err"
+check "profile writes an epoch" "[ -f $tmp/a/epoch-0001/crc-*.cycles.samples ] 2>/dev/null || ls $tmp/a/epoch-0001/*.cycles.samples >/dev/null"
+check "dcpiprof reads it" "'$IVX' dcpiprof --db $tmp/a >$tmp/a1 2>$tmp/err"
+check "Figure 1 header" "grep -q 'Total samples for event type cycles = ' $tmp/a1"
+check "main is the top procedure" "sed -n 5p $tmp/a1 | grep -q ' main '"
+check "second run, same seed" "prof --db $tmp/b --seed 1 && '$IVX' dcpiprof --db $tmp/b >$tmp/b1"
+check "same seed, same profile" "cmp -s $tmp/a1 $tmp/b1"
+check "other seed" "prof --db $tmp/c --seed 2 && '$IVX' dcpiprof --db $tmp/c >$tmp/c1"
+check "other seed, other samples" "! cmp -s $tmp/a1 $tmp/c1"
+check "a run adds to the epoch" "prof --db $tmp/a --seed 2 && '$IVX' dcpiprof --db $tmp/a --json $tmp/a.json >$tmp/a2"
+check "per image" "'$IVX' dcpiprof --db $tmp/a --images | sed -n 5p | grep -q '^ *[0-9]* 100.00% 100.00% .*  crc  *[^ ]*workloads/crc$'"
+check "--no-truth writes no truth" "prof --db $tmp/nt --no-truth && ! ls $tmp/nt/epoch-0001/*.truth >/dev/null 2>&1 && '$IVX' dcpiprof --db $tmp/nt --truth 2>&1 >/dev/null | grep -q 'no truth'"
+check "truth columns" "'$IVX' dcpiprof --db $tmp/a --truth | grep -q 'true%'"
+if command -v python3 >/dev/null 2>&1; then
+    check "dcpiprof JSON: two runs, shares add to 1" "python3 - $tmp/a.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['runs'] == 2, d['runs']
+ps = d['procedures']
+assert abs(sum(p['share']['cycles'] for p in ps) - 1) < 1e-3
+assert abs(sum(p['truth_share']['cycles'] for p in ps) - 1) < 1e-3
+assert sum(p['samples']['cycles'] for p in ps) == d['events']['cycles']['samples']
+assert d['events']['cycles']['truth'] == d['cycles'], (d['events']['cycles'], d['cycles'])
+PY"
+fi
+check "new epoch starts empty" "prof --db $tmp/a --new-epoch --events cycles && [ -d $tmp/a/epoch-0002 ]"
+check "old epoch still readable" "'$IVX' dcpiprof --db $tmp/a --epoch 1 | cmp -s - $tmp/a2"
+check "dcpistats over three dbs" "'$IVX' dcpistats --json $tmp/s.json $tmp/a $tmp/b $tmp/c >$tmp/s1"
+check "Figure 3 layout" "grep -q 'range%' $tmp/s1 && grep -q 'from 3 different sample set' $tmp/s1 && grep -q ' main' $tmp/s1"
+if command -v python3 >/dev/null 2>&1; then
+    check "dcpistats JSON" "python3 -c \"import json,sys; d=json.load(open('$tmp/s.json')); assert len(d['sets'])==3 and d['procedures'][0]['n']>=1\""
+fi
+
+# a corrupt profile: named in one line, exit 2, the others still shown
+f=$(ls $tmp/b/epoch-0001/*.imiss.samples)
+printf 'garbage' | dd of="$f" bs=1 seek=40 conv=notrunc 2>/dev/null
+"$IVX" dcpiprof --db $tmp/b >$tmp/b2 2>$tmp/err; rc=$?
+check "corrupt file: exit 2" "[ $rc = 2 ]"
+check "corrupt file: one line naming it" "[ \$(wc -l <$tmp/err) = 1 ] && grep -q \"$(basename "$f")\" $tmp/err && grep -q checksum $tmp/err"
+check "corrupt file: cycles still read" "grep -q 'cycles = ' $tmp/b2 && grep -q ' main ' $tmp/b2"
+check "a run refuses to merge into it" "! prof --db $tmp/b 2>$tmp/err && grep -q \"$(basename "$f")\" $tmp/err"
+head -c 50 "$f" >"$f.x"; mv "$f.x" "$f"
+"$IVX" dcpiprof --db $tmp/b >/dev/null 2>$tmp/err
+check "truncated file named" "grep -q truncated $tmp/err"
+printf 'hello world, not a profile' >"$f"
+"$IVX" dcpiprof --db $tmp/b >/dev/null 2>$tmp/err
+check "foreign file named" "grep -q 'not an ivx profile' $tmp/err"
+
+# bad input: exit 2 and one line
+for args in "profile --events bogus $p" "profile --period 10:20 $p" "profile --period x $p" \
+            "profile --counters 4 $p" "profile --skid" "dcpiprof --db $tmp/none" "dcpiprof --bogus" \
+            "dcpistats" "dcpistats --event nope $tmp/a" "dcpistats $tmp/none"; do
+    "$IVX" $args >/dev/null 2>$tmp/err; rc=$?
+    check "'ivx $args' exits 2 (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ]"
+done
+
+echo "dcpi-cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,50 @@
+#!/bin/bash
+# dcpi-tmux.sh IVX — the DCPI sampler pane in the real full-screen explorer,
+# driven in tmux: started with a sampling option, the sampler pane (zoomed)
+# shows the counters and fills as cycles pass; `catch sample` stops at a
+# sample; `sampling off` + `restart` turns it off.
+set -u
+IVX=$1
+cd "$(dirname "$0")/.." || exit 2
+case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
+command -v tmux > /dev/null || { echo "dcpi-tmux: tmux is required (make deps-test)"; exit 1; }
+TMP=$(mktemp -d)
+SOCK="ivx-dcpi-test-$$"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { T kill-server 2> /dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+export HOME="$TMP/home"
+mkdir -p "$HOME"
+fails=0 checks=0
+ok() { checks=$((checks + 1)); echo "  ok   $1"; }
+bad() {
+	checks=$((checks + 1)); fails=$((fails + 1)); echo "  FAIL $1"
+	echo "  --- screen ---"; T capture-pane -p -t dcpi | sed 's/^/  | /'
+}
+wait_for() {
+	local n=$((${2:-10} * 10))
+	while [ $n -gt 0 ]; do
+		T capture-pane -p -t dcpi | grep -qF -- "$1" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+
+echo "dcpi-tmux: the sampler pane on screen"
+T new-session -d -s dcpi -x 120 -y 40 "env LANG=C.UTF-8 $IVX --period 2000 data/bin/workloads/crc -- 1; sleep 600"
+wait_for '(ivx)' && ok "the explorer opens with sampling on" || bad "explorer did not open"
+T send-keys -t dcpi 'zoom sampler' Enter
+wait_for 'ctr0 cycles' && wait_for 'ctr1 imiss' && ok "the pane shows both counters" || bad "sampler pane"
+T send-keys -t dcpi 'step 20000' Enter
+wait_for 'cycle 20000' && ok "step 20000" || bad "step"
+wait_for 'samples 10,' || wait_for 'samples 9,' || wait_for 'samples 11,'
+T capture-pane -p -t dcpi | grep -qE 'samples (9|10|11), hit rate' && ok "about 20000/1937 samples taken" || bad "sample count"
+T capture-pane -p -t dcpi | grep -qE '^table +.*[░▒▓█]' && ok "the heat strip shows used buckets" || bad "heat strip"
+T send-keys -t dcpi 'zoom' Enter 'catch sample' Enter 'continue' Enter
+wait_for 'Catchpoint 1 (sample)' && ok "catch sample stops at a sample" || bad "catch sample"
+T send-keys -t dcpi 'sampling off' Enter 'restart' Enter 'zoom sampler' Enter
+wait_for 'sampling is off' && ok "sampling off after a restart" || bad "sampling off"
+T send-keys -t dcpi 'quit' Enter
+echo "dcpi-tmux: $((checks - fails)) passed, $fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,4 @@
+.classes load
+.fields pc
+.dfe load s
+s: nop -> z -

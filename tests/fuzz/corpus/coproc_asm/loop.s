@@ -1,0 +1,5 @@
+.classes load
+.fields pc
+.dfe load s
+s: nop -> s
+.target t3 s

@@ -1,0 +1,4 @@
+.classes load
+.fields pc
+.dfe load s
+s: ld v0, [b0 + 

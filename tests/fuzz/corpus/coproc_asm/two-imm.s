@@ -1,0 +1,4 @@
+.classes load
+.fields pc
+.dfe load s
+s: add v0, #1, #2

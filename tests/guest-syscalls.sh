@@ -1,0 +1,179 @@
+#!/bin/sh
+# guest-syscalls.sh IVX SYS_CHECK SYS_STOP SYS_COPY — system calls and the file sandbox, end
+# to end (see tests/guests/sys_check.c for the checks made inside the guest).
+#
+# Here: the guest passes every check in functional and timing mode, with
+# openat2 and with the component walk (IVX_SANDBOX_WALK=1); its output is
+# the same in every run with the same seed and its random bytes change with
+# the seed; /proc/self/exe and the working directory are what the guest
+# should see; the file it wrote under the rw grant is on the host, and
+# nothing appeared under the read-only one; bad --dir values are one-line
+# errors with status 2; the calls that end a run (tests/guests/sys_stop.c)
+# do so with one line and status 2; reverse stepping in the explorer over
+# reads and writes (tests/guests/sys_copy.c) leaves the copies exact. One
+# line per check, exit 1 on any failure.
+ivx=$1
+prog=$2
+stop_prog=$3
+copy_prog=$4
+fails=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; fails=$((fails + 1)); }
+
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/data/sub" "$T/out"
+printf 'hello world\n' > "$T/data/hello.txt"
+printf 'secret\n' > "$T/secret.txt"
+printf 'input\n' > "$T/stdin.txt"
+ln -s hello.txt "$T/data/link_in"
+ln -s ../secret.txt "$T/data/link_out"
+ln -s /etc/passwd "$T/data/link_abs"
+ln -s loop_b "$T/data/loop_a"
+ln -s loop_a "$T/data/loop_b"
+abs_ivx=$(cd "$(dirname "$ivx")" && pwd)/$(basename "$ivx")
+abs_prog=$(cd "$(dirname "$prog")" && pwd)/$(basename "$prog")
+
+# run NAME MODE-ARGS... : the guest in $T/data, output in $T/NAME.out
+run() {
+    name=$1
+    shift
+    rm -f "$T/out/made.txt"
+    (cd "$T/data" && "$abs_ivx" run "$@" --stdin "$T/stdin.txt" --dir "$T/data:/data" \
+        --dir "$T/out:/out:rw" "$abs_prog" -- "$mode") > "$T/$name.out" 2> "$T/$name.err"
+    echo $? > "$T/$name.rc"
+}
+
+for mode in openat2 walk; do
+    for how in functional timing; do
+        name=$mode-$how
+        flag=
+        [ "$how" = functional ] && flag=--functional
+        if [ "$mode" = walk ]; then
+            IVX_SANDBOX_WALK=1 run "$name" $flag
+        else
+            run "$name" $flag
+        fi
+        rc=$(cat "$T/$name.rc")
+        guest_out=$(grep -c '^ok ' "$T/$name.out")
+        if [ "$rc" = 0 ] && ! grep -q '^FAIL' "$T/$name.out" && [ "$guest_out" -ge 100 ]; then
+            pass "$name: $guest_out checks in the guest pass"
+        else
+            fail "$name: exit $rc; $(grep '^FAIL' "$T/$name.out" | head -3 | tr '\n' ';') $(head -c 300 "$T/$name.err")"
+        fi
+        if [ "$(cat "$T/out/made.txt" 2>/dev/null)" = "abcdef
+tail" ]; then
+            pass "$name: the file written under the rw grant is on the host"
+        else
+            fail "$name: $T/out/made.txt missing or wrong"
+        fi
+    done
+done
+# (timing mode's clock differs from functional's, but nothing printed depends on it)
+for name in openat2-timing walk-functional walk-timing; do
+    if cmp -s "$T/openat2-functional.out" "$T/$name.out"; then
+        pass "$name prints the same as openat2-functional"
+    else
+        fail "$name differs from openat2-functional: $(diff "$T/openat2-functional.out" "$T/$name.out" | head -5 | tr '\n' ' ')"
+    fi
+done
+# one variable at a time: the same seed twice, then another seed
+mode=openat2
+run again --functional
+if cmp -s "$T/openat2-functional.out" "$T/again.out"; then pass "a second run prints the same"; else fail "two runs differ"; fi
+run seed2 --functional --seed 2
+r1=$(grep '^info getrandom' "$T/openat2-functional.out")
+r2=$(grep '^info getrandom' "$T/seed2.out")
+if [ -n "$r1" ] && [ "$r1" != "$r2" ]; then pass "getrandom follows --seed"; else fail "getrandom: '$r1' vs '$r2'"; fi
+exe=$(grep '^info exe: ' "$T/openat2-functional.out" | cut -d' ' -f3-)
+[ "$exe" = "$abs_prog" ] && pass "/proc/self/exe is the program's host path (no grant covers it)" \
+    || fail "/proc/self/exe: '$exe', want '$abs_prog'"
+cwd=$(grep '^info cwd: ' "$T/openat2-functional.out" | cut -d' ' -f3-)
+[ "$cwd" = /data ] && pass "the working directory is the grant's guest path" || fail "cwd '$cwd', want /data"
+if [ -z "$(ls "$T/data" | grep -v -e hello.txt -e sub -e link_ -e loop_)" ]; then
+    pass "nothing was created under the read-only grant"
+else
+    fail "the read-only grant changed: $(ls "$T/data")"
+fi
+
+# the program inside a grant: /proc/self/exe in guest terms
+mkdir "$T/bin" && cp "$prog" "$T/bin/sys_check"
+(cd "$T/data" && "$abs_ivx" run --functional --stdin "$T/stdin.txt" --dir "$T/data:/data" \
+    --dir "$T/out:/out:rw" --dir "$T/bin:/bin" "$T/bin/sys_check" -- openat2) > "$T/inbin.out" 2>&1
+exe=$(grep '^info exe: ' "$T/inbin.out" | cut -d' ' -f3-)
+[ "$exe" = /bin/sys_check ] && pass "/proc/self/exe is the guest path when a grant covers it" \
+    || fail "/proc/self/exe: '$exe', want /bin/sys_check"
+
+# bad --dir values: one line, status 2
+check_err() {
+    want=$1
+    shift
+    "$ivx" run --functional "$prog" "$@" > "$T/e.out" 2> "$T/e.err"
+    rc=$?
+    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/e.err")" = 1 ] && grep -q -- "$want" "$T/e.err"; then
+        pass "$*: $(cat "$T/e.err")"
+    else
+        fail "$*: status $rc, '$(cat "$T/e.err")' (want '$want')"
+    fi
+}
+check_err "No such file" --dir "$T/nonexistent"
+check_err "not a directory" --dir "$T/secret.txt"
+check_err "neither an absolute guest path nor ro/rw" --dir "$T/data:rel"
+check_err "neither an absolute guest path nor ro/rw" --dir "$T/data:/x:wr"
+check_err "expected HOST" --dir ":/x"
+check_err "needs a value" --dir
+
+# calls that end the run
+stop_case() {
+    what=$1
+    want=$2
+    "$ivx" run --functional "$stop_prog" -- "$what" > "$T/s.out" 2> "$T/s.err"
+    rc=$?
+    if [ "$rc" = 2 ] && [ "$(wc -l < "$T/s.err")" = 1 ] && grep -q -- "$want" "$T/s.err" && [ ! -s "$T/s.out" ]; then
+        pass "$what: $(cat "$T/s.err")"
+    else
+        fail "$what: status $rc, '$(cat "$T/s.err")' (want '$want'), stdout '$(cat "$T/s.out")'"
+    fi
+}
+stop_case abort "guest killed by signal 6 (SIGABRT) it sent itself at pc"
+stop_case handler "signal 10 (SIGUSR1), which has a handler: signal delivery is not supported"
+stop_case futex "would block forever"
+stop_case clone "unsupported system call 220 (clone) at pc"
+stop_case mprotect "guest fault: write to protected address 0x7f0000001000"
+"$ivx" run --functional "$stop_prog" -- ignored > "$T/s.out" 2> "$T/s.err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(cat "$T/s.out")" = "tgkill: 0" ] && pass "an ignored signal sent to itself does nothing" \
+    || fail "ignored signal: status $rc, '$(cat "$T/s.out" "$T/s.err")'"
+
+# file state across reverse stepping: the explorer goes back and forth over
+# the copy loop; every replayed read must see the offset it first saw
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "line %d of the source, %d\n", i, i * 7919 % 1000 }' > "$T/data/src.txt"
+awk 'BEGIN { for (i = 0; i < 200; i++) printf "stdin %d\n", i }' > "$T/in2.txt"
+total=$("$ivx" run --stdin "$T/in2.txt" --dir "$T/data:/data" --dir "$T/out:/out:rw" "$copy_prog" -- \
+    /data/src.txt /out/dst.txt 2>&1 >/dev/null | sed -n 's/^ivx: \([0-9]*\) cycles.*/\1/p')
+[ "${total:-0}" -gt 20000 ] && pass "the copy takes $total cycles" || fail "the copy's cycle count: '$total'"
+# (every step below lands inside the copy loop, which starts after ~15% of the run)
+a=$((total / 2)) b=$((total / 4)) c=$((total / 3)) d=$((total * 9 / 10)) e=$((total * 6 / 10))
+for script in "continue" "set snapshot-interval 1000
+step $a
+reverse-step $b
+step $b
+goto $c
+step $d
+reverse-step $e
+continue"; do
+    printf '%s\n' "$script" > "$T/copy.ivx"
+    rm -f "$T/out/dst.txt" "$T/out/dst.txt.stdin"
+    "$ivx" -x "$T/copy.ivx" --stdin "$T/in2.txt" --dir "$T/data:/data" --dir "$T/out:/out:rw" \
+        "$copy_prog" -- /data/src.txt /out/dst.txt > "$T/copy.out" 2>&1
+    what="explorer: $(echo "$script" | tr '\n' ';' | cut -c1-60)"
+    if cmp -s "$T/data/src.txt" "$T/out/dst.txt" && cmp -s "$T/in2.txt" "$T/out/dst.txt.stdin" &&
+       [ "$(grep -c '^copied$' "$T/copy.out")" = 1 ]; then
+        pass "$what: both copies exact, output shown once"
+    else
+        fail "$what: copies differ or output repeated ($(grep -c '^copied$' "$T/copy.out") 'copied'): $(tail -2 "$T/copy.out" | tr '\n' ' ')"
+    fi
+done
+
+echo "guest-syscalls: $fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,325 @@
+/*
+ * sys_check.c — a guest that exercises ivx's system calls and its file
+ * sandbox with raw SVCs, and says what it saw, one check per line:
+ *
+ *   ok NAME                    the call behaved as Linux documents
+ *   FAIL NAME: got X, want Y   it did not
+ *   info NAME: VALUE           a value the test script checks itself
+ *                              (getrandom bytes, /proc/self/exe, ...)
+ *
+ * Built with the project's runtime (data/runtime) by tests/mk/guest.mk;
+ * run by tests/guest-syscalls.sh with the directories it prepares:
+ *
+ *   argv[1]  "openat2" or "walk": how the sandbox resolves paths, which
+ *            decides what a symlink inside a grant gives
+ *   /data    a read-only grant holding hello.txt, sub/, link_in -> hello.txt,
+ *            link_out -> ../secret.txt, link_abs -> /etc/passwd, loop_a <-> loop_b
+ *   /out     a read-write grant, empty
+ *   secret.txt lies beside the /data directory on the host, outside it.
+ */
+#include "rt.h"
+
+static long sc(long nr, long a, long b, long c, long d, long e, long f)
+{
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	register long x4 __asm__("x4") = e;
+	register long x5 __asm__("x5") = f;
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
+	return x0;
+}
+#define SC0(n)             sc(n, 0, 0, 0, 0, 0, 0)
+#define SC1(n, a)          sc(n, (long)(a), 0, 0, 0, 0, 0)
+#define SC2(n, a, b)       sc(n, (long)(a), (long)(b), 0, 0, 0, 0)
+#define SC3(n, a, b, c)    sc(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define SC4(n, a, b, c, d) sc(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+
+enum {
+	NR_getcwd = 17, NR_dup = 23, NR_dup3 = 24, NR_fcntl = 25, NR_ioctl = 29, NR_faccessat = 48,
+	NR_openat = 56, NR_close = 57, NR_getdents64 = 61, NR_lseek = 62, NR_readv = 65,
+	NR_writev = 66, NR_pread64 = 67, NR_readlinkat = 78, NR_newfstatat = 79, NR_fstat = 80,
+	NR_set_tid_address = 96, NR_futex = 98, NR_set_robust_list = 99, NR_gettimeofday = 169,
+	NR_sched_getaffinity = 123, NR_rt_sigaction = 134, NR_rt_sigprocmask = 135, NR_uname = 160,
+	NR_getpid = 172, NR_gettid = 178, NR_mremap = 216, NR_mprotect = 226, NR_madvise = 233,
+	NR_prlimit64 = 261, NR_statx = 291, NR_rseq = 293,
+};
+#define AT_FDCWD (-100)
+#define O_RDONLY 0
+#define O_WRONLY 1
+#define O_RDWR 2
+#define O_CREAT 0100
+#define O_TRUNC 01000
+#define O_APPEND 02000
+#define O_DIRECTORY 040000
+#define ENOENT 2
+#define EBADF 9
+#define EEXIST 17
+#define ENOTTY 25
+#define EROFS 30
+#define ENOMEM 12
+#define EAGAIN 11
+#define ENAMETOOLONG 36
+#define ENOSYS 38
+#define ELOOP 40
+
+static int fails, oks;
+
+static void check(const char *name, long got, long want)
+{
+	if (got == want) {
+		printf("ok %s\n", name);
+		oks++;
+	} else {
+		printf("FAIL %s: got %ld, want %ld\n", name, got, want);
+		fails++;
+	}
+}
+
+static long open_(const char *p, long flags) { return SC4(NR_openat, AT_FDCWD, p, flags, 0644); }
+
+static long slurp(const char *p, char *buf, long n)
+{
+	long fd = open_(p, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	long r = read((int)fd, buf, (size_t)n - 1);
+	SC1(NR_close, fd);
+	if (r >= 0)
+		buf[r] = 0;
+	return r;
+}
+
+static void process_checks(void)
+{
+	long pid = SC0(NR_getpid);
+	check("set_tid_address returns the tid", SC1(NR_set_tid_address, 0), SC0(NR_gettid));
+	check("getpid is gettid (one thread)", pid, SC0(NR_gettid));
+	check("set_robust_list", SC2(NR_set_robust_list, 0, 24), 0);
+	check("rseq is ENOSYS", SC4(NR_rseq, 0, 32, 0, 0), -ENOSYS);
+
+	char u[6][65];
+	check("uname", SC1(NR_uname, u), 0);
+	check("uname sysname is Linux", strcmp(u[0], "Linux"), 0);
+	check("uname machine is aarch64", strcmp(u[4], "aarch64"), 0);
+
+	unsigned long lim[2];
+	check("prlimit64 RLIMIT_STACK", SC4(NR_prlimit64, 0, 3, 0, lim), 0);
+	check("stack limit is 8 MiB", (long)lim[0], 8l << 20);
+
+	unsigned long mask = 0;
+	check("sched_getaffinity size", SC3(NR_sched_getaffinity, 0, 8, &mask), 8);
+	check("one CPU", (long)mask, 1);
+
+	/* signals: recorded and handed back, never delivered */
+	unsigned long act[4] = { 0x1234, 0x4000000, 0, 0 }, old[4] = { 9, 9, 9, 9 };
+	check("rt_sigaction set", SC4(NR_rt_sigaction, 10, act, 0, 8), 0);
+	check("rt_sigaction get", SC4(NR_rt_sigaction, 10, 0, old, 8), 0);
+	check("rt_sigaction remembers the handler", (long)old[0], 0x1234);
+	check("rt_sigaction refuses SIGKILL", SC4(NR_rt_sigaction, 9, act, 0, 8), -22);
+	unsigned long set = 1ul << 1, oset = 7;
+	check("rt_sigprocmask block", SC4(NR_rt_sigprocmask, 0, &set, 0, 8), 0);
+	check("rt_sigprocmask get", SC4(NR_rt_sigprocmask, 0, 0, &oset, 8), 0);
+	check("rt_sigprocmask remembers the mask", (long)oset, 2);
+
+	int word = 5;
+	check("futex wake", SC3(NR_futex, &word, 1, 1), 0);
+	check("futex wait on a changed word", SC4(NR_futex, &word, 0, 4, 0), -EAGAIN);
+
+	check("ioctl TCGETS on stdout is ENOTTY", SC3(NR_ioctl, 1, 0x5401, u), -ENOTTY);
+	check("ioctl on a closed fd is EBADF", SC3(NR_ioctl, 40, 0x5401, u), -EBADF);
+
+	unsigned char st[128];
+	check("fstat stdout", SC2(NR_fstat, 1, st), 0);
+	check("stdout is a pipe", (long)(*(unsigned *)(st + 16) & 0170000), 0010000);
+	check("fstat stdin", SC2(NR_fstat, 0, st), 0);
+	check("stdin is a regular file of the --stdin size", *(long *)(st + 48), 6);
+	char in[16];
+	check("read stdin", read(0, in, sizeof in), 6);
+	check("stdin bytes", memcmp(in, "input\n", 6), 0);
+
+	long t1[2], t2[2];
+	check("gettimeofday", SC2(NR_gettimeofday, t1, 0), 0);
+	for (volatile int i = 0; i < 1000; i++)
+		;
+	check("gettimeofday again", SC2(NR_gettimeofday, t2, 0), 0);
+	check("simulated time moves forward", t2[0] * 1000000 + t2[1] > t1[0] * 1000000 + t1[1], 1);
+
+	unsigned char rnd[8];
+	check("getrandom", getrandom(rnd, 8, 0), 8);
+	printf("info getrandom: %02x%02x%02x%02x%02x%02x%02x%02x\n", rnd[0], rnd[1], rnd[2], rnd[3], rnd[4],
+	       rnd[5], rnd[6], rnd[7]);
+
+	char exe[256];
+	long n = SC4(NR_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
+	check("readlink /proc/self/exe", n > 0, 1);
+	exe[n > 0 ? n : 0] = 0;
+	printf("info exe: %s\n", exe);
+	char cwd[256];
+	check("getcwd", SC2(NR_getcwd, cwd, sizeof cwd) > 0, 1);
+	printf("info cwd: %s\n", cwd);
+}
+
+static void memory_checks(void)
+{
+	char *p = mmap(0, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	check("mmap anonymous", MMAP_FAILED(p), 0);
+	p[4096] = 'x';
+	check("mprotect read-only", SC3(NR_mprotect, p + 4096, 4096, PROT_READ), 0);
+	check("the protected page keeps its bytes", p[4096], 'x');
+	check("mprotect back", SC3(NR_mprotect, p + 4096, 4096, PROT_READ | PROT_WRITE), 0);
+	p[4096] = 'y';
+	check("writable again", p[4096], 'y');
+	check("mprotect of an unmapped range", SC3(NR_mprotect, 0x10000, 4096, PROT_READ), -ENOMEM);
+	check("madvise", SC3(NR_madvise, p, 4096, 4), 0);
+	p[0] = 'a';
+	p[3 * 4096 - 1] = 'z';
+	char *q = (char *)SC4(NR_mremap, p, 3 * 4096, 8 * 4096, 1);
+	check("mremap grows (may move)", MMAP_FAILED(q), 0);
+	check("mremap keeps the contents", q[0] == 'a' && q[4096] == 'y' && q[3 * 4096 - 1] == 'z', 1);
+	q[8 * 4096 - 1] = 'e';
+	check("munmap", munmap(q, 8 * 4096), 0);
+	long b = sys_brk(0);
+	check("brk grows", sys_brk((void *)(b + 100000)), b + 100000);
+	((char *)b)[99999] = 1;
+	check("brk shrinks", sys_brk((void *)b), b);
+}
+
+/* What opening p gives: fd >= 0 (closed again) is reported as 0. */
+static long try_open(const char *p, long flags)
+{
+	long fd = open_(p, flags);
+	if (fd >= 0)
+		SC1(NR_close, fd);
+	return fd >= 0 ? 0 : fd;
+}
+
+static void file_checks(int walk)
+{
+	char buf[256];
+	check("read a granted file", slurp("/data/hello.txt", buf, sizeof buf), 12);
+	check("its contents", strcmp(buf, "hello world\n"), 0);
+	check("relative to the working directory", slurp("hello.txt", buf, sizeof buf), 12);
+	check("dot-dot that stays inside", slurp("/data/sub/../hello.txt", buf, sizeof buf), 12);
+
+	/* escapes: nothing outside a grant exists */
+	check("escape: dot-dot above the grant", try_open("/data/../secret.txt", O_RDONLY), -ENOENT);
+	check("escape: relative dot-dots", try_open("../../../../../secret.txt", O_RDONLY), -ENOENT);
+	check("escape: an absolute host path", try_open("/etc/passwd", O_RDONLY), -ENOENT);
+	check("escape: the root", try_open("/", O_RDONLY | O_DIRECTORY), -ENOENT);
+	check("escape: dot-dots through a subdirectory", try_open("/data/sub/../../secret.txt", O_RDONLY), -ENOENT);
+	check("escape: a symlink pointing out", try_open("/data/link_out", O_RDONLY), walk ? -ELOOP : -ENOENT);
+	check("escape: an absolute symlink", try_open("/data/link_abs", O_RDONLY), walk ? -ELOOP : -ENOENT);
+	check("a symlink loop", try_open("/data/loop_a", O_RDONLY), -ELOOP);
+	check("a symlink inside the grant", try_open("/data/link_in", O_RDONLY), walk ? -ELOOP : 0);
+	static char longp[5000];
+	memset(longp, 'a', sizeof longp - 1);
+	memcpy(longp, "/data/", 6);
+	check("a path longer than PATH_MAX", try_open(longp, O_RDONLY), -ENAMETOOLONG);
+	long dfd = SC4(NR_openat, AT_FDCWD, "/data/sub", O_RDONLY | O_DIRECTORY, 0);
+	check("open a granted directory", dfd >= 0, 1);
+	long r = SC4(NR_openat, dfd, "../../secret.txt", O_RDONLY, 0);
+	check("escape: dot-dots from a directory fd", r, -ENOENT);
+	r = SC4(NR_openat, dfd, "../hello.txt", O_RDONLY, 0);
+	check("a directory fd's relative path inside", r >= 0, 1);
+	SC1(NR_close, r);
+	SC1(NR_close, dfd);
+
+	/* read-only grant */
+	check("no writing under a read-only grant", try_open("/data/hello.txt", O_WRONLY), -EROFS);
+	check("no creating under a read-only grant", try_open("/data/new.txt", O_WRONLY | O_CREAT), -EROFS);
+	check("no truncating under a read-only grant", try_open("/data/hello.txt", O_RDONLY | O_TRUNC), -EROFS);
+	check("O_CREAT of an existing file just opens it", try_open("/data/hello.txt", O_RDONLY | O_CREAT), 0);
+	check("faccessat W_OK read-only", SC4(NR_faccessat, AT_FDCWD, "/data/hello.txt", 2, 0), -EROFS);
+	check("faccessat R_OK", SC4(NR_faccessat, AT_FDCWD, "/data/hello.txt", 4, 0), 0);
+	check("faccessat outside", SC4(NR_faccessat, AT_FDCWD, "/etc/passwd", 0, 0), -ENOENT);
+
+	/* offsets, pread, readv, lseek, stat */
+	long fd = open_("/data/hello.txt", O_RDONLY);
+	check("open for reading", fd >= 0, 1);
+	check("lseek SEEK_END is the size", SC3(NR_lseek, fd, 0, 2), 12);
+	check("lseek SEEK_SET", SC3(NR_lseek, fd, 6, 0), 6);
+	check("read from the offset", read((int)fd, buf, 5), 5);
+	check("...the right bytes", memcmp(buf, "world", 5), 0);
+	check("pread ignores the offset", SC4(NR_pread64, fd, buf, 5, 0), 5);
+	check("...and reads at its own", memcmp(buf, "hello", 5), 0);
+	check("the offset did not move", SC3(NR_lseek, fd, 0, 1), 11);
+	SC3(NR_lseek, fd, 0, 0);
+	char a3[3], b9[9];
+	long iov[4] = { (long)a3, 3, (long)b9, 9 };
+	check("readv", SC3(NR_readv, fd, iov, 2), 12);
+	check("readv scatters", memcmp(a3, "hel", 3) == 0 && memcmp(b9, "lo world\n", 9) == 0, 1);
+	unsigned char st[128];
+	check("fstat a file", SC2(NR_fstat, fd, st), 0);
+	check("fstat size", *(long *)(st + 48), 12);
+	check("newfstatat", SC4(NR_newfstatat, AT_FDCWD, "/data/hello.txt", st, 0), 0);
+	check("newfstatat size", *(long *)(st + 48), 12);
+	check("newfstatat outside", SC4(NR_newfstatat, AT_FDCWD, "/etc/passwd", st, 0), -ENOENT);
+	check("atime is reported as mtime", *(long *)(st + 72) == *(long *)(st + 88), 1);
+	unsigned char stx[256];
+	check("statx", sc(NR_statx, AT_FDCWD, (long)"/data/hello.txt", 0, 0x7ff, (long)stx, 0), 0);
+	check("statx size", *(long *)(stx + 40), 12);
+	long fd2 = SC1(NR_dup, fd);
+	check("dup gives the lowest free fd", fd2, fd + 1);
+	check("dup3", SC3(NR_dup3, fd, 30, 0), 30);
+	check("fcntl F_DUPFD", SC3(NR_fcntl, fd, 0, 20), 20);
+	check("fcntl F_GETFL", SC3(NR_fcntl, fd, 3, 0), O_RDONLY);
+	char *m = mmap(0, 4096, PROT_READ, MAP_PRIVATE, (int)fd, 0);
+	check("mmap of a file", MMAP_FAILED(m), 0);
+	check("mmap'ed bytes", memcmp(m, "hello world\n", 12) == 0 && m[12] == 0, 1);
+	check("close", SC1(NR_close, fd), 0);
+	check("read after close is EBADF", read((int)fd, buf, 1), -EBADF);
+	check("the dup still reads", SC4(NR_pread64, fd2, buf, 5, 6), 5);
+	SC1(NR_close, fd2);
+	SC1(NR_close, 20);
+	SC1(NR_close, 30);
+
+	/* directory listing: print the names in order for the script */
+	dfd = open_("/data", O_RDONLY | O_DIRECTORY);
+	char names[512] = "";
+	int count = 0;
+	for (;;) {
+		char d[1024];
+		long n = SC3(NR_getdents64, dfd, d, sizeof d);
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			unsigned short reclen = *(unsigned short *)(d + off + 16);
+			const char *name = d + off + 19;
+			if (strcmp(name, ".") && strcmp(name, "..")) {
+				strcat(names, " ");
+				strcat(names, name);
+				count++;
+			}
+			off += reclen;
+		}
+	}
+	SC1(NR_close, dfd);
+	check("getdents64 lists the grant's entries", count, 7);
+
+	/* the read-write grant */
+	fd = open_("/out/made.txt", O_WRONLY | O_CREAT | O_TRUNC);
+	check("create under a read-write grant", fd >= 0, 1);
+	check("write", write((int)fd, "abc", 3), 3);
+	long wiov[4] = { (long)"de", 2, (long)"f\n", 2 };
+	check("writev", SC3(NR_writev, fd, wiov, 2), 4);
+	SC1(NR_close, fd);
+	fd = open_("/out/made.txt", O_WRONLY | O_APPEND);
+	check("append", write((int)fd, "tail\n", 5), 5);
+	SC1(NR_close, fd);
+	check("read it back", slurp("/out/made.txt", buf, sizeof buf), 12);
+	check("what was written", strcmp(buf, "abcdef\ntail\n"), 0);
+	check("O_EXCL on an existing file", try_open("/out/made.txt", O_WRONLY | O_CREAT | 0200), -EEXIST);
+}
+
+int main(int argc, char **argv)
+{
+	int walk = argc > 1 && !strcmp(argv[1], "walk");
+	process_checks();
+	memory_checks();
+	file_checks(walk);
+	printf("%d ok, %d failed\n", oks, fails);
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * sys_copy.c SRC DST — copy SRC to DST 7 bytes at a time through read,
+ * pread + lseek and write, and standard input to DST.stdin 3 bytes at a
+ * time. tests/guest-syscalls.sh runs it in the explorer while stepping
+ * backwards and forwards over those calls: if reverse stepping did not
+ * restore descriptor offsets exactly, the replayed reads would skip or
+ * repeat bytes and the copies would differ from their sources.
+ */
+#include "rt.h"
+
+static long sc(long nr, long a, long b, long c, long d)
+{
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+	return x0;
+}
+
+static long open_(const char *p, long flags) { return sc(56, -100, (long)p, flags, 0644); }
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		return 2;
+	long in = open_(argv[1], 0), out = open_(argv[2], 01 | 0100 | 01000);
+	char name[256];
+	snprintf(name, sizeof name, "%s.stdin", argv[2]);
+	long out2 = open_(name, 01 | 0100 | 01000);
+	if (in < 0 || out < 0 || out2 < 0)
+		return 3;
+	char buf[8];
+	long n, k = 0;
+	for (;;) {
+		if (k++ % 5 == 4) {            /* pread at the offset, then move it */
+			long at = sc(62, in, 0, 1, 0);
+			n = sc(67, in, (long)buf, 7, at);
+			if (n > 0)
+				sc(62, in, n, 1, 0);
+		} else {
+			n = read((int)in, buf, 7);
+		}
+		if (n <= 0)
+			break;
+		write((int)out, buf, (size_t)n);
+		long m = read(0, buf, 3);
+		if (m > 0)
+			write((int)out2, buf, (size_t)m);
+	}
+	while ((n = read(0, buf, 3)) > 0)
+		write((int)out2, buf, (size_t)n);
+	printf("copied\n");
+	return 0;
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# realprog-isa.sh IVX CC WORK — a program built with the standard cross
+# compiler and glibc (tests/guests/isa_real.c, -O2 -static and -O3 -static)
+# runs under ivx in functional and in timing mode and prints byte for byte
+# what it prints under qemu-aarch64; an instruction ivx does not implement
+# stops the run with status 2 and one line naming the pc, the function,
+# the word and its disassembly. One line per check, exit 1 on any failure.
+ivx=$1
+cc=$2
+work=$3
+fails=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; fails=$((fails + 1)); }
+
+if ! command -v "$cc" >/dev/null 2>&1; then
+    echo "FAIL $cc not found (make deps-test installs gcc-aarch64-linux-gnu and libc6-dev-arm64-cross)"
+    exit 1
+fi
+mkdir -p "$work" || exit 1
+
+for opt in O2 O3; do
+    prog=$work/isa_real_$opt
+    if ! "$cc" -$opt -static -o "$prog" tests/guests/isa_real.c -lm 2> "$work/cc_$opt.err"; then
+        fail "$cc -$opt -static isa_real.c: $(head -1 "$work/cc_$opt.err")"
+        continue
+    fi
+    qemu-aarch64 "$prog" > "$work/qemu_$opt.out" 2> "$work/qemu_$opt.err"
+    qrc=$?
+    if [ $qrc -ne 0 ] || [ ! -s "$work/qemu_$opt.out" ]; then
+        fail "-$opt: qemu-aarch64 exit $qrc"
+        continue
+    fi
+    for mode in functional timing; do
+        if [ $mode = functional ]; then set -- --functional; else set --; fi
+        "$ivx" run "$@" "$prog" > "$work/ivx_${opt}_$mode.out" 2> "$work/ivx_${opt}_$mode.err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "-$opt $mode: ivx exit $rc: $(grep -v '^ivx: [0-9]* cycles' "$work/ivx_${opt}_$mode.err" | head -1)"
+        elif cmp -s "$work/qemu_$opt.out" "$work/ivx_${opt}_$mode.out"; then
+            pass "-$opt $mode: stdout matches qemu-aarch64 ($(wc -l < "$work/qemu_$opt.out") lines)"
+        else
+            fail "-$opt $mode: stdout differs from qemu-aarch64 (diff $work/qemu_$opt.out $work/ivx_${opt}_$mode.out)"
+        fi
+    done
+done
+
+# An unimplemented instruction (AESE: no crypto extension) in a glibc program.
+cat > "$work/unsup.c" <<'EOC'
+#include <stdio.h>
+__attribute__((noinline)) void uses_aes(void) { __asm__ volatile(".inst 0x4e284820"); }
+int main(void) { printf("before\n"); fflush(stdout); uses_aes(); printf("after\n"); return 0; }
+EOC
+if "$cc" -O2 -static -o "$work/unsup" "$work/unsup.c" 2> "$work/unsup_cc.err"; then
+    for mode in functional timing; do
+        if [ $mode = functional ]; then set -- --functional; else set --; fi
+        "$ivx" run "$@" "$work/unsup" > "$work/unsup.out" 2> "$work/unsup.err"
+        rc=$?
+        msg=$(grep 'unsupported instruction' "$work/unsup.err")
+        lines=$(printf '%s\n' "$msg" | grep -c .)
+        if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ "$(cat "$work/unsup.out")" = before ] &&
+           printf '%s' "$msg" | grep -Eq 'at pc 0x[0-9a-f]+ \(uses_aes(\+0x[0-9a-f]+)?\): word 0x4e284820 `aese v0.16b, v1.16b`'; then
+            pass "$mode: unsupported instruction: $msg"
+        else
+            fail "$mode: unsupported instruction: exit $rc, stdout '$(cat "$work/unsup.out")', stderr: $(head -2 "$work/unsup.err")"
+        fi
+    done
+else
+    fail "$cc unsup.c: $(head -1 "$work/unsup_cc.err")"
+fi
+
+[ $fails -eq 0 ] || exit 1

@@ -1,0 +1,338 @@
+/*
+ * test_coproc.c — the profiling co-processor on the core model:
+ *   - the edge program under the stall policy counts every conditional
+ *     branch exactly (no record lost, the DFE, CAM and counters work);
+ *   - the PC filter tags exactly the loads whose hash matches;
+ *   - a full buffer drops (and counts) records under policy drop without
+ *     touching the core, and stalls the core under policy stall;
+ *   - data-array counters and index registers saturate, and INTERRUPT
+ *     charges the handler to the core;
+ *   - a snapshot restores the co-processor exactly (reverse stepping);
+ *   - thrashing (more loads than slots) partitions the program.
+ *
+ * Run from the top of the tree (make unit does); needs data/bin.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include "core_prog.h"
+#include "coproc/coproc.h"
+#include "coproc/coproc_truth.h"
+
+static struct program *load(const char *path)
+{
+	struct ivx_err err;
+	struct program *p = program_load_file(path, &err);
+	if (!p)
+		fail_msg("%s: %s", path, err.msg);
+	return p;
+}
+
+static struct coproc_prog cprog;
+
+static void assemble_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	char buf[16384];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	struct ivx_err err;
+	if (coproc_asm(buf, n, path, &cprog, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+static void assemble_text(const char *src)
+{
+	struct ivx_err err;
+	if (coproc_asm(src, strlen(src), "test", &cprog, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+struct outcome {
+	struct core_stats core;
+	struct coproc_stats cp;
+	uint64_t truth_events;
+	int exit_code;
+};
+
+/* Run crc 1 (a few hundred thousand cycles) with cprog and the settings;
+ * keep the co-processor and the truth in *cpo / *truth when non-NULL. */
+static void run(struct program *prog, const char *const *settings, int truth_kind, struct outcome *o,
+		struct crun *r, struct coproc **cpo, struct coproc_truth **trutho)
+{
+	char *argv[] = { "crc", "1" };
+	struct ivx_err err;
+	struct coproc_config cc;
+	coproc_config_defaults(&cc);
+	for (int i = 0; settings && settings[i]; i++)
+		if (coproc_config_set(&cc, settings[i], &err) < 0)
+			fail_msg("%s", err.msg);
+	assert_int_equal(crun_start(r, prog, 2, argv, NULL), 0);
+	struct coproc_truth *t = coproc_truth_new(r->c, truth_kind, 0, 0, 0, &err);
+	assert_non_null(t);
+	assert_int_equal(core_add_observer(r->c, coproc_truth_observer(t), &err), 0);
+	struct coproc *cp = coproc_new(&cc, &cprog, r->c, &err);
+	if (!cp)
+		fail_msg("%s", err.msg);
+	assert_int_equal(core_add_observer(r->c, coproc_observer(cp), &err), 0);
+	if (core_run(r->c, 0, 0, &err) != IVX_OK)
+		fail_msg("%s", err.msg);
+	assert_true(core_done(r->c));
+	coproc_finish(cp);
+	core_stats(r->c, &o->core);
+	coproc_get_stats(cp, &o->cp);
+	o->truth_events = coproc_truth_events(t);
+	o->exit_code = guest_exit_code(r->g);
+	coproc_truth_summarise(t);
+	if (cpo)
+		*cpo = cp;
+	else
+		coproc_free(cp);
+	if (trutho)
+		*trutho = t;
+	else
+		coproc_truth_free(t);
+}
+
+static void plain_run(struct program *prog, struct core_stats *st)
+{
+	char *argv[] = { "crc", "1" };
+	struct crun r;
+	struct ivx_err err;
+	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
+	assert_int_equal(core_run(r.c, 0, 0, &err), IVX_OK);
+	core_stats(r.c, st);
+	crun_free(&r);
+}
+
+static void edge_profile_is_exact_when_retirement_stalls(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/crc");
+	assemble_file("data/coproc/edge.s");
+	const char *set[] = { "policy=stall", NULL };
+	struct outcome o;
+	struct crun r;
+	struct coproc *cp;
+	struct coproc_truth *t;
+	run(prog, set, TRUTH_BRANCHES, &o, &r, &cp, &t);
+	assert_int_equal(o.cp.drops, 0);
+	assert_int_equal(o.cp.records, o.truth_events);
+	assert_true(o.cp.records > 1000);
+	int n = 0;
+	for (const struct truth_key *k; (k = coproc_truth_key(t, n)); n++) {
+		struct coproc_pentry e;
+		assert_true(coproc_profile_find(cp, k->key, &e));
+		assert_int_equal(e.total, k->executions);
+		uint64_t taken = 0;
+		for (int v = 0; v < e.nvals; v++)
+			if (e.val[v].value == 1)
+				taken = e.val[v].count;
+		assert_int_equal(taken, k->count1);
+	}
+	assert_true(n > 10);
+	coproc_free(cp);
+	coproc_truth_free(t);
+	crun_free(&r);
+	program_free(prog);
+}
+
+static void the_pc_filter_tags_the_matching_loads_only(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/crc");
+	/* count every record; tag loads whose hash ends in binary 01 */
+	assemble_text(".classes load\n.fields pc\n.dfe load l\n.pcfilter 2 1\nl: nop -> DONE\n");
+	const char *set[] = { "policy=stall", NULL };
+	struct outcome o;
+	struct crun r;
+	struct coproc *cp;
+	struct coproc_truth *t;
+	run(prog, set, TRUTH_LOADS, &o, &r, &cp, &t);
+	uint64_t want = 0, all = 0;
+	for (int i = 0; coproc_truth_key(t, i); i++) {
+		const struct truth_key *k = coproc_truth_key(t, i);
+		all += k->executions;
+		if ((coproc_pc_hash(cp, k->key) & 3) == 1)
+			want += k->executions;
+	}
+	assert_true(want > 0 && want < all);
+	assert_int_equal(o.cp.records, want);
+	assert_int_equal(o.cp.retired_tagged, want);
+	assert_true(o.cp.tagged >= want);   /* wrong-path loads are tagged too */
+	coproc_free(cp);
+	coproc_truth_free(t);
+	crun_free(&r);
+	program_free(prog);
+}
+
+static void a_full_buffer_drops_or_stalls(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/crc");
+	/* a slow routine on a slow clock: the buffer overflows */
+	assemble_text(".classes load\n.fields pc\n.dfe load l\nl: nop\nnop\nnop\nnop -> DONE\n");
+	struct core_stats plain;
+	plain_run(prog, &plain);
+	const char *drop[] = { "buffer=2", "clock_div=4", "policy=drop", NULL };
+	const char *stall[] = { "buffer=2", "clock_div=4", "policy=stall", NULL };
+	struct outcome d, s;
+	struct crun r;
+	run(prog, drop, TRUTH_LOADS, &d, &r, NULL, NULL);
+	crun_free(&r);
+	run(prog, stall, TRUTH_LOADS, &s, &r, NULL, NULL);
+	crun_free(&r);
+	/* drop: every retired tagged load is a record or a drop; the core
+	 * does not notice */
+	assert_true(d.cp.drops > 100);
+	assert_int_equal(d.cp.records + d.cp.drops, d.cp.retired_tagged);
+	assert_int_equal(d.cp.retired_tagged, d.truth_events);
+	assert_int_equal(d.core.cycles, plain.cycles);
+	assert_int_equal(d.cp.stall_cycles, 0);
+	/* stall: nothing lost; the core pays */
+	assert_int_equal(s.cp.drops, 0);
+	assert_int_equal(s.cp.records, s.truth_events);
+	assert_true(s.cp.stall_cycles > 1000);
+	assert_int_equal(s.core.handler_cycles, s.cp.stall_cycles);
+	assert_true(s.core.cycles > plain.cycles + s.cp.stall_cycles / 2);
+	assert_int_equal(s.core.committed, plain.committed);
+	assert_int_equal(s.exit_code, 0);
+	program_free(prog);
+}
+
+static void counters_and_index_registers_saturate(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/crc");
+	/* a 4-bit counter saturates at the 15th load; from then on every
+	 * load interrupts */
+	assemble_text(".classes load\n.fields pc\n.dfe load l\n.cwidth 4\nl: inc [b0 + 0] -> sat INTERRUPT\n"
+		      "nop -> DONE\n");
+	const char *set[] = { "policy=stall", "int_cycles=7", NULL };
+	struct outcome o;
+	struct crun r;
+	run(prog, set, TRUTH_LOADS, &o, &r, NULL, NULL);
+	crun_free(&r);
+	assert_int_equal(o.cp.interrupts, o.truth_events - 14);
+	assert_int_equal(o.cp.handler_cycles, 7 * o.cp.interrupts);
+	assert_int_equal(o.core.handler_cycles, o.cp.handler_cycles + o.cp.stall_cycles);
+	/* a 3-bit index register saturates at the 8th increment */
+	assemble_text(".classes load\n.fields pc\n.dfe load l\n.iwidth 3\nl: add i0, i0, 1 -> sat INTERRUPT\n"
+		      "nop -> DONE\n");
+	run(prog, set, TRUTH_LOADS, &o, &r, NULL, NULL);
+	crun_free(&r);
+	assert_int_equal(o.cp.interrupts, o.truth_events - 7);
+	program_free(prog);
+}
+
+static void a_snapshot_restores_the_coprocessor(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/crc");
+	assemble_file("data/coproc/value.s");
+	char *argv[] = { "crc", "1" };
+	struct crun r;
+	struct ivx_err err;
+	struct coproc_config cc;
+	coproc_config_defaults(&cc);
+	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
+	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
+	assert_non_null(cp);
+	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	assert_int_equal(core_run(r.c, 50000, 0, &err), IVX_OK);
+	struct core_snapshot *snap = core_snapshot_save(r.c, &err);
+	assert_non_null(snap);
+	assert_int_equal(core_run(r.c, 0, 0, &err), IVX_OK);
+	struct coproc_stats first, again;
+	coproc_get_stats(cp, &first);
+	int n = coproc_profile_size(cp);
+	struct coproc_pentry *p1 = calloc((size_t)n, sizeof *p1);
+	for (int i = 0; i < n; i++)
+		coproc_profile_entry(cp, i, &p1[i]);
+	assert_true(first.interrupts > 0);
+	assert_int_equal(core_snapshot_restore(r.c, snap, &err), IVX_OK);
+	assert_int_equal(core_run(r.c, 0, 0, &err), IVX_OK);
+	coproc_get_stats(cp, &again);
+	assert_memory_equal(&first, &again, sizeof first);
+	for (int i = 0; i < n; i++) {
+		struct coproc_pentry e;
+		memset(&e, 0, sizeof e);
+		coproc_profile_entry(cp, i, &e);
+		assert_memory_equal(&e, &p1[i], sizeof e);
+	}
+	free(p1);
+	core_snapshot_free(snap);
+	coproc_free(cp);
+	crun_free(&r);
+	program_free(prog);
+}
+
+/* More loads than slots, all about as frequent: replacements pile up, the
+ * microcode interrupts with reason 2 and the handler splits the program
+ * into PC-filter partitions. */
+static void thrashing_partitions_the_program(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/interp");
+	assemble_file("data/coproc/value.s");
+	char *argv[] = { "interp", "1" };
+	struct crun r;
+	struct ivx_err err;
+	struct coproc_config cc;
+	coproc_config_defaults(&cc);
+	assert_int_equal(coproc_config_set(&cc, "cam=8", &err), 0);
+	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
+	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
+	assert_non_null(cp);
+	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	int widest = 0;
+	while (!core_done(r.c)) {
+		assert_int_equal(core_run(r.c, core_cycles(r.c) + 1000, 0, &err), IVX_OK);
+		struct coproc_stats s;
+		coproc_get_stats(cp, &s);
+		if (s.pc_width > widest)
+			widest = s.pc_width;
+		assert_true(s.pc_match < (1u << s.pc_width) || s.pc_width == 0);
+	}
+	assert_true(widest >= 1);
+	coproc_free(cp);
+	crun_free(&r);
+	program_free(prog);
+}
+
+static void settings_are_checked(void **state)
+{
+	(void)state;
+	struct coproc_config c;
+	struct ivx_err err;
+	coproc_config_defaults(&c);
+	assert_int_equal(coproc_config_set(&c, "buffer=8", &err), 0);
+	assert_int_equal(c.buffer, 8);
+	assert_int_equal(coproc_config_set(&c, "policy=stall", &err), 0);
+	assert_int_equal(c.policy, COPROC_STALL);
+	assert_true(coproc_config_set(&c, "buffer=0", &err) < 0);
+	assert_string_equal(err.msg, "coproc buffer: 0 is outside 1..4096");
+	assert_true(coproc_config_set(&c, "ignore=1000", &err) < 0);
+	assert_string_equal(err.msg, "coproc ignore: 1000 is not a power of two");
+	assert_true(coproc_config_set(&c, "colour=red", &err) < 0);
+	assert_true(coproc_config_set(&c, "policy=maybe", &err) < 0);
+	assert_true(coproc_config_set(&c, "buffer", &err) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(edge_profile_is_exact_when_retirement_stalls),
+		cmocka_unit_test(the_pc_filter_tags_the_matching_loads_only),
+		cmocka_unit_test(a_full_buffer_drops_or_stalls),
+		cmocka_unit_test(counters_and_index_registers_saturate),
+		cmocka_unit_test(a_snapshot_restores_the_coprocessor),
+		cmocka_unit_test(thrashing_partitions_the_program),
+		cmocka_unit_test(settings_are_checked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

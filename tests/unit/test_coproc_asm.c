@@ -1,0 +1,191 @@
+/*
+ * test_coproc_asm.c — the co-processor assembler: the shipped programs
+ * assemble and list back to source that assembles to the same microcode;
+ * every kind of mistake is reported as "file:line: message" on the right
+ * line; settings reach the program.
+ *
+ * Run from the top of the tree (make unit does); reads data/coproc.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "coproc/coproc_prog.h"
+
+static struct coproc_prog prog, again;
+
+static int assemble(const char *src, struct ivx_err *err)
+{
+	return coproc_asm(src, strlen(src), "t.s", &prog, err);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	char *buf = malloc(1 << 16);
+	*len = fread(buf, 1, 1 << 16, f);
+	fclose(f);
+	return buf;
+}
+
+static void shipped_programs_assemble_and_round_trip(void **state)
+{
+	(void)state;
+	const char *names[] = { "data/coproc/value.s", "data/coproc/edge.s", "data/coproc/callstack.s" };
+	for (int i = 0; i < 3; i++) {
+		size_t len;
+		char *src = slurp(names[i], &len);
+		struct ivx_err err = { 0 };
+		if (coproc_asm(src, len, names[i], &prog, &err) < 0)
+			fail_msg("%s", err.msg);
+		free(src);
+		assert_true(prog.n_insns > 5);
+		assert_true(prog.classes != 0);
+		/* the listing, with labels, assembles to the same microcode */
+		char text[65536];
+		size_t n = 0;
+		n += (size_t)snprintf(text + n, sizeof text - n, ".fields pc value addr target taken\n"
+				      ".iwidth %d\n.cwidth %d\n", prog.iwidth, prog.cwidth);
+		for (int k = 0; k < INSN_KIND_COUNT; k++)
+			if (prog.dfe[k] >= 0)
+				n += (size_t)snprintf(text + n, sizeof text - n, ".classes %s\n.dfe %s %s\n",
+						      insn_kind_name(k), insn_kind_name(k),
+						      coproc_prog_label_at(&prog, prog.dfe[k]));
+		for (int a = 0; a < prog.n_insns; a++) {
+			char line[160];
+			const char *l = coproc_prog_label_at(&prog, a);
+			coproc_disasm_insn(&prog, a, line, sizeof line);
+			n += (size_t)snprintf(text + n, sizeof text - n, "%s%s %s\n", l ? l : "", l ? ":" : "", line);
+		}
+		if (coproc_asm(text, n, "listing", &again, &err) < 0)
+			fail_msg("%s: listing does not assemble: %s\n%s", names[i], err.msg, text);
+		assert_int_equal(again.n_insns, prog.n_insns);
+		for (int a = 0; a < prog.n_insns; a++) {
+			const struct cp_uinsn *x = &prog.insn[a], *y = &again.insn[a];
+			assert_int_equal(x->op, y->op);
+			assert_int_equal(x->dst, y->dst);
+			assert_int_equal(x->a, y->a);
+			assert_int_equal(x->b, y->b);
+			assert_int_equal(x->cond, y->cond);
+			assert_int_equal(x->tkind, y->tkind);
+			assert_int_equal(x->target, y->target);
+			assert_int_equal(x->imm, y->imm);
+		}
+	}
+}
+
+static void settings_reach_the_program(void **state)
+{
+	(void)state;
+	struct ivx_err err = { 0 };
+	const char *src = ".name t\n.handler edge\n.classes load store\n.fields pc addr\n"
+			  ".dfe load a\n.dfe default b\n.const c3 0x10\n.base b2 100\n.target t1 b\n"
+			  ".iwidth 5\n.cwidth 12\n.pcfilter 3 5\n.param slots 8\n"
+			  "a: add v0, pc, #4 -> DONE\nb: st [b2 + i1], addr -> t1\n   rand i2, c3 -> nsat INTERRUPT\n";
+	if (assemble(src, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(prog.name, "t");
+	assert_string_equal(prog.handler, "edge");
+	assert_int_equal(prog.classes, (1u << INSN_KIND_LOAD) | (1u << INSN_KIND_STORE));
+	assert_int_equal(prog.fields, CPF_PC | CPF_ADDR);
+	assert_int_equal(prog.dfe[INSN_KIND_LOAD], 0);
+	assert_int_equal(prog.dfe[INSN_KIND_STORE], 1);
+	assert_int_equal(prog.creg[3], 16);
+	assert_int_equal(prog.breg[2], 100);
+	assert_int_equal(prog.treg[1], 1);
+	assert_int_equal(prog.iwidth, 5);
+	assert_int_equal(prog.cwidth, 12);
+	assert_int_equal(prog.pc_width, 3);
+	assert_int_equal(prog.pc_match, 5);
+	assert_int_equal(coproc_prog_param(&prog, "slots", 0), 8);
+	assert_int_equal(coproc_prog_param(&prog, "nope", 7), 7);
+	assert_int_equal(prog.n_insns, 3);
+	assert_int_equal(prog.insn[0].op, CP_ADD);
+	assert_int_equal(prog.insn[0].imm, 4);
+	assert_int_equal(prog.insn[0].tkind, CPT_DONE);
+	assert_int_equal(prog.insn[1].tkind, CPT_TREG);
+	assert_int_equal(prog.insn[2].cond, CPC_NSAT);
+	assert_int_equal(prog.insn[2].tkind, CPT_INTERRUPT);
+}
+
+struct bad {
+	const char *src;
+	const char *msg;   /* the whole message, file:line included */
+};
+
+#define HDR ".classes load\n.fields pc value\n.dfe load s\n"   /* lines 1-3 */
+static const struct bad bad[] = {
+	{ "", "t.s:1: the program has no microinstructions" },
+	{ HDR "s: frob v0 -> DONE\n", "t.s:4: unknown operation 'frob'" },
+	{ HDR "s: add v0, v1\n", "t.s:4: add: expected ',' after operand 2" },
+	{ HDR "s: add v0, v1, v2, v3\n", "t.s:4: add: unexpected ',' after the operands" },
+	{ HDR "s: mov c0, v1\n", "t.s:4: 'c0' cannot be written (destinations are v0-v7 and i0-i7)" },
+	{ HDR "s: mov v0, v9\n", "t.s:4: 'v9' is not a source operand (v0-v7, i0-i7, c0-c15, a record field or a number)" },
+	{ HDR "s: add v0, #1, #2\n", "t.s:4: at most one immediate per microinstruction" },
+	{ HDR "s: ld v0, [b7 + i0]\n", "t.s:4: 'b7' is not a base register (b0-b3)" },
+	{ HDR "s: ld v0, b0 + i0\n", "t.s:4: expected a data-array operand [bN + index]" },
+	{ HDR "s: nop -> maybe DONE\n", "t.s:4: unknown branch condition 'maybe'" },
+	{ HDR "s: nop -> nowhere\n", "t.s:4: undefined label 'nowhere'" },
+	{ HDR "s: nop ->\n", "t.s:4: '->' needs a target" },
+	{ HDR "s: nop -> z DONE x\n", "t.s:4: unexpected 'x' after the branch target" },
+	{ HDR "s: nop\ns: nop\n", "t.s:5: label 's' defined twice" },
+	{ HDR "s: nop $\n", "t.s:4: unexpected character '$'" },
+	{ HDR "s: nop\n.frob 1\n", "t.s:5: unknown directive '.frob'" },
+	{ HDR ".classes alu\ns: nop\n", "t.s:4: class 'alu' cannot be tagged (loads, stores, branches, calls, returns, mul, div)" },
+	{ HDR ".classes nothing\ns: nop\n", "t.s:4: unknown instruction class 'nothing'" },
+	{ HDR ".fields colour\ns: nop\n", "t.s:4: unknown record field 'colour' (pc, value, addr, target, taken)" },
+	{ HDR ".iwidth 40\ns: nop\n", "t.s:4: .iwidth: '40' is not a width of 1..32 bits" },
+	{ HDR ".pcfilter 2 9\ns: nop\n", "t.s:4: .pcfilter: match '9' does not fit in 2 bits" },
+	{ HDR ".const x0 1\ns: nop\n", "t.s:4: 'x0' is not a constant (c0-c15) register" },
+	{ HDR ".param a 1\n.param a 2\ns: nop\n", "t.s:5: parameter 'a' set twice" },
+	{ HDR ".handler magic\ns: nop\n", "t.s:4: unknown handler 'magic' (value, edge, callstack, none)" },
+	{ ".classes load store\n.fields pc\n.dfe load s\ns: nop -> DONE\n",
+	  "t.s:1: class store is tagged (.classes) but has no .dfe routine" },
+	{ ".fields pc\n.dfe load s\ns: nop\n", "t.s:1: no .classes: the program would never receive a record" },
+	{ ".classes load\n.fields pc\n.dfe load s\ns: nop\n\n  mov v0, addr\n",
+	  "t.s:6: the microcode reads 'addr' but .fields does not collect it" },
+	{ HDR "s: nop -> end\nend:\n", "t.s:4: label 'end' marks no microinstruction" },
+	{ HDR "DONE: nop\n", "t.s:4: 'DONE' is a reserved target name" },
+	{ HDR "s: nop\n.dfe load\n", "t.s:5: usage: .dfe CLASS|default LABEL" },
+};
+
+static void every_mistake_is_reported_on_its_line(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct ivx_err err = { 0 };
+		int rc = assemble(bad[i].src, &err);
+		if (rc != IVX_EINPUT || strcmp(err.msg, bad[i].msg))
+			fail_msg("case %zu: rc %d, got \"%s\", want \"%s\"", i, rc, err.msg, bad[i].msg);
+	}
+}
+
+static void too_long_and_binary_input_is_refused(void **state)
+{
+	(void)state;
+	struct ivx_err err = { 0 };
+	char big[1000];
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	assert_int_equal(assemble(big, &err), IVX_EINPUT);
+	assert_string_equal(err.msg, "t.s:1: line longer than 400 characters");
+	const char bin[] = { 'n', 'o', 'p', ' ', (char)0x01, '\n' };
+	assert_int_equal(coproc_asm(bin, sizeof bin, "t.s", &prog, &err), IVX_EINPUT);
+	assert_string_equal(err.msg, "t.s:1: unexpected byte 0x01");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(shipped_programs_assemble_and_round_trip),
+		cmocka_unit_test(settings_reach_the_program),
+		cmocka_unit_test(every_mistake_is_reported_on_its_line),
+		cmocka_unit_test(too_long_and_binary_input_is_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,289 @@
+/*
+ * test_sandbox.c — the file sandbox: guest paths are cleaned lexically,
+ * matched against grants on whole components, and resolved beneath the
+ * granted directory so that neither "..", nor absolute paths, nor symlinks
+ * (relative, absolute, looping) reach anything outside it; read-only grants
+ * refuse writes with EROFS; both resolvers (openat2 and the component walk)
+ * are held to the same rules.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "guest/sandbox.h"
+
+/* AArch64 open flags */
+#define G_WRONLY 01
+#define G_CREAT 0100
+#define G_TRUNC 01000
+#define G_DIRECTORY 040000
+
+static char root[256];        /* temporary: root/in (granted), root/out (granted rw), root/secret */
+
+static void put_file(const char *rel, const char *text)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void link_at(const char *target, const char *rel)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+static int setup(void **state)
+{
+	snprintf(root, sizeof root, "/tmp/ivx-sandbox-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	char p[512];
+	snprintf(p, sizeof p, "%s/in", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof p, "%s/in/sub", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof p, "%s/out", root);
+	mkdir(p, 0755);
+	put_file("secret", "s\n");
+	put_file("in/a.txt", "a\n");
+	put_file("in/sub/b.txt", "b\n");
+	link_at("a.txt", "in/link_in");
+	link_at("../secret", "in/link_up");
+	link_at("sub/../../secret", "in/link_up2");
+	link_at("/etc/passwd", "in/link_abs");
+	link_at("loop2", "in/loop1");
+	link_at("loop1", "in/loop2");
+	link_at("..", "in/sub/parent");     /* inside: sub/parent is "in" itself */
+	link_at("../..", "in/sub/grandparent");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct sandbox *make(int walk)
+{
+	char in[512], out[512];
+	snprintf(in, sizeof in, "%s/in", root);
+	snprintf(out, sizeof out, "%s/out", root);
+	struct sandbox_grant g[] = { { in, "/data", 0 }, { out, "/data/out", 1 } };
+	struct ivx_err err = { 0 };
+	struct sandbox *s = sandbox_new(g, 2, walk, &err);
+	if (!s)
+		fail_msg("%s", err.msg);
+	return s;
+}
+
+static void clean(const char *in, const char *want)
+{
+	char out[SANDBOX_PATH_MAX];
+	assert_int_equal(sandbox_clean_path(in, out, sizeof out), 0);
+	assert_string_equal(out, want);
+}
+
+static void paths_are_cleaned_lexically_and_never_climb_above_root(void **s)
+{
+	clean("/", "/");
+	clean("", "/");
+	clean("a/b", "/a/b");
+	clean("//a///b/./c/", "/a/b/c");
+	clean("/a/b/../c", "/a/c");
+	clean("/..", "/");
+	clean("/../../..", "/");
+	clean("../../etc/passwd", "/etc/passwd");
+	clean("/a/../../b", "/b");
+	clean("/a/..b/.c", "/a/..b/.c");
+	char longp[SANDBOX_PATH_MAX + 10], out[SANDBOX_PATH_MAX];
+	memset(longp, 'x', sizeof longp - 1);
+	longp[sizeof longp - 1] = 0;
+	assert_int_equal(sandbox_clean_path(longp, out, sizeof out), -ENAMETOOLONG);
+}
+
+static void parse(const char *spec, const char *host, const char *guest, int rw)
+{
+	char buf[256];
+	struct sandbox_grant g;
+	struct ivx_err err = { 0 };
+	assert_int_equal(sandbox_parse_grant(spec, buf, sizeof buf, &g, &err), 0);
+	assert_string_equal(g.host, host);
+	if (guest)
+		assert_string_equal(g.guest, guest);
+	else
+		assert_null(g.guest);
+	assert_int_equal(g.rw, rw);
+}
+
+static void bad_grant(const char *spec)
+{
+	char buf[256];
+	struct sandbox_grant g;
+	struct ivx_err err = { 0 };
+	assert_int_not_equal(sandbox_parse_grant(spec, buf, sizeof buf, &g, &err), 0);
+	assert_non_null(strstr(err.msg, "--dir"));
+}
+
+static void grants_parse_as_host_guest_mode(void **s)
+{
+	parse("dir", "dir", NULL, 0);
+	parse("dir:ro", "dir", NULL, 0);
+	parse("dir:rw", "dir", NULL, 1);
+	parse("dir:/g", "dir", "/g", 0);
+	parse("dir:/g:rw", "dir", "/g", 1);
+	bad_grant("");
+	bad_grant(":/g");
+	bad_grant("dir:g");
+	bad_grant("dir:/g:x");
+	bad_grant("dir:/g:rw:extra");
+	bad_grant("dir:rw:/g");
+}
+
+/* Open p read-only; 0 if it opened, else the -errno. */
+static int try_open(struct sandbox *sb, const char *p, int flags)
+{
+	int r = sandbox_open(sb, NULL, p, flags, 0644);
+	return r >= 0 ? 0 : r;
+}
+
+static void escapes(int walk)
+{
+	struct sandbox *sb = make(walk);
+	assert_int_equal(try_open(sb, "/data/a.txt", 0), 0);
+	assert_int_equal(try_open(sb, "/data/sub/b.txt", 0), 0);
+	assert_int_equal(try_open(sb, "/data/sub/../a.txt", 0), 0);
+	/* outside every grant */
+	assert_int_equal(try_open(sb, "/", G_DIRECTORY), -ENOENT);
+	assert_int_equal(try_open(sb, "/etc/passwd", 0), -ENOENT);
+	assert_int_equal(try_open(sb, "/data/../secret", 0), -ENOENT);
+	assert_int_equal(try_open(sb, "../../../secret", 0), -ENOENT);
+	assert_int_equal(try_open(sb, "/datax/a.txt", 0), -ENOENT);    /* not a whole-component match */
+	assert_int_equal(try_open(sb, "", 0), -ENOENT);
+	/* symlinks: out of the grant is never reachable */
+	int out_link = walk ? -ELOOP : -ENOENT;
+	assert_int_equal(try_open(sb, "/data/link_up", 0), out_link);
+	assert_int_equal(try_open(sb, "/data/link_up2", 0), out_link);
+	assert_int_equal(try_open(sb, "/data/link_abs", 0), out_link);
+	assert_int_equal(try_open(sb, "/data/sub/grandparent/secret", 0), out_link);
+	assert_int_equal(try_open(sb, "/data/loop1", 0), -ELOOP);
+	/* inside the grant, openat2 follows symlinks; the walk follows none */
+	assert_int_equal(try_open(sb, "/data/link_in", 0), walk ? -ELOOP : 0);
+	assert_int_equal(try_open(sb, "/data/sub/parent/a.txt", 0), walk ? -ELOOP : 0);
+	/* O_PATH lookups for stat obey the same rules */
+	int fd = sandbox_open_path(sb, NULL, "/data/link_abs", 1);
+	assert_true(fd >= 0);                 /* the link itself (lstat) is inside */
+	close(fd);
+	assert_int_equal(sandbox_open_path(sb, NULL, "/data/link_abs", 0), out_link);
+	/* very long paths */
+	char longp[SANDBOX_PATH_MAX + 100];
+	memset(longp, 'a', sizeof longp - 1);
+	memcpy(longp, "/data/", 6);
+	longp[sizeof longp - 1] = 0;
+	assert_int_equal(try_open(sb, longp, 0), -ENAMETOOLONG);
+	char many[SANDBOX_PATH_MAX - 100] = "/data";
+	while (strlen(many) + 3 < sizeof many - 20)
+		strcat(many, "/..");                  /* cleans to "/": a directory, outside */
+	assert_int_equal(try_open(sb, many, 0), -ENOENT);
+	sandbox_unref(sb);
+}
+
+static void nothing_outside_a_grant_is_reachable_with_openat2(void **s) { escapes(0); }
+static void nothing_outside_a_grant_is_reachable_with_the_walk(void **s) { escapes(1); }
+
+static void writes_need_a_read_write_grant(void **s)
+{
+	for (int walk = 0; walk < 2; walk++) {
+		struct sandbox *sb = make(walk);
+		assert_int_equal(try_open(sb, "/data/a.txt", G_WRONLY), -EROFS);
+		assert_int_equal(try_open(sb, "/data/new.txt", G_WRONLY | G_CREAT), -EROFS);
+		assert_int_equal(try_open(sb, "/data/a.txt", G_TRUNC), -EROFS);
+		assert_int_equal(try_open(sb, "/data/nodir/new.txt", G_WRONLY | G_CREAT), -ENOENT);
+		/* the nested rw grant wins over the ro one around it */
+		int i = sandbox_open(sb, NULL, "/data/out/w.txt", G_WRONLY | G_CREAT | G_TRUNC, 0644);
+		assert_true(i >= 0);
+		assert_int_equal(pwrite(sandbox_fd(sb, i), "xy", 2, 0), 2);
+		char p[512], b[8] = { 0 };
+		snprintf(p, sizeof p, "%s/out/w.txt", root);
+		FILE *f = fopen(p, "r");
+		assert_non_null(f);
+		assert_int_equal(fread(b, 1, sizeof b, f), 2);
+		fclose(f);
+		assert_string_equal(b, "xy");
+		unlink(p);
+		/* nothing was created in the ro grant */
+		snprintf(p, sizeof p, "%s/in/new.txt", root);
+		assert_int_equal(access(p, F_OK), -1);
+		sandbox_unref(sb);
+	}
+}
+
+static void the_same_file_opened_twice_shares_one_host_descriptor(void **s)
+{
+	struct sandbox *sb = make(0);
+	int a = sandbox_open(sb, NULL, "/data/a.txt", 0, 0);
+	int b = sandbox_open(sb, "/data/sub", "../a.txt", 0, 0);
+	int c = sandbox_open(sb, NULL, "/data/sub/b.txt", 0, 0);
+	assert_true(a >= 0);
+	assert_int_equal(a, b);
+	assert_int_not_equal(a, c);
+	int d = sandbox_open(sb, NULL, "/data/sub", G_DIRECTORY, 0);
+	assert_string_equal(sandbox_dir_path(sb, d), "/data/sub");
+	assert_null(sandbox_dir_path(sb, a));
+	sandbox_unref(sb);
+}
+
+static void host_paths_map_to_guest_paths(void **s)
+{
+	struct sandbox *sb = make(0);
+	char host[600], out[SANDBOX_PATH_MAX], *real = realpath(root, NULL);
+	snprintf(host, sizeof host, "%s/in/sub/b.txt", real);
+	assert_int_equal(sandbox_guest_path(sb, host, out, sizeof out), 0);
+	assert_string_equal(out, "/data/sub/b.txt");
+	snprintf(host, sizeof host, "%s/out", real);
+	assert_int_equal(sandbox_guest_path(sb, host, out, sizeof out), 0);
+	assert_string_equal(out, "/data/out");
+	snprintf(host, sizeof host, "%s/secret", real);
+	assert_int_equal(sandbox_guest_path(sb, host, out, sizeof out), -1);
+	free(real);
+	sandbox_unref(sb);
+}
+
+static void a_missing_host_directory_is_a_clear_error(void **s)
+{
+	struct sandbox_grant g = { "/nonexistent/ivx", NULL, 0 };
+	struct ivx_err err = { 0 };
+	assert_null(sandbox_new(&g, 1, 0, &err));
+	assert_non_null(strstr(err.msg, "/nonexistent/ivx"));
+	sandbox_unref(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(paths_are_cleaned_lexically_and_never_climb_above_root),
+		cmocka_unit_test(grants_parse_as_host_guest_mode),
+		cmocka_unit_test(nothing_outside_a_grant_is_reachable_with_openat2),
+		cmocka_unit_test(nothing_outside_a_grant_is_reachable_with_the_walk),
+		cmocka_unit_test(writes_need_a_read_write_grant),
+		cmocka_unit_test(the_same_file_opened_twice_shares_one_host_descriptor),
+		cmocka_unit_test(host_paths_map_to_guest_paths),
+		cmocka_unit_test(a_missing_host_directory_is_a_clear_error),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
