@@ -37,8 +37,8 @@ static void sampler_render(struct pane *p, struct explorer *x, struct textbuf *t
 		if (!dcpi_pending_count(d))
 			tb_puts(tb, col, y, TB_DIM, "none");
 		for (int i = 0; i < dcpi_pending_count(d); i++) {
-			int ev;
-			uint64_t at, cause;
+			int ev = 0;
+			uint64_t at = 0, cause = 0;
 			dcpi_pending_at(d, i, &ev, &at, &cause);
 			col = tb_printf(tb, col, y, TB_WARN, "%s in %llu  ", dcpi_event_name(ev),
 					(unsigned long long)(at >= explorer_cycle(x) ? at - explorer_cycle(x) : 0));

@@ -70,7 +70,7 @@ static void print_text(const struct dcpi_report *r, const struct prof_flags *f, 
 			       (unsigned long long)r->samples_total[e]);
 	printf("\nThe counts given below are the number of samples for each listed event type.\n");
 	if (f->truth)
-		printf("true%% is the simulator's exact share (cycles: at the in-order head); ! marks an estimate off by >5%%.\n");
+		printf("true%% is the simulator's exact share (cycles: at the head of the issue stage in order, of the ROB out of order); ! marks an estimate off by >5%%.\n");
 	int width = 0;
 	for (int e = 0; e < DCPI_EVENT_COUNT; e++)
 		if (r->sampled >> e & 1)

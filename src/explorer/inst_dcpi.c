@@ -112,8 +112,8 @@ static int info_samples(struct explorer *x, int argc, char **argv, const char *r
 				(unsigned long long)v.to_overflow, v.n_mux > 1 ? " (multiplexed)" : "");
 	}
 	for (int i = 0; i < dcpi_pending_count(d); i++) {
-		int ev;
-		uint64_t at, pc;
+		int ev = 0;
+		uint64_t at = 0, pc = 0;
 		dcpi_pending_at(d, i, &ev, &at, &pc);
 		explorer_printf(x, "pending: %s interrupt at cycle %llu\n", dcpi_event_name(ev), (unsigned long long)at);
 	}

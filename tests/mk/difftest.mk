@@ -9,7 +9,7 @@
 #                                       100,000 instructions each (`make validate`)
 
 # ivx's decoder is linked in: the FP/SIMD forms keep only encodings it implements.
-DIFFTEST_SRC  := $(sort $(wildcard tests/difftest/*.c)) $(wildcard engine/isa/isa*.c) engine/isa/mem.c engine/base/err.c
+DIFFTEST_SRC  := $(sort $(wildcard tests/difftest/*.c)) $(wildcard engine/isa/isa*.c) engine/isa/mem.c engine/base/err.c engine/base/alloc.c
 DIFFTEST_BIN  := $(BUILD)/tests/difftest
 DIFFTEST_WORK := $(BUILD)/tests/difftest.work
 DIFFTEST_N    := $(if $(N),$(N),100000)

@@ -17,7 +17,10 @@
 # xcmd (explorer commands, one per line), script (xcmd_run_script).
 
 FUZZ_ALL       := elf config xcmd script
-FUZZ_HARNESSES ?= $(FUZZ_ALL)
+# The instruments' parsers: each instrument's tests replay its harness
+# (tests/fuzz/NAME.c) in make test; make fuzz runs them with the others.
+FUZZ_EXTRA     := coproc_asm dcpi_db strat_spec
+FUZZ_HARNESSES ?= $(FUZZ_ALL) $(FUZZ_EXTRA)
 FUZZ_SECONDS   ?= 60
 # Harnesses that drive an explorer session link the front end too.
 FUZZ_FRONT     := xcmd script
@@ -57,6 +60,9 @@ $(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_session.h $(FUZZ_DIR)/li
 	clang $(CFLAGS) -fsanitize=fuzzer -o $@ tests/fuzz/fuzz_$*.c \
 	    $(patsubst $(BUILD)/%,$(FUZZ_DIR)/%,$(call fuzz_libs,$*)) $(LDFLAGS) $(LDLIBS)
 
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/%.c $(FUZZ_DIR)/libivx.a
+	clang $(CFLAGS) -fsanitize=fuzzer -o $@ tests/fuzz/$*.c $(FUZZ_DIR)/libivx.a $(LDFLAGS) $(LDLIBS)
+
 fuzz-build:
 	@tests/tools/deps.sh clang libclang-rt-14-dev
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR) CC=clang OPT=-O1 LTO= \
@@ -69,9 +75,10 @@ fuzz-run:
 	    echo "fuzz: $$h for $(FUZZ_SECONDS) s" && \
 	    case $$h in elf) len=$(FUZZ_MAXLEN_elf);; config) len=$(FUZZ_MAXLEN_config);; \
 	        xcmd) len=$(FUZZ_MAXLEN_xcmd);; *) len=$(FUZZ_MAXLEN_script);; esac; \
+	    seeds=""; for d in tests/fuzz/corpus/$$h tests/fuzz/regress/$$h; do [ -d $$d ] && seeds="$$seeds $$d"; done; \
 	    $(FUZZ_DIR)/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -max_len=$$len -timeout=10 -rss_limit_mb=3072 \
 	        -artifact_prefix=$(FUZZ_DIR)/artifacts/$$h/ -print_final_stats=1 \
-	        $(FUZZ_DIR)/corpus/$$h tests/fuzz/corpus/$$h tests/fuzz/regress/$$h || exit 1; \
+	        $(FUZZ_DIR)/corpus/$$h $$seeds || exit 1; \
 	done
 
 fuzz: fuzz-build
