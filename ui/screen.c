@@ -22,6 +22,7 @@
 #include <termios.h>
 #include <unistd.h>
 #include "explorer/explorer.h"
+#include "palette.h"
 #include "screen.h"
 #include "screen_internal.h"
 #include "textbuf.h"
@@ -104,6 +105,9 @@ static void remove_handlers(void)
 
 /* ---- colours ------------------------------------------------------------- */
 
+_Static_assert(PAL_BLACK == COLOR_BLACK && PAL_RED == COLOR_RED && PAL_BLUE == COLOR_BLUE &&
+	       PAL_WHITE == COLOR_WHITE, "palette.h numbers colours as curses does");
+
 static attr_t attr_of[TB_ATTR_COUNT];
 static short pair_of[TB_ATTR_COUNT];
 
@@ -126,30 +130,15 @@ static void setup_attrs(struct screen *s)
 		attr_of[TB_BAR0 + k] = k % 2 ? A_NORMAL : A_REVERSE;
 	if (!s->color)
 		return;
-	static const struct { int attr; short fg, bg; attr_t extra; } pairs[] = {
-		{ TB_TITLE, COLOR_CYAN, -1, A_BOLD },
-		{ TB_TITLE_FOCUS, COLOR_BLACK, COLOR_CYAN, A_BOLD },
-		{ TB_HEAD, COLOR_BLACK, COLOR_YELLOW, 0 },
-		{ TB_HILITE, COLOR_WHITE, COLOR_MAGENTA, A_BOLD },
-		{ TB_MISS, COLOR_RED, -1, A_BOLD },
-		{ TB_WARN, COLOR_YELLOW, -1, 0 },
-		{ TB_GOOD, COLOR_GREEN, -1, 0 },
-		{ TB_INFO, COLOR_CYAN, -1, 0 },
-		{ TB_BAR0 + 0, COLOR_BLACK, COLOR_WHITE, 0 },
-		{ TB_BAR0 + 1, COLOR_BLACK, COLOR_CYAN, 0 },
-		{ TB_BAR0 + 2, COLOR_WHITE, COLOR_BLUE, A_BOLD },
-		{ TB_BAR0 + 3, COLOR_BLACK, COLOR_GREEN, 0 },
-		{ TB_BAR0 + 4, COLOR_BLACK, COLOR_YELLOW, 0 },
-		{ TB_BAR0 + 5, COLOR_WHITE, COLOR_RED, A_BOLD },
-		{ TB_BAR0 + 6, COLOR_WHITE, COLOR_MAGENTA, A_BOLD },
-		{ TB_BAR0 + 7, COLOR_BLACK, COLOR_MAGENTA, 0 },
-		{ TB_BAR0 + 8, COLOR_WHITE, COLOR_BLACK, A_BOLD },
-	};
-	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-		short n = (short)(i + 1);
-		init_pair(n, pairs[i].fg, pairs[i].bg);
-		pair_of[pairs[i].attr] = n;
-		attr_of[pairs[i].attr] = pairs[i].extra;
+	/* palette.c: the same colours the SVG pictures use */
+	short n = 0;
+	for (int a = 0; a < TB_ATTR_COUNT; a++) {
+		const struct pal_entry *e = palette_of(a);
+		if (e->fg == PAL_DEFAULT && e->bg == PAL_DEFAULT)
+			continue;   /* TB_NORMAL, TB_DIM, TB_BOLD keep their attributes */
+		init_pair(++n, (short)e->fg, (short)e->bg);
+		pair_of[a] = n;
+		attr_of[a] = e->bold ? A_BOLD : A_NORMAL;
 	}
 }
 
