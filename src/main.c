@@ -17,7 +17,7 @@ extern const struct cli_command cmd_run_entry;
 extern const struct cli_command cmd_disasm_entry;
 extern const struct cli_command cmd_cpistack_entry, cmd_refstack_entry;
 extern const struct cli_command cmd_explore_entry;
-extern const struct cli_command cmd_cost_entry;
+extern const struct cli_command cmd_cost_entry, cmd_compare_entry;
 extern const struct cli_command cmd_coproc_entry, cmd_coproc_asm_entry;
 extern const struct cli_command cmd_strat_entry;
 extern const struct cli_command cmd_profile_entry, cmd_dcpiprof_entry, cmd_dcpistats_entry;
@@ -26,7 +26,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_run_entry,
 	&cmd_disasm_entry,
 	&cmd_cpistack_entry, &cmd_refstack_entry,
-	&cmd_cost_entry,
+	&cmd_cost_entry, &cmd_compare_entry,
 	&cmd_explore_entry,
 	&cmd_coproc_entry, &cmd_coproc_asm_entry,
 	&cmd_strat_entry,

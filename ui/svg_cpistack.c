@@ -14,7 +14,7 @@
 #include "svg.h"
 #include "textbuf.h"
 
-#define LEFT 130.0
+#define LEFT 145.0
 #define BAR_W 560.0
 #define BAR_H 22.0
 
