@@ -367,22 +367,31 @@ out:
 }
 
 /* The event kind whose CPI-stack component (of --method, default FMT)
- * differs most in cycles, among those whose count differs: the event the
- * comparison is about. -1 if no count differs. (The largest count
- * difference alone would pick, at a few repetitions, the handful of extra
- * mispredictions in a run's start-up over the misses being studied.) */
+ * differs most in cycles: the event the comparison is about; -1 if no
+ * component differs. (The largest count difference alone would pick, at
+ * a few repetitions, the handful of extra mispredictions in a run's
+ * start-up over the misses being studied.) */
 static int most_different(const struct side *s, const struct compare_flags *f)
 {
 	int m = f->method >= 0 ? f->method : ACCT_FMT, best = -1;
-	double most = -1;
+	double most = 0;
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {   /* components are miss kinds 0 .. MISS_FU_STALL */
-		if (s[0].st.events_correct[k] == s[1].st.events_correct[k])
-			continue;
 		double d = fabs((double)s[1].stack[m].comp[k] - (double)s[0].stack[m].comp[k]);
 		if (d > most)
 			most = d, best = k;
 	}
 	return best;
+}
+
+/* Whether kind k's count is what differs (by a tenth or more): then
+ * B - A cycles over B - A events is what one event costs. Otherwise the
+ * events are the same ones, costing differently (a bigger ROB, a slower
+ * memory), and each side's charge per event says how. */
+static int count_differs(const struct side *s, int k)
+{
+	uint64_t a = s[0].st.events_correct[k], b = s[1].st.events_correct[k];
+	uint64_t d = a > b ? a - b : b - a, big = a > b ? a : b;
+	return d > 0 && d * 10 >= big;
 }
 
 static double cpi_of(const struct core_stats *st)
@@ -436,17 +445,23 @@ static void print_text(const struct side *s, const struct compare_flags *f)
 	int64_t di = (int64_t)(s[1].st.committed - s[0].st.committed);
 	int k = most_different(s, f);
 	printf("\n");
+	int m = f->method >= 0 ? f->method : ACCT_FMT;
 	if (k < 0) {
-		printf("The runs have the same miss event counts: B - A = %+lld cycles (%+.1f%%) comes from how the\n"
-		       "machine handles them, not from more or fewer events.\n", (long long)dc,
-		       s[0].st.cycles ? 100.0 * (double)dc / (double)s[0].st.cycles : 0.0);
-	} else {
+		printf("No CPI-stack component differs: B - A = %+lld cycles.\n", (long long)dc);
+	} else if (count_differs(s, k)) {
 		int64_t de = (int64_t)(s[1].st.events_correct[k] - s[0].st.events_correct[k]);
-		int m = f->method >= 0 ? f->method : ACCT_FMT;
 		printf("Extra cycles per event: %s differs most (%s stack %+.4f CPI, %+lld events);\n"
 		       "B - A = %+lld cycles, %.1f cycles per %s event.\n", legend_name(k), acct_method_label(m),
 		       comp_cpi(&s[1].stack[m], k + 1) - comp_cpi(&s[0].stack[m], k + 1), (long long)de, (long long)dc,
 		       (double)dc / (double)de, legend_name(k));
+	} else {
+		uint64_t ea = s[0].st.events_correct[k], eb = s[1].st.events_correct[k];
+		double pa = ea ? (double)s[0].stack[m].comp[k] / (double)ea : 0, pb = eb ? (double)s[1].stack[m].comp[k] / (double)eb : 0;
+		printf("Cycles per event: %s differs most (%s stack %+.4f CPI) with about as many events\n"
+		       "(%llu, %llu): %s charges %.1f cycles per %s event in A, %.1f in B (%+.1f); B - A = %+lld cycles.\n",
+		       legend_name(k), acct_method_label(m), comp_cpi(&s[1].stack[m], k + 1) - comp_cpi(&s[0].stack[m], k + 1),
+		       (unsigned long long)ea, (unsigned long long)eb, acct_method_label(m), pa, legend_name(k), pb, pb - pa,
+		       (long long)dc);
 	}
 	if (di)
 		printf("(the runs commit different numbers of instructions, %+lld: part of the cycle difference is theirs)\n",
@@ -501,11 +516,17 @@ static int write_json(const char *path, const struct side *s, const struct compa
 		fprintf(out, "%s\"%s\":%lld", k ? "," : "", miss_kind_name(k),
 			(long long)(s[1].st.events_correct[k] - s[0].st.events_correct[k]));
 	fprintf(out, "}");
-	int k = most_different(s, f);
-	if (k >= 0)
-		fprintf(out, ",\"most_different\":\"%s\",\"cycles_per_event\":%.4f", miss_kind_name(k),
-			(double)(int64_t)(s[1].st.cycles - s[0].st.cycles) /
-			(double)(int64_t)(s[1].st.events_correct[k] - s[0].st.events_correct[k]));
+	int k = most_different(s, f), m = f->method >= 0 ? f->method : ACCT_FMT;
+	if (k >= 0) {
+		fprintf(out, ",\"most_different\":\"%s\",\"method\":\"%s\"", miss_kind_name(k), acct_method_name(m));
+		if (count_differs(s, k))
+			fprintf(out, ",\"cycles_per_event\":%.4f", (double)(int64_t)(s[1].st.cycles - s[0].st.cycles) /
+				(double)(int64_t)(s[1].st.events_correct[k] - s[0].st.events_correct[k]));
+		for (int i = 0; i < 2; i++)
+			if (s[i].st.events_correct[k])
+				fprintf(out, ",\"charged_per_event_%c\":%.4f", 'a' + i,
+					(double)s[i].stack[m].comp[k] / (double)s[i].st.events_correct[k]);
+	}
 	fprintf(out, "}}\n");
 	return outfile_commit_cli(o);
 }
