@@ -383,12 +383,20 @@ static int most_different(const struct side *s, const struct compare_flags *f)
 	return best;
 }
 
+static int same_work(const struct side *s)
+{
+	uint64_t a = s[0].st.committed, b = s[1].st.committed, d = a > b ? a - b : b - a;
+	return d * 100 <= (a > b ? a : b);
+}
+
 /* Whether kind k's count is what differs (by a tenth or more): then
  * B - A cycles over B - A events is what one event costs. Otherwise the
  * events are the same ones, costing differently (a bigger ROB, a slower
  * memory), and each side's charge per event says how. */
 static int count_differs(const struct side *s, int k)
 {
+	if (!same_work(s))   /* within 1% of the same instructions, or the cycles are not the events' */
+		return 0;
 	uint64_t a = s[0].st.events_correct[k], b = s[1].st.events_correct[k];
 	uint64_t d = a > b ? a - b : b - a, big = a > b ? a : b;
 	return d > 0 && d * 10 >= big;
@@ -457,15 +465,18 @@ static void print_text(const struct side *s, const struct compare_flags *f)
 	} else {
 		uint64_t ea = s[0].st.events_correct[k], eb = s[1].st.events_correct[k];
 		double pa = ea ? (double)s[0].stack[m].comp[k] / (double)ea : 0, pb = eb ? (double)s[1].stack[m].comp[k] / (double)eb : 0;
-		printf("Cycles per event: %s differs most (%s stack %+.4f CPI) with about as many events\n"
-		       "(%llu, %llu): %s charges %.1f cycles per %s event in A, %.1f in B (%+.1f); B - A = %+lld cycles.\n",
+		printf("Cycles per event: %s differs most (%s stack %+.4f CPI; %llu and %llu events):\n"
+		       "%s charges %.1f cycles per %s event in A, %.1f in B (%+.1f); B - A = %+lld cycles.\n",
 		       legend_name(k), acct_method_label(m), comp_cpi(&s[1].stack[m], k + 1) - comp_cpi(&s[0].stack[m], k + 1),
 		       (unsigned long long)ea, (unsigned long long)eb, acct_method_label(m), pa, legend_name(k), pb, pb - pa,
 		       (long long)dc);
 	}
-	if (di)
+	if (di && same_work(s))
 		printf("(the runs commit different numbers of instructions, %+lld: part of the cycle difference is theirs)\n",
 		       (long long)di);
+	else if (di)
+		printf("(the runs commit %+lld instructions more or less, over 1%%: their cycles differ for that too,\n"
+		       "so compare the CPI stacks, which are per instruction, and the charges per event)\n", (long long)di);
 }
 
 static void json_side(FILE *out, const struct side *s, const struct compare_flags *f)
