@@ -259,7 +259,7 @@ static int export_exec(struct explorer *x, int argc, char **argv, const char *ar
 	}
 	if (outfile_commit(o, &err) < 0)
 		return explorer_error(x, "export: %s", err.msg);
-	explorer_printf(x, "Wrote %s (%s).\n", file, what);
+	explorer_printf(x, "Wrote %s (%s).\n", argv[2], what);   /* as typed: ~/ stays */
 	return 0;
 }
 

@@ -11,3 +11,10 @@ compare-golden-update: $(BUILD)/ivx
 
 TEST_TARGETS  += test-compare-cli
 CHECK_TARGETS += test-compare-cli
+
+# the exported files themselves (ui-golden compares what the script prints)
+test-export-svg: $(BUILD)/ivx
+	@tests/export-svg.sh $(BUILD)/ivx
+
+TEST_TARGETS  += test-export-svg
+CHECK_TARGETS += test-export-svg
