@@ -74,11 +74,10 @@ static void draw_textbuf(FILE *f, const struct textbuf *tb, double x0, double y0
 			int attr = tb->cells[y * tb->w + x].attr, end = x + 1;
 			while (end < tb->w && tb->cells[y * tb->w + end].attr == attr)
 				end++;
-			/* trailing blanks of a run without a background draw nothing */
+			/* blanks draw nothing (a background is its own rectangle) */
 			const struct pal_entry *e = palette_of(attr);
 			int last = end;
-			if (e->bg == PAL_DEFAULT)
-				while (last > x && (tb_shown(tb, last - 1, y) == L' ' || tb_shown(tb, last - 1, y) == TB_WIDE_TAIL))
+			while (last > x && (tb_shown(tb, last - 1, y) == L' ' || tb_shown(tb, last - 1, y) == TB_WIDE_TAIL))
 					last--;
 			double rx = x0 + x * CELL_W, ry = y0 + y * CELL_H;
 			if (e->bg != PAL_DEFAULT)

@@ -233,6 +233,17 @@ int ui_pane_visible(struct ui_state *u, struct pane *p, int w, int h)
 	return 0;
 }
 
+int ui_pane_columns(struct ui_state *u, struct pane *p, int w, int h)
+{
+	struct layout tmp;
+	struct layout_box boxes[LAYOUT_MAX_BOXES];
+	int n = layout_place(current(u, &tmp), w, h, console_rows(u, h), boxes);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(boxes[i].pane, p->cls->name))
+			return boxes[i].w;
+	return 0;
+}
+
 void ui_focus_next(struct ui_state *u, int w, int h)
 {
 	for (int k = 1; k <= u->n_panes; k++) {

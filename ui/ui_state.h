@@ -74,5 +74,7 @@ char *ui_pane_text(struct ui_state *u, struct explorer *x, struct pane *p, int w
 char *ui_screen_text(struct ui_state *u, struct explorer *x, int w, int h, int ascii);
 /* Is pane p visible in the current layout at this screen size? */
 int ui_pane_visible(struct ui_state *u, struct pane *p, int w, int h);
+/* Its width in columns there, 0 when it is not visible. */
+int ui_pane_columns(struct ui_state *u, struct pane *p, int w, int h);
 
 #endif

@@ -63,7 +63,11 @@ static int draw_timeline(struct explorer *x, FILE *f)
 {
 	struct pane *p = ui_pane_find(x->ui, "timeline");
 	int k = x->set.timeline_scale > 0 ? x->set.timeline_scale : 1;
-	int cols = (x->screen_w > 0 ? x->screen_w : x->set.width) - TIMELINE_MARGIN;
+	/* the pane's width in the current layout; the screen's when the
+	 * layout does not show it (as `layout timeline` would) */
+	int sw = x->screen_w > 0 ? x->screen_w : x->set.width, sh = x->screen_h > 0 ? x->screen_h : 40;
+	int pw = p ? ui_pane_columns(x->ui, p, sw, sh) : 0;
+	int cols = (pw > 0 ? pw : sw) - TIMELINE_MARGIN;
 	struct xtl_cycle newest;
 	if (xtrace_cycle_at(x->trace, p ? p->scroll : 0, &newest) < 0)
 		return explorer_error(x, "export: no cycles simulated yet: try `step` first");
