@@ -26,17 +26,20 @@ mkdir "$tmp/home"
 if env LC_ALL=C HOME="$tmp/home" "$IVX" -x tests/golden/export-slides.ivx $K3 -- miss 2 >"$tmp/out" 2>&1; then ok
 else bad "export-slides.ivx: $(tail -n 2 "$tmp/out")"; fi
 H=$tmp/home
-for f in timeline timeline4 cpistack screen rob; do
+for f in timeline timeline4 timeline160 cpistack screen rob; do
 	if [ -s "$H/$f.svg" ] && wellformed "$H/$f.svg"; then ok; else bad "$f.svg missing or not well-formed"; fi
 done
 has() { grep -q -- "$2" "$H/$1.svg" || bad "$1.svg lacks $2"; }
 # timeline: the pane's window (100 columns less the 7 of labels: 93
-# cycles, at 1:4 four times as many), the long miss red from its begin
+# cycles; at 1:4 four times as many; 153 at 160 columns), the long miss
+# red from its begin
 has timeline 'k3_long_dmiss miss 2: cycles 15425-15517'
 has timeline '<title>L2D, cycles 15477-15517 (41 cycles), pc 0x4007f0</title>'
 has timeline 'fill="#cd0000"'
 has timeline '>ROB full<'
 has timeline4 'k3_long_dmiss miss 2: cycles 15146-15517'
+# batch mode: the screen is `set width` wide, as for `show screen`
+has timeline160 'k3_long_dmiss miss 2: cycles 15365-15517'
 # CPI stacks: every method, L2I blue, the run's CPI
 for m in naive 'naive non-spec' 'IBM POWER5' FMT sFMT; do has cpistack ">$m</text>"; done
 has cpistack 'fill="#0000ee"'

@@ -59,13 +59,22 @@ static int max_width(const struct machine_config *c)
 	return (int)w;
 }
 
+/* The screen the picture shows: the terminal's; in batch mode the one
+ * `show screen` prints (`set width` columns, `set height` or 40 rows). */
+static void screen_size(const struct explorer *x, int *w, int *h)
+{
+	*w = x->batch || x->screen_w <= 0 ? x->set.width : x->screen_w;
+	*h = x->batch || x->screen_h <= 0 ? (x->set.height ? x->set.height : 40) : x->screen_h;
+}
+
 static int draw_timeline(struct explorer *x, FILE *f)
 {
 	struct pane *p = ui_pane_find(x->ui, "timeline");
 	int k = x->set.timeline_scale > 0 ? x->set.timeline_scale : 1;
 	/* the pane's width in the current layout; the screen's when the
 	 * layout does not show it (as `layout timeline` would) */
-	int sw = x->screen_w > 0 ? x->screen_w : x->set.width, sh = x->screen_h > 0 ? x->screen_h : 40;
+	int sw, sh;
+	screen_size(x, &sw, &sh);
 	int pw = p ? ui_pane_columns(x->ui, p, sw, sh) : 0;
 	int cols = (pw > 0 ? pw : sw) - TIMELINE_MARGIN;
 	struct xtl_cycle newest;
@@ -119,7 +128,8 @@ static int draw_text(struct explorer *x, FILE *f, const char *what)
 	char title[300], run[200];
 	run_title(x, run, sizeof run);
 	if (!strcmp(what, "screen")) {
-		int w = x->screen_w > 0 ? x->screen_w : x->set.width, h = x->screen_h > 0 ? x->screen_h : 40;
+		int w, h;
+		screen_size(x, &w, &h);
 		tb = tb_new(w, h, x->set.ascii);
 		if (!tb)
 			return explorer_error(x, "export: out of memory");
