@@ -86,7 +86,7 @@ $(BUILD)/src/cli/default_prog.o: src/cli/default_prog.S $(DEFAULT_PROG)
 # root, otherwise prints the apt-get line and stops.
 DEB_PKGS := gcc make pkg-config libc6-dev libcapstone-dev libelf-dev libcmocka-dev \
             libinih-dev libedit-dev libncurses-dev
-DEB_TEST_PKGS := qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux
+DEB_TEST_PKGS := qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux python3
 deps:
 	@tests/tools/deps.sh $(DEB_PKGS)
 deps-test:
