@@ -73,6 +73,7 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 	case INSN_COMPLETE:             /* a mispredicted branch */
 		acct_fmt_branch(fmt, e);
 		acct_power5_insn(s->unit[ACCT_POWER5], e);
+		acct_ivx_insn(s->unit[ACCT_IVX], e);
 		if (s->ov)
 			acct_overlap_insn(s->ov, e);
 		break;
@@ -201,6 +202,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		s->again.local = local;
 		s->again.shared = shared;
 	}
+	acct_ivx_cycles(s->unit[ACCT_IVX], r, 1);
 	follow_overlap(s, r, 1);
 }
 
@@ -217,6 +219,7 @@ static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t
 		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull * n;
 		*s->again.local += n;
 		*s->again.shared += n;
+		acct_ivx_cycles(s->unit[ACCT_IVX], r, n);
 		follow_overlap(s, r, n);
 		return;
 	}

@@ -130,7 +130,7 @@ struct measured {
 };
 
 static const char *const short_labels[ACCT_METHOD_COUNT] = {
-	"naive", "naive-ns", "POWER5", "FMT", "sFMT",
+	"naive", "naive-ns", "POWER5", "FMT", "sFMT", "ivx",
 };
 
 /* Average penalty per correct-path event of component k, from a stack in
@@ -303,9 +303,10 @@ static void print_summary(FILE *out, const struct measured *m, const struct stac
 	max_error_as(&m->st[2 + ACCT_SFMT].s, ref, fold, &ws);
 	fprintf(out, "#program\tinsns\tcpi\terr_naive\terr_nonspec\terr_power5\terr_fmt\terr_sfmt\t"
 		"err_fmt_inv\terr_sfmt_inv\tref_vs_inv\tfmt_worst\tsfmt_worst\tnaive_base\tnonspec_base\t"
-		"overlap\tref_icache\tp5_icache\tref_bpred\tp5_bpred\n");
+		"overlap\tref_icache\tp5_icache\tref_bpred\tp5_bpred\terr_ivx\terr_ivx_inv\tivx_worst\n");
 	fprintf(out, "%s\t%llu\t%.4f", program_name(sr->prog), (unsigned long long)stackrun_real(sr)->insns, ref->cpi);
-	for (int i = 2; i < m->n; i++)
+	/* the paper's five methods first; ivx's own at the end of the line */
+	for (int i = 2; i < 2 + ACCT_IVX; i++)
 		fprintf(out, "\t%.4f", 100.0 * max_error_as(&m->st[i].s, ref, fold, NULL));
 	fprintf(out, "\t%.4f\t%.4f\t%.4f\t%s\t%s", 100.0 * max_error_as(&m->st[2 + ACCT_FMT].s, inv, fold, NULL),
 		100.0 * max_error_as(&m->st[2 + ACCT_SFMT].s, inv, fold, NULL), 100.0 * max_error_as(inv, ref, fold, NULL),
@@ -315,7 +316,11 @@ static void print_summary(FILE *out, const struct measured *m, const struct stac
 		100.0 * (double)m->ovs.overlap / cyc);
 	double ri = ref->comp[ACCT_L1I] + ref->comp[ACCT_L2I] + ref->comp[ACCT_ITLB];
 	double pi = p5->comp[ACCT_L1I] + p5->comp[ACCT_L2I] + p5->comp[ACCT_ITLB];
-	fprintf(out, "\t%.4f\t%.4f\t%.4f\t%.4f\n", ri, pi, ref->comp[ACCT_BPRED], p5->comp[ACCT_BPRED]);
+	fprintf(out, "\t%.4f\t%.4f\t%.4f\t%.4f", ri, pi, ref->comp[ACCT_BPRED], p5->comp[ACCT_BPRED]);
+	const struct refstack_stack *iv = &m->st[2 + ACCT_IVX].s;
+	int wi;
+	double ei = max_error_as(iv, ref, fold, &wi);
+	fprintf(out, "\t%.4f\t%.4f\t%s\n", 100.0 * ei, 100.0 * max_error_as(iv, inv, fold, NULL), row_key(wi));
 }
 
 /* ---- SVG: normalized stacked bars (the paper's Figure 11) ------------------- */
