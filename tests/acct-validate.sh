@@ -30,14 +30,15 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # one: NAME DIR [cpistack options and program] -- one row (run in DIR)
+# (its variables are one_*: the callers' loops use name and dir)
 one() {
-    name=$1 dir=$2
+    one_name=$1 one_dir=$2
     shift 2
-    if (cd "$dir" && nice -n 10 "$IVX" cpistack -q --summary "$@") >"$TMP/one" 2>"$TMP/err"; then
-        grep -v '^#' "$TMP/one" | awk -F'\t' -v OFS='\t' -v n="$name" '{ $1 = n; print }' >>"$TMP/rows"
+    if (cd "$one_dir" && nice -n 10 "$IVX" cpistack -q --summary "$@") >"$TMP/one" 2>"$TMP/err"; then
+        grep -v '^#' "$TMP/one" | awk -F'\t' -v OFS='\t' -v n="$one_name" '{ $1 = n; print }' >>"$TMP/rows"
         tail -n 1 "$TMP/rows" | cut -f1,7,21 >&2
     else
-        echo "acct-validate: $name failed: $(cat "$TMP/err")" >&2
+        echo "acct-validate: $one_name failed: $(cat "$TMP/err")" >&2
     fi
 }
 
