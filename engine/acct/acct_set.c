@@ -1,6 +1,6 @@
 /*
- * acct_set.c — the five accounting units and the overlap measurement as
- * one observer (see acct.h).
+ * acct_set.c — the accounting units (the paper's five and the ivx
+ * counters) and the overlap measurement as one observer (see acct.h).
  *
  * What makes a set cheaper than the units on their own:
  *   - one clock (cycles, committed instructions) for all units;
@@ -17,6 +17,8 @@
  *                           branch's resolution changes the table)
  *       sFMT I-miss bits    dispatch and commit of an I-miss instruction
  *       POWER5, overlap     a mispredicted branch's fetch and completion
+ *       ivx counters        a mispredicted branch's completion (its
+ *                           dispatch comes as a mispredict miss event)
  *       naive               none (miss events only).
  *     The FMT hardware also gives wrong-path branches rows, but those rows
  *     and their counters are dropped when the mispredicted branch
