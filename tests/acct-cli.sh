@@ -15,13 +15,13 @@ k=data/bin/kernels/k4_overlapping_dmiss
 # cpistack with every output
 if "$IVX" cpistack --json "$tmp/s.json" --svg "$tmp/s.svg" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err"; then ok
 else bad "cpistack exit status $?: $(cat "$tmp/err")"; fi
-for word in ref ref-inv naive naive-ns POWER5 FMT sFMT "max component error" "Table 1" \
+for word in ref ref-inv naive naive-ns POWER5 FMT sFMT ivx "max component error" "Table 1" \
             "average penalty per correct-path event" "interval-analysis checks"; do
     if grep -q -- "$word" "$tmp/out"; then ok; else bad "cpistack output lacks '$word'"; fi
 done
 
 # JSON: every method with cpi and every component
-for key in '"cpi":' '"methods":' '"naive":' '"naive_nonspec":' '"power5":' '"fmt":' '"sfmt":' \
+for key in '"cpi":' '"methods":' '"naive":' '"naive_nonspec":' '"power5":' '"fmt":' '"sfmt":' '"ivx":' \
            '"ref":' '"ref_inverse":' '"components":' '"base":' '"l1i":' '"l2i":' '"itlb":' \
            '"l1d":' '"l2d":' '"dtlb":' '"bpred":' '"fu":' '"overlap":' '"penalties":'; do
     if grep -q -- "$key" "$tmp/s.json"; then ok; else bad "JSON lacks $key"; fi
@@ -32,7 +32,8 @@ if command -v python3 >/dev/null 2>&1; then
 import json, sys
 d = json.load(open(sys.argv[1]))
 ms = d["methods"]
-assert set(ms) == {"naive", "naive_nonspec", "power5", "fmt", "sfmt", "ref", "ref_inverse"}, ms.keys()
+assert set(ms) == {"naive", "naive_nonspec", "power5", "fmt", "sfmt", "ivx", "ref", "ref_inverse"}, ms.keys()
+assert "max_error" in ms["ivx"] and "max_error" not in ms["ref"]
 for name, m in ms.items():
     c = m["components"]
     assert set(c) == {"base", "l1i", "l2i", "itlb", "l1d", "l2d", "dtlb", "bpred", "fu"}, (name, c.keys())
@@ -67,9 +68,9 @@ if "$IVX" cpistack --no-ref --json "$tmp/e.json" "$k" -- miss 20 >"$tmp/out" 2>"
    [ ! -s "$tmp/err" ] && grep -q '"end":"exit"' "$tmp/e.json"; then ok
 else bad "cpistack to the exit: $(cat "$tmp/err")"; fi
 
-# --summary: a header and one line of 20 tab-separated fields
+# --summary: a header and one line of 23 tab-separated fields (the last three: the ivx counters)
 if "$IVX" cpistack --summary "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
-   [ "$(grep -c '^#' "$tmp/out")" = 1 ] && [ "$(grep -v '^#' "$tmp/out" | awk -F'\t' '{print NF}')" = 20 ]; then ok
+   [ "$(grep -c '^#' "$tmp/out")" = 1 ] && [ "$(grep -v '^#' "$tmp/out" | awk -F'\t' '{print NF}')" = 23 ]; then ok
 else bad "cpistack --summary: $(cat "$tmp/out" "$tmp/err")"; fi
 
 # refstack: both orders and the 13 runs, JSON

@@ -1,7 +1,7 @@
 /*
  * pane_cpistack.c — the CPI stack of each accounting method (naive, naive
- * non-spec, IBM POWER5, FMT, sFMT) as a horizontal stacked bar with the
- * numbers under it, growing as cycles pass. Every bar is drawn to the
+ * non-spec, IBM POWER5, FMT, sFMT, and ivx's own counters) as a horizontal
+ * stacked bar with the numbers under it, growing as cycles pass. Every bar is drawn to the
  * same scale; a naive method that charges more cycles than there were
  * draws past its total and shows a negative base. Components are letters
  * (readable without colour) drawn in the component's colour.
@@ -64,7 +64,10 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	int bar_w = tb->w - LABEL_W - 8;
 	if (bar_w < 10)
 		bar_w = 10;
-	int numbers = tb->h >= 2 * ACCT_METHOD_COUNT + 2;
+	/* a line of numbers under each bar of the paper's five methods when
+	 * all five fit with theirs, and under ivx's own when it fits too */
+	int numbers = tb->h >= 2 * ACCT_IVX + 2;
+	int numbers_ivx = tb->h >= 2 * ACCT_METHOD_COUNT + 2;
 	int y = 0;
 	/* legend */
 	int col = tb_puts(tb, 0, y, TB_DIM, "CPI per component: ");
@@ -93,7 +96,7 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		}
 		tb_printf(tb, xx + bar_w + 1, y, TB_BOLD, "%6.3f", total);
 		y++;
-		if (numbers && y < tb->h) {
+		if ((m == ACCT_IVX ? numbers_ivx : numbers) && y < tb->h) {
 			char line[256];
 			size_t used = (size_t)snprintf(line, sizeof line, "%*s", LABEL_W, "");
 			for (int k = 0; k <= ACCT_COMP_COUNT && used < sizeof line; k++) {

@@ -1,7 +1,8 @@
 /*
  * acct.c — what all accounting units share: names, construction from a
  * machine configuration, the stack getter and snapshot callbacks. The
- * methods themselves are in acct_naive.c, acct_power5.c and acct_fmt.c.
+ * methods themselves are in acct_naive.c, acct_power5.c, acct_fmt.c and
+ * acct_ivx.c.
  */
 #include <string.h>
 #include "base/alloc.h"
@@ -18,10 +19,10 @@ static const char *const comp_labels[ACCT_COMP_COUNT] = {
 	"branch mispredict", "long-latency unit",
 };
 static const char *const method_names[ACCT_METHOD_COUNT] = {
-	"naive", "naive_nonspec", "power5", "fmt", "sfmt",
+	"naive", "naive_nonspec", "power5", "fmt", "sfmt", "ivx",
 };
 static const char *const method_labels[ACCT_METHOD_COUNT] = {
-	"naive", "naive non-spec", "IBM POWER5", "FMT", "sFMT",
+	"naive", "naive non-spec", "IBM POWER5", "FMT", "sFMT", "ivx counters",
 };
 
 const char *acct_comp_name(int comp)
@@ -119,6 +120,9 @@ void acct_reset(struct acct *a)
 		break;
 	case ACCT_POWER5:
 		acct_power5_init(a);
+		break;
+	case ACCT_IVX:
+		acct_ivx_init(a);
 		break;
 	default:
 		acct_fmt_init(a);

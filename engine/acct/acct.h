@@ -7,6 +7,8 @@
  *   power5         IBM POWER5: zero-commit cycles charged to the cause
  *   fmt            frontend miss event table (one row per outstanding branch)
  *   sfmt           shared FMT (one set of frontend counters + ROB I-miss bits)
+ *   ivx            ivx's counters, beyond the paper: the FMT's events charged
+ *                  only in cycles they starve dispatch or commit (acct_ivx.c)
  *
  * Every unit keeps the total cycle count and eight global component
  * counters (enum acct_comp); base = total - their sum, which the naive
@@ -49,6 +51,7 @@ enum acct_method {
 	ACCT_POWER5,
 	ACCT_FMT,
 	ACCT_SFMT,
+	ACCT_IVX,     /* ivx's own counters beyond the paper (acct_ivx.c) */
 	ACCT_METHOD_COUNT
 };
 
@@ -56,9 +59,9 @@ enum acct_method {
 const char *acct_comp_name(int comp);
 /* "L1 I-cache" ... "long-latency unit" (tables, legends). */
 const char *acct_comp_label(int comp);
-/* "naive" "naive_nonspec" "power5" "fmt" "sfmt" (JSON keys, -m options). */
+/* "naive" "naive_nonspec" "power5" "fmt" "sfmt" "ivx" (JSON keys, -m options). */
 const char *acct_method_name(int method);
-/* "naive" "naive non-spec" "IBM POWER5" "FMT" "sFMT". */
+/* "naive" "naive non-spec" "IBM POWER5" "FMT" "sFMT" "ivx counters". */
 const char *acct_method_label(int method);
 
 /* A CPI stack in cycles. */

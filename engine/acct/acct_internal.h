@@ -91,6 +91,23 @@ struct acct_fmt_state_s {
 	struct acct_fmt_slot row[ACCT_FMT_MAX_ROWS];
 };
 
+/* ivx counters (acct_ivx.c): where a misprediction's penalty stands. */
+enum { ACCT_IVX_BP_NONE, ACCT_IVX_BP_WINDOW, ACCT_IVX_BP_REFILL };
+
+struct acct_ivx_state {
+	struct acct_totals t;
+	uint64_t bp_seq;                   /* the correct-path mispredicted branch in its
+					      window (dispatched, unresolved), 0 none */
+	uint64_t bp_pen;                   /* its row's branch penalty counter */
+	uint64_t bp_blocked;               /* its row's blocked-head cycles (nothing
+					      committed, head on a D-miss or long op) */
+	int32_t bp_blocked_comp;           /* the component that blocked the head last
+					      (ACCT_COMP_COUNT: none) */
+	int32_t bp;                        /* ACCT_IVX_BP_* */
+	int32_t icause;                    /* I-side component (ACCT_FE_*) that owns
+					      starved cycles, -1 none */
+};
+
 struct acct {
 	int method;                        /* enum acct_method */
 	struct core_observer obs;
@@ -115,6 +132,7 @@ struct acct {
 		struct acct_naive_state naive;
 		struct acct_power5_state p5;
 		struct acct_fmt_state_s fmt;
+		struct acct_ivx_state ivx;
 	} s;
 };
 
@@ -122,6 +140,7 @@ struct acct {
 void acct_naive_init(struct acct *a);
 void acct_power5_init(struct acct *a);
 void acct_fmt_init(struct acct *a);
+void acct_ivx_init(struct acct *a);
 
 /* Reading a cycle record the way the counters do. */
 static inline int acct_rob_full(const struct cycle_record *r)
@@ -336,6 +355,11 @@ static inline void acct_fmt_follow(struct acct *a, const struct cycle_record *r)
 		acct_fmt_progress(a, r);
 }
 void acct_power5_insn(struct acct *a, const struct insn_event *e);
+/* ivx counters: a mispredicted branch's resolution (the set hands over
+ * correct-path ones), and `n` cycles like the record r (n > 1: an idle
+ * run, core_observer.on_idle_cycles). */
+void acct_ivx_insn(struct acct *a, const struct insn_event *e);
+void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
 
 /* The miss events the units read: every kind but the ROB-full / ROB-empty

@@ -1,6 +1,6 @@
 /*
- * acct_set.c — the five accounting units and the overlap measurement as
- * one observer (see acct.h).
+ * acct_set.c — the accounting units (the paper's five and the ivx
+ * counters) and the overlap measurement as one observer (see acct.h).
  *
  * What makes a set cheaper than the units on their own:
  *   - one clock (cycles, committed instructions) for all units;
@@ -17,6 +17,8 @@
  *                           branch's resolution changes the table)
  *       sFMT I-miss bits    dispatch and commit of an I-miss instruction
  *       POWER5, overlap     a mispredicted branch's fetch and completion
+ *       ivx counters        a mispredicted branch's completion (its
+ *                           dispatch comes as a mispredict miss event)
  *       naive               none (miss events only).
  *     The FMT hardware also gives wrong-path branches rows, but those rows
  *     and their counters are dropped when the mispredicted branch
@@ -73,6 +75,7 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 	case INSN_COMPLETE:             /* a mispredicted branch */
 		acct_fmt_branch(fmt, e);
 		acct_power5_insn(s->unit[ACCT_POWER5], e);
+		acct_ivx_insn(s->unit[ACCT_IVX], e);
 		if (s->ov)
 			acct_overlap_insn(s->ov, e);
 		break;
@@ -201,6 +204,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		s->again.local = local;
 		s->again.shared = shared;
 	}
+	acct_ivx_cycles(s->unit[ACCT_IVX], r, 1);
 	follow_overlap(s, r, 1);
 }
 
@@ -217,6 +221,7 @@ static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t
 		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull * n;
 		*s->again.local += n;
 		*s->again.shared += n;
+		acct_ivx_cycles(s->unit[ACCT_IVX], r, n);
 		follow_overlap(s, r, n);
 		return;
 	}

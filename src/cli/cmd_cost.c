@@ -330,7 +330,7 @@ static int write_json(const char *path, const struct program *prog, const struct
 	fprintf(j, "\"charged\":{");
 	static const char *const keys[ACCT_METHOD_COUNT] = {
 		[ACCT_NAIVE] = "naive", [ACCT_NAIVE_NONSPEC] = "naive_nonspec", [ACCT_POWER5] = "power5",
-		[ACCT_FMT] = "fmt", [ACCT_SFMT] = "sfmt",
+		[ACCT_FMT] = "fmt", [ACCT_SFMT] = "sfmt", [ACCT_IVX] = "ivx",
 	};
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
 		fprintf(j, "%s\"%s\":%.3f", m ? "," : "", keys[m], charged[m]);

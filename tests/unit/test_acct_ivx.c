@@ -1,0 +1,249 @@
+/*
+ * test_acct_ivx.c — the rules of the ivx counters (engine/acct/acct_ivx.c)
+ * on hand-written pipeline histories, beside what the FMT charges for the
+ * same cycles. Each scenario's comment is the timeline; c<N> is cycle N.
+ * The unit on its own and the one inside a set must agree in every one.
+ */
+#include <stdlib.h>
+#include "test_acct_fake.h"
+
+/* The ivx unit's stack is exactly `want` (others 0), alone and in the set. */
+static void assert_ivx(struct fake *f, const uint64_t want[ACCT_COMP_COUNT])
+{
+	struct acct_stack s, t;
+	acct_get_stack(f->unit[ACCT_IVX], &s);
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		if (s.comp[k] != want[k])
+			print_error("ivx: %s = %llu, expected %llu\n", acct_comp_name(k),
+				    (unsigned long long)s.comp[k], (unsigned long long)want[k]);
+		assert_int_equal(s.comp[k], want[k]);
+	}
+	acct_get_stack(acct_set_unit(f->set, ACCT_IVX), &t);
+	assert_memory_equal(&s, &t, sizeof s);
+}
+
+/* One cycle closed with `issued` correct-path instructions issued. */
+static void cycle_issuing(struct fake *f, int issued, int fetch_stall, int occupancy, int head_wait, int rob_full)
+{
+	f->rec.issued = issued;
+	f->rec.issued_correct = issued;
+	fake_end(f, fetch_stall, occupancy, head_wait, rob_full);
+}
+
+/* A correct-path misprediction of branch `seq` begins (at its dispatch,
+ * as the core reports it: with the branch's seq). */
+static void mispredict_begins(struct fake *f, uint64_t seq)
+{
+	struct miss_event e = { .kind = MISS_MISPREDICT, .phase = MISS_BEGIN, .id = ++f->miss_id,
+				.start = f->cycle, .insn_seq = seq, .correct_path = 1 };
+	FAKE_EACH_OBSERVER(f, o, if (o->on_miss && (!o->miss_filter || (o->miss_filter & MISS_BIT(e.kind))))
+				      o->on_miss(o->ctx, &e));
+}
+
+/* n cycles in which instruction seq, seq+1, ... enter the ROB, one a cycle. */
+static uint64_t dispatch_each(struct fake *f, uint64_t seq, int n, int fetch_stall, int occupancy)
+{
+	for (int i = 0; i < n; i++, seq++) {
+		fake_insn(f, INSN_FETCH, seq, &f->alu, -1, 0);
+		fake_insn(f, INSN_DISPATCH, seq, &f->alu, (int)seq % 8, 0);
+		cycle_issuing(f, 1, fetch_stall, occupancy, HEAD_EXECUTING, 0);
+	}
+	return seq;
+}
+
+/*
+ * An L1 I-cache miss the frontend's buffer covers.
+ *   c0-c8   fetch waits on the miss; an instruction from the buffer enters
+ *           the ROB and one issues every cycle
+ *   c9      the line is there
+ * The FMT charges the 9 cycles of the miss (to the branch row fetching
+ * it, test_acct_scenarios.c); dispatch never starved, so the ivx counters
+ * charge nothing.
+ */
+static void test_imiss_covered_by_frontend(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	uint64_t m = fake_miss_begin(&f, MISS_L1I, 1);
+	uint64_t seq = dispatch_each(&f, 1, 9, FETCH_STALL_L1I, 3);
+	fake_miss_end(&f, m, MISS_L1I, 1);
+	dispatch_each(&f, seq, 1, FETCH_OK, 3);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ 0 });
+	fake_free(&f);
+}
+
+/*
+ * An L1 I-cache miss that starves dispatch.
+ *   c0-c2   fetch waits; the buffer still feeds the ROB (3 cycles)
+ *   c3-c5   fetch waits; nothing enters the ROB, the ROB still issues
+ *   c6-c8   fetch waits; nothing enters, nothing issues: the ROB is dry
+ *   c9-c10  the line is there, the refill: nothing enters yet
+ *   c11     the missed block's first instruction enters the ROB
+ * FMT: the miss delay, 9. ivx: starved and idle cycles, c6-c8 and the
+ * refill c9-c10, 5.
+ */
+static void test_imiss_starving_dispatch(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	uint64_t m = fake_miss_begin(&f, MISS_L1I, 1);
+	uint64_t seq = dispatch_each(&f, 1, 3, FETCH_STALL_L1I, 3);
+	for (int i = 0; i < 3; i++)
+		cycle_issuing(&f, 1, FETCH_STALL_L1I, 2, HEAD_EXECUTING, 0);
+	fake_idle(&f, 3, FETCH_STALL_L1I, 1, HEAD_EXECUTING, 0);
+	fake_miss_end(&f, m, MISS_L1I, 1);
+	fake_idle(&f, 2, FETCH_OK, 1, HEAD_EXECUTING, 0);
+	dispatch_each(&f, seq, 1, FETCH_OK, 2);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 5 });
+	/* after the refill, starved cycles are nobody's */
+	fake_idle(&f, 4, FETCH_OK, 0, HEAD_NONE, 0);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 5 });
+	fake_free(&f);
+}
+
+/*
+ * A mispredicted branch B (seq 2) waiting behind a divide at the ROB head.
+ *   c0      1 (a divide) and B enter the ROB
+ *   c1-c4   nothing commits: the head is the divide (4 cycles)
+ *   c5      the divide commits
+ *   c6-c7   B's operands are ready, it executes (head: B, executing)
+ *   c8      B resolves mispredicted; c8-c9 the refill, ROB empty
+ *   c10     the first correct-path instruction enters the ROB
+ * FMT: the whole window and the refill, c0-c9 = 10 cycles to the branch.
+ * ivx: the 4 blocked cycles go to the divide's unit (what the machine
+ * lost with a correct prediction too), the branch gets 6.
+ */
+static void test_branch_behind_long_latency_head(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	fake_insn(&f, INSN_FETCH, 1, &f.div, 0, 0);
+	fake_insn(&f, INSN_FETCH, 2, &f.branch, 1, F_MISPRED);
+	fake_insn(&f, INSN_DISPATCH, 1, &f.div, 0, 0);
+	fake_insn(&f, INSN_DISPATCH, 2, &f.branch, 1, F_MISPRED);
+	mispredict_begins(&f, 2);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 2, HEAD_EXECUTING, 0);        /* c0 */
+	fake_idle(&f, 4, FETCH_STALL_WRONG_PATH, 2, HEAD_LONG_LATENCY, 0); /* c1-c4 */
+	fake_insn(&f, INSN_COMMIT, 1, &f.div, 0, 0);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 1, HEAD_EXECUTING, 0);        /* c5 */
+	fake_idle(&f, 2, FETCH_STALL_WRONG_PATH, 1, HEAD_EXECUTING, 0);    /* c6-c7 */
+	fake_insn(&f, INSN_COMPLETE, 2, &f.branch, 1, F_MISPRED);
+	fake_insn(&f, INSN_COMMIT, 2, &f.branch, 1, F_MISPRED);
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);               /* c8 */
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);               /* c9 */
+	fake_insn(&f, INSN_FETCH, 3, &f.alu, -1, 0);
+	fake_insn(&f, INSN_DISPATCH, 3, &f.alu, 2, 0);
+	fake_end(&f, FETCH_OK, 1, HEAD_EXECUTING, 0);                      /* c10 */
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_BPRED), 10);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 6, [ACCT_FU] = 4 });
+	fake_free(&f);
+}
+
+/*
+ * The same window, but the branch turns out predicted correctly: its row
+ * (penalty and blocked cycles) is never charged, as in the FMT.
+ */
+static void test_correct_branch_charges_nothing(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	fake_insn(&f, INSN_FETCH, 1, &f.load, 0, 0);
+	fake_insn(&f, INSN_FETCH, 2, &f.branch, 1, 0);
+	fake_insn(&f, INSN_DISPATCH, 1, &f.load, 0, 0);
+	fake_insn(&f, INSN_DISPATCH, 2, &f.branch, 1, 0);
+	fake_end(&f, FETCH_OK, 2, HEAD_EXECUTING, 0);
+	fake_idle(&f, 5, FETCH_OK, 2, HEAD_L1D, 0);
+	fake_insn(&f, INSN_COMPLETE, 2, &f.branch, 1, 0);
+	fake_insn(&f, INSN_COMMIT, 1, &f.load, 0, 0);
+	fake_insn(&f, INSN_COMMIT, 2, &f.branch, 1, 0);
+	fake_end(&f, FETCH_OK, 0, HEAD_NONE, 0);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ 0 });
+	fake_free(&f);
+}
+
+/*
+ * The ROB full behind misses.
+ *   c0-c3   behind an L2 D-cache miss, nothing issues        (4)
+ *   c4-c6   behind it, the window still issues one a cycle    (3)
+ *   c7-c8   behind a D-TLB walk, one issues                   (2)
+ *   c9-c10  behind an L1 D-cache miss, one issues             (2)
+ * FMT: every full cycle to the head's miss. ivx: behind a long miss
+ * (L2 D-cache, D-TLB), cycles with work issued are base; an L1 miss keeps
+ * them (its latency is short: what issues meanwhile is not covering it).
+ */
+static void test_full_rob_with_work(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	fake_idle(&f, 4, FETCH_OK, 8, HEAD_L2D, 1);
+	for (int i = 0; i < 3; i++)
+		cycle_issuing(&f, 1, FETCH_OK, 8, HEAD_L2D, 1);
+	for (int i = 0; i < 2; i++)
+		cycle_issuing(&f, 1, FETCH_OK, 8, HEAD_DTLB, 1);
+	for (int i = 0; i < 2; i++)
+		cycle_issuing(&f, 1, FETCH_OK, 8, HEAD_L1D, 1);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 7);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_DTLB), 2);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 2);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L2D] = 4, [ACCT_L1D] = 2 });
+	fake_free(&f);
+}
+
+/*
+ * Reverse stepping: a snapshot taken inside a misprediction window and
+ * restored gives the same counts when the same cycles run again.
+ */
+static void test_snapshot_inside_window(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	fake_insn(&f, INSN_FETCH, 1, &f.branch, 0, F_MISPRED);
+	fake_insn(&f, INSN_DISPATCH, 1, &f.branch, 0, F_MISPRED);
+	mispredict_begins(&f, 1);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 1, HEAD_EXECUTING, 0);
+	fake_idle(&f, 2, FETCH_STALL_WRONG_PATH, 1, HEAD_L1D, 0);
+	const struct core_observer *o = acct_observer(f.unit[ACCT_IVX]);
+	size_t n = o->state_size(o->ctx);
+	void *blob = malloc(n);
+	assert_non_null(blob);
+	o->save(o->ctx, blob);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			o->restore(o->ctx, blob);
+		struct cycle_record r;
+		memset(&r, 0, sizeof r);
+		r.rob_size = 8;
+		r.rob_occupancy = 1;
+		r.head_wait = HEAD_EXECUTING;
+		r.fetch_stall = FETCH_STALL_WRONG_PATH;
+		o->on_cycle(o->ctx, &r);
+		struct insn_event e = { .stage = INSN_COMPLETE, .seq = 1, .uop = &f.branch, .mispredicted = 1 };
+		o->on_insn(o->ctx, &e);
+		struct acct_stack s;
+		acct_get_stack(f.unit[ACCT_IVX], &s);
+		assert_int_equal(s.comp[ACCT_BPRED], 2);   /* c0 and the replayed cycle */
+		assert_int_equal(s.comp[ACCT_L1D], 2);     /* the blocked cycles */
+		assert_int_equal(s.cycles, 4);
+	}
+	free(blob);
+	fake_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_imiss_covered_by_frontend),
+		cmocka_unit_test(test_imiss_starving_dispatch),
+		cmocka_unit_test(test_branch_behind_long_latency_head),
+		cmocka_unit_test(test_correct_branch_charges_nothing),
+		cmocka_unit_test(test_full_rob_with_work),
+		cmocka_unit_test(test_snapshot_inside_window),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
