@@ -335,6 +335,16 @@ static int label_taken(const struct sweep_dim *d, const struct sweep_value *self
 	return 0;
 }
 
+/* Whether value i's label is also an earlier value's (so the complaint
+ * names the second one's line). */
+static int label_before(const struct sweep_dim *d, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (d->v[k].label && d->v[i].label && !strcmp(d->v[k].label, d->v[i].label))
+			return 1;
+	return 0;
+}
+
 static void section(struct reader *r, int line, char *head)
 {
 	end_section(r);
@@ -598,7 +608,7 @@ static void finish(struct reader *r, int last_line)
 	for (int k = 0; k < s->n_dims; k++)   /* unique labels among programs and configs */
 		if (s->dims[k].kind == SWEEP_PROGRAM || s->dims[k].kind == SWEEP_CONFIG)
 			for (int i = 0; i < s->dims[k].n; i++)
-				if (label_taken(&s->dims[k], &s->dims[k].v[i])) {
+				if (label_before(&s->dims[k], i)) {
 					failf(r, s->dims[k].v[i].line, "two %ss are labelled '%s' (give each [%s LABEL] its own)",
 					      s->dims[k].name, s->dims[k].v[i].label, s->dims[k].name);
 					return;
