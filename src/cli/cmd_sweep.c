@@ -182,9 +182,17 @@ static int do_list(const struct sweep_spec *s)
 			fputs(" && ", stdout);
 		}
 		fputs("ivx", stdout);
+		int prog_at = 0;
+		while (av[prog_at] != prog->path)
+			prog_at++;
 		for (int k = 0; av[k]; k++) {
 			fputc(' ', stdout);
-			shell_quote(stdout, av[k]);
+			/* in the program's cwd, the paths the sweep resolves are shown
+			 * absolute, as the job runs them */
+			char *abs = prog->cwd && (k == prog_at || (k > 0 && !strcmp(av[k - 1], "--config"))) ?
+					    absolute(av[k]) : NULL;
+			shell_quote(stdout, abs ? abs : av[k]);
+			free(abs);
 		}
 		fputs(prog->cwd ? ")\n" : "\n", stdout);
 		free(av);

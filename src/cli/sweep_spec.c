@@ -80,7 +80,7 @@ int sweep_split_words(const char *text, char ***words, char *err, size_t err_len
 	for (;;) {
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (!*p)
+		if (!*p || *p == '#')   /* a word starting with # starts a comment, as in a shell */
 			break;
 		size_t k = 0;
 		while (*p && *p != ' ' && *p != '\t') {
@@ -380,6 +380,19 @@ static void section(struct reader *r, int line, char *head)
 	}
 }
 
+/* Cut a comment (# after a blank) off a value that is not split into
+ * words (the -o lists). */
+static void cut_comment(char *value)
+{
+	for (char *c = value; *c; c++)
+		if (*c == '#' && (c == value || c[-1] == ' ' || c[-1] == '\t')) {
+			*c = '\0';
+			break;
+		}
+	for (char *e = value + strlen(value); e > value && (e[-1] == ' ' || e[-1] == '\t');)
+		*--e = '\0';
+}
+
 static void key_value(struct reader *r, int line, char *key, char *value)
 {
 	char **w = NULL;
@@ -419,6 +432,7 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 			if ((n = options_at(r, line, value, &w)) >= 0)
 				append_words(r, &r->s->common, &r->s->n_common, w, n);
 		} else if (!strcmp(key, "o")) {
+			cut_comment(value);
 			char *eq = strchr(value, '=');
 			if (!eq || eq == value) {
 				failf(r, line, "`o = SECTION.KEY=V1,V2,...` expected");
@@ -518,22 +532,33 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 			}
 			free_words(w, n);
 		} else if (!strcmp(key, "o")) {
-			if ((n = words_at(r, line, value, &w)) < 0)
-				return;
-			if (n != 1 || !strchr(w[0], '=') || w[0][0] == '=') {
+			/* SECTION.KEY=VALUE, blanks around '=' allowed */
+			cut_comment(value);
+			char *eq = strchr(value, '=');
+			char *k = value, *ke = eq, *val = eq ? eq + 1 : NULL;
+			while (ke && ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+				ke--;
+			if (val)
+				val += strspn(val, " \t");
+			if (!eq || ke == k || !*val) {
 				failf(r, line, "`o = SECTION.KEY=VALUE` expected (one per line)");
-				free_words(w, n);
+				return;
+			}
+			*ke = '\0';
+			if (!valid_name(k) || !strchr(k, '.')) {
+				failf(r, line, "`o =`: '%s' is not a SECTION.KEY", k);
 				return;
 			}
 			char **ow = malloc(2 * sizeof *ow);
-			if (!ow || !(ow[0] = strdup("-o"))) {
+			size_t kvl = strlen(k) + strlen(val) + 2;
+			if (!ow || !(ow[0] = strdup("-o")) || !(ow[1] = malloc(kvl))) {
+				if (ow)
+					free(ow[0]);
 				free(ow);
-				free_words(w, n);
 				failf(r, 0, "out of memory");
 				return;
 			}
-			ow[1] = w[0];
-			free(w);
+			snprintf(ow[1], kvl, "%s=%s", k, val);
 			append_words(r, &r->cfg_o, &r->n_cfg_o, ow, 2);
 		} else {
 			failf(r, line, "unknown key '%s' in [config] (file, o)", key);
@@ -690,8 +715,9 @@ struct sweep_spec *sweep_spec_parse(const char *path, const char *text, size_t l
 		}
 		if (*t == '[') {
 			char *close = strchr(t, ']');
-			if (!close || close[1])
-				failf(&r, line, "a section header is [NAME] or [NAME LABEL] alone on its line");
+			char *after = close ? close + 1 + strspn(close + 1, " \t") : NULL;
+			if (!close || (*after && *after != '#'))
+				failf(&r, line, "a section header is [NAME] or [NAME LABEL] alone on its line (a # comment may follow)");
 			else {
 				*close = '\0';
 				section(&r, line, trim(t + 1));

@@ -73,7 +73,8 @@ const struct sweep_value *sweep_spec_program(const struct sweep_spec *s, uint64_
 /* Split a spec value into words, as a shell would without expanding
  * anything: blanks separate words; '...' keeps everything inside as is;
  * "..." too, except that \" and \\ stand for " and \; a backslash outside
- * quotes keeps the next character. A malloc'd vector (and strings) in
+ * quotes keeps the next character; an unquoted word starting with # starts
+ * a comment that runs to the end. A malloc'd vector (and strings) in
  * *words, their count returned; -1 with a message in err on an unclosed
  * quote or no memory. */
 int sweep_split_words(const char *text, char ***words, char *err, size_t err_len);
