@@ -465,8 +465,13 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 		free(spec_abs);
 		return EXIT_USAGE;
 	}
+	/* Ctrl-C goes to parallel too (one process group); it stops the jobs
+	 * and fails, and this process then keeps the old results file rather
+	 * than dying with a temporary one left beside it */
+	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
 	pid_t pid = fork();
 	if (pid == 0) {
+		signal(SIGINT, old_int);
 		dup2(in[0], 0);
 		close(in[0]);
 		close(in[1]);
@@ -496,12 +501,13 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 	int st = 0;
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	signal(SIGINT, old_int);
 	free(spec_abs);
 	if (rc)
 		return rc;
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
-	if (code > 101) {   /* parallel's own failure, not the jobs' */
-		cli_error("sweep: GNU parallel failed (status %d)", code);
+	if (code > 101) {   /* parallel's own failure or an interrupt, not the jobs' */
+		cli_error("sweep: GNU parallel stopped (status %d)%s", code, results ? "; the results file is as it was" : "");
 		outfile_discard(o);
 		return EXIT_USAGE;
 	}
