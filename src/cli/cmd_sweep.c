@@ -231,8 +231,11 @@ static int run_command(const char *exe, const char **av, int argc, const char *c
 	if (cwd) {
 		for (int k = 2; k <= argc; k++)
 			if (!strcmp(argv[k - 1], "--config") && argv[k][0] != '/') {
-				if (!(abs_config[n_abs] = absolute(argv[k])))
+				if (!(abs_config[n_abs] = absolute(argv[k]))) {
+					while (n_abs)
+						free(abs_config[--n_abs]);
 					return -1;
+				}
 				argv[k] = abs_config[n_abs++];
 			}
 		argv[prog_at + 1] = prog_abs;
@@ -503,8 +506,10 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 		;
 	signal(SIGINT, old_int);
 	free(spec_abs);
-	if (rc)
+	if (rc) {
+		outfile_discard(o);
 		return rc;
+	}
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
 	if (code > 101) {   /* parallel's own failure or an interrupt, not the jobs' */
 		cli_error("sweep: GNU parallel stopped (status %d)%s", code, results ? "; the results file is as it was" : "");
