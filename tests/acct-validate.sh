@@ -139,12 +139,12 @@ table() {   # FILE SELECT...: one Markdown table
     for ref in paper fu; do
         for st in warm cold; do
             echo
-            echo "### Workloads$([ -x "$REAL/bin/bzip2" ] && echo " and real programs"), $st, reference: $ref"
+            echo "## Workloads$([ -x "$REAL/bin/bzip2" ] && echo " and real programs"), $st, reference: $ref"
             echo
             table suite --select ref=$ref --select start=$st
         done
         echo
-        echo "### Micro-kernels (whole runs), reference: $ref"
+        echo "## Micro-kernels (whole runs), reference: $ref"
         echo
         table kernels --select ref=$ref
     done
