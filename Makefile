@@ -83,10 +83,13 @@ $(BUILD)/src/cli/default_prog.o: src/cli/default_prog.S $(DEFAULT_PROG)
 -include $(DEPFILES)
 
 # Packages a fresh Debian 12 needs. `deps` installs the missing ones when
-# root, otherwise prints the apt-get line and stops.
+# root, otherwise prints the apt-get line and stops. The tests' own: qemu and
+# the cross compiler (differential runs, guest programs), tmux (the
+# explorer's screen), python3 (checks that read JSON outputs), GNU parallel
+# (ivx sweep, and make validate's sweeps).
 DEB_PKGS := gcc make pkg-config libc6-dev libcapstone-dev libelf-dev libcmocka-dev \
             libinih-dev libedit-dev libncurses-dev
-DEB_TEST_PKGS := qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux python3
+DEB_TEST_PKGS := qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross tmux python3 parallel
 deps:
 	@tests/tools/deps.sh $(DEB_PKGS)
 deps-test:

@@ -4,8 +4,11 @@
 #   acct-bench     what the five accounting units cost in timing-mode speed
 #   acct-cost      the same cost in host instructions under callgrind:
 #                  repeatable, unlike time (not in make bench: needs valgrind)
-#   acct-validate  accuracy against the reference stacks over the whole suite;
-#                  writes docs/validation.md (ACCT_VALIDATE_FF, _INSNS: window)
+#   acct-validate  accuracy against the reference stacks over the whole suite
+#                  and the real programs, both references, cold and warm, as two
+#                  `ivx sweep`s;
+#                  writes docs/validation.md (ACCT_VALIDATE_FF, _INSNS: window;
+#                  _JOBS; _KEEP=DIR keeps the specs and result lines)
 # The unit tests (tests/unit/test_acct_*.c) run with `make unit`.
 .PHONY: acct-cli acct-bench acct-cost acct-validate
 acct-cli: $(BUILD)/ivx

@@ -1,0 +1,784 @@
+/*
+ * cmd_sweep.c — `ivx sweep`: run one ivx command over programs x machine
+ * configurations x option values (a spec, sweep_spec.h) on this machine
+ * with GNU parallel, or on a cluster as a Slurm job array, and tabulate
+ * the results (sweep_merge.h). docs/sweep.md is the user's guide.
+ *
+ *   ivx sweep --list SPEC          the jobs, one line each
+ *   ivx sweep --job I SPEC         run job I here: one JSON line
+ *   ivx sweep [-j N] SPEC          every job, N at a time, under GNU parallel
+ *   ivx sweep --slurm DIR SPEC     sbatch scripts for a job array + the merge
+ *   ivx sweep --merge FILE...      the result lines as a table
+ *
+ * A job is ivx itself, started again (fork + execv of /proc/self/exe) with
+ * the job's command line, writing its JSON to a temporary file that the
+ * job then wraps into its result line. Nothing goes through a shell:
+ * GNU parallel gets the command with --quote and only job numbers for {},
+ * and the Slurm scripts single-quote every path they contain.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "json.h"
+#include "outfile.h"
+#include "sweep_merge.h"
+#include "sweep_spec.h"
+
+struct sweep_args {
+	int list, merge;
+	int have_job;
+	uint64_t job;
+	int jobs;                     /* -j N: 0 = the host's processors */
+	const char *results;          /* --results FILE */
+	const char *slurm_dir;        /* --slurm DIR */
+	struct sweep_merge_opts m;
+	char **files;                 /* SPEC, or the --merge inputs */
+	int n_files;
+};
+
+/* ---- helpers ------------------------------------------------------------------- */
+
+static int self_exe(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1) {
+		cli_error("sweep: cannot find the ivx executable (/proc/self/exe): %s", strerror(errno));
+		return -1;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+/* path made absolute against the current directory (it need not exist). */
+static char *absolute(const char *path)
+{
+	if (path[0] == '/')
+		return strdup(path);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		return NULL;
+	size_t n = strlen(cwd) + strlen(path) + 2;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", cwd, path);
+	return p;
+}
+
+/* A word for a POSIX shell: single-quoted, a ' inside as '\''. */
+static void shell_quote(FILE *f, const char *s)
+{
+	int plain = *s != '\0';
+	for (const char *c = s; *c && plain; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%", *c) != NULL;
+	if (plain) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap + 1);
+	while (b) {
+		n += fread(b + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *nb = realloc(b, (cap *= 2) + 1);
+		if (!nb) {
+			free(b);
+			b = NULL;
+		} else
+			b = nb;
+	}
+	fclose(f);
+	if (b) {
+		b[n] = '\0';
+		*len = n;
+	}
+	return b;
+}
+
+/* The last "ivx: ..." line of a job's stderr (without the prefix), or its
+ * last line, at most len-1 bytes. */
+static void last_error(const char *text, char *out, size_t len)
+{
+	const char *best = NULL, *last = NULL;
+	for (const char *l = text; l && *l;) {
+		const char *e = strchr(l, '\n');
+		if (e != l) {
+			last = l;
+			if (!strncmp(l, "ivx: ", 5) && strncmp(l, "ivx: stopped", 12))
+				best = l + 5;
+		}
+		l = e ? e + 1 : NULL;
+	}
+	const char *s = best ? best : last ? last : "";
+	size_t n = strcspn(s, "\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
+/* ---- --list ---------------------------------------------------------------------- */
+
+static int do_list(const struct sweep_spec *s)
+{
+	printf("#job");
+	for (int d = 0; d < s->n_dims; d++)
+		printf("\t%s", s->dims[d].name);
+	printf("\tcommand line\n");
+	int idx[s->n_dims];
+	for (uint64_t i = 0; i < s->n_jobs; i++) {
+		sweep_spec_point(s, i, idx);
+		printf("%llu", (unsigned long long)i);
+		for (int d = 0; d < s->n_dims; d++)
+			printf("\t%s", s->dims[d].v[idx[d]].label);
+		const char **av = sweep_spec_argv(s, i, NULL, NULL);
+		if (!av) {
+			cli_error("sweep: out of memory");
+			return 2;
+		}
+		const struct sweep_value *prog = &s->dims[0].v[idx[0]];
+		fputc('\t', stdout);
+		if (prog->cwd) {
+			fputs("(cd ", stdout);
+			shell_quote(stdout, prog->cwd);
+			fputs(" && ", stdout);
+		}
+		fputs("ivx", stdout);
+		int prog_at = 0;
+		while (av[prog_at] != prog->path)
+			prog_at++;
+		for (int k = 0; av[k]; k++) {
+			fputc(' ', stdout);
+			/* in the program's cwd, the paths the sweep resolves are shown
+			 * absolute, as the job runs them */
+			char *abs = prog->cwd && (k == prog_at || (k > 0 && !strcmp(av[k - 1], "--config"))) ?
+					    absolute(av[k]) : NULL;
+			shell_quote(stdout, abs ? abs : av[k]);
+			free(abs);
+		}
+		fputs(prog->cwd ? ")\n" : "\n", stdout);
+		free(av);
+	}
+	return 0;
+}
+
+/* ---- --job I: one job, one line -------------------------------------------------- */
+
+static int tmp_file(char *path, size_t len, const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(path, len, "%s/ivx-sweep-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		cli_error("sweep: cannot create a temporary file in %s: %s", dir && *dir ? dir : "/tmp", strerror(errno));
+		return -1;
+	}
+	return fd;
+}
+
+/* Run the job's command (av[prog_at] is the program); its exit status
+ * (128+N for signal N), or -1. */
+static int run_command(const char *exe, const char **av, int argc, const char *cwd, int prog_at,
+		       const char *prog_abs, int err_fd)
+{
+	const char *argv[argc + 2];
+	argv[0] = "ivx";
+	for (int k = 0; k < argc; k++)
+		argv[k + 1] = av[k];
+	argv[argc + 1] = NULL;
+	/* the program and --config FILE are relative to the sweep's directory
+	 * even when the job runs in the program's cwd */
+	char *abs_config[argc];
+	int n_abs = 0;
+	if (cwd) {
+		for (int k = 2; k <= argc; k++)
+			if (!strcmp(argv[k - 1], "--config") && argv[k][0] != '/') {
+				if (!(abs_config[n_abs] = absolute(argv[k]))) {
+					while (n_abs)
+						free(abs_config[--n_abs]);
+					return -1;
+				}
+				argv[k] = abs_config[n_abs++];
+			}
+		argv[prog_at + 1] = prog_abs;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		cli_error("sweep: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+		}
+		dup2(err_fd, 2);
+		if (cwd && chdir(cwd) < 0) {
+			dprintf(2, "ivx: sweep: cannot run in %s: %s\n", cwd, strerror(errno));
+			_exit(2);
+		}
+		execv(exe, (char *const *)argv);
+		dprintf(2, "ivx: sweep: cannot start %s: %s\n", exe, strerror(errno));
+		_exit(2);
+	}
+	for (int k = 0; k < n_abs; k++)
+		free(abs_config[k]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			cli_error("sweep: waitpid: %s", strerror(errno));
+			return -1;
+		}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
+{
+	if (i >= s->n_jobs) {
+		cli_error("sweep: --job %llu: %s has %llu jobs (0 to %llu)", (unsigned long long)i, s->path,
+			  (unsigned long long)s->n_jobs, (unsigned long long)s->n_jobs - 1);
+		return EXIT_USAGE;
+	}
+	char exe[PATH_MAX], json_path[PATH_MAX], err_path[PATH_MAX];
+	if (self_exe(exe, sizeof exe) < 0)
+		return EXIT_USAGE;
+	int out_fd = 1;
+	if (results && (out_fd = open(results, O_WRONLY | O_CREAT | O_APPEND, 0666)) < 0) {
+		cli_error("sweep: --results %s: %s", results, strerror(errno));
+		return EXIT_USAGE;
+	}
+	int jfd = tmp_file(json_path, sizeof json_path, "json");
+	if (jfd < 0)
+		return EXIT_USAGE;
+	close(jfd);
+	int efd = tmp_file(err_path, sizeof err_path, "err");
+	if (efd < 0) {
+		unlink(json_path);
+		return EXIT_USAGE;
+	}
+	int argc;
+	const char **av = sweep_spec_argv(s, i, json_path, &argc);
+	const struct sweep_value *prog = sweep_spec_program(s, i);
+	char *prog_abs = prog->cwd ? absolute(prog->path) : NULL;
+	int status = -1;
+	if (av && (!prog->cwd || prog_abs))
+		status = run_command(exe, av, argc, prog->cwd, argc - 1 - (prog->n_arg ? prog->n_arg + 1 : 0),
+				     prog_abs, efd);
+	free(prog_abs);
+	close(efd);
+
+	size_t jlen = 0, elen = 0;
+	char *jtext = status >= 0 ? slurp(json_path, &jlen) : NULL;
+	char *etext = slurp(err_path, &elen);
+	unlink(json_path);
+	unlink(err_path);
+	char msg[128];
+	struct json *doc = jtext && jlen ? json_parse(jtext, jlen, msg, sizeof msg) : NULL;
+	const struct json_val *res = json_root(doc);
+	int ok = status == 0 && json_type(res) == JSON_OBJECT;
+
+	/* the line, built in memory and written with one write(): jobs that
+	 * share a results file (O_APPEND) never interleave their lines */
+	char *line = NULL;
+	size_t line_len = 0;
+	FILE *f = open_memstream(&line, &line_len);
+	int rc = f ? 0 : EXIT_USAGE;
+	if (f) {
+		int idx[s->n_dims];
+		sweep_spec_point(s, i, idx);
+		fprintf(f, "{\"job\":%llu,\"jobs\":%llu,\"point\":{", (unsigned long long)i, (unsigned long long)s->n_jobs);
+		for (int d = 0; d < s->n_dims; d++) {
+			fputs(d ? "," : "", f);
+			outfile_json_string(f, s->dims[d].name);
+			fputc(':', f);
+			outfile_json_string(f, s->dims[d].v[idx[d]].label);
+		}
+		fputs("},\"argv\":[", f);
+		const char **list = sweep_spec_argv(s, i, NULL, NULL);   /* without the temporary --json */
+		for (int k = 0; list && list[k]; k++) {
+			fputs(k ? "," : "", f);
+			outfile_json_string(f, list[k]);
+		}
+		free(list);
+		fputc(']', f);
+		if (prog->cwd) {
+			fputs(",\"cwd\":", f);
+			outfile_json_string(f, prog->cwd);
+		}
+		fprintf(f, ",\"status\":\"%s\",\"exit\":%d", ok ? "ok" : "failed", status);
+		const struct json_val *cyc = json_get(res, "cycles"), *ins = json_get(res, "instructions");
+		if (json_raw(cyc) && json_raw(ins)) {
+			fprintf(f, ",\"instructions\":%s,\"cycles\":%s", json_raw(ins), json_raw(cyc));
+			if (json_number(ins) > 0)
+				fprintf(f, ",\"cpi\":%.6f", json_number(cyc) / json_number(ins));
+		}
+		if (!ok) {
+			char e[300];
+			last_error(etext ? etext : "", e, sizeof e);
+			if (!*e)
+				snprintf(e, sizeof e, status < 0 ? "the job could not be started" :
+						      "exit status %d and no JSON", status);
+			fputs(",\"error\":", f);
+			outfile_json_string(f, e);
+		}
+		if (json_type(res) == JSON_OBJECT) {
+			/* the command's JSON as it wrote it, less its newline */
+			while (jlen && (jtext[jlen - 1] == '\n' || jtext[jlen - 1] == ' '))
+				jtext[--jlen] = '\0';
+			fprintf(f, ",\"result\":%s", jtext);
+		}
+		fputs("}\n", f);
+		if (fclose(f) != 0)
+			rc = EXIT_USAGE;
+	}
+	if (rc == 0 && write_all(out_fd, line, line_len) < 0) {
+		cli_error("sweep: writing the result line: %s", strerror(errno));
+		rc = EXIT_USAGE;
+	}
+	if (out_fd != 1)
+		close(out_fd);
+	free(line);
+	free(av);
+	json_free(doc);
+	free(jtext);
+	free(etext);
+	if (rc)
+		return rc;
+	return ok ? 0 : 1;
+}
+
+/* ---- the whole sweep under GNU parallel ------------------------------------------ */
+
+/* Whether `parallel` on the PATH is GNU parallel (moreutils has another). */
+static int have_gnu_parallel(void)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return 0;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return 0;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execlp("parallel", "parallel", "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	char buf[256];
+	ssize_t n = read(p[0], buf, sizeof buf - 1);
+	char drain[4096];
+	while (read(p[0], drain, sizeof drain) > 0)
+		;
+	close(p[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strstr(buf, "GNU parallel") != NULL;
+}
+
+static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jobs, const char *results)
+{
+	if (!have_gnu_parallel()) {
+		cli_error("sweep: GNU parallel is not installed (Debian: apt-get install parallel); "
+			  "`ivx sweep --list` shows the jobs, `ivx sweep --job I` runs one");
+		return EXIT_USAGE;
+	}
+	char exe[PATH_MAX];
+	if (self_exe(exe, sizeof exe) < 0)
+		return EXIT_USAGE;
+	char *spec_abs = absolute(spec_path);
+	if (!spec_abs)
+		return EXIT_USAGE;
+	if (jobs <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = n > 0 ? (int)n : 1;
+	}
+	struct outfile *o = NULL;
+	int out_fd = 1;
+	if (results) {
+		if (!(o = outfile_open_cli(results))) {
+			free(spec_abs);
+			return EXIT_USAGE;
+		}
+		fflush(outfile_stream(o));
+		out_fd = fileno(outfile_stream(o));
+	} else
+		cli_flush_stdout();
+	char jn[16];
+	snprintf(jn, sizeof jn, "%d", jobs);
+	/* --quote: parallel quotes the command's words itself, so paths reach
+	 * ivx as they are; {} is only ever a job number. --keep-order: the
+	 * lines come out in job order, whatever order the jobs end in. */
+	const char *argv[] = { "parallel", "--will-cite", "--quote", "--keep-order", "--jobs", jn,
+			       isatty(2) ? "--bar" : "--silent", exe, "sweep", "--job", "{}", spec_abs, NULL };
+	fprintf(stderr, "ivx: sweep: %llu jobs of %s, %d at a time (GNU parallel)\n", (unsigned long long)s->n_jobs,
+		spec_path, jobs);
+	int in[2];
+	if (pipe(in) < 0) {
+		cli_error("sweep: pipe: %s", strerror(errno));
+		outfile_discard(o);
+		free(spec_abs);
+		return EXIT_USAGE;
+	}
+	/* Ctrl-C goes to parallel too (one process group); it stops the jobs
+	 * and fails, and this process then keeps the old results file rather
+	 * than dying with a temporary one left beside it */
+	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, old_int);
+		dup2(in[0], 0);
+		close(in[0]);
+		close(in[1]);
+		if (out_fd != 1)
+			dup2(out_fd, 1);
+		execvp("parallel", (char *const *)argv);
+		dprintf(2, "ivx: sweep: cannot start parallel: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	int rc = 0;
+	if (pid < 0) {
+		cli_error("sweep: fork: %s", strerror(errno));
+		rc = EXIT_USAGE;
+	}
+	/* parallel reads the job numbers while it runs them: write them all,
+	 * a closed pipe (parallel gone) ends the list early */
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	for (uint64_t i = 0; i < s->n_jobs && pid > 0; i++) {
+		char b[32];
+		int n = snprintf(b, sizeof b, "%llu\n", (unsigned long long)i);
+		if (write_all(in[1], b, (size_t)n) < 0)
+			break;
+	}
+	close(in[1]);
+	signal(SIGPIPE, old);
+	int st = 0;
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	signal(SIGINT, old_int);
+	free(spec_abs);
+	if (rc) {
+		outfile_discard(o);
+		return rc;
+	}
+	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+	if (code > 101) {   /* parallel's own failure or an interrupt, not the jobs' */
+		cli_error("sweep: GNU parallel stopped (status %d)%s", code, results ? "; the results file is as it was" : "");
+		outfile_discard(o);
+		return EXIT_USAGE;
+	}
+	if (o && outfile_commit_cli(o) < 0)
+		return EXIT_USAGE;
+	if (code) {
+		cli_error("sweep: %s%d of %llu jobs failed; their result lines say why (\"status\":\"failed\", \"error\")",
+			  code == 101 ? "more than " : "", code == 101 ? 100 : code, (unsigned long long)s->n_jobs);
+		return 1;
+	}
+	fprintf(stderr, "ivx: sweep: %llu jobs done%s%s\n", (unsigned long long)s->n_jobs, results ? ", results in " : "",
+		results ? results : "");
+	return 0;
+}
+
+/* ---- --slurm DIR ----------------------------------------------------------------- */
+
+static FILE *script_open(const char *dir, const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		cli_error("sweep: --slurm: %s: %s", path, strerror(errno));
+	return f;
+}
+
+static int script_close(FILE *f, const char *path)
+{
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		cli_error("sweep: --slurm: writing %s failed", path);
+		return -1;
+	}
+	if (chmod(path, 0755) < 0) {
+		cli_error("sweep: --slurm: chmod %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int do_slurm(const struct sweep_spec *s, const char *spec_path, const char *dir_arg)
+{
+	char exe[PATH_MAX], cwd[PATH_MAX], path[PATH_MAX + 64];
+	if (self_exe(exe, sizeof exe) < 0)
+		return EXIT_USAGE;
+	if (!getcwd(cwd, sizeof cwd)) {
+		cli_error("sweep: getcwd: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (mkdir(dir_arg, 0777) < 0 && errno != EEXIST) {
+		cli_error("sweep: --slurm %s: %s", dir_arg, strerror(errno));
+		return EXIT_USAGE;
+	}
+	char *dir = absolute(dir_arg), *spec = absolute(spec_path);
+	int rc = EXIT_USAGE;
+	if (!dir || !spec)
+		goto out;
+	FILE *f = script_open(dir, "sweep.sbatch", path, sizeof path);
+	if (!f)
+		goto out;
+	fprintf(f, "#!/bin/sh\n"
+		   "# Written by `ivx sweep --slurm`: one array task per job of the sweep\n"
+		   "# %s (%llu jobs; `ivx sweep --list` shows them). Task I runs job I and\n"
+		   "# writes its result line to results/task-I.jsonl beside this script.\n"
+		   "# Submit with submit.sh, which also queues the merge.\n",
+		spec, (unsigned long long)s->n_jobs);
+	fprintf(f, "#SBATCH --job-name=ivx-sweep\n#SBATCH --array=0-%llu\n#SBATCH --ntasks=1\n"
+		   "#SBATCH --cpus-per-task=1\n", (unsigned long long)s->n_jobs - 1);
+	fputs("set -u\ncd ", f);
+	shell_quote(f, cwd);
+	fputs(" || exit 1\ni=$SLURM_ARRAY_TASK_ID\nout=", f);
+	shell_quote(f, dir);
+	fputs("/results/task-$i.jsonl\nrm -f \"$out\"\nexec ", f);
+	shell_quote(f, exe);
+	fputs(" sweep --job \"$i\" --results \"$out\" ", f);
+	shell_quote(f, spec);
+	fputc('\n', f);
+	if (script_close(f, path) < 0)
+		goto out;
+
+	if (!(f = script_open(dir, "merge.sbatch", path, sizeof path)))
+		goto out;
+	fprintf(f, "#!/bin/sh\n"
+		   "# Written by `ivx sweep --slurm`: after the array, the result lines of its\n"
+		   "# tasks in job order (results.jsonl), as a table (table.txt) and as CSV.\n"
+		   "#SBATCH --job-name=ivx-sweep-merge\n#SBATCH --ntasks=1\n"
+		   "set -u\ncd ");
+	shell_quote(f, cwd);
+	fputs(" || exit 1\nd=", f);
+	shell_quote(f, dir);
+	fputs("\nivx=", f);
+	shell_quote(f, exe);
+	fputs("\n\"$ivx\" sweep --merge --jsonl \"$d\"/results/task-*.jsonl >\"$d/results.jsonl\"\n"
+	      "\"$ivx\" sweep --merge --csv \"$d/results.jsonl\" >\"$d/table.csv\"\n"
+	      "\"$ivx\" sweep --merge \"$d/results.jsonl\" >\"$d/table.txt\"\n", f);
+	if (script_close(f, path) < 0)
+		goto out;
+
+	if (!(f = script_open(dir, "submit.sh", path, sizeof path)))
+		goto out;
+	fputs("#!/bin/sh\n"
+	      "# Written by `ivx sweep --slurm`: submit the job array, then the merge, which\n"
+	      "# runs once every task has ended (afterany: a failed job still has its line).\n"
+	      "# Arguments go to both sbatch calls (--partition=P, --wait, ...).\n"
+	      "set -eu\nd=", f);
+	shell_quote(f, dir);
+	fprintf(f, "\nmkdir -p \"$d/results\" \"$d/logs\"\n"
+		   "rm -f \"$d\"/results/task-*.jsonl\n"
+		   "array=$(sbatch --parsable --output=\"$d/logs/task-%%a.out\" \"$@\" \"$d/sweep.sbatch\")\n"
+		   "array=${array%%%%;*}\n"
+		   "echo \"ivx sweep: array job $array, %llu tasks\"\n"
+		   "merge=$(sbatch --parsable --dependency=\"afterany:$array\" --output=\"$d/logs/merge.out\" \"$@\" "
+		   "\"$d/merge.sbatch\")\n"
+		   "echo \"ivx sweep: merge job ${merge%%%%;*}: $d/table.txt, $d/table.csv, $d/results.jsonl\"\n",
+		(unsigned long long)s->n_jobs);
+	if (script_close(f, path) < 0)
+		goto out;
+	printf("%s/sweep.sbatch: %llu array tasks; %s/merge.sbatch: the merge\nsubmit both: %s/submit.sh\n", dir,
+	       (unsigned long long)s->n_jobs, dir, dir);
+	rc = 0;
+out:
+	free(dir);
+	free(spec);
+	return rc;
+}
+
+/* ---- the command ----------------------------------------------------------------- */
+
+static int parse_args(struct sweep_args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = !strcmp(o, "--job") || !strcmp(o, "-j") || !strcmp(o, "--jobs") || !strcmp(o, "--results") ||
+			    !strcmp(o, "--slurm") || !strcmp(o, "--select") || !strcmp(o, "--value");
+		if (takes && !val) {
+			cli_error("sweep: %s needs a value", o);
+			return -1;
+		}
+		if (!strcmp(o, "--list"))
+			a->list = 1;
+		else if (!strcmp(o, "--merge"))
+			a->merge = 1;
+		else if (!strcmp(o, "--csv"))
+			a->m.format = SWEEP_CSV;
+		else if (!strcmp(o, "--md"))
+			a->m.format = SWEEP_MD;
+		else if (!strcmp(o, "--jsonl"))
+			a->m.format = SWEEP_JSONL;
+		else if (!strcmp(o, "--job")) {
+			if (cli_parse_u64(val, &a->job) < 0) {
+				cli_error("sweep: --job takes a job number (got '%s')", val);
+				return -1;
+			}
+			a->have_job = 1;
+			i++;
+		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+			uint64_t n;
+			if (cli_parse_u64(val, &n) < 0 || n < 1 || n > 4096) {
+				cli_error("sweep: %s takes a number of jobs at once, 1 to 4096 (got '%s')", o, val);
+				return -1;
+			}
+			a->jobs = (int)n;
+			i++;
+		} else if (!strcmp(o, "--results")) {
+			a->results = argv[++i];
+		} else if (!strcmp(o, "--slurm")) {
+			a->slurm_dir = argv[++i];
+		} else if (!strcmp(o, "--select")) {
+			if (a->m.n_select == SWEEP_MAX_SELECT) {
+				cli_error("sweep: at most %d --select", SWEEP_MAX_SELECT);
+				return -1;
+			}
+			a->m.select[a->m.n_select++] = argv[++i];
+		} else if (!strcmp(o, "--value")) {
+			a->m.value = argv[++i];
+		} else if (o[0] == '-' && o[1]) {
+			cli_error("sweep: unknown option '%s' (see ivx sweep --help)", o);
+			return -1;
+		} else
+			a->files[a->n_files++] = argv[i];
+	}
+	int modes = a->list + a->merge + a->have_job + (a->slurm_dir != NULL);
+	if (modes > 1) {
+		cli_error("sweep: --list, --job, --slurm and --merge are separate modes: give one");
+		return -1;
+	}
+	if (!a->merge && (a->m.format != SWEEP_TEXT || a->m.n_select || a->m.value)) {
+		cli_error("sweep: --csv, --md, --jsonl, --select and --value go with --merge");
+		return -1;
+	}
+	if (a->merge && (a->results || a->jobs)) {
+		cli_error("sweep: --merge prints on stdout; -j and --results are for running a sweep");
+		return -1;
+	}
+	if (a->merge && !a->n_files) {
+		cli_error("sweep: --merge needs result files (or - for stdin)");
+		return -1;
+	}
+	if (!a->merge && a->n_files != 1) {
+		cli_error("sweep: %s (usage: ivx sweep [OPTIONS] SPEC)", a->n_files ? "one spec at a time" : "no spec file");
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_sweep_main(int argc, char **argv)
+{
+	struct sweep_args a = { 0 };
+	a.files = calloc((size_t)argc + 1, sizeof *a.files);
+	if (!a.files)
+		return EXIT_USAGE;
+	int rc = EXIT_USAGE;
+	if (parse_args(&a, argc, argv) < 0)
+		goto out;
+	if (a.merge) {
+		rc = sweep_merge(&a.m, a.files, a.n_files, stdout);
+		goto out;
+	}
+	char err[1024];
+	struct sweep_spec *s = sweep_spec_load(a.files[0], err, sizeof err);
+	if (!s) {
+		cli_error("%s", err);
+		goto out;
+	}
+	if (a.list)
+		rc = do_list(s);
+	else if (a.have_job)
+		rc = do_job(s, a.job, a.results);
+	else if (a.slurm_dir)
+		rc = do_slurm(s, a.files[0], a.slurm_dir);
+	else
+		rc = do_parallel(s, a.files[0], a.jobs, a.results);
+	sweep_spec_free(s);
+out:
+	free(a.files);
+	return rc;
+}
+
+const struct cli_command cmd_sweep_entry = {
+	.name = "sweep",
+	.summary = "run a command over programs x configs x values (GNU parallel, Slurm)",
+	.help =
+	"usage: ivx sweep [-j N] [--results FILE] SPEC     run every job (GNU parallel)\n"
+	"       ivx sweep --list SPEC                      the jobs and their command lines\n"
+	"       ivx sweep --job I [--results FILE] SPEC    run job I here\n"
+	"       ivx sweep --slurm DIR SPEC                 write a Slurm job array for the sweep\n"
+	"       ivx sweep --merge [--csv|--md|--jsonl] [--select K=V]... [--value V] FILE...\n\n"
+	"SPEC lists programs, machine configurations, option axes, -o value lists\n"
+	"and commands (run, cpistack, refstack); the sweep is one job per point of\n"
+	"their product. Each job writes one JSON line: the point, the command line,\n"
+	"cycles, instructions, CPI and the command's whole JSON (every method's CPI\n"
+	"stack for cpistack). docs/sweep.md describes the spec and the lines.\n\n"
+	"  -j, --jobs N        jobs at once (default: the host's processors)\n"
+	"  --results FILE      where the lines go (default stdout); with --job the\n"
+	"                      line is appended\n"
+	"  --slurm DIR         write DIR/sweep.sbatch (#SBATCH --array=0-(N-1), task I\n"
+	"                      runs `ivx sweep --job I SPEC`), DIR/merge.sbatch and\n"
+	"                      DIR/submit.sh, which submits both\n"
+	"  --merge FILE...     result lines (any order, - = stdin) as a table in job\n"
+	"                      order: text (default), --csv (every number), --md, or\n"
+	"                      --jsonl (the lines); exit 1 if jobs are missing\n"
+	"  --select KEY=VALUE  only the rows whose point has this value (repeatable)\n"
+	"  --value PATH        what the method columns show: a number in each method's\n"
+	"                      JSON (default max_error, in %; e.g. cpi, components.l2d)\n\n"
+	"Exit status: 0; 1 when jobs failed (their lines say why); 2 on a bad spec\n"
+	"(file:line: message) or bad options.\n",
+	.main = cmd_sweep_main,
+};

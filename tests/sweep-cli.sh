@@ -1,0 +1,229 @@
+#!/bin/sh
+# sweep-cli.sh [IVX] — `ivx sweep` end to end (docs/sweep.md):
+#   - a spec of 2 programs x 2 configs expands to 4 jobs (--list), runs under
+#     GNU parallel into one JSON line per job, in job order, with the point,
+#     the command line, cycles, instructions, CPI and every method's stack;
+#   - a sweep is deterministic: -j 1, -j 2 and each --job I alone write the
+#     same bytes;
+#   - --merge tabulates lines in any order (text, CSV, Markdown, JSON lines),
+#     says when jobs are missing or repeated, and makes a column of every
+#     method it finds (one it has never heard of too);
+#   - a failing job is a line with its error, and the sweep exits 1;
+#   - arguments reach ivx as written: no shell ever sees them;
+#   - --slurm writes an array of 0..N-1 whose tasks, run by hand with
+#     SLURM_ARRAY_TASK_ID set, and whose merge give the parallel run's lines
+#     byte for byte (tests/sweep-slurm.sh submits them to a real Slurm);
+#   - a bad spec is one "file:line: message" line and status 2.
+IVX=${1:-${IVX:-build/ivx}}
+IVX=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX")
+cd "$(dirname "$0")/.." || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sweep-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+command -v parallel >/dev/null || { echo "sweep-cli: GNU parallel missing (make deps-test installs it)"; exit 1; }
+
+cat >"$tmp/small.spec" <<'EOF'
+# 2 programs x 2 configs, short runs
+[sweep]
+command = cpistack
+options = --max-insns 30k
+
+[program]
+path = data/bin/workloads/crc
+args = 48
+
+[program qsort]
+path = data/bin/workloads/qsort
+args = 48
+
+[config default]
+
+[config rob64]
+o = core.rob_size=64
+EOF
+
+# --list: one line per job, programs varying slowest
+"$IVX" sweep --list "$tmp/small.spec" >"$tmp/list" 2>"$tmp/err"
+if [ $? = 0 ] && [ "$(wc -l <"$tmp/list")" = 5 ] &&
+   sed -n 2p "$tmp/list" | grep -q '^0	crc 48	default	cpistack	ivx cpistack --quiet --jobs 1 --max-insns 30k data/bin/workloads/crc -- 48$' &&
+   sed -n 5p "$tmp/list" | grep -q '^3	qsort	rob64	cpistack	.* -o core.rob_size=64 data/bin/workloads/qsort -- 48$'
+then ok; else bad "--list: $(cat "$tmp/list" "$tmp/err")"; fi
+
+# the sweep under GNU parallel, two at a time
+if "$IVX" sweep -j 2 --results "$tmp/r2.jsonl" "$tmp/small.spec" 2>"$tmp/err"; then ok
+else bad "sweep -j 2: $(cat "$tmp/err")"; fi
+python3 - "$tmp/r2.jsonl" <<'PY' && ok || bad "the result lines"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert [l["job"] for l in lines] == [0, 1, 2, 3], [l["job"] for l in lines]
+for l in lines:
+    assert l["jobs"] == 4 and l["status"] == "ok" and l["exit"] == 0, l
+    assert list(l["point"]) == ["program", "config", "command"], l["point"]
+    r = l["result"]
+    assert l["instructions"] == r["instructions"] >= 30000 and l["cycles"] == r["cycles"] > 0
+    assert abs(l["cpi"] - l["cycles"] / l["instructions"]) < 1e-6
+    for m in ("ref", "ref_inverse", "naive", "naive_nonspec", "power5", "fmt", "sfmt"):
+        comps = r["methods"][m]["components"]
+        assert abs(sum(comps.values()) - r["methods"][m]["cpi"]) < 1e-3, (m, comps)
+    assert "max_error" in r["methods"]["fmt"]
+    assert l["argv"][0] == "cpistack" and "--json" not in l["argv"], l["argv"]
+assert [l["point"]["config"] for l in lines] == ["default", "rob64"] * 2
+assert lines[1]["argv"][-4:] == ["core.rob_size=64", "data/bin/workloads/crc", "--", "48"], lines[1]["argv"]
+# the smaller ROB is a different machine: it changes the cycles
+assert lines[0]["cycles"] != lines[1]["cycles"] or lines[2]["cycles"] != lines[3]["cycles"]
+PY
+
+# deterministic: one at a time, and each job alone, give the same bytes
+"$IVX" sweep -j 1 --results "$tmp/r1.jsonl" "$tmp/small.spec" 2>/dev/null
+if cmp -s "$tmp/r1.jsonl" "$tmp/r2.jsonl"; then ok; else bad "-j 1 and -j 2 differ"; fi
+: >"$tmp/each.jsonl"
+for i in 3 1 0 2; do "$IVX" sweep --job $i --results "$tmp/each.jsonl" "$tmp/small.spec"; done
+sort "$tmp/each.jsonl" >"$tmp/each.sorted"
+sort "$tmp/r2.jsonl" >"$tmp/r2.sorted"
+if cmp -s "$tmp/each.sorted" "$tmp/r2.sorted"; then ok; else bad "--job I appended alone differs from the sweep"; fi
+
+# merge: in any order, the same table; every format
+"$IVX" sweep --merge "$tmp/r2.jsonl" >"$tmp/t.txt" 2>"$tmp/err" || bad "merge: $(cat "$tmp/err")"
+"$IVX" sweep --merge "$tmp/each.jsonl" >"$tmp/t2.txt" 2>&1
+if cmp -s "$tmp/t.txt" "$tmp/t2.txt" && grep -q '^program  *config  *status  *insns  *cycles  *CPI  *naive %.*fmt %  *sfmt %$' "$tmp/t.txt" &&
+   grep -q '^qsort  *rob64  *ok ' "$tmp/t.txt" && grep -q '^mean ' "$tmp/t.txt" && grep -q '^max ' "$tmp/t.txt"
+then ok; else bad "merge text: $(cat "$tmp/t.txt" "$tmp/t2.txt")"; fi
+"$IVX" sweep --merge --jsonl "$tmp/each.jsonl" >"$tmp/j.jsonl"
+if cmp -s "$tmp/j.jsonl" "$tmp/r2.jsonl"; then ok; else bad "merge --jsonl does not restore job order"; fi
+"$IVX" sweep --merge --csv "$tmp/r2.jsonl" >"$tmp/t.csv"
+python3 - "$tmp/t.csv" "$tmp/r2.jsonl" <<'PY' && ok || bad "merge --csv"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+lines = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == 4
+for row, l in zip(rows, lines):
+    assert int(row["job"]) == l["job"] and row["program"] == l["point"]["program"]
+    assert int(row["cycles"]) == l["cycles"]
+    assert float(row["fmt.components.l2d"]) == l["result"]["methods"]["fmt"]["components"]["l2d"]
+    assert float(row["sfmt.max_error"]) == l["result"]["methods"]["sfmt"]["max_error"]
+PY
+"$IVX" sweep --merge --md --select config=rob64 "$tmp/r2.jsonl" >"$tmp/t.md"
+if grep -q '^All rows: config=rob64, command=cpistack$' "$tmp/t.md" && grep -q '^| program | status | insns |' "$tmp/t.md" &&
+   [ "$(grep -c '^| crc 48 \|^| qsort ' "$tmp/t.md")" = 2 ]; then ok; else bad "merge --md --select: $(cat "$tmp/t.md")"; fi
+"$IVX" sweep --merge --value components.l2d "$tmp/r2.jsonl" >"$tmp/v.txt"
+if grep -q 'fmt.components.l2d' "$tmp/v.txt" && ! grep -q '^mean' "$tmp/v.txt"; then ok; else bad "merge --value: $(cat "$tmp/v.txt")"; fi
+
+# a method merge has never heard of gets its column
+sed -e '1s/"sfmt":{/"sixth":{"cpi":1.0,"components":{"base":1.0},"max_error":0.0123},"sfmt":{/' "$tmp/r2.jsonl" >"$tmp/new.jsonl"
+"$IVX" sweep --merge "$tmp/new.jsonl" >"$tmp/new.txt"
+if grep -q ' fmt %  *sixth %  *sfmt %$' "$tmp/new.txt" && grep -q '^crc 48  *default .* 1\.23  *[0-9.]*$' "$tmp/new.txt" &&
+   grep -q '^qsort  *rob64 .*  -  *[0-9.]*$' "$tmp/new.txt"; then ok
+else bad "a new method's column: $(cat "$tmp/new.txt")"; fi
+
+# missing and repeated jobs are said, status 1, the table printed anyway
+sed 2d "$tmp/r2.jsonl" >"$tmp/miss.jsonl"
+"$IVX" sweep --merge "$tmp/miss.jsonl" >"$tmp/out" 2>"$tmp/err"
+if [ $? = 1 ] && grep -q '1 of 4 jobs have no result line (the first: job 1)' "$tmp/err" && grep -q '^qsort' "$tmp/out"; then ok
+else bad "merge with a job missing: $(cat "$tmp/err")"; fi
+cat "$tmp/r2.jsonl" "$tmp/r2.jsonl" | "$IVX" sweep --merge - >/dev/null 2>"$tmp/err"
+if [ $? = 1 ] && grep -q '4 result lines repeat a job' "$tmp/err"; then ok; else bad "merge with repeats: $(cat "$tmp/err")"; fi
+echo 'not json' >"$tmp/junk"
+"$IVX" sweep --merge "$tmp/junk" >/dev/null 2>"$tmp/err"
+if [ $? = 2 ] && grep -q "junk:1: not a sweep result line" "$tmp/err"; then ok; else bad "merge of junk: $(cat "$tmp/err")"; fi
+
+# a failing job: its line says why, the others still run, status 1
+cat >"$tmp/failing.spec" <<'EOF'
+[sweep]
+command = run
+options = --max-insns 10k
+[program]
+path = data/bin/workloads/crc
+args = 48
+[config]
+o = core.rob_size=64
+[config typo]
+o = core.rob_sise=64
+EOF
+"$IVX" sweep -j 2 --results "$tmp/f.jsonl" "$tmp/failing.spec" 2>"$tmp/err"
+st=$?
+python3 - "$tmp/f.jsonl" <<'PY' && [ $st = 1 ] && grep -q '1 of 2 jobs failed' "$tmp/err" && ok || bad "a failing job (status $st): $(cat "$tmp/err")"
+import json, sys
+a, b = [json.loads(l) for l in open(sys.argv[1])]
+assert a["status"] == "ok" and a["point"]["config"] == "core.rob_size=64" and a["cycles"] > 0, a
+assert b["status"] == "failed" and b["exit"] == 2 and "rob_sise" in b["error"] and "result" not in b, b
+PY
+
+# no shell in the way: a spec path with blanks and quotes, an argument with
+# shell syntax; the argument reaches the guest as written
+mkdir -p "$tmp/a dir'x"
+cat >"$tmp/a dir'x/q.spec" <<EOF
+[sweep]
+command = run
+options = --functional --max-insns 5k
+[program]
+path = data/bin/workloads/crc
+args = '\$(touch $tmp/INJECTED)' "a;b \\"c\\"" \`touch $tmp/INJECTED2\`
+EOF
+"$IVX" sweep -j 1 --results "$tmp/q.jsonl" "$tmp/a dir'x/q.spec" 2>"$tmp/err"
+python3 - "$tmp/q.jsonl" "$tmp" <<'PY' && [ ! -e "$tmp/INJECTED" ] && [ ! -e "$tmp/INJECTED2" ] && ok || bad "arguments through parallel: $(cat "$tmp/err")"
+import json, sys
+l = json.loads(open(sys.argv[1]).read())
+t = sys.argv[2]
+# a backquote is no quote in a spec: the last two words are `touch and DIR/INJECTED2`
+assert l["argv"][-4:] == ["$(touch %s/INJECTED)" % t, 'a;b "c"', "`touch", "%s/INJECTED2`" % t], l["argv"]
+PY
+
+# --slurm: the array's indices and the merge, run by hand
+"$IVX" sweep --slurm "$tmp/sl" "$tmp/small.spec" >"$tmp/out" 2>"$tmp/err"
+if [ $? = 0 ] && grep -q '^#SBATCH --array=0-3$' "$tmp/sl/sweep.sbatch" && [ -x "$tmp/sl/submit.sh" ] &&
+   sh -n "$tmp/sl/sweep.sbatch" && sh -n "$tmp/sl/merge.sbatch" && sh -n "$tmp/sl/submit.sh"
+then ok; else bad "--slurm scripts: $(cat "$tmp/out" "$tmp/err")"; fi
+mkdir -p "$tmp/sl/results"
+for i in 2 0 3 1; do
+    (cd / && SLURM_ARRAY_TASK_ID=$i sh "$tmp/sl/sweep.sbatch") || bad "array task $i"
+done
+(cd / && sh "$tmp/sl/merge.sbatch") 2>"$tmp/err"
+if cmp -s "$tmp/sl/results.jsonl" "$tmp/r2.jsonl" && cmp -s "$tmp/sl/table.txt" "$tmp/t.txt" &&
+   cmp -s "$tmp/sl/table.csv" "$tmp/t.csv"; then ok
+else bad "the array's merged results differ from the parallel run: $(cat "$tmp/err")"; fi
+
+# without GNU parallel: said, status 2 (ivx finds itself in /proc/self/exe)
+PATH=/nonexistent "$IVX" sweep "$tmp/small.spec" >/dev/null 2>"$tmp/err"
+if [ $? = 2 ] && grep -q 'GNU parallel is not installed' "$tmp/err"; then ok; else bad "no parallel: $(cat "$tmp/err")"; fi
+
+# bad specs: file:line: message, status 2
+check_spec() {   # LINE MESSAGE-PATTERN (spec on stdin)
+    cat >"$tmp/bad.spec"
+    "$IVX" sweep --list "$tmp/bad.spec" >/dev/null 2>"$tmp/err"
+    st=$?
+    if [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^ivx: $tmp/bad.spec:$1: $2" "$tmp/err"; then ok
+    else bad "bad spec (want line $1: $2), status $st: $(cat "$tmp/err")"; fi
+}
+printf '[sweep]\ncommand = cpistack\n[progam]\npath = x\n' | check_spec 3 'unknown section \[progam\]'
+printf '[program]\npath = x\nargz = 1\n' | check_spec 3 "unknown key 'argz' in \[program\]"
+printf '[program]\npath = x\nargs = "a b\n' | check_spec 3 'unclosed " quote'
+printf '# no path\n[program a]\nargs = 1\n[program b]\npath = y\n' | check_spec 2 '\[program a\] has no `path =`'
+printf '[sweep]\ncommand = cpistack runn\n[program]\npath = x\n' | check_spec 2 "unknown command 'runn'"
+printf '[program p]\npath = x\n[program p]\npath = y\n' | check_spec 3 "two programs are labelled 'p'"
+printf '[sweep]\noptions = --json out.json\n[program]\npath = x\n' | check_spec 2 "'--json' cannot be a sweep option"
+printf '[program]\npath = x\n\n[axis warm]\n' | check_spec 4 '\[axis warm\] has no values'
+printf '[sweep]\no = core.rob_size\n[program]\npath = x\n' | check_spec 2 '`o = SECTION.KEY=V1,V2,...` expected'
+printf '[sweep]\no = core.rob_size=64,,128\n[program]\npath = x\n' | check_spec 2 '`o = core.rob_size=...`: an empty value in the list'
+printf '[program]\npath = x\n[axis program]\na =\n' | check_spec 3 "a dimension named 'program' already exists"
+printf 'path = x\n' | check_spec 1 "'path =' before any \[section\]"
+printf '[program]\npath = x\njust words\n' | check_spec 3 'expected `key = value` or a \[section\]'
+printf '[program]\npath = x\n[axis a]\none =\none = --ref-fu\n' | check_spec 5 "\[axis a\]: 'one' is listed twice"
+printf '# nothing\n' >"$tmp/empty.spec"
+"$IVX" sweep --list "$tmp/empty.spec" >/dev/null 2>"$tmp/err"
+if [ $? = 2 ] && grep -q "^ivx: $tmp/empty.spec: no \[program\] section" "$tmp/err"; then ok; else bad "empty spec: $(cat "$tmp/err")"; fi
+
+# bad command lines: status 2, one line
+for args in "" "--job 4 $tmp/small.spec" "--job x $tmp/small.spec" "-j 0 $tmp/small.spec" "--merge" \
+            "--csv $tmp/small.spec" "--list --merge $tmp/small.spec" "--bogus $tmp/small.spec" \
+            "$tmp/nonexistent.spec" "--merge --select nokey $tmp/r2.jsonl" "--merge $tmp/nonexistent.jsonl"; do
+    # shellcheck disable=SC2086
+    "$IVX" sweep $args >/dev/null 2>"$tmp/err"
+    st=$?
+    if [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q '^ivx: ' "$tmp/err"; then ok
+    else bad "ivx sweep $args: status $st: $(cat "$tmp/err")"; fi
+done
+
+echo "sweep-cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
