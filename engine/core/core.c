@@ -248,6 +248,7 @@ static void publish_miss(struct core *c, const struct core_active *a, int phase,
 uint64_t core_miss_begin(struct core *c, struct core_active *a, int kind, uint64_t insn_seq,
 			 uint64_t pc, uint64_t addr, int correct_path)
 {
+	c->activity++;
 	a->id = c->s.next_event_id++;
 	a->start = c->s.cycle;
 	a->kind = kind;
@@ -269,6 +270,7 @@ void core_miss_end(struct core *c, struct core_active *a)
 {
 	if (!a->id)
 		return;
+	c->activity++;
 	if (c->miss_end_mask & MISS_BIT(a->kind))
 		publish_miss(c, a, MISS_END, c->s.cycle);
 	a->id = 0;
@@ -709,6 +711,91 @@ int core_cycle(struct core *c, struct ivx_err *err)
 	return rc;
 }
 
+/* ---- skipping quiet cycles ------------------------------------------------ */
+
+/* Cycle t - 1 was quiet: nothing moved, and nothing changed the state but
+ * the clock (struct core's `activity`; the memory system refusing
+ * accesses changes only its count of refusals). Every stage then finds
+ * at cycle t what it found at t - 1 and does the same, until the clock
+ * reaches a time some decision compares it with. The first cycle from t
+ * on (at most `limit`) at which that may happen: */
+static uint64_t quiet_until(struct core *c, uint64_t t, uint64_t limit, int refused)
+{
+	const struct core_state *s = &c->s;
+	uint64_t until = limit;
+#define QUIET_UNTIL(x)                                                  \
+	do {                                                            \
+		uint64_t x_ = (x);                                      \
+		if (x_ >= t && x_ < until)                              \
+			until = x_;                                     \
+	} while (0)
+	QUIET_UNTIL(s->fetch_resume);             /* a redirect's bubble ends */
+	if (s->fetch_wait) {
+		QUIET_UNTIL(s->fetch_wait_until);  /* the I-side miss delivers */
+		QUIET_UNTIL(s->fetch_walk_end);    /* its I-TLB part ends (fetch_stall) */
+	}
+	QUIET_UNTIL(s->handler_until);            /* an interrupt handler ends */
+	QUIET_UNTIL(s->smiss_next_end);           /* a store's miss event ends */
+	if (s->tail != s->dispatch)               /* the oldest fetched may dispatch */
+		QUIET_UNTIL(core_at(c, s->dispatch)->ready_cycle);
+	for (uint32_t d = 0; d < c->cfg.div_units; d++)
+		QUIET_UNTIL(c->div_free[d]);      /* a divider frees up */
+	for (uint32_t d = 0; d < c->cfg.fdiv_units; d++)
+		QUIET_UNTIL(c->fdiv_free[d]);
+	if (s->head != s->dispatch) {             /* the head's D-TLB walk ends (head_wait) */
+		const struct core_insn *h = core_at(c, s->head);
+		if (h->op_class == UOP_LOAD && h->state == IS_ISSUED && h->dtlb_miss)
+			QUIET_UNTIL(h->issue_cycle + c->cfg.dtlb.miss_latency);
+	}
+	if (c->n_cycle_sub && s->cc.head_wait == HEAD_STORE)   /* the record's long_misses_outstanding */
+		QUIET_UNTIL(memsys_long_misses_until(c->ms, t - 1));
+	/* the deadlock check fires after the cycle progress + deadlock_cycles */
+	uint64_t progress = s->last_commit_cycle > s->handler_until ? s->last_commit_cycle : s->handler_until;
+	QUIET_UNTIL(progress + c->cfg.deadlock_cycles);
+#undef QUIET_UNTIL
+	if (refused) {
+		/* a refused access may be accepted; an answer older than t - 1
+		 * (left by a cycle that was not quiet) says nothing: no skip */
+		uint64_t at = memsys_take_retry(c->ms);
+		if (at < until)
+			until = at < t ? t : at;
+	}
+	/* an instruction completes (or a parked one is looked at again) */
+	for (uint64_t x = t; x < until && x - t < CORE_WHEEL_SIZE; x++)
+		if (c->wheel[x & (CORE_WHEEL_SIZE - 1)] != CORE_NIL) {
+			until = x;
+			break;
+		}
+	return until;
+}
+
+/* After a quiet cycle, account the cycles that would repeat it, up to
+ * `limit` cycles in all, as if each had been simulated: the clock, the
+ * statistics, the memory system's refusals, and the observers' records
+ * (held back as a run of idle cycles, as publish_cycle holds back each
+ * such cycle). */
+static void skip_quiet(struct core *c, uint64_t refused, uint64_t limit)
+{
+	struct core_state *s = &c->s;
+	uint64_t t = s->cycle;
+	uint64_t n = quiet_until(c, t, t + limit, refused != 0) - t;
+	if (!n)
+		return;
+	if (c->n_cycle_sub) {
+		if (!c->idle_pending++) {
+			memcpy(&c->idle_first, &s->cc, CYCLE_RECORD_FIXED);
+			c->idle_first.cycle = t;
+		}
+		c->idle_pending += n - 1;
+	}
+	if (t < s->handler_until)
+		s->stats.handler_cycles += n;
+	if (refused)
+		memsys_skip_refused(c->ms, refused * n);
+	s->stats.cycles += n;
+	s->cycle += n;
+}
+
 int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx_err *err)
 {
 	struct core_state *s = &c->s;
@@ -719,9 +806,18 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 			break;
 		if (max_insns && s->stats.committed >= max_insns)
 			break;
+		uint64_t activity = c->activity, refused = memsys_refused(c->ms);
 		rc = cycle(c, err);
 		if (rc < 0)
 			break;
+		/* quiet: nothing moved, the state is as the cycle found it, and
+		 * the observers take the cycles that repeat it as one run */
+		const struct cycle_record *cc = &s->cc;
+		if (!(cc->fetched | cc->dispatched | cc->issued | cc->committed | cc->squashed) &&
+		    activity == c->activity && !s->done && !s->stop_requested &&
+		    (!c->n_cycle_sub || c->idle_repeatable))
+			skip_quiet(c, memsys_refused(c->ms) - refused,
+				   max_cycles ? max_cycles - s->stats.cycles : UINT64_MAX - s->cycle);
 	}
 	core_flush_idle(c);
 	return rc;
@@ -731,6 +827,7 @@ void core_request_stop(struct core *c) { c->s.stop_requested = 1; }
 
 void core_forgive(struct core *c, int kind, uint64_t seq)
 {
+	c->activity++;   /* (a cycle in which an observer calls it is not quiet) */
 	c->s.forgive_kind = kind;
 	c->s.forgive_seq = seq;
 }
@@ -738,6 +835,7 @@ void core_forgive(struct core *c, int kind, uint64_t seq)
 void core_interrupt(struct core *c, uint64_t handler_cycles)
 {
 	struct core_state *s = &c->s;
+	c->activity++;   /* (a cycle in which an observer calls it is not quiet) */
 	uint64_t from = s->handler_until > s->cycle + 1 ? s->handler_until : s->cycle + 1;
 	s->handler_until = from + handler_cycles;
 }

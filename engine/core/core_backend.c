@@ -482,6 +482,7 @@ static __attribute__((noinline)) void resolve_mispredict(struct core *c, struct 
 
 static inline __attribute__((always_inline)) void complete(struct core *c, struct core_insn *r)
 {
+	c->activity++;
 	r->state = IS_DONE;
 	if (UNLIKELY(r->has_dmiss))
 		end_dmiss(c, r);
@@ -506,8 +507,10 @@ void core_writeback_stage(struct core *c)
 	while (*bucket != CORE_NIL) {
 		struct core_insn *r = &c->ring[*bucket];
 		*bucket = r->wheel_next;
-		if (UNLIKELY(r->complete_cycle > s->cycle))
+		if (UNLIKELY(r->complete_cycle > s->cycle)) {
+			c->activity++;
 			wheel_insert(c, r);     /* parked: not yet */
+		}
 		else
 			complete(c, r);
 	}

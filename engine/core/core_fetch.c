@@ -165,6 +165,7 @@ static int access_block(struct core *c, uint64_t pc)
 	uint64_t hit_ready = s->cycle + c->cfg.l1i.latency;
 	if (a.ready <= hit_ready)
 		return 1;
+	c->activity++;
 	s->fetch_wait = 1;
 	s->fetch_wait_until = s->cycle + (a.ready - hit_ready);
 	s->fetch_walk_end = s->cycle + (a.tlb_miss ? c->cfg.itlb.miss_latency : 0);
@@ -235,6 +236,7 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		}
 		if (st.result != ISA_NEXT && st.result != ISA_TAKEN) {
 			s->fetch_halt = HALT_WRONG_PATH;
+			c->activity++;
 			break;
 		}
 		struct core_insn *r = alloc_insn(c, &st);

@@ -239,6 +239,13 @@ struct core {
 	} idle_key;
 	uint64_t idle_pending;
 	struct cycle_record idle_first;
+	/* Counts what changes the core's state without moving an instruction
+	 * (an instruction completing, a miss event beginning or ending, fetch
+	 * starting to wait or halting): a cycle in which nothing moved and
+	 * this did not change leaves the state as it found it, so the cycles
+	 * after it repeat it until the next known event time (core.c,
+	 * skip_quiet). Not state: only compared within one cycle. */
+	uint64_t activity;
 
 	struct core_state s;
 

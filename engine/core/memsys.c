@@ -66,6 +66,10 @@ struct memsys {
 	struct { uint64_t from, until, allocs; int count; } long_memo;
 	struct memsys_stats st;
 	uint64_t writebacks;      /* dirty L1D lines written into the L2 */
+	/* The earliest cycle at which an access refused since the last
+	 * memsys_take_retry might no longer be refused, if made again then
+	 * (UINT64_MAX: none refused): the core skips the cycles before it */
+	uint64_t retry_at;
 	void *pool;
 	size_t pool_bytes;
 };
@@ -113,6 +117,28 @@ static int mshr_free(const struct level *l, uint64_t t)
 		if (l->mshr[i].fill <= t)
 			return (int)i;
 	return -1;
+}
+
+/* The earliest fill after cycle t (UINT64_MAX: none). */
+static uint64_t mshr_next_fill(const struct level *l, uint64_t t)
+{
+	uint64_t next = UINT64_MAX;
+	for (uint32_t i = 0; i < l->n_mshr; i++)
+		if (l->mshr[i].fill > t && l->mshr[i].fill < next)
+			next = l->mshr[i].fill;
+	return next;
+}
+
+/* An access made at cycle now found level l's MSHRs busy at cycle t
+ * (t - now: the TLB walk and the levels above, which stay the same while
+ * the access is refused, as nothing is allocated): the same access made
+ * later is refused again until t reaches the next fill. */
+static void note_refused(struct memsys *m, const struct level *l, uint64_t now, uint64_t t)
+{
+	uint64_t fill = mshr_next_fill(l, t);
+	uint64_t at = fill == UINT64_MAX ? UINT64_MAX : fill - (t - now);
+	if (at < m->retry_at)
+		m->retry_at = at;
 }
 
 static int mshr_free_count(const struct level *l, uint64_t t)
@@ -181,6 +207,7 @@ struct memsys *memsys_new(const struct machine_config *cfg, struct ivx_err *err)
 		return NULL;
 	}
 	m->cfg = *cfg;
+	m->retry_at = UINT64_MAX;
 	m->pool = pool;
 	m->pool_bytes = bytes;
 	char *p = pool;
@@ -300,6 +327,7 @@ static void access_line(struct memsys *m, enum side side, uint64_t addr, uint64_
 	r->l1_mshr = mshr_free(l1, t);
 	if (r->l1_mshr < 0 && !force) {
 		r->blocked = 1;
+		note_refused(m, l1, now, t);
 		return;
 	}
 	r->t2 = t + l1->latency;
@@ -325,6 +353,7 @@ static void access_line(struct memsys *m, enum side side, uint64_t addr, uint64_
 	r->l2_mshr = mshr_free(l2, r->t2);
 	if (r->l2_mshr < 0 && !force) {
 		r->blocked = 1;
+		note_refused(m, l2, now, r->t2);
 		return;
 	}
 	r->ready = r->t2 + l2->latency + c->memory_latency;
@@ -479,10 +508,14 @@ static void data_access(struct memsys *m, uint64_t addr, unsigned size, uint64_t
 	if (!blocked && a.l1_new && b.l1_new) {
 		uint64_t t = a.t1 < b.t1 ? a.t1 : b.t1;
 		blocked = mshr_free_count(&m->l1d, t) < 2;
+		if (blocked)
+			note_refused(m, &m->l1d, now, t);
 	}
 	if (!blocked && a.l2_new && b.l2_new && a.line2 != b.line2) {
 		uint64_t t = a.t2 < b.t2 ? a.t2 : b.t2;
 		blocked = mshr_free_count(&m->l2, t) < 2;
+		if (blocked)
+			note_refused(m, &m->l2, now, t);
 	}
 	if (blocked) {
 		m->st.mshr_blocked++;
@@ -570,6 +603,31 @@ int memsys_long_misses_in_flight(struct memsys *m, uint64_t now)
 	m->long_memo.allocs = l2->allocs;
 	m->long_memo.count = n;
 	return n;
+}
+
+uint64_t memsys_long_misses_until(struct memsys *m, uint64_t now)
+{
+	if (now >= m->l2.latest_fill)
+		return UINT64_MAX;
+	memsys_long_misses_in_flight(m, now);
+	return m->long_memo.until;
+}
+
+uint64_t memsys_refused(const struct memsys *m)
+{
+	return m->st.mshr_blocked;
+}
+
+uint64_t memsys_take_retry(struct memsys *m)
+{
+	uint64_t at = m->retry_at;
+	m->retry_at = UINT64_MAX;
+	return at;
+}
+
+void memsys_skip_refused(struct memsys *m, uint64_t n)
+{
+	m->st.mshr_blocked += n;
 }
 
 void memsys_stats(const struct memsys *m, struct memsys_stats *out)

@@ -64,6 +64,19 @@ void memsys_warm_data(struct memsys *m, uint64_t addr, int is_store);
  * answer is remembered until it can change. */
 int memsys_long_misses_in_flight(struct memsys *m, uint64_t now);
 
+/* The first cycle after now at which memsys_long_misses_in_flight may
+ * answer differently (UINT64_MAX: never, as long as nothing is allocated). */
+uint64_t memsys_long_misses_until(struct memsys *m, uint64_t now);
+
+/* Skipping cycles in which nothing can happen (core.c): accesses refused
+ * so far (memsys_stats' mshr_blocked); the earliest cycle at which an
+ * access refused since the last call might be accepted if made again
+ * (UINT64_MAX: none refused), which starts afresh; and n more refusals,
+ * those the skipped cycles would have made. */
+uint64_t memsys_refused(const struct memsys *m);
+uint64_t memsys_take_retry(struct memsys *m);
+void memsys_skip_refused(struct memsys *m, uint64_t n);
+
 struct memsys_stats {
 	uint64_t l1i_access, l1i_miss, l1d_access, l1d_miss, l2_access, l2_miss;
 	uint64_t itlb_access, itlb_miss, dtlb_access, dtlb_miss, mshr_blocked;

@@ -224,6 +224,43 @@ static void test_all_mshrs_busy_blocks_and_changes_nothing(void **state)
 	memsys_free(m);
 }
 
+/* The core skips the cycles in which a refused access would be refused
+ * again (memsys_take_retry): it must be refused at every cycle before the
+ * answer, and here (nothing else in flight changes) accepted at it. */
+static void check_refused_until_retry(struct memsys *m, uint64_t addr, uint64_t now)
+{
+	memsys_take_retry(m);
+	assert_true(load(m, addr, now).blocked);
+	uint64_t at = memsys_take_retry(m);
+	assert_true(at > now && at != UINT64_MAX);
+	uint64_t refused = memsys_refused(m);
+	for (uint64_t t = now + 1; t < at; t++)
+		assert_true(load(m, addr, t).blocked);
+	assert_int_equal(memsys_refused(m), refused + (at - now - 1));
+	if (at > now + 1)   /* the later refusals give the same answer */
+		assert_int_equal(memsys_take_retry(m), at);
+	assert_false(load(m, addr, at).blocked);
+	assert_int_equal(memsys_take_retry(m), UINT64_MAX);   /* nothing refused since */
+}
+
+static void test_refused_access_retry_cycle_is_exact(void **state)
+{
+	(void)state;
+	/* L1 MSHRs busy, the refused access after a D-TLB walk */
+	const char *o1[] = { "l1d.mshrs=2", "perfect.dtlb=0", NULL };
+	struct memsys *m = make(o1);
+	load(m, A, 0);
+	load(m, A + 64, 3);
+	check_refused_until_retry(m, A + 0x5000, 4);
+	memsys_free(m);
+	/* L2 MSHRs busy (the L1 has room), no TLB */
+	const char *o2[] = { "l2.mshrs=1", NULL };
+	m = make(o2);
+	load(m, A, 0);
+	check_refused_until_retry(m, A + 0x8000, 5);
+	memsys_free(m);
+}
+
 static void test_l2_mshrs_limit_memory_misses(void **state)
 {
 	(void)state;
@@ -568,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_miss_adds_the_walk_before_the_cache_access),
 		cmocka_unit_test(test_tlb_replaces_the_least_recently_used_page),
 		cmocka_unit_test(test_warm_up_fills_caches_and_tlbs_without_timing_or_stats),
+		cmocka_unit_test(test_refused_access_retry_cycle_is_exact),
 		cmocka_unit_test(test_copy_is_exact),
 		cmocka_unit_test(test_copy_refuses_a_different_geometry),
 		cmocka_unit_test(test_new_refuses_an_invalid_machine),
