@@ -263,6 +263,35 @@ out:
 	return rc;
 }
 
+/* The block to schedule block k after: itself when it loops on itself,
+ * else its only predecessor; -1 for none (entry, or several). */
+static long context_pred(const struct dcc *a, size_t k)
+{
+	long only = -1;
+	int n = 0;
+	for (size_t e = 0; e < a->ne; e++) {
+		const struct dcc_edge *x = &a->edges[e];
+		if (x->to != (int)k)
+			continue;
+		if (x->from == (int)k)
+			return (long)k;
+		if (x->from < 0 || x->kind == 2 || x->kind == 5)
+			return -1;   /* from outside, or back from a callee */
+		only = x->from;
+		n++;
+	}
+	return n == 1 ? only : -1;
+}
+
+/* Does the edge p -> k leave p by a taken branch? */
+static int context_taken(const struct dcc *a, size_t p, size_t k)
+{
+	for (size_t e = 0; e < a->ne; e++)
+		if (a->edges[e].from == (int)p && a->edges[e].to == (int)k && a->edges[e].kind == 1)
+			return 1;
+	return 0;
+}
+
 struct dcc *dcc_new(const struct dcc_insn *code, size_t n, const struct machine_config *mc, struct ivx_err *err)
 {
 	if (!n) {
@@ -281,26 +310,48 @@ struct dcc *dcc_new(const struct dcc_insn *code, size_t n, const struct machine_
 	memcpy(a->code, code, n * sizeof *code);
 	if (build_cfg(a) < 0 || classes(a) < 0)
 		goto nomem;
-	int *m = ivx_calloc(n, sizeof(int)), *why = ivx_calloc(n, sizeof(int));
-	long *cul = ivx_calloc(n, sizeof(long));
-	if (!m || !why || !cul) {
+	/* room for a block after its predecessor */
+	size_t big = 0;
+	for (size_t k = 0; k < a->nb; k++)
+		if (a->blocks[k].n > big)
+			big = a->blocks[k].n;
+	int *m = ivx_calloc(2 * big, sizeof(int)), *why = ivx_calloc(2 * big, sizeof(int));
+	long *cul = ivx_calloc(2 * big, sizeof(long));
+	struct dcc_insn *tmp = ivx_calloc(2 * big, sizeof *tmp);
+	if (!m || !why || !cul || !tmp) {
 		ivx_free(m);
 		ivx_free(why);
 		ivx_free(cul);
+		ivx_free(tmp);
 		goto nomem;
 	}
 	for (size_t k = 0; k < a->nb; k++) {
 		struct dcc_block *b = &a->blocks[k];
-		dcc_schedule(a->code + b->first, b->n, mc, m + b->first, why + b->first, cul + b->first);
+		long pred = context_pred(a, k);
+		size_t pn = 0, taken = (size_t)-1;
+		if (pred >= 0) {
+			const struct dcc_block *p = &a->blocks[pred];
+			pn = p->n;
+			memcpy(tmp, a->code + p->first, pn * sizeof *tmp);
+			if (context_taken(a, (size_t)pred, k))
+				taken = pn;
+		}
+		memcpy(tmp + pn, a->code + b->first, b->n * sizeof *tmp);
+		dcc_schedule_after(tmp, pn + b->n, taken, mc, m, why, cul);
 		for (size_t i = b->first; i < b->first + b->n; i++) {
 			struct dcc_result_insn *r = &a->res[i];
-			r->m = m[i];
-			r->static_why = why[i];
-			r->static_culprit = cul[i] >= 0 ? (long)b->first + cul[i] : -1;
-			r->issue_point = m[i] > 0;
-			b->m_total += m[i];
+			size_t t = pn + (i - b->first);
+			r->m = m[t];
+			r->static_why = why[t];
+			if (t == pn && pred >= 0 && r->static_why < 0 && r->m > 0)
+				r->static_why = -1;
+			r->static_culprit = cul[t] < 0 ? -1 : (size_t)cul[t] < pn ? (long)a->blocks[pred].first + cul[t] :
+				(long)b->first + cul[t] - (long)pn;
+			r->issue_point = m[t] > 0;
+			b->m_total += m[t];
 		}
 	}
+	ivx_free(tmp);
 	ivx_free(m);
 	ivx_free(why);
 	ivx_free(cul);
@@ -328,7 +379,7 @@ void dcc_free(struct dcc *a)
 /* ---- frequency of a class --------------------------------------------------- */
 
 struct ratio {
-	double r;
+	double r, w;
 	int idx;
 };
 
@@ -346,7 +397,8 @@ static int cmp_ratio(const void *x, const void *y)
 #define DCC_MIN_SHARE 0.25
 #define DCC_CLUSTER 1.5
 
-double dcc_class_freq(const double *r, int n, double sum_s, double sum_m, int *used, int *conf, int *how)
+double dcc_class_freq(const double *r, const double *w, int n, double sum_s, double sum_m, int *used, int *conf,
+		      int *how)
 {
 	for (int i = 0; i < n; i++)
 		used[i] = 0;
@@ -367,7 +419,7 @@ double dcc_class_freq(const double *r, int n, double sum_s, double sum_m, int *u
 	int nz = 0;
 	for (int i = 0; i < n; i++)
 		if (r[i] > 0)          /* a point without samples in a class that has many is an anomaly */
-			v[nz++] = (struct ratio){ r[i], i };
+			v[nz++] = (struct ratio){ r[i], w ? w[i] : 1, i };
 	qsort(v, (size_t)nz, sizeof *v, cmp_ratio);
 	int need = (int)ceil(DCC_MIN_SHARE * n);
 	if (need < 1)
@@ -381,12 +433,16 @@ double dcc_class_freq(const double *r, int n, double sum_s, double sum_m, int *u
 			e++;
 		if (e - s + 1 < need)
 			continue;
-		double tot = 0;
+		/* weighted by the cycles behind each ratio: sum S / sum M of
+		 * the cluster, so a long stall's many samples count for more
+		 * than a one-cycle point's few (less sampling noise) */
+		double tot = 0, wt = 0;
 		for (int k = s; k <= e; k++) {
-			tot += v[k].r;
+			tot += v[k].r * v[k].w;
+			wt += v[k].w;
 			used[v[k].idx] = 1;
 		}
-		f = tot / (e - s + 1);
+		f = tot / wt;
 		double spread = v[e].r / v[s].r;
 		int pts = e - s + 1;
 		*conf = pts >= 3 && spread <= 1.25 ? 2 : pts >= 2 ? 1 : 0;
@@ -680,10 +736,11 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 		r->n_culprit_pcs = 0;
 	}
 	/* ratios of the issue points, then each class's estimate */
-	double *ratio = ivx_calloc(a->n + 1, sizeof(double));
+	double *ratio = ivx_calloc(a->n + 1, sizeof(double)), *weight = ivx_calloc(a->n + 1, sizeof(double));
 	int *idx = ivx_calloc(a->n + 1, sizeof(int)), *used = ivx_calloc(a->n + 1, sizeof(int));
-	if (!ratio || !idx || !used) {
+	if (!ratio || !weight || !idx || !used) {
 		ivx_free(ratio);
+		ivx_free(weight);
 		ivx_free(idx);
 		ivx_free(used);
 		return ivx_error(err, IVX_ESYS, "dcpicalc: out of memory");
@@ -703,8 +760,10 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 				m += a->res[k].m;
 			}
 			r->ratio = m > 0 ? s / m : -1;
+			r->weight = m;
 		} else {
 			r->ratio = (double)S[i] / r->m;
+			r->weight = r->m;
 		}
 	}
 	for (int c = 0; c < a->n_cls; c++) {
@@ -719,6 +778,7 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 				sum_m += a->res[i].m;
 				if (a->res[i].issue_point && a->res[i].ratio >= 0) {
 					idx[n] = (int)i;
+					weight[n] = a->res[i].weight;
 					ratio[n++] = a->res[i].ratio;
 				}
 			}
@@ -726,15 +786,35 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 		if (!n)
 			continue;
 		int conf, how;
-		a->cls_freq[c] = dcc_class_freq(ratio, n, sum_s, sum_m, used, &conf, &how);
+		a->cls_freq[c] = dcc_class_freq(ratio, weight, n, sum_s, sum_m, used, &conf, &how);
 		a->cls_conf[c] = conf;
 		a->cls_how[c] = how;
 		for (int k = 0; k < n; k++)
 			a->res[idx[k]].used = used[k];
 	}
 	ivx_free(ratio);
+	ivx_free(weight);
 	ivx_free(idx);
 	ivx_free(used);
+	/* Low-confidence estimates (one issue point, or a loose cluster) are
+	 * often a point that always stalls: let the flow equations fill them
+	 * from the others first, and keep their own estimate only where the
+	 * graph says nothing. */
+	double *own = ivx_calloc((size_t)a->n_cls + 1, sizeof(double));
+	if (own && !a->missing) {
+		for (int c = 0; c < a->n_cls; c++) {
+			own[c] = -2;
+			if (a->cls_freq[c] >= 0 && a->cls_conf[c] == 0) {
+				own[c] = a->cls_freq[c];
+				a->cls_freq[c] = -1;
+			}
+		}
+		propagate(a);
+		for (int c = 0; c < a->n_cls; c++)
+			if (own[c] > -2 && a->cls_freq[c] < 0)
+				a->cls_freq[c] = own[c];
+	}
+	ivx_free(own);
 	propagate(a);
 	for (size_t k = 0; k < a->nb; k++) {
 		struct dcc_block *b = &a->blocks[k];

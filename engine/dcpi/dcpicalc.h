@@ -99,6 +99,7 @@ struct dcc_result_insn {
 	int issue_point;          /* M_i > 0 */
 	int used;                 /* its ratio went into its class's estimate */
 	double ratio;             /* S_i / M_i (or the range ratio), -1 if none */
+	double weight;            /* the M behind it (M_i, or the range's sum) */
 	double freq;              /* F (executions per CYCLES period), -1 unknown */
 	double cpi;               /* S_i / F, -1 unknown */
 	double dyn;               /* dynamic stall samples S_i - F M_i (negative: gain) */
@@ -162,10 +163,18 @@ int dcc_cycle_classes(int nv, int ne, const int *u, const int *v, int *cls);
 void dcc_schedule(const struct dcc_insn *insns, size_t n, const struct machine_config *mc, int *m, int *why,
 		  long *culprit);
 
-/* F of one class from its issue points' ratios r[0..n) (S_i / M_i) and
- * its total samples and best-case cycles: the mean of the lowest cluster
- * (max <= 1.5 min) holding enough of the points, or sum S / sum M for few
- * samples. used[i] marks the ratios averaged; *conf gets 0..2; *how 1 or 2. */
-double dcc_class_freq(const double *r, int n, double sum_s, double sum_m, int *used, int *conf, int *how);
+/* The same for a block scheduled after another: insns[0..new_group) are
+ * the predecessor's (a new fetch group starts at new_group, as after a
+ * taken branch; (size_t)-1: none). */
+void dcc_schedule_after(const struct dcc_insn *insns, size_t n, size_t new_group, const struct machine_config *mc,
+			int *m, int *why, long *culprit);
+
+/* F of one class from its issue points' ratios r[0..n) (S_i / M_i) with
+ * weights w (their M; NULL: 1 each), its total samples and best-case
+ * cycles: the weighted mean of the lowest cluster (max <= 1.5 min) holding
+ * enough of the points, or sum S / sum M for few samples. used[i] marks
+ * the ratios averaged; *conf gets 0..2; *how 1 or 2. */
+double dcc_class_freq(const double *r, const double *w, int n, double sum_s, double sum_m, int *used, int *conf,
+		      int *how);
 
 #endif

@@ -11,9 +11,11 @@
  * are pipelined, so only their count per cycle limits; dividers are busy
  * for their whole latency; loads and stores share mem_ports), and for the
  * frontend: the block is fetched in groups of up to fetch_width
- * instructions that do not cross an I-cache line, one group per cycle, so
- * group g cannot issue before the block's cycle g. The block starts empty
- * (every operand from before it is ready): the paper's simplification.
+ * instructions that do not cross an I-cache line (nor a taken branch), one
+ * group per cycle, so group g cannot issue before the block's cycle g.
+ * dcc_new schedules a block after its one predecessor when it has one (a
+ * loop's body after itself), else from an empty machine, every operand
+ * ready: the paper's simplification.
  *
  * Cycle equivalence: two edges of a strongly connected graph run equally
  * often iff every cycle through one passes through the other (Johnson,
@@ -71,6 +73,12 @@ static uint32_t units_of(int u, const struct machine_config *mc)
 void dcc_schedule(const struct dcc_insn *insns, size_t n, const struct machine_config *mc, int *m, int *why,
 		  long *culprit)
 {
+	dcc_schedule_after(insns, n, (size_t)-1, mc, m, why, culprit);
+}
+
+void dcc_schedule_after(const struct dcc_insn *insns, size_t n, size_t new_group, const struct machine_config *mc,
+			int *m, int *why, long *culprit)
+{
 	uint64_t ready[256];        /* cycle each register's value is ready */
 	long writer[256];           /* ... and who writes it */
 	memset(ready, 0, sizeof ready);
@@ -90,7 +98,7 @@ void dcc_schedule(const struct dcc_insn *insns, size_t n, const struct machine_c
 		const struct dcc_insn *x = &insns[i];
 		/* fetch group of this instruction */
 		if (i) {
-			if (group_n >= fw || x->pc / line != group_line) {
+			if (group_n >= fw || x->pc / line != group_line || i == new_group) {
 				group++;
 				group_n = 0;
 				group_line = x->pc / line;

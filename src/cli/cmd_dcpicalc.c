@@ -184,10 +184,14 @@ static void print_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc
 			if (F >= 0)
 				mark_off(o, F * period, t);
 		}
-		fputc('\n', o);
 		double bs = 0;
 		for (size_t i = b->first; i < b->first + b->n; i++)
 			bs += (double)pr->samples[0][i];
+		if (bs == 0) {
+			fprintf(o, "  no samples (%zu instructions)\n", b->n);
+			continue;
+		}
+		fputc('\n', o);
 		fprintf(o, "*** Best-case %d/%zu = %.2fCPI\n", b->m_total, b->n, (double)b->m_total / (double)b->n);
 		if (F > 0)
 			fprintf(o, "*** Actual %.1f/%zu = %.2fCPI\n", bs / F, b->n, bs / F / (double)b->n);
@@ -537,10 +541,14 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 		if (!p)
 			return EXIT_INPUT;
 		const struct symtab *st = program_symbols(p);
+		uint64_t last_addr = 0;
 		for (size_t i = 0; i < symtab_count(st); i++) {
 			const struct symbol *s = symtab_at(st, i);
-			if (!s->is_func)
+			/* every code symbol once (assembly labels have no type or
+			 * size; ELF mapping symbols start with '$') */
+			if (s->name[0] == '$' || (i && s->addr == last_addr))
 				continue;
+			last_addr = s->addr;
 			struct dcpicalc_proc pr;
 			const struct uop *first, *end;
 			if (program_code_run(p, s->addr, &first, &end) < 0)
