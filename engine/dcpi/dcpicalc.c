@@ -75,6 +75,8 @@ struct dcc {
 	int n_cls, missing;
 	int back_cls;               /* class of EXIT -> ENTRY */
 	double *cls_freq;           /* per class, -1 unknown */
+	int direct;                 /* culprits_walk: only the causes tied to this instruction */
+	long *ctx;                  /* per block: the block it is scheduled after (-1 none) */
 	int *cls_how, *cls_conf;
 	struct dcc_summary sum;
 };
@@ -263,6 +265,8 @@ out:
 	return rc;
 }
 
+static void find_culprits(struct dcc *a, size_t i);
+
 /* The block to schedule block k after: itself when it loops on itself,
  * else its only predecessor; -1 for none (entry, or several). */
 static long context_pred(const struct dcc *a, size_t k)
@@ -292,6 +296,78 @@ static int context_taken(const struct dcc *a, size_t p, size_t k)
 	return 0;
 }
 
+/* Schedule every block, after a->ctx[k] when that is a block (M_i, the
+ * static stalls and their culprits, m_total). -1: no memory. */
+static int schedule_all(struct dcc *a)
+{
+	size_t big = 0;
+	for (size_t k = 0; k < a->nb; k++)
+		if (a->blocks[k].n > big)
+			big = a->blocks[k].n;
+	int *m = ivx_calloc(2 * big, sizeof(int)), *why = ivx_calloc(2 * big, sizeof(int));
+	long *cul = ivx_calloc(2 * big, sizeof(long));
+	struct dcc_insn *tmp = ivx_calloc(2 * big, sizeof *tmp);
+	int rc = m && why && cul && tmp ? 0 : -1;
+	for (size_t k = 0; k < a->nb && rc == 0; k++) {
+		struct dcc_block *b = &a->blocks[k];
+		/* the contexts: the one chosen, or with several predecessors
+		 * each of them (up to 4), keeping per instruction the fewest
+		 * cycles: the best case over the ways into the block */
+		long preds[4];
+		int np = 0;
+		if (a->ctx[k] >= 0) {
+			preds[np++] = a->ctx[k];
+		} else if (context_pred(a, k) < 0) {
+			for (size_t e = 0; e < a->ne && np < 4; e++) {
+				const struct dcc_edge *x = &a->edges[e];
+				if (x->to == (int)k && x->from >= 0 && x->kind != 2 && x->kind != 5)
+					preds[np++] = x->from;
+			}
+			for (size_t e = 0; e < a->ne; e++)
+				if (a->edges[e].to == (int)k && (a->edges[e].from < 0 || a->edges[e].kind == 2))
+					np = 0;     /* entered from outside too: no context */
+		}
+		if (!np)
+			preds[np++] = -1;
+		for (size_t i = b->first; i < b->first + b->n; i++)
+			a->res[i].m = -1;
+		for (int c = 0; c < np; c++) {
+			long pred = preds[c];
+			size_t pn = 0, taken = (size_t)-1;
+			if (pred >= 0) {
+				const struct dcc_block *p = &a->blocks[pred];
+				pn = p->n;
+				memcpy(tmp, a->code + p->first, pn * sizeof *tmp);
+				if (context_taken(a, (size_t)pred, k))
+					taken = pn;
+			}
+			memcpy(tmp + pn, a->code + b->first, b->n * sizeof *tmp);
+			dcc_schedule_after(tmp, pn + b->n, taken, &a->mc, m, why, cul);
+			for (size_t i = b->first; i < b->first + b->n; i++) {
+				struct dcc_result_insn *r = &a->res[i];
+				size_t t = pn + (i - b->first);
+				if (r->m >= 0 && r->m <= m[t])
+					continue;
+				r->m = m[t];
+				r->static_why = why[t];
+				r->static_culprit = cul[t] < 0 ? -1 :
+					(size_t)cul[t] < pn ? (long)a->blocks[pred].first + cul[t] :
+					(long)b->first + cul[t] - (long)pn;
+			}
+		}
+		b->m_total = 0;
+		for (size_t i = b->first; i < b->first + b->n; i++) {
+			a->res[i].issue_point = a->res[i].m > 0;
+			b->m_total += a->res[i].m;
+		}
+	}
+	ivx_free(m);
+	ivx_free(why);
+	ivx_free(cul);
+	ivx_free(tmp);
+	return rc;
+}
+
 struct dcc *dcc_new(const struct dcc_insn *code, size_t n, const struct machine_config *mc, struct ivx_err *err)
 {
 	if (!n) {
@@ -310,51 +386,24 @@ struct dcc *dcc_new(const struct dcc_insn *code, size_t n, const struct machine_
 	memcpy(a->code, code, n * sizeof *code);
 	if (build_cfg(a) < 0 || classes(a) < 0)
 		goto nomem;
-	/* room for a block after its predecessor */
-	size_t big = 0;
-	for (size_t k = 0; k < a->nb; k++)
-		if (a->blocks[k].n > big)
-			big = a->blocks[k].n;
-	int *m = ivx_calloc(2 * big, sizeof(int)), *why = ivx_calloc(2 * big, sizeof(int));
-	long *cul = ivx_calloc(2 * big, sizeof(long));
-	struct dcc_insn *tmp = ivx_calloc(2 * big, sizeof *tmp);
-	if (!m || !why || !cul || !tmp) {
-		ivx_free(m);
-		ivx_free(why);
-		ivx_free(cul);
-		ivx_free(tmp);
+	a->ctx = ivx_calloc(a->nb, sizeof(long));
+	if (!a->ctx)
 		goto nomem;
+	for (size_t k = 0; k < a->nb; k++)
+		a->ctx[k] = context_pred(a, k);
+	if (schedule_all(a) < 0)
+		goto nomem;
+	/* the dynamic stalls each instruction is exposed to by its place
+	 * alone (line start, block head, operand of a load...), for the
+	 * small-sample estimate */
+	a->direct = 1;
+	for (size_t i = 0; i < n; i++) {
+		find_culprits(a, i);
+		a->res[i].likely = a->res[i].culprits;
+		a->res[i].culprits = 0;
+		a->res[i].n_culprit_pcs = 0;
 	}
-	for (size_t k = 0; k < a->nb; k++) {
-		struct dcc_block *b = &a->blocks[k];
-		long pred = context_pred(a, k);
-		size_t pn = 0, taken = (size_t)-1;
-		if (pred >= 0) {
-			const struct dcc_block *p = &a->blocks[pred];
-			pn = p->n;
-			memcpy(tmp, a->code + p->first, pn * sizeof *tmp);
-			if (context_taken(a, (size_t)pred, k))
-				taken = pn;
-		}
-		memcpy(tmp + pn, a->code + b->first, b->n * sizeof *tmp);
-		dcc_schedule_after(tmp, pn + b->n, taken, mc, m, why, cul);
-		for (size_t i = b->first; i < b->first + b->n; i++) {
-			struct dcc_result_insn *r = &a->res[i];
-			size_t t = pn + (i - b->first);
-			r->m = m[t];
-			r->static_why = why[t];
-			if (t == pn && pred >= 0 && r->static_why < 0 && r->m > 0)
-				r->static_why = -1;
-			r->static_culprit = cul[t] < 0 ? -1 : (size_t)cul[t] < pn ? (long)a->blocks[pred].first + cul[t] :
-				(long)b->first + cul[t] - (long)pn;
-			r->issue_point = m[t] > 0;
-			b->m_total += m[t];
-		}
-	}
-	ivx_free(tmp);
-	ivx_free(m);
-	ivx_free(why);
-	ivx_free(cul);
+	a->direct = 0;
 	return a;
 nomem:
 	dcc_free(a);
@@ -373,6 +422,7 @@ void dcc_free(struct dcc *a)
 	ivx_free(a->cls_freq);
 	ivx_free(a->cls_how);
 	ivx_free(a->cls_conf);
+	ivx_free(a->ctx);
 	ivx_free(a);
 }
 
@@ -592,6 +642,8 @@ static void culprits_walk(struct dcc *a, size_t i, long j, int dist, int window,
 				add_culprit(r, DCC_D_XDEP, y->pc);
 			}
 		}
+		if (a->direct)
+			continue;
 		/* a full ROB behind a missing load or a store that cannot write */
 		if (dist + 1 >= (int)a->mc.rob_size / 2) {
 			if (y->kind == INSN_KIND_LOAD) {
@@ -673,7 +725,7 @@ static void find_culprits(struct dcc *a, size_t i)
 		add_culprit(r, DCC_D_FETCH, 0);
 	if (x->kind == INSN_KIND_SYSCALL || (pos && a->code[i - 1].kind == INSN_KIND_SYSCALL))
 		add_culprit(r, DCC_D_SERIAL, 0);
-	if (x->kind == INSN_KIND_LOAD)
+	if (x->kind == INSN_KIND_LOAD && !a->direct)
 		add_culprit(r, DCC_D_WBUF, 0);   /* waits for an older store, or an MSHR */
 	int window = (int)a->mc.rob_size + (int)a->mc.issue_width;
 	uint64_t pending = x->n_src >= 64 ? ~0ull : (1ull << x->n_src) - 1;
@@ -718,7 +770,7 @@ static void rule_out(struct dcc *a, const struct dcc_profile *p, double cyc_peri
 	}
 }
 
-int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err)
+static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err)
 {
 	const uint64_t *S = p->samples[0];
 	if (!S)
@@ -768,7 +820,7 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 	}
 	for (int c = 0; c < a->n_cls; c++) {
 		int n = 0;
-		double sum_s = 0, sum_m = 0;
+		double sum_s = 0, sum_m = 0, clean_s = 0, clean_m = 0;
 		for (size_t k = 0; k < a->nb; k++) {
 			const struct dcc_block *b = &a->blocks[k];
 			if (b->cls != c)
@@ -776,6 +828,10 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 			for (size_t i = b->first; i < b->first + b->n; i++) {
 				sum_s += (double)S[i];
 				sum_m += a->res[i].m;
+				if (!a->res[i].likely) {
+					clean_s += (double)S[i];
+					clean_m += a->res[i].m;
+				}
 				if (a->res[i].issue_point && a->res[i].ratio >= 0) {
 					idx[n] = (int)i;
 					weight[n] = a->res[i].weight;
@@ -786,6 +842,13 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 		if (!n)
 			continue;
 		int conf, how;
+		/* with few samples, sum S / sum M over the instructions that no
+		 * dynamic stall is tied to, when they carry a fair share of
+		 * the best-case cycles (ivx's refinement of the paper's rule) */
+		if (clean_m >= 0.25 * sum_m && clean_m > 0) {
+			sum_s = clean_s;
+			sum_m = clean_m;
+		}
 		a->cls_freq[c] = dcc_class_freq(ratio, weight, n, sum_s, sum_m, used, &conf, &how);
 		a->cls_conf[c] = conf;
 		a->cls_how[c] = how;
@@ -832,6 +895,9 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 		r->conf = b->conf;
 		r->cpi = r->freq > 0 ? (double)S[i] / r->freq : -1;
 		r->dyn = r->freq >= 0 ? (double)S[i] - r->freq * r->m : 0;
+		/* beyond two standard deviations of the samples' Poisson noise
+		 * around F M_i: a stall (or gain), not sampling error */
+		r->significant = r->freq >= 0 && fabs(r->dyn) > 2.0 * sqrt(r->freq * r->m + 1.0);
 		if (r->dyn > 0)
 			find_culprits(a, i);
 	}
@@ -869,12 +935,14 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 		}
 		for (size_t i = b->first; i < b->first + b->n; i++) {
 			const struct dcc_result_insn *r = &a->res[i];
+			if (!r->significant) {
+				s->noise += r->dyn;
+				continue;
+			}
 			if (r->dyn < 0) {
 				s->gain += r->dyn;
 				continue;
 			}
-			if (r->dyn == 0)
-				continue;
 			s->dynamic += r->dyn;
 			int nl = __builtin_popcount(r->culprits);
 			if (!nl)
@@ -889,6 +957,51 @@ int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err
 		}
 	}
 	return IVX_OK;
+}
+
+/* A block with several predecessors was scheduled from an empty machine;
+ * once the edges have estimates, schedule it after the one that brings
+ * most of its executions (at least half), so pairs across the boundary
+ * are counted. 1 if some block's context changed. */
+static int update_context(struct dcc *a)
+{
+	int changed = 0;
+	for (size_t k = 0; k < a->nb; k++) {
+		if (context_pred(a, k) >= 0 || a->blocks[k].freq <= 0)
+			continue;
+		long best = -1;
+		double bf = 0;
+		for (size_t e = 0; e < a->ne; e++) {
+			const struct dcc_edge *x = &a->edges[e];
+			if (x->to != (int)k || x->from < 0 || x->kind == 2 || x->kind == 5)
+				continue;
+			if (x->freq > bf) {
+				bf = x->freq;
+				best = x->from;
+			}
+		}
+		if (bf < 0.5 * a->blocks[k].freq)
+			best = -1;
+		if (best != a->ctx[k]) {
+			a->ctx[k] = best;
+			changed = 1;
+		}
+	}
+	return changed;
+}
+
+int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err)
+{
+	for (size_t k = 0; k < a->nb; k++)
+		a->ctx[k] = context_pred(a, k);
+	if (schedule_all(a) < 0)
+		return ivx_error(err, IVX_ESYS, "dcpicalc: out of memory");
+	int rc = estimate_once(a, p, err);
+	if (rc < 0 || a->missing || !update_context(a))
+		return rc;
+	if (schedule_all(a) < 0)
+		return ivx_error(err, IVX_ESYS, "dcpicalc: out of memory");
+	return estimate_once(a, p, err);
 }
 
 size_t dcc_insn_count(const struct dcc *a) { return a->n; }

@@ -103,7 +103,9 @@ struct dcc_result_insn {
 	double freq;              /* F (executions per CYCLES period), -1 unknown */
 	double cpi;               /* S_i / F, -1 unknown */
 	double dyn;               /* dynamic stall samples S_i - F M_i (negative: gain) */
+	int significant;          /* |dyn| beyond two standard deviations of sampling noise */
 	uint32_t culprits;        /* candidate letters (bits of enum dcc_letter) */
+	uint32_t likely;          /* letters its place alone exposes it to (static) */
 	int n_culprit_pcs;
 	uint64_t culprit_pc[DCC_MAX_CULPRITS];
 	int conf;
@@ -118,9 +120,10 @@ struct dcc_summary {
 	double execution;         /* F * n / issue width per block */
 	double static_[3];        /* s, a, f */
 	double dyn_lo[DCC_LETTER_COUNT], dyn_hi[DCC_LETTER_COUNT];
-	double dynamic;           /* sum of positive S_i - F M_i */
+	double dynamic;           /* sum of significant positive S_i - F M_i */
 	double unexplained;       /* ... of instructions with no culprit left */
 	double gain;              /* sum of negative S_i - F M_i */
+	double noise;             /* S_i - F M_i within sampling noise (net) */
 	double unknown;           /* samples of instructions without a frequency */
 };
 

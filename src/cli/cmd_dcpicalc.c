@@ -209,7 +209,7 @@ static void print_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc
 			else if (r->static_why >= 0)
 				fprintf(o, "         %c (%s)\n", dcc_letter_char[r->static_why], dcc_letter_name(r->static_why));
 			double stall = r->freq > 0 ? r->dyn / r->freq : 0;
-			if (r->dyn > 0 && stall >= 0.5) {
+			if (r->dyn > 0 && r->significant && stall >= 0.5) {
 				letters(r->culprits, cul);
 				fprintf(o, "         %s ... %.1fcy%s\n", cul[0] ? cul : "?", stall,
 					cul[0] ? "" : " (unexplained)");
@@ -227,7 +227,7 @@ static void print_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc
 				fprintf(o, " %8s", r->m ? "?" : "");
 			fputs("  ", o);
 			int w = 0;
-			for (int c = 0; c < r->n_culprit_pcs && r->dyn > 0 && stall >= 0.5; c++)
+			for (int c = 0; c < r->n_culprit_pcs && r->dyn > 0 && r->significant && stall >= 0.5; c++)
 				w += fprintf(o, "%s%llx", c ? "," : "", (unsigned long long)r->culprit_pc[c]);
 			if (truth && pr->t_retired && pr->t_cycles) {
 				fprintf(o, "%*s[%8llu", w < 10 ? 10 - w : 1, "", (unsigned long long)pr->t_retired[i]);
@@ -299,9 +299,11 @@ static void print_summary(FILE *o, const struct dcpicalc_proc *pr, const struct 
 	fprintf(o, "*** %-32s %6.1f%%\n***\n", "Subtotal static", pct(st, T));
 	fprintf(o, "*** %-32s %6.1f%%\n", "Total stall", pct(st + s->dynamic + s->gain, T));
 	fprintf(o, "*** %-32s %6.1f%%\n", "Execution", pct(s->execution, T));
+	fprintf(o, "*** %-32s %6.1f%%\n", "Net sampling error", pct(s->noise, T));
 	if (s->unknown > 0)
 		fprintf(o, "*** %-32s %6.1f%%\n", "No frequency estimate", pct(s->unknown, T));
-	fprintf(o, "*** %-32s %6.1f%%\n", "Total tallied", pct(st + s->dynamic + s->gain + s->execution + s->unknown, T));
+	fprintf(o, "*** %-32s %6.1f%%\n", "Total tallied",
+		pct(st + s->dynamic + s->gain + s->execution + s->unknown + s->noise, T));
 	fprintf(o, "*** (%.0f samples, %.1f%% of all samples)\n", s->samples, pct(s->samples, (double)all_samples));
 	if (truth && acc) {
 		fprintf(o, "***\n*** truth: frequency within 5%% for %.1f%% of the samples (10%%: %.1f%%, 15%%: %.1f%%)\n",
@@ -334,8 +336,8 @@ static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc 
 		period, s->samples);
 	fprintf(o, "\"unexplained_fraction\":%.6g,", s->samples > 0 ? s->unexplained / s->samples : 0);
 	fprintf(o, "\"summary\":{\"best\":%.6g,\"execution\":%.6g,\"dynamic\":%.6g,\"unexplained\":%.6g,\"gain\":%.6g,"
-		   "\"unknown\":%.6g,\"static\":{\"s\":%.6g,\"a\":%.6g,\"f\":%.6g},\"dynamic_range\":{",
-		s->best, s->execution, s->dynamic, s->unexplained, s->gain, s->unknown, s->static_[0], s->static_[1],
+		   "\"noise\":%.6g,\"unknown\":%.6g,\"static\":{\"s\":%.6g,\"a\":%.6g,\"f\":%.6g},\"dynamic_range\":{",
+		s->best, s->execution, s->dynamic, s->unexplained, s->gain, s->noise, s->unknown, s->static_[0], s->static_[1],
 		s->static_[2]);
 	for (int l = 3, first = 1; l < DCC_LETTER_COUNT; l++, first = 0)
 		fprintf(o, "%s\"%c\":[%.6g,%.6g]", first ? "" : ",", dcc_letter_char[l], s->dyn_lo[l], s->dyn_hi[l]);
