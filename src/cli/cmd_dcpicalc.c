@@ -601,11 +601,13 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 	if (jo) {
 		fprintf(jo, "],\n \"total\":{\"samples\":%.0f,\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,"
 			    "\"freq_within_15\":%.6g,\"unexplained_fraction\":%.6g,\"culprit_coverage\":%.6g,"
-			    "\"dynamic_true_cycles\":%.0f,\"edges_within_5\":%.6g,\"edges_within_10\":%.6g}}\n",
+			    "\"dynamic_true_cycles\":%.0f,\"edge_true\":%.0f,\"edges_within_5\":%.6g,\"edges_within_10\":%.6g,"
+			    "\"unexplained\":%.6g,\"w5\":%.6g,\"w10\":%.6g,\"w15\":%.6g,\"covered\":%.6g}}\n",
 			tot.samples, tot.samples > 0 ? tot.w5 / tot.samples : 0, tot.samples > 0 ? tot.w10 / tot.samples : 0,
 			tot.samples > 0 ? tot.w15 / tot.samples : 0, tot.samples > 0 ? tot.unexplained / tot.samples : 0,
-			tot.dyn_true > 0 ? tot.dyn_covered / tot.dyn_true : 1, tot.dyn_true,
-			tot.edge_true > 0 ? tot.edge_e5 / tot.edge_true : 1, tot.edge_true > 0 ? tot.edge_e10 / tot.edge_true : 1);
+			tot.dyn_true > 0 ? tot.dyn_covered / tot.dyn_true : 1, tot.dyn_true, tot.edge_true,
+			tot.edge_true > 0 ? tot.edge_e5 / tot.edge_true : 1, tot.edge_true > 0 ? tot.edge_e10 / tot.edge_true : 1,
+			tot.unexplained, tot.w5, tot.w10, tot.w15, tot.dyn_covered);
 		struct ivx_err e = { 0 };
 		if (outfile_commit(of, &e) < 0) {
 			cli_error("%s", e.msg);
