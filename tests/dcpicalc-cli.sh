@@ -29,7 +29,7 @@ prof() { db=$1; shift; "$IVX" profile --quiet $cfg --db "$tmp/$db" "$@" >/dev/nu
 
 check "profile dmiss" "prof dmiss --period 512 --fastforward 3000000 --max-cycles 2000000 data/bin/workloads/ptrchase"
 check "profile mul" "prof mul --period 512 --max-cycles 2000000 data/bin/workloads/muldiv"
-check "profile icache" "prof icache --period 256 data/bin/kernels/k1_icache_miss -- miss 200"
+check "profile icache" "prof icache --period 200:100 data/bin/kernels/k1_icache_miss -- miss 400"
 check "profile branch" "prof branch --period 512 --max-cycles 2000000 data/bin/workloads/branchy"
 
 calc() { # NAME PROC

@@ -917,7 +917,7 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 		}
 		double F = b->freq;
 		s->best += F * b->m_total;
-		s->execution += F * (double)b->n / w;
+		double st0 = s->static_[0] + s->static_[1] + s->static_[2];
 		/* static stalls: an issue point's cycles beyond the first, and
 		 * the slots its group left empty, go to the reason the next
 		 * issue point could not join it */
@@ -933,6 +933,9 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 			if (r->m > 1)
 				s->static_[r->static_why >= 0 ? r->static_why : DCC_S_SLOT] += F * (r->m - 1);
 		}
+		/* the rest of the best case is execution: F x (instructions that
+		 * issue in this block's cycles) / issue width */
+		s->execution += F * b->m_total - (s->static_[0] + s->static_[1] + s->static_[2] - st0);
 		for (size_t i = b->first; i < b->first + b->n; i++) {
 			const struct dcc_result_insn *r = &a->res[i];
 			if (!r->significant) {
