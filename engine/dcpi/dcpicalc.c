@@ -296,18 +296,44 @@ static int context_taken(const struct dcc *a, size_t p, size_t k)
 	return 0;
 }
 
-/* Schedule every block, after a->ctx[k] when that is a block (M_i, the
- * static stalls and their culprits, m_total). -1: no memory. */
+/* How far back the schedule of a block looks: the blocks before it along
+ * the chosen predecessors, up to this many instructions (pairing at a
+ * block's entry depends on how the blocks before it issued). */
+#define DCC_CONTEXT_INSNS 16
+#define DCC_CONTEXT_BLOCKS 8
+
+/* The chain of blocks to schedule before block k when entered from p:
+ * p, p's chosen predecessor, ... (oldest last in chain[]); its length. */
+static int context_chain(const struct dcc *a, long p, long *chain)
+{
+	int n = 0;
+	size_t insns = 0;
+	while (p >= 0 && n < DCC_CONTEXT_BLOCKS && insns < DCC_CONTEXT_INSNS) {
+		for (int k = 0; k < n; k++)
+			if (chain[k] == p)
+				return n;       /* around a loop: enough */
+		chain[n++] = p;
+		insns += a->blocks[p].n;
+		long q = a->ctx[p] >= 0 ? a->ctx[p] : context_pred(a, (size_t)p);
+		p = q;
+	}
+	return n;
+}
+
+/* Schedule every block after its context (a->ctx[k], or each predecessor
+ * keeping the best case): M_i, the static stalls and their culprits,
+ * m_total. -1: no memory. */
 static int schedule_all(struct dcc *a)
 {
 	size_t big = 0;
 	for (size_t k = 0; k < a->nb; k++)
 		if (a->blocks[k].n > big)
 			big = a->blocks[k].n;
-	int *m = ivx_calloc(2 * big, sizeof(int)), *why = ivx_calloc(2 * big, sizeof(int));
-	long *cul = ivx_calloc(2 * big, sizeof(long));
-	struct dcc_insn *tmp = ivx_calloc(2 * big, sizeof *tmp);
-	int rc = m && why && cul && tmp ? 0 : -1;
+	size_t cap = big + DCC_CONTEXT_BLOCKS * big + 1;
+	int *m = ivx_calloc(cap, sizeof(int)), *why = ivx_calloc(cap, sizeof(int));
+	long *cul = ivx_calloc(cap, sizeof(long)), *where = ivx_calloc(cap, sizeof(long));
+	struct dcc_insn *tmp = ivx_calloc(cap, sizeof *tmp);
+	int rc = m && why && cul && tmp && where ? 0 : -1;
 	for (size_t k = 0; k < a->nb && rc == 0; k++) {
 		struct dcc_block *b = &a->blocks[k];
 		/* the contexts: the one chosen, or with several predecessors
@@ -332,16 +358,27 @@ static int schedule_all(struct dcc *a)
 		for (size_t i = b->first; i < b->first + b->n; i++)
 			a->res[i].m = -1;
 		for (int c = 0; c < np; c++) {
-			long pred = preds[c];
-			size_t pn = 0, taken = (size_t)-1;
-			if (pred >= 0) {
-				const struct dcc_block *p = &a->blocks[pred];
-				pn = p->n;
-				memcpy(tmp, a->code + p->first, pn * sizeof *tmp);
-				if (context_taken(a, (size_t)pred, k))
-					taken = pn;
+			long chain[DCC_CONTEXT_BLOCKS];
+			int nc = context_chain(a, preds[c], chain);
+			size_t pn = 0, groups[DCC_CONTEXT_BLOCKS + 1];
+			int ng = 0;
+			/* oldest first; a new fetch group after each taken edge */
+			for (int j = nc - 1; j >= 0; j--) {
+				const struct dcc_block *p = &a->blocks[chain[j]];
+				long next = j ? chain[j - 1] : (long)k;
+				memcpy(tmp + pn, a->code + p->first, p->n * sizeof *tmp);
+				for (size_t t = 0; t < p->n; t++)
+					where[pn + t] = (long)(p->first + t);
+				pn += p->n;
+				if (context_taken(a, (size_t)chain[j], (size_t)next))
+					groups[ng++] = pn;
 			}
 			memcpy(tmp + pn, a->code + b->first, b->n * sizeof *tmp);
+			for (size_t t = 0; t < b->n; t++)
+				where[pn + t] = (long)(b->first + t);
+			/* (the scheduler takes one forced group start: the last one,
+			 * at the block; earlier taken edges only shift the context) */
+			size_t taken = ng && groups[ng - 1] == pn ? pn : (size_t)-1;
 			dcc_schedule_after(tmp, pn + b->n, taken, &a->mc, m, why, cul);
 			for (size_t i = b->first; i < b->first + b->n; i++) {
 				struct dcc_result_insn *r = &a->res[i];
@@ -350,9 +387,7 @@ static int schedule_all(struct dcc *a)
 					continue;
 				r->m = m[t];
 				r->static_why = why[t];
-				r->static_culprit = cul[t] < 0 ? -1 :
-					(size_t)cul[t] < pn ? (long)a->blocks[pred].first + cul[t] :
-					(long)b->first + cul[t] - (long)pn;
+				r->static_culprit = cul[t] < 0 ? -1 : where[cul[t]];
 			}
 		}
 		b->m_total = 0;
@@ -364,6 +399,7 @@ static int schedule_all(struct dcc *a)
 	ivx_free(m);
 	ivx_free(why);
 	ivx_free(cul);
+	ivx_free(where);
 	ivx_free(tmp);
 	return rc;
 }
