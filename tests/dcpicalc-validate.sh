@@ -19,8 +19,14 @@
 IVX=${1:-${IVX:-build/ivx}}
 shift 2>/dev/null
 PERIODS=${*:-4096 1024}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# DCPICALC_VALIDATE_DIR=DIR keeps the profiles there (to analyse them again)
+if [ -n "$DCPICALC_VALIDATE_DIR" ]; then
+	tmp=$DCPICALC_VALIDATE_DIR
+	mkdir -p "$tmp" || exit 1
+else
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
 command -v python3 >/dev/null 2>&1 || { echo "dcpicalc-validate: needs python3"; exit 1; }
 status=0
 for P in $PERIODS; do
@@ -29,6 +35,7 @@ for P in $PERIODS; do
 	for w in branchy crc hashtab icache interp matmul muldiv ptrchase qsort recurse sieve stream strproc; do
 		prog=data/bin/workloads/$w
 		db=$tmp/$w-$P
+		rm -rf "$db"
 		if ! nice "$IVX" profile --quiet --config data/configs/inorder.ini --period "$P" --db "$db" "$prog" \
 			>/dev/null 2>"$tmp/err"; then
 			echo "dcpicalc-validate: profile $w failed: $(cat "$tmp/err")"; status=1; continue
