@@ -697,7 +697,18 @@ static void culprits_walk(struct dcc *a, size_t i, long j, int dist, int window,
 		return;
 	for (size_t e = 0; e < a->ne; e++) {
 		const struct dcc_edge *ed = &a->edges[e];
-		if (ed->to != a->res[b->first].block || ed->from < 0)
+		if (ed->to != a->res[b->first].block)
+			continue;
+		if ((ed->from < 0 || ed->kind == 2) && pending && !a->direct && dist < 2 * (int)a->mc.issue_width) {
+			/* an operand from the caller, or from the callee just
+			 * returned, close enough to be in flight: it may come
+			 * from a load that missed there */
+			add_culprit(r, DCC_D_DCACHE, 0);
+			add_culprit(r, DCC_D_DTLB, 0);
+			add_culprit(r, DCC_D_XDEP, 0);
+			add_culprit(r, DCC_D_LONG, 0);
+		}
+		if (ed->from < 0)
 			continue;
 		const struct dcc_block *p = &a->blocks[ed->from];
 		culprits_walk(a, i, (long)(p->first + p->n - 1), dist, window, pending, 1, depth + 1);
@@ -767,13 +778,19 @@ static void find_culprits(struct dcc *a, size_t i)
 	uint64_t pending = x->n_src >= 64 ? ~0ull : (1ull << x->n_src) - 1;
 	if (i > b->first)
 		culprits_walk(a, i, (long)i - 1, 0, window, pending, 0, 0);
-	else
-		culprits_walk(a, i, (long)i, window, window, pending, 0, 0);
 	if (i == b->first) {
 		/* walk the predecessors only */
 		for (size_t e = 0; e < a->ne; e++) {
 			const struct dcc_edge *ed = &a->edges[e];
-			if (ed->to != r->block || ed->from < 0)
+			if (ed->to != r->block)
+				continue;
+			if ((ed->from < 0 || ed->kind == 2) && pending && !a->direct) {
+				add_culprit(r, DCC_D_DCACHE, 0);   /* an operand from the caller or callee */
+				add_culprit(r, DCC_D_DTLB, 0);
+				add_culprit(r, DCC_D_XDEP, 0);
+				add_culprit(r, DCC_D_LONG, 0);
+			}
+			if (ed->from < 0)
 				continue;
 			const struct dcc_block *p = &a->blocks[ed->from];
 			culprits_walk(a, i, (long)(p->first + p->n - 1), 0, window, pending, 1, 1);
