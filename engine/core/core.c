@@ -544,6 +544,103 @@ static uint64_t issue_head_pc(const struct core *c)
 	return guest_cpu_const(c->g)->pc;
 }
 
+/* cycle_record.issue_wait (events.h), in-order mode: why the oldest
+ * instruction not yet issued is still waiting at the end of this cycle,
+ * and whom to blame (*pc). Read after every stage has run, so it names
+ * what kept the instruction from issuing this cycle. */
+static const struct core_insn *producer_of(const struct core *c, const struct core_insn *r, uint64_t p)
+{
+	const struct core_state *s = &c->s;
+	const struct uop *u = r->uop;
+	for (int k = 0; k < u->n_src; k++) {
+		for (uint64_t q = p; q-- > s->head;) {
+			const struct core_insn *w = core_at(c, q);
+			int writes = 0;
+			for (int d = 0; d < w->uop->n_dst; d++)
+				writes |= w->uop->dst[d] == u->src[k];
+			if (!writes)
+				continue;
+			if (w->state != IS_DONE)
+				return w;
+			break;          /* the youngest writer is done: this operand is ready */
+		}
+	}
+	return NULL;
+}
+
+static int frontend_wait(const struct core_insn *r, uint64_t *pc)
+{
+	*pc = r->fe_pc;
+	return r->fe_cause ? r->fe_cause : ISSUE_WAIT_FRONTEND;
+}
+
+static int issue_wait_of(const struct core *c, uint64_t *pc)
+{
+	const struct core_state *s = &c->s;
+	uint64_t now = s->cycle, p = s->issue_pos > s->head ? s->issue_pos : s->head;
+	*pc = 0;
+	if (p < s->dispatch) {
+		const struct core_insn *r = core_at(c, p);
+		if (r->state != IS_WAITING)
+			return ISSUE_WAIT_NONE;
+		if (r->wrong_path) {
+			*pc = s->ev_mispredict.id ? s->ev_mispredict.pc : s->redirect_pc;
+			return ISSUE_WAIT_MISPREDICT;
+		}
+		if (p >= s->dispatch - (uint64_t)s->cc.dispatched)
+			return frontend_wait(r, pc);   /* dispatched after this cycle's issue */
+		if (r->pending) {
+			const struct core_insn *q = producer_of(c, r, p);
+			if (!q)
+				return ISSUE_WAIT_DEP;
+			*pc = q->pc;
+			if (q->op_class == UOP_LOAD && q->state == IS_ISSUED) {
+				if (q->dtlb_miss && now < q->issue_cycle + c->cfg.dtlb.miss_latency)
+					return ISSUE_WAIT_DEP_DTLB;
+				return q->dcache_level == 3 ? ISSUE_WAIT_DEP_L2D :
+				       q->dcache_level == 2 ? ISSUE_WAIT_DEP_L1D : ISSUE_WAIT_DEP;
+			}
+			return q->fu == FU_ALU || q->fu == FU_MEM ? ISSUE_WAIT_DEP : ISSUE_WAIT_DEP_LONG;
+		}
+		if (s->cc.issued >= (int)c->cfg.issue_width)
+			return ISSUE_WAIT_SLOT;
+		if (r->serialize)
+			return ISSUE_WAIT_SERIAL;
+		if (r->op_class == UOP_LOAD)
+			return ISSUE_WAIT_MEM;
+		return ISSUE_WAIT_UNIT;
+	}
+	if (s->dispatch != s->tail) {
+		const struct core_insn *r = core_at(c, s->dispatch);
+		if (r->wrong_path) {
+			*pc = s->ev_mispredict.id ? s->ev_mispredict.pc : s->redirect_pc;
+			return ISSUE_WAIT_MISPREDICT;
+		}
+		if (r->ready_cycle > now || s->cc.dispatched >= (int)c->cfg.decode_width || s->head == s->dispatch)
+			return frontend_wait(r, pc);
+		/* ready to dispatch, but the ROB, issue queue or LSQ is full */
+		const struct core_insn *h = core_at(c, s->head);
+		*pc = h->pc;
+		if (h->op_class == UOP_LOAD && h->state == IS_ISSUED && (h->dcache_level >= 2 || h->dtlb_miss))
+			return ISSUE_WAIT_FULL_DMISS;
+		if (h->op_class == UOP_STORE && h->state == IS_DONE)
+			return ISSUE_WAIT_FULL_STORE;
+		return ISSUE_WAIT_FULL_OTHER;
+	}
+	if (s->spec || s->redirect) {
+		*pc = s->ev_mispredict.id ? s->ev_mispredict.pc : s->redirect_pc;
+		return ISSUE_WAIT_MISPREDICT;
+	}
+	if (s->fetch_wait) {
+		*pc = guest_cpu_const(c->g)->pc;
+		return s->fetch_wait_kind == MISS_L2I ? ISSUE_WAIT_L2I :
+		       s->fetch_wait_kind == MISS_L1I ? ISSUE_WAIT_L1I : ISSUE_WAIT_ITLB;
+	}
+	if (s->fetch_halt == HALT_SYSCALL)
+		return ISSUE_WAIT_SERIAL;
+	return ISSUE_WAIT_FRONTEND;
+}
+
 /* Complete this cycle's record (the stages filled in the counts) and
  * pass it on. The record is published in place: copying it would read
  * back, in wider loads, counts just written field by field, which the
@@ -562,11 +659,13 @@ static void publish_cycle(struct core *c)
 	 * occupancies and positions are the last cycle's (the commit stage
 	 * named the head, as nothing committed). */
 	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
+	rec->issue_wait = c->cfg.inorder ? issue_wait_of(c, &rec->issue_wait_pc) : ISSUE_WAIT_NONE;
 	if (rec->idle) {
 		const struct idle_key *k = &c->idle_key;
 		if (c->idle_repeatable && rec->fetch_stall == k->fetch_stall && rec->head_wait == k->head_wait &&
 		    rec->rob_full == k->rob_full && rec->rob_full_wrong_path == k->rob_full_wrong_path &&
-		    rec->long_misses_outstanding == k->long_misses_outstanding) {
+		    rec->long_misses_outstanding == k->long_misses_outstanding &&
+		    rec->issue_wait == k->issue_wait && rec->issue_wait_pc == k->issue_wait_pc) {
 			/* one more cycle like the last one published: hold it back */
 			if (!c->idle_pending++)
 				memcpy(&c->idle_first, rec, CYCLE_RECORD_FIXED);
@@ -576,7 +675,7 @@ static void publish_cycle(struct core *c)
 		c->idle_repeatable = c->idle_batching;
 		c->idle_key = (struct idle_key){
 			rec->fetch_stall, rec->head_wait, rec->rob_full, rec->rob_full_wrong_path,
-			rec->long_misses_outstanding,
+			rec->long_misses_outstanding, rec->issue_wait, rec->issue_wait_pc,
 		};
 		if (c->cc_current)
 			goto publish;

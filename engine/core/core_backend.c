@@ -476,6 +476,7 @@ static __attribute__((noinline)) void resolve_mispredict(struct core *c, struct 
 	s->fetch_halt = HALT_NONE;
 	s->fetch_resume = s->cycle + 1;
 	s->redirect = 1;
+	s->redirect_pc = br->pc;
 }
 
 /* ---- writeback ---------------------------------------------------------------- */

@@ -103,6 +103,8 @@ static inline struct core_insn *alloc_insn(struct core *c, const struct guest_st
 	r->fu = FU_ALU;
 	r->wrong_path = (uint8_t)s->spec;
 	r->taken = (uint8_t)st->taken;
+	r->fe_cause = (uint8_t)s->fe_cause;
+	r->fe_pc = s->fe_pc;
 	memset(&r->pending, 0, offsetof(struct core_insn, zero_end) - offsetof(struct core_insn, pending));
 	s->stats.fetched++;
 	s->cc.fetched++;
@@ -216,6 +218,18 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 	uint32_t width = room < c->cfg.fetch_width ? room : c->cfg.fetch_width;
 	guest_set_time_ns(g, s->time_base + s->cycle);   /* 1 GHz */
 	uint64_t line = cpu->pc & c->line_mask;
+	/* Why this block comes late, for cycle_record.issue_wait: it waited on
+	 * an I-side miss, or refills the frontend after a misprediction. */
+	s->fe_cause = ISSUE_WAIT_NONE;
+	s->fe_pc = 0;
+	if (imiss) {
+		s->fe_cause = s->fetch_wait_kind == MISS_L2I ? ISSUE_WAIT_L2I :
+			      s->fetch_wait_kind == MISS_L1I ? ISSUE_WAIT_L1I : ISSUE_WAIT_ITLB;
+		s->fe_pc = cpu->pc;
+	} else if (s->redirect && !s->spec) {
+		s->fe_cause = ISSUE_WAIT_MISPREDICT;
+		s->fe_pc = s->redirect_pc;
+	}
 	for (uint32_t n = 0; n < width; n++) {
 		if ((cpu->pc & c->line_mask) != line)
 			break;

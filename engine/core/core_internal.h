@@ -92,7 +92,7 @@ struct core_insn {
 	uint8_t fu;               /* enum core_fu */
 	uint8_t wrong_path;       /* fetched down a mispredicted path */
 	uint8_t taken;            /* branch: actually taken */
-	uint8_t spare8;
+	uint8_t fe_cause;         /* enum issue_wait: why its fetch came late (0: it did not) */
 	/* cleared at allocation: */
 	uint8_t pending;          /* source operands not yet available */
 	uint8_t pending_addr;     /* stores: address operands not yet available */
@@ -108,7 +108,7 @@ struct core_insn {
 	uint8_t zero_end[4];
 	uint8_t pad[3];
 	uint64_t load_value;      /* loads: the first register loaded (set at fetch) */
-	uint8_t spare[8];
+	uint64_t fe_pc;           /* ... the instruction to blame (fetch address, branch) */
 };
 
 /* D-side miss events a load began (ended when its data returns). */
@@ -160,6 +160,9 @@ struct core_state {
 	/* wrong path */
 	int spec;                 /* fetch is past an unresolved misprediction */
 	int redirect;             /* resolved; no correct-path dispatch since */
+	uint64_t redirect_pc;     /* the branch whose misprediction was resolved last */
+	int fe_cause;             /* the block being fetched: why it is late (enum issue_wait) */
+	uint64_t fe_pc;           /* ... and who is to blame */
 
 	/* state-based events */
 	struct core_active ev_mispredict, ev_rob_full, ev_rob_empty, ev_fu_stall;
@@ -236,6 +239,8 @@ struct core {
 	int idle_repeatable;
 	struct idle_key {
 		int fetch_stall, head_wait, rob_full, rob_full_wrong_path, long_misses_outstanding;
+		int issue_wait;
+		uint64_t issue_wait_pc;
 	} idle_key;
 	uint64_t idle_pending;
 	struct cycle_record idle_first;

@@ -47,3 +47,13 @@ int insn_kind_from_name(const char *name)
 			return k;
 	return -1;
 }
+
+static const char *const wait_names[ISSUE_WAIT_COUNT] = {
+	"none", "slot", "dep", "dep-long", "dep-l1d", "dep-l2d", "dep-dtlb", "unit", "mem", "serial",
+	"full-dmiss", "full-store", "full-other", "frontend", "l1i", "l2i", "itlb", "mispredict",
+};
+
+const char *issue_wait_name(int w)
+{
+	return w >= 0 && w < ISSUE_WAIT_COUNT ? wait_names[w] : "?";
+}

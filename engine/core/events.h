@@ -175,6 +175,36 @@ enum head_wait {
 	HEAD_STORE,           /* store waiting to drain */
 };
 
+/* In-order mode (core.mode=inorder): why the instruction at the head of
+ * the issue stage (issue_head_pc, below) did not issue this cycle, with
+ * the instruction to blame in cycle_record.issue_wait_pc. The truth
+ * behind dcpicalc's culprits (docs/dcpicalc.md). */
+enum issue_wait {
+	ISSUE_WAIT_NONE,      /* out-of-order mode, or nothing to issue */
+	ISSUE_WAIT_SLOT,      /* ready: the cycle's issue slots went to older ones */
+	ISSUE_WAIT_DEP,       /* operand of a short-latency producer (ALU, load hit); pc: producer */
+	ISSUE_WAIT_DEP_LONG,  /* operand of a multiply, divide or FP op; pc: producer */
+	ISSUE_WAIT_DEP_L1D,   /* operand of a load served by the L2; pc: the load */
+	ISSUE_WAIT_DEP_L2D,   /* ... of a load served by memory; pc: the load */
+	ISSUE_WAIT_DEP_DTLB,  /* ... of a load walking the D-TLB; pc: the load */
+	ISSUE_WAIT_UNIT,      /* its functional unit is busy (unpipelined divider) */
+	ISSUE_WAIT_MEM,       /* a load waits for an older store or a free MSHR */
+	ISSUE_WAIT_SERIAL,    /* serializing (system call): waits for the ROB to drain */
+	ISSUE_WAIT_FULL_DMISS,/* not dispatched, ROB/LSQ full behind a missing load; pc: it */
+	ISSUE_WAIT_FULL_STORE,/* ... behind a store that cannot write; pc: it */
+	ISSUE_WAIT_FULL_OTHER,/* ... behind anything else; pc: the ROB head */
+	ISSUE_WAIT_FRONTEND,  /* still in the frontend pipeline (fetch bandwidth, refill) */
+	ISSUE_WAIT_L1I,       /* its fetch missed the L1 I-cache; pc: the fetch */
+	ISSUE_WAIT_L2I,       /* ... and the L2 */
+	ISSUE_WAIT_ITLB,      /* ... the I-TLB */
+	ISSUE_WAIT_MISPREDICT,/* wrong path, or refill after a misprediction; pc: the branch */
+	ISSUE_WAIT_COUNT
+};
+/* "none", "slot", "dep", "dep-long", "dep-l1d", "dep-l2d", "dep-dtlb",
+ * "unit", "mem", "serial", "full-dmiss", "full-store", "full-other",
+ * "frontend", "l1i", "l2i", "itlb", "mispredict"; "?" when unknown. */
+const char *issue_wait_name(int w);
+
 struct cycle_record {
 	uint64_t cycle;
 	int fetched;            /* instructions fetched into the frontend */
@@ -212,6 +242,10 @@ struct cycle_record {
 	 * instruction is in the ROB, the frontend's oldest; when the frontend
 	 * is empty too, the address fetch is at. */
 	uint64_t issue_head_pc;
+	/* In-order mode: why that instruction waits (enum issue_wait) and the
+	 * instruction to blame (0 if none); ISSUE_WAIT_NONE out of order. */
+	int issue_wait;
+	uint64_t issue_wait_pc;
 	/* (the fields above are the record's fixed part: CYCLE_RECORD_FIXED) */
 	/* The branches fetched this cycle (both paths), oldest first, so an
 	 * observer that tracks every branch needs no instruction event each. */

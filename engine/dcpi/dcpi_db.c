@@ -254,7 +254,8 @@ int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, 
 	size_t body = HDR + plen + (size_t)payload;
 	if (get32(b + body) != crc32_ieee(b, body))
 		return ivx_error(err, IVX_EINPUT, "checksum mismatch (the file is corrupt)");
-	if ((kind != DCPI_KIND_SAMPLES && kind != DCPI_KIND_TRUTH) || event >= DCPI_EVENT_COUNT)
+	if (!((kind == DCPI_KIND_SAMPLES || kind == DCPI_KIND_TRUTH) ? event < DCPI_EVENT_COUNT :
+	      kind == DCPI_KIND_WAIT ? event < ISSUE_WAIT_COUNT : kind == DCPI_KIND_TAKEN && event == 0))
 		return ivx_error(err, IVX_EINPUT, "corrupt header (kind %u, event %u)", kind, event);
 	if (nrec > payload / 2)
 		return ivx_error(err, IVX_EINPUT, "corrupt header (%llu records in %llu bytes)",
@@ -447,6 +448,9 @@ int dcpi_db_file_name(const struct dcpi_profile *p, char *out, size_t n)
 	clean[k] = 0;
 	if (!k)
 		strcpy(clean, "image");
+	if (p->kind == DCPI_KIND_WAIT || p->kind == DCPI_KIND_TAKEN)
+		return snprintf(out, n, "%s-%08x.%s%s.truth", clean, h, p->kind == DCPI_KIND_WAIT ? "wait-" : "taken",
+				p->kind == DCPI_KIND_WAIT ? issue_wait_name(p->event) : "") < (int)n ? 0 : -1;
 	return snprintf(out, n, "%s-%08x.%s.%s", clean, h, dcpi_event_name(p->event),
 			p->kind == DCPI_KIND_TRUTH ? "truth" : "samples") < (int)n ? 0 : -1;
 }

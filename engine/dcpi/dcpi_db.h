@@ -21,7 +21,10 @@
 #include <stdint.h>
 #include "base/err.h"
 
-enum { DCPI_KIND_SAMPLES = 1, DCPI_KIND_TRUTH = 2 };
+/* Kinds 3 and 4 carry dcpicalc's truth (dcpi_wait.h): cycles at the issue
+ * head waiting for one reason (event = enum issue_wait), and taken counts
+ * of branches (event 0). */
+enum { DCPI_KIND_SAMPLES = 1, DCPI_KIND_TRUTH = 2, DCPI_KIND_WAIT = 3, DCPI_KIND_TAKEN = 4 };
 #define DCPI_DB_VERSION 1
 #define DCPI_DB_MAX_PATH 4096
 

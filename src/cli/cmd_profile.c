@@ -20,6 +20,7 @@
 #include "dcpi/dcpi.h"
 #include "dcpi/dcpi_db.h"
 #include "dcpi_opts.h"
+#include "dcpicalc_truth.h"
 #include "guest/guest.h"
 #include "guest/program.h"
 #include "isa/mem.h"
@@ -335,8 +336,10 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	int status = EXIT_GUEST;
 	struct run_profiles rp = { 0 };
 	struct dcpi *d = NULL;
+	struct dcpi_wait *w = NULL;
 	struct core *c = core_new(&mc, g, &err);
-	if (!c || !(d = dcpi_new(&f->cfg, c, &err)))
+	if (!c || !(d = dcpi_new(&f->cfg, c, &err)) ||
+	    (f->cfg.truth_capacity && !(w = dcpi_wait_new(c, f->cfg.truth_capacity, &err))))
 		goto out;
 	fflush(stdout);
 	if (run_options_warm(o, prog, c, &err) < 0)   /* --fastforward, --start-at */
@@ -363,6 +366,8 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 					status = EXIT_OUTPUT;
 				}
 			}
+	if (w && dcpicalc_truth_store(epoch, w, prog, image, core_cycles(c), &mc) < 0)
+		status = EXIT_OUTPUT;
 	if (!f->quiet)
 		print_stats(stderr, d, epoch);
 	if (f->json_path && write_json(f->json_path, d, epoch) < 0)
@@ -376,6 +381,7 @@ out:
 			for (int ev = 0; ev < DCPI_EVENT_COUNT; ev++)
 				dcpi_profile_free(rp.p[img][k][ev]);
 	dcpi_free(d);
+	dcpi_wait_free(w);
 	core_free(c);
 	guest_free(g);
 	program_free(prog);

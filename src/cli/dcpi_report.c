@@ -93,7 +93,7 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 	int n_syms = 0, rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct dcpi_profile *p = list[i];
-		if (!image_matches(p->path, image))
+		if (!image_matches(p->path, image) || p->kind > DCPI_KIND_TRUTH)
 			continue;
 		int truth = p->kind == DCPI_KIND_TRUTH;
 		if (truth) {

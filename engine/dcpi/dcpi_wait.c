@@ -1,0 +1,150 @@
+/*
+ * dcpi_wait.c — per-pc issue-stage wait reasons and taken counts (see
+ * dcpi_wait.h). One open-addressed table, pc -> entry, in the snapshot
+ * block; a one-entry cache of the last pc, since an instruction usually
+ * heads the issue stage for several cycles in a row.
+ */
+#include <string.h>
+#include "base/alloc.h"
+#include "dcpi_wait.h"
+
+struct wait_state {
+	uint64_t used, lost, last_pc;
+	int64_t last_slot;          /* slot of last_pc, -1 if none */
+};
+
+struct dcpi_wait {
+	struct core *core;
+	uint32_t cap;
+	void *block;
+	size_t block_size;
+	struct wait_state *s;
+	uint64_t *keys;             /* pc + 1 (0 = empty) */
+	struct dcpi_wait_pc *ent;
+};
+
+static int64_t slot_of(struct dcpi_wait *w, uint64_t pc)
+{
+	struct wait_state *s = w->s;
+	if (s->last_slot >= 0 && s->last_pc == pc)
+		return s->last_slot;
+	uint64_t key = pc + 1, h = key * 0x9e3779b97f4a7c15ull;
+	uint32_t mask = w->cap - 1, i = (uint32_t)(h >> 32) & mask;
+	for (;; i = (i + 1) & mask) {
+		if (w->keys[i] == key)
+			break;
+		if (!w->keys[i]) {
+			if (s->used >= (uint64_t)w->cap / 4 * 3)
+				return -1;
+			w->keys[i] = key;
+			w->ent[i].pc = pc;
+			s->used++;
+			break;
+		}
+	}
+	s->last_pc = pc;
+	s->last_slot = i;
+	return i;
+}
+
+static void add(struct dcpi_wait *w, const struct cycle_record *r, uint64_t n)
+{
+	int64_t i = slot_of(w, r->issue_head_pc);
+	if (i < 0) {
+		w->s->lost += n;
+		return;
+	}
+	int k = r->issue_wait >= 0 && r->issue_wait < ISSUE_WAIT_COUNT ? r->issue_wait : ISSUE_WAIT_NONE;
+	w->ent[i].cycles[k] += n;
+}
+
+static void obs_cycle(void *ctx, const struct cycle_record *r) { add(ctx, r, 1); }
+static void obs_idle(void *ctx, const struct cycle_record *r, uint64_t n) { add(ctx, r, n); }
+
+static void obs_insn(void *ctx, const struct insn_event *e)
+{
+	struct dcpi_wait *w = ctx;
+	if (!e->taken)
+		return;
+	int64_t i = slot_of(w, e->pc);
+	if (i >= 0)
+		w->ent[i].taken++;
+}
+
+static size_t obs_size(void *ctx) { return ((struct dcpi_wait *)ctx)->block_size; }
+static void obs_save(void *ctx, void *blob)
+{
+	struct dcpi_wait *w = ctx;
+	memcpy(blob, w->block, w->block_size);
+}
+static void obs_restore(void *ctx, const void *blob)
+{
+	struct dcpi_wait *w = ctx;
+	memcpy(w->block, blob, w->block_size);
+}
+
+struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_err *err)
+{
+	if (capacity < 16 || capacity > (1u << 24) || (capacity & (capacity - 1))) {
+		ivx_error(err, IVX_EUSAGE, "wait truth: capacity must be a power of two, 16 to 2^24");
+		return NULL;
+	}
+	struct dcpi_wait *w = ivx_calloc(1, sizeof *w);
+	size_t size = sizeof(struct wait_state) + (size_t)capacity * (sizeof(uint64_t) + sizeof(struct dcpi_wait_pc));
+	void *block = w ? ivx_calloc(1, size) : NULL;
+	if (!block) {
+		ivx_free(w);
+		ivx_error(err, IVX_ESYS, "wait truth: out of memory");
+		return NULL;
+	}
+	w->core = c;
+	w->cap = capacity;
+	w->block = block;
+	w->block_size = size;
+	w->s = block;
+	w->s->last_slot = -1;
+	w->keys = (uint64_t *)(w->s + 1);
+	w->ent = (struct dcpi_wait_pc *)(w->keys + capacity);
+	struct core_observer obs = {
+		.name = "dcpi-wait",
+		.ctx = w,
+		.on_cycle = obs_cycle,
+		.on_idle_cycles = obs_idle,
+		.on_insn = obs_insn,
+		.state_size = obs_size,
+		.save = obs_save,
+		.restore = obs_restore,
+		.insn_filter_at = { [INSN_COMMIT] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH },
+	};
+	if (core_add_observer(c, &obs, err) < 0) {
+		dcpi_wait_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void dcpi_wait_free(struct dcpi_wait *w)
+{
+	if (!w)
+		return;
+	ivx_free(w->block);
+	ivx_free(w);
+}
+
+size_t dcpi_wait_size(const struct dcpi_wait *w)
+{
+	return w->cap;
+}
+
+int dcpi_wait_at(const struct dcpi_wait *w, size_t i, struct dcpi_wait_pc *out)
+{
+	if (i >= w->cap || !w->keys[i])
+		return 0;
+	*out = w->ent[i];
+	return 1;
+}
+
+uint64_t dcpi_wait_lost(const struct dcpi_wait *w)
+{
+	return w->s->lost;
+}

@@ -1,0 +1,699 @@
+/*
+ * cmd_dcpicalc.c — `ivx dcpicalc [--db DIR] [--json FILE] [--truth] PROC|ADDR`
+ * (and `--all`): the analysis half of DCPI on a profile database, printed
+ * as the paper's Figure 2 (per block the best-case and actual CPI; per
+ * instruction samples, M_i, frequency, CPI, stall letters and culprits)
+ * and Figure 4 (the procedure's cycles by reason). The analysis itself is
+ * engine/dcpi/dcpicalc.c; this file loads (dcpicalc_load.c), prints, and
+ * compares with the simulator's truth. docs/dcpicalc.md is the guide.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "dcpi/dcpi.h"
+#include "dcpicalc_load.h"
+#include "guest/program.h"
+#include "guest/symtab.h"
+#include "isa/disasm.h"
+#include "outfile.h"
+
+struct calc_flags {
+	const char *db, *json_path, *target;
+	int truth, all;
+	uint64_t min_samples;
+};
+
+/* Accuracy of one procedure (or a sum of them) against the truth. */
+struct accuracy {
+	double samples, w5, w10, w15;      /* CYCLES samples; of them within 5/10/15% */
+	double dyn_true, dyn_covered;      /* true dynamic stall cycles; with the reason among the culprits */
+	double dyn_by_letter[DCC_LETTER_COUNT], cov_by_letter[DCC_LETTER_COUNT];
+	double unexplained, dynamic;       /* estimated, in samples */
+	double edge_true, edge_e5, edge_e10; /* true edge executions; estimated within 5 / 10% */
+};
+
+static double rel_err(double est, double truth)
+{
+	if (truth <= 0)
+		return est <= 0 ? 0 : INFINITY;
+	return fabs(est - truth) / truth;
+}
+
+static const char *conf_name(int c)
+{
+	return c >= 2 ? "high" : c == 1 ? "medium" : "low";
+}
+
+static void letters(uint32_t mask, char *buf)
+{
+	int k = 0;
+	for (int l = 0; l < DCC_LETTER_COUNT; l++)
+		if (mask >> l & 1)
+			buf[k++] = dcc_letter_char[l];
+	buf[k] = 0;
+}
+
+/* True executions of an edge, from the taken counts and commit counts. */
+static double edge_truth(const struct dcpicalc_proc *pr, const struct dcc *a, const struct dcc_edge *e)
+{
+	if (e->from < 0 || !pr->t_retired || !pr->t_taken)
+		return -1;
+	const struct dcc_block *b = dcc_block_at(a, (size_t)e->from);
+	size_t last = b->first + b->n - 1;
+	double ret = (double)pr->t_retired[last], tk = (double)pr->t_taken[last];
+	int kind = dcc_insn_at(a, last)->kind;
+	if (kind == INSN_KIND_COND_BRANCH)
+		return e->taken ? tk : ret - tk;
+	return ret;
+}
+
+static void measure(const struct dcpicalc_proc *pr, const struct dcc *a, double period, struct accuracy *acc)
+{
+	memset(acc, 0, sizeof *acc);
+	const struct dcc_summary *s = dcc_summary(a);
+	acc->unexplained = s->unexplained;
+	acc->dynamic = s->dynamic;
+	for (size_t i = 0; i < pr->n; i++) {
+		const struct dcc_result_insn *r = dcc_result_at(a, i);
+		double S = (double)pr->samples[0][i];
+		acc->samples += S;
+		if (pr->t_retired && S > 0 && r->freq >= 0) {
+			double err = rel_err(r->freq * period, (double)pr->t_retired[i]);
+			acc->w5 += err <= 0.05 ? S : 0;
+			acc->w10 += err <= 0.10 ? S : 0;
+			acc->w15 += err <= 0.15 ? S : 0;
+		}
+		if (pr->has_wait) {
+			for (int w = 0; w < ISSUE_WAIT_COUNT; w++) {
+				double c = (double)pr->t_wait[w][i];
+				int l = dcc_letter_of_wait(w);
+				if (!c || dcc_wait_is_static(w) || l < 0)
+					continue;
+				acc->dyn_true += c;
+				acc->dyn_by_letter[l] += c;
+				if (r->culprits >> l & 1) {
+					acc->dyn_covered += c;
+					acc->cov_by_letter[l] += c;
+				}
+			}
+		}
+	}
+	for (size_t k = 0; k < dcc_edge_count(a); k++) {
+		const struct dcc_edge *e = dcc_edge_at(a, k);
+		double t = edge_truth(pr, a, e);
+		if (t <= 0 || e->freq < 0)
+			continue;
+		double err = rel_err(e->freq * period, t);
+		acc->edge_true += t;
+		acc->edge_e5 += err <= 0.05 ? t : 0;
+		acc->edge_e10 += err <= 0.10 ? t : 0;
+	}
+}
+
+static void acc_add(struct accuracy *sum, const struct accuracy *x)
+{
+	double *d = (double *)sum;
+	const double *s = (const double *)x;
+	for (size_t k = 0; k < sizeof *sum / sizeof(double); k++)
+		d[k] += s[k];
+}
+
+static double pct(double a, double b)
+{
+	return b > 0 ? 100.0 * a / b : 0;
+}
+
+/* ---- Figure 2 -------------------------------------------------------------- */
+
+static void mark_off(FILE *o, double est, double truth)
+{
+	fputc(rel_err(est, truth) > 0.05 ? '!' : ' ', o);
+}
+
+static void true_reasons(FILE *o, const struct dcpicalc_proc *pr, size_t i)
+{
+	if (!pr->has_wait)
+		return;
+	double tot = 0;
+	for (int w = 0; w < ISSUE_WAIT_COUNT; w++)
+		tot += (double)pr->t_wait[w][i];
+	if (tot <= 0)
+		return;
+	/* the two largest reasons */
+	int best[2] = { -1, -1 };
+	for (int w = 0; w < ISSUE_WAIT_COUNT; w++) {
+		if (!pr->t_wait[w][i])
+			continue;
+		if (best[0] < 0 || pr->t_wait[w][i] > pr->t_wait[best[0]][i]) {
+			best[1] = best[0];
+			best[0] = w;
+		} else if (best[1] < 0 || pr->t_wait[w][i] > pr->t_wait[best[1]][i]) {
+			best[1] = w;
+		}
+	}
+	fputs("  ", o);
+	for (int k = 0; k < 2 && best[k] >= 0; k++)
+		fprintf(o, "%s%s %.0f%%", k ? ", " : "", issue_wait_name(best[k]),
+			100.0 * (double)pr->t_wait[best[k]][i] / tot);
+}
+
+static void print_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc *a, double period, int truth)
+{
+	const struct dcc_summary *s = dcc_summary(a);
+	fprintf(o, "dcpicalc: %s in %s: %zu instructions, %zu blocks, %zu edges, %d frequency classes%s\n", pr->name,
+		pr->image, pr->n, dcc_block_count(a), dcc_edge_count(a), dcc_class_count(a),
+		dcc_missing_edges(a) ? " (indirect jump: missing edges, no equivalence)" : "");
+	fprintf(o, "dcpicalc: %.0f CYCLES samples, one per %.1f cycles; freq = estimated executions%s\n",
+		s->samples, period, truth ? "; [true] the simulator's, ! off by >5%" : "");
+	char text[128], cul[16];
+	for (size_t k = 0; k < dcc_block_count(a); k++) {
+		const struct dcc_block *b = dcc_block_at(a, k);
+		double F = b->freq;
+		fprintf(o, "\n*** Block %zu  %llx-%llx", k, (unsigned long long)dcc_insn_at(a, b->first)->pc,
+			(unsigned long long)dcc_insn_at(a, b->first + b->n - 1)->pc);
+		if (F >= 0)
+			fprintf(o, "  freq %.0f (%s%s)", F * period, conf_name(b->conf),
+				b->how == 3 ? ", propagated" : b->how == 2 ? ", sum S / sum M" : "");
+		else
+			fprintf(o, "  freq ? (no estimate)");
+		if (truth && pr->t_retired) {
+			double t = (double)pr->t_retired[b->first];
+			fprintf(o, "  [true %.0f]", t);
+			if (F >= 0)
+				mark_off(o, F * period, t);
+		}
+		double bs = 0;
+		for (size_t i = b->first; i < b->first + b->n; i++)
+			bs += (double)pr->samples[0][i];
+		if (bs == 0) {
+			fprintf(o, "  no samples (%zu instructions)\n", b->n);
+			continue;
+		}
+		fputc('\n', o);
+		fprintf(o, "*** Best-case %d/%zu = %.2fCPI\n", b->m_total, b->n, (double)b->m_total / (double)b->n);
+		if (F > 0)
+			fprintf(o, "*** Actual %.1f/%zu = %.2fCPI\n", bs / F, b->n, bs / F / (double)b->n);
+		else
+			fprintf(o, "*** Actual ?/%zu\n", b->n);
+		fprintf(o, "%-8s %-30s %8s %2s %8s %8s  %s\n", "Addr", "Instruction", "Samples", "M", "Freq", "CPI",
+			truth ? "Culprit   [true freq   CPI  why]" : "Culprit");
+		for (size_t i = b->first; i < b->first + b->n; i++) {
+			const struct dcc_result_insn *r = dcc_result_at(a, i);
+			const struct dcc_insn *x = dcc_insn_at(a, i);
+			if (r->static_why >= 0 && r->static_culprit >= 0)
+				fprintf(o, "         %c (%s, %llx)\n", dcc_letter_char[r->static_why],
+					dcc_letter_name(r->static_why),
+					(unsigned long long)dcc_insn_at(a, (size_t)r->static_culprit)->pc);
+			else if (r->static_why >= 0)
+				fprintf(o, "         %c (%s)\n", dcc_letter_char[r->static_why], dcc_letter_name(r->static_why));
+			double stall = r->freq > 0 ? r->dyn / r->freq : 0;
+			if (r->dyn > 0 && r->significant && stall >= 0.5) {
+				letters(r->culprits, cul);
+				fprintf(o, "         %s ... %.1fcy%s\n", cul[0] ? cul : "?", stall,
+					cul[0] ? "" : " (unexplained)");
+			}
+			disasm_word(pr->words[i], x->pc, text, sizeof text);
+			fprintf(o, "%-8llx %-30.30s %8llu %2d", (unsigned long long)x->pc, text,
+				(unsigned long long)pr->samples[0][i], r->m);
+			if (r->freq >= 0)
+				fprintf(o, " %8.0f", r->freq * period);
+			else
+				fprintf(o, " %8s", "?");
+			if (r->cpi >= 0)
+				fprintf(o, " %6.1fcy", r->cpi);
+			else
+				fprintf(o, " %8s", r->m ? "?" : "");
+			fputs("  ", o);
+			int w = 0;
+			for (int c = 0; c < r->n_culprit_pcs && r->dyn > 0 && r->significant && stall >= 0.5; c++)
+				w += fprintf(o, "%s%llx", c ? "," : "", (unsigned long long)r->culprit_pc[c]);
+			if (truth && pr->t_retired && pr->t_cycles) {
+				fprintf(o, "%*s[%8llu", w < 10 ? 10 - w : 1, "", (unsigned long long)pr->t_retired[i]);
+				if (r->freq >= 0 && pr->samples[0][i])
+					mark_off(o, r->freq * period, (double)pr->t_retired[i]);
+				else
+					fputc(' ', o);
+				if (pr->t_retired[i])
+					fprintf(o, "%5.1f", (double)pr->t_cycles[i] / (double)pr->t_retired[i]);
+				else
+					fprintf(o, "%5s", "-");
+				if (r->cpi >= 0 && pr->t_retired[i])
+					mark_off(o, r->cpi, (double)pr->t_cycles[i] / (double)pr->t_retired[i]);
+				true_reasons(o, pr, i);
+				fputc(']', o);
+			}
+			fputc('\n', o);
+		}
+	}
+}
+
+/* ---- Figure 4 -------------------------------------------------------------- */
+
+static void print_summary(FILE *o, const struct dcpicalc_proc *pr, const struct dcc *a, const struct accuracy *acc,
+			  uint64_t all_samples, int truth)
+{
+	const struct dcc_summary *s = dcc_summary(a);
+	double T = s->samples > 0 ? s->samples : 1;
+	double insns = 0;
+	for (size_t k = 0; k < dcc_block_count(a); k++) {
+		const struct dcc_block *b = dcc_block_at(a, k);
+		if (b->freq >= 0)
+			insns += b->freq * (double)b->n;
+	}
+	fprintf(o, "\n*** Summary of %s\n", pr->name);
+	if (insns > 0) {
+		fprintf(o, "*** Best-case %.0f/%.0f = %.2fCPI\n", s->best, insns, s->best / insns);
+		fprintf(o, "*** Actual %.0f/%.0f = %.2fCPI\n", s->samples - s->unknown, insns,
+			(s->samples - s->unknown) / insns);
+	}
+	fprintf(o, "***\n");
+	double truth_l[DCC_LETTER_COUNT] = { 0 }, tt = 0;
+	if (truth && pr->has_wait)
+		for (size_t i = 0; i < pr->n; i++)
+			for (int w = 0; w < ISSUE_WAIT_COUNT; w++) {
+				double c = (double)pr->t_wait[w][i];
+				tt += c;
+				int l = dcc_letter_of_wait(w);
+				if (l >= 0 && !dcc_wait_is_static(w))
+					truth_l[l] += c;
+			}
+	static const int dyn_order[] = { DCC_D_ICACHE, DCC_D_ITLB, DCC_D_DCACHE, DCC_D_DTLB, DCC_D_WBUF,
+					 DCC_D_SERIAL, DCC_D_MISP, DCC_D_LONG, DCC_D_XDEP, DCC_D_FETCH };
+	for (size_t k = 0; k < sizeof dyn_order / sizeof *dyn_order; k++) {
+		int l = dyn_order[k];
+		fprintf(o, "*** %-32s %6.1f%% to %6.1f%%", dcc_letter_name(l), pct(s->dyn_lo[l], T), pct(s->dyn_hi[l], T));
+		if (tt > 0)
+			fprintf(o, "   [true %5.1f%%]", pct(truth_l[l], tt));
+		fputc('\n', o);
+	}
+	fprintf(o, "***\n*** %-32s %6.1f%%\n", "Unexplained stall", pct(s->unexplained, T));
+	fprintf(o, "*** %-32s %6.1f%%\n", "Unexplained gain", pct(s->gain, T));
+	fprintf(o, "*** %-32s %6.1f%%\n***\n", "Subtotal dynamic", pct(s->dynamic + s->gain, T));
+	double st = 0;
+	for (int l = 0; l < 3; l++) {
+		fprintf(o, "*** %-32s %6.1f%%\n", dcc_letter_name(l), pct(s->static_[l], T));
+		st += s->static_[l];
+	}
+	fprintf(o, "*** %-32s %6.1f%%\n***\n", "Subtotal static", pct(st, T));
+	fprintf(o, "*** %-32s %6.1f%%\n", "Total stall", pct(st + s->dynamic + s->gain, T));
+	fprintf(o, "*** %-32s %6.1f%%\n", "Execution", pct(s->execution, T));
+	fprintf(o, "*** %-32s %6.1f%%\n", "Net sampling error", pct(s->noise, T));
+	if (s->unknown > 0)
+		fprintf(o, "*** %-32s %6.1f%%\n", "No frequency estimate", pct(s->unknown, T));
+	fprintf(o, "*** %-32s %6.1f%%\n", "Total tallied",
+		pct(st + s->dynamic + s->gain + s->execution + s->unknown + s->noise, T));
+	fprintf(o, "*** (%.0f samples, %.1f%% of all samples)\n", s->samples, pct(s->samples, (double)all_samples));
+	if (truth && acc) {
+		fprintf(o, "***\n*** truth: frequency within 5%% for %.1f%% of the samples (10%%: %.1f%%, 15%%: %.1f%%)\n",
+			pct(acc->w5, acc->samples), pct(acc->w10, acc->samples), pct(acc->w15, acc->samples));
+		if (pr->has_wait)
+			fprintf(o, "*** truth: the true reason is among the culprits for %.1f%% of %.0f dynamic stall cycles\n",
+				pct(acc->dyn_covered, acc->dyn_true), acc->dyn_true);
+		if (acc->edge_true > 0)
+			fprintf(o, "*** truth: edge frequency within 10%% for %.1f%% of edge executions\n",
+				pct(acc->edge_e10, acc->edge_true));
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_num(FILE *o, double v)
+{
+	if (v < 0 || !isfinite(v))
+		fputs("null", o);
+	else
+		fprintf(o, "%.6g", v);
+}
+
+static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc *a, double period,
+		      const struct accuracy *acc, int full)
+{
+	const struct dcc_summary *s = dcc_summary(a);
+	char cul[16];
+	fprintf(o, "{\"procedure\":\"%s\",\"image\":\"%s\",\"period\":%.6g,\"samples\":%.0f,", pr->name, pr->image,
+		period, s->samples);
+	fprintf(o, "\"unexplained_fraction\":%.6g,", s->samples > 0 ? s->unexplained / s->samples : 0);
+	fprintf(o, "\"summary\":{\"best\":%.6g,\"execution\":%.6g,\"dynamic\":%.6g,\"unexplained\":%.6g,\"gain\":%.6g,"
+		   "\"noise\":%.6g,\"unknown\":%.6g,\"static\":{\"s\":%.6g,\"a\":%.6g,\"f\":%.6g},\"dynamic_range\":{",
+		s->best, s->execution, s->dynamic, s->unexplained, s->gain, s->noise, s->unknown, s->static_[0], s->static_[1],
+		s->static_[2]);
+	for (int l = 3, first = 1; l < DCC_LETTER_COUNT; l++, first = 0)
+		fprintf(o, "%s\"%c\":[%.6g,%.6g]", first ? "" : ",", dcc_letter_char[l], s->dyn_lo[l], s->dyn_hi[l]);
+	fputs("}}", o);
+	if (pr->t_retired)
+		fprintf(o, ",\"accuracy\":{\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,\"freq_within_15\":%.6g,"
+			   "\"culprit_coverage\":%.6g,\"dynamic_true_cycles\":%.0f,\"edges_within_10\":%.6g}",
+			acc->samples > 0 ? acc->w5 / acc->samples : 0, acc->samples > 0 ? acc->w10 / acc->samples : 0,
+			acc->samples > 0 ? acc->w15 / acc->samples : 0,
+			acc->dyn_true > 0 ? acc->dyn_covered / acc->dyn_true : 1, acc->dyn_true,
+			acc->edge_true > 0 ? acc->edge_e10 / acc->edge_true : 1);
+	if (!full) {
+		fputc('}', o);
+		return;
+	}
+	fputs(",\n \"blocks\":[", o);
+	for (size_t k = 0; k < dcc_block_count(a); k++) {
+		const struct dcc_block *b = dcc_block_at(a, k);
+		fprintf(o, "%s\n  {\"start\":%llu,\"end\":%llu,\"class\":%d,\"m\":%d,\"freq_est\":", k ? "," : "",
+			(unsigned long long)dcc_insn_at(a, b->first)->pc,
+			(unsigned long long)dcc_insn_at(a, b->first + b->n - 1)->pc, b->cls, b->m_total);
+		json_num(o, b->freq >= 0 ? b->freq * period : -1);
+		fputs(",\"freq_true\":", o);
+		json_num(o, pr->t_retired ? (double)pr->t_retired[b->first] : -1);
+		fprintf(o, ",\"confidence\":\"%s\"}", conf_name(b->conf));
+	}
+	fputs("],\n \"edges\":[", o);
+	for (size_t k = 0; k < dcc_edge_count(a); k++) {
+		const struct dcc_edge *e = dcc_edge_at(a, k);
+		fprintf(o, "%s\n  {\"from\":", k ? "," : "");
+		if (e->from >= 0)
+			fprintf(o, "%llu", (unsigned long long)dcc_insn_at(a, dcc_block_at(a, (size_t)e->from)->first)->pc);
+		else
+			fputs("\"entry\"", o);
+		fputs(",\"to\":", o);
+		if (e->to >= 0)
+			fprintf(o, "%llu", (unsigned long long)dcc_insn_at(a, dcc_block_at(a, (size_t)e->to)->first)->pc);
+		else
+			fputs("\"exit\"", o);
+		fprintf(o, ",\"class\":%d,\"freq_est\":", e->cls);
+		json_num(o, e->freq >= 0 ? e->freq * period : -1);
+		fputs(",\"freq_true\":", o);
+		json_num(o, edge_truth(pr, a, e));
+		fputc('}', o);
+	}
+	fputs("],\n \"instructions\":[", o);
+	for (size_t i = 0; i < pr->n; i++) {
+		const struct dcc_result_insn *r = dcc_result_at(a, i);
+		fprintf(o, "%s\n  {\"pc\":%llu,\"samples\":%llu,\"m\":%d,\"freq_est\":", i ? "," : "",
+			(unsigned long long)dcc_insn_at(a, i)->pc, (unsigned long long)pr->samples[0][i], r->m);
+		json_num(o, r->freq >= 0 ? r->freq * period : -1);
+		fputs(",\"freq_true\":", o);
+		json_num(o, pr->t_retired ? (double)pr->t_retired[i] : -1);
+		fputs(",\"cpi_est\":", o);
+		json_num(o, r->cpi);
+		fputs(",\"cpi_true\":", o);
+		json_num(o, pr->t_retired && pr->t_cycles && pr->t_retired[i] ?
+				    (double)pr->t_cycles[i] / (double)pr->t_retired[i] : -1);
+		letters(r->culprits, cul);
+		fprintf(o, ",\"static\":\"%s\",\"culprits\":\"%s\",\"culprit_pcs\":[",
+			r->static_why >= 0 ? (char[]){ dcc_letter_char[r->static_why], 0 } : "", cul);
+		for (int c = 0; c < r->n_culprit_pcs; c++)
+			fprintf(o, "%s%llu", c ? "," : "", (unsigned long long)r->culprit_pc[c]);
+		fputs("],\"stall_samples\":", o);
+		fprintf(o, "%.6g", r->dyn);
+		if (pr->has_wait) {
+			fputs(",\"true_reasons\":{", o);
+			for (int w = 0, first = 1; w < ISSUE_WAIT_COUNT; w++) {
+				if (!pr->t_wait[w][i])
+					continue;
+				fprintf(o, "%s\"%s\":%llu", first ? "" : ",", issue_wait_name(w),
+					(unsigned long long)pr->t_wait[w][i]);
+				first = 0;
+			}
+			fputc('}', o);
+		}
+		fputc('}', o);
+	}
+	fputs("]}", o);
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+static int analyse(const struct dcpicalc_db *d, struct dcpicalc_proc *pr, struct dcc **out, struct accuracy *acc)
+{
+	struct ivx_err err = { 0 };
+	struct dcc *a = dcc_new(pr->code, pr->n, &d->mc, &err);
+	struct dcc_profile prof = { 0 };
+	for (int e = 0; e < 5; e++) {
+		prof.samples[e] = pr->samples[e];
+		prof.period[e] = pr->period[e];
+	}
+	if (!a || dcc_estimate(a, &prof, &err) < 0) {
+		cli_error("%s", err.msg);
+		dcc_free(a);
+		return -1;
+	}
+	measure(pr, a, pr->period[0], acc);
+	*out = a;
+	return 0;
+}
+
+static int parse_addr(const char *s, uint64_t *out)
+{
+	char *end;
+	if (strncmp(s, "0x", 2) && strncmp(s, "0X", 2))
+		return -1;
+	*out = strtoull(s, &end, 16);
+	return *end ? -1 : 0;
+}
+
+static struct program *load_image(const char *image)
+{
+	return cli_load_program(strcmp(image, "[builtin]") ? image : NULL);
+}
+
+static int run_one(struct calc_flags *f, struct dcpicalc_db *d)
+{
+	uint64_t addr = 0;
+	int by_addr = parse_addr(f->target, &addr) == 0;
+	const char *image;
+	for (size_t k = 0; (image = dcpicalc_db_image(d, k)); k++) {
+		struct program *p = load_image(image);
+		if (!p)
+			return EXIT_INPUT;
+		uint64_t off;
+		const struct symbol *s = by_addr ? symtab_lookup(program_symbols(p), addr, &off) :
+						   symtab_find(program_symbols(p), f->target);
+		if (!s || (by_addr && s->size && off >= s->size)) {
+			program_free(p);
+			continue;
+		}
+		struct dcpicalc_proc pr;
+		if (dcpicalc_proc_load(d, image, p, s, &pr) < 0) {
+			program_free(p);
+			return EXIT_INPUT;
+		}
+		program_free(p);
+		int status = 0;
+		if (!pr.samples[0] || !dcpicalc_proc_samples(&pr)) {
+			cli_error("dcpicalc: %s has no CYCLES samples in %s", pr.name, d->epoch);
+			dcpicalc_proc_free(&pr);
+			return EXIT_INPUT;
+		}
+		struct dcc *a = NULL;
+		struct accuracy acc;
+		if (analyse(d, &pr, &a, &acc) < 0) {
+			dcpicalc_proc_free(&pr);
+			return EXIT_INPUT;
+		}
+		if (!d->mc.inorder)
+			printf("dcpicalc: note: the profile is from the out-of-order machine, where this model does not hold\n");
+		if (!d->have_machine)
+			printf("dcpicalc: note: %s/machine.ini is missing; scheduling for the default configuration\n",
+			       d->epoch);
+		int truth = f->truth && pr.t_retired;
+		if (f->truth && !pr.t_retired)
+			printf("dcpicalc: note: the profile has no truth (profiled with --no-truth)\n");
+		print_proc(stdout, &pr, a, pr.period[0], truth);
+		print_summary(stdout, &pr, a, &acc, d->event_total[0], truth);
+		if (f->json_path) {
+			struct outfile *of = outfile_open_cli(f->json_path);
+			if (!of) {
+				status = EXIT_OUTPUT;
+			} else {
+				json_proc(outfile_stream(of), &pr, a, pr.period[0], &acc, 1);
+				fputc('\n', outfile_stream(of));
+				struct ivx_err e = { 0 };
+				if (outfile_commit(of, &e) < 0) {
+					cli_error("%s", e.msg);
+					status = EXIT_OUTPUT;
+				}
+			}
+		}
+		dcc_free(a);
+		dcpicalc_proc_free(&pr);
+		return status;
+	}
+	if (by_addr)
+		cli_error("dcpicalc: no procedure at 0x%llx in the images of %s", (unsigned long long)addr, d->epoch);
+	else
+		cli_error("dcpicalc: no procedure '%s' in the images of %s", f->target, d->epoch);
+	return EXIT_USAGE;
+}
+
+/* --all: every procedure with samples, one line each, and the accuracy
+ * over all of them (what `make validate` reports). */
+static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
+{
+	struct accuracy tot = { 0 };
+	struct outfile *of = f->json_path ? outfile_open_cli(f->json_path) : NULL;
+	if (f->json_path && !of)
+		return EXIT_OUTPUT;
+	FILE *jo = of ? outfile_stream(of) : NULL;
+	if (jo)
+		fputs("{\"procedures\":[", jo);
+	int nproc = 0, status = 0;
+	printf("%-24s %8s %7s %7s %7s %8s %8s %8s\n", "procedure", "samples", "f<=5%", "f<=10%", "f<=15%", "unexpl",
+	       "culprit", "edge10%");
+	const char *image;
+	for (size_t k = 0; (image = dcpicalc_db_image(d, k)); k++) {
+		struct program *p = load_image(image);
+		if (!p)
+			return EXIT_INPUT;
+		const struct symtab *st = program_symbols(p);
+		uint64_t last_addr = 0;
+		for (size_t i = 0; i < symtab_count(st); i++) {
+			const struct symbol *s = symtab_at(st, i);
+			/* every code symbol once (assembly labels have no type or
+			 * size; ELF mapping symbols start with '$') */
+			if (s->name[0] == '$' || (i && s->addr == last_addr))
+				continue;
+			last_addr = s->addr;
+			struct dcpicalc_proc pr;
+			const struct uop *first, *end;
+			if (program_code_run(p, s->addr, &first, &end) < 0)
+				continue;
+			if (dcpicalc_proc_load(d, image, p, s, &pr) < 0) {
+				status = EXIT_INPUT;
+				break;
+			}
+			uint64_t ns = pr.samples[0] ? dcpicalc_proc_samples(&pr) : 0;
+			if (ns < f->min_samples || !ns) {
+				dcpicalc_proc_free(&pr);
+				continue;
+			}
+			struct dcc *a = NULL;
+			struct accuracy acc;
+			if (analyse(d, &pr, &a, &acc) < 0) {
+				dcpicalc_proc_free(&pr);
+				status = EXIT_INPUT;
+				break;
+			}
+			acc_add(&tot, &acc);
+			printf("%-24.24s %8llu %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%%\n", pr.name,
+			       (unsigned long long)ns, pct(acc.w5, acc.samples), pct(acc.w10, acc.samples),
+			       pct(acc.w15, acc.samples), pct(acc.unexplained, acc.samples),
+			       acc.dyn_true > 0 ? pct(acc.dyn_covered, acc.dyn_true) : 100.0,
+			       acc.edge_true > 0 ? pct(acc.edge_e10, acc.edge_true) : 100.0);
+			if (jo) {
+				fputs(nproc ? ",\n " : "\n ", jo);
+				json_proc(jo, &pr, a, pr.period[0], &acc, 0);
+			}
+			nproc++;
+			dcc_free(a);
+			dcpicalc_proc_free(&pr);
+		}
+		program_free(p);
+	}
+	printf("%-24s %8.0f %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%%\n", "TOTAL", tot.samples,
+	       pct(tot.w5, tot.samples), pct(tot.w10, tot.samples), pct(tot.w15, tot.samples),
+	       pct(tot.unexplained, tot.samples), tot.dyn_true > 0 ? pct(tot.dyn_covered, tot.dyn_true) : 100.0,
+	       tot.edge_true > 0 ? pct(tot.edge_e10, tot.edge_true) : 100.0);
+	if (tot.dyn_true > 0) {
+		printf("true dynamic stall cycles by reason, and the share with that reason among the culprits:\n");
+		for (int l = 0; l < DCC_LETTER_COUNT; l++)
+			if (tot.dyn_by_letter[l] > 0)
+				printf("  %c %-30s %12.0f %6.1f%%\n", dcc_letter_char[l], dcc_letter_name(l),
+				       tot.dyn_by_letter[l], pct(tot.cov_by_letter[l], tot.dyn_by_letter[l]));
+	}
+	if (jo) {
+		fprintf(jo, "],\n \"total\":{\"samples\":%.0f,\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,"
+			    "\"freq_within_15\":%.6g,\"unexplained_fraction\":%.6g,\"culprit_coverage\":%.6g,"
+			    "\"dynamic_true_cycles\":%.0f,\"edge_true\":%.0f,\"edges_within_5\":%.6g,\"edges_within_10\":%.6g,"
+			    "\"unexplained\":%.6g,\"w5\":%.6g,\"w10\":%.6g,\"w15\":%.6g,\"covered\":%.6g}}\n",
+			tot.samples, tot.samples > 0 ? tot.w5 / tot.samples : 0, tot.samples > 0 ? tot.w10 / tot.samples : 0,
+			tot.samples > 0 ? tot.w15 / tot.samples : 0, tot.samples > 0 ? tot.unexplained / tot.samples : 0,
+			tot.dyn_true > 0 ? tot.dyn_covered / tot.dyn_true : 1, tot.dyn_true, tot.edge_true,
+			tot.edge_true > 0 ? tot.edge_e5 / tot.edge_true : 1, tot.edge_true > 0 ? tot.edge_e10 / tot.edge_true : 1,
+			tot.unexplained, tot.w5, tot.w10, tot.w15, tot.dyn_covered);
+		struct ivx_err e = { 0 };
+		if (outfile_commit(of, &e) < 0) {
+			cli_error("%s", e.msg);
+			status = EXIT_OUTPUT;
+		}
+	}
+	if (!nproc && !status) {
+		cli_error("dcpicalc: no procedure with CYCLES samples in %s", d->epoch);
+		status = EXIT_INPUT;
+	}
+	return status;
+}
+
+static int cmd_dcpicalc_main(int argc, char **argv)
+{
+	struct calc_flags f = { .db = "ivx.db", .min_samples = 1 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--truth")) {
+			f.truth = 1;
+		} else if (!strcmp(a, "--all")) {
+			f.all = 1;
+		} else if (!strcmp(a, "--db") || !strcmp(a, "--json") || !strcmp(a, "--min-samples")) {
+			if (i + 1 >= argc) {
+				cli_error("dcpicalc: option %s needs a value", a);
+				return EXIT_USAGE;
+			}
+			if (!strcmp(a, "--db"))
+				f.db = argv[++i];
+			else if (!strcmp(a, "--json"))
+				f.json_path = argv[++i];
+			else {
+				char *end;
+				f.min_samples = strtoull(argv[++i], &end, 10);
+				if (*end || !*argv[i]) {
+					cli_error("dcpicalc: --min-samples needs a number");
+					return EXIT_USAGE;
+				}
+			}
+		} else if (a[0] == '-' && a[1]) {
+			cli_error("dcpicalc: unknown option '%s'", a);
+			return EXIT_USAGE;
+		} else if (!f.target) {
+			f.target = a;
+		} else {
+			cli_error("dcpicalc: too many arguments (usage: ivx dcpicalc [--db DIR] [--json FILE] [--truth] PROC|ADDR)");
+			return EXIT_USAGE;
+		}
+	}
+	if (!f.target && !f.all) {
+		cli_error("dcpicalc: missing PROC|ADDR (usage: ivx dcpicalc [--db DIR] [--json FILE] [--truth] PROC|ADDR, or --all)");
+		return EXIT_USAGE;
+	}
+	struct dcpicalc_db d;
+	if (dcpicalc_db_open(&d, f.db) < 0)
+		return EXIT_INPUT;
+	int status = f.all ? run_all(&f, &d) : run_one(&f, &d);
+	dcpicalc_db_close(&d);
+	return status;
+}
+
+const struct cli_command cmd_dcpicalc_entry = {
+	.name = "dcpicalc",
+	.summary = "per-instruction frequency, CPI and stall culprits of a procedure (DCPI analysis)",
+	.help =
+	"usage: ivx dcpicalc [--db DIR] [--json FILE] [--truth] PROC|ADDR\n"
+	"       ivx dcpicalc [--db DIR] [--json FILE] --all [--min-samples N]\n\n"
+	"The analysis half of DCPI (Anderson et al., SOSP 1997, section 6) on the\n"
+	"newest epoch of a profile database written by `ivx profile` (on the\n"
+	"in-order machine: --config data/configs/inorder.ini). For procedure PROC\n"
+	"(or the one containing address ADDR, 0x...): its basic blocks with the\n"
+	"best-case and actual CPI, and per instruction its CYCLES samples, its\n"
+	"best-case cycles M at the head of the issue stage, the estimated\n"
+	"executions (freq) and cycles per execution (CPI), the static stall\n"
+	"(s slotting, a operand, f unit) and the candidate culprits of its dynamic\n"
+	"stall (i I-cache, t I-TLB, d D-cache, D D-TLB, w store, p mispredict,\n"
+	"m long-latency unit, x operand from before the block, b fetch bubble,\n"
+	"y serialization) with the instructions to blame; then the procedure's\n"
+	"cycles by reason, with the unexplained share.\n\n"
+	"  --db DIR       the profile database (default ivx.db)\n"
+	"  --truth        the simulator's exact executions, CPI and wait reasons\n"
+	"                 beside each estimate; ! marks estimates off by more than 5%\n"
+	"  --json FILE    the same as JSON (per instruction pc, samples, freq_est,\n"
+	"                 freq_true, cpi_est, cpi_true, culprits, true_reasons)\n"
+	"  --all          every procedure with samples: the accuracy table\n"
+	"  --min-samples N  with --all, skip procedures with fewer samples\n\n"
+	"docs/dcpicalc.md explains the analysis and its output.\n",
+	.main = cmd_dcpicalc_main,
+};

@@ -1,0 +1,57 @@
+/*
+ * dcpicalc_load.h — what `ivx dcpicalc` reads: one procedure's code from
+ * its image's ELF (decoded into engine/dcpi's dcc_insn), its samples per
+ * event from the newest epoch of a profile database, the truth beside
+ * them, and the machine the profile was taken on (EPOCH/machine.ini).
+ */
+#ifndef IVX_DCPICALC_LOAD_H
+#define IVX_DCPICALC_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/config.h"
+#include "core/events.h"
+#include "dcpi/dcpicalc.h"
+
+struct program;
+struct dcpi_profile;
+
+/* The epoch's profiles, and the images they name. */
+struct dcpicalc_db {
+	char epoch[4200];
+	struct dcpi_profile **list;
+	size_t n;
+	struct machine_config mc;
+	int have_machine;              /* machine.ini was there */
+	uint64_t event_total[5];       /* samples of each event over all images */
+};
+
+struct dcpicalc_proc {
+	char *image;                   /* path as the database names it */
+	char *name;                    /* procedure */
+	size_t n;
+	struct dcc_insn *code;
+	uint32_t *words;
+	uint64_t *samples[5];          /* NULL: event not sampled */
+	double period[5];
+	uint64_t *t_cycles, *t_retired, *t_taken;      /* NULL: no truth */
+	uint64_t *t_wait[ISSUE_WAIT_COUNT];            /* NULL: no wait truth */
+	int has_wait;
+};
+
+/* Open the newest epoch of db (machine from machine.ini if present, else
+ * config defaults). 0, or -1 after an error line. */
+int dcpicalc_db_open(struct dcpicalc_db *d, const char *db);
+void dcpicalc_db_close(struct dcpicalc_db *d);
+/* Images in the epoch with CYCLES samples, in order; NULL past the end. */
+const char *dcpicalc_db_image(const struct dcpicalc_db *d, size_t i);
+
+/* Fill proc with the code of symbol `s` (or the one containing an
+ * address) in program p of image `image`. 0, or -1 after an error line. */
+struct symbol;
+int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const struct program *p,
+		       const struct symbol *s, struct dcpicalc_proc *out);
+void dcpicalc_proc_free(struct dcpicalc_proc *pr);
+uint64_t dcpicalc_proc_samples(const struct dcpicalc_proc *pr);
+
+#endif

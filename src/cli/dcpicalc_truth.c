@@ -1,0 +1,96 @@
+/*
+ * dcpicalc_truth.c — writes dcpicalc's truth and the machine description
+ * into a profile epoch (see dcpicalc_truth.h). Wait and taken truth use
+ * the database's file format with kinds DCPI_KIND_WAIT and DCPI_KIND_TAKEN
+ * (docs/dcpicalc.md, "The truth"); pcs outside the image are left out.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "dcpi/dcpi_db.h"
+#include "dcpicalc_truth.h"
+#include "guest/program.h"
+#include "isa/mem.h"
+
+static int in_image(const struct program *p, uint64_t pc)
+{
+	for (int i = 0; i < program_segment_count(p); i++) {
+		const struct program_segment *s = program_segment(p, i);
+		if ((s->prot & MEM_X) && pc >= s->vaddr && pc - s->vaddr < s->memsz)
+			return 1;
+	}
+	return 0;
+}
+
+int dcpicalc_write_machine(const char *file, const struct machine_config *mc)
+{
+	char tmp[4300];
+	snprintf(tmp, sizeof tmp, "%s.tmp", file);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "; the machine of the runs profiled in this epoch (ivx profile)\n");
+	char section[64] = "";
+	for (size_t i = 0; config_key_name(i); i++) {
+		const char *key = config_key_name(i), *dot = strchr(key, '.');
+		char val[128];
+		struct ivx_err e = { 0 };
+		if (!dot || config_get(mc, key, val, sizeof val, &e) < 0)
+			continue;
+		if ((size_t)(dot - key) >= sizeof section)
+			continue;
+		if (strncmp(section, key, (size_t)(dot - key)) || section[dot - key]) {
+			memcpy(section, key, (size_t)(dot - key));
+			section[dot - key] = 0;
+			fprintf(f, "[%s]\n", section);
+		}
+		fprintf(f, "%s = %s\n", dot + 1, val);
+	}
+	if (fclose(f) != 0)
+		return -1;
+	return rename(tmp, file);
+}
+
+int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const struct program *prog,
+			 const char *image, uint64_t cycles, const struct machine_config *mc)
+{
+	struct ivx_err err = { 0 };
+	struct dcpi_profile *p[ISSUE_WAIT_COUNT + 1] = { 0 };
+	int rc = 0;
+	for (int k = 0; k <= ISSUE_WAIT_COUNT && rc == 0; k++) {
+		p[k] = k < ISSUE_WAIT_COUNT ? dcpi_profile_new(DCPI_KIND_WAIT, k, image, &err) :
+					      dcpi_profile_new(DCPI_KIND_TAKEN, 0, image, &err);
+		if (!p[k])
+			rc = -1;
+	}
+	for (size_t i = 0; rc == 0 && i < dcpi_wait_size(w); i++) {
+		struct dcpi_wait_pc e;
+		if (!dcpi_wait_at(w, i, &e) || !in_image(prog, e.pc))
+			continue;
+		for (int k = 0; k < ISSUE_WAIT_COUNT && rc == 0; k++)
+			if (e.cycles[k] && dcpi_profile_add(p[k], e.pc, e.cycles[k], &err) < 0)
+				rc = -1;
+		if (rc == 0 && e.taken && dcpi_profile_add(p[ISSUE_WAIT_COUNT], e.pc, e.taken, &err) < 0)
+			rc = -1;
+	}
+	for (int k = 0; k <= ISSUE_WAIT_COUNT && rc == 0; k++) {
+		dcpi_profile_normalize(p[k]);
+		p[k]->runs = 1;
+		p[k]->cycles = p[k]->enabled_cycles = cycles;
+		if (p[k]->n && dcpi_db_store(epoch, p[k], &err) < 0)
+			rc = -1;
+	}
+	for (int k = 0; k <= ISSUE_WAIT_COUNT; k++)
+		dcpi_profile_free(p[k]);
+	if (rc < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	char file[4300];
+	snprintf(file, sizeof file, "%s/machine.ini", epoch);
+	if (dcpicalc_write_machine(file, mc) < 0) {
+		cli_error("%s: cannot write the machine description", file);
+		return -1;
+	}
+	return 0;
+}

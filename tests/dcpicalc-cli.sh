@@ -1,0 +1,95 @@
+#!/bin/sh
+# dcpicalc-cli.sh [IVX] — `ivx dcpicalc` on programs whose answer is known
+# by construction, profiled on the in-order machine:
+#
+#   dmiss    ptrchase's shuffle loop: one load per iteration misses to
+#            memory and the store after it waits for it (d, the load named)
+#   mul      muldiv: chains through the 8-cycle multiplier and the 40-cycle
+#            divider (static operand stalls, M = the latency)
+#   icache   k1_icache_miss: two one-line functions that evict each other
+#            from the L1 I-cache (i at their first instruction)
+#   branch   branchy: data-dependent branches (p after them)
+#
+# Each output is compared with its golden file (tests/golden/dcpicalc/;
+# DCPICALC_GOLDEN_UPDATE=1 rewrites them), and the JSON is checked for what
+# the construction says: the instruction that truly waits longest for that
+# reason has it among its culprits, and so on. Then bad input: exit 2 and
+# one line.
+IVX=${1:-${IVX:-build/ivx}}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+gold=tests/golden/dcpicalc
+cfg="--config data/configs/inorder.ini"
+# (a run cut by --max-cycles exits 2 after writing its profile)
+prof() { db=$1; shift; "$IVX" profile --quiet $cfg --db "$tmp/$db" "$@" >/dev/null 2>"$tmp/$db.err"; [ -f "$tmp/$db/epoch-0001/machine.ini" ]; }
+
+check "profile dmiss" "prof dmiss --period 512 --fastforward 3000000 --max-cycles 2000000 data/bin/workloads/ptrchase"
+check "profile mul" "prof mul --period 512 --max-cycles 2000000 data/bin/workloads/muldiv"
+check "profile icache" "prof icache --period 200:100 data/bin/kernels/k1_icache_miss -- miss 400"
+check "profile branch" "prof branch --period 512 --max-cycles 2000000 data/bin/workloads/branchy"
+
+calc() { # NAME PROC
+	"$IVX" dcpicalc --db "$tmp/$1" --truth --json "$tmp/$1.json" "$2" >"$tmp/$1.raw" 2>"$tmp/$1.calcerr" &&
+		sed "s|$(pwd)/||g" "$tmp/$1.raw" >"$tmp/$1.out"
+}
+for t in "dmiss main" "mul main" "icache k1_conflict_e" "branch main"; do
+	set -- $t
+	check "dcpicalc $1" "calc $1 $2"
+	if [ -n "$DCPICALC_GOLDEN_UPDATE" ]; then
+		cp "$tmp/$1.out" "$gold/$1.out"
+	fi
+	check "$1 matches $gold/$1.out" "cmp -s $tmp/$1.out $gold/$1.out || { diff $gold/$1.out $tmp/$1.out | head -20 >&2; false; }"
+done
+check "same input, same output" "'$IVX' dcpicalc --db $tmp/mul --truth main | sed 's|$(pwd)/||g' | cmp -s - $tmp/mul.out"
+check "Figure 2 and 4 layout" "grep -q '^\*\*\* Best-case ' $tmp/mul.out && grep -q '^\*\*\* Unexplained stall' $tmp/mul.out && grep -q '^\*\*\* Total tallied' $tmp/mul.out"
+
+# What the construction says, read from the JSON.
+json() { # NAME REASON LETTER: the instruction with the most true REASON cycles
+	python3 - "$tmp/$1.json" "$2" "$3" "$4" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+reason, letter, extra = sys.argv[2], sys.argv[3], sys.argv[4]
+ins = d['instructions']
+top = max(ins, key=lambda i: i.get('true_reasons', {}).get(reason, 0))
+assert top['true_reasons'].get(reason, 0) > 0, 'no %s cycles' % reason
+assert letter in top['culprits'] + top['static'], (hex(top['pc']), top['culprits'], top['static'])
+if extra == 'culprit-before':
+    assert any(p < top['pc'] for p in top['culprit_pcs']), top['culprit_pcs']
+if extra == 'freq5':
+    assert abs(top['freq_est'] - top['freq_true']) <= 0.05 * top['freq_true'], (top['freq_est'], top['freq_true'])
+if extra == 'm8':
+    assert top['m'] >= 8 and abs(top['cpi_est'] - top['cpi_true']) <= 0.1 * top['cpi_true'], top
+assert d['unexplained_fraction'] <= 0.05, d['unexplained_fraction']
+for i in ins:
+    for k in ('pc', 'samples', 'freq_est', 'freq_true', 'cpi_est', 'cpi_true', 'culprits', 'true_reasons'):
+        assert k in i, k
+PY
+}
+if command -v python3 >/dev/null 2>&1; then
+	check "dmiss: the store waiting on memory blames the load before it" "json dmiss dep-l2d d culprit-before"
+	check "dmiss: its frequency within 5%" "json dmiss dep-l2d d freq5"
+	check "mul: the divide/multiply chain is a static operand stall of the latency" "json mul dep-long a m8"
+	check "icache: the conflicting line's first instruction blames the I-cache" "json icache l1i i -"
+	check "branch: the refill after a misprediction blames a branch" "json branch mispredict p -"
+fi
+
+# bad input: one line, exit 2
+err() { # DESCRIPTION ARGS...: exit status 2, one line on stderr
+	d=$1; shift
+	"$IVX" dcpicalc "$@" >/dev/null 2>"$tmp/e"; st=$?
+	if [ $st = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ]; then ok; else bad "$d (status $st: $(cat "$tmp/e"))"; fi
+}
+err "unknown procedure" --db "$tmp/mul" no_such_proc
+err "address outside the code" --db "$tmp/mul" 0x10
+err "missing database" --db "$tmp/none" main
+err "procedure without samples" --db "$tmp/mul" abort
+err "no PROC" --db "$tmp/mul"
+err "unknown option" --db "$tmp/mul" --bogus main
+err "--db without a value" main --db
+
+echo "dcpicalc-cli: $pass passed, $fail failed"
+[ $fail = 0 ]

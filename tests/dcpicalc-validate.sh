@@ -1,0 +1,75 @@
+#!/bin/sh
+# dcpicalc-validate.sh [IVX [PERIOD...]] — dcpicalc's accuracy over the
+# workload suite on the in-order machine (data/configs/inorder.ini): each
+# workload is profiled whole with the simulator's truth, `ivx dcpicalc
+# --all` analyses every procedure with samples, and the table gives, per
+# workload and for the suite (weighted by CYCLES samples):
+#
+#   f<=5% f<=10% f<=15%  share of CYCLES samples whose instruction's
+#                        estimated executions are within 5/10/15% of the
+#                        truth (the paper: 73/87/92%; target >= 90% at 5%)
+#   unexpl               unexplained stall samples, share of all samples
+#                        (the paper: 8.6%; target <= 5%)
+#   culprit              share of the true dynamic stall cycles whose true
+#                        reason is among the estimated culprits (>= 95%)
+#   edge10%              share of edge executions estimated within 10%
+#
+# PERIOD: the CYCLES sampling periods to run (default 4096 1024). Output
+# only; it fails only when a run or the analysis fails.
+IVX=${1:-${IVX:-build/ivx}}
+shift 2>/dev/null
+PERIODS=${*:-4096 1024}
+# DCPICALC_VALIDATE_DIR=DIR keeps the profiles there (to analyse them again)
+if [ -n "$DCPICALC_VALIDATE_DIR" ]; then
+	tmp=$DCPICALC_VALIDATE_DIR
+	mkdir -p "$tmp" || exit 1
+else
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
+command -v python3 >/dev/null 2>&1 || { echo "dcpicalc-validate: needs python3"; exit 1; }
+status=0
+for P in $PERIODS; do
+	echo "dcpicalc-validate: CYCLES period $P (ivx profile --config data/configs/inorder.ini --period $P)"
+	printf '%-10s %8s %7s %7s %7s %7s %8s %8s\n' workload samples 'f<=5%' 'f<=10%' 'f<=15%' unexpl culprit 'edge10%'
+	for w in branchy crc hashtab icache interp matmul muldiv ptrchase qsort recurse sieve stream strproc; do
+		prog=data/bin/workloads/$w
+		db=$tmp/$w-$P
+		rm -rf "$db"
+		if ! nice "$IVX" profile --quiet --config data/configs/inorder.ini --period "$P" --db "$db" "$prog" \
+			>/dev/null 2>"$tmp/err"; then
+			echo "dcpicalc-validate: profile $w failed: $(cat "$tmp/err")"; status=1; continue
+		fi
+		if ! "$IVX" dcpicalc --db "$db" --all --json "$tmp/$w-$P.json" >"$tmp/$w-$P.txt" 2>"$tmp/err"; then
+			echo "dcpicalc-validate: dcpicalc $w failed: $(cat "$tmp/err")"; status=1; continue
+		fi
+		python3 - "$tmp/$w-$P.json" "$w" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))['total']
+pct = lambda a, b: 100.0 * a / b if b else 100.0
+print('%-10s %8d %6.1f%% %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%%' % (sys.argv[2], t['samples'],
+      pct(t['w5'], t['samples']), pct(t['w10'], t['samples']), pct(t['w15'], t['samples']),
+      pct(t['unexplained'], t['samples']), pct(t['covered'], t['dynamic_true_cycles']),
+      100 * t['edges_within_10']))
+PY
+	done
+	python3 - "$tmp" "$P" <<'PY'
+import glob, json, sys
+tot = {k: 0.0 for k in ('samples', 'w5', 'w10', 'w15', 'unexplained', 'covered', 'dynamic_true_cycles', 'edge_true', 'e10')}
+for f in glob.glob('%s/*-%s.json' % (sys.argv[1], sys.argv[2])):
+    t = json.load(open(f))['total']
+    for k in tot:
+        if k == 'e10':
+            tot[k] += t['edges_within_10'] * t['edge_true']
+        else:
+            tot[k] += t[k]
+pct = lambda a, b: 100.0 * a / b if b else 100.0
+w5 = pct(tot['w5'], tot['samples']); un = pct(tot['unexplained'], tot['samples'])
+cov = pct(tot['covered'], tot['dynamic_true_cycles'])
+print('%-10s %8d %6.1f%% %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%%' % ('SUITE', tot['samples'], w5,
+      pct(tot['w10'], tot['samples']), pct(tot['w15'], tot['samples']), un, cov, pct(tot['e10'], tot['edge_true'])))
+print('targets: frequency within 5%% for >= 90%% of samples: %s; unexplained <= 5%%: %s; true reason among culprits >= 95%%: %s'
+      % ('met' if w5 >= 90 else 'MISSED', 'met' if un <= 5 else 'MISSED', 'met' if cov >= 95 else 'MISSED'))
+PY
+done
+exit $status

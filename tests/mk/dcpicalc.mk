@@ -1,0 +1,21 @@
+# dcpicalc.mk — the analysis half of DCPI (engine/dcpi/dcpicalc*.c,
+# ivx dcpicalc).
+#
+#   dcpicalc-cli       golden dcpicalc output of four programs whose answer
+#                      is known by construction (a D-miss per iteration, a
+#                      multiply/divide chain, an I-cache conflict, branch
+#                      mispredictions), what the JSON says of them, bad input
+#   dcpicalc-validate  accuracy over the workload suite on the in-order
+#                      machine (frequencies, culprits, unexplained stalls,
+#                      edges): the table in docs/dcpicalc.md
+# The unit tests (tests/unit/test_dcpicalc.c) run with `make unit`.
+.PHONY: dcpicalc-cli dcpicalc-validate
+dcpicalc-cli: $(BUILD)/ivx
+	@tests/dcpicalc-cli.sh $(BUILD)/ivx
+
+dcpicalc-validate: $(BUILD)/ivx
+	@tests/dcpicalc-validate.sh $(BUILD)/ivx
+
+TEST_TARGETS     += dcpicalc-cli
+CHECK_TARGETS    += dcpicalc-cli
+VALIDATE_TARGETS += dcpicalc-validate

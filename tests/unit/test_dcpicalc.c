@@ -1,0 +1,255 @@
+/*
+ * test_dcpicalc.c — dcpicalc's analysis (engine/dcpi/dcpicalc.h) on
+ * hand-made code: the block scheduler follows the in-order machine's issue
+ * rules (pairs, operand latencies, the unpipelined divider, fetch groups
+ * that end at an I-cache line); cycle equivalence puts the arms of a
+ * diamond in their own classes and the entry with the exit; a class's
+ * frequency is the lowest cluster of S/M ratios, or sum S / sum M when
+ * samples are few; local propagation finds an edge no sample can see; a
+ * stall after a load names the load, and DMISS samples rule it out.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "dcpi/dcpicalc.h"
+
+/* The in-order machine of data/configs/inorder.ini, as far as issue goes. */
+static void inorder(struct machine_config *mc)
+{
+	config_defaults(mc);
+	mc->inorder = 1;
+	mc->fetch_width = mc->decode_width = mc->issue_width = 2;
+	mc->alu_units = 2;
+	mc->mul_units = 1;
+	mc->div_units = 1;
+	mc->mem_ports = 2;
+	mc->alu_latency = 1;
+	mc->mul_latency = 8;
+	mc->div_latency = 40;
+	mc->load_latency = 2;
+	mc->l1d.latency = 2;
+	mc->l1i.line = 32;
+	mc->rob_size = 16;
+	mc->lsq_size = 8;
+}
+
+static struct dcc_insn alu(uint64_t pc, int dst, int src)
+{
+	struct dcc_insn x = { .pc = pc, .kind = INSN_KIND_ALU };
+	if (src >= 0)
+		x.src[x.n_src++] = (uint8_t)src;
+	if (dst >= 0)
+		x.dst[x.n_dst++] = (uint8_t)dst;
+	return x;
+}
+
+static struct dcc_insn of_kind(struct dcc_insn x, int kind)
+{
+	x.kind = kind;
+	return x;
+}
+
+static void independent_alu_ops_issue_in_pairs(void **state)
+{
+	(void)state;
+	struct machine_config mc;
+	inorder(&mc);
+	struct dcc_insn c[3] = { alu(0x1000, 1, 10), alu(0x1004, 2, 11), alu(0x1008, 3, 12) };
+	int m[3], why[3];
+	long cul[3];
+	dcc_schedule(c, 3, &mc, m, why, cul);
+	assert_int_equal(m[0], 1);
+	assert_int_equal(m[1], 0);   /* dual-issued */
+	assert_int_equal(m[2], 1);
+	assert_int_equal(why[2], -1);   /* the pair was full: no stall */
+}
+
+static void a_multiply_chain_waits_its_latency(void **state)
+{
+	(void)state;
+	struct machine_config mc;
+	inorder(&mc);
+	struct dcc_insn c[3] = { of_kind(alu(0x1000, 1, 10), INSN_KIND_MUL), alu(0x1004, 2, 1),
+				 of_kind(alu(0x1008, 3, 2), INSN_KIND_MUL) };
+	int m[3], why[3];
+	long cul[3];
+	dcc_schedule(c, 3, &mc, m, why, cul);
+	assert_int_equal(m[1], 8);
+	assert_int_equal(why[1], DCC_S_DEP);
+	assert_int_equal(cul[1], 0);
+	assert_int_equal(m[2], 1);      /* the add's result after 1 cycle */
+	assert_int_equal(why[2], DCC_S_DEP);
+	assert_int_equal(cul[2], 1);
+}
+
+static void a_load_use_waits_two_cycles(void **state)
+{
+	(void)state;
+	struct machine_config mc;
+	inorder(&mc);
+	struct dcc_insn c[2] = { of_kind(alu(0x1000, 1, 10), INSN_KIND_LOAD), alu(0x1004, 2, 1) };
+	int m[2], why[2];
+	long cul[2];
+	dcc_schedule(c, 2, &mc, m, why, cul);
+	assert_int_equal(m[1], 2);
+	assert_int_equal(why[1], DCC_S_DEP);
+}
+
+static void the_divider_is_busy_for_its_latency(void **state)
+{
+	(void)state;
+	struct machine_config mc;
+	inorder(&mc);
+	struct dcc_insn c[2] = { of_kind(alu(0x1000, 1, 10), INSN_KIND_DIV), of_kind(alu(0x1004, 2, 11), INSN_KIND_DIV) };
+	int m[2], why[2];
+	long cul[2];
+	dcc_schedule(c, 2, &mc, m, why, cul);
+	assert_int_equal(m[1], 40);
+	assert_int_equal(why[1], DCC_S_UNIT);
+	assert_int_equal(cul[1], 0);
+}
+
+static void a_fetch_group_ends_at_the_line(void **state)
+{
+	(void)state;
+	struct machine_config mc;
+	inorder(&mc);
+	/* 0x101c and 0x1020 are in different 32-byte lines */
+	struct dcc_insn c[2] = { alu(0x101c, 1, 10), alu(0x1020, 2, 11) };
+	int m[2], why[2];
+	long cul[2];
+	dcc_schedule(c, 2, &mc, m, why, cul);
+	assert_int_equal(m[1], 1);
+	assert_int_equal(why[1], DCC_S_SLOT);
+}
+
+static void the_arms_of_a_diamond_are_classes_of_their_own(void **state)
+{
+	(void)state;
+	/* nodes 0 ENTRY 1 EXIT 2 A 3 B 4 C 5 D */
+	int u[] = { 0, 2, 2, 3, 4, 5, 1 }, v[] = { 2, 3, 4, 5, 5, 1, 0 }, cls[7];
+	int n = dcc_cycle_classes(6, 7, u, v, cls);
+	assert_int_equal(n, 3);
+	assert_int_equal(cls[1], cls[3]);   /* A->B, B->D */
+	assert_int_equal(cls[2], cls[4]);   /* A->C, C->D */
+	assert_int_equal(cls[0], cls[5]);   /* ENTRY->A, D->EXIT */
+	assert_int_equal(cls[0], cls[6]);
+	assert_int_not_equal(cls[1], cls[2]);
+	assert_int_not_equal(cls[0], cls[1]);
+}
+
+static void the_lowest_cluster_gives_the_frequency(void **state)
+{
+	(void)state;
+	double r[5] = { 300, 100, 1000, 104, 98 };
+	int used[5], conf, how;
+	double f = dcc_class_freq(r, NULL, 5, 1602, 5, used, &conf, &how);
+	assert_true(f > 100 && f < 101);   /* (100 + 104 + 98) / 3 */
+	assert_int_equal(how, 1);
+	assert_int_equal(conf, 2);
+	assert_int_equal(used[0], 0);
+	assert_int_equal(used[1] + used[3] + used[4], 3);
+	/* few samples: sum S / sum M */
+	double q[3] = { 1, 2, 6 };
+	f = dcc_class_freq(q, NULL, 3, 9, 3, used, &conf, &how);
+	assert_true(f == 3.0);
+	assert_int_equal(how, 2);
+	assert_int_equal(conf, 0);
+}
+
+/* A: cbz x0, D ; B: ldr x1, [x0]; add x2, x1 ; D: ret. The load pairs
+ * with the branch; the add waits two cycles for it (M = 2). */
+static struct dcc *if_then(const uint64_t *samples, const uint64_t *dmiss, double dmiss_period)
+{
+	struct machine_config mc;
+	inorder(&mc);
+	struct dcc_insn c[4] = {
+		{ .pc = 0x1000, .kind = INSN_KIND_COND_BRANCH, .n_src = 1, .src = { 0 }, .target = 0x100c },
+		of_kind(alu(0x1004, 1, 0), INSN_KIND_LOAD),
+		alu(0x1008, 2, 1),
+		{ .pc = 0x100c, .kind = INSN_KIND_RETURN },
+	};
+	struct ivx_err err = { 0 };
+	struct dcc *a = dcc_new(c, 4, &mc, &err);
+	assert_non_null(a);
+	struct dcc_profile p = { .samples = { samples, NULL, dmiss }, .period = { 1, 0, dmiss_period } };
+	assert_int_equal(dcc_estimate(a, &p, &err), 0);
+	return a;
+}
+
+static void propagation_finds_the_edge_around_the_arm(void **state)
+{
+	(void)state;
+	uint64_t s[4] = { 100, 0, 60, 100 };
+	struct dcc *a = if_then(s, NULL, 0);
+	assert_int_equal(dcc_block_count(a), 3);
+	assert_true(dcc_block_at(a, 0)->freq == 100);
+	assert_true(dcc_block_at(a, 1)->freq == 30);
+	assert_int_equal(dcc_block_at(a, 0)->cls, dcc_block_at(a, 2)->cls);
+	int found = 0;
+	for (size_t k = 0; k < dcc_edge_count(a); k++) {
+		const struct dcc_edge *e = dcc_edge_at(a, k);
+		if (e->from == 0 && e->to == 2) {
+			assert_true(e->freq == 70);
+			assert_int_equal(e->taken, 1);
+			found = 1;
+		}
+	}
+	assert_true(found);
+	dcc_free(a);
+}
+
+static struct dcc *load_use(const uint64_t *dmiss, double period)
+{
+	struct machine_config mc;
+	inorder(&mc);
+	struct dcc_insn c[4] = { of_kind(alu(0x1000, 1, 10), INSN_KIND_LOAD), alu(0x1004, 2, 1), alu(0x1008, 3, 11),
+				 { .pc = 0x100c, .kind = INSN_KIND_RETURN } };
+	static uint64_t s[4] = { 100, 20000, 100, 100 };
+	struct ivx_err err = { 0 };
+	struct dcc *a = dcc_new(c, 4, &mc, &err);
+	assert_non_null(a);
+	struct dcc_profile p = { .samples = { s, NULL, dmiss }, .period = { 1, 0, period } };
+	assert_int_equal(dcc_estimate(a, &p, &err), 0);
+	return a;
+}
+
+static void a_stall_after_a_load_blames_the_load(void **state)
+{
+	(void)state;
+	struct dcc *a = load_use(NULL, 0);
+	const struct dcc_result_insn *r = dcc_result_at(a, 1);
+	assert_int_equal(r->m, 2);
+	assert_true(r->freq > 99 && r->freq < 101);
+	assert_true(r->dyn > 19700);         /* 20000 - 100 * 2 */
+	assert_true(r->culprits >> DCC_D_DCACHE & 1);
+	assert_int_equal(r->culprit_pc[0], 0x1000);
+	assert_false(r->culprits >> DCC_D_ICACHE & 1);   /* same line as the load */
+	assert_true(dcc_summary(a)->unexplained == 0);
+	dcc_free(a);
+	/* no DMISS sample with a period of 1: at most one miss, too short for the stall */
+	uint64_t none[4] = { 0 };
+	a = load_use(none, 1);
+	r = dcc_result_at(a, 1);
+	assert_false(r->culprits >> DCC_D_DCACHE & 1);
+	dcc_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(independent_alu_ops_issue_in_pairs),
+		cmocka_unit_test(a_multiply_chain_waits_its_latency),
+		cmocka_unit_test(a_load_use_waits_two_cycles),
+		cmocka_unit_test(the_divider_is_busy_for_its_latency),
+		cmocka_unit_test(a_fetch_group_ends_at_the_line),
+		cmocka_unit_test(the_arms_of_a_diamond_are_classes_of_their_own),
+		cmocka_unit_test(the_lowest_cluster_gives_the_frequency),
+		cmocka_unit_test(propagation_finds_the_edge_around_the_arm),
+		cmocka_unit_test(a_stall_after_a_load_blames_the_load),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
