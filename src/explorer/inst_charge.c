@@ -1,0 +1,323 @@
+/*
+ * inst_charge.c — per-event charges of the accounting methods, and the true
+ * cost of one event on demand (see inst_charge.h).
+ *
+ * The observer runs after the accounting set (instrument order 1), so at
+ * an event's begin the set has already taken that event into its counts;
+ * what matters is the difference to the end, where the same holds. Its
+ * state is two small rings keyed by engine ids and sequence numbers, one
+ * memcpy for a snapshot. The true costs measured by `info cost` are facts
+ * of the run (the same every time it passes the event), kept in the
+ * session object until the next restart.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "explorer_break.h"
+#include "explorer_snap.h"
+#include "explorer_trace.h"
+#include "inst_acct.h"
+#include "inst_charge.h"
+#include "instrument.h"
+
+#define CHARGE_RING 1024           /* as many as the events pane keeps */
+#define FETCH_RING 64              /* mispredicted branches fetched, not yet dispatched */
+#define TRUE_COSTS 64              /* `info cost` results kept */
+
+/* One miss event: each method's count at its begin, then what it charged. */
+struct charge_ent {
+	uint64_t id;                       /* engine event id (0: empty) */
+	int64_t v[ACCT_METHOD_COUNT];
+	uint64_t fe_row;                   /* FMT I-side: the row collecting the cycles */
+	uint64_t fetch_cycle;              /* mispredict: the branch's fetch */
+	uint32_t known;                    /* bit m: v[m] is valid */
+	uint32_t ended;
+};
+
+struct charge_state {
+	struct charge_ent ev[CHARGE_RING];           /* at id % CHARGE_RING */
+	struct { uint64_t seq, cycle; } fetch[FETCH_RING];   /* at seq % FETCH_RING */
+};
+
+struct true_cost {
+	uint64_t id, start;
+	int kind;
+	int64_t penalty;
+};
+
+struct xcharge {
+	struct explorer *x;
+	struct core_observer obs;
+	struct charge_state *s;            /* NULL before the first attach */
+	uint32_t penalty[ACCT_COMP_COUNT]; /* the naive methods' [penalty] */
+	const struct acct *unit[ACCT_METHOD_COUNT]; /* the accounting set's, this run's */
+	struct true_cost costs[TRUE_COSTS];
+	int n_costs;
+};
+
+int xcharge_comp(int kind)
+{
+	static const int comp[MISS_KIND_COUNT] = {
+		[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
+		[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
+		[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
+		[MISS_ROB_FULL] = -1, [MISS_ROB_EMPTY] = -1,
+	};
+	return kind >= 0 && kind < MISS_KIND_COUNT ? comp[kind] : -1;
+}
+
+static int is_naive(int m)
+{
+	return m == ACCT_NAIVE || m == ACCT_NAIVE_NONSPEC;
+}
+
+/* Method m's count of component `comp` now (I-side: as explained above).
+ * 0, or -1 if it cannot be read. */
+static int count_now(const struct xcharge *xc, int m, int comp, uint64_t row, int64_t *out)
+{
+	const struct acct *a = xc->unit[m];
+	if (!a)
+		return -1;
+	int iside = comp == ACCT_L1I || comp == ACCT_L2I || comp == ACCT_ITLB;
+	struct acct_fmt_state st;
+	if (iside && m == ACCT_FMT) {
+		struct acct_fmt_row r;
+		if (acct_fmt_row(a, (int)row, &r) < 0 || r.state == ACCT_ROW_FREE)
+			return -1;
+		*out = (int64_t)r.local[comp - ACCT_L1I];
+		return 0;
+	}
+	struct acct_stack s;
+	acct_get_stack(a, &s);
+	*out = (int64_t)s.comp[comp];
+	if (iside && m == ACCT_SFMT && acct_fmt_state(a, &st) == 0)
+		*out += (int64_t)st.shared[comp - ACCT_L1I];
+	return 0;
+}
+
+static void charge_insn(void *ctx, const struct insn_event *e)
+{
+	struct xcharge *xc = ctx;
+	xc->s->fetch[e->seq % FETCH_RING].seq = e->seq;
+	xc->s->fetch[e->seq % FETCH_RING].cycle = e->cycle;
+}
+
+static void charge_miss(void *ctx, const struct miss_event *e)
+{
+	struct xcharge *xc = ctx;
+	int comp = xcharge_comp(e->kind);
+	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
+	if (comp < 0)
+		return;
+	if (e->phase == MISS_BEGIN) {
+		memset(c, 0, sizeof *c);
+		c->id = e->id;
+		if (e->kind == MISS_MISPREDICT) {
+			const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
+			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;   /* +1: 0 = unknown */
+		}
+		struct acct_fmt_state st;
+		if (xc->unit[ACCT_FMT] && acct_fmt_state(xc->unit[ACCT_FMT], &st) == 0)
+			c->fe_row = (uint64_t)st.fetch;
+		for (int m = 0; m < ACCT_METHOD_COUNT; m++)
+			if (!is_naive(m) && count_now(xc, m, comp, c->fe_row, &c->v[m]) == 0)
+				c->known |= 1u << m;
+		return;
+	}
+	if (c->id != e->id || c->ended)
+		return;
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		int64_t now;
+		if (is_naive(m))
+			c->v[m] = m == ACCT_NAIVE || e->correct_path ? (int64_t)xc->penalty[comp] : 0;
+		else if ((c->known >> m & 1) && count_now(xc, m, comp, c->fe_row, &now) == 0)
+			c->v[m] = now - c->v[m];
+		else if (m == ACCT_FMT && comp <= ACCT_ITLB && (c->known >> m & 1))
+			c->v[m] = 0;   /* its row was dropped: a wrong-path fetch, charged nothing */
+		else
+			c->known &= ~(1u << m);
+		if (is_naive(m))
+			c->known |= 1u << m;
+	}
+	c->ended = 1;
+}
+
+static size_t charge_state_size(void *ctx)
+{
+	return sizeof(struct charge_state);
+}
+
+static void charge_save(void *ctx, void *blob)
+{
+	memcpy(blob, ((struct xcharge *)ctx)->s, sizeof(struct charge_state));
+}
+
+static void charge_restore(void *ctx, const void *blob)
+{
+	memcpy(((struct xcharge *)ctx)->s, blob, sizeof(struct charge_state));
+}
+
+static void *xcharge_create(struct explorer *x)
+{
+	struct xcharge *xc = calloc(1, sizeof *xc);
+	if (xc)
+		xc->x = x;
+	return xc;
+}
+
+static void xcharge_free(void *self)
+{
+	struct xcharge *xc = self;
+	if (!xc)
+		return;
+	free(xc->s);
+	free(xc);
+}
+
+static int xcharge_attach(void *self, struct core *c, struct ivx_err *err)
+{
+	struct xcharge *xc = self;
+	if (!xc->s && !(xc->s = malloc(sizeof *xc->s)))
+		return ivx_error(err, IVX_ESYS, "out of memory");
+	memset(xc->s, 0, sizeof *xc->s);
+	xc->n_costs = 0;
+	const struct machine_config *cfg = core_config(c);
+	const uint32_t pen[ACCT_COMP_COUNT] = {
+		cfg->penalty_l1i, cfg->penalty_l2i, cfg->penalty_itlb, cfg->penalty_l1d,
+		cfg->penalty_l2d, cfg->penalty_dtlb, cfg->penalty_bpred, cfg->penalty_fu,
+	};
+	memcpy(xc->penalty, pen, sizeof pen);
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++)   /* (attached before: order 0) */
+		xc->unit[m] = xacct_unit(explorer_instrument(xc->x, "acct"), m);
+	uint32_t kinds = 0;
+	for (int k = 0; k < MISS_KIND_COUNT; k++)
+		if (xcharge_comp(k) >= 0)
+			kinds |= MISS_BIT(k);
+	xc->obs = (struct core_observer){
+		.name = "charge", .ctx = xc, .on_miss = charge_miss, .on_insn = charge_insn,
+		.miss_filter = kinds,
+		.state_size = charge_state_size, .save = charge_save, .restore = charge_restore,
+	};
+	xc->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_MISPREDICT;
+	return core_add_observer(c, &xc->obs, err);
+}
+
+static const struct charge_ent *find(const struct explorer *x, const struct xevent *e)
+{
+	const struct xcharge *xc = explorer_instrument(x, "charge");
+	if (!xc || !xc->s || e->kind >= MISS_KIND_COUNT || xcharge_comp(e->kind) < 0 || !e->id)
+		return NULL;
+	const struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
+	return c->id == e->id ? c : NULL;
+}
+
+int xcharge_get(const struct explorer *x, const struct xevent *e, int64_t out[ACCT_METHOD_COUNT],
+		int known[ACCT_METHOD_COUNT])
+{
+	const struct charge_ent *c = find(x, e);
+	if (!c || !c->ended)
+		return -1;
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		out[m] = c->v[m];
+		known[m] = c->known >> m & 1;
+	}
+	return 0;
+}
+
+int xcharge_true_cost(const struct explorer *x, const struct xevent *e, int64_t *cycles)
+{
+	const struct xcharge *xc = explorer_instrument(x, "charge");
+	for (int i = 0; xc && i < xc->n_costs; i++)
+		if (xc->costs[i].id == e->id && xc->costs[i].start == e->start && xc->costs[i].kind == e->kind) {
+			*cycles = xc->costs[i].penalty;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- the counterfactual ------------------------------------------------- */
+
+/* Run the core to `committed` instructions (or the end): the cycle then. */
+static int run_to(struct core *c, uint64_t committed, uint64_t *cycles, int *ended, struct ivx_err *err)
+{
+	if (core_run(c, 0, committed, err) < 0)
+		return -1;
+	*cycles = core_cycles(c);
+	*ended |= core_done(c) || core_committed(c) < committed;
+	return 0;
+}
+
+static int measure(struct explorer *x, const struct xevent *e, uint64_t from, struct xcost_result *out,
+		   struct ivx_err *err)
+{
+	struct core *c = x->core;
+	if (xsnaps_restore_cycle(x->snaps, c, from, err) < 0 || core_run(c, from, 0, err) < 0)
+		return -1;
+	const struct machine_config *cfg = core_config(c);
+	/* as ivx cost: past the ROB and the frontend, then 256 more */
+	uint64_t reach = cfg->rob_size + cfg->fetch_buffer + cfg->frontend_depth * cfg->fetch_width + 256;
+	struct core_snapshot *snap = core_snapshot_save(c, err);
+	if (!snap)
+		return -1;
+	out->from_cycle = core_cycles(c);
+	out->target = core_committed(c) + reach;
+	out->ended = 0;
+	int rc = run_to(c, out->target, &out->with, &out->ended, err);
+	if (rc == 0)
+		rc = core_snapshot_restore(c, snap, err);
+	if (rc == 0) {
+		core_forgive(c, e->kind, e->insn_seq);
+		rc = run_to(c, out->target, &out->without, &out->ended, err);
+	}
+	core_snapshot_free(snap);
+	out->penalty = (int64_t)out->with - (int64_t)out->without;
+	return rc;
+}
+
+int xcharge_measure(struct explorer *x, const struct xevent *e, struct xcost_result *out)
+{
+	struct xcharge *xc = explorer_instrument(x, "charge");
+	const struct charge_ent *c = find(x, e);
+	if (!xc || e->kind > MISS_MISPREDICT || !e->id)
+		return explorer_error(x, "only l1i, l2i, itlb, l1d, l2d, dtlb and mispredict events can be "
+				      "taken away (ivx cost's kinds)");
+	if (!e->correct_path)
+		return explorer_error(x, "a wrong-path event delays nothing that commits: there is no cost to measure");
+	/* where ivx cost stops: a misprediction is decided at the branch's
+	 * fetch, the others at their begin */
+	uint64_t from = e->start;
+	if (e->kind == MISS_MISPREDICT) {
+		if (!c || !c->fetch_cycle)
+			return explorer_error(x, "the fetch of this branch is no longer remembered");
+		from = c->fetch_cycle - 1;
+	}
+	uint64_t here = core_cycles(x->core), high = x->high_water;
+	struct ivx_err err = { 0 };
+	x->high_water = UINT64_MAX;          /* the guest's output is not printed again */
+	xbreaks_set_mode(x->breaks, XB_OFF);
+	int rc = measure(x, e, from, out, &err);
+	/* back to where the run was, exactly */
+	struct ivx_err err2 = { 0 };
+	if (xsnaps_restore_cycle(x->snaps, x->core, here, &err2) < 0 || core_run(x->core, here, 0, &err2) < 0)
+		rc = -1, err = err2;
+	xbreaks_set_mode(x->breaks, XB_STOP);
+	x->high_water = high;
+	explorer_state_changed(x);
+	if (rc < 0)
+		return explorer_error(x, "%s", err.msg);
+	if (xcharge_true_cost(x, e, &(int64_t){ 0 }) < 0) {
+		struct true_cost *t = &xc->costs[xc->n_costs < TRUE_COSTS ? xc->n_costs++ : TRUE_COSTS - 1];
+		*t = (struct true_cost){ .id = e->id, .start = e->start, .kind = e->kind, .penalty = out->penalty };
+	}
+	return 0;
+}
+
+static const struct xinstrument xinst_charge = {
+	.name = "charge",
+	.summary = "what each accounting method charged each miss event; its true cost on demand (info cost)",
+	.order = 1,
+	.create = xcharge_create,
+	.attach = xcharge_attach,
+	.free = xcharge_free,
+};
+XINSTRUMENT_REGISTER(xinst_charge);

@@ -1,0 +1,54 @@
+/*
+ * inst_charge.h — what each CPI accounting method charged one miss event,
+ * and (on demand) what the event really cost.
+ *
+ * Charged: an observer beside the accounting set notes, when a miss event
+ * begins and when it ends, the counter of the event's component in every
+ * method; the difference is what the method charged while the event was
+ * in progress. The naive methods charge each event their fixed [penalty]
+ * (naive non-spec: correct-path events only). The FMT's I-side cycles are
+ * read from the row that collected them (they reach the global counter
+ * only when the next branch retires); the sFMT's from its shared counters
+ * plus its global ones. Two events of one kind in progress together
+ * (overlapping long misses) each see the cycles charged while both were.
+ * Its state is observer state, so reverse stepping restores it.
+ *
+ * True cost: ivx cost's counterfactual for one event. From the state just
+ * before the event (replayed from the explorer's snapshots), run to a point
+ * well past it twice, as it was and with only that event taken away
+ * (core_forgive), and count the cycles between the two at the same
+ * committed-instruction count; then go back to where the run was.
+ */
+#ifndef IVX_INST_CHARGE_H
+#define IVX_INST_CHARGE_H
+
+#include <stdint.h>
+#include "acct/acct.h"
+#include "explorer.h"
+
+/* The accounting component a miss kind is charged to, or -1 (rob-full, ...). */
+int xcharge_comp(int kind);
+
+/* What each method (enum acct_method) charged event e: 0 with out[] and
+ * known[] filled (known[m] 0: the method's count could not be read, e.g.
+ * the FMT row was reused), or -1 when the event is not a miss event with
+ * a component, is still in progress, or is no longer remembered. */
+int xcharge_get(const struct explorer *x, const struct xevent *e, int64_t out[ACCT_METHOD_COUNT],
+		int known[ACCT_METHOD_COUNT]);
+
+/* The true cost of e, if `info cost` measured it in this run: 0 and *cycles. */
+int xcharge_true_cost(const struct explorer *x, const struct xevent *e, int64_t *cycles);
+
+struct xcost_result {
+	int64_t penalty;          /* cycles the event cost */
+	uint64_t from_cycle;      /* engine cycle the two runs started from */
+	uint64_t target;          /* committed-instruction count both ran to */
+	uint64_t with, without;   /* engine cycles at which they reached it */
+	int ended;                /* the program ended inside the window */
+};
+
+/* Measure e's true cost (ivx cost's counterfactual) and leave the run where
+ * it was. 0, or -1 with explorer_error. */
+int xcharge_measure(struct explorer *x, const struct xevent *e, struct xcost_result *out);
+
+#endif
