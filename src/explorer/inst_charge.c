@@ -24,18 +24,30 @@
 #define FETCH_RING 64              /* mispredicted branches fetched, not yet dispatched */
 #define TRUE_COSTS 64              /* `info cost` results kept */
 
-/* One miss event: each method's count at its begin, then what it charged. */
+/* One miss event: what each method has charged it so far. */
 struct charge_ent {
 	uint64_t id;                       /* engine event id (0: empty) */
 	int64_t v[ACCT_METHOD_COUNT];
-	uint64_t fe_row;                   /* FMT I-side: the row collecting the cycles */
-	uint64_t fetch_cycle;              /* mispredict: the branch's fetch */
+	int64_t fmt_begin;                 /* FMT I-side: the row's count at the begin */
+	uint64_t fe_row;                   /* ... the row collecting the cycles */
+	uint64_t fetch_cycle;              /* mispredict: the branch's fetch + 1 (0: unknown) */
 	uint32_t known;                    /* bit m: v[m] is valid */
 	uint32_t ended;
 };
 
+/* The events of one component in progress. A cycle a method charges to
+ * the component goes to the oldest of them in program order (the one the
+ * ROB head waits for), so two overlapping misses do not both claim it. */
+#define TRACK 32
+struct comp_track {
+	int64_t last[ACCT_METHOD_COUNT];   /* counts at the last begin or end */
+	uint64_t id[TRACK], seq[TRACK];
+	int n;
+};
+
 struct charge_state {
 	struct charge_ent ev[CHARGE_RING];           /* at id % CHARGE_RING */
+	struct comp_track track[ACCT_COMP_COUNT];
 	struct { uint64_t seq, cycle; } fetch[FETCH_RING];   /* at seq % FETCH_RING */
 };
 
@@ -102,42 +114,84 @@ static void charge_insn(void *ctx, const struct insn_event *e)
 	xc->s->fetch[e->seq % FETCH_RING].cycle = e->cycle;
 }
 
+static int fmt_iside(int m, int comp)
+{
+	return m == ACCT_FMT && comp <= ACCT_ITLB;
+}
+
+/* Hand the cycles each method charged to `comp` since its last begin or
+ * end to the oldest event of comp in progress. */
+static void transition(struct xcharge *xc, int comp)
+{
+	struct comp_track *t = &xc->s->track[comp];
+	struct charge_ent *owner = NULL;
+	for (int i = 0, best = -1; i < t->n; i++)
+		if (best < 0 || t->seq[i] < t->seq[best]) {
+			best = i;
+			owner = &xc->s->ev[t->id[i] % CHARGE_RING];
+			if (owner->id != t->id[i])
+				owner = NULL;
+		}
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		int64_t now;
+		if (is_naive(m) || fmt_iside(m, comp) || count_now(xc, m, comp, 0, &now) < 0)
+			continue;
+		if (owner)
+			owner->v[m] += now - t->last[m];
+		t->last[m] = now;
+	}
+}
+
 static void charge_miss(void *ctx, const struct miss_event *e)
 {
 	struct xcharge *xc = ctx;
 	int comp = xcharge_comp(e->kind);
-	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
 	if (comp < 0)
 		return;
+	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
+	struct comp_track *t = &xc->s->track[comp];
+	transition(xc, comp);
 	if (e->phase == MISS_BEGIN) {
 		memset(c, 0, sizeof *c);
 		c->id = e->id;
 		if (e->kind == MISS_MISPREDICT) {
 			const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
-			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;   /* +1: 0 = unknown */
+			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
 		}
-		struct acct_fmt_state st;
-		if (xc->unit[ACCT_FMT] && acct_fmt_state(xc->unit[ACCT_FMT], &st) == 0)
-			c->fe_row = (uint64_t)st.fetch;
 		for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-			if (!is_naive(m) && count_now(xc, m, comp, c->fe_row, &c->v[m]) == 0)
+			if (!is_naive(m) && xc->unit[m])
 				c->known |= 1u << m;
+		struct acct_fmt_state st;
+		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT] && acct_fmt_state(xc->unit[ACCT_FMT], &st) == 0) {
+			c->fe_row = (uint64_t)st.fetch;
+			if (count_now(xc, ACCT_FMT, comp, c->fe_row, &c->fmt_begin) < 0)
+				c->known &= ~(1u << ACCT_FMT);
+		}
+		if (t->n < TRACK) {
+			t->id[t->n] = e->id;
+			t->seq[t->n++] = e->insn_seq;
+		} else {
+			c->known = 0;     /* (more in progress than tracked: not attributed) */
+		}
 		return;
 	}
+	for (int i = 0; i < t->n; i++)
+		if (t->id[i] == e->id) {
+			t->id[i] = t->id[--t->n];
+			t->seq[i] = t->seq[t->n];
+			break;
+		}
 	if (c->id != e->id || c->ended)
 		return;
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
 		int64_t now;
-		if (is_naive(m))
+		if (is_naive(m)) {
 			c->v[m] = m == ACCT_NAIVE || e->correct_path ? (int64_t)xc->penalty[comp] : 0;
-		else if ((c->known >> m & 1) && count_now(xc, m, comp, c->fe_row, &now) == 0)
-			c->v[m] = now - c->v[m];
-		else if (m == ACCT_FMT && comp <= ACCT_ITLB && (c->known >> m & 1))
-			c->v[m] = 0;   /* its row was dropped: a wrong-path fetch, charged nothing */
-		else
-			c->known &= ~(1u << m);
-		if (is_naive(m))
 			c->known |= 1u << m;
+		} else if (fmt_iside(m, comp) && (c->known >> m & 1)) {
+			/* a dropped row: a wrong-path fetch, charged nothing */
+			c->v[m] = count_now(xc, m, comp, c->fe_row, &now) == 0 ? now - c->fmt_begin : 0;
+		}
 	}
 	c->ended = 1;
 }

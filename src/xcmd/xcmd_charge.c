@@ -70,7 +70,7 @@ int xcharge_info_events(struct explorer *x, uint64_t n)
 {
 	char head[160];
 	xcharge_header(head, sizeof head);
-	explorer_printf(x, "\nthe %llu newest events, with the cycles each method charged to the event's "
+	explorer_printf(x, "the %llu newest events, with the cycles each method charged to the event's "
 			"component while it lasted\n", (unsigned long long)n);
 	explorer_printf(x, "%4s %9s %-10s %6s%s  %s\n", "row", "cycle", "event", "cycles", head, "where");
 	int count = xtrace_event_count(x->trace);

@@ -122,6 +122,9 @@ static int info_caches(struct explorer *x, int argc, char **argv, const char *ar
 
 static int info_events(struct explorer *x, int argc, char **argv, const char *arg)
 {
+	unsigned long long n;
+	if (argc >= 2)   /* the newest N, with what each method charged them */
+		return xcmd_parse_count(x, argv[1], &n) < 0 ? -1 : xcharge_info_events(x, n);
 	uint64_t correct[MISS_KIND_COUNT], wrong[MISS_KIND_COUNT];
 	xreset_events(x, correct, wrong);   /* since `reset stats` */
 	explorer_printf(x, "%-11s %12s %12s\n", "event", "correct", "wrong path");
@@ -135,9 +138,6 @@ static int info_events(struct explorer *x, int argc, char **argv, const char *ar
 		explorer_printf(x, "(since `reset stats` at cycle %llu)\n", (unsigned long long)xreset_since(x));
 	explorer_printf(x, "(overlap and interval counts are since the explorer's trace began: "
 			   "the events pane shows the latest)\n");
-	unsigned long long n;
-	if (argc >= 2)
-		return xcmd_parse_count(x, argv[1], &n) < 0 ? -1 : xcharge_info_events(x, n);
 	return 0;
 }
 
