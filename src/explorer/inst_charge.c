@@ -37,12 +37,17 @@ struct charge_ent {
 
 /* The events of one component in progress. A cycle a method charges to
  * the component goes to the oldest of them in program order (the one the
- * ROB head waits for), so two overlapping misses do not both claim it. */
+ * ROB head waits for), so two overlapping misses do not both claim it;
+ * with none in progress, to the one that ended last (what is charged after
+ * an event ends, such as POWER5's empty-ROB cycles while the front end
+ * refills after an I-cache miss, is still its doing). So every cycle a
+ * method charges to a component goes to exactly one event. */
 #define TRACK 32
 struct comp_track {
 	int64_t last[ACCT_METHOD_COUNT];   /* counts at the last begin or end */
 	uint64_t id[TRACK], seq[TRACK];
 	int n;
+	uint64_t last_ended;               /* id of the last one that ended (0: none) */
 };
 
 struct charge_state {
@@ -125,6 +130,11 @@ static void transition(struct xcharge *xc, int comp)
 {
 	struct comp_track *t = &xc->s->track[comp];
 	struct charge_ent *owner = NULL;
+	if (!t->n && t->last_ended) {
+		owner = &xc->s->ev[t->last_ended % CHARGE_RING];
+		if (owner->id != t->last_ended)
+			owner = NULL;
+	}
 	for (int i = 0, best = -1; i < t->n; i++)
 		if (best < 0 || t->seq[i] < t->seq[best]) {
 			best = i;
@@ -183,6 +193,7 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 		}
 	if (c->id != e->id || c->ended)
 		return;
+	t->last_ended = e->id;
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
 		int64_t now;
 		if (is_naive(m)) {
@@ -271,9 +282,16 @@ int xcharge_get(const struct explorer *x, const struct xevent *e, int64_t out[AC
 	const struct charge_ent *c = find(x, e);
 	if (!c || !c->ended)
 		return -1;
+	const struct xcharge *xc = explorer_instrument(x, "charge");
+	int comp = xcharge_comp(e->kind);
+	const struct comp_track *t = &xc->s->track[comp];
+	int owner = !t->n && t->last_ended == e->id;   /* still gaining what comes after it */
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		int64_t now;
 		out[m] = c->v[m];
 		known[m] = c->known >> m & 1;
+		if (owner && !is_naive(m) && !fmt_iside(m, comp) && count_now(xc, m, comp, 0, &now) == 0)
+			out[m] += now - t->last[m];
 	}
 	return 0;
 }

@@ -2,16 +2,20 @@
  * inst_charge.h — what each CPI accounting method charged one miss event,
  * and (on demand) what the event really cost.
  *
- * Charged: an observer beside the accounting set notes, when a miss event
- * begins and when it ends, the counter of the event's component in every
- * method; the difference is what the method charged while the event was
- * in progress. The naive methods charge each event their fixed [penalty]
- * (naive non-spec: correct-path events only). The FMT's I-side cycles are
- * read from the row that collected them (they reach the global counter
- * only when the next branch retires); the sFMT's from its shared counters
- * plus its global ones. Two events of one kind in progress together
- * (overlapping long misses) each see the cycles charged while both were.
- * Its state is observer state, so reverse stepping restores it.
+ * Charged: an observer beside the accounting set reads, at every begin and
+ * end of a miss event, each method's counter of the event's component, and
+ * hands what the counter gained since the last such moment to one event:
+ * the oldest of that component in progress (the one the ROB head waits
+ * for), or, with none in progress, the one that ended last (cycles charged
+ * after an event, such as POWER5's empty-ROB cycles while the front end
+ * refills after an I-cache miss, are its doing). Every cycle a method
+ * charges to a component goes to exactly one event, so overlapping misses
+ * do not both claim it. The naive methods charge each event their fixed
+ * [penalty] (naive non-spec: correct-path events only). The FMT's I-side
+ * cycles are read from the table row that collected them (they reach the
+ * global counter only when the next branch retires); the sFMT's from its
+ * shared counters plus its global ones. Its state is observer state, so
+ * reverse stepping restores it.
  *
  * True cost: ivx cost's counterfactual for one event. From the state just
  * before the event (replayed from the explorer's snapshots), run to a point

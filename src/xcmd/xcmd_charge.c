@@ -70,8 +70,8 @@ int xcharge_info_events(struct explorer *x, uint64_t n)
 {
 	char head[160];
 	xcharge_header(head, sizeof head);
-	explorer_printf(x, "the %llu newest events, with the cycles each method charged to the event's "
-			"component while it lasted\n", (unsigned long long)n);
+	explorer_printf(x, "the %llu newest events, with the cycles each method has charged each one "
+			"so far (docs/explorer.md, info events)\n", (unsigned long long)n);
 	explorer_printf(x, "%4s %9s %-10s %6s%s  %s\n", "row", "cycle", "event", "cycles", head, "where");
 	int count = xtrace_event_count(x->trace);
 	for (int i = 0; i < count && (uint64_t)i < n; i++)
@@ -154,13 +154,13 @@ int xcharge_info_cost(struct explorer *x, int argc, char **argv)
 	int64_t v[ACCT_METHOD_COUNT];
 	int known[ACCT_METHOD_COUNT];
 	int have = xcharge_get(x, &e, v, known) == 0;
-	explorer_printf(x, "charged to %s while it lasted:\n", acct_comp_name(xcharge_comp(e.kind)));
+	explorer_printf(x, "charged to %s so far:   cycles  minus the true cost\n", acct_comp_name(xcharge_comp(e.kind)));
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
 		if (!have || !known[m]) {
 			explorer_printf(x, "  %-15s %7s\n", acct_method_label(m), "-");
 			continue;
 		}
-		explorer_printf(x, "  %-15s %7lld  %+lld%s\n", acct_method_label(m), (long long)v[m],
+		explorer_printf(x, "  %-15s %7lld  %+7lld%s\n", acct_method_label(m), (long long)v[m],
 				(long long)(v[m] - r.penalty),
 				m == ACCT_NAIVE || m == ACCT_NAIVE_NONSPEC ? "  (a fixed penalty per event)" : "");
 	}
