@@ -62,8 +62,12 @@ static void event_line(struct explorer *x, int row, const struct xevent *e)
 	if (e->pc)
 		explorer_describe(x, e->pc, where, sizeof where);
 	uint64_t when = e->kind >= MISS_KIND_COUNT ? e->end : e->start;
-	explorer_printf(x, "%4d %9llu %-10s %6s%s  %s%s\n", row, (unsigned long long)xcycle(when), xev_name(e->kind),
-			lat, charged, where, e->correct_path ? "" : " (wrong path)");
+	char line[400];
+	int len = snprintf(line, sizeof line, "%4d %9llu %-10s %6s%s  %s%s", row, (unsigned long long)xcycle(when),
+			   xev_name(e->kind), lat, charged, where, e->correct_path ? "" : " (wrong path)");
+	while (len > 0 && line[len - 1] == ' ')
+		line[--len] = 0;
+	explorer_printf(x, "%s\n", line);
 }
 
 int xcharge_info_events(struct explorer *x, uint64_t n)
@@ -132,6 +136,9 @@ int xcharge_info_cost(struct explorer *x, int argc, char **argv)
 		e = *m;
 		row = i;
 	}
+	if (e.kind > MISS_MISPREDICT)
+		return explorer_error(x, "that row is a %s: only l1i, l2i, itlb, l1d, l2d, dtlb and mispredict events "
+				      "can be taken away (ivx cost's kinds)", xev_name(e.kind));
 	if (!e.ended)
 		return explorer_error(x, "that %s is still in progress: step until it ends, then ask again",
 				      xev_name(e.kind));

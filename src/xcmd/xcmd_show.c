@@ -32,8 +32,9 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 			return -1;
 		text = ui_screen_text(x->ui, x, w, h, x->set.ascii);
 	} else {
-		int alt = !strcmp(name, "sfmt");
-		struct pane *p = ui_pane_find(x->ui, alt ? "fmt" : name);
+		/* the alternate views: sFMT of fmt, charges of events */
+		int alt = !strcmp(name, "sfmt") || !strcmp(name, "charges");
+		struct pane *p = ui_pane_find(x->ui, !strcmp(name, "sfmt") ? "fmt" : !strcmp(name, "charges") ? "events" : name);
 		if (!p) {
 			char val[64];
 			if (xcmd_setting_text(x, name, val, sizeof val) < 0)
@@ -51,7 +52,7 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 		int saved = p->view;
 		if (alt)
 			p->view = 1;
-		else if (!strcmp(name, "fmt"))
+		else if (!strcmp(name, "fmt") || !strcmp(name, "events"))
 			p->view = 0;
 		text = ui_pane_text(x->ui, x, p, x->set.width, rows, x->set.ascii);
 		p->view = saved;
@@ -64,10 +65,11 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 }
 
 static const struct xcmd show_cmd = {
-	.name = "show", .usage = "show PANE [ROWS] | show sfmt | show screen [W H] | show SETTING",
+	.name = "show", .usage = "show PANE [ROWS] | show sfmt | show charges | show screen [W H] | show SETTING",
 	.summary = "print a pane, or the whole screen, as text (or a setting's value)",
 	.help =
 	"Panes: rob timeline fmt (sfmt: the shared-FMT view) cpistack code events\n"
+	"(charges: with each accounting method's charge per event, F2's view)\n"
 	"console. The width is `set width` (default 100); the rows are the pane's\n"
 	"own unless given or set with `set height`.",
 	.complete = XC_SHOW, .exec = show_exec,
