@@ -50,7 +50,21 @@ struct comp_track {
 	uint64_t last_ended;               /* id of the last one that ended (0: none) */
 };
 
+/* Per instruction (the code pane's other counts): correct-path miss events
+ * it began, and cycles it sat at the ROB head while nothing committed. An
+ * open-addressed table of fixed size, so a snapshot is a copy; once it is
+ * full, new instructions are counted in `lost` only. */
+#define PC_SLOTS 4096
+struct pc_count {
+	uint64_t pc;                       /* 0: free */
+	uint64_t misses, stalls;
+};
+
 struct charge_state {
+	struct pc_count pcs[PC_SLOTS];
+	uint32_t pcs_used;
+	uint32_t last_stall;               /* slot of the last stall (a hint, checked) */
+	uint64_t lost;                     /* counts of instructions the full table could not take */
 	struct charge_ent ev[CHARGE_RING];           /* at id % CHARGE_RING */
 	struct comp_track track[ACCT_COMP_COUNT];
 	struct { uint64_t seq, cycle; } fetch[FETCH_RING];   /* at seq % FETCH_RING */
@@ -112,6 +126,49 @@ static int count_now(const struct xcharge *xc, int m, int comp, uint64_t row, in
 	return 0;
 }
 
+static struct pc_count *pc_slot(struct charge_state *s, uint64_t pc, int add)
+{
+	uint32_t h = (uint32_t)((pc >> 2) * 0x9e3779b1u) % PC_SLOTS;
+	for (uint32_t i = 0; i < PC_SLOTS; i++, h = (h + 1) % PC_SLOTS) {
+		if (s->pcs[h].pc == pc)
+			return &s->pcs[h];
+		if (!s->pcs[h].pc) {
+			if (!add || s->pcs_used >= PC_SLOTS * 3 / 4)
+				return NULL;
+			s->pcs_used++;
+			s->pcs[h].pc = pc;
+			return &s->pcs[h];
+		}
+	}
+	return NULL;
+}
+
+static void count_stalls(struct xcharge *xc, const struct cycle_record *r, uint64_t n)
+{
+	struct charge_state *s = xc->s;
+	if (r->committed || !r->head_seq || !r->head_pc)
+		return;
+	struct pc_count *c = &s->pcs[s->last_stall];
+	if (c->pc != r->head_pc) {
+		if (!(c = pc_slot(s, r->head_pc, 1))) {
+			s->lost += n;
+			return;
+		}
+		s->last_stall = (uint32_t)(c - s->pcs);
+	}
+	c->stalls += n;
+}
+
+static void charge_cycle(void *ctx, const struct cycle_record *r)
+{
+	count_stalls(ctx, r, 1);
+}
+
+static void charge_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
+{
+	count_stalls(ctx, r, n);
+}
+
 static void charge_insn(void *ctx, const struct insn_event *e)
 {
 	struct xcharge *xc = ctx;
@@ -161,6 +218,13 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
 	struct comp_track *t = &xc->s->track[comp];
 	transition(xc, comp);
+	if (e->phase == MISS_BEGIN && e->correct_path && e->pc) {
+		struct pc_count *pc = pc_slot(xc->s, e->pc, 1);
+		if (pc)
+			pc->misses++;
+		else
+			xc->s->lost++;
+	}
 	if (e->phase == MISS_BEGIN) {
 		memset(c, 0, sizeof *c);
 		c->id = e->id;
@@ -260,6 +324,7 @@ static int xcharge_attach(void *self, struct core *c, struct ivx_err *err)
 			kinds |= MISS_BIT(k);
 	xc->obs = (struct core_observer){
 		.name = "charge", .ctx = xc, .on_miss = charge_miss, .on_insn = charge_insn,
+		.on_cycle = charge_cycle, .on_idle_cycles = charge_idle_cycles,
 		.miss_filter = kinds,
 		.state_size = charge_state_size, .save = charge_save, .restore = charge_restore,
 	};
@@ -305,6 +370,20 @@ int xcharge_true_cost(const struct explorer *x, const struct xevent *e, int64_t 
 			return 0;
 		}
 	return -1;
+}
+
+int xcharge_pc_counts(const struct explorer *x, uint64_t pc, uint64_t *misses, uint64_t *stalls)
+{
+	const struct xcharge *xc = explorer_instrument(x, "charge");
+	*misses = *stalls = 0;
+	if (!xc || !xc->s)
+		return -1;
+	const struct pc_count *c = pc_slot((struct charge_state *)xc->s, pc, 0);   /* (a lookup) */
+	if (c) {
+		*misses = c->misses;
+		*stalls = c->stalls;
+	}
+	return xc->s->lost ? 1 : 0;
 }
 
 /* ---- the counterfactual ------------------------------------------------- */

@@ -40,6 +40,12 @@ int xcharge_comp(int kind);
 int xcharge_get(const struct explorer *x, const struct xevent *e, int64_t out[ACCT_METHOD_COUNT],
 		int known[ACCT_METHOD_COUNT]);
 
+/* Per instruction, since the start of the run: the correct-path miss
+ * events it began, and the cycles it spent at the ROB head while nothing
+ * committed (a stall). 0; 1 when the table is full and some instructions
+ * are not counted; -1 without the instrument. */
+int xcharge_pc_counts(const struct explorer *x, uint64_t pc, uint64_t *misses, uint64_t *stalls);
+
 /* The true cost of e, if `info cost` measured it in this run: 0 and *cycles. */
 int xcharge_true_cost(const struct explorer *x, const struct xevent *e, int64_t *cycles);
 
