@@ -1,14 +1,17 @@
 /*
- * inst_charge.c — per-event charges of the accounting methods, and the true
- * cost of one event on demand (see inst_charge.h).
+ * inst_charge.c — per-event charges of the accounting methods, the code
+ * pane's per-instruction miss and stall counts, and the true cost of one
+ * event on demand (see inst_charge.h).
  *
  * The observer runs after the accounting set (instrument order 1), so at
- * an event's begin the set has already taken that event into its counts;
- * what matters is the difference to the end, where the same holds. Its
- * state is two small rings keyed by engine ids and sequence numbers, one
- * memcpy for a snapshot. The true costs measured by `info cost` are facts
- * of the run (the same every time it passes the event), kept in the
- * session object until the next restart.
+ * an event's begin or end the set has already taken that event into its
+ * counts, the same at both. Its state (rings keyed by engine ids and
+ * sequence numbers, the per-component trackers and the per-instruction
+ * table) is one flat struct, one memcpy for a snapshot. The true costs
+ * measured by `info cost` are facts of the run (the same every time it
+ * passes the event), kept in the session object until the next restart.
+ * Per cycle it only looks at the record's commit count and ROB head (runs
+ * of idle cycles come in one call).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +131,8 @@ static int count_now(const struct xcharge *xc, int m, int comp, uint64_t row, in
 
 static struct pc_count *pc_slot(struct charge_state *s, uint64_t pc, int add)
 {
+	if (!pc)
+		return NULL;
 	uint32_t h = (uint32_t)((pc >> 2) * 0x9e3779b1u) % PC_SLOTS;
 	for (uint32_t i = 0; i < PC_SLOTS; i++, h = (h + 1) % PC_SLOTS) {
 		if (s->pcs[h].pc == pc)
