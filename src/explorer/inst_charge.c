@@ -105,27 +105,23 @@ static int is_naive(int m)
 	return m == ACCT_NAIVE || m == ACCT_NAIVE_NONSPEC;
 }
 
-/* Method m's count of component `comp` now (I-side: as explained above).
- * 0, or -1 if it cannot be read. */
+/* Method m's count of component `comp` now; the FMT's I-side: of the row
+ * at ring position `row`. 0, or -1 if it cannot be read (the row has gone). */
 static int count_now(const struct xcharge *xc, int m, int comp, uint64_t row, int64_t *out)
 {
 	const struct acct *a = xc->unit[m];
+	uint64_t v, pos;
 	if (!a)
 		return -1;
-	int iside = comp == ACCT_L1I || comp == ACCT_L2I || comp == ACCT_ITLB;
-	struct acct_fmt_state st;
-	if (iside && m == ACCT_FMT) {
-		struct acct_fmt_row r;
-		if (acct_fmt_row(a, (int)row, &r) < 0 || r.state == ACCT_ROW_FREE)
+	if (comp <= ACCT_ITLB && m == ACCT_FMT) {
+		if (acct_fmt_row_count(a, row, comp - ACCT_L1I, &v) < 0)
 			return -1;
-		*out = (int64_t)r.local[comp - ACCT_L1I];
-		return 0;
+	} else if (comp <= ACCT_ITLB && m == ACCT_SFMT) {
+		v = acct_fmt_fetch_count(a, comp - ACCT_L1I, &pos);
+	} else {
+		v = acct_component(a, comp);
 	}
-	struct acct_stack s;
-	acct_get_stack(a, &s);
-	*out = (int64_t)s.comp[comp];
-	if (iside && m == ACCT_SFMT && acct_fmt_state(a, &st) == 0)
-		*out += (int64_t)st.shared[comp - ACCT_L1I];
+	*out = (int64_t)v;
 	return 0;
 }
 
@@ -240,12 +236,8 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 		for (int m = 0; m < ACCT_METHOD_COUNT; m++)
 			if (!is_naive(m) && xc->unit[m])
 				c->known |= 1u << m;
-		struct acct_fmt_state st;
-		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT] && acct_fmt_state(xc->unit[ACCT_FMT], &st) == 0) {
-			c->fe_row = (uint64_t)st.fetch;
-			if (count_now(xc, ACCT_FMT, comp, c->fe_row, &c->fmt_begin) < 0)
-				c->known &= ~(1u << ACCT_FMT);
-		}
+		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT])
+			c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
 		if (t->n < TRACK) {
 			t->id[t->n] = e->id;
 			t->seq[t->n++] = e->insn_seq;
@@ -269,8 +261,10 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 			c->v[m] = m == ACCT_NAIVE || e->correct_path ? (int64_t)xc->penalty[comp] : 0;
 			c->known |= 1u << m;
 		} else if (fmt_iside(m, comp) && (c->known >> m & 1)) {
-			/* a dropped row: a wrong-path fetch, charged nothing */
-			c->v[m] = count_now(xc, m, comp, c->fe_row, &now) == 0 ? now - c->fmt_begin : 0;
+			/* a dropped (or dropped and reopened) row: a wrong-path
+			 * fetch, charged nothing */
+			c->v[m] = count_now(xc, m, comp, c->fe_row, &now) == 0 && now >= c->fmt_begin ?
+				  now - c->fmt_begin : 0;
 		}
 	}
 	c->ended = 1;
