@@ -142,7 +142,7 @@ int xcharge_info_cost(struct explorer *x, int argc, char **argv)
 	if (!e.ended)
 		return explorer_error(x, "that %s is still in progress: step until it ends, then ask again",
 				      xev_name(e.kind));
-	struct xcost_result r;
+	struct xcost_result r = { 0 };
 	if (xcharge_measure(x, &e, &r) < 0)
 		return -1;
 	char where[96] = "";
