@@ -3,7 +3,10 @@
  * and how many times each instruction has committed so far. Marks: '>'
  * the ROB head (the next instruction to commit), '*' other instructions in
  * the ROB, 'B' a breakpoint. The instruction of the last stop is
- * highlighted. PgUp/PgDn scroll up and down from the pc.
+ * highlighted. PgUp/PgDn scroll up and down from the pc. F2 switches the
+ * count: commits, the correct-path miss events each instruction began, or
+ * the cycles it stalled at the ROB head with nothing committing
+ * (src/explorer/inst_charge.c keeps the last two).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 #include "explorer/inst_reset.h"
 #include "explorer/explorer_break.h"
 #include "explorer/explorer_trace.h"
+#include "explorer/inst_charge.h"
 #include "pane.h"
 #include "guest/program.h"
 #include "guest/symtab.h"
@@ -75,7 +79,11 @@ static void code_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 			snprintf(dis, sizeof dis, "%s", "");
 		int b = has_break(x, a);
 		char mark = a == head ? '>' : in_list(in_rob, n_rob, a) ? '*' : ' ';
-		uint64_t n = xreset_commits_at(x, a);
+		uint64_t n = xreset_commits_at(x, a), misses, stalls;
+		if (p->view) {
+			xcharge_pc_counts(x, a, &misses, &stalls);
+			n = p->view == 1 ? misses : stalls;
+		}
 		char cnt[24] = "";
 		if (n)
 			snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)n);
@@ -94,13 +102,25 @@ static void code_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 {
 	char where[96];
 	explorer_describe(x, explorer_pc(x), where, sizeof where);
-	snprintf(buf, n, "%s (count = commits)", where);
+	static const char *const what[] = { "commits", "miss events", "stall cycles at the ROB head" };
+	uint64_t m, st;
+	int full = p->view && xcharge_pc_counts(x, 0, &m, &st) == 1;
+	snprintf(buf, n, "%s (count = %s%s)", where, what[p->view % 3], full ? ", some not counted" : "");
+}
+
+static int code_key(struct pane *p, struct explorer *x, int key)
+{
+	if (key == PANE_KEY_VIEW || key == 'v') {
+		p->view = (p->view + 1) % 3;
+		return 1;
+	}
+	return 0;
 }
 
 static const struct pane_class pane_code = {
 	.name = "code", .title = "Code",
 	.summary = "disassembly around the pc with symbols and commit counts",
 	.min_w = 36, .min_h = 4, .pref_w = 40, .batch_h = 16, .scroll_unit = 4,
-	.render = code_render, .status = code_status,
+	.render = code_render, .key = code_key, .status = code_status,
 };
 PANE_REGISTER(pane_code);

@@ -2,7 +2,9 @@
  * pane_events.c — the recent miss events, newest first: when each began,
  * its kind, the instruction, and how long it lasted (or "..." while in
  * progress). Wrong-path events are dimmed; the event of the last stop is
- * highlighted.
+ * highlighted. The alternate view (F2) puts in place of the pc the cycles
+ * each accounting method charged the event and, once `info cost` has
+ * measured it, its true cost (src/explorer/inst_charge.c).
  */
 #include <stdio.h>
 #include "explorer/explorer.h"
@@ -10,6 +12,7 @@
 #include "legend.h"
 #include "pane.h"
 #include "textbuf.h"
+#include "xcmd/xcmd_charge.h"
 
 static int same_event(const struct xevent *a, const struct xevent *b)
 {
@@ -21,7 +24,12 @@ static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb
 	int n = xtrace_event_count(x->trace);
 	/* each event with its legend letter (legend.c), as the timeline and
 	 * the CPI stacks draw it; `where` stays in the same column */
-	tb_printf(tb, 0, 0, TB_BOLD, "%9s   %-10s %-6s %-16s %s", "cycle", "event", "cycles", "pc", "where");
+	char head[160];
+	xcharge_header(head, sizeof head);
+	if (p->view)
+		tb_printf(tb, 0, 0, TB_BOLD, "%9s   %-10s %6s%s  %s", "cycle", "event", "cycles", head, "where");
+	else
+		tb_printf(tb, 0, 0, TB_BOLD, "%9s   %-10s %-6s %-16s %s", "cycle", "event", "cycles", "pc", "where");
 	if (p->scroll > n - 1)
 		p->scroll = n > 0 ? n - 1 : 0;
 	if (!n)
@@ -47,21 +55,39 @@ static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb
 		/* Derived events are listed when they happen: an interval at its end. */
 		uint64_t when = e->kind >= MISS_KIND_COUNT ? e->end : e->start;
 		char letter = legend_letter(e->kind);
+		if (p->view) {
+			char charged[160];
+			xcharge_format(x, e, charged, sizeof charged);
+			tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s%s  %s%s", (unsigned long long)xcycle(when),
+				  letter == '?' ? ' ' : letter, xev_name(e->kind), lat, charged, where,
+				  e->correct_path ? "" : " (wrong path)");
+			continue;
+		}
 		tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s %-16s %s%s", (unsigned long long)xcycle(when),
 			  letter == '?' ? ' ' : letter, xev_name(e->kind), lat, pc, where,
 			  e->correct_path ? "" : " (wrong path)");
 	}
 }
 
+static int events_key(struct pane *p, struct explorer *x, int key)
+{
+	if (key == PANE_KEY_VIEW || key == 'v') {
+		p->view = !p->view;
+		return 1;
+	}
+	return 0;
+}
+
 static void events_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 {
-	snprintf(buf, n, "(newest first)");
+	snprintf(buf, n, p->view ? "(newest first; cycles each method charged, true: info cost)  [F2: pc]"
+				 : "(newest first)");
 }
 
 static const struct pane_class pane_events = {
 	.name = "events", .title = "Events",
 	.summary = "recent miss events, newest first",
 	.min_w = 40, .min_h = 3, .pref_w = 60, .batch_h = 16,
-	.render = events_render, .status = events_status,
+	.render = events_render, .key = events_key, .status = events_status,
 };
 PANE_REGISTER(pane_events);

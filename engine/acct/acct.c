@@ -150,6 +150,15 @@ void acct_get_stack(const struct acct *a, struct acct_stack *out)
 	out->base = (int64_t)clk->cycles - sum;
 }
 
+uint64_t acct_component(const struct acct *a, int comp)
+{
+	if (a->method == ACCT_NAIVE || a->method == ACCT_NAIVE_NONSPEC)
+		return a->s.naive.events[comp] * a->penalty[comp];
+	if (a->method == ACCT_SFMT && comp < ACCT_FE_COUNT)
+		return a->src->s.fmt.sfmt_global[comp];
+	return a->src->s.t.global[comp];
+}
+
 void acct_event_counts(const struct acct *a, uint64_t out[ACCT_COMP_COUNT])
 {
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)

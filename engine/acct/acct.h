@@ -89,6 +89,10 @@ const struct core_observer *acct_observer(struct acct *a);
 /* The stack accumulated so far. */
 void acct_get_stack(const struct acct *a, struct acct_stack *out);
 
+/* One component of that stack, in cycles (cheaper than the whole stack,
+ * for an observer that reads it at every miss event). */
+uint64_t acct_component(const struct acct *a, int comp);
+
 /* Naive methods: the event counts they multiplied (index enum acct_comp;
  * ACCT_FU counts fu_stall events). Zeros for the other methods. */
 void acct_event_counts(const struct acct *a, uint64_t out[ACCT_COMP_COUNT]);
@@ -133,6 +137,15 @@ struct acct_fmt_row {
 	uint64_t branch_penalty;       /* cycles in the ROB (not counting ROB-full cycles) */
 	uint64_t local[ACCT_FE_COUNT]; /* FMT: frontend miss cycles before this branch */
 };
+
+/* Cheap reads for an observer that follows one I-side miss (fe: enum
+ * acct_fe) through an FMT or sFMT unit. acct_fmt_fetch_count: the FMT's
+ * local counter of the fetch row, with the row's ring position in *pos;
+ * the sFMT's shared plus global counter. acct_fmt_row_count: the local
+ * counter of the FMT row at ring position pos, 0; -1 once the row has
+ * retired or been dropped. */
+uint64_t acct_fmt_fetch_count(const struct acct *a, int fe, uint64_t *pos);
+int acct_fmt_row_count(const struct acct *a, uint64_t pos, int fe, uint64_t *out);
 
 /* 0, or -1 if the unit is not an FMT or sFMT. */
 int acct_fmt_state(const struct acct *a, struct acct_fmt_state *out);

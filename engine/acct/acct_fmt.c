@@ -360,6 +360,24 @@ void acct_fmt_init(struct acct *a)
 	a->obs.on_cycle = fmt_on_cycle;
 }
 
+uint64_t acct_fmt_fetch_count(const struct acct *a, int fe, uint64_t *pos)
+{
+	const struct acct_fmt_state_s *f = &a->src->s.fmt;
+	*pos = f->fetch;
+	if (a->method == ACCT_SFMT)
+		return f->sfmt_global[fe] + f->shared[fe];
+	return f->row[f->fetch & (a->rows - 1)].local[fe];
+}
+
+int acct_fmt_row_count(const struct acct *a, uint64_t pos, int fe, uint64_t *out)
+{
+	const struct acct_fmt_state_s *f = &a->src->s.fmt;
+	if (pos < f->head || pos > f->fetch)
+		return -1;             /* retired (its count is global now) or dropped */
+	*out = f->row[pos & (a->rows - 1)].local[fe];
+	return 0;
+}
+
 int acct_fmt_state(const struct acct *a, struct acct_fmt_state *out)
 {
 	if (a->method != ACCT_FMT && a->method != ACCT_SFMT)

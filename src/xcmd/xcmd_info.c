@@ -23,6 +23,7 @@
 #include "guest/guest.h"
 #include "ui_state.h"
 #include "xcmd.h"
+#include "xcmd_charge.h"
 
 static int info_breakpoints(struct explorer *x, int argc, char **argv, const char *arg)
 {
@@ -121,6 +122,9 @@ static int info_caches(struct explorer *x, int argc, char **argv, const char *ar
 
 static int info_events(struct explorer *x, int argc, char **argv, const char *arg)
 {
+	unsigned long long n;
+	if (argc >= 2)   /* the newest N, with what each method charged them */
+		return xcmd_parse_count(x, argv[1], &n) < 0 ? -1 : xcharge_info_events(x, n);
 	uint64_t correct[MISS_KIND_COUNT], wrong[MISS_KIND_COUNT];
 	xreset_events(x, correct, wrong);   /* since `reset stats` */
 	explorer_printf(x, "%-11s %12s %12s\n", "event", "correct", "wrong path");
@@ -135,6 +139,11 @@ static int info_events(struct explorer *x, int argc, char **argv, const char *ar
 	explorer_printf(x, "(overlap and interval counts are since the explorer's trace began: "
 			   "the events pane shows the latest)\n");
 	return 0;
+}
+
+static int info_cost(struct explorer *x, int argc, char **argv, const char *arg)
+{
+	return xcharge_info_cost(x, argc, argv);
 }
 
 static int info_snapshots(struct explorer *x, int argc, char **argv, const char *arg)
@@ -229,7 +238,10 @@ static const struct xinfo_topic builtin_topics[] = {
 	{ "rob", "every ROB entry", "info rob", 0, info_rob },
 	{ "fmt", "the whole FMT (`info fmt sfmt`)", "info fmt [sfmt]", 1, info_fmt },
 	{ "caches", "cache/TLB geometry and misses", "info caches", 0, info_caches },
-	{ "events", "miss events so far by kind", "info events", 0, info_events },
+	{ "events", "miss events by kind (N: the newest N, what each method charged)",
+	  "info events [N]", 1, info_events },
+	{ "cost", "one event's true cost (run without it) beside each method's charge", "info cost [ROW]", 1,
+	  info_cost },
 	{ "snapshots", "reverse-execution memory", "info snapshots", 0, info_snapshots },
 	{ "config", "machine configuration", "info config [KEY]", 1, info_config },
 	{ "program", "where the run is", "info program", 0, info_program },

@@ -32,8 +32,20 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 			return -1;
 		text = ui_screen_text(x->ui, x, w, h, x->set.ascii);
 	} else {
-		int alt = !strcmp(name, "sfmt");
-		struct pane *p = ui_pane_find(x->ui, alt ? "fmt" : name);
+		/* the panes' alternate views (F2) by name */
+		static const struct { const char *name, *pane; int view; } alts[] = {
+			{ "sfmt", "fmt", 1 }, { "charges", "events", 1 },
+			{ "code-misses", "code", 1 }, { "code-stalls", "code", 2 },
+		};
+		int view = -1;   /* the pane's current one */
+		const char *pane = name;
+		for (size_t i = 0; i < sizeof alts / sizeof alts[0]; i++) {
+			if (!strcmp(name, alts[i].name))
+				pane = alts[i].pane, view = alts[i].view;
+			else if (!strcmp(name, alts[i].pane) && view < 0)
+				view = 0;   /* `show fmt`: the first view, whatever F2 shows */
+		}
+		struct pane *p = ui_pane_find(x->ui, pane);
 		if (!p) {
 			char val[64];
 			if (xcmd_setting_text(x, name, val, sizeof val) < 0)
@@ -49,10 +61,8 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 		if (argc >= 3 && number(x, argv[2], 1, 1000, &rows) < 0)
 			return -1;
 		int saved = p->view;
-		if (alt)
-			p->view = 1;
-		else if (!strcmp(name, "fmt"))
-			p->view = 0;
+		if (view >= 0)
+			p->view = view;
 		text = ui_pane_text(x->ui, x, p, x->set.width, rows, x->set.ascii);
 		p->view = saved;
 	}
@@ -64,10 +74,12 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 }
 
 static const struct xcmd show_cmd = {
-	.name = "show", .usage = "show PANE [ROWS] | show sfmt | show screen [W H] | show SETTING",
+	.name = "show", .usage = "show PANE [ROWS] | show sfmt|charges|code-misses|code-stalls | show screen [W H] | show SETTING",
 	.summary = "print a pane, or the whole screen, as text (or a setting's value)",
 	.help =
 	"Panes: rob timeline fmt (sfmt: the shared-FMT view) cpistack code events\n"
+	"(charges: with each accounting method's charge per event; code-misses,\n"
+	"code-stalls: the code with miss events or stall cycles per instruction)\n"
 	"console. The width is `set width` (default 100); the rows are the pane's\n"
 	"own unless given or set with `set height`.",
 	.complete = XC_SHOW, .exec = show_exec,

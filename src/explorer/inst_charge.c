@@ -1,0 +1,473 @@
+/*
+ * inst_charge.c — per-event charges of the accounting methods, the code
+ * pane's per-instruction miss and stall counts, and the true cost of one
+ * event on demand (see inst_charge.h).
+ *
+ * The observer runs after the accounting set (instrument order 1), so at
+ * an event's begin or end the set has already taken that event into its
+ * counts, the same at both. Its state (rings keyed by engine ids and
+ * sequence numbers, the per-component trackers and the per-instruction
+ * table) is one flat struct, one memcpy for a snapshot. The true costs
+ * measured by `info cost` are facts of the run (the same every time it
+ * passes the event), kept in the session object until the next restart.
+ * Per cycle it only looks at the record's commit count and ROB head (runs
+ * of idle cycles come in one call).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core/core.h"
+#include "explorer_break.h"
+#include "explorer_snap.h"
+#include "explorer_trace.h"
+#include "inst_acct.h"
+#include "inst_charge.h"
+#include "instrument.h"
+
+#define CHARGE_RING 1024           /* as many as the events pane keeps */
+#define FETCH_RING 64              /* mispredicted branches fetched, not yet dispatched */
+#define TRUE_COSTS 64              /* `info cost` results kept */
+
+/* One miss event: what each method has charged it so far. */
+struct charge_ent {
+	uint64_t id;                       /* engine event id (0: empty) */
+	int64_t v[ACCT_METHOD_COUNT];
+	int64_t fmt_begin;                 /* FMT I-side: the row's count at the begin */
+	uint64_t fe_row;                   /* ... the row collecting the cycles */
+	uint64_t fetch_cycle;              /* mispredict: the branch's fetch + 1 (0: unknown) */
+	uint32_t known;                    /* bit m: v[m] is valid */
+	uint32_t ended;
+};
+
+/* The events of one component in progress. A cycle a method charges to
+ * the component goes to the oldest of them in program order (the one the
+ * ROB head waits for), so two overlapping misses do not both claim it;
+ * with none in progress, to the one that ended last (what is charged after
+ * an event ends, such as POWER5's empty-ROB cycles while the front end
+ * refills after an I-cache miss, is still its doing). So every cycle a
+ * method charges to a component goes to exactly one event. */
+#define TRACK 32
+struct comp_track {
+	int64_t last[ACCT_METHOD_COUNT];   /* counts at the last begin or end */
+	uint64_t id[TRACK], seq[TRACK];
+	int n;
+	uint64_t last_ended;               /* id of the last one that ended (0: none) */
+};
+
+/* Per instruction (the code pane's other counts): correct-path miss events
+ * it began, and cycles it sat at the ROB head while nothing committed. An
+ * open-addressed table of fixed size, so a snapshot is a copy; once it is
+ * full, new instructions are counted in `lost` only. */
+#define PC_SLOTS 4096
+struct pc_count {
+	uint64_t pc;                       /* 0: free */
+	uint64_t misses, stalls;
+};
+
+struct charge_state {
+	struct pc_count pcs[PC_SLOTS];
+	uint32_t pcs_used;
+	uint32_t last_stall;               /* slot of the last stall (a hint, checked) */
+	uint64_t lost;                     /* counts of instructions the full table could not take */
+	struct charge_ent ev[CHARGE_RING];           /* at id % CHARGE_RING */
+	struct comp_track track[ACCT_COMP_COUNT];
+	struct { uint64_t seq, cycle; } fetch[FETCH_RING];   /* at seq % FETCH_RING */
+};
+
+struct true_cost {
+	uint64_t id, start;
+	int kind;
+	int64_t penalty;
+};
+
+struct xcharge {
+	struct explorer *x;
+	struct core_observer obs;
+	struct charge_state *s;            /* NULL before the first attach */
+	uint32_t penalty[ACCT_COMP_COUNT]; /* the naive methods' [penalty] */
+	const struct acct *unit[ACCT_METHOD_COUNT]; /* the accounting set's, this run's */
+	struct true_cost costs[TRUE_COSTS];
+	int n_costs;
+};
+
+int xcharge_comp(int kind)
+{
+	static const int comp[MISS_KIND_COUNT] = {
+		[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
+		[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
+		[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
+		[MISS_ROB_FULL] = -1, [MISS_ROB_EMPTY] = -1,
+	};
+	return kind >= 0 && kind < MISS_KIND_COUNT ? comp[kind] : -1;
+}
+
+static int is_naive(int m)
+{
+	return m == ACCT_NAIVE || m == ACCT_NAIVE_NONSPEC;
+}
+
+/* Method m's count of component `comp` now; the FMT's I-side: of the row
+ * at ring position `row`. 0, or -1 if it cannot be read (the row has gone). */
+static int count_now(const struct xcharge *xc, int m, int comp, uint64_t row, int64_t *out)
+{
+	const struct acct *a = xc->unit[m];
+	uint64_t v, pos;
+	if (!a)
+		return -1;
+	if (comp <= ACCT_ITLB && m == ACCT_FMT) {
+		if (acct_fmt_row_count(a, row, comp - ACCT_L1I, &v) < 0)
+			return -1;
+	} else if (comp <= ACCT_ITLB && m == ACCT_SFMT) {
+		v = acct_fmt_fetch_count(a, comp - ACCT_L1I, &pos);
+	} else {
+		v = acct_component(a, comp);
+	}
+	*out = (int64_t)v;
+	return 0;
+}
+
+static struct pc_count *pc_slot(struct charge_state *s, uint64_t pc, int add)
+{
+	if (!pc)
+		return NULL;
+	uint32_t h = (uint32_t)((pc >> 2) * 0x9e3779b1u) % PC_SLOTS;
+	for (uint32_t i = 0; i < PC_SLOTS; i++, h = (h + 1) % PC_SLOTS) {
+		if (s->pcs[h].pc == pc)
+			return &s->pcs[h];
+		if (!s->pcs[h].pc) {
+			if (!add || s->pcs_used >= PC_SLOTS * 3 / 4)
+				return NULL;
+			s->pcs_used++;
+			s->pcs[h].pc = pc;
+			return &s->pcs[h];
+		}
+	}
+	return NULL;
+}
+
+static void count_stalls(struct xcharge *xc, const struct cycle_record *r, uint64_t n)
+{
+	struct charge_state *s = xc->s;
+	if (r->committed || !r->head_seq || !r->head_pc)
+		return;
+	struct pc_count *c = &s->pcs[s->last_stall];
+	if (c->pc != r->head_pc) {
+		if (!(c = pc_slot(s, r->head_pc, 1))) {
+			s->lost += n;
+			return;
+		}
+		s->last_stall = (uint32_t)(c - s->pcs);
+	}
+	c->stalls += n;
+}
+
+static void charge_cycle(void *ctx, const struct cycle_record *r)
+{
+	count_stalls(ctx, r, 1);
+}
+
+static void charge_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
+{
+	count_stalls(ctx, r, n);
+}
+
+static void charge_insn(void *ctx, const struct insn_event *e)
+{
+	struct xcharge *xc = ctx;
+	xc->s->fetch[e->seq % FETCH_RING].seq = e->seq;
+	xc->s->fetch[e->seq % FETCH_RING].cycle = e->cycle;
+}
+
+static int fmt_iside(int m, int comp)
+{
+	return m == ACCT_FMT && comp <= ACCT_ITLB;
+}
+
+/* Hand the cycles each method charged to `comp` since its last begin or
+ * end to the oldest event of comp in progress. */
+static void transition(struct xcharge *xc, int comp)
+{
+	struct comp_track *t = &xc->s->track[comp];
+	struct charge_ent *owner = NULL;
+	if (!t->n && t->last_ended) {
+		owner = &xc->s->ev[t->last_ended % CHARGE_RING];
+		if (owner->id != t->last_ended)
+			owner = NULL;
+	}
+	for (int i = 0, best = -1; i < t->n; i++)
+		if (best < 0 || t->seq[i] < t->seq[best]) {
+			best = i;
+			owner = &xc->s->ev[t->id[i] % CHARGE_RING];
+			if (owner->id != t->id[i])
+				owner = NULL;
+		}
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		int64_t now;
+		if (is_naive(m) || fmt_iside(m, comp) || count_now(xc, m, comp, 0, &now) < 0)
+			continue;
+		if (owner)
+			owner->v[m] += now - t->last[m];
+		t->last[m] = now;
+	}
+}
+
+static void charge_miss(void *ctx, const struct miss_event *e)
+{
+	struct xcharge *xc = ctx;
+	int comp = xcharge_comp(e->kind);
+	if (comp < 0)
+		return;
+	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
+	struct comp_track *t = &xc->s->track[comp];
+	transition(xc, comp);
+	if (e->phase == MISS_BEGIN && e->correct_path && e->pc) {
+		struct pc_count *pc = pc_slot(xc->s, e->pc, 1);
+		if (pc)
+			pc->misses++;
+		else
+			xc->s->lost++;
+	}
+	if (e->phase == MISS_BEGIN) {
+		memset(c, 0, sizeof *c);
+		c->id = e->id;
+		if (e->kind == MISS_MISPREDICT) {
+			const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
+			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
+		}
+		for (int m = 0; m < ACCT_METHOD_COUNT; m++)
+			if (!is_naive(m) && xc->unit[m])
+				c->known |= 1u << m;
+		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT])
+			c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
+		if (t->n < TRACK) {
+			t->id[t->n] = e->id;
+			t->seq[t->n++] = e->insn_seq;
+		} else {
+			c->known = 0;     /* (more in progress than tracked: not attributed) */
+		}
+		return;
+	}
+	for (int i = 0; i < t->n; i++)
+		if (t->id[i] == e->id) {
+			t->id[i] = t->id[--t->n];
+			t->seq[i] = t->seq[t->n];
+			break;
+		}
+	if (c->id != e->id || c->ended)
+		return;
+	t->last_ended = e->id;
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		int64_t now;
+		if (is_naive(m)) {
+			c->v[m] = m == ACCT_NAIVE || e->correct_path ? (int64_t)xc->penalty[comp] : 0;
+			c->known |= 1u << m;
+		} else if (fmt_iside(m, comp) && (c->known >> m & 1)) {
+			/* a dropped (or dropped and reopened) row: a wrong-path
+			 * fetch, charged nothing */
+			c->v[m] = count_now(xc, m, comp, c->fe_row, &now) == 0 && now >= c->fmt_begin ?
+				  now - c->fmt_begin : 0;
+		}
+	}
+	c->ended = 1;
+}
+
+static size_t charge_state_size(void *ctx)
+{
+	return sizeof(struct charge_state);
+}
+
+static void charge_save(void *ctx, void *blob)
+{
+	memcpy(blob, ((struct xcharge *)ctx)->s, sizeof(struct charge_state));
+}
+
+static void charge_restore(void *ctx, const void *blob)
+{
+	memcpy(((struct xcharge *)ctx)->s, blob, sizeof(struct charge_state));
+}
+
+static void *xcharge_create(struct explorer *x)
+{
+	struct xcharge *xc = calloc(1, sizeof *xc);
+	if (xc)
+		xc->x = x;
+	return xc;
+}
+
+static void xcharge_free(void *self)
+{
+	struct xcharge *xc = self;
+	if (!xc)
+		return;
+	free(xc->s);
+	free(xc);
+}
+
+static int xcharge_attach(void *self, struct core *c, struct ivx_err *err)
+{
+	struct xcharge *xc = self;
+	if (!xc->s && !(xc->s = malloc(sizeof *xc->s)))
+		return ivx_error(err, IVX_ESYS, "out of memory");
+	memset(xc->s, 0, sizeof *xc->s);
+	xc->n_costs = 0;
+	const struct machine_config *cfg = core_config(c);
+	const uint32_t pen[ACCT_COMP_COUNT] = {
+		cfg->penalty_l1i, cfg->penalty_l2i, cfg->penalty_itlb, cfg->penalty_l1d,
+		cfg->penalty_l2d, cfg->penalty_dtlb, cfg->penalty_bpred, cfg->penalty_fu,
+	};
+	memcpy(xc->penalty, pen, sizeof pen);
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++)   /* (attached before: order 0) */
+		xc->unit[m] = xacct_unit(explorer_instrument(xc->x, "acct"), m);
+	uint32_t kinds = 0;
+	for (int k = 0; k < MISS_KIND_COUNT; k++)
+		if (xcharge_comp(k) >= 0)
+			kinds |= MISS_BIT(k);
+	xc->obs = (struct core_observer){
+		.name = "charge", .ctx = xc, .on_miss = charge_miss, .on_insn = charge_insn,
+		.on_cycle = charge_cycle, .on_idle_cycles = charge_idle_cycles,
+		.miss_filter = kinds,
+		.state_size = charge_state_size, .save = charge_save, .restore = charge_restore,
+	};
+	xc->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_MISPREDICT;
+	return core_add_observer(c, &xc->obs, err);
+}
+
+static const struct charge_ent *find(const struct explorer *x, const struct xevent *e)
+{
+	const struct xcharge *xc = explorer_instrument(x, "charge");
+	if (!xc || !xc->s || e->kind >= MISS_KIND_COUNT || xcharge_comp(e->kind) < 0 || !e->id)
+		return NULL;
+	const struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
+	return c->id == e->id ? c : NULL;
+}
+
+int xcharge_get(const struct explorer *x, const struct xevent *e, int64_t out[ACCT_METHOD_COUNT],
+		int known[ACCT_METHOD_COUNT])
+{
+	const struct charge_ent *c = find(x, e);
+	if (!c || !c->ended)
+		return -1;
+	const struct xcharge *xc = explorer_instrument(x, "charge");
+	int comp = xcharge_comp(e->kind);
+	const struct comp_track *t = &xc->s->track[comp];
+	int owner = !t->n && t->last_ended == e->id;   /* still gaining what comes after it */
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		int64_t now;
+		out[m] = c->v[m];
+		known[m] = c->known >> m & 1;
+		if (owner && !is_naive(m) && !fmt_iside(m, comp) && count_now(xc, m, comp, 0, &now) == 0)
+			out[m] += now - t->last[m];
+	}
+	return 0;
+}
+
+int xcharge_true_cost(const struct explorer *x, const struct xevent *e, int64_t *cycles)
+{
+	const struct xcharge *xc = explorer_instrument(x, "charge");
+	for (int i = 0; xc && i < xc->n_costs; i++)
+		if (xc->costs[i].id == e->id && xc->costs[i].start == e->start && xc->costs[i].kind == e->kind) {
+			*cycles = xc->costs[i].penalty;
+			return 0;
+		}
+	return -1;
+}
+
+int xcharge_pc_counts(const struct explorer *x, uint64_t pc, uint64_t *misses, uint64_t *stalls)
+{
+	const struct xcharge *xc = explorer_instrument(x, "charge");
+	*misses = *stalls = 0;
+	if (!xc || !xc->s)
+		return -1;
+	const struct pc_count *c = pc_slot((struct charge_state *)xc->s, pc, 0);   /* (a lookup) */
+	if (c) {
+		*misses = c->misses;
+		*stalls = c->stalls;
+	}
+	return xc->s->lost ? 1 : 0;
+}
+
+/* ---- the counterfactual ------------------------------------------------- */
+
+/* Run the core to `committed` instructions (or the end): the cycle then. */
+static int run_to(struct core *c, uint64_t committed, uint64_t *cycles, int *ended, struct ivx_err *err)
+{
+	if (core_run(c, 0, committed, err) < 0)
+		return -1;
+	*cycles = core_cycles(c);
+	*ended |= core_done(c) || core_committed(c) < committed;
+	return 0;
+}
+
+static int measure(struct explorer *x, const struct xevent *e, uint64_t from, struct xcost_result *out,
+		   struct ivx_err *err)
+{
+	struct core *c = x->core;
+	if (xsnaps_restore_cycle(x->snaps, c, from, err) < 0 || core_run(c, from, 0, err) < 0)
+		return -1;
+	const struct machine_config *cfg = core_config(c);
+	/* as ivx cost: past the ROB and the frontend, then 256 more */
+	uint64_t reach = cfg->rob_size + cfg->fetch_buffer + cfg->frontend_depth * cfg->fetch_width + 256;
+	struct core_snapshot *snap = core_snapshot_save(c, err);
+	if (!snap)
+		return -1;
+	out->from_cycle = core_cycles(c);
+	out->target = core_committed(c) + reach;
+	out->ended = 0;
+	int rc = run_to(c, out->target, &out->with, &out->ended, err);
+	if (rc == 0)
+		rc = core_snapshot_restore(c, snap, err);
+	if (rc == 0) {
+		core_forgive(c, e->kind, e->insn_seq);
+		rc = run_to(c, out->target, &out->without, &out->ended, err);
+	}
+	core_snapshot_free(snap);
+	out->penalty = (int64_t)out->with - (int64_t)out->without;
+	return rc;
+}
+
+int xcharge_measure(struct explorer *x, const struct xevent *e, struct xcost_result *out)
+{
+	struct xcharge *xc = explorer_instrument(x, "charge");
+	const struct charge_ent *c = find(x, e);
+	if (!xc || e->kind > MISS_MISPREDICT || !e->id)
+		return explorer_error(x, "only l1i, l2i, itlb, l1d, l2d, dtlb and mispredict events can be "
+				      "taken away (ivx cost's kinds)");
+	if (!e->correct_path)
+		return explorer_error(x, "a wrong-path event delays nothing that commits: there is no cost to measure");
+	/* where ivx cost stops: a misprediction is decided at the branch's
+	 * fetch, the others at their begin */
+	uint64_t from = e->start;
+	if (e->kind == MISS_MISPREDICT) {
+		if (!c || !c->fetch_cycle)
+			return explorer_error(x, "the fetch of this branch is no longer remembered");
+		from = c->fetch_cycle - 1;
+	}
+	uint64_t here = core_cycles(x->core), high = x->high_water;
+	struct ivx_err err = { 0 };
+	x->high_water = UINT64_MAX;          /* the guest's output is not printed again */
+	xbreaks_set_mode(x->breaks, XB_OFF);
+	int rc = measure(x, e, from, out, &err);
+	/* back to where the run was, exactly */
+	struct ivx_err err2 = { 0 };
+	if (xsnaps_restore_cycle(x->snaps, x->core, here, &err2) < 0 || core_run(x->core, here, 0, &err2) < 0)
+		rc = -1, err = err2;
+	xbreaks_set_mode(x->breaks, XB_STOP);
+	x->high_water = high;
+	explorer_state_changed(x);
+	if (rc < 0)
+		return explorer_error(x, "%s", err.msg);
+	if (xcharge_true_cost(x, e, &(int64_t){ 0 }) < 0) {
+		struct true_cost *t = &xc->costs[xc->n_costs < TRUE_COSTS ? xc->n_costs++ : TRUE_COSTS - 1];
+		*t = (struct true_cost){ .id = e->id, .start = e->start, .kind = e->kind, .penalty = out->penalty };
+	}
+	return 0;
+}
+
+static const struct xinstrument xinst_charge = {
+	.name = "charge",
+	.summary = "what each accounting method charged each miss event; its true cost on demand (info cost)",
+	.order = 1,
+	.create = xcharge_create,
+	.attach = xcharge_attach,
+	.free = xcharge_free,
+};
+XINSTRUMENT_REGISTER(xinst_charge);

@@ -1,0 +1,109 @@
+/*
+ * test_acct_component.c — the cheap getters an observer uses to follow one
+ * miss event through the accounting units (the explorer's per-event
+ * charges, src/explorer/inst_charge.c): acct_component equals the stack's
+ * component for every method at every moment, and the FMT's I-side cycles
+ * read with acct_fmt_fetch_count at each correct-path L1I miss's begin
+ * and acct_fmt_row_count at its end add up to the FMT's whole L1I
+ * component (k1_icache_miss: every I-miss cycle is inside an event).
+ *
+ * Run from the top of the tree (make unit does); needs data/bin/kernels.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "acct/acct.h"
+#include "acct/refstack.h"
+#include "core/config.h"
+#include "guest/guest.h"
+#include "guest/program.h"
+
+struct follow {
+	struct acct_set *set;
+	uint64_t pos, begin;              /* the L1I miss in progress (one at a time) */
+	uint64_t id;
+	uint64_t sum;                     /* FMT cycles of all of them */
+	uint64_t events, checks, mismatches;
+	struct core_observer obs;
+};
+
+static void drop(void *ctx, int fd, const void *buf, size_t len)
+{
+	(void)ctx, (void)fd, (void)buf, (void)len;
+}
+
+static void check_components(struct follow *f)
+{
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+		struct acct_stack s;
+		const struct acct *a = acct_set_unit(f->set, m);
+		acct_get_stack(a, &s);
+		for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+			f->checks++;
+			f->mismatches += acct_component(a, k) != s.comp[k];
+		}
+	}
+}
+
+static void on_miss(void *ctx, const struct miss_event *e)
+{
+	struct follow *f = ctx;
+	const struct acct *fmt = acct_set_unit(f->set, ACCT_FMT);
+	check_components(f);
+	if (e->kind != MISS_L1I || !e->correct_path)
+		return;
+	if (e->phase == MISS_BEGIN) {
+		f->id = e->id;
+		f->begin = acct_fmt_fetch_count(fmt, ACCT_FE_L1I, &f->pos);
+		return;
+	}
+	uint64_t now;
+	if (e->id == f->id && acct_fmt_row_count(fmt, f->pos, ACCT_FE_L1I, &now) == 0) {
+		f->sum += now - f->begin;
+		f->events++;
+	}
+}
+
+static void test_component_getters(void **state)
+{
+	(void)state;
+	struct ivx_err err = { 0 };
+	struct program *prog = program_load_file("data/bin/kernels/k1_icache_miss", &err);
+	if (!prog)
+		fail_msg("k1_icache_miss: %s (make data builds it)", err.msg);
+	char *argv[] = { (char *)"k1_icache_miss", (char *)"miss", (char *)"20", NULL };
+	struct machine_config cfg;
+	config_defaults(&cfg);
+	struct follow f = { 0 };
+	f.set = acct_set_new(&cfg, &err);
+	assert_non_null(f.set);
+	f.obs = (struct core_observer){ .name = "follow", .ctx = &f, .on_miss = on_miss };
+	struct refstack_job job;
+	memset(&job, 0, sizeof job);
+	job.prog = prog;
+	job.gopt = (struct guest_options){ .argc = 3, .argv = argv, .seed = 1, .output = drop };
+	refstack_config(&cfg, REF_REAL, 1, &job.cfg);
+	job.obs[job.n_obs++] = acct_set_observer(f.set);   /* first: the units see an event first */
+	job.obs[job.n_obs++] = &f.obs;
+	assert_int_equal(refstack_run_jobs(&job, 1, 1, &err), IVX_OK);
+	check_components(&f);
+	assert_true(f.checks > 1000);
+	assert_int_equal(f.mismatches, 0);
+	struct acct_stack s;
+	acct_get_stack(acct_set_unit(f.set, ACCT_FMT), &s);
+	assert_true(f.events >= 40);           /* two a repetition */
+	assert_int_equal(f.sum, s.comp[ACCT_L1I]);
+	acct_set_free(f.set);
+	program_free(prog);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_component_getters),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
