@@ -74,6 +74,8 @@ int attrib_config_validate(const struct attrib_config *c, struct ivx_err *err)
 	return IVX_OK;
 }
 
+#define ATTRIB_SLOT_CACHE 256
+
 struct attrib_state {
 	uint64_t unit;              /* units per cycle */
 	uint64_t rng;               /* splitmix64 state of the period generator */
@@ -91,6 +93,7 @@ struct attrib_state {
 	uint64_t ended_cycle;       /* ... and that cycle + 1 (0: none) */
 	/* waiting for the next correct-path dispatch (drained cycles) */
 	uint64_t drain_pending[ATTRIB_CAUSE_COUNT];  /* oracle units */
+	int draining;               /* some drained cycles are pending */
 	uint64_t tip_pending[ATTRIB_MODE_COUNT];     /* TIP samples */
 	uint64_t nci_pending[ATTRIB_MODE_COUNT];     /* samples waiting for a commit */
 	uint64_t disp_pending[ATTRIB_MODE_COUNT];    /* samples waiting for a dispatch */
@@ -102,7 +105,7 @@ struct attrib_state {
 	uint64_t commit_pc[CYCLE_MAX_COMMIT];
 	struct attrib_stats st;
 	uint32_t used;              /* rows in use */
-	uint32_t last_slot;         /* the slot last looked up (a cache) */
+	uint32_t slot_cache[ATTRIB_SLOT_CACHE]; /* direct-mapped by pc: a slot that may hold it */
 };
 
 struct attrib {
@@ -133,13 +136,14 @@ static struct attrib_row *row_for(struct attrib *a, uint64_t pc)
 	struct attrib_state *s = a->s;
 	if (!pc)
 		return NULL;
-	if (a->rows[s->last_slot].pc == pc)
-		return &a->rows[s->last_slot];
+	uint32_t *hint = &s->slot_cache[(pc >> 2) & (ATTRIB_SLOT_CACHE - 1)];
+	if (a->rows[*hint].pc == pc)
+		return &a->rows[*hint];
 	uint32_t mask = a->cfg.capacity - 1;
 	uint32_t i = (uint32_t)((pc >> 2) * 0x9e3779b97f4a7c15ull >> 40) & mask;
 	for (uint32_t probes = 0; probes <= mask; probes++, i = (i + 1) & mask) {
 		if (a->rows[i].pc == pc) {
-			s->last_slot = i;
+			*hint = i;
 			return &a->rows[i];
 		}
 		if (!a->rows[i].pc) {
@@ -148,7 +152,7 @@ static struct attrib_row *row_for(struct attrib *a, uint64_t pc)
 				return NULL;
 			s->used++;
 			a->rows[i].pc = pc;
-			s->last_slot = i;
+			*hint = i;
 			return &a->rows[i];
 		}
 	}
@@ -210,19 +214,30 @@ static int drain_cause(struct attrib_state *s, int fetch_stall)
 	return s->drain_cause;
 }
 
-/* Split `times` cycles' worth among this cycle's commits (oldest gets
- * the remainder of an uneven split). */
-static void split_commits(struct attrib *a, int mode, int pol, uint64_t times)
+/* n cycles in which the same instructions commit (n is 1 from the core):
+ * each gets its share in the oracle and, with w[m] samples, in TIP (the
+ * oldest gets the remainder of an uneven split). One lookup per
+ * instruction: the hot path. */
+static void computing_cycles(struct attrib *a, uint64_t n_cycles, const uint64_t w[ATTRIB_MODE_COUNT])
 {
 	struct attrib_state *s = a->s;
 	int n = s->n_commit;
 	uint64_t each = s->unit / (uint64_t)n, rem = s->unit % (uint64_t)n;
 	for (int i = 0; i < n; i++) {
-		uint64_t u = (each + (i ? 0 : rem)) * times;
-		if (mode < 0)
-			give_oracle(a, s->commit_pc[i], ATTRIB_BASE, u);
-		else
-			give_est(a, mode, pol, s->commit_pc[i], u);
+		uint64_t u = each + (i ? 0 : rem);
+		struct attrib_row *r = row_for(a, s->commit_pc[i]);
+		if (!r) {
+			s->st.lost += u * n_cycles;
+			s->st.lost_est += u * (w[ATTRIB_SAMPLED] + w[ATTRIB_EVERY]);
+			continue;
+		}
+		r->cause[ATTRIB_BASE] += u * n_cycles;
+		s->st.oracle_units += u * n_cycles;
+		s->st.cause_units[ATTRIB_BASE] += u * n_cycles;
+		for (int m = 0; m < ATTRIB_MODE_COUNT; m++) {
+			r->est[m][ATTRIB_TIP] += u * w[m];
+			s->st.est_units[m][ATTRIB_TIP] += u * w[m];
+		}
 	}
 }
 
@@ -247,10 +262,7 @@ static void cycle(struct attrib *a, const struct cycle_record *r, uint64_t n)
 
 	/* the oracle, and TIP at the sampled cycles */
 	if (committed) {
-		split_commits(a, -1, 0, n);
-		for (int m = 0; m < ATTRIB_MODE_COUNT; m++)
-			if (w[m])
-				split_commits(a, m, ATTRIB_TIP, w[m]);
+		computing_cycles(a, n, w);
 	} else if (s->prev_occ > 0) {
 		give_oracle(a, r->head_pc, wait_cause(r), n * U);
 		for (int m = 0; m < ATTRIB_MODE_COUNT; m++)
@@ -262,10 +274,12 @@ static void cycle(struct attrib *a, const struct cycle_record *r, uint64_t n)
 			give_est(a, m, ATTRIB_TIP, br, w[m] * U);
 	} else {
 		s->drain_pending[drain_cause(s, r->fetch_stall)] += n * U;
+		s->draining = 1;
 		for (int m = 0; m < ATTRIB_MODE_COUNT; m++)
 			s->tip_pending[m] += w[m];
 	}
-	if (s->cdisp_seen) {
+	if (s->cdisp_seen && s->draining) {
+		s->draining = 0;
 		for (int k = 0; k < ATTRIB_CAUSE_COUNT; k++) {
 			give_oracle(a, s->cdisp_pc, k, s->drain_pending[k]);
 			s->drain_pending[k] = 0;
@@ -488,6 +502,15 @@ int attrib_row_at(const struct attrib *a, size_t i, struct attrib_row *out)
 			return 0;
 		}
 	return -1;
+}
+
+size_t attrib_rows_copy(const struct attrib *a, struct attrib_row *out, size_t max)
+{
+	size_t n = 0;
+	for (uint32_t k = 0; k < a->cfg.capacity && n < max; k++)
+		if (a->rows[k].pc)
+			out[n++] = a->rows[k];
+	return n;
 }
 
 int attrib_row_of(const struct attrib *a, uint64_t pc, struct attrib_row *out)

@@ -147,6 +147,8 @@ struct attrib_row {
 /* Rows in use, and row i of them (in table order: no particular order). */
 size_t attrib_rows(const struct attrib *a);
 int attrib_row_at(const struct attrib *a, size_t i, struct attrib_row *out);
+/* Copy up to max rows in use into out (table order); returns how many. */
+size_t attrib_rows_copy(const struct attrib *a, struct attrib_row *out, size_t max);
 /* The row for pc: 0, or -1 if pc never got anything. */
 int attrib_row_of(const struct attrib *a, uint64_t pc, struct attrib_row *out);
 uint64_t attrib_row_true(const struct attrib_row *r);   /* the oracle's total units */
