@@ -56,7 +56,7 @@ void attrib_config_defaults(struct attrib_config *c)
 	c->period = 1024;
 	c->delta = 64;
 	c->seed = 1;
-	c->capacity = 16384;
+	c->capacity = 65536;
 	c->commit_width = 4;
 }
 
@@ -147,8 +147,8 @@ static struct attrib_row *row_for(struct attrib *a, uint64_t pc)
 			return &a->rows[i];
 		}
 		if (!a->rows[i].pc) {
-			/* keep one slot free so lookups of absent pcs end */
-			if (s->used + 1 >= a->cfg.capacity)
+			/* at most 3/4 full, so that probes stay short */
+			if (s->used >= a->cfg.capacity / 4 * 3)
 				return NULL;
 			s->used++;
 			a->rows[i].pc = pc;

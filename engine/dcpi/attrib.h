@@ -94,11 +94,11 @@ struct attrib_config {
 	uint64_t period;      /* P: the longest sampling period, cycles (>= 1) */
 	uint64_t delta;       /* dP: periods are uniform in [P - dP, P] (dP < P) */
 	uint64_t seed;        /* the period generator's seed */
-	uint32_t capacity;    /* distinct pcs the tables hold (power of two) */
+	uint32_t capacity;    /* table slots (power of two); 3/4 of them can hold pcs */
 	uint32_t commit_width;/* the machine's (sets the unit); attrib_attach fills it */
 };
 
-/* period 1024, delta 64, seed 1, capacity 16384, commit width 4. */
+/* period 1024, delta 64, seed 1, capacity 65536, commit width 4. */
 void attrib_config_defaults(struct attrib_config *c);
 int attrib_config_validate(const struct attrib_config *c, struct ivx_err *err);
 

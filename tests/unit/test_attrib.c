@@ -257,6 +257,33 @@ static void test_config_errors(void **state)
 	attrib_free(NULL);
 }
 
+/* A full table: new instructions are counted as lost, not placed, and the
+ * lookups stay short (at most 3/4 of the slots are used). */
+static void test_full_table(void **state)
+{
+	struct attrib_config cfg;
+	attrib_config_defaults(&cfg);
+	cfg.capacity = 16;
+	cfg.period = 1;
+	cfg.delta = 0;
+	struct ivx_err err;
+	struct attrib *a = attrib_new(&cfg, &err);
+	assert_non_null(a);
+	struct feed f = { .o = attrib_observer(a) };
+	for (int i = 0; i < 40; i++) {
+		commit(&f, 0x1000 + 4 * (uint64_t)i);
+		dispatch(&f, 0x2000 + 4 * (uint64_t)i, 0);
+		end_cycle(&f, 1, FETCH_OK, HEAD_NONE, 0x2000, 0x2000);
+	}
+	attrib_finish(a);
+	struct attrib_stats st;
+	attrib_get_stats(a, &st);
+	assert_int_equal(attrib_rows(a), 12);
+	assert_true(st.lost > 0);
+	assert_int_equal(st.oracle_units + st.lost + st.oracle_unattributed, 40 * attrib_unit(a));
+	attrib_free(a);
+}
+
 /* ---- the real core ---------------------------------------------------------- */
 
 static void test_k3_long_dmiss(void **state)
@@ -353,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_policies_every_cycle),
 		cmocka_unit_test(test_sampled_cycles),
 		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_full_table),
 		cmocka_unit_test(test_k3_long_dmiss),
 		cmocka_unit_test(test_snapshot),
 	};
