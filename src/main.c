@@ -22,6 +22,7 @@ extern const struct cli_command cmd_coproc_entry, cmd_coproc_asm_entry;
 extern const struct cli_command cmd_strat_entry;
 extern const struct cli_command cmd_sweep_entry;
 extern const struct cli_command cmd_profile_entry, cmd_dcpiprof_entry, cmd_dcpistats_entry, cmd_dcpicalc_entry;
+extern const struct cli_command cmd_attrib_entry;
 
 static const struct cli_command *const commands[] = {
 	&cmd_run_entry,
@@ -33,6 +34,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_strat_entry,
 	&cmd_sweep_entry,
 	&cmd_profile_entry, &cmd_dcpiprof_entry, &cmd_dcpistats_entry, &cmd_dcpicalc_entry,
+	&cmd_attrib_entry,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
