@@ -15,7 +15,8 @@
 # realprogs`; DCPI_VALIDATE_REAL=0 leaves them out; REALPROGS_OUT says
 # where they are, default data/real/out), on their small inputs, each run
 # cut at DCPI_VALIDATE_REAL_CYCLES cycles (default 20M; the estimate and
-# the truth cover the same cycles).
+# the truth cover the same cycles). DCPI_VALIDATE_CYCLES=N cuts the
+# suite's runs at N cycles too (default: whole runs).
 IVX=${1:-${IVX:-build/ivx}}
 case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
 cd "$(dirname "$0")/.." || exit 2
@@ -65,7 +66,8 @@ else
 fi >"$tmp/list"
 while read -r prog args; do
     # shellcheck disable=SC2086
-    row "${prog#workloads/}" "$top" "$top/data/bin/$prog" -- $args </dev/null || exit 1
+    row "${prog#workloads/}" "$top" ${DCPI_VALIDATE_CYCLES:+--max-cycles "$DCPI_VALIDATE_CYCLES"} \
+        "$top/data/bin/$prog" -- $args </dev/null || exit 1
 done <"$tmp/list"
 
 out=${REALPROGS_OUT:-data/real/out}
