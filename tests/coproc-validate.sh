@@ -15,8 +15,18 @@
 # Columns: distinct loads executed, error (points) and overhead (%).
 # A second table does the same for whole runs with the manifest's test
 # arguments (start-up included).
+# A third table runs the real programs (data/real/cases, when `make
+# realprogs` has built them; REALPROGS_OUT says where, default
+# data/real/out; COPROC_VALIDATE_REAL=0 leaves them out) on their small
+# inputs for COPROC_VALIDATE_REAL_CYCLES cycles (default 30M): thousands
+# of distinct loads, the case the issue's target is about. Extra options
+# for every run: COPROC_VALIDATE_OPTS (e.g. "-C resample=4000000");
+# COPROC_VALIDATE_SUITE=0 runs the real programs only.
 set -u
 IVX=${1:-build/ivx}
+case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
+OPTS=${COPROC_VALIDATE_OPTS:-}
+VALUE=$(pwd)/data/coproc/value.s   # (the real programs run from their inputs directory)
 CYC=${COPROC_VALIDATE_CYCLES:-3000000}
 FF=${COPROC_VALIDATE_FF:-10000000}
 . "$(dirname "$0")/tools/bench-lib.sh"
@@ -24,27 +34,22 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 command -v python3 >/dev/null 2>&1 || { echo "coproc-validate: needs python3"; exit 1; }
 q=$((CYC / 4))
-echo "value profiling over $CYC cycles after $FF instructions (ivx coproc --program value --baseline --fastforward $FF --max-cycles $CYC)"
-echo
-echo "| workload | loads | coproc err @1/4 | coproc err | coproc overhead | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-bench_workloads >"$TMP/w"
-: >"$TMP/sum"
 # one_workload NAME PROG ARGS -- RUNOPTS...: a table row
 one_workload() {
     name=$1 prog=$2 args=$3
     shift 4
     rm -f "$TMP/j.json"
     # shellcheck disable=SC2086
-    "$IVX" coproc --program value --baseline "$@" --top 0 \
-        --json "$TMP/j.json" "data/bin/$prog" -- $args >/dev/null 2>"$TMP/err"
+    case $prog in /*) path=$prog ;; *) path=data/bin/$prog ;; esac
+    "$IVX" coproc --program "$VALUE" --baseline $OPTS "$@" --top 0 \
+        --json "$TMP/j.json" "$path" -- $args >/dev/null 2>"$TMP/err"
     [ -s "$TMP/j.json" ] || { echo "| $name | failed: $(head -n 1 "$TMP/err") |"; return; }
     need=">64"
     for f in 1 4 16 64; do
         if [ "$f" != 1 ]; then
             # shellcheck disable=SC2086
-            "$IVX" coproc --program value --baseline-scale "$f" "$@" --top 0 \
-                --json "$TMP/s.json" "data/bin/$prog" -- $args >/dev/null 2>&1
+            "$IVX" coproc --program "$VALUE" --baseline-scale "$f" $OPTS "$@" --top 0 \
+                --json "$TMP/s.json" "$path" -- $args >/dev/null 2>&1
         else
             cp "$TMP/j.json" "$TMP/s.json"
         fi
@@ -69,6 +74,13 @@ print("| %s | %d | %s | %.2f | %.3f%% | %s | %.2f | %s |" % (sys.argv[2], d["dis
 PY
     tail -n 1 "$TMP/sum"
 }
+if [ "${COPROC_VALIDATE_SUITE:-1}" != 0 ]; then
+echo "value profiling over $CYC cycles after $FF instructions (ivx coproc --program value --baseline --fastforward $FF --max-cycles $CYC)"
+echo
+echo "| workload | loads | coproc err @1/4 | coproc err | coproc overhead | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+bench_workloads >"$TMP/w"
+: >"$TMP/sum"
 while read -r prog args; do
     one_workload "${prog#workloads/}" "$prog" "$args" -- --interval "$q" --fastforward "$FF" --max-cycles "$CYC"
 done <"$TMP/w"
@@ -93,3 +105,33 @@ while IFS='|' read -r prog _ targs _; do
 done <data/bin/MANIFEST
 echo
 awk -F'|' '{ n++; if ($5 + 0 < 5) ok++ } END { printf "co-processor under 5 points on %d of %d workloads\n", ok, n }' "$TMP/sum"
+
+fi
+
+out=${REALPROGS_OUT:-data/real/out}
+RC=${COPROC_VALIDATE_REAL_CYCLES:-30000000}
+if [ "${COPROC_VALIDATE_REAL:-1}" != 0 ] && [ -d "$out/bin" ] && [ -f "$out/inputs-small/.done" ]; then
+    bin=$(cd "$out/bin" && pwd)
+    in=$(cd "$out/inputs-small" && pwd)
+    echo
+    echo "real programs, small inputs, $RC cycles (ivx coproc --program value --baseline --max-cycles $RC --dir INPUTS PROG -- ARGS)"
+    echo
+    echo "| program | loads | coproc err @1/4 | coproc err | coproc overhead | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    : >"$TMP/sum"
+    grep -v '^#' data/real/cases >"$TMP/cases"
+    while IFS='|' read -r name prog args stdin; do
+        name=$(echo $name) prog=$(echo $prog) stdin=$(echo $stdin)
+        [ -n "$name" ] || continue
+        case " ${COPROC_VALIDATE_REAL_CASES:-$name} " in *" $name "*) ;; *) continue ;; esac
+        sin=
+        [ "$stdin" != - ] && sin="--stdin $in/$stdin"
+        set -f
+        # shellcheck disable=SC2086
+        (cd "$in" && one_workload "$name" "$bin/$prog" "$args" -- --interval $((RC / 4)) --max-cycles "$RC" \
+            --dir "$in" $sin) </dev/null
+        set +f
+    done <"$TMP/cases"
+    echo
+    awk -F'|' '{ n++; if ($5 + 0 < 5) ok++ } END { printf "co-processor under 5 points on %d of %d programs\n", ok, n }' "$TMP/sum"
+fi

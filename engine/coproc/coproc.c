@@ -345,6 +345,10 @@ static void tick(struct coproc *cp, uint64_t cycle)
 	r->records_at_tick = r->st.records;
 	r->decoded_at_tick = r->st.decoded;
 	uint64_t cost = coproc_handle_timer(cp, quiet, executed);
+	if (cp->cfg.resample && cycle >= r->next_resample) {
+		r->next_resample = cycle + cp->cfg.resample;
+		cost += coproc_handle_resample(cp);
+	}
 	if (cost) {
 		r->st.timer_actions++;
 		r->st.handler_cycles += cost;
@@ -471,6 +475,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	if (!r->lfsr)
 		r->lfsr = 0xace1u;
 	r->next_timer = cfg->timer;
+	r->next_resample = cfg->resample;
 	r->partition_left = (int)coproc_prog_param(p, "partition_interrupts", 4);
 	uint32_t w = want_bits(p->classes);
 	cp->obs = (struct core_observer){

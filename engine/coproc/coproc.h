@@ -57,6 +57,7 @@ struct coproc_config {
 	uint32_t mispredict;    /* co-processor cycles lost to a mispredicted microbranch */
 	uint32_t watchdog;      /* co-processor cycles one record may take before it is abandoned */
 	uint64_t timer;         /* main-processor timer period, cycles (completion check) */
+	uint64_t resample;      /* cycles between re-samplings of masked loads (0: never) */
 	uint32_t profile;       /* entries of the in-memory profile table */
 	uint64_t seed;          /* LFSR seed */
 };
@@ -104,6 +105,8 @@ struct coproc_stats {
 	uint64_t handler_cycles; /* core cycles charged for handlers */
 	uint64_t final_cycles;   /* the end-of-run harvest (not charged) */
 	uint64_t masked;         /* ignore bits set */
+	uint64_t resamples;      /* re-samplings: masked loads unmasked to be re-checked */
+	uint64_t unmasked;       /* loads unmasked by them */
 	uint64_t uinsns;         /* microinstructions executed */
 	uint64_t cp_cycles;      /* co-processor busy cycles */
 	uint64_t ubranch_miss;   /* mispredicted microbranches */
@@ -142,6 +145,8 @@ void coproc_slot(const struct coproc *cp, int i, struct coproc_slot *out);
 struct coproc_pentry {
 	uint64_t pc;
 	uint64_t total;          /* samples observed (total counters) */
+	uint64_t base;           /* total when last unmasked by a re-sampling: the
+				    confidence test counts the samples since */
 	int masked;
 	int nvals;
 	/* per value: samples equal to it while it was the active value

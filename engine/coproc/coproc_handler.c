@@ -130,7 +130,7 @@ static uint64_t maybe_mask(struct coproc *cp, struct coproc_pentry *e)
 	if (!e || e->masked)
 		return 0;
 	double inv = coproc_pentry_invariance(e);
-	uint64_t n = e->total;
+	uint64_t n = e->total - e->base;   /* samples since it was last unmasked */
 	int64_t conf = param(cp, "confident", 32), enough = param(cp, "enough", 512);
 	double hi = param(cp, "hi_permille", 900) / 1000.0, lo = param(cp, "lo_permille", 100) / 1000.0;
 	if (!((n >= (uint64_t)conf && (inv >= hi || inv <= lo)) || n >= (uint64_t)enough))
@@ -262,6 +262,38 @@ uint64_t coproc_handle_timer(struct coproc *cp, int quiet, int executed)
 	else
 		next_partition(cp);
 	return cp->cfg.int_cycles;
+}
+
+/* Re-sampling (the paper: phases make it necessary to re-sample
+ * periodically): every masked load is unmasked, to be masked again once
+ * `confident` new samples (or `enough`) confirm what the profile knows;
+ * meanwhile its new samples join the profile, so a load whose values
+ * changed gets a new estimate. Costs the interrupt and a bit per ignore
+ * bit cleared. */
+uint64_t coproc_handle_resample(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	if (strcmp(cp->prog.handler, "value"))
+		return 0;
+	uint64_t n = 0, bits = 0;
+	for (uint32_t i = 0; i < cp->cfg.profile; i++) {
+		struct coproc_pentry *e = &cp->profile[i];
+		if (e->pc && e->masked) {
+			e->masked = 0;
+			e->base = e->total;
+			n++;
+		}
+	}
+	for (uint32_t h = 0; h < cp->cfg.ignore; h++) {
+		bits += cp->ignore[h] != 0;
+		cp->ignore[h] = 0;
+	}
+	r->st.resamples++;
+	r->st.unmasked += n;
+	if (!n && !bits)
+		return 0;
+	r->complete = 0;
+	return cp->cfg.int_cycles + bits * cp->cfg.mask_cycles;
 }
 
 uint64_t coproc_handle_final(struct coproc *cp)

@@ -23,6 +23,7 @@ struct coproc_run {
 	uint64_t now;             /* co-processor time, in core cycles */
 	uint64_t stall_until;     /* core cycle the latest retirement stall ends */
 	uint64_t next_timer;      /* core cycle of the next timer tick */
+	uint64_t next_resample;   /* first tick at or after it re-samples (config resample) */
 	uint64_t records_at_tick; /* stats.records at the previous tick */
 	uint64_t decoded_at_tick; /* stats.decoded at the previous tick */
 	uint64_t routine_start;   /* co-processor time the current record started */
@@ -70,6 +71,7 @@ struct coproc {
  * returns the core cycles it costs. */
 uint64_t coproc_handle_interrupt(struct coproc *cp);
 uint64_t coproc_handle_timer(struct coproc *cp, int quiet, int executed);
+uint64_t coproc_handle_resample(struct coproc *cp);
 uint64_t coproc_handle_final(struct coproc *cp);
 void coproc_set_ignore(struct coproc *cp, uint64_t pc);
 

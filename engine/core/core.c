@@ -138,6 +138,7 @@ void core_free(struct core *c)
 	ivx_free(c->block);
 	ivx_free(c->smiss);
 	ivx_free(c->commit_counts);
+	ivx_free(c->head_counts);
 	ivx_free(c);
 }
 
@@ -531,7 +532,7 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 
 /* cycle_record.issue_head_pc (events.h): the in-order issue head, or the
  * ROB head, falling back to the frontend and then to the fetch address. */
-static uint64_t issue_head_pc(const struct core *c)
+static inline __attribute__((always_inline)) uint64_t issue_head_pc(const struct core *c)
 {
 	const struct core_state *s = &c->s;
 	uint64_t p = s->head;
@@ -722,6 +723,10 @@ static inline void end_of_cycle(struct core *c)
 		core_miss_end(c, &s->ev_rob_full);
 	}
 	s->stats.cycles++;
+	if (__builtin_expect(c->head_counts != NULL, 0)) {
+		long slot = core_count_slot(c, issue_head_pc(c));
+		c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts]++;
+	}
 	if (c->n_cycle_sub)
 		publish_cycle(c);
 }
@@ -978,6 +983,29 @@ int core_count_commits(struct core *c, struct ivx_err *err)
 	}
 	c->n_commit_counts = n;
 	return IVX_OK;
+}
+
+int core_count_head_cycles(struct core *c, struct ivx_err *err)
+{
+	if (c->head_counts)
+		return IVX_OK;
+	if (core_count_commits(c, err) < 0)
+		return -1;
+	c->head_counts = ivx_calloc(c->n_commit_counts + 1, sizeof *c->head_counts);
+	if (!c->head_counts)
+		return ivx_error(err, IVX_ESYS, "out of host memory");
+	return IVX_OK;
+}
+
+uint64_t core_head_cycles_at(const struct core *c, uint64_t pc)
+{
+	long slot = c->head_counts ? core_count_slot(c, pc) : -1;
+	return slot >= 0 ? c->head_counts[slot] : 0;
+}
+
+uint64_t core_head_cycles_outside(const struct core *c)
+{
+	return c->head_counts ? c->head_counts[c->n_commit_counts] : 0;
 }
 
 uint64_t core_commits_at(const struct core *c, uint64_t pc)

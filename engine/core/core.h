@@ -119,6 +119,16 @@ int core_count_commits(struct core *c, struct ivx_err *err);
 /* Instructions committed at pc (0 outside the program's code or when not
  * counted). */
 uint64_t core_commits_at(const struct core *c, uint64_t pc);
+/* Cycles per static instruction at the machine's in-order head (the
+ * cycle record's issue_head_pc: where a sampling interrupt lands), the
+ * exact truth a sampling profiler is checked against, without observing
+ * every cycle. Off until turned on before the first cycle (it turns on
+ * commit counting too: the same counted code); kept in snapshots. */
+int core_count_head_cycles(struct core *c, struct ivx_err *err);
+/* Cycles whose head was pc (0 outside the counted code or when not counted). */
+uint64_t core_head_cycles_at(const struct core *c, uint64_t pc);
+/* Cycles whose head pc was outside the counted code (or 0). */
+uint64_t core_head_cycles_outside(const struct core *c);
 
 /* ROB contents for the explorer: entry 0 is the head. */
 enum rob_state { ROB_DISPATCHED, ROB_ISSUED, ROB_EXECUTING, ROB_DONE };

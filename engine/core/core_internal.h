@@ -289,6 +289,10 @@ struct core {
 	size_t n_commit_counts;
 	struct count_range { uint64_t base, span, first; } count_range[CORE_COUNT_RANGES];
 	int n_count_ranges;
+	/* Cycles each instruction word spent as cycle_record.issue_head_pc
+	 * (core_count_head_cycles; NULL: not counted): n_commit_counts + 1
+	 * counters, the last one for pcs outside the counted code. */
+	uint64_t *head_counts;
 };
 
 /* The slot of pc in commit_counts, or -1 outside the counted code. */

@@ -29,6 +29,7 @@ struct core_snapshot {
 	size_t block_bytes;
 	struct core_smiss *smiss; /* s.n_smiss of them */
 	uint64_t *commit_counts;  /* NULL if the core did not count */
+	uint64_t *head_counts;    /* NULL if the core did not count */
 	struct memsys *ms;
 	struct bpred *bp;
 	struct guest *g;
@@ -44,6 +45,7 @@ void core_snapshot_free(struct core_snapshot *sn)
 	ivx_free(sn->block);
 	ivx_free(sn->smiss);
 	ivx_free(sn->commit_counts);
+	ivx_free(sn->head_counts);
 	memsys_free(sn->ms);
 	bpred_free(sn->bp);
 	guest_free(sn->g);
@@ -80,9 +82,13 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 	sn->ms = memsys_new(&c->cfg, err);
 	sn->bp = sn->ms ? bpred_new(&c->cfg, err) : NULL;
 	size_t counts_bytes = c->n_commit_counts * sizeof *c->commit_counts;
+	size_t head_bytes = c->head_counts ? (c->n_commit_counts + 1) * sizeof *c->head_counts : 0;
 	if (c->commit_counts)
 		sn->commit_counts = ivx_malloc(counts_bytes ? counts_bytes : 1);
-	int no_memory = !sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts);
+	if (c->head_counts)
+		sn->head_counts = ivx_malloc(head_bytes);
+	int no_memory = !sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts) ||
+			(c->head_counts && !sn->head_counts);
 	if (no_memory || !sn->bp) {
 		if (no_memory)
 			oom(sn, err);
@@ -94,6 +100,8 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 	memcpy(sn->smiss, c->smiss, c->s.n_smiss * sizeof *sn->smiss);
 	if (c->commit_counts)
 		memcpy(sn->commit_counts, c->commit_counts, counts_bytes);
+	if (c->head_counts)
+		memcpy(sn->head_counts, c->head_counts, head_bytes);
 	if (memsys_copy(sn->ms, c->ms) < 0 || bpred_copy(sn->bp, c->bp) < 0) {
 		core_snapshot_free(sn);
 		ivx_error(err, IVX_ESYS, "snapshot: copying the memory system or predictor failed");
@@ -108,7 +116,7 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 		core_snapshot_free(sn);
 		return NULL;
 	}
-	sn->bytes = sizeof *sn + c->block_bytes + c->s.n_smiss * sizeof *sn->smiss + counts_bytes +
+	sn->bytes = sizeof *sn + c->block_bytes + c->s.n_smiss * sizeof *sn->smiss + counts_bytes + head_bytes +
 		    memsys_state_bytes(sn->ms) + bpred_state_bytes(sn->bp) +
 		    mem_fixed_bytes() + guest_mem(sn->g)->copied_bytes;
 	for (int i = 0; i < c->n_obs; i++) {
@@ -131,7 +139,8 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 
 int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct ivx_err *err)
 {
-	if (sn->block_bytes != c->block_bytes || !sn->commit_counts != !c->commit_counts)
+	if (sn->block_bytes != c->block_bytes || !sn->commit_counts != !c->commit_counts ||
+	    !sn->head_counts != !c->head_counts)
 		return ivx_error(err, IVX_EUSAGE, "snapshot was taken of a differently configured core");
 	if (core_smiss_reserve(c, sn->s.n_smiss) < 0)
 		return ivx_error(err, IVX_ESYS, "out of host memory restoring a snapshot");
@@ -144,6 +153,8 @@ int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct
 	memcpy(c->smiss, sn->smiss, sn->s.n_smiss * sizeof *c->smiss);
 	if (c->commit_counts)
 		memcpy(c->commit_counts, sn->commit_counts, c->n_commit_counts * sizeof *c->commit_counts);
+	if (c->head_counts)
+		memcpy(c->head_counts, sn->head_counts, (c->n_commit_counts + 1) * sizeof *c->head_counts);
 	c->s = sn->s;
 	c->cc_current = 0;
 	c->idle_repeatable = 0;   /* the observers' states are the snapshot's now */

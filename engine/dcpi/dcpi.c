@@ -98,8 +98,8 @@ int dcpi_config_validate(const struct dcpi_config *c, struct ivx_err *err)
 				   c->truth_capacity > (1u << 24))))
 		return ivx_error(err, IVX_EUSAGE,
 				 "sampling: daemon and truth capacities must be powers of two, 16 to 2^24 (truth: 0 = off)");
-	if (c->poll && (c->truth_capacity || (c->events >> DCPI_RETIRED & 1)))
-		return ivx_error(err, IVX_EUSAGE, "sampling: polling needs no truth and no retired event");
+	if (c->poll && (c->events >> DCPI_RETIRED & 1))
+		return ivx_error(err, IVX_EUSAGE, "sampling: polling needs no retired event");
 	if (!c->clock_mhz)
 		return ivx_error(err, IVX_EUSAGE, "sampling: the clock must be at least 1 MHz");
 	return IVX_OK;
@@ -461,23 +461,11 @@ static void advance_slow(struct dcpi *d, uint64_t pc, uint64_t c0, uint64_t n)
 	plan_next_stop(d);
 }
 
-/* n cycles from c0 on, all with in-order head pc: the truth, and the
- * counters when something happens in them. */
+/* n cycles from c0 on, all with in-order head pc: the counters when
+ * something happens in them (the core counts the truth of cycles). */
 static inline void advance(struct dcpi *d, uint64_t pc, uint64_t c0, uint64_t n)
 {
 	struct dcpi_state *s = d->s;
-	uint32_t c = (uint32_t)(pc >> 2) & (TRUTH_CACHE - 1);
-	if (!d->cfg.truth_capacity) {
-		/* no truth kept */
-	} else if (s->tc_pc[c] == pc && s->tc_idx[c]) {
-		d->truth[s->tc_idx[c] - 1].cycles += n;
-	} else {
-		struct dcpi_truth *t = pc ? truth_at(d, pc) : NULL;
-		if (t)
-			t->cycles += n;
-		else
-			s->st.truth_lost += n;
-	}
 	s->st.cycles += n;
 	s->seen = c0 + n;
 	if (c0 + n - 1 >= s->next_stop || !s->started)
@@ -559,7 +547,7 @@ struct dcpi *dcpi_new(const struct dcpi_config *cfg, struct core *c, struct ivx_
 {
 	if (dcpi_config_validate(cfg, err) < 0)
 		return NULL;
-	if (core_count_commits(c, err) < 0)
+	if (core_count_commits(c, err) < 0 || (cfg->truth_capacity && core_count_head_cycles(c, err) < 0))
 		return NULL;
 	struct dcpi *d = ivx_calloc(1, sizeof *d);
 	if (!d) {
@@ -729,6 +717,7 @@ static uint64_t unsynced(const struct dcpi_state *s)
 void dcpi_get_stats(const struct dcpi *d, struct dcpi_stats *out)
 {
 	*out = d->s->st;
+	out->truth_lost += d->cfg.truth_capacity ? core_head_cycles_outside(d->core) : 0;
 	uint64_t lag = unsynced(d->s);
 	for (uint32_t m = d->s->active_mask; m && lag; m &= m - 1)
 		out->enabled_cycles[__builtin_ctz(m)] += lag;
@@ -845,13 +834,19 @@ int dcpi_truth_at(const struct dcpi *d, size_t i, struct dcpi_truth *out)
 	if (i >= d->cfg.truth_capacity || !d->truth_keys[i])
 		return -1;
 	*out = d->truth[i];
+	out->cycles = core_head_cycles_at(d->core, out->pc);
 	return 0;
+}
+
+uint64_t dcpi_truth_cycles_at(const struct dcpi *d, uint64_t pc)
+{
+	return d->cfg.truth_capacity ? core_head_cycles_at(d->core, pc) : 0;
 }
 
 uint64_t dcpi_truth_count(const struct dcpi *d, const struct dcpi_truth *t, int ev)
 {
 	if (ev == DCPI_CYCLES)
-		return t->cycles;
+		return core_head_cycles_at(d->core, t->pc);
 	if (ev == DCPI_RETIRED)
 		return core_commits_at(d->core, t->pc);
 	return ev > DCPI_CYCLES && ev < DCPI_RETIRED ? t->ev[ev - DCPI_IMISS] : 0;

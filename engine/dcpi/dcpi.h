@@ -75,8 +75,8 @@ struct dcpi_config {
 	uint32_t pid;               /* the sampled process's id (16 bits kept) */
 	uint32_t clock_mhz;         /* for samples per simulated second (default 333) */
 	int poll;                   /* driven by dcpi_poll instead of observing every
-				       cycle: needs no truth (truth_capacity 0) and
-				       no RETIRED */
+				       cycle: needs no RETIRED (whose overflow only
+				       a per-cycle observer can place) */
 };
 
 /* The paper's defaults: CYCLES and IMISS on two counters, CYCLES period
@@ -184,8 +184,12 @@ int dcpi_buffer_entry(const struct dcpi *d, int buf, uint32_t i, struct dcpi_ent
 size_t dcpi_profile_size(const struct dcpi *d);
 int dcpi_profile_at(const struct dcpi *d, size_t i, uint64_t *pc, int *event, uint64_t *samples);
 
-/* The truth: per pc, cycles at the in-order head and exact events (the
- * RETIRED truth is core_commits_at). */
+/* The truth: per pc, exact events; the cycles at the in-order head and
+ * the RETIRED count come from the core's per-pc counters
+ * (core_head_cycles_at, core_commits_at), which cover every pc of the
+ * program's code, so a caller that wants every pc with cycles walks the
+ * code with dcpi_truth_cycles_at; the table below holds the pcs that
+ * caused an event (cycles filled in from the core). */
 struct dcpi_truth {
 	uint64_t pc;
 	uint64_t cycles;
@@ -193,8 +197,10 @@ struct dcpi_truth {
 };
 size_t dcpi_truth_size(const struct dcpi *d);
 int dcpi_truth_at(const struct dcpi *d, size_t i, struct dcpi_truth *out);
-/* The exact count of event ev at pc (RETIRED from the core). */
+/* The exact count of event ev at pc (CYCLES and RETIRED from the core). */
 uint64_t dcpi_truth_count(const struct dcpi *d, const struct dcpi_truth *t, int ev);
+/* Cycles with pc at the head (0 without truth). */
+uint64_t dcpi_truth_cycles_at(const struct dcpi *d, uint64_t pc);
 
 /* ---- the driver's table on its own (dcpi_driver.c), for tests ---- */
 

@@ -57,6 +57,21 @@ uint64_t strat_flip(uint64_t w);
 uint32_t strat_xor_fold(uint64_t w, int bits);
 /* xor-fold(flip(randomize(pc)) ^ randomize(w), bits): the stratum. */
 uint32_t strat_hash_index(uint64_t pc, uint64_t w, int bits);
+/* The same hash for the per-tuple path. The fold is linear over xor, so
+ * the index is the xor of 16 byte-table entries already folded to `bits`
+ * bits: rows 0-7 for the pc's bytes (flipped), 8-15 for the value's.
+ * strat_hash_fold_table gives the table of a width (1..32; NULL outside),
+ * built once and shared (a constant of the hardware, like the byte table). */
+typedef uint32_t strat_fold_table[16][256];
+const strat_fold_table *strat_hash_fold_table(int bits);
+static inline uint32_t strat_hash_index_t(const strat_fold_table *t, uint64_t pc, uint64_t w)
+{
+	const uint32_t (*r)[256] = *t;
+	return r[0][pc & 0xff] ^ r[1][(pc >> 8) & 0xff] ^ r[2][(pc >> 16) & 0xff] ^ r[3][(pc >> 24) & 0xff] ^
+	       r[4][(pc >> 32) & 0xff] ^ r[5][(pc >> 40) & 0xff] ^ r[6][(pc >> 48) & 0xff] ^ r[7][pc >> 56] ^
+	       r[8][w & 0xff] ^ r[9][(w >> 8) & 0xff] ^ r[10][(w >> 16) & 0xff] ^ r[11][(w >> 24) & 0xff] ^
+	       r[12][(w >> 32) & 0xff] ^ r[13][(w >> 40) & 0xff] ^ r[14][(w >> 48) & 0xff] ^ r[15][w >> 56];
+}
 /* xor-fold(pc ^ w, bits): the tagged compressor's partial tag (section 4.1). */
 uint32_t strat_hash_tag(uint64_t pc, uint64_t w, int bits);
 /* The randomisation table (for the documentation and tests). */

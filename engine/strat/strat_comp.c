@@ -109,6 +109,7 @@ struct strat_comp {
 	struct strat_sink sink;
 	struct strat_tpolicy tp;
 	int index_bits;       /* H, T: bits of the stratum / set index */
+	const strat_fold_table *htab;   /* the hash's tables for index_bits (NULL: slow path) */
 	uint32_t n_cells;     /* sampler strata or T entries */
 	size_t size;          /* bytes of st */
 	void *st;             /* the state: header, then the arrays below */
@@ -188,6 +189,7 @@ struct strat_comp *strat_comp_new(const struct strat_spec *spec, uint64_t seed, 
 	default:
 		break;
 	}
+	c->htab = c->index_bits ? strat_hash_fold_table(c->index_bits) : NULL;
 	for (int i = 0; i < spec->n_stages; i++)
 		if (spec->stage[i].kind == STRAT_A) {
 			o_a[i] = off;
@@ -322,7 +324,8 @@ void strat_comp_flush(struct strat_comp *c)
 
 static void push_sampler(struct strat_comp *c, const struct strat_stage *s, uint64_t pc, uint64_t val)
 {
-	uint32_t i = c->index_bits ? strat_hash_index(pc, val, c->index_bits) : 0;
+	uint32_t i = c->htab ? strat_hash_index_t(c->htab, pc, val) :
+		     c->index_bits ? strat_hash_index(pc, val, c->index_bits) : 0;
 	struct scell *e = &c->cells[i];
 	int sel = 0;
 	e->since++;
@@ -359,7 +362,7 @@ static void t_report(struct strat_comp *c, struct tentry *e, uint64_t pc, uint64
 
 static void push_tagged(struct strat_comp *c, const struct strat_stage *s, uint64_t pc, uint64_t val)
 {
-	uint32_t set = strat_hash_index(pc, val, c->index_bits);
+	uint32_t set = c->htab ? strat_hash_index_t(c->htab, pc, val) : strat_hash_index(pc, val, c->index_bits);
 	uint16_t tag = (uint16_t)strat_hash_tag(pc, val, (int)s->tag_bits);
 	struct tentry *w = &c->tent[(size_t)set * s->ways];
 	struct tentry *empty = NULL, *victim = NULL;

@@ -100,8 +100,33 @@ uint32_t strat_xor_fold(uint64_t w, int bits)
 	return (uint32_t)r;
 }
 
+/* Folded tables by width, built on first use (static: 33 x 16 KB of
+ * zero pages until then). */
+static strat_fold_table fold_tab[33];
+static uint8_t fold_ready[33];
+
+const strat_fold_table *strat_hash_fold_table(int bits)
+{
+	if (bits < 1 || bits > 32)
+		return NULL;
+	if (!fold_ready[bits]) {
+		if (!table_ready)
+			build_table();
+		for (int i = 0; i < 8; i++)
+			for (int b = 0; b < 256; b++) {
+				fold_tab[bits][i][b] = strat_xor_fold(flip[i][b], bits);
+				fold_tab[bits][8 + i][b] = strat_xor_fold(pos[i][b], bits);
+			}
+		fold_ready[bits] = 1;
+	}
+	return &fold_tab[bits];
+}
+
 uint32_t strat_hash_index(uint64_t pc, uint64_t w, int bits)
 {
+	const strat_fold_table *t = strat_hash_fold_table(bits);
+	if (t)
+		return strat_hash_index_t(t, pc, w);
 	/* = strat_xor_fold(strat_flip(strat_randomize(pc)) ^ strat_randomize(w), bits),
 	 * with the byte tables already in place (test_strat_comp checks) */
 	if (!table_ready)

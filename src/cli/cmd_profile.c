@@ -115,20 +115,24 @@ static int collect(struct dcpi *d, struct core *c, const struct program *prog, c
 		struct dcpi_truth t;
 		if (dcpi_truth_at(d, i, &t) < 0)
 			continue;
-		for (int ev = 0; ev < DCPI_RETIRED; ev++) {
+		for (int ev = DCPI_IMISS; ev < DCPI_RETIRED; ev++) {
 			uint64_t n = dcpi_truth_count(d, &t, ev);
 			struct dcpi_profile *p = n ? slot(rp, !in_image(prog, t.pc), DCPI_KIND_TRUTH, ev, image, err) : NULL;
 			if (n && (!p || dcpi_profile_add(p, t.pc, n, err) < 0))
 				return IVX_ESYS;
 		}
 	}
-	/* retired: the core's commit counters, over the decoded code */
+	/* cycles at the head and retired: the core's per-pc counters, over
+	 * the decoded code */
 	for (int i = 0; cfg->truth_capacity && i < program_segment_count(prog); i++) {
 		const struct program_segment *s = program_segment(prog, i);
 		if (!(s->prot & MEM_X))
 			continue;
 		for (uint64_t pc = s->vaddr & ~3ull; pc < s->vaddr + s->filesz; pc += 4) {
-			uint64_t n = core_commits_at(c, pc);
+			uint64_t n = dcpi_truth_cycles_at(d, pc);
+			if (n && dcpi_profile_add(rp->p[0][1][DCPI_CYCLES], pc, n, err) < 0)
+				return IVX_ESYS;
+			n = core_commits_at(c, pc);
 			if (n && dcpi_profile_add(rp->p[0][1][DCPI_RETIRED], pc, n, err) < 0)
 				return IVX_ESYS;
 		}
@@ -211,7 +215,7 @@ static int write_json(const char *path, const struct dcpi *d, const char *epoch)
 	return outfile_commit_cli(o);
 }
 
-/* Without truth (and RETIRED), the sampler polls: the core runs to each
+/* Without RETIRED, the sampler polls: the core runs to each
  * of its stops instead of publishing every cycle to it (docs/dcpi.md). */
 static int run_sampled(struct core *c, struct dcpi *d, const struct run_options *o, struct ivx_err *err)
 {
@@ -304,7 +308,11 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 		return EXIT_USAGE;
 	struct ivx_err err = { 0 };
 	f->cfg.seed = o->seed;
-	f->cfg.poll = !f->cfg.truth_capacity && !(f->cfg.events >> DCPI_RETIRED & 1);
+	/* Poll unless RETIRED is sampled. With the truth and --charge it
+	 * observes as it always did: a polled handler starts a cycle later
+	 * (core_run has finished the delivery cycle), which would move every
+	 * later sample of such a run. */
+	f->cfg.poll = !(f->cfg.events >> DCPI_RETIRED & 1) && !(f->cfg.charge && f->cfg.truth_capacity);
 	if (dcpi_config_validate(&f->cfg, &err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_USAGE;

@@ -2,7 +2,8 @@
  * inst_dcpi.c — the explorer's DCPI sampler instrument: when sampling is
  * on, every (re)start attaches a fresh engine sampler (engine/dcpi) to the
  * new core; each delivered sample is reported as the event "sample" and
- * as "sample-EVENT" (`catch sample`, `catch sample-imiss`; its pc is the
+ * as "sample-EVENT" (`catch sample`, `catch sample imiss`, which the catch
+ * command reads as sample-imiss, the older spelling; its pc is the
  * delivered pc, its addr the pc of the instruction whose event overflowed
  * the counter). Off by default, so a
  * session that does not sample carries none of the driver's tables in its

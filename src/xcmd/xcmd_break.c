@@ -1,7 +1,8 @@
 /*
  * xcmd_break.c — setting breakpoints and catchpoints:
  *   break LOC [if COND], tbreak LOC [if COND]     LOC: *ADDR, SYMBOL[+OFF], cycle N
- *   catch EVENT [if COND], tcatch EVENT [if COND]
+ *   catch EVENT [QUALIFIER] [if COND], tcatch EVENT [QUALIFIER] [if COND]
+ *   (an instrument's qualified event: `catch sample imiss` is sample-imiss)
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -216,9 +217,34 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 	const char *cond;
 	if (split_if(x, args, "event", what, sizeof what, &cond) < 0)
 		return -1;
-	/* EVENT [begin|end] */
+	/* EVENT [QUALIFIER] [begin|end]: an instrument's event may take a
+	 * qualifier word (`catch sample imiss` is the event sample-imiss) */
 	int phase = -1;
 	char *sp = strchr(what, ' ');
+	if (sp) {
+		char *q = sp;
+		while (isspace((unsigned char)*q))
+			q++;
+		size_t qn = strcspn(q, " \t");
+		char joined[sizeof what];
+		snprintf(joined, sizeof joined, "%.*s-%.*s", (int)(sp - what), what, (int)qn, q);
+		if (qn && xev_from_name(joined) >= 0) {
+			memmove(what + (sp - what) + 1 + qn, q + qn, strlen(q + qn) + 1);
+			memmove(what + (sp - what) + 1, q, qn);
+			what[sp - what] = '-';
+			sp = strchr(what, ' ');
+		} else if (qn && strcmp(q, "begin") && strcmp(q, "end")) {
+			/* a qualifier the event does not take: name those it does */
+			char list[200] = "";
+			size_t used = 0, wn = (size_t)(sp - what);
+			for (int k = 0; k < XEV_COUNT && used < sizeof list; k++)
+				if (!strncmp(xev_name(k), what, wn) && xev_name(k)[wn] == '-')
+					used += (size_t)snprintf(list + used, sizeof list - used, " %s", xev_name(k) + wn + 1);
+			if (used)
+				return explorer_error(x, "catch %.*s: unknown %.*s event \"%.*s\"; one of:%s", (int)wn, what,
+						      (int)wn, what, (int)qn, q, list);
+		}
+	}
 	if (sp) {
 		char *q = sp;
 		while (isspace((unsigned char)*q))
@@ -279,20 +305,23 @@ static int tcatch_exec(struct explorer *x, int argc, char **argv, const char *ar
 	"       overlap   a long miss begins while another is outstanding, or a\n" \
 	"                 frontend miss while a long miss blocks the ROB head\n" \
 	"       interval  an interval ends: correct-path issue resumes after a miss\n" \
+	"       sample [EV]  the DCPI sampler delivers a sample (of event EV: cycles\n" \
+	"                 imiss dmiss branchmp dtbmiss retired; also sample-EV)\n" \
+	"       coproc-interrupt, strat-interrupt  the instruments' interrupts\n" \
 	"The catchpoint hits when the event begins, or with `end` when it ends (the\n" \
 	"default when COND reads `latency` or `end`). Only correct-path events hit\n" \
 	"unless `set catch-wrong-path on`. COND can use pc, sym, latency, cycle,\n" \
 	"start, end, addr (see `help print`)."
 
 static const struct xcmd catch_cmd = {
-	.name = "catch", .usage = "catch EVENT [begin|end] [if COND]",
+	.name = "catch", .usage = "catch EVENT [QUALIFIER] [begin|end] [if COND]",
 	.summary = "stop when a miss event of kind EVENT happens",
 	.help = CATCH_HELP, .complete = XC_EVENT, .exec = catch_exec,
 };
 XCMD_REGISTER(catch_cmd);
 
 static const struct xcmd tcatch_cmd = {
-	.name = "tcatch", .usage = "tcatch EVENT [begin|end] [if COND]",
+	.name = "tcatch", .usage = "tcatch EVENT [QUALIFIER] [begin|end] [if COND]",
 	.summary = "a catchpoint deleted when it first stops the program",
 	.help = CATCH_HELP, .complete = XC_EVENT, .exec = tcatch_exec,
 };

@@ -304,6 +304,56 @@ static void thrashing_partitions_the_program(void **state)
 	program_free(prog);
 }
 
+/* Re-sampling unmasks the masked loads every `resample` cycles (at a
+ * timer tick); they are masked again after `confident` new samples, which
+ * the profile adds to what it knew. */
+static void resampling_unmasks_and_rechecks_masked_loads(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/crc");
+	assemble_file("data/coproc/value.s");
+	static const char *const off[] = { "timer=10000", NULL };
+	static const char *const on[] = { "timer=10000", "resample=40000", NULL };
+	struct outcome a, b;
+	struct crun ra, rb;
+	struct coproc *cpa, *cpb;
+	run(prog, off, TRUTH_LOADS, &a, &ra, &cpa, NULL);
+	run(prog, on, TRUTH_LOADS, &b, &rb, &cpb, NULL);
+	assert_int_equal(a.cp.resamples, 0);
+	assert_int_equal(a.cp.unmasked, 0);
+	assert_true(a.cp.masked > 0);
+	assert_true(b.cp.resamples >= a.core.cycles / 40000 - 1);
+	assert_true(b.cp.unmasked > 0);
+	assert_true(b.cp.masked > a.cp.masked);            /* re-checked, then masked again */
+	assert_true(b.cp.records > a.cp.records);          /* the re-checks' samples */
+	int rechecked = 0;
+	uint64_t samples_a = 0, samples_b = 0;
+	for (int i = 0; i < coproc_profile_size(cpb); i++) {
+		struct coproc_pentry e, ea;
+		if (!coproc_profile_entry(cpb, i, &e))
+			continue;
+		samples_b += e.total;
+		if (e.base) {
+			assert_true(e.base <= e.total);   /* samples since the last unmasking */
+			rechecked++;
+		}
+		if (coproc_profile_find(cpa, e.pc, &ea))
+			assert_int_equal(ea.base, 0);
+	}
+	for (int i = 0; i < coproc_profile_size(cpa); i++) {
+		struct coproc_pentry e;
+		if (coproc_profile_entry(cpa, i, &e))
+			samples_a += e.total;
+	}
+	assert_true(rechecked > 0);
+	assert_true(samples_b > samples_a);
+	coproc_free(cpa);
+	coproc_free(cpb);
+	crun_free(&ra);
+	crun_free(&rb);
+	program_free(prog);
+}
+
 static void settings_are_checked(void **state)
 {
 	(void)state;
@@ -327,6 +377,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(edge_profile_is_exact_when_retirement_stalls),
+		cmocka_unit_test(resampling_unmasks_and_rechecks_masked_loads),
 		cmocka_unit_test(the_pc_filter_tags_the_matching_loads_only),
 		cmocka_unit_test(a_full_buffer_drops_or_stalls),
 		cmocka_unit_test(counters_and_index_registers_saturate),

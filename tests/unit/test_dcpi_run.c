@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include "core_prog.h"
 #include "dcpi/dcpi.h"
+#include "isa/mem.h"
 
 #define MAX_SAMPLES 20000
 #define MAX_CYCLES 4000000
@@ -69,6 +70,7 @@ struct outcome {
 	struct dcpi_stats st;
 	struct core_stats cs;
 	uint64_t truth_cycles;
+	uint64_t truth_hash;        /* every pc's cycles and events */
 	uint64_t profile_hash;
 	int exit_code;
 };
@@ -117,10 +119,39 @@ static void run(const struct dcpi_config *cfg, const char *const *overrides, str
 		if (dcpi_profile_at(d, i, &pc, &ev, &n) == 0)
 			o->profile_hash = (o->profile_hash ^ (pc * 31 + (uint64_t)ev) ^ (n << 40)) * 0x100000001b3ull;
 	}
+	/* the cycles truth, over the code (the core counts it per pc); with
+	 * every head recorded, it must be their histogram */
+	o->truth_hash = 14695981039346656037ull;
+	for (int i = 0; i < program_segment_count(prog); i++) {
+		const struct program_segment *sg = program_segment(prog, i);
+		if (!(sg->prot & MEM_X))
+			continue;
+		for (uint64_t pc = sg->vaddr & ~3ull; pc < sg->vaddr + sg->filesz; pc += 4) {
+			uint64_t n = dcpi_truth_cycles_at(d, pc);
+			o->truth_cycles += n;
+			o->truth_hash = (o->truth_hash ^ pc ^ (n << 32)) * 0x100000001b3ull;
+			if (h && h->n <= MAX_CYCLES && pc == sg->vaddr) {
+				uint64_t k = 0;
+				for (uint64_t c = 0; c < h->n; c++)
+					k += h->pc[c] == pc;
+				assert_int_equal(n, k);
+			}
+		}
+	}
+	if (h && h->n <= MAX_CYCLES) {
+		/* every recorded head's pc has its cycles (spot-check 64 cycles) */
+		for (uint64_t c = 0; c < h->n; c += h->n / 64 + 1) {
+			uint64_t pc = h->pc[c], k = 0;
+			for (uint64_t j = 0; j < h->n; j++)
+				k += h->pc[j] == pc;
+			assert_int_equal(dcpi_truth_cycles_at(d, pc), k);
+		}
+	}
 	for (size_t i = 0; i < dcpi_truth_size(d); i++) {
 		struct dcpi_truth t;
 		if (dcpi_truth_at(d, i, &t) == 0)
-			o->truth_cycles += t.cycles;
+			o->truth_hash = (o->truth_hash ^ t.pc ^ (uint64_t)t.ev[0] << 8 ^ (uint64_t)t.ev[1] << 24 ^
+					 (uint64_t)t.ev[2] << 40 ^ (uint64_t)t.ev[3] << 56) * 0x100000001b3ull;
 	}
 	dcpi_free(d);
 	crun_free(&r);
@@ -331,7 +362,8 @@ static void polling_gives_the_samples_of_observing(void **state)
 	struct outcome a, b;
 	for (int k = 0; k < 3; k++) {
 		config(&c, 700, 300, k == 0 ? 6 : k == 1 ? 0 : 40, 11 + (uint64_t)k);
-		c.truth_capacity = 0;
+		if (k == 1)
+			c.truth_capacity = 0;   /* with and without the truth */
 		c.events = 1u << DCPI_CYCLES | 1u << DCPI_IMISS | 1u << DCPI_DMISS | 1u << DCPI_BRANCHMP;
 		c.period[DCPI_DMISS] = 5;
 		c.delta[DCPI_DMISS] = 2;
@@ -355,10 +387,14 @@ static void polling_gives_the_samples_of_observing(void **state)
 		assert_int_equal(a.profile_hash, b.profile_hash);
 		assert_memory_equal(a.st.enabled_cycles, b.st.enabled_cycles, sizeof a.st.enabled_cycles);
 		assert_int_equal(a.st.cycles, b.st.cycles);
+		assert_int_equal(a.truth_hash, b.truth_hash);
+		assert_int_equal(a.truth_cycles, b.truth_cycles);
+		assert_int_equal(a.truth_cycles, k == 1 ? 0 : a.cs.cycles);
 	}
-	/* polling cannot keep the truth */
+	/* a RETIRED overflow needs every cycle observed: no polling */
 	struct ivx_err err;
 	config(&c, 700, 300, 6, 1);
+	c.events |= 1u << DCPI_RETIRED;
 	c.poll = 1;
 	assert_int_equal(dcpi_config_validate(&c, &err), IVX_EUSAGE);
 }
