@@ -102,7 +102,7 @@ wellformed() {
 }
 if wellformed "$tmp/k3.svg" && grep -q 'fill="#cd0000"' "$tmp/k3.svg" && grep -q 'fill="#0000ee"' "$tmp/k3.svg" &&
    grep -q 'A: k3_long_dmiss miss 100' "$tmp/k3.svg" && grep -q 'B: k3_long_dmiss nomiss 100' "$tmp/k3.svg" &&
-   [ "$(grep -c '<title>A L2D' "$tmp/k3.svg")" = 5 ] && [ "$(grep -c '<title>B L2D' "$tmp/k3.svg")" = 5 ]; then ok
+   [ "$(grep -c '<title>A L2D' "$tmp/k3.svg")" = 6 ] && [ "$(grep -c '<title>B L2D' "$tmp/k3.svg")" = 6 ]; then ok
 else bad "compare --svg: two stacks per method, in the legend colours"; fi
 if "$IVX" compare --svg "$tmp/tl.svg" --timeline --window 15300:15520 $K/k3_long_dmiss -- miss 2 / nomiss 2 >/dev/null 2>&1 &&
    wellformed "$tmp/tl.svg" && grep -q 'A: k3_long_dmiss miss 2 (cycles 15301-15520)' "$tmp/tl.svg" &&

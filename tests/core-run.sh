@@ -108,6 +108,15 @@ n=$((n + 1))
 "$IVX" run --max-cycles 5000 "$BIN/workloads/qsort" -- 1 >/dev/null 2>"$TMP/m.err"
 [ $? = 0 ] && grep -q "(--max-cycles limit reached)" "$TMP/m.err" && grep -q "ivx: 5000 cycles" "$TMP/m.err" ||
     bad "--max-cycles 5000 did not stop at 5000 cycles"
+# every subcommand that runs a program ends normally (status 0) at a limit
+# the user set, and says so
+for sub in "cpistack --no-ref" "profile --db $TMP/limit.db" "coproc --program value" \
+           "strat --profile value --spec R256" "attrib"; do
+    n=$((n + 1))
+    "$IVX" $sub --max-cycles 5000 "$BIN/workloads/qsort" -- 1 >/dev/null 2>"$TMP/l.err"
+    rc=$?
+    [ $rc = 0 ] || bad "ivx $sub --max-cycles 5000: status $rc, not 0 ($(tail -1 "$TMP/l.err"))"
+done
 "$IVX" run "$BIN/workloads/qsort" -- 1 >"$TMP/q1.out" 2>"$TMP/q1.err"
 "$IVX" run --fastforward 200000 "$BIN/workloads/qsort" -- 1 >"$TMP/q2.out" 2>"$TMP/q2.err" ||
     bad "--fastforward run failed"

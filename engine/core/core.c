@@ -851,6 +851,13 @@ static uint64_t quiet_until(struct core *c, uint64_t t, uint64_t limit, int refu
 		if (h->op_class == UOP_LOAD && h->state == IS_ISSUED && h->dtlb_miss)
 			QUIET_UNTIL(h->issue_cycle + c->cfg.dtlb.miss_latency);
 	}
+	if (c->cfg.inorder && c->n_cycle_sub) {   /* the issue head's producer's D-TLB walk ends (issue_wait) */
+		uint64_t p = s->issue_pos > s->head ? s->issue_pos : s->head;
+		const struct core_insn *r = p < s->dispatch ? core_at(c, p) : NULL;
+		const struct core_insn *q = r && r->state == IS_WAITING && r->pending ? producer_of(c, r, p) : NULL;
+		if (q && q->op_class == UOP_LOAD && q->state == IS_ISSUED && q->dtlb_miss)
+			QUIET_UNTIL(q->issue_cycle + c->cfg.dtlb.miss_latency);
+	}
 	if (c->n_cycle_sub && s->cc.head_wait == HEAD_STORE)   /* the record's long_misses_outstanding */
 		QUIET_UNTIL(memsys_long_misses_until(c->ms, t - 1));
 	/* the deadlock check fires after the cycle progress + deadlock_cycles */
@@ -894,6 +901,10 @@ static void skip_quiet(struct core *c, uint64_t refused, uint64_t limit)
 	}
 	if (t < s->handler_until)
 		s->stats.handler_cycles += n;
+	if (c->head_counts) {   /* the head is the quiet cycle's, n times over */
+		long slot = core_count_slot(c, issue_head_pc(c));
+		c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts] += n;
+	}
 	if (refused)
 		memsys_skip_refused(c->ms, refused * n);
 	s->stats.cycles += n;

@@ -364,7 +364,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	dcpi_flush(d);
 	if (collect(d, c, prog, image, &rp, &err) < 0)
 		goto out;
-	status = exited ? guest_exit_code(g) : EXIT_GUEST;
+	status = exited ? guest_exit_code(g) : 0;   /* the user's limit: a normal end */
 	for (int img = 0; img < 2; img++)
 		for (int k = 0; k < 2; k++)
 			for (int ev = 0; ev < DCPI_EVENT_COUNT; ev++) {
