@@ -166,7 +166,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	unsigned empty = cause >= 0 ? (unsigned)cause : DISCARD;
 	unsigned k = r->head_wait == HEAD_NONE ? empty : head;
 	p->t.global[committed == 0 ? k : DISCARD]++;
-	p->empty_cause = entered & (set_cause == KEEP) ? -1 : cause;
+	p->empty_cause = (entered & (set_cause == KEEP)) ? -1 : cause;
 
 	/* FMT and sFMT: an I-side wait of either path. The wrong path's is
 	 * worked out every cycle and then chosen or not: testing first whether

@@ -257,8 +257,8 @@ static int pass2(const struct program *prog, const struct run_options *o, const 
 			rc = -1;
 			break;
 		}
-		uint64_t target = ev[i].committed + reach, with, without;
-		int ended_with, ended_without;
+		uint64_t target = ev[i].committed + reach, with = 0, without = 0;
+		int ended_with = 0, ended_without = 0;
 		rc = run_to(c, target, o->max_cycles, &with, &ended_with);
 		if (rc == 0 && core_snapshot_restore(c, snap, &err) < 0)
 			rc = -1, cli_error("%s", err.msg);
