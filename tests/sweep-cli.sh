@@ -87,7 +87,7 @@ if cmp -s "$tmp/each.sorted" "$tmp/r2.sorted"; then ok; else bad "--job I append
 # merge: in any order, the same table; every format
 "$IVX" sweep --merge "$tmp/r2.jsonl" >"$tmp/t.txt" 2>"$tmp/err" || bad "merge: $(cat "$tmp/err")"
 "$IVX" sweep --merge "$tmp/each.jsonl" >"$tmp/t2.txt" 2>&1
-if cmp -s "$tmp/t.txt" "$tmp/t2.txt" && grep -q '^program  *config  *status  *insns  *cycles  *CPI  *naive %.*fmt %  *sfmt %$' "$tmp/t.txt" &&
+if cmp -s "$tmp/t.txt" "$tmp/t2.txt" && grep -q '^program  *config  *status  *insns  *cycles  *CPI  *naive %.*fmt %  *sfmt %  *ivx %$' "$tmp/t.txt" &&
    grep -q '^qsort  *rob64  *ok ' "$tmp/t.txt" && grep -q '^mean ' "$tmp/t.txt" && grep -q '^max ' "$tmp/t.txt"
 then ok; else bad "merge text: $(cat "$tmp/t.txt" "$tmp/t2.txt")"; fi
 "$IVX" sweep --merge --jsonl "$tmp/each.jsonl" >"$tmp/j.jsonl"
@@ -113,8 +113,8 @@ if grep -q 'fmt.components.l2d' "$tmp/v.txt" && ! grep -q '^mean' "$tmp/v.txt"; 
 # a method merge has never heard of gets its column
 sed -e '1s/"sfmt":{/"sixth":{"cpi":1.0,"components":{"base":1.0},"max_error":0.0123},"sfmt":{/' "$tmp/r2.jsonl" >"$tmp/new.jsonl"
 "$IVX" sweep --merge "$tmp/new.jsonl" >"$tmp/new.txt"
-if grep -q ' fmt %  *sixth %  *sfmt %$' "$tmp/new.txt" && grep -q '^crc 48  *default .* 1\.23  *[0-9.]*$' "$tmp/new.txt" &&
-   grep -q '^qsort  *rob64 .*  -  *[0-9.]*$' "$tmp/new.txt"; then ok
+if grep -q ' fmt %  *sixth %  *sfmt %  *ivx %$' "$tmp/new.txt" && grep -q '^crc 48  *default .* 1\.23  *[0-9.]*  *[0-9.]*$' "$tmp/new.txt" &&
+   grep -q '^qsort  *rob64 .*  -  *[0-9.]*  *[0-9.]*$' "$tmp/new.txt"; then ok
 else bad "a new method's column: $(cat "$tmp/new.txt")"; fi
 
 # missing and repeated jobs are said, status 1, the table printed anyway
