@@ -134,7 +134,7 @@ static int render(struct explorer *x, const struct dcpi *d, const struct dcpical
 	uint32_t used_letters = 0;
 	int r = 0;
 	r |= add_line(out, XANN_HEADER, 0,
-		      "annotate %s (%llx-%llx, %zu instructions) at cycle %llu: %.0f CYCLES samples of %llu, one per %.1f cycles",
+		      "annotate %s (%llx-%llx, %zu instructions) at cycle %llu: %.0f of the %llu CYCLES samples, one per %.1f cycles",
 		      pr->name, (unsigned long long)pr->code[0].pc, (unsigned long long)pr->code[pr->n - 1].pc, pr->n,
 		      (unsigned long long)explorer_cycle(x), sum->samples, (unsigned long long)all_samples, period);
 	r |= add_line(out, XANN_HEADER, 0,
