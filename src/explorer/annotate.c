@@ -42,6 +42,8 @@ static int add_line(struct xannotation *a, int heat, int is_pc, const char *fmt,
 		return -1;
 	l[a->n].heat = heat;
 	l[a->n].is_pc = is_pc;
+	l[a->n].pc = 0;
+	l[a->n].share = 0;
 	a->n++;
 	return 0;
 }
@@ -195,8 +197,13 @@ static int render(struct explorer *x, const struct dcpi *d, const struct dcpical
 		int heat = share >= 5 ? XANN_HOT : share >= 0.5 ? XANN_WARM : XANN_PLAIN;
 		char addr[24];
 		snprintf(addr, sizeof addr, "%llx:", (unsigned long long)pc);
+		size_t at = out->n;
 		r |= add_line(out, heat, pc == pc_now, "%7s %7s %8s [%8s %6s %6s] %-16s%c%-8s %s%s", pcol, scol, fcol, tf,
 			      ccol, tc, stall, pc == pc_now ? '>' : ' ', addr, text, arrow);
+		if (out->n > at) {
+			out->line[at].pc = pc;
+			out->line[at].share = share;
+		}
 	}
 	/* the letters this listing uses */
 	char key[400] = "stall letters:";

@@ -21,6 +21,8 @@ struct xann_line {
 	char *text;
 	int heat;         /* XANN_* */
 	int is_pc;        /* the instruction at the current pc */
+	uint64_t pc;      /* the instruction's address (0: a header line) */
+	double share;     /* its percent of the procedure's CYCLES samples */
 };
 
 struct xannotation {
