@@ -125,13 +125,14 @@ static int kind_of(const struct uop *u)
 	}
 }
 
-int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const struct program *prog,
-		       const struct symbol *s, struct dcpicalc_proc *out)
+int dcpicalc_code_load(const struct program *prog, const struct symbol *s, const char *image,
+		       struct dcpicalc_proc *out, char *msg, size_t msg_n)
 {
 	memset(out, 0, sizeof *out);
 	const struct uop *first, *end;
 	if (program_code_run(prog, s->addr, &first, &end) < 0) {
-		cli_error("dcpicalc: '%s' (0x%llx) is not in the code of %s", s->name, (unsigned long long)s->addr, image);
+		snprintf(msg, msg_n, "dcpicalc: '%s' (0x%llx) is not in the code of %s", s->name,
+			 (unsigned long long)s->addr, image);
 		return -1;
 	}
 	uint64_t code_end = end[-1].pc + 4, size = s->size ? s->size : 4;
@@ -169,6 +170,22 @@ int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const str
 			x->target = u->target;
 		out->words[i] = u->word;
 	}
+	return 0;
+nomem:
+	snprintf(msg, msg_n, "out of host memory");
+	dcpicalc_proc_free(out);
+	return -1;
+}
+
+int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const struct program *prog,
+		       const struct symbol *s, struct dcpicalc_proc *out)
+{
+	char msg[512];
+	if (dcpicalc_code_load(prog, s, image, out, msg, sizeof msg) < 0) {
+		cli_error("%s", msg);
+		return -1;
+	}
+	size_t n = out->n;
 	for (size_t k = 0; k < d->n; k++) {
 		const struct dcpi_profile *p = d->list[k];
 		if (strcmp(p->path, image))

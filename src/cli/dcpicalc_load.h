@@ -51,6 +51,10 @@ const char *dcpicalc_db_image(const struct dcpicalc_db *d, size_t i);
 struct symbol;
 int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const struct program *p,
 		       const struct symbol *s, struct dcpicalc_proc *out);
+/* Only the code part of that (name, code, words; no samples): 0, or -1
+ * with a one-line message in msg (the explorer's `annotate` uses it). */
+int dcpicalc_code_load(const struct program *p, const struct symbol *s, const char *image,
+		       struct dcpicalc_proc *out, char *msg, size_t msg_n);
 void dcpicalc_proc_free(struct dcpicalc_proc *pr);
 uint64_t dcpicalc_proc_samples(const struct dcpicalc_proc *pr);
 

@@ -160,7 +160,7 @@ static const struct xinstrument xinst_dcpi = {
 	.free = xdcpi_free,
 	.info = dcpi_info,
 	.events = dcpi_events,
-	.panes = "sampler",
-	.commands = "sampling",
+	.panes = "sampler annotate",
+	.commands = "sampling annotate",
 };
 XINSTRUMENT_REGISTER(xinst_dcpi);

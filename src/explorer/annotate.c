@@ -1,0 +1,295 @@
+/*
+ * annotate.c — the explorer's live dcpicalc (see annotate.h). The samples
+ * are read without disturbing the sampler: the daemon's aggregated
+ * profile, plus what still sits in the driver's hash table and overflow
+ * buffers (a real DCPI would flush first; flushing here would change the
+ * run's state, and so what stepping forward does). The static analysis
+ * (dcc_new) is redone per call: procedures are small, and the explorer
+ * annotates when asked or once per screen update.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "annotate.h"
+#include "cli/dcpicalc_load.h"
+#include "core/core.h"
+#include "dcpi/dcpi.h"
+#include "dcpi/dcpicalc.h"
+#include "explorer.h"
+#include "guest/program.h"
+#include "guest/symtab.h"
+#include "inst_dcpi.h"
+#include "instrument.h"
+#include "isa/disasm.h"
+
+#define NEV 5   /* the events dcpicalc reads: CYCLES, IMISS, DMISS, BRANCHMP, DTBMISS */
+
+static int add_line(struct xannotation *a, int heat, int is_pc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int add_line(struct xannotation *a, int heat, int is_pc, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	struct xann_line *l = realloc(a->line, (a->n + 1) * sizeof *l);
+	if (!l)
+		return -1;
+	a->line = l;
+	if (!(l[a->n].text = strdup(buf)))
+		return -1;
+	l[a->n].heat = heat;
+	l[a->n].is_pc = is_pc;
+	l[a->n].pc = 0;
+	l[a->n].share = 0;
+	a->n++;
+	return 0;
+}
+
+void xannotation_free(struct xannotation *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->n; i++)
+		free(a->line[i].text);
+	free(a->line);
+	a->line = NULL;
+	a->n = 0;
+}
+
+/* One driver entry (table, buffer or daemon) into the procedure's counts. */
+static void tally(uint64_t **samples, uint64_t lo, size_t n, uint64_t pc, int event, uint64_t count)
+{
+	if (event < 0 || event >= NEV || !samples[event] || pc < lo || pc >= lo + 4 * (uint64_t)n || (pc - lo) & 3)
+		return;
+	samples[event][(pc - lo) / 4] += count;
+}
+
+static void gather(const struct dcpi *d, uint64_t **samples, uint64_t lo, size_t n)
+{
+	for (size_t i = 0; i < dcpi_profile_size(d); i++) {
+		uint64_t pc, cnt;
+		int ev;
+		if (dcpi_profile_at(d, i, &pc, &ev, &cnt) == 0)
+			tally(samples, lo, n, pc, ev, cnt);
+	}
+	struct dcpi_entry e;
+	for (uint32_t b = 0; b < dcpi_table_buckets(d); b++)
+		for (int w = 0; w < DCPI_WAYS; w++)
+			if (dcpi_bucket_entry(d, b, w, &e) == 0 && e.count)
+				tally(samples, lo, n, e.pc, e.event, e.count);
+	for (int buf = 0; buf < 2; buf++)
+		for (uint32_t i = 0; dcpi_buffer_entry(d, buf, i, &e) == 0; i++)
+			if (e.count)
+				tally(samples, lo, n, e.pc, e.event, e.count);
+}
+
+static const struct symbol *find_proc(struct explorer *x, const char *target, char *msg, size_t msg_n)
+{
+	const struct symtab *st = program_symbols(x->prog);
+	const struct symbol *s = NULL;
+	uint64_t addr = explorer_pc(x), off = 0;
+	if (target && *target) {
+		if ((s = symtab_find(st, target)))
+			return s;
+		char saved[sizeof x->err];
+		memcpy(saved, x->err, sizeof saved);
+		int bad = explorer_parse_addr(x, target, &addr) < 0;
+		memcpy(x->err, saved, sizeof saved);
+		if (bad) {
+			snprintf(msg, msg_n, "annotate: unknown procedure '%s'", target);
+			return NULL;
+		}
+	}
+	s = symtab_lookup(st, addr, &off);
+	if (!s || (s->size && off >= s->size)) {
+		snprintf(msg, msg_n, "annotate: no procedure at 0x%llx", (unsigned long long)addr);
+		return NULL;
+	}
+	return s;
+}
+
+static double rel_off(double est, double truth)
+{
+	if (truth <= 0)
+		return est > 0 ? 1 : 0;
+	double d = est - truth;
+	return (d < 0 ? -d : d) / truth;
+}
+
+static void letters(uint32_t mask, char *buf)
+{
+	int k = 0;
+	for (int l = 0; l < DCC_LETTER_COUNT; l++)
+		if (mask >> l & 1)
+			buf[k++] = dcc_letter_char[l];
+	buf[k] = 0;
+}
+
+static int render(struct explorer *x, const struct dcpi *d, const struct dcpicalc_proc *pr, const struct dcc *a,
+		  double period, uint64_t all_samples, struct xannotation *out)
+{
+	const struct dcc_summary *sum = dcc_summary(a);
+	double T = sum->samples > 0 ? sum->samples : 1;
+	uint32_t used_letters = 0;
+	int r = 0;
+	r |= add_line(out, XANN_HEADER, 0,
+		      "annotate %s (%llx-%llx, %zu instructions) at cycle %llu: %.0f of the %llu CYCLES samples, one per %.1f cycles",
+		      pr->name, (unsigned long long)pr->code[0].pc, (unsigned long long)pr->code[pr->n - 1].pc, pr->n,
+		      (unsigned long long)explorer_cycle(x), sum->samples, (unsigned long long)all_samples, period);
+	r |= add_line(out, XANN_HEADER, 0,
+		      "unexplained stall %.1f%% of the samples; [true] the simulator's count and CPI, ! off by >5%%",
+		      100.0 * sum->unexplained / T);
+	r |= add_line(out, XANN_HEADER, 0, "%7s %7s %8s %9s %6s %7s %-16s %-8s %s", "Percent", "Samples", "Freq",
+		      "[true", "CPI", "true]", "Stall", "Addr", "Instruction");
+	uint64_t pc_now = explorer_pc(x);
+	for (size_t i = 0; i < pr->n; i++) {
+		const struct dcc_result_insn *res = dcc_result_at(a, i);
+		uint64_t pc = pr->code[i].pc, S = pr->samples[0][i];
+		double share = 100.0 * (double)S / T;
+		char pcol[16] = "", scol[24] = "", fcol[32] = "?", ccol[32] = "", tf[24], tc[32] = "-", stall[48] = "",
+		     text[128];
+		if (S) {
+			snprintf(pcol, sizeof pcol, "%.2f", share);
+			snprintf(scol, sizeof scol, "%llu", (unsigned long long)S);
+		}
+		if (res->freq >= 0)
+			snprintf(fcol, sizeof fcol, "%.0f", res->freq * period);
+		if (res->cpi >= 0)
+			snprintf(ccol, sizeof ccol, "%.1f", res->cpi);
+		else if (res->m && S)
+			snprintf(ccol, sizeof ccol, "?");
+		uint64_t t_n = core_commits_at(x->core, pc), t_cy = dcpi_truth_cycles_at(d, pc);
+		int f_off = res->freq >= 0 && S && rel_off(res->freq * period, (double)t_n) > 0.05;
+		snprintf(tf, sizeof tf, "%llu%c", (unsigned long long)t_n, f_off ? '!' : ' ');
+		if (t_n) {
+			double tcpi = (double)t_cy / (double)t_n;
+			int c_off = res->cpi >= 0 && rel_off(res->cpi, tcpi) > 0.05;
+			snprintf(tc, sizeof tc, "%.1f%c", tcpi, c_off ? '!' : ' ');
+		}
+		/* stall: the static letter (and its culprit), then the dynamic
+		 * candidates with the stall per execution and their culprits */
+		int k = 0;
+		if (res->static_why >= 0) {
+			k += snprintf(stall + k, sizeof stall - (size_t)k, "%c", dcc_letter_char[res->static_why]);
+			used_letters |= 1u << res->static_why;
+		}
+		double per = res->freq > 0 ? res->dyn / res->freq : 0;
+		if (res->dyn > 0 && res->significant && per >= 0.5) {
+			char cul[DCC_LETTER_COUNT + 1];
+			letters(res->culprits, cul);
+			used_letters |= res->culprits;
+			k += snprintf(stall + k, sizeof stall - (size_t)k, "%s%s +%.1fcy", k ? " " : "", cul[0] ? cul : "?",
+				      per);
+		}
+		char arrow[64] = "";
+		int ka = 0;
+		if (res->dyn > 0 && res->significant && per >= 0.5)
+			for (int c = 0; c < res->n_culprit_pcs && ka < 40; c++)
+				ka += snprintf(arrow + ka, sizeof arrow - (size_t)ka, "%s%llx", c ? "," : " -> ",
+					       (unsigned long long)res->culprit_pc[c]);
+		else if (res->static_why >= 0 && res->static_culprit >= 0 && S)
+			snprintf(arrow, sizeof arrow, " -> %llx",
+				 (unsigned long long)pr->code[(size_t)res->static_culprit].pc);
+		disasm_word(pr->words[i], pc, text, sizeof text);
+		int heat = share >= 5 ? XANN_HOT : share >= 0.5 ? XANN_WARM : XANN_PLAIN;
+		char addr[24];
+		snprintf(addr, sizeof addr, "%llx:", (unsigned long long)pc);
+		size_t at = out->n;
+		r |= add_line(out, heat, pc == pc_now, "%7s %7s %8s [%8s %6s %6s] %-16s%c%-8s %s%s", pcol, scol, fcol, tf,
+			      ccol, tc, stall, pc == pc_now ? '>' : ' ', addr, text, arrow);
+		if (out->n > at) {
+			out->line[at].pc = pc;
+			out->line[at].share = share;
+		}
+	}
+	/* the letters this listing uses */
+	char key[400] = "stall letters:";
+	size_t kl = strlen(key);
+	for (int l = 0; l < DCC_LETTER_COUNT; l++)
+		if (used_letters >> l & 1)
+			kl += (size_t)snprintf(key + kl, sizeof key - kl, " %c %s,", dcc_letter_char[l], dcc_letter_name(l));
+	if (used_letters) {
+		key[kl - 1] = 0;
+		r |= add_line(out, XANN_HEADER, 0, "%s", key);
+	}
+	return r ? -1 : 0;
+}
+
+int xannotate(struct explorer *x, const char *target, struct xannotation *out, char *msg, size_t msg_n)
+{
+	memset(out, 0, sizeof *out);
+	struct xdcpi *xd = explorer_instrument(x, "dcpi");
+	const struct dcpi *d = xdcpi_sampler(xd);
+	if (!d) {
+		snprintf(msg, msg_n, "annotate: sampling is %s (`sampling on`, `restart`, then continue)",
+			 xdcpi_enabled(xd) ? "on from the next restart" : "off");
+		return -1;
+	}
+	if (!x->cfg_live.inorder) {
+		snprintf(msg, msg_n, "annotate: dcpicalc's model holds for the in-order machine only "
+				     "(-o core.mode=inorder or --config data/configs/inorder.ini)");
+		return -1;
+	}
+	struct dcpi_stats st;
+	dcpi_get_stats(d, &st);
+	if (!st.samples[DCPI_CYCLES]) {
+		snprintf(msg, msg_n, "annotate: no CYCLES samples yet (sampling is on: continue)");
+		return -1;
+	}
+	const struct symbol *s = find_proc(x, target, msg, msg_n);
+	if (!s)
+		return -1;
+	struct dcpicalc_proc pr;
+	if (dcpicalc_code_load(x->prog, s, "the program", &pr, msg, msg_n) < 0)
+		return -1;
+	int rc = -1;
+	if (!pr.n) {
+		snprintf(msg, msg_n, "annotate: %s has no instructions", pr.name);
+		dcpicalc_proc_free(&pr);
+		return -1;
+	}
+	struct dcc *a = NULL;
+	const struct dcpi_config *cfg = dcpi_config(d);
+	for (int e = 0; e < NEV; e++) {
+		if (!(cfg->events >> e & 1) || !st.samples[e])
+			continue;
+		if (!(pr.samples[e] = calloc(pr.n ? pr.n : 1, sizeof(uint64_t)))) {
+			snprintf(msg, msg_n, "out of host memory");
+			goto out;
+		}
+		/* the mean period, undoing multiplexing, as dcpicalc_load does */
+		pr.period[e] = st.enabled_cycles[e] && st.period_events[e] ?
+			(double)st.period_events[e] / (double)st.samples[e] *
+			((double)st.cycles / (double)st.enabled_cycles[e]) : 0;
+	}
+	gather(d, pr.samples, pr.code[0].pc, pr.n);
+	if (!dcpicalc_proc_samples(&pr)) {
+		snprintf(msg, msg_n, "annotate: no CYCLES samples in %s yet (%llu elsewhere: continue, or annotate another procedure)",
+			 pr.name, (unsigned long long)st.samples[DCPI_CYCLES]);
+		goto out;
+	}
+	struct ivx_err err = { 0 };
+	a = dcc_new(pr.code, pr.n, &x->cfg_live, &err);
+	struct dcc_profile prof = { 0 };
+	for (int e = 0; e < NEV; e++) {
+		prof.samples[e] = pr.samples[e];
+		prof.period[e] = pr.period[e];
+	}
+	if (!a || dcc_estimate(a, &prof, &err) < 0) {
+		snprintf(msg, msg_n, "annotate: %s", err.msg);
+		goto out;
+	}
+	if (render(x, d, &pr, a, pr.period[0], st.samples[DCPI_CYCLES], out) < 0) {
+		snprintf(msg, msg_n, "out of host memory");
+		xannotation_free(out);
+		goto out;
+	}
+	rc = 0;
+out:
+	dcc_free(a);
+	dcpicalc_proc_free(&pr);
+	return rc;
+}

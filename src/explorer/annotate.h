@@ -1,0 +1,40 @@
+/*
+ * annotate.h — dcpicalc's annotation of one procedure from the samples the
+ * explorer's DCPI session (inst_dcpi.c) has taken so far, with the
+ * simulator's truth beside every estimate, as lines of text in perf
+ * annotate's conventions. The `annotate` command (xcmd_annotate.c) prints
+ * them, the annotate pane (ui/pane_annotate.c) draws them coloured by heat.
+ */
+#ifndef IVX_XANNOTATE_H
+#define IVX_XANNOTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct explorer;
+
+/* Heat of a line, by the instruction's share of the procedure's samples
+ * (perf annotate's colours: >= 5% red, >= 0.5% green). */
+enum { XANN_PLAIN, XANN_HEADER, XANN_WARM, XANN_HOT, XANN_CURRENT };
+
+struct xann_line {
+	char *text;
+	int heat;         /* XANN_* */
+	int is_pc;        /* the instruction at the current pc */
+	uint64_t pc;      /* the instruction's address (0: a header line) */
+	double share;     /* its percent of the procedure's CYCLES samples */
+};
+
+struct xannotation {
+	struct xann_line *line;
+	size_t n;
+};
+
+/* Annotate the procedure named by target (a symbol or an address
+ * expression), or the one around the pc when target is NULL or empty.
+ * 0, or -1 with a one-line message in msg (sampling off, no samples yet,
+ * unknown procedure, out-of-order machine). */
+int xannotate(struct explorer *x, const char *target, struct xannotation *out, char *msg, size_t msg_n);
+void xannotation_free(struct xannotation *a);
+
+#endif

@@ -1,0 +1,45 @@
+#!/bin/sh
+# annotate-cli.sh [IVX] — the explorer's `annotate` against `ivx dcpicalc`:
+# the same run (in-order ptrchase, the dcpicalc lab's options) profiled by
+# `ivx profile` into a database and sampled live in the explorer must give
+# every instruction of main the same samples, frequency estimate and CPI
+# estimate. `annotate` reads the sampler's table and buffers without
+# flushing them, so this checks that nothing is lost or counted twice, and
+# that it runs the same analysis on the same machine.
+IVX=${1:-${IVX:-build/ivx}}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+opts="--config data/configs/inorder.ini --period 512 --fastforward 3000000"
+prog=data/bin/workloads/ptrchase
+
+# shellcheck disable=SC2086
+if "$IVX" profile --quiet $opts --max-cycles 2000000 --db "$tmp/db" $prog >/dev/null 2>"$tmp/prof.err" &&
+   "$IVX" dcpicalc --db "$tmp/db" main >"$tmp/calc.out" 2>&1; then ok; else bad "profile + dcpicalc"; fi
+printf 'break cycle 2000000\ncontinue\nannotate main\n' >"$tmp/s.ivx"
+# shellcheck disable=SC2086
+if "$IVX" -x "$tmp/s.ivx" $opts $prog >"$tmp/ann.out" 2>&1; then ok; else bad "explorer annotate"; cat "$tmp/ann.out" >&2; fi
+
+# dcpicalc: "ADDR  INSN...  SAMPLES M FREQ CPI" in fixed columns
+awk 'length($0) > 50 && $1 ~ /^4[0-9a-f]+$/ {
+	s = substr($0, 41, 8) + 0; if (!s) next
+	rest = substr($0, 49); split(rest, f, " ")
+	cpi = f[3]; sub(/cy$/, "", cpi)
+	printf "%s %d %s %s\n", $1, s, f[2], cpi }' "$tmp/calc.out" | sort >"$tmp/calc.rows"
+# annotate: "PERCENT SAMPLES FREQ [TRUE CPI TRUECPI] STALL... ADDR: INSN"
+awk '$1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9]+$/ && $4 == "[" || $1 ~ /^[0-9.]+$/ && $4 ~ /^\[/ {
+	line = substr($0, index($0, "[") + 1); split(line, t, " ")
+	addr = ""; for (i = 1; i <= NF; i++) if ($i ~ /^>?[0-9a-f]+:$/) { addr = $i; break }
+	sub(/^>/, "", addr); sub(/:$/, "", addr)
+	printf "%s %d %s %s\n", addr, $2, $3, t[2] }' "$tmp/ann.out" | sort >"$tmp/ann.rows"
+n=$(wc -l <"$tmp/calc.rows")
+if [ "$n" -ge 8 ]; then ok; else bad "dcpicalc printed $n sampled instructions of main (expected >= 8)"; fi
+if cmp -s "$tmp/calc.rows" "$tmp/ann.rows"; then ok; else
+	bad "annotate and dcpicalc differ (addr samples freq cpi):"; diff "$tmp/calc.rows" "$tmp/ann.rows" >&2; fi
+# the store that waits for the missing load: its culprit arrow names the load
+if grep -q '4001a4:.*-> 4001a0' "$tmp/ann.out"; then ok; else bad "no arrow from the store 4001a4 to the load 4001a0"; fi
+
+echo "annotate-cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
