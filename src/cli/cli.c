@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "progress.h"
@@ -144,6 +145,13 @@ void cli_catch_signal(int sig, void (*handler)(int), int flags)
  * cli_close_stdout: stdio forgets it once a failed flush drops its buffer.
  * Process-wide, as the fds are; main thread only. */
 static int stdout_errno, stderr_errno;
+
+double cli_cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 int cli_flush_stdout(void)
 {

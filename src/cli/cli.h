@@ -62,6 +62,10 @@ void cli_guest_output(void *ctx, int fd, const void *buf, size_t len);
  * then, as for any program. */
 void cli_catch_signal(int sig, void (*handler)(int), int flags);
 
+/* The process's CPU time in seconds, for --bench: other jobs on a shared
+ * machine slow the wall clock, not this. */
+double cli_cpu_seconds(void);
+
 /* fflush(stdout), remembering why it failed for cli_close_stdout: 0 or -1. */
 int cli_flush_stdout(void);
 

@@ -243,13 +243,6 @@ static int write_json(const char *path, const struct attrib *a, const struct pro
 	return outfile_commit_cli(o);
 }
 
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* --bench: the same run without and with the attributor, alternately,
  * three times each; the least CPU time of each (noise on a shared machine
  * only adds time). Prints one line on stderr. */
@@ -268,10 +261,10 @@ static int attrib_bench(const struct run_options *o, struct attrib_flags *f, con
 			struct core *c = core_new(mc, g, &err);
 			struct attrib *a = c && mode ? attrib_attach(&f->cfg, c, &err) : NULL;
 			int rc = !c || (mode && !a) ? -1 : 0;
-			double t0 = cpu_seconds();
+			double t0 = cli_cpu_seconds();
 			if (rc == 0)
 				rc = core_run(c, o->max_cycles, o->max_insns, &err);
-			double t = cpu_seconds() - t0;
+			double t = cli_cpu_seconds() - t0;
 			if (rc == 0)
 				cycles = core_cycles(c);
 			attrib_free(a);

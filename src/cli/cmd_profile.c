@@ -235,13 +235,6 @@ static int run_sampled(struct core *c, struct dcpi *d, const struct run_options 
 	return rc;
 }
 
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* --bench: the same run without the sampler, with it but no truth, and
  * with both, alternately, five times each; the least CPU time of each
  * (noise on a shared machine only adds time). Nothing is written to the
@@ -266,10 +259,10 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 			struct core *c = core_new(mc, g, &err);
 			struct dcpi *d = c && mode ? dcpi_new(&cfg, c, &err) : NULL;
 			int rc = !c || (mode && !d) ? -1 : 0;
-			double t0 = cpu_seconds();
+			double t0 = cli_cpu_seconds();
 			if (rc == 0)
 				rc = run_sampled(c, d, o, &err);
-			double t = cpu_seconds() - t0;
+			double t = cli_cpu_seconds() - t0;
 			if (rc == 0) {
 				cycles = core_cycles(c);
 				if (d) {

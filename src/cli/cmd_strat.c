@@ -298,13 +298,6 @@ static int run_montecarlo(struct strat_flags *f, struct strat_spec *specs, int n
 
 /* ---- --bench -------------------------------------------------------------- */
 
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* One timed simulation of at most max_cycles, with the compressor or
  * without: CPU seconds, or -1 after an error line. */
 static double bench_once(const struct run_options *o, const struct program *prog, const struct strat_spec *spec,
@@ -334,10 +327,10 @@ static double bench_once(const struct run_options *o, const struct program *prog
 		if (!r || strat_run_attach(r, c, &err) < 0)
 			goto out;
 	}
-	double t0 = cpu_seconds();
+	double t0 = cli_cpu_seconds();
 	if (core_run(c, max_cycles, 0, &err) < 0)
 		goto out;
-	t = cpu_seconds() - t0;
+	t = cli_cpu_seconds() - t0;
 	*cycles = core_cycles(c);
 out:
 	if (t < 0 && err.msg[0])
