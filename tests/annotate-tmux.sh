@@ -4,33 +4,8 @@
 # sampling from the start), the pane zoomed shows main's annotation around
 # the pc; Ctrl-X h goes to the hottest instruction (the store 4001a4),
 # Ctrl-X Tab to the next hot one (4001ac), Ctrl-X . back to the pc.
-set -u
-IVX=$1
-cd "$(dirname "$0")/.." || exit 2
-case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
-command -v tmux > /dev/null || { echo "annotate-tmux: tmux is required (make deps-test)"; exit 1; }
-TMP=$(mktemp -d)
-SOCK="ivx-annotate-test-$$"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server 2> /dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-export HOME="$TMP/home"
-mkdir -p "$HOME"
-fails=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $1"; }
-bad() {
-	checks=$((checks + 1)); fails=$((fails + 1)); echo "  FAIL $1"
-	echo "  --- screen ---"; T capture-pane -p -t ann | sed 's/^/  | /'
-}
-wait_for() {
-	local n=$((${2:-10} * 10))
-	while [ $n -gt 0 ]; do
-		T capture-pane -p -t ann | grep -qF -- "$1" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
+NAME=annotate-tmux SESSION=ann
+. "$(dirname "$0")/tools/tmux-lib.sh"
 
 echo "annotate-tmux: the annotate pane on screen"
 T new-session -d -s ann -x 140 -y 40 "env LANG=C.UTF-8 $IVX --config data/configs/inorder.ini --fastforward 3000000 --period 512 data/bin/workloads/ptrchase; sleep 600"

@@ -3,33 +3,8 @@
 # driven in tmux: started with a sampling option, the sampler pane (zoomed)
 # shows the counters and fills as cycles pass; `catch sample` stops at a
 # sample; `sampling off` + `restart` turns it off.
-set -u
-IVX=$1
-cd "$(dirname "$0")/.." || exit 2
-case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
-command -v tmux > /dev/null || { echo "dcpi-tmux: tmux is required (make deps-test)"; exit 1; }
-TMP=$(mktemp -d)
-SOCK="ivx-dcpi-test-$$"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { T kill-server 2> /dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-export HOME="$TMP/home"
-mkdir -p "$HOME"
-fails=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $1"; }
-bad() {
-	checks=$((checks + 1)); fails=$((fails + 1)); echo "  FAIL $1"
-	echo "  --- screen ---"; T capture-pane -p -t dcpi | sed 's/^/  | /'
-}
-wait_for() {
-	local n=$((${2:-10} * 10))
-	while [ $n -gt 0 ]; do
-		T capture-pane -p -t dcpi | grep -qF -- "$1" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
+NAME=dcpi-tmux SESSION=dcpi
+. "$(dirname "$0")/tools/tmux-lib.sh"
 
 echo "dcpi-tmux: the sampler pane on screen"
 T new-session -d -s dcpi -x 120 -y 40 "env LANG=C.UTF-8 $IVX --period 2000 data/bin/workloads/crc -- 1; sleep 600"
