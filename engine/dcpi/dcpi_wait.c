@@ -15,6 +15,13 @@ struct wait_state {
 	int64_t last_slot;          /* slot of last_pc, -1 if none */
 	uint64_t c_used, c_lost, c_last_key;
 	int64_t c_last_slot;        /* slot of c_last_key, -1 if none */
+	/* the last cycle recorded: its pc (last_pc), reason and culprit, and
+	 * where its culprit cycles went (the culprit slot k of c_last_slot;
+	 * -1 other, -2 nowhere: no culprit or no room), so a run of identical
+	 * cycles costs two additions each */
+	int last_reason;            /* -1: none cached */
+	int last_k;
+	uint64_t last_culprit;
 };
 
 struct dcpi_wait {
@@ -60,6 +67,7 @@ static int64_t slot_of(struct dcpi_wait *w, uint64_t pc)
 	struct wait_state *s = w->s;
 	if (s->last_slot >= 0 && s->last_pc == pc)
 		return s->last_slot;
+	s->last_reason = -1;   /* the fast path of add() was for the old pc */
 	uint64_t used = s->used;
 	int64_t i = probe(w->keys, w->cap, pc + 1, &s->used, 1);
 	if (i < 0)
@@ -71,7 +79,9 @@ static int64_t slot_of(struct dcpi_wait *w, uint64_t pc)
 	return i;
 }
 
-static void add_culprit(struct dcpi_wait *w, uint64_t pc, int reason, uint64_t culprit, uint64_t n)
+/* Adds n cycles of (pc, reason) blamed on culprit; returns where they
+ * went (the slot k, -1 other, -2 no room). */
+static int add_culprit(struct dcpi_wait *w, uint64_t pc, int reason, uint64_t culprit, uint64_t n)
 {
 	struct wait_state *s = w->s;
 	uint64_t key = culprit_key(pc, reason);
@@ -80,7 +90,7 @@ static void add_culprit(struct dcpi_wait *w, uint64_t pc, int reason, uint64_t c
 		uint64_t used = s->c_used;
 		if ((i = probe(w->ckeys, w->cap, key, &s->c_used, 1)) < 0) {
 			s->c_lost += n;
-			return;
+			return -2;
 		}
 		if (s->c_used != used) {
 			w->cent[i].pc = pc;
@@ -93,28 +103,45 @@ static void add_culprit(struct dcpi_wait *w, uint64_t pc, int reason, uint64_t c
 	for (int k = 0; k < DCPI_WAIT_TOPK; k++) {
 		if (c->culprit[k] == culprit) {
 			c->cycles[k] += n;
-			return;
+			return k;
 		}
 		if (!c->culprit[k]) {
 			c->culprit[k] = culprit;
 			c->cycles[k] = n;
-			return;
+			return k;
 		}
 	}
 	c->other += n;
+	return -1;
 }
 
 static void add(struct dcpi_wait *w, const struct cycle_record *r, uint64_t n)
 {
-	int64_t i = slot_of(w, r->issue_head_pc);
-	if (i < 0) {
-		w->s->lost += n;
+	struct wait_state *s = w->s;
+	int k = r->issue_wait >= 0 && r->issue_wait < ISSUE_WAIT_COUNT ? r->issue_wait : ISSUE_WAIT_NONE;
+	uint64_t cul = k != ISSUE_WAIT_NONE ? r->issue_wait_pc : 0;
+	if (s->last_slot >= 0 && s->last_pc == r->issue_head_pc && s->last_reason == k && s->last_culprit == cul) {
+		/* the same wait as last recorded (the usual case: a stall
+		 * lasts many cycles) */
+		w->ent[s->last_slot].cycles[k] += n;
+		if (s->last_k >= 0)
+			w->cent[s->c_last_slot].cycles[s->last_k] += n;
+		else if (s->last_k == -1)
+			w->cent[s->c_last_slot].other += n;
+		else if (cul)
+			s->c_lost += n;
 		return;
 	}
-	int k = r->issue_wait >= 0 && r->issue_wait < ISSUE_WAIT_COUNT ? r->issue_wait : ISSUE_WAIT_NONE;
+	int64_t i = slot_of(w, r->issue_head_pc);
+	if (i < 0) {
+		s->lost += n;
+		s->last_reason = -1;
+		return;
+	}
 	w->ent[i].cycles[k] += n;
-	if (r->issue_wait_pc && k != ISSUE_WAIT_NONE)
-		add_culprit(w, r->issue_head_pc, k, r->issue_wait_pc, n);
+	s->last_k = cul ? add_culprit(w, r->issue_head_pc, k, cul, n) : -2;
+	s->last_reason = k;
+	s->last_culprit = cul;
 }
 
 void dcpi_wait_feed(struct dcpi_wait *w, const struct cycle_record *r, uint64_t n)
@@ -170,6 +197,7 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_er
 	w->s = block;
 	w->s->last_slot = -1;
 	w->s->c_last_slot = -1;
+	w->s->last_reason = -1;
 	w->keys = (uint64_t *)(w->s + 1);
 	w->ent = (struct dcpi_wait_pc *)(w->keys + capacity);
 	w->ckeys = (uint64_t *)(w->ent + capacity);

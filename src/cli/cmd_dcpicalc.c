@@ -656,9 +656,10 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 				continue;
 			printf("  %c %-30s %12.0f %6.1f%%", dcc_letter_char[l], dcc_letter_name(l),
 			       tot.dyn_by_letter[l], pct(tot.cov_by_letter[l], tot.dyn_by_letter[l]));
-			if (have_cul)
-				printf(" %12.0f %6.1f%%", tot.cpc_by_letter[l],
-				       tot.cpc_by_letter[l] > 0 ? pct(tot.cpc_cov_by_letter[l], tot.cpc_by_letter[l]) : 100.0);
+			if (have_cul && tot.cpc_by_letter[l] > 0)
+				printf(" %12.0f %6.1f%%", tot.cpc_by_letter[l], pct(tot.cpc_cov_by_letter[l], tot.cpc_by_letter[l]));
+			else if (have_cul)
+				printf(" %12s %7s", "0", "-");   /* the reason blames no instruction */
 			putchar('\n');
 		}
 	}

@@ -100,6 +100,65 @@ static void test_topk_and_other(void **state)
 	stop(r);
 }
 
+/* A random stream of waits with long runs of identical cycles (the fast
+ * path) against a plain model of what must be recorded. */
+static void test_matches_a_model(void **state)
+{
+	(void)state;
+	struct cprog p = { .n = 0 };
+	cp_exit(&p);
+	struct crun *r = start(&p, NULL);
+	struct ivx_err err;
+	struct dcpi_wait *w = dcpi_wait_new(r->c, 256, &err);
+	assert_non_null(w);
+	enum { NPC = 4, NR = 3, NC = 5 };
+	static const int reasons[NR] = { ISSUE_WAIT_DEP, ISSUE_WAIT_DEP_L2D, ISSUE_WAIT_SLOT };
+	uint64_t want_cycles[NPC][NR] = { { 0 } }, slot_pc[NPC][NR][DCPI_WAIT_TOPK] = { { { 0 } } },
+		 slot_cy[NPC][NR][DCPI_WAIT_TOPK] = { { { 0 } } }, other[NPC][NR] = { { 0 } };
+	uint32_t x = 12345;
+	for (int step = 0; step < 4000; step++) {
+		x = x * 1103515245u + 12345u;
+		int pi = (int)(x >> 8) % NPC, ri = (int)(x >> 12) % NR, ci = (int)(x >> 16) % NC;
+		uint64_t cul = reasons[ri] == ISSUE_WAIT_SLOT ? 0 : 0x2000 + 4 * (uint64_t)ci;
+		int repeat = 1 + (int)(x >> 20) % 6;
+		struct cycle_record c = rec(0x1000 + 4 * (uint64_t)pi, reasons[ri], cul);
+		for (int k = 0; k < repeat; k++) {
+			uint64_t n = 1 + (uint64_t)((x >> (24 + k)) & 1);
+			dcpi_wait_feed(w, &c, n);
+			want_cycles[pi][ri] += n;
+			if (!cul)
+				continue;
+			int s = 0;
+			while (s < DCPI_WAIT_TOPK && slot_pc[pi][ri][s] && slot_pc[pi][ri][s] != cul)
+				s++;
+			if (s == DCPI_WAIT_TOPK) {
+				other[pi][ri] += n;
+			} else {
+				slot_pc[pi][ri][s] = cul;
+				slot_cy[pi][ri][s] += n;
+			}
+		}
+	}
+	for (int pi = 0; pi < NPC; pi++)
+		for (int ri = 0; ri < NR; ri++) {
+			struct dcpi_wait_pc wp;
+			assert_int_equal(dcpi_wait_find(w, 0x1000 + 4 * (uint64_t)pi, &wp), 1);
+			assert_int_equal(wp.cycles[reasons[ri]], want_cycles[pi][ri]);
+			struct dcpi_wait_culprit cu;
+			int has = dcpi_wait_culprit_find(w, 0x1000 + 4 * (uint64_t)pi, reasons[ri], &cu);
+			assert_int_equal(has, reasons[ri] != ISSUE_WAIT_SLOT);
+			if (!has)
+				continue;
+			for (int k = 0; k < DCPI_WAIT_TOPK; k++) {
+				assert_int_equal(cu.culprit[k], slot_pc[pi][ri][k]);
+				assert_int_equal(cu.cycles[k], slot_cy[pi][ri][k]);
+			}
+			assert_int_equal(cu.other, other[pi][ri]);
+		}
+	dcpi_wait_free(w);
+	stop(r);
+}
+
 static void test_full_table_counts_lost(void **state)
 {
 	(void)state;
@@ -238,6 +297,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_topk_and_other),
+		cmocka_unit_test(test_matches_a_model),
 		cmocka_unit_test(test_full_table_counts_lost),
 		cmocka_unit_test(test_dependent_blames_its_multiply),
 		cmocka_unit_test(test_snapshot_restores_culprits),
