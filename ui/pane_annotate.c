@@ -154,7 +154,8 @@ static void annotate_status(struct pane *p, struct explorer *x, char *buf, size_
 
 static const struct pane_class pane_annotate = {
 	.name = "annotate", .title = "Annotate (dcpicalc)",
-	.summary = "dcpicalc on the samples so far for the procedure around the pc, with the truth (perf colours)",
+	.summary = "dcpicalc on the samples so far for the procedure around the pc, with the truth (perf colours; "
+		   "Ctrl-X h hottest, Tab next hot, . the pc, p percent of procedure/total)",
 	.min_w = 60, .min_h = 6, .pref_w = 120, .batch_h = 20, .priv_size = sizeof(struct annotate_priv),
 	.render = annotate_render, .key = annotate_key, .status = annotate_status,
 };

@@ -174,7 +174,7 @@ static void obs_restore(void *ctx, const void *blob)
 	memcpy(w->block, blob, w->block_size);
 }
 
-struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_err *err)
+struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, unsigned flags, struct ivx_err *err)
 {
 	if (capacity < 16 || capacity > (1u << 24) || (capacity & (capacity - 1))) {
 		ivx_error(err, IVX_EUSAGE, "wait truth: capacity must be a power of two, 16 to 2^24");
@@ -207,12 +207,14 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_er
 		.ctx = w,
 		.on_cycle = obs_cycle,
 		.on_idle_cycles = obs_idle,
-		.on_insn = obs_insn,
 		.state_size = obs_size,
 		.save = obs_save,
 		.restore = obs_restore,
-		.insn_filter_at = { [INSN_COMMIT] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH },
 	};
+	if (flags & DCPI_WAIT_TAKEN) {
+		obs.on_insn = obs_insn;
+		obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	}
 	if (core_add_observer(c, &obs, err) < 0) {
 		dcpi_wait_free(w);
 		return NULL;

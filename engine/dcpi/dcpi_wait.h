@@ -30,13 +30,16 @@
 struct dcpi_wait;
 
 /* An observer of c recording up to `capacity` pcs (a power of two, 16 to
- * 2^24). NULL with err on a bad capacity or no memory. */
-struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_err *err);
+ * 2^24); with DCPI_WAIT_TAKEN it also counts taken branches (an event
+ * per committed branch: the explorer, which has no edges to check, leaves
+ * it out). NULL with err on a bad capacity or no memory. */
+enum { DCPI_WAIT_TAKEN = 1 };
+struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, unsigned flags, struct ivx_err *err);
 void dcpi_wait_free(struct dcpi_wait *w);
 
 struct dcpi_wait_pc {
 	uint64_t pc;
-	uint64_t taken;                    /* committed taken (branches) */
+	uint64_t taken;                    /* committed taken (branches; with DCPI_WAIT_TAKEN) */
 	uint64_t cycles[ISSUE_WAIT_COUNT]; /* at the issue head, by enum issue_wait */
 };
 /* Recorded pcs, in no particular order; lost: cycles of pcs that found no

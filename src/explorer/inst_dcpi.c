@@ -98,7 +98,7 @@ static int xdcpi_attach(void *self, struct core *c, struct ivx_err *err)
 	 * publishes wait reasons in in-order mode only); none with
 	 * --no-truth */
 	if (core_config(c)->inorder && xd->cfg.truth_capacity) {
-		if (!(xd->w = dcpi_wait_new(c, wait_capacity(xd->x->prog, xd->cfg.truth_capacity), err)))
+		if (!(xd->w = dcpi_wait_new(c, wait_capacity(xd->x->prog, xd->cfg.truth_capacity), 0, err)))
 			return err ? err->code : IVX_ESYS;
 	}
 	return IVX_OK;
