@@ -13,7 +13,7 @@ NAME=annotate-tmux SESSION=ann
 . "$(dirname "$0")/tools/tmux-lib.sh"
 
 echo "annotate-tmux: the annotate pane on screen"
-T new-session -d -s ann -x 140 -y 40 "env LANG=C.UTF-8 $IVX --config data/configs/inorder.ini --fastforward 3000000 --period 512 data/bin/workloads/ptrchase; sleep 600"
+T new-session -d -s ann -x 170 -y 40 "env LANG=C.UTF-8 $IVX --config data/configs/inorder.ini --fastforward 3000000 --period 512 data/bin/workloads/ptrchase; sleep 600"
 wait_for '(ivx)' && ok "the explorer opens with sampling on" || bad "explorer did not open"
 T send-keys -t ann 'zoom annotate' Enter
 wait_for 'no CYCLES samples yet' && ok "before the first sample the pane says so" || bad "pane before samples"
@@ -30,9 +30,9 @@ T capture-pane -p -t ann | grep -q 'culprit of' && bad "a culprit mark while the
 	ok "no culprit mark while the cursor line has no arrow"
 T send-keys -t ann C-x h
 wait_for 'at 4001a4 (. follows the pc)' && ok "Ctrl-X h: the hottest instruction" || bad "hottest key"
-T capture-pane -p -t ann | grep -qE '4001a0: +ldr x6, \[x0, x5\].*<- culprit of 4001a4' &&
-	T capture-pane -p -t ann | grep -qE '40017c: +ldr x2, \[x7\].*<- culprit of 4001a4' &&
-	ok "the store's culprits (the loads it names) are marked on their lines" || bad "culprit marks"
+T capture-pane -p -t ann | grep -qE '4001a0: +ldr x6, \[x0, x5\].*<- culprit of 4001a4 \(the true one\)' &&
+	T capture-pane -p -t ann | grep -qE '40017c: +ldr x2, \[x7\].*<- culprit of 4001a4$' &&
+	ok "the store's culprits (the loads it names) are marked on their lines, the true one as such" || bad "culprit marks"
 T capture-pane -p -t ann | grep -qE '4001a4:.*<- culprit' && bad "the cursor line marks itself" || ok "the cursor line does not mark itself"
 T send-keys -t ann C-x Tab
 wait_for 'at 4001ac (. follows the pc)' && ok "Ctrl-X Tab: the next hot one" || bad "next hot key"

@@ -11,7 +11,10 @@
  * all samples (perf annotate's local / global percent; the second header
  * line and the title say which). The cursor line is the one kept in view;
  * when its arrow (-> a,b) names instructions of the procedure, their lines
- * end in "<- culprit of PC", so the culprit is visible where it is.
+ * end in "<- culprit of PC", so the culprit is visible where it is; the
+ * instruction the simulator blamed for most of the cursor's wait ends in
+ * "(the true one)" when dcpicalc named it too, else in "<- the true
+ * culprit of PC".
  */
 #include <stdio.h>
 #include <string.h>
@@ -85,9 +88,12 @@ static void annotate_render(struct pane *p, struct explorer *x, struct textbuf *
 		int col = tb_puts(tb, 0, y, attr, l->text);
 		if (st->focus_pc && l->pc == st->focus_pc && col < tb->w - 2)
 			col = tb_puts(tb, col + 1, y, TB_HILITE, "<");
-		if (cursor && l->pc && names_culprit(cursor, l->pc) && col < tb->w - 2) {
-			char mark[48];
-			snprintf(mark, sizeof mark, "<- culprit of %llx", (unsigned long long)cursor->pc);
+		int est = cursor && l->pc && names_culprit(cursor, l->pc);
+		int truth = cursor && l->pc && l->pc != cursor->pc && cursor->true_culprit == l->pc;
+		if ((est || truth) && col < tb->w - 2) {
+			char mark[64];
+			snprintf(mark, sizeof mark, "<- %sculprit of %llx%s", est ? "" : "the true ",
+				 (unsigned long long)cursor->pc, est && truth ? " (the true one)" : "");
 			tb_puts(tb, col + 2, y, TB_HILITE, mark);
 		}
 		y++;

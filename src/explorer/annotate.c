@@ -45,6 +45,7 @@ static int add_line(struct xannotation *a, int heat, int is_pc, const char *fmt,
 	l[a->n].pc = 0;
 	l[a->n].share = 0;
 	l[a->n].n_culprit = 0;
+	l[a->n].true_culprit = 0;
 	a->n++;
 	return 0;
 }
@@ -162,6 +163,29 @@ static void true_why(const struct dcpi_wait *w, uint64_t pc, uint64_t execs, cha
 	}
 }
 
+/* The instruction the core blamed for most of pc's wait: the top culprit
+ * of pc's largest reason that has culprits, when that reason costs at
+ * least half a cycle per execution (the threshold of the estimate's
+ * arrows; 0: none). */
+static uint64_t true_culprit(const struct dcpi_wait *w, uint64_t pc, uint64_t execs)
+{
+	struct dcpi_wait_pc e;
+	if (!w || !dcpi_wait_find(w, pc, &e))
+		return 0;
+	uint64_t best = 0, most = 0;
+	for (int k = 0; k < ISSUE_WAIT_COUNT; k++) {
+		struct dcpi_wait_culprit c;
+		if (e.cycles[k] <= most || !dcpi_wait_culprit_find(w, pc, k, &c))
+			continue;
+		int t = dcpi_wait_culprit_top(&c);
+		if (t >= 0) {
+			most = e.cycles[k];
+			best = c.culprit[t];
+		}
+	}
+	return (double)most >= 0.5 * (double)(execs ? execs : 1) ? best : 0;
+}
+
 static int render(struct explorer *x, const struct dcpi *d, const struct dcpicalc_proc *pr, const struct dcc *a,
 		  double period, uint64_t all_samples, int flags, struct xannotation *out)
 {
@@ -251,6 +275,7 @@ static int render(struct explorer *x, const struct dcpi *d, const struct dcpical
 			out->line[at].share = share;
 			out->line[at].n_culprit = n_cul;
 			memcpy(out->line[at].culprit, cul_pc, (size_t)n_cul * sizeof *cul_pc);
+			out->line[at].true_culprit = true_culprit(w, pc, t_n);
 		}
 	}
 	/* the letters this listing uses */

@@ -27,6 +27,8 @@ struct xann_line {
 	double share;     /* its percent (of the procedure's or of all CYCLES samples) */
 	int n_culprit;    /* the instructions its arrow names (-> a,b) */
 	uint64_t culprit[XANN_MAX_CULPRITS];
+	uint64_t true_culprit; /* the instruction the core blamed for most of its
+				* wait (its largest reason that blames one), 0 none */
 };
 
 /* xannotate flags */
