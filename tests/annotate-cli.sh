@@ -41,5 +41,32 @@ if cmp -s "$tmp/calc.rows" "$tmp/ann.rows"; then ok; else
 # the store that waits for the missing load: its culprit arrow names the load
 if grep -q '4001a4:.*-> 4001a0' "$tmp/ann.out"; then ok; else bad "no arrow from the store 4001a4 to the load 4001a0"; fi
 
+# the wait truth beside the estimate: the store's true reasons are memory
+# (d) and the D-TLB (D), as cycles per execution, and dcpicalc --truth
+# names the same reasons for it
+if grep -qE 'dDw \+[0-9.]+cy +d[0-9.]+ D[0-9.]+ +4001a4:' "$tmp/ann.out"; then ok; else bad "no true reasons d, D beside the store"; fi
+"$IVX" dcpicalc --db "$tmp/db" --truth main >"$tmp/calct.out" 2>&1
+if grep -qE '^4001a4 .*dep-l2d [0-9]+% ->4001a0, dep-dtlb [0-9]+% ->4001a0' "$tmp/calct.out"; then ok; else
+	bad "dcpicalc --truth: the store's reasons and true culprit"; fi
+
+# --total: Percent of all CYCLES samples. Early in the run (no
+# fast-forward) main does not have them all, so the two columns differ;
+# each is samples over its total.
+printf 'break cycle 200000\ncontinue\nannotate main\nannotate --total main\n' >"$tmp/t.ivx"
+if "$IVX" -x "$tmp/t.ivx" --config data/configs/inorder.ini --period 500 $prog >"$tmp/tot.out" 2>&1; then ok; else
+	bad "annotate --total"; cat "$tmp/tot.out" >&2; fi
+if awk '
+	/^annotate main/ { n++; split($0, h, " of the "); proc = h[1]; sub(/.*: /, "", proc); all = h[2] + 0; next }
+	/^Percent of all samples/ { total[n] = 1 }
+	$1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9]+$/ && $4 ~ /^\[/ {
+		want = 100 * $2 / (total[n] ? all : proc)
+		if ($1 - want > 0.006 || want - $1 > 0.006) { print "bad percent: " $0 " want " want; bad = 1 }
+		for (i = 5; i <= NF; i++) if ($i ~ /^>?[0-9a-f]+:$/) { addr = $i; break }
+		if (n == 1) p1[addr] = $1; else if ($1 != p1[addr]) differ = 1
+		rows[n]++
+	}
+	END { exit !(n == 2 && total[2] && !total[1] && rows[1] > 0 && rows[1] == rows[2] && differ && !bad) }' "$tmp/tot.out"
+then ok; else bad "annotate --total: Percent of all samples (header says so, values samples/all, differ from the procedure's)"; fi
+
 echo "annotate-cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -75,6 +75,47 @@ if command -v python3 >/dev/null 2>&1; then
 	check "mul: the divide/multiply chain is a static operand stall of the latency" "json mul dep-long a m8"
 	check "icache: the conflicting line's first instruction blames the I-cache" "json icache l1i i -"
 	check "branch: the refill after a misprediction blames a branch" "json branch mispredict p -"
+	# the true culprit pc (database version 2): the store that waits for
+	# memory is blamed on the load right before it, which dcpicalc lists
+	check "dmiss: the true culprit of the memory wait is the load before it, and listed" "python3 - '$tmp/dmiss.json' <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+top = max(d['instructions'], key=lambda i: i['true_reasons'].get('dep-l2d', 0))
+cul = top['true_culprit_pcs']['dep-l2d']
+assert cul == top['pc'] - 4, (hex(top['pc']), hex(cul))
+assert cul in top['culprit_pcs'], top['culprit_pcs']
+a = d['accuracy']
+assert a['culprit_pc_true_cycles'] > 0 and 0.9 <= a['culprit_pc_coverage'] <= 1, a
+PY"
+	check "--truth prints the true culprit beside the reason" "grep -q '^4001a4 .*dep-l2d [0-9]*% ->4001a0' $tmp/dmiss.out"
+	check "--truth sums up the culprit-pc accuracy" "grep -q 'true culprit is among the culprit addresses for [0-9.]*% of the [0-9]* that blame' $tmp/dmiss.out"
+	# a database written before version 2: no culprit files, version 1
+	# headers. It is still read, and says it has no culprit truth.
+	cp -r "$tmp/dmiss" "$tmp/old"
+	rm -f "$tmp"/old/epoch-0001/*.culprit-*.truth
+	python3 - "$tmp"/old/epoch-0001/*.samples "$tmp"/old/epoch-0001/*.truth <<'PY'
+import struct, sys, zlib
+for f in sys.argv[1:]:
+    b = bytearray(open(f, 'rb').read())
+    b[8:12] = struct.pack('<I', 1)
+    b[-4:] = struct.pack('<I', zlib.crc32(bytes(b[:-4])) & 0xffffffff)
+    open(f, 'wb').write(bytes(b))
+PY
+	check "an old (version 1) database: analysed, with a note instead of culprit pcs" \
+		"'$IVX' dcpicalc --db $tmp/old --truth --json $tmp/old.json main >$tmp/old.out 2>&1 && grep -q 'no culprit truth in this profile (written before database version 2' $tmp/old.out && ! grep -q true_culprit_pcs $tmp/old.json"
+	# a corrupt culprit file: named on one line, the rest analysed, exit 2
+	f=$(ls "$tmp"/dmiss/epoch-0001/*.culprit-dep-l2d.truth)
+	cp -r "$tmp/dmiss" "$tmp/bad"
+	f=$tmp/bad/epoch-0001/$(basename "$f")
+	printf 'X' | dd of="$f" bs=1 seek=100 conv=notrunc 2>/dev/null
+	"$IVX" dcpicalc --db "$tmp/bad" --truth main >"$tmp/bad.out" 2>"$tmp/bad.err"; st=$?
+	check "a corrupt culprit file: exit 2, one line naming it" "[ $st = 2 ] && [ \$(wc -l <$tmp/bad.err) = 1 ] && grep -q 'culprit-dep-l2d.truth: checksum mismatch' $tmp/bad.err && grep -q '^4001a4 ' $tmp/bad.out"
+	# a version from the future
+	cp -r "$tmp/dmiss" "$tmp/new"
+	f=$(ls "$tmp"/new/epoch-0001/*.cycles.samples)
+	printf '\011' | dd of="$f" bs=1 seek=8 conv=notrunc 2>/dev/null
+	"$IVX" dcpicalc --db "$tmp/new" main >/dev/null 2>"$tmp/new.err"; st=$?
+	check "a profile of a later version: exit 2, says which versions are read" "[ $st = 2 ] && grep -q 'profile version 9, this ivx reads versions 1 to 2' $tmp/new.err"
 fi
 
 # bad input: one line, exit 2

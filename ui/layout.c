@@ -36,6 +36,11 @@ static const struct layout layouts[] = {
 		{ 3, { { "code", 1, 1 }, { "rob", 1, 2 } } },
 		{ 1, { { "console", 1, 0 } } },
 	} },
+	{ "annotate", "dcpicalc's annotation (large), the code and the sampler", {
+		{ 4, { { "annotate", 1, 1 } } },
+		{ 2, { { "code", 1, 2 }, { "sampler", 1, 3 } } },
+		{ 1, { { "console", 1, 0 } } },
+	} },
 };
 #define N_LAYOUTS ((int)(sizeof layouts / sizeof layouts[0]))
 

@@ -4,8 +4,8 @@
  * A profile file, all integers little-endian:
  *
  *   0   8  magic "IVXDCPI\0"
- *   8   4  version (1)
- *   12  4  kind (1 samples, 2 truth)
+ *   8   4  version (2; 1 is read too: no kind 5)
+ *   12  4  kind (1 samples, 2 truth, 3 wait, 4 taken, 5 culprit)
  *   16  4  event (enum dcpi_event)
  *   20  4  path length L (1..4096)
  *   24  8  runs      32 8 cycles     40 8 enabled_cycles
@@ -13,7 +13,9 @@
  *   64  8  base      72 8 records N  80 8 payload bytes B
  *   88  L  image path
  *   88+L B records: N pairs of LEB128 varints (offset - previous offset,
- *          count), offsets strictly increasing, counts >= 1
+ *          count), offsets strictly increasing, counts >= 1; kind 5:
+ *          triples (offset delta, count, aux = culprit pc), (offset, aux)
+ *          strictly increasing
  *   end 4  CRC-32 (IEEE 802.3) of every byte before it
  *
  * Deltas and varints keep a profile small: most records take 2-4 bytes.
@@ -79,6 +81,11 @@ void dcpi_profile_free(struct dcpi_profile *p)
 
 int dcpi_profile_add(struct dcpi_profile *p, uint64_t offset, uint64_t count, struct ivx_err *err)
 {
+	return dcpi_profile_add_aux(p, offset, 0, count, err);
+}
+
+int dcpi_profile_add_aux(struct dcpi_profile *p, uint64_t offset, uint64_t aux, uint64_t count, struct ivx_err *err)
+{
 	if (!count)
 		return IVX_OK;
 	if (p->n == p->cap) {
@@ -89,7 +96,7 @@ int dcpi_profile_add(struct dcpi_profile *p, uint64_t offset, uint64_t count, st
 		p->rec = r;
 		p->cap = cap;
 	}
-	p->rec[p->n++] = (struct dcpi_rec){ offset, count };
+	p->rec[p->n++] = (struct dcpi_rec){ offset, count, aux };
 	p->total += count;
 	return IVX_OK;
 }
@@ -97,7 +104,9 @@ int dcpi_profile_add(struct dcpi_profile *p, uint64_t offset, uint64_t count, st
 static int rec_cmp(const void *a, const void *b)
 {
 	const struct dcpi_rec *x = a, *y = b;
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->aux < y->aux ? -1 : x->aux > y->aux;
 }
 
 void dcpi_profile_normalize(struct dcpi_profile *p)
@@ -106,7 +115,7 @@ void dcpi_profile_normalize(struct dcpi_profile *p)
 		qsort(p->rec, p->n, sizeof *p->rec, rec_cmp);
 	size_t w = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		if (w && p->rec[w - 1].offset == p->rec[i].offset)
+		if (w && p->rec[w - 1].offset == p->rec[i].offset && p->rec[w - 1].aux == p->rec[i].aux)
 			p->rec[w - 1].count += p->rec[i].count;
 		else
 			p->rec[w++] = p->rec[i];
@@ -119,7 +128,7 @@ int dcpi_profile_merge(struct dcpi_profile *dst, const struct dcpi_profile *src,
 	if (dst->kind != src->kind || dst->event != src->event || dst->base != src->base)
 		return ivx_error(err, IVX_EINPUT, "profiles of different kinds, events or bases cannot merge");
 	for (size_t i = 0; i < src->n; i++)
-		if (dcpi_profile_add(dst, src->rec[i].offset, src->rec[i].count, err) < 0)
+		if (dcpi_profile_add_aux(dst, src->rec[i].offset, src->rec[i].aux, src->rec[i].count, err) < 0)
 			return IVX_ESYS;
 	dst->runs += src->runs;
 	dst->cycles += src->cycles;
@@ -192,20 +201,26 @@ static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
 int dcpi_profile_encode(const struct dcpi_profile *p, uint8_t **buf, size_t *len, struct ivx_err *err)
 {
 	size_t plen = strlen(p->path);
-	size_t max = HDR + plen + p->n * 20 + 4;
+	size_t max = HDR + plen + p->n * 30 + 4;
+	int with_aux = p->kind == DCPI_KIND_CULPRIT;
 	uint8_t *b = ivx_calloc(1, max);
 	if (!b)
 		return ivx_error(err, IVX_ESYS, "out of host memory (profile encoding)");
 	uint8_t *q = b + HDR + plen;
 	uint64_t prev = 0, total = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		if ((i && p->rec[i].offset <= prev) || !p->rec[i].count) {
+		const struct dcpi_rec *r = &p->rec[i];
+		int ordered = !i || r->offset > prev ||
+			      (with_aux && r->offset == prev && r->aux > p->rec[i - 1].aux);
+		if (!ordered || !r->count || (!with_aux && r->aux)) {
 			ivx_free(b);
 			return ivx_error(err, IVX_EUSAGE, "profile: records must be normalized before encoding");
 		}
-		q += put_varint(q, p->rec[i].offset - prev);
-		q += put_varint(q, p->rec[i].count);
-		prev = p->rec[i].offset;
+		q += put_varint(q, r->offset - prev);
+		q += put_varint(q, r->count);
+		if (with_aux)
+			q += put_varint(q, r->aux);
+		prev = r->offset;
 		total += p->rec[i].count;
 	}
 	size_t payload = (size_t)(q - (b + HDR + plen));
@@ -238,8 +253,8 @@ int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, 
 	if (len < HDR + 4)
 		return ivx_error(err, IVX_EINPUT, "truncated (%zu bytes, the header alone takes %d)", len, HDR + 4);
 	uint32_t version = get32(b + 8);
-	if (version != DCPI_DB_VERSION)
-		return ivx_error(err, IVX_EINPUT, "profile version %u, this ivx reads version %d", version,
+	if (version < 1 || version > DCPI_DB_VERSION)
+		return ivx_error(err, IVX_EINPUT, "profile version %u, this ivx reads versions 1 to %d", version,
 				 DCPI_DB_VERSION);
 	uint32_t kind = get32(b + 12), event = get32(b + 16), plen = get32(b + 20);
 	uint64_t nrec = get64(b + 72), payload = get64(b + 80);
@@ -255,9 +270,13 @@ int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, 
 	if (get32(b + body) != crc32_ieee(b, body))
 		return ivx_error(err, IVX_EINPUT, "checksum mismatch (the file is corrupt)");
 	if (!((kind == DCPI_KIND_SAMPLES || kind == DCPI_KIND_TRUTH) ? event < DCPI_EVENT_COUNT :
-	      kind == DCPI_KIND_WAIT ? event < ISSUE_WAIT_COUNT : kind == DCPI_KIND_TAKEN && event == 0))
+	      kind == DCPI_KIND_WAIT || kind == DCPI_KIND_CULPRIT ? event < ISSUE_WAIT_COUNT :
+	      kind == DCPI_KIND_TAKEN && event == 0))
 		return ivx_error(err, IVX_EINPUT, "corrupt header (kind %u, event %u)", kind, event);
-	if (nrec > payload / 2)
+	int with_aux = kind == DCPI_KIND_CULPRIT;
+	if (with_aux && version < 2)
+		return ivx_error(err, IVX_EINPUT, "corrupt header (culprit records in a version %u file)", version);
+	if (nrec > payload / (with_aux ? 3 : 2))
 		return ivx_error(err, IVX_EINPUT, "corrupt header (%llu records in %llu bytes)",
 				 (unsigned long long)nrec, (unsigned long long)payload);
 	if (memchr(b + HDR, 0, plen))
@@ -283,22 +302,25 @@ int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, 
 		p->cap = (size_t)nrec;
 	}
 	const uint8_t *q = b + HDR + plen, *end = b + body;
-	uint64_t off = 0, sum = 0;
+	uint64_t off = 0, sum = 0, prev_aux = 0;
 	for (uint64_t i = 0; i < nrec; i++) {
-		uint64_t delta, count;
-		if (get_varint(&q, end, &delta) < 0 || get_varint(&q, end, &count) < 0) {
+		uint64_t delta, count, aux = 0;
+		if (get_varint(&q, end, &delta) < 0 || get_varint(&q, end, &count) < 0 ||
+		    (with_aux && get_varint(&q, end, &aux) < 0)) {
 			dcpi_profile_free(p);
 			return ivx_error(err, IVX_EINPUT, "corrupt records (record %llu runs off the end)",
 					 (unsigned long long)i);
 		}
-		if ((i && !delta) || !count || off + delta < off || sum + count < sum) {
+		int same_pc_ok = with_aux && aux > prev_aux;
+		if ((i && !delta && !same_pc_ok) || !count || off + delta < off || sum + count < sum) {
 			dcpi_profile_free(p);
 			return ivx_error(err, IVX_EINPUT, "corrupt records (record %llu out of order or zero)",
 					 (unsigned long long)i);
 		}
 		off += delta;
 		sum += count;
-		p->rec[p->n++] = (struct dcpi_rec){ off, count };
+		prev_aux = aux;
+		p->rec[p->n++] = (struct dcpi_rec){ off, count, aux };
 	}
 	if (q != end || sum != total) {
 		dcpi_profile_free(p);
@@ -448,9 +470,10 @@ int dcpi_db_file_name(const struct dcpi_profile *p, char *out, size_t n)
 	clean[k] = 0;
 	if (!k)
 		strcpy(clean, "image");
-	if (p->kind == DCPI_KIND_WAIT || p->kind == DCPI_KIND_TAKEN)
-		return snprintf(out, n, "%s-%08x.%s%s.truth", clean, h, p->kind == DCPI_KIND_WAIT ? "wait-" : "taken",
-				p->kind == DCPI_KIND_WAIT ? issue_wait_name(p->event) : "") < (int)n ? 0 : -1;
+	if (p->kind == DCPI_KIND_WAIT || p->kind == DCPI_KIND_TAKEN || p->kind == DCPI_KIND_CULPRIT)
+		return snprintf(out, n, "%s-%08x.%s%s.truth", clean, h,
+				p->kind == DCPI_KIND_WAIT ? "wait-" : p->kind == DCPI_KIND_CULPRIT ? "culprit-" : "taken",
+				p->kind == DCPI_KIND_TAKEN ? "" : issue_wait_name(p->event)) < (int)n ? 0 : -1;
 	return snprintf(out, n, "%s-%08x.%s.%s", clean, h, dcpi_event_name(p->event),
 			p->kind == DCPI_KIND_TRUTH ? "truth" : "samples") < (int)n ? 0 : -1;
 }

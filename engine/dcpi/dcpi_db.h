@@ -21,16 +21,21 @@
 #include <stdint.h>
 #include "base/err.h"
 
-/* Kinds 3 and 4 carry dcpicalc's truth (dcpi_wait.h): cycles at the issue
- * head waiting for one reason (event = enum issue_wait), and taken counts
- * of branches (event 0). */
-enum { DCPI_KIND_SAMPLES = 1, DCPI_KIND_TRUTH = 2, DCPI_KIND_WAIT = 3, DCPI_KIND_TAKEN = 4 };
-#define DCPI_DB_VERSION 1
+/* Kinds 3 to 5 carry dcpicalc's truth (dcpi_wait.h): cycles at the issue
+ * head waiting for one reason (event = enum issue_wait), taken counts of
+ * branches (event 0), and the culprits blamed for one reason's waits
+ * (event = enum issue_wait; each record's aux is the culprit's pc, 0 for
+ * culprits the run could not keep apart). Version 2 added kind 5, whose
+ * records carry aux; version 1 files (kinds 1-4, the same layout) are
+ * still read. */
+enum { DCPI_KIND_SAMPLES = 1, DCPI_KIND_TRUTH = 2, DCPI_KIND_WAIT = 3, DCPI_KIND_TAKEN = 4, DCPI_KIND_CULPRIT = 5 };
+#define DCPI_DB_VERSION 2
 #define DCPI_DB_MAX_PATH 4096
 
 struct dcpi_rec {
 	uint64_t offset;          /* pc - base */
 	uint64_t count;           /* samples (samples file) or exact count (truth file) */
+	uint64_t aux;             /* kind 5: the culprit's pc (0: unknown); else 0 */
 };
 
 struct dcpi_profile {
@@ -44,13 +49,16 @@ struct dcpi_profile {
 	uint64_t total;           /* sum of the counts */
 	uint64_t base;            /* load address the offsets are relative to */
 	size_t n, cap;
-	struct dcpi_rec *rec;     /* sorted by offset, counts >= 1 (after normalize) */
+	struct dcpi_rec *rec;     /* sorted by (offset, aux), counts >= 1 (after normalize) */
 };
 
 struct dcpi_profile *dcpi_profile_new(int kind, int event, const char *path, struct ivx_err *err);
 void dcpi_profile_free(struct dcpi_profile *p);
 /* Append a count (any order; dcpi_profile_normalize sorts and merges). */
 int dcpi_profile_add(struct dcpi_profile *p, uint64_t offset, uint64_t count, struct ivx_err *err);
+/* The same with an aux value (kind 5: the culprit pc); records merge when
+ * offset and aux are equal. */
+int dcpi_profile_add_aux(struct dcpi_profile *p, uint64_t offset, uint64_t aux, uint64_t count, struct ivx_err *err);
 void dcpi_profile_normalize(struct dcpi_profile *p);
 /* Add src's runs and counts to dst (same kind, event and base). */
 int dcpi_profile_merge(struct dcpi_profile *dst, const struct dcpi_profile *src, struct ivx_err *err);
@@ -69,7 +77,8 @@ int dcpi_profile_write(const char *file, const struct dcpi_profile *p, struct iv
  * create, make db_dir and a first epoch when missing; with new_epoch,
  * start the next epoch. out gets the path. */
 int dcpi_db_epoch(const char *db_dir, int create, int new_epoch, char *out, size_t n, struct ivx_err *err);
-/* The file name (no directory) for p: basename-HASH.EVENT.samples|truth. */
+/* The file name (no directory) for p: basename-HASH.EVENT.samples|truth
+ * (kinds 3-5: .wait-REASON.truth, .taken.truth, .culprit-REASON.truth). */
 int dcpi_db_file_name(const struct dcpi_profile *p, char *out, size_t n);
 /* Merge p into its file in epoch_dir (created if absent). A file that is
  * there but unreadable is left alone and reported. */

@@ -32,7 +32,18 @@ struct accuracy {
 	double dyn_by_letter[DCC_LETTER_COUNT], cov_by_letter[DCC_LETTER_COUNT];
 	double unexplained, dynamic;       /* estimated, in samples */
 	double edge_true, edge_e5, edge_e10; /* true edge executions; estimated within 5 / 10% */
+	double cpc_true, cpc_covered;      /* true dynamic stall cycles the core blamed on an
+					    * instruction; with that instruction among the culprit pcs */
+	double cpc_by_letter[DCC_LETTER_COUNT], cpc_cov_by_letter[DCC_LETTER_COUNT];
 };
+
+static int lists_pc(const struct dcc_result_insn *r, uint64_t pc)
+{
+	for (int c = 0; c < r->n_culprit_pcs; c++)
+		if (r->culprit_pc[c] == pc)
+			return 1;
+	return 0;
+}
 
 static double rel_err(double est, double truth)
 {
@@ -99,6 +110,21 @@ static void measure(const struct dcpicalc_proc *pr, const struct dcc *a, double 
 				}
 			}
 		}
+		/* the true culprit instruction among the listed culprit pcs
+		 * (cycles blamed on culprits the run could not keep apart,
+		 * culprit 0, count as missed) */
+		for (size_t k = pr->has_culprits ? pr->t_cul_at[i] : 0; pr->has_culprits && k < pr->t_cul_at[i + 1]; k++) {
+			const struct dcpicalc_culprit *c = &pr->t_cul[k];
+			int l = dcc_letter_of_wait(c->reason);
+			if (dcc_wait_is_static(c->reason) || l < 0)
+				continue;
+			acc->cpc_true += (double)c->cycles;
+			acc->cpc_by_letter[l] += (double)c->cycles;
+			if (c->culprit && lists_pc(r, c->culprit)) {
+				acc->cpc_covered += (double)c->cycles;
+				acc->cpc_cov_by_letter[l] += (double)c->cycles;
+			}
+		}
 	}
 	for (size_t k = 0; k < dcc_edge_count(a); k++) {
 		const struct dcc_edge *e = dcc_edge_at(a, k);
@@ -154,9 +180,13 @@ static void true_reasons(FILE *o, const struct dcpicalc_proc *pr, size_t i)
 		}
 	}
 	fputs("  ", o);
-	for (int k = 0; k < 2 && best[k] >= 0; k++)
+	for (int k = 0; k < 2 && best[k] >= 0; k++) {
 		fprintf(o, "%s%s %.0f%%", k ? ", " : "", issue_wait_name(best[k]),
 			100.0 * (double)pr->t_wait[best[k]][i] / tot);
+		uint64_t cul = dcpicalc_true_culprit(pr, i, best[k], NULL);
+		if (cul)
+			fprintf(o, " ->%llx", (unsigned long long)cul);
+	}
 }
 
 static void print_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc *a, double period, int truth)
@@ -311,6 +341,11 @@ static void print_summary(FILE *o, const struct dcpicalc_proc *pr, const struct 
 		if (pr->has_wait)
 			fprintf(o, "*** truth: the true reason is among the culprits for %.1f%% of %.0f dynamic stall cycles\n",
 				pct(acc->dyn_covered, acc->dyn_true), acc->dyn_true);
+		if (pr->has_culprits)
+			fprintf(o, "*** truth: the true culprit is among the culprit addresses for %.1f%% of the %.0f that blame an instruction\n",
+				pct(acc->cpc_covered, acc->cpc_true), acc->cpc_true);
+		else if (pr->has_wait)
+			fprintf(o, "*** truth: no culprit truth in this profile (written before database version 2: profile again)\n");
 		if (acc->edge_true > 0)
 			fprintf(o, "*** truth: edge frequency within 10%% for %.1f%% of edge executions\n",
 				pct(acc->edge_e10, acc->edge_true));
@@ -342,13 +377,18 @@ static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc 
 	for (int l = 3, first = 1; l < DCC_LETTER_COUNT; l++, first = 0)
 		fprintf(o, "%s\"%c\":[%.6g,%.6g]", first ? "" : ",", dcc_letter_char[l], s->dyn_lo[l], s->dyn_hi[l]);
 	fputs("}}", o);
-	if (pr->t_retired)
+	if (pr->t_retired) {
 		fprintf(o, ",\"accuracy\":{\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,\"freq_within_15\":%.6g,"
-			   "\"culprit_coverage\":%.6g,\"dynamic_true_cycles\":%.0f,\"edges_within_10\":%.6g}",
+			   "\"culprit_coverage\":%.6g,\"dynamic_true_cycles\":%.0f,\"edges_within_10\":%.6g",
 			acc->samples > 0 ? acc->w5 / acc->samples : 0, acc->samples > 0 ? acc->w10 / acc->samples : 0,
 			acc->samples > 0 ? acc->w15 / acc->samples : 0,
 			acc->dyn_true > 0 ? acc->dyn_covered / acc->dyn_true : 1, acc->dyn_true,
 			acc->edge_true > 0 ? acc->edge_e10 / acc->edge_true : 1);
+		if (pr->has_culprits)
+			fprintf(o, ",\"culprit_pc_coverage\":%.6g,\"culprit_pc_true_cycles\":%.0f",
+				acc->cpc_true > 0 ? acc->cpc_covered / acc->cpc_true : 1, acc->cpc_true);
+		fputc('}', o);
+	}
 	if (!full) {
 		fputc('}', o);
 		return;
@@ -410,6 +450,18 @@ static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc 
 					continue;
 				fprintf(o, "%s\"%s\":%llu", first ? "" : ",", issue_wait_name(w),
 					(unsigned long long)pr->t_wait[w][i]);
+				first = 0;
+			}
+			fputc('}', o);
+		}
+		if (pr->has_culprits) {
+			/* per reason, the instruction blamed for most of its cycles */
+			fputs(",\"true_culprit_pcs\":{", o);
+			for (int w = 0, first = 1; w < ISSUE_WAIT_COUNT; w++) {
+				uint64_t cul = dcpicalc_true_culprit(pr, i, w, NULL);
+				if (!cul)
+					continue;
+				fprintf(o, "%s\"%s\":%llu", first ? "" : ",", issue_wait_name(w), (unsigned long long)cul);
 				first = 0;
 			}
 			fputc('}', o);
@@ -534,9 +586,9 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 	FILE *jo = of ? outfile_stream(of) : NULL;
 	if (jo)
 		fputs("{\"procedures\":[", jo);
-	int nproc = 0, status = 0;
-	printf("%-24s %8s %7s %7s %7s %8s %8s %8s\n", "procedure", "samples", "f<=5%", "f<=10%", "f<=15%", "unexpl",
-	       "culprit", "edge10%");
+	int nproc = 0, status = 0, have_cul = 0;
+	printf("%-24s %8s %7s %7s %7s %8s %8s %8s %8s\n", "procedure", "samples", "f<=5%", "f<=10%", "f<=15%", "unexpl",
+	       "culprit", "cul-pc", "edge10%");
 	const char *image;
 	for (size_t k = 0; (image = dcpicalc_db_image(d, k)); k++) {
 		struct program *p = load_image(image);
@@ -572,11 +624,13 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 				break;
 			}
 			acc_add(&tot, &acc);
-			printf("%-24.24s %8llu %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%%\n", pr.name,
+			printf("%-24.24s %8llu %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", pr.name,
 			       (unsigned long long)ns, pct(acc.w5, acc.samples), pct(acc.w10, acc.samples),
 			       pct(acc.w15, acc.samples), pct(acc.unexplained, acc.samples),
 			       acc.dyn_true > 0 ? pct(acc.dyn_covered, acc.dyn_true) : 100.0,
+			       acc.cpc_true > 0 ? pct(acc.cpc_covered, acc.cpc_true) : 100.0,
 			       acc.edge_true > 0 ? pct(acc.edge_e10, acc.edge_true) : 100.0);
+			have_cul |= pr.has_culprits;
 			if (jo) {
 				fputs(nproc ? ",\n " : "\n ", jo);
 				json_proc(jo, &pr, a, pr.period[0], &acc, 0);
@@ -587,27 +641,40 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 		}
 		program_free(p);
 	}
-	printf("%-24s %8.0f %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%%\n", "TOTAL", tot.samples,
+	printf("%-24s %8.0f %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", "TOTAL", tot.samples,
 	       pct(tot.w5, tot.samples), pct(tot.w10, tot.samples), pct(tot.w15, tot.samples),
 	       pct(tot.unexplained, tot.samples), tot.dyn_true > 0 ? pct(tot.dyn_covered, tot.dyn_true) : 100.0,
+	       tot.cpc_true > 0 ? pct(tot.cpc_covered, tot.cpc_true) : 100.0,
 	       tot.edge_true > 0 ? pct(tot.edge_e10, tot.edge_true) : 100.0);
+	if (!have_cul && nproc)
+		printf("cul-pc: no culprit truth in this profile (written before database version 2: profile again)\n");
 	if (tot.dyn_true > 0) {
-		printf("true dynamic stall cycles by reason, and the share with that reason among the culprits:\n");
-		for (int l = 0; l < DCC_LETTER_COUNT; l++)
-			if (tot.dyn_by_letter[l] > 0)
-				printf("  %c %-30s %12.0f %6.1f%%\n", dcc_letter_char[l], dcc_letter_name(l),
-				       tot.dyn_by_letter[l], pct(tot.cov_by_letter[l], tot.dyn_by_letter[l]));
+		printf("true dynamic stall cycles by reason, the share with that reason among the culprits%s:\n",
+		       have_cul ? ";\n  cycles blamed on an instruction, the share with it among the culprit pcs" : "");
+		for (int l = 0; l < DCC_LETTER_COUNT; l++) {
+			if (!(tot.dyn_by_letter[l] > 0))
+				continue;
+			printf("  %c %-30s %12.0f %6.1f%%", dcc_letter_char[l], dcc_letter_name(l),
+			       tot.dyn_by_letter[l], pct(tot.cov_by_letter[l], tot.dyn_by_letter[l]));
+			if (have_cul && tot.cpc_by_letter[l] > 0)
+				printf(" %12.0f %6.1f%%", tot.cpc_by_letter[l], pct(tot.cpc_cov_by_letter[l], tot.cpc_by_letter[l]));
+			else if (have_cul)
+				printf(" %12s %7s", "0", "-");   /* the reason blames no instruction */
+			putchar('\n');
+		}
 	}
 	if (jo) {
 		fprintf(jo, "],\n \"total\":{\"samples\":%.0f,\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,"
 			    "\"freq_within_15\":%.6g,\"unexplained_fraction\":%.6g,\"culprit_coverage\":%.6g,"
 			    "\"dynamic_true_cycles\":%.0f,\"edge_true\":%.0f,\"edges_within_5\":%.6g,\"edges_within_10\":%.6g,"
-			    "\"unexplained\":%.6g,\"w5\":%.6g,\"w10\":%.6g,\"w15\":%.6g,\"covered\":%.6g}}\n",
+			    "\"unexplained\":%.6g,\"w5\":%.6g,\"w10\":%.6g,\"w15\":%.6g,\"covered\":%.6g,"
+			    "\"culprit_pc_true_cycles\":%.0f,\"culprit_pc_covered\":%.0f,\"culprit_pc_coverage\":%.6g}}\n",
 			tot.samples, tot.samples > 0 ? tot.w5 / tot.samples : 0, tot.samples > 0 ? tot.w10 / tot.samples : 0,
 			tot.samples > 0 ? tot.w15 / tot.samples : 0, tot.samples > 0 ? tot.unexplained / tot.samples : 0,
 			tot.dyn_true > 0 ? tot.dyn_covered / tot.dyn_true : 1, tot.dyn_true, tot.edge_true,
 			tot.edge_true > 0 ? tot.edge_e5 / tot.edge_true : 1, tot.edge_true > 0 ? tot.edge_e10 / tot.edge_true : 1,
-			tot.unexplained, tot.w5, tot.w10, tot.w15, tot.dyn_covered);
+			tot.unexplained, tot.w5, tot.w10, tot.w15, tot.dyn_covered, tot.cpc_true, tot.cpc_covered,
+			tot.cpc_true > 0 ? tot.cpc_covered / tot.cpc_true : 1);
 		struct ivx_err e = { 0 };
 		if (outfile_commit(of, &e) < 0) {
 			cli_error("%s", e.msg);
@@ -665,6 +732,8 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 	if (dcpicalc_db_open(&d, f.db) < 0)
 		return EXIT_INPUT;
 	int status = f.all ? run_all(&f, &d) : run_one(&f, &d);
+	if (d.bad_files && !status)
+		status = EXIT_INPUT;   /* analysed without them, each named above */
 	dcpicalc_db_close(&d);
 	return status;
 }
@@ -689,9 +758,11 @@ const struct cli_command cmd_dcpicalc_entry = {
 	"cycles by reason, with the unexplained share.\n\n"
 	"  --db DIR       the profile database (default ivx.db)\n"
 	"  --truth        the simulator's exact executions, CPI and wait reasons\n"
+	"                 (each with the instruction blamed for most of it, ->PC)\n"
 	"                 beside each estimate; ! marks estimates off by more than 5%\n"
 	"  --json FILE    the same as JSON (per instruction pc, samples, freq_est,\n"
-	"                 freq_true, cpi_est, cpi_true, culprits, true_reasons)\n"
+	"                 freq_true, cpi_est, cpi_true, culprits, culprit_pcs,\n"
+	"                 true_reasons, true_culprit_pcs)\n"
 	"  --all          every procedure with samples: the accuracy table\n"
 	"  --min-samples N  with --all, skip procedures with fewer samples\n\n"
 	"docs/dcpicalc.md explains the analysis and its output.\n",

@@ -340,7 +340,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	struct dcpi_wait *w = NULL;
 	struct core *c = core_new(&mc, g, &err);
 	if (!c || !(d = dcpi_new(&f->cfg, c, &err)) ||
-	    (f->cfg.truth_capacity && !(w = dcpi_wait_new(c, f->cfg.truth_capacity, &err))))
+	    (f->cfg.truth_capacity && !(w = dcpi_wait_new(c, f->cfg.truth_capacity, DCPI_WAIT_TAKEN, &err))))
 		goto out;
 	fflush(stdout);
 	if (run_options_warm(o, prog, c, &err) < 0)   /* --fastforward, --start-at */

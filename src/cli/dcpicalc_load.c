@@ -16,7 +16,8 @@
 
 static void on_bad(void *ctx, const char *msg)
 {
-	(void)ctx;
+	struct dcpicalc_db *d = ctx;
+	d->bad_files++;
 	cli_error("%s", msg);
 }
 
@@ -37,7 +38,7 @@ int dcpicalc_db_open(struct dcpicalc_db *d, const char *db)
 		cli_error("%s", err.msg);
 		return -1;
 	}
-	if (dcpi_db_load(d->epoch, &d->list, &d->n, on_bad, NULL, &err) < 0) {
+	if (dcpi_db_load(d->epoch, &d->list, &d->n, on_bad, d, &err) < 0) {
 		cli_error("%s", err.msg);
 		return -1;
 	}
@@ -177,6 +178,66 @@ nomem:
 	return -1;
 }
 
+/* The culprit records of the image's kind 5 profiles in [lo, lo + 4n),
+ * grouped by instruction (counting sort). 0 or -1 (no memory). */
+static int load_culprits(const struct dcpicalc_db *d, const char *image, uint64_t lo, struct dcpicalc_proc *out)
+{
+	size_t n = out->n, total = 0;
+	if (!(out->t_cul_at = calloc(n + 1, sizeof *out->t_cul_at)))
+		return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t *fill = NULL;
+		if (pass == 1) {
+			/* prefix sums, then place */
+			for (size_t i = 0, acc = 0; i <= n; i++) {
+				size_t c = out->t_cul_at[i];
+				out->t_cul_at[i] = acc;
+				acc += c;
+			}
+			if (!(out->t_cul = calloc(total ? total : 1, sizeof *out->t_cul)) ||
+			    !(fill = calloc(n + 1, sizeof *fill)))
+				return -1;
+			memcpy(fill, out->t_cul_at, (n + 1) * sizeof *fill);
+		}
+		for (size_t k = 0; k < d->n; k++) {
+			const struct dcpi_profile *p = d->list[k];
+			if (p->kind != DCPI_KIND_CULPRIT || p->event >= ISSUE_WAIT_COUNT || strcmp(p->path, image))
+				continue;
+			out->has_culprits = 1;
+			for (size_t r = 0; r < p->n; r++) {
+				uint64_t pc = p->base + p->rec[r].offset;
+				if (pc < lo || pc >= lo + 4 * (uint64_t)n || (pc - lo) & 3)
+					continue;
+				size_t i = (size_t)((pc - lo) / 4);
+				if (pass == 0) {
+					out->t_cul_at[i]++;
+					total++;
+				} else {
+					out->t_cul[fill[i]++] = (struct dcpicalc_culprit){ p->event, p->rec[r].aux,
+											   p->rec[r].count };
+				}
+			}
+		}
+		free(fill);
+	}
+	return 0;
+}
+
+uint64_t dcpicalc_true_culprit(const struct dcpicalc_proc *pr, size_t i, int reason, uint64_t *cycles)
+{
+	uint64_t best = 0, most = 0;
+	for (size_t k = pr->t_cul_at ? pr->t_cul_at[i] : 0; pr->t_cul_at && k < pr->t_cul_at[i + 1]; k++) {
+		const struct dcpicalc_culprit *c = &pr->t_cul[k];
+		if (c->reason == reason && c->culprit && c->cycles > most) {
+			most = c->cycles;
+			best = c->culprit;
+		}
+	}
+	if (cycles)
+		*cycles = most;
+	return best;
+}
+
 int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const struct program *prog,
 		       const struct symbol *s, struct dcpicalc_proc *out)
 {
@@ -218,6 +279,8 @@ int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const str
 				goto nomem;
 		if (!out->t_taken && !(out->t_taken = calloc(n ? n : 1, sizeof(uint64_t))))
 			goto nomem;
+		if (load_culprits(d, image, s->addr, out) < 0)
+			goto nomem;
 	}
 	return 0;
 nomem:
@@ -239,6 +302,8 @@ void dcpicalc_proc_free(struct dcpicalc_proc *pr)
 	free(pr->t_taken);
 	for (int w = 0; w < ISSUE_WAIT_COUNT; w++)
 		free(pr->t_wait[w]);
+	free(pr->t_cul);
+	free(pr->t_cul_at);
 	memset(pr, 0, sizeof *pr);
 }
 

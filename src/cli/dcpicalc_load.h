@@ -24,6 +24,14 @@ struct dcpicalc_db {
 	struct machine_config mc;
 	int have_machine;              /* machine.ini was there */
 	uint64_t event_total[5];       /* samples of each event over all images */
+	int bad_files;                 /* unreadable files (each reported, then skipped) */
+};
+
+/* One true culprit record: instruction i waited `cycles` for `reason`
+ * blamed on pc `culprit` (0: culprits the run could not keep apart). */
+struct dcpicalc_culprit {
+	int reason;                    /* enum issue_wait */
+	uint64_t culprit, cycles;
 };
 
 struct dcpicalc_proc {
@@ -37,7 +45,16 @@ struct dcpicalc_proc {
 	uint64_t *t_cycles, *t_retired, *t_taken;      /* NULL: no truth */
 	uint64_t *t_wait[ISSUE_WAIT_COUNT];            /* NULL: no wait truth */
 	int has_wait;
+	/* the culprits of instruction i: t_cul[t_cul_at[i] .. t_cul_at[i + 1]),
+	 * by reason then culprit; has_culprits: the profile has culprit truth
+	 * (database version 2 on) */
+	struct dcpicalc_culprit *t_cul;
+	size_t *t_cul_at;
+	int has_culprits;
 };
+/* The culprit with most cycles for instruction i's waits of `reason`:
+ * its pc (0 if none known) and, in *cycles, its cycles. */
+uint64_t dcpicalc_true_culprit(const struct dcpicalc_proc *pr, size_t i, int reason, uint64_t *cycles);
 
 /* Open the newest epoch of db (machine from machine.ini if present, else
  * config defaults). 0, or -1 after an error line. */

@@ -1,8 +1,9 @@
 /*
  * dcpicalc_truth.c — writes dcpicalc's truth and the machine description
  * into a profile epoch (see dcpicalc_truth.h). Wait and taken truth use
- * the database's file format with kinds DCPI_KIND_WAIT and DCPI_KIND_TAKEN
- * (docs/dcpicalc.md, "The truth"); pcs outside the image are left out.
+ * the database's file format with kinds DCPI_KIND_WAIT and DCPI_KIND_TAKEN,
+ * the culprits with DCPI_KIND_CULPRIT (docs/dcpicalc.md, "The truth");
+ * pcs outside the image are left out.
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,11 +56,14 @@ int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const str
 			 const char *image, uint64_t cycles, const struct machine_config *mc)
 {
 	struct ivx_err err = { 0 };
-	struct dcpi_profile *p[ISSUE_WAIT_COUNT + 1] = { 0 };
+	/* p[0..W): wait per reason, p[W]: taken, p[W+1..2W+1): culprits per reason */
+	enum { W = ISSUE_WAIT_COUNT, NP = 2 * ISSUE_WAIT_COUNT + 1 };
+	struct dcpi_profile *p[NP] = { 0 };
 	int rc = 0;
-	for (int k = 0; k <= ISSUE_WAIT_COUNT && rc == 0; k++) {
-		p[k] = k < ISSUE_WAIT_COUNT ? dcpi_profile_new(DCPI_KIND_WAIT, k, image, &err) :
-					      dcpi_profile_new(DCPI_KIND_TAKEN, 0, image, &err);
+	for (int k = 0; k < NP && rc == 0; k++) {
+		p[k] = k < W ? dcpi_profile_new(DCPI_KIND_WAIT, k, image, &err) :
+		       k == W ? dcpi_profile_new(DCPI_KIND_TAKEN, 0, image, &err) :
+				dcpi_profile_new(DCPI_KIND_CULPRIT, k - W - 1, image, &err);
 		if (!p[k])
 			rc = -1;
 	}
@@ -70,17 +74,29 @@ int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const str
 		for (int k = 0; k < ISSUE_WAIT_COUNT && rc == 0; k++)
 			if (e.cycles[k] && dcpi_profile_add(p[k], e.pc, e.cycles[k], &err) < 0)
 				rc = -1;
-		if (rc == 0 && e.taken && dcpi_profile_add(p[ISSUE_WAIT_COUNT], e.pc, e.taken, &err) < 0)
+		if (rc == 0 && e.taken && dcpi_profile_add(p[W], e.pc, e.taken, &err) < 0)
 			rc = -1;
 	}
-	for (int k = 0; k <= ISSUE_WAIT_COUNT && rc == 0; k++) {
+	/* culprits: every slot, and what found no slot as culprit 0 */
+	for (size_t i = 0; rc == 0 && i < dcpi_wait_culprit_size(w); i++) {
+		struct dcpi_wait_culprit c;
+		if (!dcpi_wait_culprit_at(w, i, &c) || !in_image(prog, c.pc) || c.reason < 0 || c.reason >= W)
+			continue;
+		struct dcpi_profile *q = p[W + 1 + c.reason];
+		for (int k = 0; k < DCPI_WAIT_TOPK && rc == 0; k++)
+			if (c.culprit[k] && dcpi_profile_add_aux(q, c.pc, c.culprit[k], c.cycles[k], &err) < 0)
+				rc = -1;
+		if (rc == 0 && c.other && dcpi_profile_add_aux(q, c.pc, 0, c.other, &err) < 0)
+			rc = -1;
+	}
+	for (int k = 0; k < NP && rc == 0; k++) {
 		dcpi_profile_normalize(p[k]);
 		p[k]->runs = 1;
 		p[k]->cycles = p[k]->enabled_cycles = cycles;
 		if (p[k]->n && dcpi_db_store(epoch, p[k], &err) < 0)
 			rc = -1;
 	}
-	for (int k = 0; k <= ISSUE_WAIT_COUNT; k++)
+	for (int k = 0; k < NP; k++)
 		dcpi_profile_free(p[k]);
 	if (rc < 0) {
 		cli_error("%s", err.msg);

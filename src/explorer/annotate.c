@@ -44,6 +44,8 @@ static int add_line(struct xannotation *a, int heat, int is_pc, const char *fmt,
 	l[a->n].is_pc = is_pc;
 	l[a->n].pc = 0;
 	l[a->n].share = 0;
+	l[a->n].n_culprit = 0;
+	l[a->n].true_culprit = 0;
 	a->n++;
 	return 0;
 }
@@ -128,11 +130,71 @@ static void letters(uint32_t mask, char *buf)
 	buf[k] = 0;
 }
 
+/* The true reasons of pc, compact: the letters (dcpicalc's mapping of the
+ * core's wait reasons) with most cycles per execution, largest first, at
+ * most two ("d87.6 D24.9"); the letters used go into *used. */
+static void true_why(const struct dcpi_wait *w, uint64_t pc, uint64_t execs, char *buf, size_t n, uint32_t *used)
+{
+	buf[0] = 0;
+	struct dcpi_wait_pc e;
+	if (!w || !dcpi_wait_find(w, pc, &e))
+		return;
+	double by[DCC_LETTER_COUNT] = { 0 };
+	for (int k = 0; k < ISSUE_WAIT_COUNT; k++) {
+		int l = dcc_letter_of_wait(k);
+		if (l >= 0)
+			by[l] += (double)e.cycles[k];
+	}
+	double div = execs ? (double)execs : 1;
+	size_t at = 0;
+	for (int shown = 0; shown < 2; shown++) {
+		int best = -1;
+		for (int l = 0; l < DCC_LETTER_COUNT; l++)
+			if (by[l] > 0 && (best < 0 || by[l] > by[best]))
+				best = l;
+		if (best < 0 || by[best] / div < 0.05)
+			break;
+		at += (size_t)snprintf(buf + at, n - at, "%s%c%.1f", shown ? " " : "", dcc_letter_char[best],
+				       by[best] / div);
+		*used |= 1u << best;
+		by[best] = 0;
+		if (at >= n)
+			break;
+	}
+}
+
+/* The instruction the core blamed for most of pc's wait: the top culprit
+ * of pc's largest reason that has culprits, when that reason costs at
+ * least half a cycle per execution (the threshold of the estimate's
+ * arrows; 0: none). */
+static uint64_t true_culprit(const struct dcpi_wait *w, uint64_t pc, uint64_t execs)
+{
+	struct dcpi_wait_pc e;
+	if (!w || !dcpi_wait_find(w, pc, &e))
+		return 0;
+	uint64_t best = 0, most = 0;
+	for (int k = 0; k < ISSUE_WAIT_COUNT; k++) {
+		struct dcpi_wait_culprit c;
+		if (e.cycles[k] <= most || !dcpi_wait_culprit_find(w, pc, k, &c))
+			continue;
+		int t = dcpi_wait_culprit_top(&c);
+		if (t >= 0) {
+			most = e.cycles[k];
+			best = c.culprit[t];
+		}
+	}
+	return (double)most >= 0.5 * (double)(execs ? execs : 1) ? best : 0;
+}
+
 static int render(struct explorer *x, const struct dcpi *d, const struct dcpicalc_proc *pr, const struct dcc *a,
-		  double period, uint64_t all_samples, struct xannotation *out)
+		  double period, uint64_t all_samples, int flags, struct xannotation *out)
 {
 	const struct dcc_summary *sum = dcc_summary(a);
+	const struct dcpi_wait *w = xdcpi_wait(explorer_instrument(x, "dcpi"));
 	double T = sum->samples > 0 ? sum->samples : 1;
+	/* the Percent column: of the procedure's samples (perf annotate's
+	 * local percent) or of all samples (its global one) */
+	double pct_of = flags & XANN_PCT_TOTAL ? (all_samples ? (double)all_samples : 1) : T;
 	uint32_t used_letters = 0;
 	int r = 0;
 	r |= add_line(out, XANN_HEADER, 0,
@@ -140,15 +202,15 @@ static int render(struct explorer *x, const struct dcpi *d, const struct dcpical
 		      pr->name, (unsigned long long)pr->code[0].pc, (unsigned long long)pr->code[pr->n - 1].pc, pr->n,
 		      (unsigned long long)explorer_cycle(x), sum->samples, (unsigned long long)all_samples, period);
 	r |= add_line(out, XANN_HEADER, 0,
-		      "unexplained stall %.1f%% of the samples; [true] the simulator's count and CPI, ! off by >5%%",
-		      100.0 * sum->unexplained / T);
-	r |= add_line(out, XANN_HEADER, 0, "%7s %7s %8s %9s %6s %7s %-16s %-8s %s", "Percent", "Samples", "Freq",
-		      "[true", "CPI", "true]", "Stall", "Addr", "Instruction");
+		      "Percent of %s samples; unexplained stall %.1f%%; [true] simulator's count, CPI (! off >5%%); True: cycles/exec by reason",
+		      flags & XANN_PCT_TOTAL ? "all" : "the procedure's", 100.0 * sum->unexplained / T);
+	r |= add_line(out, XANN_HEADER, 0, "%7s %7s %8s %9s %6s %7s %-16s %-12s %-8s %s", "Percent", "Samples", "Freq",
+		      "[true", "CPI", "true]", "Stall", "True", "Addr", "Instruction");
 	uint64_t pc_now = explorer_pc(x);
 	for (size_t i = 0; i < pr->n; i++) {
 		const struct dcc_result_insn *res = dcc_result_at(a, i);
 		uint64_t pc = pr->code[i].pc, S = pr->samples[0][i];
-		double share = 100.0 * (double)S / T;
+		double share = 100.0 * (double)S / pct_of;
 		char pcol[16] = "", scol[24] = "", fcol[32] = "?", ccol[32] = "", tf[24], tc[32] = "-", stall[48] = "",
 		     text[128];
 		if (S) {
@@ -186,23 +248,34 @@ static int render(struct explorer *x, const struct dcpi *d, const struct dcpical
 		}
 		char arrow[64] = "";
 		int ka = 0;
+		uint64_t cul_pc[XANN_MAX_CULPRITS];
+		int n_cul = 0;
 		if (res->dyn > 0 && res->significant && per >= 0.5)
-			for (int c = 0; c < res->n_culprit_pcs && ka < 40; c++)
+			for (int c = 0; c < res->n_culprit_pcs && ka < 40; c++) {
 				ka += snprintf(arrow + ka, sizeof arrow - (size_t)ka, "%s%llx", c ? "," : " -> ",
 					       (unsigned long long)res->culprit_pc[c]);
-		else if (res->static_why >= 0 && res->static_culprit >= 0 && S)
-			snprintf(arrow, sizeof arrow, " -> %llx",
-				 (unsigned long long)pr->code[(size_t)res->static_culprit].pc);
+				if (n_cul < XANN_MAX_CULPRITS)
+					cul_pc[n_cul++] = res->culprit_pc[c];
+			}
+		else if (res->static_why >= 0 && res->static_culprit >= 0 && S) {
+			cul_pc[n_cul++] = pr->code[(size_t)res->static_culprit].pc;
+			snprintf(arrow, sizeof arrow, " -> %llx", (unsigned long long)cul_pc[0]);
+		}
+		char why[32];
+		true_why(w, pc, t_n, why, sizeof why, &used_letters);
 		disasm_word(pr->words[i], pc, text, sizeof text);
 		int heat = share >= 5 ? XANN_HOT : share >= 0.5 ? XANN_WARM : XANN_PLAIN;
 		char addr[24];
 		snprintf(addr, sizeof addr, "%llx:", (unsigned long long)pc);
 		size_t at = out->n;
-		r |= add_line(out, heat, pc == pc_now, "%7s %7s %8s [%8s %6s %6s] %-16s%c%-8s %s%s", pcol, scol, fcol, tf,
-			      ccol, tc, stall, pc == pc_now ? '>' : ' ', addr, text, arrow);
+		r |= add_line(out, heat, pc == pc_now, "%7s %7s %8s [%8s %6s %6s] %-16s %-12s%c%-8s %s%s", pcol, scol,
+			      fcol, tf, ccol, tc, stall, why, pc == pc_now ? '>' : ' ', addr, text, arrow);
 		if (out->n > at) {
 			out->line[at].pc = pc;
 			out->line[at].share = share;
+			out->line[at].n_culprit = n_cul;
+			memcpy(out->line[at].culprit, cul_pc, (size_t)n_cul * sizeof *cul_pc);
+			out->line[at].true_culprit = true_culprit(w, pc, t_n);
 		}
 	}
 	/* the letters this listing uses */
@@ -218,7 +291,7 @@ static int render(struct explorer *x, const struct dcpi *d, const struct dcpical
 	return r ? -1 : 0;
 }
 
-int xannotate(struct explorer *x, const char *target, struct xannotation *out, char *msg, size_t msg_n)
+int xannotate(struct explorer *x, const char *target, int flags, struct xannotation *out, char *msg, size_t msg_n)
 {
 	memset(out, 0, sizeof *out);
 	struct xdcpi *xd = explorer_instrument(x, "dcpi");
@@ -282,7 +355,7 @@ int xannotate(struct explorer *x, const char *target, struct xannotation *out, c
 		snprintf(msg, msg_n, "annotate: %s", err.msg);
 		goto out;
 	}
-	if (render(x, d, &pr, a, pr.period[0], st.samples[DCPI_CYCLES], out) < 0) {
+	if (render(x, d, &pr, a, pr.period[0], st.samples[DCPI_CYCLES], flags, out) < 0) {
 		snprintf(msg, msg_n, "out of host memory");
 		xannotation_free(out);
 		goto out;

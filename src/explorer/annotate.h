@@ -17,13 +17,22 @@ struct explorer;
  * (perf annotate's colours: >= 5% red, >= 0.5% green). */
 enum { XANN_PLAIN, XANN_HEADER, XANN_WARM, XANN_HOT, XANN_CURRENT };
 
+#define XANN_MAX_CULPRITS 4
+
 struct xann_line {
 	char *text;
 	int heat;         /* XANN_* */
 	int is_pc;        /* the instruction at the current pc */
 	uint64_t pc;      /* the instruction's address (0: a header line) */
-	double share;     /* its percent of the procedure's CYCLES samples */
+	double share;     /* its percent (of the procedure's or of all CYCLES samples) */
+	int n_culprit;    /* the instructions its arrow names (-> a,b) */
+	uint64_t culprit[XANN_MAX_CULPRITS];
+	uint64_t true_culprit; /* the instruction the core blamed for most of its
+				* wait (its largest reason that blames one), 0 none */
 };
+
+/* xannotate flags */
+enum { XANN_PCT_TOTAL = 1 };   /* Percent of all CYCLES samples, not of the procedure's */
 
 struct xannotation {
 	struct xann_line *line;
@@ -31,10 +40,11 @@ struct xannotation {
 };
 
 /* Annotate the procedure named by target (a symbol or an address
- * expression), or the one around the pc when target is NULL or empty.
+ * expression), or the one around the pc when target is NULL or empty;
+ * flags: XANN_PCT_TOTAL.
  * 0, or -1 with a one-line message in msg (sampling off, no samples yet,
  * unknown procedure, out-of-order machine). */
-int xannotate(struct explorer *x, const char *target, struct xannotation *out, char *msg, size_t msg_n);
+int xannotate(struct explorer *x, const char *target, int flags, struct xannotation *out, char *msg, size_t msg_n);
 void xannotation_free(struct xannotation *a);
 
 #endif

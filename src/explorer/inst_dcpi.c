@@ -7,13 +7,20 @@
  * delivered pc, its addr the pc of the instruction whose event overflowed
  * the counter). Off by default, so a
  * session that does not sample carries none of the driver's tables in its
- * snapshots. `info samples` lists the counters, the driver and the last
+ * snapshots. On the in-order machine the session also attaches the
+ * wait-truth observer (engine/dcpi/dcpi_wait.c: per pc the cycles at the
+ * issue head by true reason, and whom the core blamed), which `annotate`
+ * prints beside dcpicalc's estimated stall letters; it is a core observer
+ * with its state in the snapshots, so reverse stepping restores it.
+ * `info samples` lists the counters, the driver and the last
  * sample; the `sampling` command (xcmd_sampling.c) changes the settings.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "core/core.h"
 #include "explorer.h"
+#include "guest/program.h"
+#include "isa/mem.h"
 #include "inst_dcpi.h"
 #include "instrument.h"
 
@@ -22,6 +29,7 @@ struct xdcpi {
 	struct dcpi_config cfg;
 	int enabled;
 	struct dcpi *d;
+	struct dcpi_wait *w;   /* in-order runs with sampling on; NULL otherwise */
 };
 
 static void *xdcpi_create(struct explorer *x)
@@ -40,6 +48,7 @@ static void xdcpi_free(void *self)
 	if (!xd)
 		return;
 	dcpi_free(xd->d);
+	dcpi_wait_free(xd->w);
 	free(xd);
 }
 
@@ -54,17 +63,44 @@ static void on_sample(void *ctx, const struct dcpi_sample *s)
 		explorer_instrument_event(xd->x, by_event[s->event], s->pc, 0, s->cause_pc);
 }
 
+/* Slots for the wait truth: every instruction word of the program's code
+ * (only they can head the issue stage) at most 3/4 full, and no more than
+ * the sampler's truth holds. Sized to the program because the table is in
+ * every snapshot: the 16K-pc default made each one 4 MB larger. */
+static uint32_t wait_capacity(const struct program *prog, uint32_t max)
+{
+	uint64_t words = 0;
+	for (int i = 0; prog && i < program_segment_count(prog); i++) {
+		const struct program_segment *s = program_segment(prog, i);
+		if (s->prot & MEM_X)
+			words += s->memsz / 4 + 1;
+	}
+	uint32_t cap = 16;
+	while (cap < max && (uint64_t)cap / 4 * 3 < words)
+		cap *= 2;
+	return cap < max ? cap : max;
+}
+
 static int xdcpi_attach(void *self, struct core *c, struct ivx_err *err)
 {
 	struct xdcpi *xd = self;
 	dcpi_free(xd->d);
+	dcpi_wait_free(xd->w);
 	xd->d = NULL;
+	xd->w = NULL;
 	if (!xd->enabled)
 		return IVX_OK;
 	xd->d = dcpi_new(&xd->cfg, c, err);
 	if (!xd->d)
 		return err ? err->code : IVX_ESYS;
 	dcpi_set_sample_hook(xd->d, on_sample, xd);
+	/* the truth of why: only where dcpicalc's model holds (the core
+	 * publishes wait reasons in in-order mode only); none with
+	 * --no-truth */
+	if (core_config(c)->inorder && xd->cfg.truth_capacity) {
+		if (!(xd->w = dcpi_wait_new(c, wait_capacity(xd->x->prog, xd->cfg.truth_capacity), 0, err)))
+			return err ? err->code : IVX_ESYS;
+	}
 	return IVX_OK;
 }
 
@@ -76,6 +112,11 @@ const struct dcpi *xdcpi_sampler(const struct xdcpi *xd)
 struct dcpi_config *xdcpi_settings(struct xdcpi *xd)
 {
 	return &xd->cfg;
+}
+
+const struct dcpi_wait *xdcpi_wait(const struct xdcpi *xd)
+{
+	return xd ? xd->w : NULL;
 }
 
 int xdcpi_enabled(const struct xdcpi *xd)

@@ -7,12 +7,16 @@
 #define IVX_INST_DCPI_H
 
 #include "dcpi/dcpi.h"
+#include "dcpi/dcpi_wait.h"
 
 struct xdcpi;
 struct explorer;
 
 /* The current run's sampler, NULL when sampling is off. */
 const struct dcpi *xdcpi_sampler(const struct xdcpi *xd);
+/* The current run's wait truth (per pc the issue-head cycles by reason
+ * and the culprits blamed), NULL when sampling is off or out of order. */
+const struct dcpi_wait *xdcpi_wait(const struct xdcpi *xd);
 /* The session's settings (applied at the next restart). */
 struct dcpi_config *xdcpi_settings(struct xdcpi *xd);
 int xdcpi_enabled(const struct xdcpi *xd);

@@ -11,11 +11,16 @@
 
 static int annotate_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
-	if (argc > 2)
-		return explorer_error(x, "usage: %s [PROC|ADDR]", argv[0]);
+	int flags = 0, i = 1;
+	if (argc > 1 && !strcmp(argv[1], "--total")) {
+		flags |= XANN_PCT_TOTAL;
+		i++;
+	}
+	if (argc > i + 1 || (argc > i && argv[i][0] == '-'))
+		return explorer_error(x, "usage: %s [--total] [PROC|ADDR]", argv[0]);
 	struct xannotation a;
 	char msg[512];
-	if (xannotate(x, argc > 1 ? args : NULL, &a, msg, sizeof msg) < 0)
+	if (xannotate(x, argc > i ? argv[i] : NULL, flags, &a, msg, sizeof msg) < 0)
 		return explorer_error(x, "%s", msg);
 	for (size_t i = 0; i < a.n; i++)
 		explorer_printf(x, "%s\n", a.line[i].text);
@@ -24,7 +29,7 @@ static int annotate_exec(struct explorer *x, int argc, char **argv, const char *
 }
 
 static const struct xcmd xcmd_annotate = {
-	.name = "annotate", .aliases = "dcpicalc", .usage = "annotate [PROC|ADDR]",
+	.name = "annotate", .aliases = "dcpicalc", .usage = "annotate [--total] [PROC|ADDR]",
 	.summary = "dcpicalc on the samples so far: per instruction %, samples, frequency, CPI, stalls, truth",
 	.help =
 	"The procedure named, or the one holding ADDR, or (no argument) the one\n"
@@ -34,8 +39,13 @@ static const struct xcmd xcmd_annotate = {
 	"procedure's CYCLES samples, Samples, Freq (estimated executions), then\n"
 	"[true executions, estimated CPI, true CPI] (! off by more than 5%), the\n"
 	"stall letters (static letter; dynamic candidates with the stall cycles\n"
-	"per execution) and -> the culprit instructions' addresses; > marks the pc.\n"
-	"The pane of the same name shows it live (`show annotate`). docs/dcpicalc.md.",
+	"per execution), True: the simulator's cycles per execution by true\n"
+	"reason (its two largest, in the same letters), and -> the culprit\n"
+	"instructions' addresses; > marks the pc. --total: Percent of all CYCLES\n"
+	"samples instead of the procedure's. The pane of the same name shows it\n"
+	"live (`show annotate`, `layout annotate`; its keys: Ctrl-X h hottest,\n"
+	"Tab next hot, . back to the pc, p percent of procedure/total).\n"
+	"docs/dcpicalc.md.",
 	.complete = XC_SYMBOL, .exec = annotate_exec,
 };
 XCMD_REGISTER(xcmd_annotate);

@@ -32,7 +32,7 @@ static int layout_exec(struct explorer *x, int argc, char **argv, const char *ar
 static const struct xcmd layout_cmd = {
 	.name = "layout", .usage = "layout [NAME]",
 	.summary = "switch the screen layout (no NAME: list them)",
-	.help = "Layouts: default rob timeline fmt cpi code, or a pane name to show it alone.\n"
+	.help = "Layouts: default rob timeline fmt cpi code annotate, or a pane name to show it alone.\n"
 		"Panes that do not fit the terminal are dropped, least important first.",
 	.complete = XC_LAYOUT, .exec = layout_exec,
 };

@@ -40,16 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #ifdef DCPI_FUZZ_REPLAY
 /* Every truncation and every single-bit flip of a valid profile, then the
  * files given. Exit 0 when all went through (a crash is the failure). */
-int main(int argc, char **argv)
+static long mutate(struct dcpi_profile *p)
 {
-	struct dcpi_profile *p = dcpi_profile_new(DCPI_KIND_TRUTH, DCPI_CYCLES, "/bin/x", NULL);
-	for (uint64_t pc = 0x400000; pc < 0x400100; pc += 4)
-		dcpi_profile_add(p, pc, pc * 977 % 100000 + 1, NULL);
-	dcpi_profile_normalize(p);
 	uint8_t *buf;
 	size_t len;
 	if (!p || dcpi_profile_encode(p, &buf, &len, NULL) < 0)
-		return 1;
+		return -1;
 	long inputs = 0;
 	for (size_t n = 0; n <= len; n++, inputs++)
 		LLVMFuzzerTestOneInput(buf, n);
@@ -59,6 +55,28 @@ int main(int argc, char **argv)
 			LLVMFuzzerTestOneInput(buf, len);
 			buf[i] ^= (uint8_t)(1u << b);
 		}
+	free(buf);
+	return inputs;
+}
+
+int main(int argc, char **argv)
+{
+	struct dcpi_profile *p = dcpi_profile_new(DCPI_KIND_TRUTH, DCPI_CYCLES, "/bin/x", NULL);
+	for (uint64_t pc = 0x400000; p && pc < 0x400100; pc += 4)
+		dcpi_profile_add(p, pc, pc * 977 % 100000 + 1, NULL);
+	/* a culprit profile (version 2): records of three varints, several per pc */
+	struct dcpi_profile *c = dcpi_profile_new(DCPI_KIND_CULPRIT, ISSUE_WAIT_DEP_L2D, "/bin/x", NULL);
+	for (uint64_t pc = 0x400000; c && pc < 0x400080; pc += 4)
+		for (uint64_t k = 0; k < 3; k++)
+			dcpi_profile_add_aux(c, pc, k ? pc - 4 * k : 0, pc * 31 % 1000 + k + 1, NULL);
+	if (!p || !c)
+		return 1;
+	dcpi_profile_normalize(p);
+	dcpi_profile_normalize(c);
+	long a = mutate(p), b = mutate(c);
+	if (a < 0 || b < 0)
+		return 1;
+	long inputs = a + b;
 	for (int i = 1; i < argc; i++, inputs++) {
 		FILE *f = fopen(argv[i], "rb");
 		if (!f) {
@@ -71,8 +89,8 @@ int main(int argc, char **argv)
 		LLVMFuzzerTestOneInput(in, n);
 	}
 	printf("dcpi_db replay: %ld inputs, no crash\n", inputs);
-	free(buf);
 	dcpi_profile_free(p);
+	dcpi_profile_free(c);
 	return 0;
 }
 #endif

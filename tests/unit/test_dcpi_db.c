@@ -3,7 +3,9 @@
  * write replaces the file atomically (no temporary left, the old file
  * intact when the write fails); runs merge into the current epoch and a
  * new epoch starts empty; a corrupt, truncated or foreign file gets an
- * error naming it while the other profiles stay readable.
+ * error naming it while the other profiles stay readable; culprit
+ * profiles (kind 5, version 2) keep several culprit pcs per pc, merge per
+ * (pc, culprit), and version 1 files are read except for that kind.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -227,10 +229,96 @@ static void bad_files_are_named_and_the_rest_stay_readable(void **state)
 	dcpi_profile_free(b);
 }
 
+static uint32_t crc32_test(const uint8_t *p, size_t n)
+{
+	uint32_t c = 0xffffffffu;
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
+	}
+	return ~c;
+}
+
+/* Rewrite an encoded profile's version (and its checksum). */
+static void set_version(uint8_t *buf, size_t len, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		buf[8 + i] = (uint8_t)(v >> (8 * i));
+	uint32_t c = crc32_test(buf, len - 4);
+	for (int i = 0; i < 4; i++)
+		buf[len - 4 + i] = (uint8_t)(c >> (8 * i));
+}
+
+static void culprit_records_keep_their_pcs(void **state)
+{
+	(void)state;
+	struct dcpi_profile *p = dcpi_profile_new(DCPI_KIND_CULPRIT, ISSUE_WAIT_DEP_L2D, "/bin/prog", NULL);
+	assert_non_null(p);
+	/* pc 0x400100 waited on two loads and on culprits not kept apart (0) */
+	assert_int_equal(dcpi_profile_add_aux(p, 0x400200, 0x4001f0, 5, NULL), 0);
+	assert_int_equal(dcpi_profile_add_aux(p, 0x400100, 0x4000fc, 7, NULL), 0);
+	assert_int_equal(dcpi_profile_add_aux(p, 0x400100, 0x400080, 3, NULL), 0);
+	assert_int_equal(dcpi_profile_add_aux(p, 0x400100, 0, 1, NULL), 0);
+	assert_int_equal(dcpi_profile_add_aux(p, 0x400100, 0x4000fc, 2, NULL), 0);   /* merges */
+	dcpi_profile_normalize(p);
+	assert_int_equal(p->n, 4);
+	static const struct dcpi_rec want[] = { { 0x400100, 1, 0 }, { 0x400100, 3, 0x400080 },
+						{ 0x400100, 9, 0x4000fc }, { 0x400200, 5, 0x4001f0 } };
+	assert_memory_equal(p->rec, want, sizeof want);
+	char name[128];
+	assert_int_equal(dcpi_db_file_name(p, name, sizeof name), 0);
+	assert_non_null(strstr(name, ".culprit-dep-l2d.truth"));
+	uint8_t *buf;
+	size_t len;
+	assert_int_equal(dcpi_profile_encode(p, &buf, &len, NULL), 0);
+	struct dcpi_profile *q;
+	assert_int_equal(dcpi_profile_decode(buf, len, &q, NULL), 0);
+	assert_int_equal(q->kind, DCPI_KIND_CULPRIT);
+	assert_int_equal(q->event, ISSUE_WAIT_DEP_L2D);
+	assert_int_equal(q->n, 4);
+	assert_memory_equal(q->rec, want, sizeof want);
+	/* every single-byte change and truncation is caught here too */
+	for (size_t i = 0; i < len; i++) {
+		struct dcpi_profile *r;
+		buf[i] ^= 0x20;
+		assert_true(dcpi_profile_decode(buf, len, &r, NULL) < 0);
+		buf[i] ^= 0x20;
+		assert_true(dcpi_profile_decode(buf, i, &r, NULL) < 0);
+	}
+	/* another run merges per (pc, culprit) */
+	assert_int_equal(dcpi_profile_merge(q, p, NULL), 0);
+	assert_int_equal(q->n, 4);
+	assert_int_equal(q->rec[2].count, 18);
+	assert_int_equal(q->rec[2].aux, 0x4000fc);
+	/* a culprit file cannot claim version 1, which had no such kind */
+	struct ivx_err err = { 0 };
+	struct dcpi_profile *r;
+	set_version(buf, len, 1);
+	assert_true(dcpi_profile_decode(buf, len, &r, &err) < 0);
+	assert_non_null(strstr(err.msg, "culprit records in a version 1 file"));
+	free(buf);
+	/* ... but a version 1 samples file (the same layout) is read */
+	struct dcpi_profile *s = sample_profile("/bin/old", DCPI_CYCLES, 1);
+	assert_int_equal(dcpi_profile_encode(s, &buf, &len, NULL), 0);
+	set_version(buf, len, 1);
+	assert_int_equal(dcpi_profile_decode(buf, len, &r, NULL), 0);
+	assert_int_equal(r->n, s->n);
+	dcpi_profile_free(r);
+	set_version(buf, len, 3);
+	assert_true(dcpi_profile_decode(buf, len, &r, &err) < 0);
+	assert_non_null(strstr(err.msg, "profile version 3, this ivx reads versions 1 to 2"));
+	free(buf);
+	dcpi_profile_free(s);
+	dcpi_profile_free(p);
+	dcpi_profile_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_profile_survives_encoding),
+		cmocka_unit_test(culprit_records_keep_their_pcs),
 		cmocka_unit_test_setup_teardown(runs_merge_into_the_current_epoch, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_write_leaves_the_old_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_files_are_named_and_the_rest_stay_readable, setup, teardown),
