@@ -87,8 +87,15 @@ assert cul in top['culprit_pcs'], top['culprit_pcs']
 a = d['accuracy']
 assert a['culprit_pc_true_cycles'] > 0 and 0.9 <= a['culprit_pc_coverage'] <= 1, a
 PY"
+	# an I-side suspect names the instruction's own fetch: the fetch the
+	# core blamed starts in its line
+	check "icache: the true culprit (the missing fetch) is named" "python3 - '$tmp/icache.json' <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))['accuracy']
+assert a['culprit_pc_true_cycles'] > 0 and a['culprit_pc_coverage'] >= 0.9, a
+PY"
 	check "--truth prints the true culprit beside the reason" "grep -q '^4001a4 .*dep-l2d [0-9]*% ->4001a0' $tmp/dmiss.out"
-	check "--truth sums up the culprit-pc accuracy" "grep -q 'true culprit is among the culprit addresses for [0-9.]*% of the [0-9]* that blame' $tmp/dmiss.out"
+	check "--truth sums up the culprit-pc accuracy" "grep -q 'true culprit is named (an address listed; for an I-side miss, the instruction.s own fetch) for [0-9.]*% of the [0-9]* that blame' $tmp/dmiss.out"
 	# a database written before version 2: no culprit files, version 1
 	# headers. It is still read, and says it has no culprit truth.
 	cp -r "$tmp/dmiss" "$tmp/old"

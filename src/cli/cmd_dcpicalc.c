@@ -80,7 +80,28 @@ static double edge_truth(const struct dcpicalc_proc *pr, const struct dcc *a, co
 	return ret;
 }
 
-static void measure(const struct dcpicalc_proc *pr, const struct dcc *a, double period, struct accuracy *acc)
+/* Whether dcpicalc names the true culprit c of instruction i's stall.
+ * An I-side suspect (i, t) carries no address: it means "this
+ * instruction's own fetch missed", so it names the fetch the core blamed
+ * when that fetch started in the instruction's I-cache line (I-TLB
+ * page). */
+static int names_culprit(const struct dcc *a, size_t i, const struct dcpicalc_culprit *c,
+			 const struct machine_config *mc)
+{
+	const struct dcc_result_insn *r = dcc_result_at(a, i);
+	int l = dcc_letter_of_wait(c->reason);
+	if (!c->culprit)
+		return 0;
+	if (l == DCC_D_ICACHE || l == DCC_D_ITLB) {
+		uint64_t size = l == DCC_D_ICACHE ? (mc->l1i.line ? mc->l1i.line : 64) :
+			(mc->itlb.page ? mc->itlb.page : 4096);
+		return (r->culprits >> l & 1) && c->culprit / size == dcc_insn_at(a, i)->pc / size;
+	}
+	return lists_pc(r, c->culprit);
+}
+
+static void measure(const struct dcpicalc_proc *pr, const struct dcc *a, const struct machine_config *mc,
+		    double period, struct accuracy *acc)
 {
 	memset(acc, 0, sizeof *acc);
 	const struct dcc_summary *s = dcc_summary(a);
@@ -120,7 +141,7 @@ static void measure(const struct dcpicalc_proc *pr, const struct dcc *a, double 
 				continue;
 			acc->cpc_true += (double)c->cycles;
 			acc->cpc_by_letter[l] += (double)c->cycles;
-			if (c->culprit && lists_pc(r, c->culprit)) {
+			if (names_culprit(a, i, c, mc)) {
 				acc->cpc_covered += (double)c->cycles;
 				acc->cpc_cov_by_letter[l] += (double)c->cycles;
 			}
@@ -342,7 +363,7 @@ static void print_summary(FILE *o, const struct dcpicalc_proc *pr, const struct 
 			fprintf(o, "*** truth: the true reason is among the culprits for %.1f%% of %.0f dynamic stall cycles\n",
 				pct(acc->dyn_covered, acc->dyn_true), acc->dyn_true);
 		if (pr->has_culprits)
-			fprintf(o, "*** truth: the true culprit is among the culprit addresses for %.1f%% of the %.0f that blame an instruction\n",
+			fprintf(o, "*** truth: the true culprit is named (an address listed; for an I-side miss, the instruction's own fetch) for %.1f%% of the %.0f that blame an instruction\n",
 				pct(acc->cpc_covered, acc->cpc_true), acc->cpc_true);
 		else if (pr->has_wait)
 			fprintf(o, "*** truth: no culprit truth in this profile (written before database version 2: profile again)\n");
@@ -487,7 +508,7 @@ static int analyse(const struct dcpicalc_db *d, struct dcpicalc_proc *pr, struct
 		dcc_free(a);
 		return -1;
 	}
-	measure(pr, a, pr->period[0], acc);
+	measure(pr, a, &d->mc, pr->period[0], acc);
 	*out = a;
 	return 0;
 }
