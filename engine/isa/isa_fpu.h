@@ -63,6 +63,32 @@ uint64_t fpu_from_int64(struct cpu *c, uint64_t v, int is_signed, int bits, int 
 uint64_t fpu_s_to_d(struct cpu *c, uint32_t a);
 uint32_t fpu_d_to_s(struct cpu *c, uint64_t a);
 
+/* FCVTXN: double to single, rounding to odd. */
+uint32_t fpu_d_to_s_odd(struct cpu *c, uint64_t a);
+
+/* FMULX (infinity times zero is +-2.0), FRECPS (2 - a*b), FRSQRTS
+ * ((3 - a*b) / 2), each rounded once. */
+uint32_t fpu_mulx32(struct cpu *c, uint32_t a, uint32_t b);
+uint64_t fpu_mulx64(struct cpu *c, uint64_t a, uint64_t b);
+uint32_t fpu_recps32(struct cpu *c, uint32_t a, uint32_t b);
+uint64_t fpu_recps64(struct cpu *c, uint64_t a, uint64_t b);
+uint32_t fpu_rsqrts32(struct cpu *c, uint32_t a, uint32_t b);
+uint64_t fpu_rsqrts64(struct cpu *c, uint64_t a, uint64_t b);
+
+/* The architecture's 8-bit estimates (FRECPE, FRSQRTE), FRECPX, and the
+ * unsigned fixed-point estimates (URECPE, URSQRTE) with their integer
+ * kernels RecipEstimate (a in 256..511) and RecipSqrtEstimate (128..511). */
+uint32_t fpu_recpe32(struct cpu *c, uint32_t a);
+uint64_t fpu_recpe64(struct cpu *c, uint64_t a);
+uint32_t fpu_rsqrte32(struct cpu *c, uint32_t a);
+uint64_t fpu_rsqrte64(struct cpu *c, uint64_t a);
+uint32_t fpu_recpx32(struct cpu *c, uint32_t a);
+uint64_t fpu_recpx64(struct cpu *c, uint64_t a);
+uint32_t fpu_urecpe(uint32_t a);
+uint32_t fpu_ursqrte(uint32_t a);
+unsigned fpu_recip_estimate(unsigned a);
+unsigned fpu_rsqrt_estimate(unsigned a);
+
 /* The 8-bit FMOV immediate expanded to single / double. */
 uint32_t fpu_imm32(unsigned imm8);
 uint64_t fpu_imm64(unsigned imm8);

@@ -45,83 +45,7 @@
  * second index.
  */
 #include <string.h>
-#include "isa_internal.h"
-#include "isa_fpu.h"
-
-typedef union cpu_vreg vreg;
-
-static inline uint64_t lget(const vreg *v, unsigned es, unsigned i)
-{
-	switch (es) {
-	case 0: return v->b[i];
-	case 1: return v->h[i];
-	case 2: return v->s[i];
-	default: return v->d[i];
-	}
-}
-
-static inline int64_t lgets(const vreg *v, unsigned es, unsigned i)
-{
-	switch (es) {
-	case 0: return v->sb[i];
-	case 1: return v->sh[i];
-	case 2: return v->ss[i];
-	default: return v->sd[i];
-	}
-}
-
-static inline void lset(vreg *v, unsigned es, unsigned i, uint64_t x)
-{
-	switch (es) {
-	case 0: v->b[i] = (uint8_t)x; break;
-	case 1: v->h[i] = (uint16_t)x; break;
-	case 2: v->s[i] = (uint32_t)x; break;
-	default: v->d[i] = x; break;
-	}
-}
-
-/* Write a result of `bytes` bytes: the rest of the register becomes zero. */
-static inline void vput(struct cpu *c, unsigned rd, vreg *r, unsigned bytes)
-{
-	if (bytes < 16)
-		memset(r->b + bytes, 0, 16 - bytes);
-	c->v[rd] = *r;
-}
-
-static inline uint64_t emask(unsigned es)
-{
-	return es == 3 ? ~0ull : (1ull << (8u << es)) - 1;
-}
-
-static inline int64_t smax_of(unsigned es) { return (int64_t)(emask(es) >> 1); }
-static inline int64_t smin_of(unsigned es) { return -smax_of(es) - 1; }
-
-/* Signed saturation of x to an element of es, setting QC when it clips. */
-static inline uint64_t sat_s(struct cpu *c, __int128 x, unsigned es)
-{
-	if (x > smax_of(es)) {
-		c->fpsr |= FPSR_QC;
-		return (uint64_t)smax_of(es);
-	}
-	if (x < smin_of(es)) {
-		c->fpsr |= FPSR_QC;
-		return (uint64_t)smin_of(es);
-	}
-	return (uint64_t)(int64_t)x;
-}
-
-static inline uint64_t sat_u(struct cpu *c, __int128 x, unsigned es)
-{
-	if (x > (__int128)emask(es)) {
-		c->fpsr |= FPSR_QC;
-		return emask(es);
-	}
-	if (x < 0) {
-		c->fpsr |= FPSR_QC;
-		return 0;
-	}
-	return (uint64_t)x;
-}
+#include "isa_simd.h"
 
 /* ---- three same (integer) ---- */
 
@@ -751,20 +675,6 @@ static int h_diff(struct cpu *c, const struct uop *u)
 
 /* ---- decoders ---- */
 
-static void set_simd(struct uop *u, uint32_t w, uop_exec_fn fn, int cls, int has_m, int reads_d)
-{
-	isa_set(u, fn, cls);
-	u->rd = (uint8_t)isa_bits(w, 4, 0);
-	u->rn = (uint8_t)isa_bits(w, 9, 5);
-	u->rm = (uint8_t)isa_bits(w, 20, 16);
-	isa_src_v(u, u->rn);
-	if (has_m)
-		isa_src_v(u, u->rm);
-	if (reads_d)
-		isa_src_v(u, u->rd);
-	isa_dst_v(u, u->rd);
-}
-
 static void dec_3same(uint32_t w, struct uop *u, int scalar)
 {
 	unsigned q = (w >> 30) & 1, uns = (w >> 29) & 1, size = isa_bits(w, 23, 22), opc = isa_bits(w, 15, 11);
@@ -1360,8 +1270,9 @@ static void dec_scalar_pair(uint32_t w, struct uop *u)
 	u->f3 = 1;
 }
 
-/* Advanced SIMD, vector (0 Q U 0111 ...) and scalar (01 U 1111 ...). */
-void isa_dec_simd(uint32_t w, struct uop *u)
+/* The forms of this file; isa_dec_simd below tries the other SIMD files
+ * for what is left unsupported. */
+static void dec_simd_base(uint32_t w, struct uop *u)
 {
 	int scalar = (w >> 28) & 1;
 	if (w >> 31)
@@ -1415,4 +1326,14 @@ void isa_dec_simd(uint32_t w, struct uop *u)
 	}
 	if (!scalar && isa_bits(w, 11, 10) == 0)
 		dec_diff(w, u);
+}
+
+/* Advanced SIMD, vector (0 Q U 0111 ...) and scalar (01 U 1111 ...). */
+void isa_dec_simd(uint32_t w, struct uop *u)
+{
+	dec_simd_base(w, u);
+	if (u->op_class == UOP_UNSUPPORTED)
+		isa_dec_simd_sat(w, u);
+	if (u->op_class == UOP_UNSUPPORTED)
+		isa_dec_simd_fpe(w, u);
 }

@@ -64,12 +64,40 @@ static uint64_t fp64_value(struct dt_rng *r)
 	}
 }
 
+/* 64 bits of integer lanes of one random size, each an edge of that size
+ * (0, +-1, the signed and unsigned extremes and their neighbours) or a
+ * byte-sized shift amount between -70 and 70 (the shifts by register read
+ * the low byte of each lane), so saturation and every shift distance
+ * come up in all lane sizes. */
+static uint64_t lane_value(struct dt_rng *r)
+{
+	unsigned es = (unsigned)dt_below(r, 4), bits = 8u << es;
+	uint64_t m = es == 3 ? ~0ull : (1ull << bits) - 1, v = 0;
+	for (unsigned i = 0; i < 64 / bits; i++) {
+		uint64_t smin = 1ull << (bits - 1), x;
+		switch (dt_below(r, 9)) {
+		case 0: x = 0; break;
+		case 1: x = 1; break;
+		case 2: x = m; break;                   /* -1, unsigned max */
+		case 3: x = smin; break;                /* signed min */
+		case 4: x = smin - 1; break;            /* signed max */
+		case 5: x = smin + dt_range(r, -2, 2); break;
+		case 6: x = (uint64_t)dt_range(r, -70, 70) & 0xff; break;
+		case 7: x = 1ull << dt_below(r, bits); break;
+		default: x = dt_rand(r); break;
+		}
+		v |= (x & m) << (i * bits);
+	}
+	return v;
+}
+
 uint64_t dt_fp_value(struct dt_rng *r)
 {
-	switch (dt_below(r, 4)) {
+	switch (dt_below(r, 5)) {
 	case 0: return fp64_value(r);
 	case 1: return (uint64_t)fp32_value(r) | (uint64_t)fp32_value(r) << 32;
 	case 2: return dt_value(r);
+	case 3: return lane_value(r);
 	default: return dt_rand(r);
 	}
 }
@@ -165,6 +193,63 @@ void dt_emit_simd_shift(struct dt_gen *g) { dt_draw(g, 0x0f000400u, QU | 0x007ff
 void dt_emit_simd_diff(struct dt_gen *g) { dt_draw(g, 0x0e200000u, QU | SIZE | RD_RN_RM | 0xf000u); }
 void dt_emit_simd_elem(struct dt_gen *g) { dt_draw(g, 0x0f000000u, QU | SIZE | 0x003ffbffu); }
 void dt_emit_simd_scalar(struct dt_gen *g) { dt_draw(g, 0x5e000000u, 0x21ffffffu); }
+
+/* One of a list of (fixed bits, random bits) encodings, uniformly. */
+struct dt_enc { uint32_t fixed, mask; };
+
+static void dt_draw_list(struct dt_gen *g, const struct dt_enc *e, size_t n)
+{
+	size_t k = (size_t)dt_below(R(g), n);
+	dt_draw(g, e[k].fixed, e[k].mask);
+}
+
+#define Q      0x40000000u
+#define U      0x20000000u
+#define SZ     0x00400000u
+#define ELEM   0x003f0bffu              /* L, M, Rm, H, Rn, Rd */
+#define IMMSH  0x007f03ffu              /* immh, immb, Rn, Rd */
+
+/* Saturating, rounding and polynomial integer forms: shifts by register,
+ * doubling multiplies (same, long, by element, RDM), shifts by immediate
+ * with saturation, SUQADD USQADD SQABS SQNEG, PMULL; vector and scalar. */
+void dt_emit_simd_sat(struct dt_gen *g)
+{
+	static const struct dt_enc e[] = {
+		{ 0x0e204c00u, QU | SIZE | RD_RN_RM }, { 0x5e204c00u, U | SIZE | RD_RN_RM },   /* [SU]QSHL */
+		{ 0x0e205400u, QU | SIZE | RD_RN_RM }, { 0x5e205400u, U | SIZE | RD_RN_RM },   /* [SU]RSHL */
+		{ 0x0e205c00u, QU | SIZE | RD_RN_RM }, { 0x5e205c00u, U | SIZE | RD_RN_RM },   /* [SU]QRSHL */
+		{ 0x0e20b400u, QU | SIZE | RD_RN_RM }, { 0x5e20b400u, U | SIZE | RD_RN_RM },   /* SQ(R)DMULH */
+		{ 0x2e008400u, Q | SIZE | RD_RN_RM | 0x800u }, { 0x7e008400u, SIZE | RD_RN_RM | 0x800u }, /* SQRDMLxH */
+		{ 0x0e209000u, Q | SIZE | RD_RN_RM | 0x6000u }, { 0x5e209000u, SIZE | RD_RN_RM | 0x6000u }, /* SQDMxLx */
+		{ 0x0e20e000u, Q | SIZE | RD_RN_RM },                                          /* PMULL */
+		{ 0x0f003000u, Q | SIZE | ELEM | 0x4000u }, { 0x5f003000u, SIZE | ELEM | 0x4000u }, /* SQDMLAL/SL elem */
+		{ 0x0f00b000u, Q | SIZE | ELEM }, { 0x5f00b000u, SIZE | ELEM },               /* SQDMULL elem */
+		{ 0x0f00c000u, Q | SIZE | ELEM | 0x1000u }, { 0x5f00c000u, SIZE | ELEM | 0x1000u }, /* SQ(R)DMULH elem */
+		{ 0x2f00d000u, Q | SIZE | ELEM | 0x2000u }, { 0x7f00d000u, SIZE | ELEM | 0x2000u }, /* SQRDMLxH elem */
+		{ 0x0f007400u, QU | IMMSH }, { 0x5f007400u, U | IMMSH },                      /* [SU]QSHL # */
+		{ 0x2f006400u, Q | IMMSH }, { 0x7f006400u, IMMSH },                           /* SQSHLU */
+		{ 0x0e203800u, QU | SIZE | 0x3ffu }, { 0x5e203800u, U | SIZE | 0x3ffu },      /* SUQADD USQADD */
+		{ 0x0e207800u, QU | SIZE | 0x3ffu }, { 0x5e207800u, U | SIZE | 0x3ffu },      /* SQABS SQNEG */
+	};
+	dt_draw_list(g, e, sizeof e / sizeof e[0]);
+}
+
+/* FP estimates and steps: FRECPE FRSQRTE FRECPX URECPE URSQRTE, FRECPS
+ * FRSQRTS, FMULX (also by element), FCVTXN; vector and scalar. */
+void dt_emit_simd_fpest(struct dt_gen *g)
+{
+	static const struct dt_enc e[] = {
+		{ 0x0e20dc00u, Q | SZ | RD_RN_RM }, { 0x5e20dc00u, SZ | RD_RN_RM },           /* FMULX */
+		{ 0x0e20fc00u, Q | SZ | RD_RN_RM }, { 0x5e20fc00u, SZ | RD_RN_RM },           /* FRECPS */
+		{ 0x0ea0fc00u, Q | SZ | RD_RN_RM }, { 0x5ea0fc00u, SZ | RD_RN_RM },           /* FRSQRTS */
+		{ 0x0ea1d800u, QU | SZ | 0x3ffu }, { 0x5ea1d800u, U | SZ | 0x3ffu },          /* FRECPE FRSQRTE */
+		{ 0x0ea1c800u, QU | 0x3ffu },                                                 /* URECPE URSQRTE */
+		{ 0x5ea1f800u, SZ | 0x3ffu },                                                 /* FRECPX */
+		{ 0x2e616800u, Q | 0x3ffu }, { 0x7e616800u, 0x3ffu },                         /* FCVTXN */
+		{ 0x2f809000u, Q | SZ | ELEM }, { 0x7f809000u, SZ | ELEM },                   /* FMULX elem */
+	};
+	dt_draw_list(g, e, sizeof e / sizeof e[0]);
+}
 
 /* --- loads and stores of SIMD&FP registers --------------------------------- */
 

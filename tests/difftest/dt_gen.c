@@ -323,6 +323,8 @@ const struct dt_form dt_forms[] = {
 	{ "simd_diff",    2, dt_emit_simd_diff,    "*" },
 	{ "simd_elem",    2, dt_emit_simd_elem,    "*" },
 	{ "simd_scalar",  3, dt_emit_simd_scalar,  "*" },
+	{ "simd_sat",     3, dt_emit_simd_sat,     "*" },
+	{ "simd_fpest",   3, dt_emit_simd_fpest,   "*" },
 	{ "ld_fp",        4, dt_emit_ld_fp,        "ldr str ldur stur" },
 	{ "ld_fp_pair",   3, dt_emit_ld_fp_pair,   "ldp stp ldnp stnp" },
 	{ "ld_fp_literal", 1, dt_emit_ld_fp_literal, "ldr" },
