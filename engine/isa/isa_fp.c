@@ -6,7 +6,8 @@
  * X <-> V.D[1]), FABS FNEG FSQRT, FCVT between S and D, FRINTN/P/M/Z/A/X/I,
  * FCMP/FCMPE (register and zero), FCCMP/FCCMPE, FCSEL, SCVTF/UCVTF and
  * FCVT{N,P,M,Z,A}{S,U} to and from W and X, and their fixed-point forms.
- * Not covered: half precision (type 11, FCVT to/from H), FJCVTZS, FRINT32/64.
+ * FCVT between H and S/D (isa_fpu_half.c). Not covered: half-precision
+ * arithmetic (type 11 otherwise), FJCVTZS, FRINT32/64.
  *
  * The arithmetic itself is in isa_fpu.c (Arm rounding, NaNs and flags);
  * handlers here only move operands. Writing an S or D register zeroes the
@@ -73,6 +74,11 @@ static int h_fsqrt_s(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_s
 static int h_fsqrt_d(struct cpu *c, const struct uop *u) { set_d(c, u->rd, fpu_sqrt64(c, c->v[u->rn].d[0])); return ISA_NEXT; }
 static int h_fcvt_sd(struct cpu *c, const struct uop *u) { set_d(c, u->rd, fpu_s_to_d(c, c->v[u->rn].s[0])); return ISA_NEXT; }
 static int h_fcvt_ds(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_d_to_s(c, c->v[u->rn].d[0])); return ISA_NEXT; }
+/* half precision: a result H clears the register above it, as S and D do */
+static int h_fcvt_hs(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_h_to_s(c, c->v[u->rn].h[0])); return ISA_NEXT; }
+static int h_fcvt_hd(struct cpu *c, const struct uop *u) { set_d(c, u->rd, fpu_h_to_d(c, c->v[u->rn].h[0])); return ISA_NEXT; }
+static int h_fcvt_sh(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_s_to_h(c, c->v[u->rn].s[0])); return ISA_NEXT; }
+static int h_fcvt_dh(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_d_to_h(c, c->v[u->rn].d[0])); return ISA_NEXT; }
 
 /* f1 = rounding mode, f2 = exact (FRINTX) */
 static int h_frint_s(struct cpu *c, const struct uop *u)
@@ -226,6 +232,14 @@ void isa_dec_fp_dp3(uint32_t w, struct uop *u)
 void isa_dec_fp_dp1(uint32_t w, struct uop *u)
 {
 	unsigned type = isa_bits(w, 23, 22), opc = isa_bits(w, 20, 15);
+	if (type == 3 && (opc == 4 || opc == 5)) {      /* FCVT Sd, Hn / Dd, Hn */
+		set_vop(u, opc == 4 ? h_fcvt_hs : h_fcvt_hd, UOP_FP, w, 0);
+		return;
+	}
+	if (type <= 1 && opc == 7) {                    /* FCVT Hd, Sn / Hd, Dn */
+		set_vop(u, type ? h_fcvt_dh : h_fcvt_sh, UOP_FP, w, 0);
+		return;
+	}
 	if (type > 1)
 		return;
 	int d = (int)type;

@@ -59,9 +59,16 @@ uint64_t fpu_to_int64(struct cpu *c, uint64_t a, int mode, int is_unsigned, int 
 uint32_t fpu_from_int32(struct cpu *c, uint64_t v, int is_signed, int bits, int fbits);
 uint64_t fpu_from_int64(struct cpu *c, uint64_t v, int is_signed, int bits, int fbits);
 
-/* FCVT between single and double (half precision is not implemented). */
+/* FCVT between single and double. */
 uint64_t fpu_s_to_d(struct cpu *c, uint32_t a);
 uint32_t fpu_d_to_s(struct cpu *c, uint64_t a);
+
+/* Half precision <-> single / double (isa_fpu_half.c): FPCR rounding,
+ * AHP and DN; FZ flushes the single or double side only. */
+uint32_t fpu_h_to_s(struct cpu *c, uint16_t h);
+uint64_t fpu_h_to_d(struct cpu *c, uint16_t h);
+uint16_t fpu_s_to_h(struct cpu *c, uint32_t a);
+uint16_t fpu_d_to_h(struct cpu *c, uint64_t a);
 
 /* FCVTXN: double to single, rounding to odd. */
 uint32_t fpu_d_to_s_odd(struct cpu *c, uint64_t a);

@@ -4,7 +4,8 @@
  *
  *   three same: FMULX FRECPS FRSQRTS
  *   two-register misc: FRECPE FRSQRTE, FRECPX (scalar only), URECPE
- *     URSQRTE (vector only), FCVTXN (and FCVTXN2)
+ *     URSQRTE (vector only), FCVTXN (and FCVTXN2), FCVTN FCVTL between
+ *     half and single precision (isa_simd.c has single <-> double)
  *   by element: FMULX
  *
  * The arithmetic is in isa_fpu.c (fpu_recpe32 ...): FPCR rounding, FZ and
@@ -72,6 +73,27 @@ static int h_fcvtxn(struct cpu *c, const struct uop *u)
 	return ISA_NEXT;
 }
 
+/* FCVTN/FCVTN2 single -> half, FCVTL/FCVTL2 half -> single: f1 0 narrow,
+ * 1 widen; f3 bit 2 upper half. */
+static int h_fcvt_half(struct cpu *c, const struct uop *u)
+{
+	const vreg vn = c->v[u->rn];
+	unsigned base = (u->f3 & 4) ? 4 : 0;
+	vreg r;
+	if (u->f1 == 0) {
+		r = c->v[u->rd];
+		if (!base)
+			memset(&r, 0, sizeof r);
+		for (unsigned i = 0; i < 4; i++)
+			r.h[base + i] = fpu_s_to_h(c, vn.s[i]);
+	} else {
+		for (unsigned i = 0; i < 4; i++)
+			r.s[i] = fpu_h_to_s(c, vn.h[base + i]);
+	}
+	c->v[u->rd] = r;
+	return ISA_NEXT;
+}
+
 static void dec_3same(uint32_t w, struct uop *u, int scalar)
 {
 	unsigned q = (w >> 30) & 1, uns = (w >> 29) & 1, size = isa_bits(w, 23, 22), opc = isa_bits(w, 15, 11);
@@ -101,6 +123,12 @@ static void dec_misc(uint32_t w, struct uop *u, int scalar)
 			return;
 		set_simd(u, w, h_fcvtxn, UOP_FP, 0, q && !scalar);
 		u->f3 = (uint8_t)(scalar ? 1 : q ? 4 : 0);
+		return;
+	}
+	if ((key == 0x16 || key == 0x17) && size == 0 && !scalar) {    /* FCVTN, FCVTL with H */
+		set_simd(u, w, h_fcvt_half, UOP_FP, 0, key == 0x16 && q);
+		u->f1 = (uint8_t)(key == 0x17);
+		u->f3 = (uint8_t)(q << 2);
 		return;
 	}
 	switch (key) {

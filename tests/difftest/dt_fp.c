@@ -147,7 +147,7 @@ void dt_emit_fp_imm(struct dt_gen *g) { dt_draw(g, 0x1e201000u, TYPE | 0x001fe01
 void dt_emit_fp_cvt(struct dt_gen *g) { dt_draw(g, 0x1e200000u, 0x80000000u | TYPE | 0x001f03ffu); }
 void dt_emit_fp_fixed(struct dt_gen *g) { dt_draw(g, 0x1e000000u, 0x80000000u | TYPE | 0x001fffffu); }
 
-/* MSR FPCR with a random rounding mode, FZ and DN (mostly nearest, no
+/* MSR FPCR with a random rounding mode, FZ, DN and AHP (mostly nearest, no
  * flush); sometimes MSR FPSR (clearing or setting flags) or MRS of either. */
 void dt_emit_fpcr(struct dt_gen *g)
 {
@@ -159,6 +159,8 @@ void dt_emit_fpcr(struct dt_gen *g)
 			v |= 1u << 24;                  /* FZ */
 		if (dt_below(R(g), 3) == 0)
 			v |= 1u << 25;                  /* DN */
+		if (dt_below(R(g), 4) == 0)
+			v |= 1u << 26;                  /* AHP: only half-precision conversions see it */
 		dt_set_reg(g, rt, v);
 		dt_emit(g, 0xd51b4400u | (uint32_t)rt);
 		break;

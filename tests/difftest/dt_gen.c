@@ -398,7 +398,8 @@ void dt_gen_block(struct dt_block *b, uint64_t seed, uint64_t index, const uint6
 		b->v[i][1] = dt_fp_value(&g.rng);
 	}
 	b->fpcr = dt_below(&g.rng, 4) ? 0 : (uint64_t)dt_below(&g.rng, 4) << 22 |
-		  (uint64_t)dt_below(&g.rng, 2) << 24 | (uint64_t)dt_below(&g.rng, 2) << 25;
+		  (uint64_t)dt_below(&g.rng, 2) << 24 | (uint64_t)dt_below(&g.rng, 2) << 25 |
+		  (uint64_t)(dt_below(&g.rng, 4) == 0) << 26;
 	b->fpsr = dt_below(&g.rng, 4) ? 0 : dt_rand(&g.rng) & 0x0800009full;
 	for (int i = 0; i < DT_SCRATCH; i += 8) {
 		uint64_t v = dt_below(&g.rng, 3) ? dt_rand(&g.rng) : dt_value(&g.rng);
