@@ -223,6 +223,36 @@ uint32_t fpu_d_to_s_odd(struct cpu *c, uint64_t a)
 	return r;
 }
 
+/* FJCVTZS: double to int32 as JavaScript's ToInt32 (towards zero, modulo
+ * 2^32); *z is set when the conversion was exact and in range (it
+ * becomes PSTATE.Z), else IOC (out of range, NaN, infinity) or IXC. */
+uint32_t fpu_fjcvtzs(struct cpu *c, uint64_t a, int *z)
+{
+	uint32_t fl = 0, r = 0;
+	uint64_t fa = ftz64(c, a, &fl);
+	*z = 1;
+	if (isnan64(fa) || isinf64(fa)) {
+		fl |= FPSR_IOC;
+		*z = 0;
+	} else {
+		double x = tof64(fa), t = trunc(x), m = fmod(t, 4294967296.0);
+		if (m < 0)
+			m += 4294967296.0;      /* exact: integers below 2^53 */
+		r = (uint32_t)m;
+		if (t < -2147483648.0 || t > 2147483647.0) {
+			fl |= FPSR_IOC;
+			*z = 0;
+		} else if (t != x) {
+			fl |= FPSR_IXC;
+			*z = 0;
+		} else if (x == 0 && ((fa >> 63) || (a & 0x000fffffffffffffull))) {
+			*z = 0;                 /* -0, or a denormal flushed to +0 */
+		}
+	}
+	c->fpsr |= fl;
+	return r;
+}
+
 /* URECPE / URSQRTE: the FP estimate kernels on a 32-bit fixed-point
  * fraction; inputs below 0.5 (0.25) give all ones. */
 uint32_t fpu_urecpe(uint32_t a)

@@ -63,6 +63,13 @@ uint64_t fpu_from_int64(struct cpu *c, uint64_t v, int is_signed, int bits, int 
 uint64_t fpu_s_to_d(struct cpu *c, uint32_t a);
 uint32_t fpu_d_to_s(struct cpu *c, uint64_t a);
 
+/* FRINT32Z/X, FRINT64Z/X (mode FPR_ZERO or FPR_FPCR, intsize 32 or 64). */
+uint32_t fpu_rintn32(struct cpu *c, uint32_t a, int mode, int intsize);
+uint64_t fpu_rintn64(struct cpu *c, uint64_t a, int mode, int intsize);
+
+/* FJCVTZS: the W result; *z = exact and in range. */
+uint32_t fpu_fjcvtzs(struct cpu *c, uint64_t a, int *z);
+
 /* Half precision <-> single / double (isa_fpu_half.c): FPCR rounding,
  * AHP and DN; FZ flushes the single or double side only. */
 uint32_t fpu_h_to_s(struct cpu *c, uint16_t h);

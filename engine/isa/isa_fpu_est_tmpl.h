@@ -1,7 +1,7 @@
 /*
  * isa_fpu_est_tmpl.h — the reciprocal and reciprocal square root
  * estimates and Newton-Raphson steps (FRECPE, FRSQRTE, FRECPX, FRECPS,
- * FRSQRTS) and FMULX for one precision. Included by isa_fpu.c after
+ * FRSQRTS), FMULX and FRINT32/64 for one precision. Included by isa_fpu.c after
  * isa_fpu_tmpl.h with the same W / T_* macros plus T_FBITS (fraction
  * bits) and T_BIAS; not a header of its own.
  *
@@ -172,6 +172,29 @@ T_U SUF(fpu_recpx)(struct cpu *c, T_U a)
 	} else {
 		T_U e = a & T_EXP;
 		r = (a & T_SIGN) | (e ? (~e & T_EXP) : T_EXP - T_MINN);
+	}
+	c->fpsr |= fl;
+	return r;
+}
+
+/* FRINT32Z/X, FRINT64Z/X: round to an integral value that must fit an
+ * intsize-bit integer; a NaN, an infinity or a value out of range gives
+ * -2^(intsize-1) with IOC (and no IXC). */
+T_U SUF(fpu_rintn)(struct cpu *c, T_U a, int mode, int intsize)
+{
+	uint32_t fl = 0;
+	T_U fa = SUF(ftz)(c, a, &fl);
+	T_U minint = T_SIGN | ((T_U)(T_BIAS + intsize - 1) << T_FBITS);
+	if (SUF(isnan)(fa) || SUF(isinf)(fa)) {
+		c->fpsr |= fl | FPSR_IOC;
+		return minint;
+	}
+	uint32_t before = c->fpsr;
+	T_U r = SUF(fpu_rint)(c, fa, mode, 1);
+	double v = (double)SUF(tof)(r), lim = ldexp(1.0, intsize - 1);
+	if (v >= lim || v < -lim) {
+		c->fpsr = before | fl | FPSR_IOC;
+		return minint;
 	}
 	c->fpsr |= fl;
 	return r;

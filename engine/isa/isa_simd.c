@@ -1336,4 +1336,6 @@ void isa_dec_simd(uint32_t w, struct uop *u)
 		isa_dec_simd_sat(w, u);
 	if (u->op_class == UOP_UNSUPPORTED)
 		isa_dec_simd_fpe(w, u);
+	if (u->op_class == UOP_UNSUPPORTED)
+		isa_dec_simd_crypto(w, u);
 }

@@ -6,7 +6,8 @@
  *
  * isa_simd.c decodes first; a word it leaves unsupported is offered to
  * isa_simd_sat.c (saturating, rounding and polynomial integer forms), then
- * to isa_simd_fpe.c (FP estimates, steps, FMULX, FCVTXN).
+ * to isa_simd_fpe.c (FP estimates, steps, FMULX, FCVTXN, FRINT32/64, half
+ * conversions), then to isa_simd_crypto.c (AES, SHA, dot product).
  */
 #ifndef IVX_ISA_SIMD_H
 #define IVX_ISA_SIMD_H
@@ -108,5 +109,6 @@ static inline void set_simd(struct uop *u, uint32_t w, uop_exec_fn fn, int cls, 
 
 void isa_dec_simd_sat(uint32_t w, struct uop *u);
 void isa_dec_simd_fpe(uint32_t w, struct uop *u);
+void isa_dec_simd_crypto(uint32_t w, struct uop *u);
 
 #endif

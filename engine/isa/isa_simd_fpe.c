@@ -5,7 +5,8 @@
  *   three same: FMULX FRECPS FRSQRTS
  *   two-register misc: FRECPE FRSQRTE, FRECPX (scalar only), URECPE
  *     URSQRTE (vector only), FCVTXN (and FCVTXN2), FCVTN FCVTL between
- *     half and single precision (isa_simd.c has single <-> double)
+ *     half and single precision (isa_simd.c has single <-> double),
+ *     FRINT32Z FRINT32X FRINT64Z FRINT64X (ARMv8.5)
  *   by element: FMULX
  *
  * The arithmetic is in isa_fpu.c (fpu_recpe32 ...): FPCR rounding, FZ and
@@ -17,7 +18,7 @@
 #include "isa_simd.h"
 
 enum { E_MULX, E_RECPS, E_RSQRTS };
-enum { U_RECPE, U_RSQRTE, U_RECPX, U_URECPE, U_URSQRTE };
+enum { U_RECPE, U_RSQRTE, U_RECPX, U_URECPE, U_URSQRTE, U_FRINT32Z, U_FRINT32X, U_FRINT64Z, U_FRINT64X };
 
 static int h_fpe2(struct cpu *c, const struct uop *u)
 {
@@ -51,7 +52,12 @@ static int h_fpe1(struct cpu *c, const struct uop *u)
 		case U_RSQRTE: x = es == 3 ? fpu_rsqrte64(c, a) : fpu_rsqrte32(c, (uint32_t)a); break;
 		case U_RECPX: x = es == 3 ? fpu_recpx64(c, a) : fpu_recpx32(c, (uint32_t)a); break;
 		case U_URECPE: x = fpu_urecpe((uint32_t)a); break;
-		default: x = fpu_ursqrte((uint32_t)a); break;
+		case U_URSQRTE: x = fpu_ursqrte((uint32_t)a); break;
+		default: {
+			int mode = u->f1 == U_FRINT32Z || u->f1 == U_FRINT64Z ? FPR_ZERO : FPR_FPCR, bits = u->f1 >= U_FRINT64Z ? 64 : 32;
+			x = es == 3 ? fpu_rintn64(c, a, mode, bits) : fpu_rintn32(c, (uint32_t)a, mode, bits);
+			break;
+		}
 		}
 		lset(&r, es, i, x);
 	}
@@ -137,6 +143,10 @@ static void dec_misc(uint32_t w, struct uop *u, int scalar)
 	case 0x3f: op = U_RECPX; if (!scalar) return; break;
 	case 0x3c: op = U_URECPE; if (scalar || sz) return; break;
 	case 0x7c: op = U_URSQRTE; if (scalar || sz) return; break;
+	case 0x1e: op = U_FRINT32Z; if (scalar) return; break;
+	case 0x5e: op = U_FRINT32X; if (scalar) return; break;
+	case 0x1f: op = U_FRINT64Z; if (scalar) return; break;
+	case 0x5f: op = U_FRINT64X; if (scalar) return; break;
 	default: return;
 	}
 	if (sz && !q && !scalar)

@@ -203,6 +203,7 @@ void dt_emit_simd_elem(struct dt_gen *g);
 void dt_emit_simd_scalar(struct dt_gen *g);
 void dt_emit_simd_sat(struct dt_gen *g);
 void dt_emit_simd_fpest(struct dt_gen *g);
+void dt_emit_simd_crypto(struct dt_gen *g);
 void dt_emit_ld_fp(struct dt_gen *g);
 void dt_emit_ld_fp_pair(struct dt_gen *g);
 void dt_emit_ld_fp_literal(struct dt_gen *g);

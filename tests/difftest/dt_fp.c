@@ -115,13 +115,16 @@ static int dt_fp_ok(uint32_t w)
 	return 1;
 }
 
+/* FJCVTZS is only drawn by dt_emit_fjcvtzs (see there). */
+static int dt_is_fjcvtzs(uint32_t w) { return (w & 0xfffffc00u) == 0x1e7e0000u; }
+
 /* Draw from a class: fixed bits | random bits under `mask`, until ivx
  * takes one (classes are dense enough that this ends quickly). */
 static void dt_draw(struct dt_gen *g, uint32_t fixed, uint32_t mask)
 {
 	for (int tries = 0; tries < 4000; tries++) {
 		uint32_t w = fixed | ((uint32_t)dt_rand(R(g)) & mask);
-		if (dt_fp_ok(w)) {
+		if (dt_fp_ok(w) && !dt_is_fjcvtzs(w)) {
 			dt_emit(g, w);
 			return;
 		}
@@ -236,8 +239,23 @@ void dt_emit_simd_sat(struct dt_gen *g)
 	dt_draw_list(g, e, sizeof e / sizeof e[0]);
 }
 
+/* FJCVTZS with FPCR.FZ cleared first: qemu 7.2 sets Z for a positive
+ * denormal that FZ flushes, where the architecture (FPToFixedJS) clears it
+ * (qemu issue 2375, fixed in later versions); with FZ clear both agree.
+ * ivx follows the architecture. */
+static void dt_emit_fjcvtzs(struct dt_gen *g)
+{
+	uint32_t t = (uint32_t)dt_reg_dst(g);
+	dt_emit_setup(g, 0xd53b4400u | t);                      /* MRS Xt, FPCR */
+	dt_emit_setup(g, 0x9267f800u | (t << 5) | t);           /* AND Xt, Xt, #~(1 << 24) */
+	dt_emit_setup(g, 0xd51b4400u | t);                      /* MSR FPCR, Xt */
+	uint32_t rn = (uint32_t)dt_below(R(g), 32), rd = (uint32_t)dt_reg_dst(g);
+	dt_emit(g, 0x1e7e0000u | (rn << 5) | rd);
+}
+
 /* FP estimates and steps: FRECPE FRSQRTE FRECPX URECPE URSQRTE, FRECPS
- * FRSQRTS, FMULX (also by element), FCVTXN; vector and scalar. */
+ * FRSQRTS, FMULX (also by element), FCVTXN; vector and scalar. Also
+ * FJCVTZS and FRINT32/64 (scalar and vector). */
 void dt_emit_simd_fpest(struct dt_gen *g)
 {
 	static const struct dt_enc e[] = {
@@ -249,8 +267,14 @@ void dt_emit_simd_fpest(struct dt_gen *g)
 		{ 0x5ea1f800u, SZ | 0x3ffu },                                                 /* FRECPX */
 		{ 0x2e616800u, Q | 0x3ffu }, { 0x7e616800u, 0x3ffu },                         /* FCVTXN */
 		{ 0x2f809000u, Q | SZ | ELEM }, { 0x7f809000u, SZ | ELEM },                   /* FMULX elem */
+		{ 0x1e284000u, SZ | 0x18000u | 0x3ffu },                                      /* FRINT32/64 scalar */
+		{ 0x0e21e800u, QU | SZ | 0x1000u | 0x3ffu },                                  /* FRINT32/64 vector */
 	};
-	dt_draw_list(g, e, sizeof e / sizeof e[0]);
+	size_t n = sizeof e / sizeof e[0];
+	if (dt_below(R(g), n + 1) == n)
+		dt_emit_fjcvtzs(g);
+	else
+		dt_draw_list(g, e, n);
 }
 
 /* --- loads and stores of SIMD&FP registers --------------------------------- */
@@ -405,4 +429,17 @@ void dt_emit_ld_atomic(struct dt_gen *g)
 		dt_emit(g, (size - 2) << 30 | 0x08207c00u | a << 22 | rs << 16 | r << 15 | rn << 5 | rt);
 		break;
 	}
+}
+
+/* The cryptographic extension (AES, SHA-1, SHA-256) and the dot product. */
+void dt_emit_simd_crypto(struct dt_gen *g)
+{
+	static const struct dt_enc e[] = {
+		{ 0x4e284800u, 0x3000u | 0x3ffu },                                            /* AESE AESD AESMC AESIMC */
+		{ 0x5e000000u, 0x7000u | RD_RN_RM },                                          /* SHA1C .. SHA256SU1 */
+		{ 0x5e280800u, 0x3000u | 0x3ffu },                                            /* SHA1H SHA1SU1 SHA256SU0 */
+		{ 0x0e809400u, QU | RD_RN_RM },                                               /* SDOT UDOT */
+		{ 0x0f80e000u, QU | ELEM },                                                   /* SDOT UDOT (element) */
+	};
+	dt_draw_list(g, e, sizeof e / sizeof e[0]);
 }

@@ -325,6 +325,7 @@ const struct dt_form dt_forms[] = {
 	{ "simd_scalar",  3, dt_emit_simd_scalar,  "*" },
 	{ "simd_sat",     3, dt_emit_simd_sat,     "*" },
 	{ "simd_fpest",   3, dt_emit_simd_fpest,   "*" },
+	{ "simd_crypto",  2, dt_emit_simd_crypto,  "*" },
 	{ "ld_fp",        4, dt_emit_ld_fp,        "ldr str ldur stur" },
 	{ "ld_fp_pair",   3, dt_emit_ld_fp_pair,   "ldp stp ldnp stnp" },
 	{ "ld_fp_literal", 1, dt_emit_ld_fp_literal, "ldr" },
