@@ -28,10 +28,13 @@
  *     SUBHN SABAL UABAL SABDL UABDL SMLAL UMLAL SMLSL UMLSL SMULL UMULL
  *   by element: MUL MLA MLS SMULL UMULL SMLAL UMLAL SMLSL UMLSL, FMUL FMLA
  *     FMLS (S: FMUL FMLA FMLS)
- * Not covered: half-precision FP, the saturating doubling multiplies
- * (SQDMULH, SQRDMULH, SQDMULL ...), SQSHL/UQSHL/SQRSHL/URSHL/SRSHL by
- * register, FRECPE/FRSQRTE/FRECPS/FRSQRTS/FMULX, FCVTXN, the dot product,
- * crypto (AES, SHA), PMULL, BFloat16. They decode as unsupported.
+ * The rest of Advanced SIMD is decoded by the other isa_simd_*.c files
+ * (see isa_simd.h): saturating, rounding and polynomial integer forms
+ * (isa_simd_sat.c), FP estimates and steps, FMULX, FCVTXN, FRINT32/64 and
+ * half-precision conversions (isa_simd_fpe.c), AES, SHA and the dot
+ * product (isa_simd_crypto.c). Half-precision arithmetic, BFloat16, the
+ * complex-number, FHM and int8 matrix extensions, SHA-512/SHA-3/SM3/SM4
+ * decode as unsupported.
  *
  * One handler per encoding group reads the operation from f1; lanes are
  * read and written through lget/lset. A 64-bit (Q = 0) vector result
