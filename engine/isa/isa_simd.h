@@ -107,6 +107,11 @@ static inline void set_simd(struct uop *u, uint32_t w, uop_exec_fn fn, int cls, 
 	isa_dst_v(u, u->rd);
 }
 
+/* isa_simd_move.c: the data-movement groups of isa_simd.c's decoder */
+void isa_simd_dec_copy(uint32_t w, struct uop *u, int scalar);
+void isa_simd_dec_perm(uint32_t w, struct uop *u);
+void isa_simd_dec_modimm(uint32_t w, struct uop *u);
+
 void isa_dec_simd_sat(uint32_t w, struct uop *u);
 void isa_dec_simd_fpe(uint32_t w, struct uop *u);
 void isa_dec_simd_crypto(uint32_t w, struct uop *u);
