@@ -44,6 +44,27 @@ for opt in O2 O3; do
     done
 done
 
+# Intrinsics for the forms gcc does not emit by itself (saturating
+# doubling multiplies, estimates and steps, AES, SHA-256, dot product,
+# PMULL, FRINT32Z), in both modes.
+prog=$work/isa_neon_ext
+if "$cc" -O2 -static -march=armv8.5-a+crypto+dotprod+rdma -o "$prog" tests/guests/isa_neon_ext.c \
+        2> "$work/cc_neon.err"; then
+    qemu-aarch64 "$prog" > "$work/qemu_neon.out" 2> /dev/null
+    for mode in functional timing; do
+        if [ $mode = functional ]; then set -- --functional; else set --; fi
+        "$ivx" run "$@" "$prog" > "$work/ivx_neon_$mode.out" 2> "$work/ivx_neon_$mode.err"
+        rc=$?
+        if [ $rc -eq 0 ] && [ -s "$work/qemu_neon.out" ] && cmp -s "$work/qemu_neon.out" "$work/ivx_neon_$mode.out"; then
+            pass "neon-ext $mode: stdout matches qemu-aarch64 ($(wc -l < "$work/qemu_neon.out") lines)"
+        else
+            fail "neon-ext $mode: exit $rc, differs from qemu (diff $work/qemu_neon.out $work/ivx_neon_$mode.out)"
+        fi
+    done
+else
+    fail "$cc isa_neon_ext.c: $(head -1 "$work/cc_neon.err")"
+fi
+
 # An unimplemented instruction (FADD of half precision: no FP16 arithmetic)
 # in a glibc program; capstone 4 does not know it, so the text is ".inst".
 cat > "$work/unsup.c" <<'EOC'
