@@ -285,8 +285,8 @@ static uint64_t misc_op(struct cpu *c, const struct uop *u, uint64_t a, int64_t 
 			r |= ((a >> i) & 1) << (bits - 1 - i);
 		return r;
 	}
-	case M_ABS: return sa < 0 ? (uint64_t)-sa : a;
-	case M_NEG: return (uint64_t)-sa;
+	case M_ABS: return sa < 0 ? -(uint64_t)sa : a;        /* wraps for the minimum, as Arm does */
+	case M_NEG: return -(uint64_t)sa;
 	case M_CMGT0: return sa > 0 ? m : 0;
 	case M_CMGE0: return sa >= 0 ? m : 0;
 	case M_CMEQ0: return (a & m) == 0 ? m : 0;
