@@ -131,12 +131,32 @@ static void test_estimate_kernels(void **state)
 	}
 }
 
+/* Timing classes (docs/guest-abi.md): integer, crypto and dot product are
+ * simd, the estimates fp, the Newton-Raphson steps fma. */
+static void test_classes(void **state)
+{
+	static const struct { uint32_t word; int cls; } t[] = {
+		{ 0x4e62b420, UOP_SIMD }, { 0x5ee25420, UOP_SIMD }, { 0x4e284820, UOP_SIMD },
+		{ 0x4e829420, UOP_SIMD }, { 0x0ee2e020, UOP_SIMD }, { 0x5ea1d820, UOP_FP },
+		{ 0x6fc29820, UOP_FP }, { 0x7e616820, UOP_FP }, { 0x1e7e0020, UOP_FP },
+		{ 0x5e62fc20, UOP_FMA },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct uop u;
+		isa_decode(t[i].word, 0x400000, &u);
+		if (u.op_class != t[i].cls)
+			fail_msg("%08x: class %d, expected %d", t[i].word, u.op_class, t[i].cls);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_cases, isa_env_setup, isa_env_teardown),
 		cmocka_unit_test_setup_teardown(test_fjcvtzs, isa_env_setup, isa_env_teardown),
 		cmocka_unit_test(test_estimate_kernels),
+		cmocka_unit_test(test_classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
