@@ -1,10 +1,11 @@
 /*
- * isa_simd.h — what the Advanced SIMD decoders (isa_simd.c, isa_simd_sat.c,
- * isa_simd_fpe.c) share: lane access on a 128-bit register, writing a
- * result that clears the bytes above it, saturation setting FPSR.QC, and
- * the common operand setup of a SIMD uop.
+ * isa_simd.h — what the Advanced SIMD files (isa_simd.c, isa_simd_move.c,
+ * isa_simd_sat.c, isa_simd_fpe.c, isa_simd_crypto.c) share: lane access on
+ * a 128-bit register, writing a result that clears the bytes above it,
+ * saturation setting FPSR.QC, and the common operand setup of a SIMD uop.
  *
- * isa_simd.c decodes first; a word it leaves unsupported is offered to
+ * isa_simd.c decodes first (with isa_simd_move.c for copy, permute, EXT,
+ * TBL and modified immediate); a word it leaves unsupported is offered to
  * isa_simd_sat.c (saturating, rounding and polynomial integer forms), then
  * to isa_simd_fpe.c (FP estimates, steps, FMULX, FCVTXN, FRINT32/64, half
  * conversions), then to isa_simd_crypto.c (AES, SHA, dot product).
