@@ -1,11 +1,12 @@
 /*
- * isa_simd.h — what the Advanced SIMD files (isa_simd.c, isa_simd_move.c,
- * isa_simd_sat.c, isa_simd_fpe.c, isa_simd_crypto.c) share: lane access on
+ * isa_simd.h — what the Advanced SIMD files (isa_simd.c, isa_simd_misc.c,
+ * isa_simd_move.c, isa_simd_sat.c, isa_simd_fpe.c, isa_simd_crypto.c) share: lane access on
  * a 128-bit register, writing a result that clears the bytes above it,
  * saturation setting FPSR.QC, and the common operand setup of a SIMD uop.
  *
- * isa_simd.c decodes first (with isa_simd_move.c for copy, permute, EXT,
- * TBL and modified immediate); a word it leaves unsupported is offered to
+ * isa_simd.c decodes first (with isa_simd_misc.c for two-register misc,
+ * across lanes and shift by immediate, isa_simd_move.c for copy, permute,
+ * EXT, TBL and modified immediate); a word it leaves unsupported is offered to
  * isa_simd_sat.c (saturating, rounding and polynomial integer forms), then
  * to isa_simd_fpe.c (FP estimates, steps, FMULX, FCVTXN, FRINT32/64, half
  * conversions), then to isa_simd_crypto.c (AES, SHA, dot product).
@@ -107,6 +108,19 @@ static inline void set_simd(struct uop *u, uint32_t w, uop_exec_fn fn, int cls, 
 		isa_src_v(u, u->rd);
 	isa_dst_v(u, u->rd);
 }
+
+/* The vector FP binary operations of isa_simd.c (op: F_*), shared by the
+ * groups in the other files. */
+enum {
+	F_ADD, F_SUB, F_MUL, F_DIV, F_MAX, F_MIN, F_MAXNM, F_MINNM, F_ABD, F_MLA, F_MLS,
+	F_CMEQ, F_CMGE, F_CMGT, F_ACGE, F_ACGT,
+};
+uint64_t isa_simd_fp_op(struct cpu *c, int op, int dbl, uint64_t a, uint64_t b, uint64_t d);
+
+/* isa_simd_misc.c: two-register misc, across lanes, shift by immediate */
+void isa_simd_dec_misc(uint32_t w, struct uop *u, int scalar);
+void isa_simd_dec_across(uint32_t w, struct uop *u);
+void isa_simd_dec_shift(uint32_t w, struct uop *u, int scalar);
 
 /* isa_simd_move.c: the data-movement groups of isa_simd.c's decoder */
 void isa_simd_dec_copy(uint32_t w, struct uop *u, int scalar);
