@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include <capstone/capstone.h>
 #include "isa/isa.h"
 #include "isa/disasm.h"
 
@@ -30,6 +31,12 @@ static uint64_t next(uint64_t *s)
 static void every_capstone_word_decodes(void **state)
 {
 	(void)state;
+	int major, minor;
+	cs_version(&major, &minor);
+	if (major != 4) {               /* later capstones know FP16, BF16 ...: not a v8.0 check */
+		print_message("capstone %d.%d, not 4: skipped\n", major, minor);
+		skip();
+	}
 	uint64_t s = 0x9e3779b97f4a7c15ull;
 	int missing = 0;
 	long known = 0;
