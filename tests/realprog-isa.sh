@@ -45,10 +45,10 @@ for opt in O2 O3; do
 done
 
 # Intrinsics for the forms gcc does not emit by itself (saturating
-# doubling multiplies, estimates and steps, AES, SHA-256, dot product,
-# PMULL, FRINT32Z), in both modes.
+# doubling multiplies, estimates and steps, AES, SHA-256, SHA-512, SHA-3,
+# dot product, PMULL, FRINT32Z), in both modes.
 prog=$work/isa_neon_ext
-if "$cc" -O2 -static -march=armv8.5-a+crypto+dotprod+rdma -o "$prog" tests/guests/isa_neon_ext.c \
+if "$cc" -O2 -static -march=armv8.5-a+crypto+sha3+dotprod+rdma -o "$prog" tests/guests/isa_neon_ext.c \
         2> "$work/cc_neon.err"; then
     qemu-aarch64 "$prog" > "$work/qemu_neon.out" 2> /dev/null
     for mode in functional timing; do

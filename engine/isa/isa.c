@@ -77,6 +77,7 @@ static const struct isa_row isa_table[] = {
 	/* Advanced SIMD (op0 = 0xx0 111x) */
 	{ 0x9e000000, 0x0e000000, isa_dec_simd,        "advanced SIMD (vector)" },
 	{ 0xde000000, 0x5e000000, isa_dec_simd,        "advanced SIMD (scalar)" },
+	{ 0xff000000, 0xce000000, isa_dec_simd_sha3,   "cryptographic SHA-3 and SHA-512" },
 };
 
 static int isa_unsupported(struct cpu *c, const struct uop *u)
@@ -123,12 +124,15 @@ void isa_decode(uint32_t word, uint64_t pc, struct uop *u)
 #define HWCAP_ASIMDRDM (1ull << 12)
 #define HWCAP_JSCVT    (1ull << 13)
 #define HWCAP_LRCPC    (1ull << 15)
+#define HWCAP_SHA3     (1ull << 17)
 #define HWCAP_ASIMDDP  (1ull << 20)
+#define HWCAP_SHA512   (1ull << 21)
 
 uint64_t isa_hwcap(void)
 {
 	return HWCAP_FP | HWCAP_ASIMD | HWCAP_AES | HWCAP_PMULL | HWCAP_SHA1 | HWCAP_SHA2 | HWCAP_CRC32 |
-	       HWCAP_ATOMICS | HWCAP_ASIMDRDM | HWCAP_JSCVT | HWCAP_LRCPC | HWCAP_ASIMDDP;
+	       HWCAP_ATOMICS | HWCAP_ASIMDRDM | HWCAP_JSCVT | HWCAP_LRCPC | HWCAP_SHA3 | HWCAP_ASIMDDP |
+	       HWCAP_SHA512;
 }
 
 /* FRINT32/64 are implemented, but HWCAP2_FRINT (bit 8) is not advertised:

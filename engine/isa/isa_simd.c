@@ -21,9 +21,10 @@
  * (see isa_simd.h): saturating, rounding and polynomial integer forms
  * (isa_simd_sat.c), FP estimates and steps, FMULX, FCVTXN, FRINT32/64 and
  * half-precision conversions (isa_simd_fpe.c), AES, SHA and the dot
- * product (isa_simd_crypto.c). Half-precision arithmetic, BFloat16, the
- * complex-number, FHM and int8 matrix extensions, SHA-512/SHA-3/SM3/SM4
- * decode as unsupported.
+ * product (isa_simd_crypto.c); SHA-512 and SHA-3 are in isa_simd_sha3.c
+ * (their own row of isa.c's table). Half-precision arithmetic, BFloat16,
+ * the complex-number, FHM and int8 matrix extensions, SM3 and SM4 decode
+ * as unsupported.
  *
  * One handler per encoding group reads the operation from f1; lanes are
  * read and written through lget/lset. A 64-bit (Q = 0) vector result

@@ -431,7 +431,8 @@ void dt_emit_ld_atomic(struct dt_gen *g)
 	}
 }
 
-/* The cryptographic extension (AES, SHA-1, SHA-256) and the dot product. */
+/* The cryptographic extensions (AES, SHA-1, SHA-256, SHA-512, SHA-3) and
+ * the dot product. */
 void dt_emit_simd_crypto(struct dt_gen *g)
 {
 	static const struct dt_enc e[] = {
@@ -440,6 +441,10 @@ void dt_emit_simd_crypto(struct dt_gen *g)
 		{ 0x5e280800u, 0x3000u | 0x3ffu },                                            /* SHA1H SHA1SU1 SHA256SU0 */
 		{ 0x0e809400u, QU | RD_RN_RM },                                               /* SDOT UDOT */
 		{ 0x0f80e000u, QU | ELEM },                                                   /* SDOT UDOT (element) */
+		{ 0xce000000u, 0x00200000u | RD_RN_RM | 0x7c00u },                           /* EOR3 BCAX */
+		{ 0xce608000u, RD_RN_RM | 0x0c00u },                                          /* SHA512H H2 SU1, RAX1 */
+		{ 0xcec08000u, 0x3ffu },                                                      /* SHA512SU0 */
+		{ 0xce800000u, RD_RN_RM | 0xfc00u },                                          /* XAR */
 	};
 	dt_draw_list(g, e, sizeof e / sizeof e[0]);
 }

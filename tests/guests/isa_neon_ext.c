@@ -2,9 +2,9 @@
  * isa_neon_ext.c — the Advanced SIMD forms beyond gcc's auto-vectorised
  * code, through arm_neon.h intrinsics: saturating doubling multiplies and
  * RDM, saturating rounding shifts, the reciprocal (square root) estimates
- * and Newton-Raphson steps, FMULX, AES, SHA-256, the dot product, 64-bit
- * PMULL and FRINT32Z. tests/realprog-isa.sh builds it with
- * -march=armv8.5-a+crypto+dotprod+rdma and compares ivx's output with
+ * and Newton-Raphson steps, FMULX, AES, SHA-256, SHA-512, SHA-3, the dot
+ * product, 64-bit PMULL and FRINT32Z. tests/realprog-isa.sh builds it with
+ * -march=armv8.5-a+crypto+sha3+dotprod+rdma and compares ivx's output with
  * qemu-aarch64's.
  */
 #include <arm_neon.h>
@@ -41,6 +41,12 @@ int main(void)
 		poly64_t p = (poly64_t)vgetq_lane_u64(vreinterpretq_u64_u8(vs), 0);
 		poly128_t pm = vmull_p64(p, (poly64_t)0x87);
 		acc ^= (uint32_t)(pm >> 64) ^ (uint32_t)pm;
+		uint64x2_t w64 = vreinterpretq_u64_u32(vw), h64 = vreinterpretq_u64_u32(vh);
+		h64 = vsha512hq_u64(h64, vsha512h2q_u64(h64, w64, h64), w64);
+		w64 = vsha512su1q_u64(vsha512su0q_u64(w64, h64), h64, w64);
+		w64 = vxarq_u64(vrax1q_u64(w64, h64), h64, 13);
+		vs = veor3q_u8(vs, vbcaxq_u8(vs, vk, vreinterpretq_u8_u64(w64)), vreinterpretq_u8_u64(h64));
+		acc += (uint32_t)vgetq_lane_u64(h64, 1);
 	}
 	int16_t o16[8]; int32_t o32[4]; float of[4]; uint8_t os[16]; uint32_t oh[4];
 	vst1q_s16(o16, va); vst1q_s32(o32, vi); vst1q_f32(of, vf); vst1q_u8(os, vs); vst1q_u32(oh, vh);

@@ -3,8 +3,8 @@
  * commonly emit: saturating doubling multiplies and saturating/rounding
  * shifts (with FPSR.QC), the FP reciprocal estimates and steps (the
  * architecture's 8-bit estimate tables), FMULX, FCVTXN (round to odd),
- * half-precision conversions, PMULL, AES, SHA1H, the dot product, RDM,
- * FJCVTZS and FRINT32Z. Expected values are worked out by hand from the
+ * half-precision conversions, PMULL, AES, SHA1H, SHA-3, the dot product,
+ * RDM, FJCVTZS and FRINT32Z. Expected values are worked out by hand from the
  * Arm ARM's pseudocode (MixColumns from FIPS-197's example column); the
  * differential tester compares all of them with qemu at random.
  */
@@ -56,6 +56,11 @@ static const struct ext_case cases[] = {
 	  { 0x00017fff, 0 }, QC },
 	{ 0x0ea1c820, "urecpe v0.2s, v1.2s", { 9, 9 }, { 0x7fffffff80000000ull, 0 }, { 0, 0 },
 	  { 0xffffffffff800000ull, 0 }, 0 },
+	{ 0xce020420, "eor3 v0.16b, v1.16b, v2.16b, v1.16b", { 9, 9 }, { 0x1234, 0x5678 }, { 0xff00, 0xf0 },
+	  { 0xff00, 0xf0 }, 0 },
+	{ 0xce628c20, "rax1 v0.2d, v1.2d, v2.2d", { 9, 9 }, { 1, 0 }, { 0x8000000000000000ull, 1 }, { 0, 2 }, 0 },
+	{ 0xce821020, "xar v0.2d, v1.2d, v2.2d, #4", { 9, 9 }, { 0xf0, 1 }, { 0, 0 },
+	  { 0xf, 0x1000000000000000ull }, 0 },
 	{ 0x1e23c020, "fcvt h0, s1", { 9, 9 }, { 0x3f800000, 0 }, { 0, 0 }, { 0x3c00, 0 }, 0 },
 	{ 0x1e23c020, "fcvt h0, s1 (65520 overflows)", { 9, 9 }, { 0x477ff000, 0 }, { 0, 0 }, { 0x7c00, 0 },
 	  FPSR_OFC | FPSR_IXC },
