@@ -2,7 +2,7 @@
 # realprogs-harness.sh IVX SYS_STOP — tests/realprogs.sh itself, on programs
 # that need no network: a runtime workload that runs (must be "match"), a
 # glibc program that ivx cannot run yet ("not yet", with ivx's line: it
-# executes an AES instruction, which ivx does not implement),
+# executes a half-precision FADD, which ivx does not implement),
 # and a program whose output differs from qemu's (SYS_STOP pid: "FAIL").
 # Checks the exit status and the verdicts with and without each case in
 # the expect list.
@@ -16,8 +16,8 @@ trap 'rm -rf "$T"' EXIT
 mkdir "$T/bin"
 cp data/bin/workloads/crc "$T/bin/crc"
 cp "$stop_prog" "$T/bin/sys_stop"
-printf '#include <stdio.h>\nint main(void) { __asm__ volatile("aese v0.16b, v1.16b" ::: "v0"); puts("hello"); return 0; }\n' > "$T/hello.c"
-aarch64-linux-gnu-gcc -O2 -static -march=armv8-a+crypto -o "$T/bin/hello" "$T/hello.c" || { echo "FAIL cannot build hello"; exit 1; }
+printf '#include <stdio.h>\nint main(void) { __asm__ volatile("fadd h0, h1, h2" ::: "v0"); puts("hello"); return 0; }\n' > "$T/hello.c"
+aarch64-linux-gnu-gcc -O2 -static -march=armv8.2-a+fp16 -o "$T/bin/hello" "$T/hello.c" || { echo "FAIL cannot build hello"; exit 1; }
 printf 'runtime-crc | crc | 1 | -\nglibc-hello | hello | | -\n' > "$T/cases"
 printf 'runtime-crc | crc | 1 | -\nglibc-hello | hello | | -\ndiffers | sys_stop | pid | -\n' > "$T/cases3"
 

@@ -6,7 +6,8 @@
  * X <-> V.D[1]), FABS FNEG FSQRT, FCVT between S and D, FRINTN/P/M/Z/A/X/I,
  * FCMP/FCMPE (register and zero), FCCMP/FCCMPE, FCSEL, SCVTF/UCVTF and
  * FCVT{N,P,M,Z,A}{S,U} to and from W and X, and their fixed-point forms.
- * Not covered: half precision (type 11, FCVT to/from H), FJCVTZS, FRINT32/64.
+ * FCVT between H and S/D (isa_fpu_half.c), FJCVTZS, FRINT32Z/X and
+ * FRINT64Z/X. Not covered: half-precision arithmetic (type 11 otherwise).
  *
  * The arithmetic itself is in isa_fpu.c (Arm rounding, NaNs and flags);
  * handlers here only move operands. Writing an S or D register zeroes the
@@ -73,6 +74,33 @@ static int h_fsqrt_s(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_s
 static int h_fsqrt_d(struct cpu *c, const struct uop *u) { set_d(c, u->rd, fpu_sqrt64(c, c->v[u->rn].d[0])); return ISA_NEXT; }
 static int h_fcvt_sd(struct cpu *c, const struct uop *u) { set_d(c, u->rd, fpu_s_to_d(c, c->v[u->rn].s[0])); return ISA_NEXT; }
 static int h_fcvt_ds(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_d_to_s(c, c->v[u->rn].d[0])); return ISA_NEXT; }
+/* half precision: a result H clears the register above it, as S and D do */
+static int h_fcvt_hs(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_h_to_s(c, c->v[u->rn].h[0])); return ISA_NEXT; }
+static int h_fcvt_hd(struct cpu *c, const struct uop *u) { set_d(c, u->rd, fpu_h_to_d(c, c->v[u->rn].h[0])); return ISA_NEXT; }
+static int h_fcvt_sh(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_s_to_h(c, c->v[u->rn].s[0])); return ISA_NEXT; }
+static int h_fcvt_dh(struct cpu *c, const struct uop *u) { set_s(c, u->rd, fpu_d_to_h(c, c->v[u->rn].d[0])); return ISA_NEXT; }
+
+/* FRINT32/64: f1 = rounding mode, f2 = integer size */
+static int h_frintn_s(struct cpu *c, const struct uop *u)
+{
+	set_s(c, u->rd, fpu_rintn32(c, c->v[u->rn].s[0], u->f1, u->f2));
+	return ISA_NEXT;
+}
+
+static int h_frintn_d(struct cpu *c, const struct uop *u)
+{
+	set_d(c, u->rd, fpu_rintn64(c, c->v[u->rn].d[0], u->f1, u->f2));
+	return ISA_NEXT;
+}
+
+/* FJCVTZS Wd, Dn: NZCV = 0 Z 0 0 */
+static int h_fjcvtzs(struct cpu *c, const struct uop *u)
+{
+	int z;
+	c->x[u->rd] = fpu_fjcvtzs(c, c->v[u->rn].d[0], &z);
+	c->nzcv = z ? NZCV_Z : 0;
+	return ISA_NEXT;
+}
 
 /* f1 = rounding mode, f2 = exact (FRINTX) */
 static int h_frint_s(struct cpu *c, const struct uop *u)
@@ -226,6 +254,14 @@ void isa_dec_fp_dp3(uint32_t w, struct uop *u)
 void isa_dec_fp_dp1(uint32_t w, struct uop *u)
 {
 	unsigned type = isa_bits(w, 23, 22), opc = isa_bits(w, 20, 15);
+	if (type == 3 && (opc == 4 || opc == 5)) {      /* FCVT Sd, Hn / Dd, Hn */
+		set_vop(u, opc == 4 ? h_fcvt_hs : h_fcvt_hd, UOP_FP, w, 0);
+		return;
+	}
+	if (type <= 1 && opc == 7) {                    /* FCVT Hd, Sn / Hd, Dn */
+		set_vop(u, type ? h_fcvt_dh : h_fcvt_sh, UOP_FP, w, 0);
+		return;
+	}
 	if (type > 1)
 		return;
 	int d = (int)type;
@@ -243,6 +279,11 @@ void isa_dec_fp_dp1(uint32_t w, struct uop *u)
 		if (d)
 			return;
 		set_vop(u, h_fcvt_sd, UOP_FP, w, 0);
+		break;
+	case 16: case 17: case 18: case 19:     /* FRINT32Z, FRINT32X, FRINT64Z, FRINT64X */
+		set_vop(u, d ? h_frintn_d : h_frintn_s, UOP_FP, w, 0);
+		u->f1 = (opc & 1) ? FPR_FPCR : FPR_ZERO;
+		u->f2 = (opc & 2) ? 64 : 32;
 		break;
 	case 8: case 9: case 10: case 11: case 12: case 14: case 15: {
 		/* FRINTN, P, M, Z, A, -, X, I */
@@ -355,8 +396,16 @@ void isa_dec_fp_int(uint32_t w, struct uop *u)
 			;
 		else if (sf == 1 && type == 2 && rmode == 1)
 			hi = 1;
-		else
-			return;                 /* half precision, FJCVTZS */
+		else if (sf == 0 && type == 1 && rmode == 3 && opc == 6) {
+			isa_set(u, h_fjcvtzs, UOP_FP);          /* FJCVTZS */
+			u->rn = (uint8_t)isa_bits(w, 9, 5);
+			isa_src_v(u, u->rn);
+			u->rd = isa_rsink(isa_bits(w, 4, 0));
+			isa_dst(u, u->rd);
+			isa_dst_nzcv(u);
+			return;
+		} else
+			return;                 /* half precision */
 		isa_set(u, to_x ? h_fmov_to_x : h_fmov_from_x, UOP_SIMD);
 		u->f2 = (uint8_t)hi;
 		u->f3 = (uint8_t)(sf ? 64 : 32);

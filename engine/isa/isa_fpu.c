@@ -70,6 +70,36 @@ static inline uint32_t host_end(uint32_t saved)
 
 enum { HOP_ADD, HOP_SUB, HOP_MUL, HOP_DIV, HOP_SQRT, HOP_FMA };
 
+/* The architecture's RecipEstimate: a in 256..511 (0.5 <= x < 1 in
+ * units of 2^-9), the reciprocal in 256..511 rounded to nearest. */
+unsigned fpu_recip_estimate(unsigned a)
+{
+	a = a * 2 + 1;
+	unsigned b = (1u << 19) / a;
+	return (b + 1) / 2;
+}
+
+/* RecipSqrtEstimate: a in 128..511 (0.25 <= x < 1 in units of 2^-9); b is
+ * the largest integer with a * b^2 below 2^28 found from 512 up, as the
+ * pseudocode's loop does (started from the square root, not from 512). */
+unsigned fpu_rsqrt_estimate(unsigned a)
+{
+	if (a < 256) {
+		a = a * 2 + 1;
+	} else {
+		a = (a >> 1) << 1;
+		a = (a + 1) * 2;
+	}
+	uint64_t b = (uint64_t)sqrt((double)(1u << 28) / a);
+	if (b > 2)
+		b -= 2;
+	if (b < 512)
+		b = 512;
+	while ((uint64_t)a * (b + 1) * (b + 1) < (1ull << 28))
+		b++;
+	return (unsigned)(b + 1) / 2;
+}
+
 #define W 32
 #define T_U uint32_t
 #define T_F float
@@ -80,7 +110,10 @@ enum { HOP_ADD, HOP_SUB, HOP_MUL, HOP_DIV, HOP_SQRT, HOP_FMA };
 #define T_MINN 0x00800000u
 #define T_SQRT sqrtf
 #define T_FMA fmaf
+#define T_FBITS 23
+#define T_BIAS 127
 #include "isa_fpu_tmpl.h"
+#include "isa_fpu_est_tmpl.h"
 #undef W
 #undef T_U
 #undef T_F
@@ -91,6 +124,8 @@ enum { HOP_ADD, HOP_SUB, HOP_MUL, HOP_DIV, HOP_SQRT, HOP_FMA };
 #undef T_MINN
 #undef T_SQRT
 #undef T_FMA
+#undef T_FBITS
+#undef T_BIAS
 
 #define W 64
 #define T_U uint64_t
@@ -102,7 +137,10 @@ enum { HOP_ADD, HOP_SUB, HOP_MUL, HOP_DIV, HOP_SQRT, HOP_FMA };
 #define T_MINN 0x0010000000000000ull
 #define T_SQRT sqrt
 #define T_FMA fma
+#define T_FBITS 52
+#define T_BIAS 1023
 #include "isa_fpu_tmpl.h"
+#include "isa_fpu_est_tmpl.h"
 
 uint64_t fpu_s_to_d(struct cpu *c, uint32_t a)
 {
@@ -159,6 +197,76 @@ uint32_t fpu_d_to_s(struct cpu *c, uint64_t a)
 	}
 	c->fpsr |= fl;
 	return r;
+}
+
+/* FCVTXN: double to single rounding to odd (truncate, then set the lowest
+ * bit if anything was lost), so a later rounding to a narrower format is
+ * not a double rounding. Towards zero, "tiny after rounding" is "tiny
+ * before", so the host's flags serve. */
+uint32_t fpu_d_to_s_odd(struct cpu *c, uint64_t a)
+{
+	uint32_t fl = 0, r;
+	a = ftz64(c, a, &fl);
+	if (isnan64(a)) {
+		c->fpsr |= fl;
+		return fpu_d_to_s(c, a);
+	}
+	r = d_to_s_host(a, FPR_ZERO, &fl);
+	if ((fl & FPSR_IXC) && !isinf32(r))
+		r |= 1;
+	uint32_t mag = r & 0x7fffffffu;
+	if ((c->fpcr & FPCR_FZ) && mag != 0 && mag < 0x00800000u) {
+		fl = (fl & ~FPSR_IXC) | FPSR_UFC;
+		r &= 0x80000000u;
+	}
+	c->fpsr |= fl;
+	return r;
+}
+
+/* FJCVTZS: double to int32 as JavaScript's ToInt32 (towards zero, modulo
+ * 2^32); *z is set when the conversion was exact and in range (it
+ * becomes PSTATE.Z), else IOC (out of range, NaN, infinity) or IXC. */
+uint32_t fpu_fjcvtzs(struct cpu *c, uint64_t a, int *z)
+{
+	uint32_t fl = 0, r = 0;
+	uint64_t fa = ftz64(c, a, &fl);
+	*z = 1;
+	if (isnan64(fa) || isinf64(fa)) {
+		fl |= FPSR_IOC;
+		*z = 0;
+	} else {
+		double x = tof64(fa), t = trunc(x), m = fmod(t, 4294967296.0);
+		if (m < 0)
+			m += 4294967296.0;      /* exact: integers below 2^53 */
+		r = (uint32_t)m;
+		if (t < -2147483648.0 || t > 2147483647.0) {
+			fl |= FPSR_IOC;
+			*z = 0;
+		} else if (t != x) {
+			fl |= FPSR_IXC;
+			*z = 0;
+		} else if (x == 0 && ((fa >> 63) || (a & 0x000fffffffffffffull))) {
+			*z = 0;                 /* -0, or a denormal flushed to +0 */
+		}
+	}
+	c->fpsr |= fl;
+	return r;
+}
+
+/* URECPE / URSQRTE: the FP estimate kernels on a 32-bit fixed-point
+ * fraction; inputs below 0.5 (0.25) give all ones. */
+uint32_t fpu_urecpe(uint32_t a)
+{
+	if (!(a >> 31))
+		return 0xffffffffu;
+	return fpu_recip_estimate(a >> 23) << 23;
+}
+
+uint32_t fpu_ursqrte(uint32_t a)
+{
+	if (!(a >> 30))
+		return 0xffffffffu;
+	return fpu_rsqrt_estimate(a >> 23) << 23;
 }
 
 uint32_t fpu_imm32(unsigned imm8)

@@ -59,9 +59,49 @@ uint64_t fpu_to_int64(struct cpu *c, uint64_t a, int mode, int is_unsigned, int 
 uint32_t fpu_from_int32(struct cpu *c, uint64_t v, int is_signed, int bits, int fbits);
 uint64_t fpu_from_int64(struct cpu *c, uint64_t v, int is_signed, int bits, int fbits);
 
-/* FCVT between single and double (half precision is not implemented). */
+/* FCVT between single and double. */
 uint64_t fpu_s_to_d(struct cpu *c, uint32_t a);
 uint32_t fpu_d_to_s(struct cpu *c, uint64_t a);
+
+/* FRINT32Z/X, FRINT64Z/X (mode FPR_ZERO or FPR_FPCR, intsize 32 or 64). */
+uint32_t fpu_rintn32(struct cpu *c, uint32_t a, int mode, int intsize);
+uint64_t fpu_rintn64(struct cpu *c, uint64_t a, int mode, int intsize);
+
+/* FJCVTZS: the W result; *z = exact and in range. */
+uint32_t fpu_fjcvtzs(struct cpu *c, uint64_t a, int *z);
+
+/* Half precision <-> single / double (isa_fpu_half.c): FPCR rounding,
+ * AHP and DN; FZ flushes the single or double side only. */
+uint32_t fpu_h_to_s(struct cpu *c, uint16_t h);
+uint64_t fpu_h_to_d(struct cpu *c, uint16_t h);
+uint16_t fpu_s_to_h(struct cpu *c, uint32_t a);
+uint16_t fpu_d_to_h(struct cpu *c, uint64_t a);
+
+/* FCVTXN: double to single, rounding to odd. */
+uint32_t fpu_d_to_s_odd(struct cpu *c, uint64_t a);
+
+/* FMULX (infinity times zero is +-2.0), FRECPS (2 - a*b), FRSQRTS
+ * ((3 - a*b) / 2), each rounded once. */
+uint32_t fpu_mulx32(struct cpu *c, uint32_t a, uint32_t b);
+uint64_t fpu_mulx64(struct cpu *c, uint64_t a, uint64_t b);
+uint32_t fpu_recps32(struct cpu *c, uint32_t a, uint32_t b);
+uint64_t fpu_recps64(struct cpu *c, uint64_t a, uint64_t b);
+uint32_t fpu_rsqrts32(struct cpu *c, uint32_t a, uint32_t b);
+uint64_t fpu_rsqrts64(struct cpu *c, uint64_t a, uint64_t b);
+
+/* The architecture's 8-bit estimates (FRECPE, FRSQRTE), FRECPX, and the
+ * unsigned fixed-point estimates (URECPE, URSQRTE) with their integer
+ * kernels RecipEstimate (a in 256..511) and RecipSqrtEstimate (128..511). */
+uint32_t fpu_recpe32(struct cpu *c, uint32_t a);
+uint64_t fpu_recpe64(struct cpu *c, uint64_t a);
+uint32_t fpu_rsqrte32(struct cpu *c, uint32_t a);
+uint64_t fpu_rsqrte64(struct cpu *c, uint64_t a);
+uint32_t fpu_recpx32(struct cpu *c, uint32_t a);
+uint64_t fpu_recpx64(struct cpu *c, uint64_t a);
+uint32_t fpu_urecpe(uint32_t a);
+uint32_t fpu_ursqrte(uint32_t a);
+unsigned fpu_recip_estimate(unsigned a);
+unsigned fpu_rsqrt_estimate(unsigned a);
 
 /* The 8-bit FMOV immediate expanded to single / double. */
 uint32_t fpu_imm32(unsigned imm8);

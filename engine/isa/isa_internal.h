@@ -195,6 +195,8 @@ void isa_dec_fp_int(uint32_t w, struct uop *u);
 void isa_dec_fp_fixed(uint32_t w, struct uop *u);
 /* isa_simd.c */
 void isa_dec_simd(uint32_t w, struct uop *u);
+/* isa_simd_sha3.c */
+void isa_dec_simd_sha3(uint32_t w, struct uop *u);
 /* isa_atomic.c */
 void isa_dec_atomic(uint32_t w, struct uop *u);
 void isa_dec_cas(uint32_t w, struct uop *u);

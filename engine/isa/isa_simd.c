@@ -9,29 +9,22 @@
  *     FP: FADD FSUB FMUL FDIV FMAX FMIN FMAXNM FMINNM FMLA FMLS FABD FCMEQ
  *     FCMGE FCMGT FACGE FACGT FADDP FMAXP FMINP FMAXNMP FMINNMP (S: the
  *     compares and FABD)
- *   two-register misc: REV16 REV32 REV64, CLS CLZ CNT NOT RBIT, ABS NEG
- *     (S), CMEQ CMGE CMGT CMLE CMLT against zero (S), SADDLP UADDLP SADALP
- *     UADALP, XTN SQXTN UQXTN SQXTUN (S), SHLL; FP: FABS FNEG FSQRT FRINT*,
- *     FCVT{N,P,M,Z,A}{S,U} and SCVTF/UCVTF (S), FCMEQ/GE/GT/LE/LT zero (S),
- *     FCVTN FCVTL (single <-> double)
- *   across lanes: ADDV SMAXV UMAXV SMINV UMINV SADDLV UADDLV, FMAXV FMINV
- *     FMAXNMV FMINNMV
  *   scalar pairwise: ADDP, FADDP FMAXP FMINP FMAXNMP FMINNMP
- *   copy: DUP (element, general; S: element), INS (element, general), SMOV,
- *     UMOV
- *   permute: ZIP1/2 UZP1/2 TRN1/2; EXT; TBL TBX (1 to 4 registers)
- *   modified immediate: MOVI MVNI ORR BIC (vector), FMOV (vector)
- *   shift by immediate: SSHR USHR SSRA USRA SRSHR URSHR SRSRA URSRA SHL SLI
- *     SRI (S), SHRN RSHRN, SQSHRN UQSHRN SQSHRUN (and rounding forms),
- *     SSHLL USHLL, SCVTF UCVTF FCVTZS FCVTZU (fixed point, S)
+ *   two-register misc, across lanes, shift by immediate: isa_simd_misc.c
+ *     (with the instructions each covers)
+ *   copy, permute, EXT, TBL/TBX and modified immediate: isa_simd_move.c
  *   three different: SADDL UADDL SADDW UADDW SSUBL USUBL SSUBW USUBW ADDHN
  *     SUBHN SABAL UABAL SABDL UABDL SMLAL UMLAL SMLSL UMLSL SMULL UMULL
  *   by element: MUL MLA MLS SMULL UMULL SMLAL UMLAL SMLSL UMLSL, FMUL FMLA
  *     FMLS (S: FMUL FMLA FMLS)
- * Not covered: half-precision FP, the saturating doubling multiplies
- * (SQDMULH, SQRDMULH, SQDMULL ...), SQSHL/UQSHL/SQRSHL/URSHL/SRSHL by
- * register, FRECPE/FRSQRTE/FRECPS/FRSQRTS/FMULX, FCVTXN, the dot product,
- * crypto (AES, SHA), PMULL, BFloat16. They decode as unsupported.
+ * The rest of Advanced SIMD is decoded by the other isa_simd_*.c files
+ * (see isa_simd.h): saturating, rounding and polynomial integer forms
+ * (isa_simd_sat.c), FP estimates and steps, FMULX, FCVTXN, FRINT32/64 and
+ * half-precision conversions (isa_simd_fpe.c), AES, SHA and the dot
+ * product (isa_simd_crypto.c); SHA-512 and SHA-3 are in isa_simd_sha3.c
+ * (their own row of isa.c's table). Half-precision arithmetic, BFloat16,
+ * the complex-number, FHM and int8 matrix extensions, SM3 and SM4 decode
+ * as unsupported.
  *
  * One handler per encoding group reads the operation from f1; lanes are
  * read and written through lget/lset. A 64-bit (Q = 0) vector result
@@ -45,83 +38,7 @@
  * second index.
  */
 #include <string.h>
-#include "isa_internal.h"
-#include "isa_fpu.h"
-
-typedef union cpu_vreg vreg;
-
-static inline uint64_t lget(const vreg *v, unsigned es, unsigned i)
-{
-	switch (es) {
-	case 0: return v->b[i];
-	case 1: return v->h[i];
-	case 2: return v->s[i];
-	default: return v->d[i];
-	}
-}
-
-static inline int64_t lgets(const vreg *v, unsigned es, unsigned i)
-{
-	switch (es) {
-	case 0: return v->sb[i];
-	case 1: return v->sh[i];
-	case 2: return v->ss[i];
-	default: return v->sd[i];
-	}
-}
-
-static inline void lset(vreg *v, unsigned es, unsigned i, uint64_t x)
-{
-	switch (es) {
-	case 0: v->b[i] = (uint8_t)x; break;
-	case 1: v->h[i] = (uint16_t)x; break;
-	case 2: v->s[i] = (uint32_t)x; break;
-	default: v->d[i] = x; break;
-	}
-}
-
-/* Write a result of `bytes` bytes: the rest of the register becomes zero. */
-static inline void vput(struct cpu *c, unsigned rd, vreg *r, unsigned bytes)
-{
-	if (bytes < 16)
-		memset(r->b + bytes, 0, 16 - bytes);
-	c->v[rd] = *r;
-}
-
-static inline uint64_t emask(unsigned es)
-{
-	return es == 3 ? ~0ull : (1ull << (8u << es)) - 1;
-}
-
-static inline int64_t smax_of(unsigned es) { return (int64_t)(emask(es) >> 1); }
-static inline int64_t smin_of(unsigned es) { return -smax_of(es) - 1; }
-
-/* Signed saturation of x to an element of es, setting QC when it clips. */
-static inline uint64_t sat_s(struct cpu *c, __int128 x, unsigned es)
-{
-	if (x > smax_of(es)) {
-		c->fpsr |= FPSR_QC;
-		return (uint64_t)smax_of(es);
-	}
-	if (x < smin_of(es)) {
-		c->fpsr |= FPSR_QC;
-		return (uint64_t)smin_of(es);
-	}
-	return (uint64_t)(int64_t)x;
-}
-
-static inline uint64_t sat_u(struct cpu *c, __int128 x, unsigned es)
-{
-	if (x > (__int128)emask(es)) {
-		c->fpsr |= FPSR_QC;
-		return emask(es);
-	}
-	if (x < 0) {
-		c->fpsr |= FPSR_QC;
-		return 0;
-	}
-	return (uint64_t)x;
-}
+#include "isa_simd.h"
 
 /* ---- three same (integer) ---- */
 
@@ -244,12 +161,7 @@ static int h_logic(struct cpu *c, const struct uop *u)
 
 /* ---- three same (FP) ---- */
 
-enum {
-	F_ADD, F_SUB, F_MUL, F_DIV, F_MAX, F_MIN, F_MAXNM, F_MINNM, F_ABD, F_MLA, F_MLS,
-	F_CMEQ, F_CMGE, F_CMGT, F_ACGE, F_ACGT,
-};
-
-static uint64_t fp_op(struct cpu *c, int op, int dbl, uint64_t a, uint64_t b, uint64_t d)
+uint64_t isa_simd_fp_op(struct cpu *c, int op, int dbl, uint64_t a, uint64_t b, uint64_t d)
 {
 	static const int bin[] = { [F_ADD] = FPU_ADD, [F_SUB] = FPU_SUB, [F_MUL] = FPU_MUL, [F_DIV] = FPU_DIV,
 				   [F_MAX] = FPU_MAX, [F_MIN] = FPU_MIN, [F_MAXNM] = FPU_MAXNM,
@@ -283,7 +195,7 @@ static int h_fp3(struct cpu *c, const struct uop *u)
 	const vreg vn = c->v[u->rn], vm = c->v[u->rm], vd = c->v[u->rd];
 	vreg r;
 	for (unsigned i = 0; i < n; i++)
-		lset(&r, es, i, fp_op(c, u->f1, es == 3, lget(&vn, es, i), lget(&vm, es, i), lget(&vd, es, i)));
+		lset(&r, es, i, isa_simd_fp_op(c, u->f1, es == 3, lget(&vn, es, i), lget(&vm, es, i), lget(&vd, es, i)));
 	vput(c, u->rd, &r, u->f2);
 	return ISA_NEXT;
 }
@@ -295,7 +207,7 @@ static int h_fp3p(struct cpu *c, const struct uop *u)
 	for (unsigned i = 0; i < n; i++) {
 		const vreg *src = &cat[(2 * i) / n];
 		unsigned j = (2 * i) % n;
-		lset(&r, es, i, fp_op(c, u->f1, es == 3, lget(src, es, j), lget(src, es, j + 1), 0));
+		lset(&r, es, i, isa_simd_fp_op(c, u->f1, es == 3, lget(src, es, j), lget(src, es, j + 1), 0));
 	}
 	vput(c, u->rd, &r, u->f2);
 	return ISA_NEXT;
@@ -312,393 +224,11 @@ static int h_elem(struct cpu *c, const struct uop *u)
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t a = lget(&vn, es, i);
 		if (u->f3 & 1)
-			lset(&r, es, i, fp_op(c, u->f1, es == 3, a, b, lget(&vd, es, i)));
+			lset(&r, es, i, isa_simd_fp_op(c, u->f1, es == 3, a, b, lget(&vd, es, i)));
 		else
 			lset(&r, es, i, int_op(c, u->f1, es, a, b, lgets(&vn, es, i), sb, lget(&vd, es, i)));
 	}
 	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-/* ---- two-register misc ---- */
-
-enum {
-	M_REV16, M_REV32, M_REV64, M_CLS, M_CLZ, M_CNT, M_NOT, M_RBIT, M_ABS, M_NEG,
-	M_CMGT0, M_CMGE0, M_CMEQ0, M_CMLE0, M_CMLT0, M_FABS, M_FNEG, M_FSQRT,
-	M_FCMGT0, M_FCMGE0, M_FCMEQ0, M_FCMLE0, M_FCMLT0, M_FRINT, M_FCVT_S, M_FCVT_U,
-	M_SCVTF, M_UCVTF,
-};
-
-static uint64_t rev_within(uint64_t x, unsigned es, unsigned container)
-{
-	/* reverse the es-sized elements inside each container-byte group of an 8-byte word */
-	uint64_t r = 0;
-	unsigned eb = 1u << es, per = container / eb;
-	for (unsigned i = 0; i < 8 / eb; i++) {
-		unsigned g = i / per, k = i % per;
-		unsigned j = g * per + (per - 1 - k);
-		r |= ((x >> (8 * eb * i)) & emask(es)) << (8 * eb * j);
-	}
-	return r;
-}
-
-static uint64_t misc_op(struct cpu *c, const struct uop *u, uint64_t a, int64_t sa)
-{
-	unsigned es = u->f0, bits = 8u << es;
-	uint64_t m = emask(es);
-	int dbl = es == 3;
-	switch (u->f1) {
-	case M_CLS: {
-		uint64_t x = (sa < 0 ? ~a : a) & m;
-		return x ? (uint64_t)(__builtin_clzll(x) - (64 - (int)bits) - 1) : bits - 1;
-	}
-	case M_CLZ: return (a & m) ? (uint64_t)(__builtin_clzll(a & m) - (64 - (int)bits)) : bits;
-	case M_CNT: return (uint64_t)__builtin_popcountll(a & m);
-	case M_NOT: return ~a;
-	case M_RBIT: {
-		uint64_t r = 0;
-		for (unsigned i = 0; i < bits; i++)
-			r |= ((a >> i) & 1) << (bits - 1 - i);
-		return r;
-	}
-	case M_ABS: return sa < 0 ? (uint64_t)-sa : a;
-	case M_NEG: return (uint64_t)-sa;
-	case M_CMGT0: return sa > 0 ? m : 0;
-	case M_CMGE0: return sa >= 0 ? m : 0;
-	case M_CMEQ0: return (a & m) == 0 ? m : 0;
-	case M_CMLE0: return sa <= 0 ? m : 0;
-	case M_CMLT0: return sa < 0 ? m : 0;
-	case M_FABS: return a & (m >> 1);
-	case M_FNEG: return a ^ ~(m >> 1);
-	case M_FSQRT: return dbl ? fpu_sqrt64(c, a) : fpu_sqrt32(c, (uint32_t)a);
-	case M_FCMGT0: return fp_op(c, F_CMGT, dbl, a, 0, 0);
-	case M_FCMGE0: return fp_op(c, F_CMGE, dbl, a, 0, 0);
-	case M_FCMEQ0: return fp_op(c, F_CMEQ, dbl, a, 0, 0);
-	case M_FCMLE0: return fp_op(c, F_CMGE, dbl, 0, a, 0);
-	case M_FCMLT0: return fp_op(c, F_CMGT, dbl, 0, a, 0);
-	case M_FRINT: return dbl ? fpu_rint64(c, a, (int)u->imm & 7, (int)u->imm >> 3)
-				 : fpu_rint32(c, (uint32_t)a, (int)u->imm & 7, (int)u->imm >> 3);
-	case M_FCVT_S: case M_FCVT_U:
-		return dbl ? fpu_to_int64(c, a, (int)u->imm & 7, u->f1 == M_FCVT_U, 64, (int)u->imm2)
-			   : fpu_to_int32(c, (uint32_t)a, (int)u->imm & 7, u->f1 == M_FCVT_U, 32, (int)u->imm2);
-	case M_SCVTF: case M_UCVTF:
-		return dbl ? fpu_from_int64(c, a, u->f1 == M_SCVTF, 64, (int)u->imm2)
-			   : fpu_from_int32(c, a, u->f1 == M_SCVTF, 32, (int)u->imm2);
-	default: return a;
-	}
-}
-
-static int h_misc(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = u->f2 >> es;
-	const vreg vn = c->v[u->rn];
-	vreg r;
-	if (u->f1 <= M_REV64) {
-		unsigned container = u->f1 == M_REV16 ? 2 : u->f1 == M_REV32 ? 4 : 8;
-		r.d[0] = rev_within(vn.d[0], es, container);
-		r.d[1] = rev_within(vn.d[1], es, container);
-	} else {
-		for (unsigned i = 0; i < n; i++)
-			lset(&r, es, i, misc_op(c, u, lget(&vn, es, i), lgets(&vn, es, i)));
-	}
-	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-/* Pairwise long add: f3 bit 0 unsigned, bit 1 accumulate (SADALP) */
-static int h_addlp(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = u->f2 >> (es + 1);
-	const vreg vn = c->v[u->rn], vd = c->v[u->rd];
-	vreg r;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t s = (u->f3 & 1) ? lget(&vn, es, 2 * i) + lget(&vn, es, 2 * i + 1)
-					 : (uint64_t)(lgets(&vn, es, 2 * i) + lgets(&vn, es, 2 * i + 1));
-		if (u->f3 & 2)
-			s += lget(&vd, es + 1, i);
-		lset(&r, es + 1, i, s);
-	}
-	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-/* Narrowing (XTN, SQXTN, UQXTN, SQXTUN; FCVTN): f0 = destination es; the
- * "2" forms (f3 bit 2) write the upper half and keep the lower. f1: 0 XTN,
- * 1 SQXTN, 2 UQXTN, 3 SQXTUN, 4 FCVTN. */
-static int h_narrow(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = 8 >> es, base = (u->f3 & 4) ? n : 0;
-	const vreg vn = c->v[u->rn];
-	vreg r = c->v[u->rd];
-	if (!(u->f3 & 4))
-		memset(&r, 0, sizeof r);
-	if (u->f3 & 1) {                        /* scalar: one element, rest zero */
-		n = 1;
-		memset(&r, 0, sizeof r);
-	}
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t a = lget(&vn, es + 1, i), x;
-		int64_t sa = lgets(&vn, es + 1, i);
-		switch (u->f1) {
-		case 0: x = a; break;
-		case 1: x = sat_s(c, sa, es); break;
-		case 2: x = sat_u(c, (__int128)a, es); break;
-		case 3: x = sat_u(c, sa, es); break;
-		default: x = fpu_d_to_s(c, a); break;
-		}
-		lset(&r, es, base + i, x);
-	}
-	c->v[u->rd] = r;
-	return ISA_NEXT;
-}
-
-/* Lengthening from the lower or (f3 bit 2) upper half: f0 = source es;
- * f1: 0 SSHLL/USHLL by imm (f3 bit 0 unsigned), 1 FCVTL, 2 SHLL. */
-static int h_widen(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = 8 >> es, base = (u->f3 & 4) ? n : 0;
-	const vreg vn = c->v[u->rn];
-	vreg r;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t a = (u->f3 & 1) ? lget(&vn, es, base + i) : (uint64_t)lgets(&vn, es, base + i), x;
-		if (u->f1 == 1)
-			x = fpu_s_to_d(c, (uint32_t)a);
-		else
-			x = a << u->imm;
-		lset(&r, es + 1, i, x);
-	}
-	c->v[u->rd] = r;
-	return ISA_NEXT;
-}
-
-/* ---- across lanes ---- */
-
-enum { A_ADDV, A_SMAXV, A_UMAXV, A_SMINV, A_UMINV, A_SADDLV, A_UADDLV, A_FMAXV, A_FMINV, A_FMAXNMV, A_FMINNMV };
-
-static int h_across(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = u->f2 >> es;
-	const vreg *vn = &c->v[u->rn];
-	uint64_t acc = lget(vn, es, 0);
-	int64_t sacc = lgets(vn, es, 0);
-	vreg r;
-	memset(&r, 0, sizeof r);
-	if (u->f1 >= A_FMAXV) {
-		/* pairwise tree, as the architecture's Reduce() */
-		static const int ops[] = { F_MAX, F_MIN, F_MAXNM, F_MINNM };
-		uint64_t t[4];
-		for (unsigned i = 0; i < n; i++)
-			t[i] = lget(vn, es, i);
-		for (unsigned w = n; w > 1; w /= 2)
-			for (unsigned i = 0; i < w / 2; i++)
-				t[i] = fp_op(c, ops[u->f1 - A_FMAXV], es == 3, t[2 * i], t[2 * i + 1], 0);
-		lset(&r, es, 0, t[0]);
-		c->v[u->rd] = r;
-		return ISA_NEXT;
-	}
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t a = lget(vn, es, i);
-		int64_t sa = lgets(vn, es, i);
-		switch (u->f1) {
-		case A_ADDV: acc += a; break;
-		case A_SMAXV: if (sa > sacc) sacc = sa; break;
-		case A_UMAXV: if (a > acc) acc = a; break;
-		case A_SMINV: if (sa < sacc) sacc = sa; break;
-		case A_UMINV: if (a < acc) acc = a; break;
-		case A_SADDLV: sacc += sa; break;
-		case A_UADDLV: acc += a; break;
-		}
-	}
-	if (u->f1 == A_SMAXV || u->f1 == A_SMINV)
-		acc = (uint64_t)sacc;
-	if (u->f1 == A_SADDLV)
-		lset(&r, es + 1, 0, (uint64_t)sacc);
-	else if (u->f1 == A_UADDLV)
-		lset(&r, es + 1, 0, acc);
-	else
-		lset(&r, es, 0, acc);
-	c->v[u->rd] = r;
-	return ISA_NEXT;
-}
-
-/* ---- copy ---- */
-
-static int h_dup_elem(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = u->f2 >> es;
-	uint64_t x = lget(&c->v[u->rn], es, (unsigned)u->imm);
-	vreg r;
-	for (unsigned i = 0; i < n; i++)
-		lset(&r, es, i, x);
-	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-static int h_dup_gen(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = u->f2 >> es;
-	uint64_t x = c->x[u->rn];
-	vreg r;
-	for (unsigned i = 0; i < n; i++)
-		lset(&r, es, i, x);
-	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-static int h_ins_gen(struct cpu *c, const struct uop *u)
-{
-	lset(&c->v[u->rd], u->f0, (unsigned)u->imm, c->x[u->rn]);
-	return ISA_NEXT;
-}
-
-static int h_ins_elem(struct cpu *c, const struct uop *u)
-{
-	lset(&c->v[u->rd], u->f0, (unsigned)u->imm, lget(&c->v[u->rn], u->f0, (unsigned)u->imm2));
-	return ISA_NEXT;
-}
-
-/* UMOV (f3 = 0), SMOV to W (f3 = 32) or X (f3 = 64) */
-static int h_mov_to_gen(struct cpu *c, const struct uop *u)
-{
-	if (u->f3 == 0)
-		c->x[u->rd] = lget(&c->v[u->rn], u->f0, (unsigned)u->imm);
-	else {
-		uint64_t v = (uint64_t)lgets(&c->v[u->rn], u->f0, (unsigned)u->imm);
-		c->x[u->rd] = u->f3 == 32 ? (uint32_t)v : v;
-	}
-	return ISA_NEXT;
-}
-
-/* ---- permutes, EXT, TBL ---- */
-
-/* f1: 1 UZP1, 2 TRN1, 3 ZIP1, 5 UZP2, 6 TRN2, 7 ZIP2 */
-static int h_perm(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = u->f2 >> es, part = u->f1 >> 2, op = u->f1 & 3;
-	const vreg vn = c->v[u->rn], vm = c->v[u->rm];
-	vreg r;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t x;
-		if (op == 1) {                  /* UZP: even (odd) elements of Vn:Vm */
-			unsigned k = 2 * i + part;
-			x = k < n ? lget(&vn, es, k) : lget(&vm, es, k - n);
-		} else if (op == 2) {           /* TRN */
-			unsigned p = i / 2 * 2 + part;
-			x = (i & 1) ? lget(&vm, es, p) : lget(&vn, es, p);
-		} else {                        /* ZIP */
-			unsigned p = part * n / 2 + i / 2;
-			x = (i & 1) ? lget(&vm, es, p) : lget(&vn, es, p);
-		}
-		lset(&r, es, i, x);
-	}
-	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-static int h_ext(struct cpu *c, const struct uop *u)
-{
-	uint8_t cat[32];
-	unsigned bytes = u->f2;
-	memcpy(cat, c->v[u->rn].b, bytes);
-	memcpy(cat + bytes, c->v[u->rm].b, bytes);
-	vreg r;
-	memcpy(r.b, cat + u->imm, bytes);
-	vput(c, u->rd, &r, bytes);
-	return ISA_NEXT;
-}
-
-/* TBL/TBX: f1 = table registers, f3 = TBX (out-of-range keeps Vd) */
-static int h_tbl(struct cpu *c, const struct uop *u)
-{
-	uint8_t table[64];
-	unsigned len = u->f1 * 16u;
-	for (unsigned i = 0; i < u->f1; i++)
-		memcpy(table + 16 * i, c->v[(u->rn + i) & 31].b, 16);
-	const vreg idx = c->v[u->rm], old = c->v[u->rd];
-	vreg r;
-	for (unsigned i = 0; i < u->f2; i++) {
-		unsigned k = idx.b[i];
-		r.b[i] = k < len ? table[k] : u->f3 ? old.b[i] : 0;
-	}
-	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-/* ---- immediates and shifts ---- */
-
-/* MOVI/MVNI/FMOV: imm2 = the 64-bit pattern; f1: 0 move, 1 ORR, 2 BIC */
-static int h_movi(struct cpu *c, const struct uop *u)
-{
-	vreg r;
-	for (int i = 0; i < 2; i++) {
-		uint64_t d = c->v[u->rd].d[i];
-		r.d[i] = u->f1 == 0 ? u->imm2 : u->f1 == 1 ? d | u->imm2 : d & ~u->imm2;
-	}
-	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-/* f1: 0 SSHR 1 USHR 2 SSRA 3 USRA 4 SRSHR 5 URSHR 6 SRSRA 7 URSRA 8 SHL
- * 9 SLI 10 SRI; imm = shift */
-static int h_shift(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = u->f2 >> es, sh = (unsigned)u->imm, bits = 8u << es;
-	const vreg vn = c->v[u->rn], vd = c->v[u->rd];
-	uint64_t m = emask(es);
-	vreg r;
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t a = lget(&vn, es, i), d = lget(&vd, es, i), x;
-		__int128 s = lgets(&vn, es, i);
-		unsigned op = u->f1;
-		if (op < 8) {
-			int uns = op & 1, rnd = (op >> 2) & 1, acc = (op >> 1) & 1;
-			__int128 v = uns ? (__int128)a : s;
-			if (rnd)
-				v += (__int128)1 << (sh - 1);
-			x = (uint64_t)(v >> sh);
-			if (acc)
-				x += d;
-		} else if (op == 8) {
-			x = sh >= 64 ? 0 : a << sh;
-		} else if (op == 9) {
-			uint64_t keep = sh >= 64 ? m : (1ull << sh) - 1;
-			x = (sh >= 64 ? 0 : a << sh) | (d & keep);
-		} else {
-			uint64_t ins = sh >= bits ? 0 : m >> sh;
-			x = (sh >= bits ? 0 : a >> sh) | (d & ~ins);
-		}
-		lset(&r, es, i, x & m);
-	}
-	vput(c, u->rd, &r, u->f2);
-	return ISA_NEXT;
-}
-
-/* Shift right narrow: f0 = destination es, imm = shift; f1: 0 SHRN,
- * 1 SQSHRN, 2 UQSHRN, 3 SQSHRUN; f3 bit 1 rounding, bit 2 upper half,
- * bit 0 scalar. */
-static int h_shrn(struct cpu *c, const struct uop *u)
-{
-	unsigned es = u->f0, n = 8 >> es, base = (u->f3 & 4) ? n : 0, sh = (unsigned)u->imm;
-	const vreg vn = c->v[u->rn];
-	vreg r = c->v[u->rd];
-	if (!(u->f3 & 4) || (u->f3 & 1))
-		memset(&r, 0, sizeof r);
-	if (u->f3 & 1)
-		n = 1;
-	for (unsigned i = 0; i < n; i++) {
-		__int128 v = (u->f1 == 2 || u->f1 == 0) ? (__int128)lget(&vn, es + 1, i) : (__int128)lgets(&vn, es + 1, i);
-		if (u->f3 & 2)
-			v += (__int128)1 << (sh - 1);
-		v >>= sh;
-		uint64_t x;
-		switch (u->f1) {
-		case 0: x = (uint64_t)v; break;
-		case 1: x = sat_s(c, v, es); break;
-		default: x = sat_u(c, v, es); break;
-		}
-		lset(&r, es, base + i, x);
-	}
-	c->v[u->rd] = r;
 	return ISA_NEXT;
 }
 
@@ -750,20 +280,6 @@ static int h_diff(struct cpu *c, const struct uop *u)
 }
 
 /* ---- decoders ---- */
-
-static void set_simd(struct uop *u, uint32_t w, uop_exec_fn fn, int cls, int has_m, int reads_d)
-{
-	isa_set(u, fn, cls);
-	u->rd = (uint8_t)isa_bits(w, 4, 0);
-	u->rn = (uint8_t)isa_bits(w, 9, 5);
-	u->rm = (uint8_t)isa_bits(w, 20, 16);
-	isa_src_v(u, u->rn);
-	if (has_m)
-		isa_src_v(u, u->rm);
-	if (reads_d)
-		isa_src_v(u, u->rd);
-	isa_dst_v(u, u->rd);
-}
 
 static void dec_3same(uint32_t w, struct uop *u, int scalar)
 {
@@ -848,388 +364,6 @@ static void dec_3same(uint32_t w, struct uop *u, int scalar)
 	u->f2 = (uint8_t)bytes;
 }
 
-/* FP lane size and count checks shared by misc and shifts: returns the
- * element es (2 or 3) or -1. */
-static int fp_es(unsigned sz, unsigned q, int scalar)
-{
-	if (sz && !q && !scalar)
-		return -1;
-	return 2 + (int)sz;
-}
-
-static void dec_misc(uint32_t w, struct uop *u, int scalar)
-{
-	unsigned q = (w >> 30) & 1, uns = (w >> 29) & 1, size = isa_bits(w, 23, 22), opc = isa_bits(w, 16, 12);
-	unsigned bytes = scalar ? 1u << size : q ? 16 : 8;
-	unsigned key = (uns << 5) | opc;
-	int op = -1, es = (int)size, cls = UOP_SIMD;
-	int64_t imm = 0;
-	switch (key) {
-	case 0x00: op = M_REV64; if (size == 3) return; break;
-	case 0x01: op = M_REV16; if (size != 0) return; break;
-	case 0x20: op = M_REV32; if (size > 1) return; break;
-	case 0x02: case 0x22: case 0x06: case 0x26:
-		if (scalar || size == 3)
-			return;
-		set_simd(u, w, h_addlp, UOP_SIMD, 0, opc == 6);
-		u->f0 = (uint8_t)size;
-		u->f2 = (uint8_t)bytes;
-		u->f3 = (uint8_t)(uns | ((opc == 6) << 1));
-		return;
-	case 0x04: op = M_CLS; break;
-	case 0x24: op = M_CLZ; break;
-	case 0x05: op = M_CNT; if (size != 0) return; break;
-	case 0x25:
-		if (size > 1)
-			return;
-		op = size ? M_RBIT : M_NOT;
-		es = 0;
-		break;
-	case 0x08: op = M_CMGT0; break;
-	case 0x28: op = M_CMGE0; break;
-	case 0x09: op = M_CMEQ0; break;
-	case 0x29: op = M_CMLE0; break;
-	case 0x0a: op = M_CMLT0; break;
-	case 0x0b: op = M_ABS; break;
-	case 0x2b: op = M_NEG; break;
-	case 0x12: case 0x32: case 0x14: case 0x34: {   /* XTN, SQXTUN, SQXTN, UQXTN */
-		if (size == 3)
-			return;
-		static const uint8_t nops[4] = { 0, 3, 1, 2 };
-		unsigned k = ((opc == 0x14) << 1) | uns;
-		if (scalar && k == 0)
-			return;
-		set_simd(u, w, h_narrow, UOP_SIMD, 0, q && !scalar);
-		u->f0 = (uint8_t)size;
-		u->f1 = nops[k];
-		u->f3 = (uint8_t)((scalar ? 1 : 0) | (q && !scalar ? 4 : 0));
-		return;
-	}
-	case 0x33:                              /* SHLL */
-		if (scalar || size == 3)
-			return;
-		set_simd(u, w, h_widen, UOP_SIMD, 0, 0);
-		u->f0 = (uint8_t)size;
-		u->f1 = 2;
-		u->imm = 8 << size;
-		u->f3 = (uint8_t)(1 | (q << 2));
-		return;
-	case 0x16: case 0x17:                   /* FCVTN, FCVTL (single <-> double only) */
-		if (scalar || size != 1)
-			return;
-		if (opc == 0x16) {
-			set_simd(u, w, h_narrow, UOP_FP, 0, q);
-			u->f0 = 2;
-			u->f1 = 4;
-			u->f3 = (uint8_t)(q << 2);
-		} else {
-			set_simd(u, w, h_widen, UOP_FP, 0, 0);
-			u->f0 = 2;
-			u->f1 = 1;
-			u->f3 = (uint8_t)(1 | (q << 2));
-		}
-		return;
-	default: {
-		/* FP: the size<1> bit (a) selects within the opcode */
-		unsigned a = size >> 1, sz = size & 1;
-		unsigned fkey = (uns << 6) | (a << 5) | opc;
-		es = fp_es(sz, q, scalar);
-		if (es < 0)
-			return;
-		cls = UOP_FP;
-		switch (fkey) {
-		case 0x2f: op = M_FABS; break;
-		case 0x6f: op = M_FNEG; break;
-		case 0x7f: op = M_FSQRT; cls = UOP_FDIV; break;
-		case 0x2c: op = M_FCMGT0; break;
-		case 0x6c: op = M_FCMGE0; break;
-		case 0x2d: op = M_FCMEQ0; break;
-		case 0x6d: op = M_FCMLE0; break;
-		case 0x2e: op = M_FCMLT0; break;
-		case 0x18: op = M_FRINT; imm = FPR_NEAREST; break;
-		case 0x19: op = M_FRINT; imm = FPR_DOWN; break;
-		case 0x38: op = M_FRINT; imm = FPR_UP; break;
-		case 0x39: op = M_FRINT; imm = FPR_ZERO; break;
-		case 0x58: op = M_FRINT; imm = FPR_AWAY; break;
-		case 0x59: op = M_FRINT; imm = FPR_FPCR | 8; break;     /* FRINTX */
-		case 0x79: op = M_FRINT; imm = FPR_FPCR; break;         /* FRINTI */
-		case 0x1a: op = M_FCVT_S; imm = FPR_NEAREST; break;
-		case 0x1b: op = M_FCVT_S; imm = FPR_DOWN; break;
-		case 0x1c: op = M_FCVT_S; imm = FPR_AWAY; break;
-		case 0x3a: op = M_FCVT_S; imm = FPR_UP; break;
-		case 0x3b: op = M_FCVT_S; imm = FPR_ZERO; break;
-		case 0x5a: op = M_FCVT_U; imm = FPR_NEAREST; break;
-		case 0x5b: op = M_FCVT_U; imm = FPR_DOWN; break;
-		case 0x5c: op = M_FCVT_U; imm = FPR_AWAY; break;
-		case 0x7a: op = M_FCVT_U; imm = FPR_UP; break;
-		case 0x7b: op = M_FCVT_U; imm = FPR_ZERO; break;
-		case 0x1d: op = M_SCVTF; break;
-		case 0x5d: op = M_UCVTF; break;
-		default: return;
-		}
-		if (scalar && (op == M_FABS || op == M_FNEG || op == M_FSQRT || op == M_FRINT))
-			return;                 /* those scalar forms are the FP ones */
-		if (scalar)
-			bytes = 1u << es;
-		break;
-	}
-	}
-	if (cls == UOP_SIMD) {
-		if (size == 3 && !q && !scalar)
-			return;
-		if (scalar && (op < M_ABS || op > M_CMLT0 || size != 3))
-			return;                 /* scalar integer: 64-bit ABS NEG CMxx zero only */
-		if ((op == M_CLS || op == M_CLZ) && size == 3)
-			return;
-	}
-	set_simd(u, w, h_misc, cls, 0, 0);
-	u->f0 = (uint8_t)es;
-	u->f1 = (uint8_t)op;
-	u->f2 = (uint8_t)bytes;
-	u->imm = imm;
-}
-
-static void dec_across(uint32_t w, struct uop *u)
-{
-	unsigned q = (w >> 30) & 1, uns = (w >> 29) & 1, size = isa_bits(w, 23, 22), opc = isa_bits(w, 16, 12);
-	unsigned key = (uns << 5) | opc;
-	int op;
-	switch (key) {
-	case 0x1b: op = A_ADDV; break;
-	case 0x0a: op = A_SMAXV; break;
-	case 0x2a: op = A_UMAXV; break;
-	case 0x1a: op = A_SMINV; break;
-	case 0x3a: op = A_UMINV; break;
-	case 0x03: op = A_SADDLV; break;
-	case 0x23: op = A_UADDLV; break;
-	case 0x2c: case 0x2f:                   /* FMAXNMV/FMINNMV, FMAXV/FMINV: 4S only */
-		if (!q || (size & 1))
-			return;
-		op = opc == 0x0c ? ((size >> 1) ? A_FMINNMV : A_FMAXNMV) : ((size >> 1) ? A_FMINV : A_FMAXV);
-		set_simd(u, w, h_across, UOP_FP, 0, 0);
-		u->f0 = 2;
-		u->f1 = (uint8_t)op;
-		u->f2 = 16;
-		return;
-	default: return;
-	}
-	if (size == 3 || (size == 2 && !q))
-		return;
-	set_simd(u, w, h_across, UOP_SIMD, 0, 0);
-	u->f0 = (uint8_t)size;
-	u->f1 = (uint8_t)op;
-	u->f2 = (uint8_t)(q ? 16 : 8);
-}
-
-static void dec_copy(uint32_t w, struct uop *u, int scalar)
-{
-	unsigned q = (w >> 30) & 1, op = (w >> 29) & 1, imm5 = isa_bits(w, 20, 16), imm4 = isa_bits(w, 14, 11);
-	if (!(imm5 & 15))
-		return;
-	unsigned es = (unsigned)__builtin_ctz(imm5), idx = imm5 >> (es + 1);
-	if (scalar) {                           /* DUP (element) scalar = MOV Vd, Vn.T[i] */
-		if (op || imm4 != 0)
-			return;
-		set_simd(u, w, h_dup_elem, UOP_SIMD, 0, 0);
-		u->f0 = (uint8_t)es;
-		u->f2 = (uint8_t)(1u << es);
-		u->imm = idx;
-		return;
-	}
-	if (op) {                               /* INS (element) */
-		if (!q)
-			return;
-		set_simd(u, w, h_ins_elem, UOP_SIMD, 0, 1);
-		u->f0 = (uint8_t)es;
-		u->imm = idx;
-		u->imm2 = imm4 >> es;
-		return;
-	}
-	switch (imm4) {
-	case 0:                                 /* DUP (element) */
-		if (es == 3 && !q)
-			return;
-		set_simd(u, w, h_dup_elem, UOP_SIMD, 0, 0);
-		u->f0 = (uint8_t)es;
-		u->f2 = (uint8_t)(q ? 16 : 8);
-		u->imm = idx;
-		return;
-	case 1:                                 /* DUP (general) */
-		if (es == 3 && !q)
-			return;
-		isa_set(u, h_dup_gen, UOP_SIMD);
-		u->rd = (uint8_t)isa_bits(w, 4, 0);
-		u->rn = isa_rzr(isa_bits(w, 9, 5));
-		isa_src(u, u->rn);
-		isa_dst_v(u, u->rd);
-		u->f0 = (uint8_t)es;
-		u->f2 = (uint8_t)(q ? 16 : 8);
-		return;
-	case 3:                                 /* INS (general) */
-		if (!q)
-			return;
-		isa_set(u, h_ins_gen, UOP_SIMD);
-		u->rd = (uint8_t)isa_bits(w, 4, 0);
-		u->rn = isa_rzr(isa_bits(w, 9, 5));
-		isa_src(u, u->rn);
-		isa_src_v(u, u->rd);
-		isa_dst_v(u, u->rd);
-		u->f0 = (uint8_t)es;
-		u->imm = idx;
-		return;
-	case 5: case 7:                         /* SMOV, UMOV */
-		if (imm4 == 7 ? (q != (es == 3)) : (es == 3 || (es == 2 && !q)))
-			return;
-		isa_set(u, h_mov_to_gen, UOP_SIMD);
-		u->rn = (uint8_t)isa_bits(w, 9, 5);
-		isa_src_v(u, u->rn);
-		u->rd = isa_rsink(isa_bits(w, 4, 0));
-		isa_dst(u, u->rd);
-		u->f0 = (uint8_t)es;
-		u->f3 = (uint8_t)(imm4 == 7 ? 0 : q ? 64 : 32);
-		u->imm = idx;
-		return;
-	default:
-		return;
-	}
-}
-
-/* AdvSIMDExpandImm */
-static int expand_imm(unsigned op, unsigned cmode, unsigned imm8, uint64_t *out)
-{
-	uint64_t i = imm8, r;
-	switch (cmode >> 1) {
-	case 0: r = i; r |= r << 32; break;
-	case 1: r = i << 8; r |= r << 32; break;
-	case 2: r = i << 16; r |= r << 32; break;
-	case 3: r = i << 24; r |= r << 32; break;
-	case 4: r = i | (i << 16); r |= r << 32; break;
-	case 5: r = (i << 8) | (i << 24); r |= r << 32; break;
-	case 6:
-		r = (cmode & 1) ? ((i << 16) | 0xffff) : ((i << 8) | 0xff);
-		r |= r << 32;
-		break;
-	default:
-		if (!(cmode & 1) && !op) {
-			r = i * 0x0101010101010101ull;
-		} else if (!(cmode & 1) && op) {
-			r = 0;
-			for (int b = 0; b < 8; b++)
-				if ((imm8 >> b) & 1)
-					r |= 0xffull << (8 * b);
-		} else if ((cmode & 1) && !op) {
-			r = fpu_imm32(imm8);
-			r |= r << 32;
-		} else {
-			r = fpu_imm64(imm8);
-		}
-	}
-	*out = r;
-	return 0;
-}
-
-static void dec_modimm(uint32_t w, struct uop *u)
-{
-	unsigned q = (w >> 30) & 1, op = (w >> 29) & 1, cmode = isa_bits(w, 15, 12), o2 = (w >> 11) & 1;
-	unsigned imm8 = (isa_bits(w, 18, 16) << 5) | isa_bits(w, 9, 5);
-	uint64_t imm;
-	int kind;                               /* 0 MOVI/MVNI/FMOV, 1 ORR, 2 BIC */
-	if (o2)
-		return;                         /* FMOV half precision */
-	if (cmode == 15 && op && !q)
-		return;
-	expand_imm(op, cmode, imm8, &imm);
-	if (cmode < 12 && (cmode & 1))
-		kind = op ? 2 : 1;              /* BIC / ORR (32- and 16-bit shifted) */
-	else
-		kind = 0;
-	if (kind == 0 && op && cmode != 14 && cmode != 15)
-		imm = ~imm;                     /* MVNI */
-	isa_set(u, h_movi, UOP_SIMD);
-	u->rd = (uint8_t)isa_bits(w, 4, 0);
-	if (kind)
-		isa_src_v(u, u->rd);
-	isa_dst_v(u, u->rd);
-	u->f1 = (uint8_t)kind;
-	u->f2 = (uint8_t)(q ? 16 : 8);
-	u->imm2 = imm;
-}
-
-static void dec_shift(uint32_t w, struct uop *u, int scalar)
-{
-	unsigned q = (w >> 30) & 1, uns = (w >> 29) & 1, immh = isa_bits(w, 22, 19), immb = isa_bits(w, 18, 16);
-	unsigned opc = isa_bits(w, 15, 11);
-	if (immh == 0)
-		return;                         /* modified immediate: handled before */
-	unsigned es = 31u - (unsigned)__builtin_clz(immh), esize = 8u << es;
-	unsigned immhb = (immh << 3) | immb;
-	unsigned rsh = 2 * esize - immhb, lsh = immhb - esize;
-	unsigned bytes = scalar ? 1u << es : q ? 16 : 8;
-	int right_op = -1;
-	switch (opc) {
-	case 0x00: right_op = uns; break;               /* SSHR USHR */
-	case 0x02: right_op = 2 + uns; break;           /* SSRA USRA */
-	case 0x04: right_op = 4 + uns; break;           /* SRSHR URSHR */
-	case 0x06: right_op = 6 + uns; break;           /* SRSRA URSRA */
-	case 0x08:                                      /* SRI */
-		if (!uns)
-			return;
-		right_op = 10;
-		break;
-	case 0x0a:                                      /* SHL, SLI */
-		if (es == 3 ? (!q && !scalar) : scalar)
-			return;
-		set_simd(u, w, h_shift, UOP_SIMD, 0, uns);
-		u->f0 = (uint8_t)es;
-		u->f1 = (uint8_t)(uns ? 9 : 8);
-		u->f2 = (uint8_t)bytes;
-		u->imm = lsh;
-		return;
-	case 0x10: case 0x11: case 0x12: case 0x13: {   /* SHRN/RSHRN, SQSHR(U)N, UQSHRN and rounding */
-		if (es == 3)
-			return;
-		unsigned kind = ((opc >> 1) & 1) ? (uns ? 2 : 1) : (uns ? 3 : 0);
-		if (scalar && kind == 0)
-			return;
-		set_simd(u, w, h_shrn, UOP_SIMD, 0, q && !scalar);
-		u->f0 = (uint8_t)es;
-		u->f1 = (uint8_t)kind;
-		u->f3 = (uint8_t)((scalar ? 1 : 0) | ((opc & 1) << 1) | (q && !scalar ? 4 : 0));
-		u->imm = rsh;                   /* from the double-width element */
-		return;
-	}
-	case 0x14:                                      /* SSHLL, USHLL */
-		if (scalar || es == 3)
-			return;
-		set_simd(u, w, h_widen, UOP_SIMD, 0, 0);
-		u->f0 = (uint8_t)es;
-		u->f1 = 0;
-		u->f3 = (uint8_t)(uns | (q << 2));
-		u->imm = lsh;
-		return;
-	case 0x1c: case 0x1f: {                         /* SCVTF/UCVTF, FCVTZS/FCVTZU fixed */
-		if (es < 2 || (es == 3 && !q && !scalar))
-			return;
-		set_simd(u, w, h_misc, UOP_FP, 0, 0);
-		u->f0 = (uint8_t)es;
-		u->f1 = (uint8_t)(opc == 0x1c ? (uns ? M_UCVTF : M_SCVTF) : (uns ? M_FCVT_U : M_FCVT_S));
-		u->f2 = (uint8_t)bytes;
-		u->imm = FPR_ZERO;
-		u->imm2 = rsh;
-		return;
-	}
-	default:
-		return;
-	}
-	if (es == 3 ? (!q && !scalar) : scalar)
-		return;
-	set_simd(u, w, h_shift, UOP_SIMD, 0, right_op >= 2);
-	u->f0 = (uint8_t)es;
-	u->f1 = (uint8_t)right_op;
-	u->f2 = (uint8_t)bytes;
-	u->imm = rsh;
-}
-
 static void dec_diff(uint32_t w, struct uop *u)
 {
 	unsigned q = (w >> 30) & 1, uns = (w >> 29) & 1, size = isa_bits(w, 23, 22), opc = isa_bits(w, 15, 12);
@@ -1299,30 +433,6 @@ static void dec_elem(uint32_t w, struct uop *u, int scalar)
 	}
 }
 
-static void dec_perm_etc(uint32_t w, struct uop *u)
-{
-	unsigned q = (w >> 30) & 1, size = isa_bits(w, 23, 22);
-	unsigned bytes = q ? 16 : 8;
-	if ((w & 0xbf208c00) == 0x0e000800) {   /* permute */
-		unsigned opc = isa_bits(w, 14, 12);
-		if ((opc & 3) == 0 || (size == 3 && !q))
-			return;
-		set_simd(u, w, h_perm, UOP_SIMD, 1, 0);
-		u->f0 = (uint8_t)size;
-		u->f1 = (uint8_t)opc;
-		u->f2 = (uint8_t)bytes;
-	} else if ((w & 0xbf208c00) == 0x0e000000) {    /* TBL, TBX */
-		if (size != 0)
-			return;
-		unsigned len = isa_bits(w, 14, 13) + 1;
-		set_simd(u, w, h_tbl, UOP_SIMD, 1, (w >> 12) & 1);
-		for (unsigned i = 1; i < len; i++)
-			isa_src_v(u, (u->rn + i) & 31);
-		u->f1 = (uint8_t)len;
-		u->f2 = (uint8_t)bytes;
-		u->f3 = (uint8_t)((w >> 12) & 1);
-	}
-}
 
 /* Scalar pairwise: ADDP Dd, Vn.2D; FADDP FMAXP FMINP FMAXNMP FMINNMP */
 static int h_scalar_pair(struct cpu *c, const struct uop *u)
@@ -1332,7 +442,7 @@ static int h_scalar_pair(struct cpu *c, const struct uop *u)
 	uint64_t a = lget(vn, es, 0), b = lget(vn, es, 1);
 	vreg r;
 	memset(&r, 0, sizeof r);
-	lset(&r, es, 0, (u->f3 & 1) ? fp_op(c, u->f1, es == 3, a, b, 0) : a + b);
+	lset(&r, es, 0, (u->f3 & 1) ? isa_simd_fp_op(c, u->f1, es == 3, a, b, 0) : a + b);
 	c->v[u->rd] = r;
 	return ISA_NEXT;
 }
@@ -1360,8 +470,9 @@ static void dec_scalar_pair(uint32_t w, struct uop *u)
 	u->f3 = 1;
 }
 
-/* Advanced SIMD, vector (0 Q U 0111 ...) and scalar (01 U 1111 ...). */
-void isa_dec_simd(uint32_t w, struct uop *u)
+/* The forms of this file; isa_dec_simd below tries the other SIMD files
+ * for what is left unsupported. */
+static void dec_simd_base(uint32_t w, struct uop *u)
 {
 	int scalar = (w >> 28) & 1;
 	if (w >> 31)
@@ -1371,9 +482,9 @@ void isa_dec_simd(uint32_t w, struct uop *u)
 	if ((w >> 24) & 1) {
 		if ((w >> 10) & 1) {
 			if (!scalar && isa_bits(w, 22, 19) == 0)
-				dec_modimm(w, u);
+				isa_simd_dec_modimm(w, u);
 			else if (!((w >> 23) & 1))
-				dec_shift(w, u, scalar);
+				isa_simd_dec_shift(w, u, scalar);
 		} else {
 			dec_elem(w, u, scalar);
 		}
@@ -1384,21 +495,12 @@ void isa_dec_simd(uint32_t w, struct uop *u)
 			return;
 		if ((w >> 10) & 1) {            /* copy */
 			if (isa_bits(w, 23, 21) == 0)
-				dec_copy(w, u, scalar);
+				isa_simd_dec_copy(w, u, scalar);
 			return;
 		}
 		if (scalar)
 			return;
-		if ((w >> 29) & 1) {            /* EXT */
-			unsigned q = (w >> 30) & 1, imm4 = isa_bits(w, 14, 11);
-			if (isa_bits(w, 23, 22) != 0 || (!q && imm4 >= 8))
-				return;
-			set_simd(u, w, h_ext, UOP_SIMD, 1, 0);
-			u->f2 = (uint8_t)(q ? 16 : 8);
-			u->imm = imm4;
-			return;
-		}
-		dec_perm_etc(w, u);
+		isa_simd_dec_perm(w, u);       /* permute, EXT, TBL (isa_simd_move.c) */
 		return;
 	}
 	if ((w >> 10) & 1) {
@@ -1408,11 +510,23 @@ void isa_dec_simd(uint32_t w, struct uop *u)
 	if (isa_bits(w, 11, 10) == 2) {
 		unsigned sel = isa_bits(w, 20, 17);
 		if (sel == 0)
-			dec_misc(w, u, scalar);
+			isa_simd_dec_misc(w, u, scalar);
 		else if (sel == 8)
-			scalar ? dec_scalar_pair(w, u) : dec_across(w, u);
+			scalar ? dec_scalar_pair(w, u) : isa_simd_dec_across(w, u);
 		return;
 	}
 	if (!scalar && isa_bits(w, 11, 10) == 0)
 		dec_diff(w, u);
+}
+
+/* Advanced SIMD, vector (0 Q U 0111 ...) and scalar (01 U 1111 ...). */
+void isa_dec_simd(uint32_t w, struct uop *u)
+{
+	dec_simd_base(w, u);
+	if (u->op_class == UOP_UNSUPPORTED)
+		isa_dec_simd_sat(w, u);
+	if (u->op_class == UOP_UNSUPPORTED)
+		isa_dec_simd_fpe(w, u);
+	if (u->op_class == UOP_UNSUPPORTED)
+		isa_dec_simd_crypto(w, u);
 }

@@ -64,12 +64,40 @@ static uint64_t fp64_value(struct dt_rng *r)
 	}
 }
 
+/* 64 bits of integer lanes of one random size, each an edge of that size
+ * (0, +-1, the signed and unsigned extremes and their neighbours) or a
+ * byte-sized shift amount between -70 and 70 (the shifts by register read
+ * the low byte of each lane), so saturation and every shift distance
+ * come up in all lane sizes. */
+static uint64_t lane_value(struct dt_rng *r)
+{
+	unsigned es = (unsigned)dt_below(r, 4), bits = 8u << es;
+	uint64_t m = es == 3 ? ~0ull : (1ull << bits) - 1, v = 0;
+	for (unsigned i = 0; i < 64 / bits; i++) {
+		uint64_t smin = 1ull << (bits - 1), x;
+		switch (dt_below(r, 9)) {
+		case 0: x = 0; break;
+		case 1: x = 1; break;
+		case 2: x = m; break;                   /* -1, unsigned max */
+		case 3: x = smin; break;                /* signed min */
+		case 4: x = smin - 1; break;            /* signed max */
+		case 5: x = smin + dt_range(r, -2, 2); break;
+		case 6: x = (uint64_t)dt_range(r, -70, 70) & 0xff; break;
+		case 7: x = 1ull << dt_below(r, bits); break;
+		default: x = dt_rand(r); break;
+		}
+		v |= (x & m) << (i * bits);
+	}
+	return v;
+}
+
 uint64_t dt_fp_value(struct dt_rng *r)
 {
-	switch (dt_below(r, 4)) {
+	switch (dt_below(r, 5)) {
 	case 0: return fp64_value(r);
 	case 1: return (uint64_t)fp32_value(r) | (uint64_t)fp32_value(r) << 32;
 	case 2: return dt_value(r);
+	case 3: return lane_value(r);
 	default: return dt_rand(r);
 	}
 }
@@ -87,13 +115,16 @@ static int dt_fp_ok(uint32_t w)
 	return 1;
 }
 
+/* FJCVTZS is only drawn by dt_emit_fjcvtzs (see there). */
+static int dt_is_fjcvtzs(uint32_t w) { return (w & 0xfffffc00u) == 0x1e7e0000u; }
+
 /* Draw from a class: fixed bits | random bits under `mask`, until ivx
  * takes one (classes are dense enough that this ends quickly). */
 static void dt_draw(struct dt_gen *g, uint32_t fixed, uint32_t mask)
 {
 	for (int tries = 0; tries < 4000; tries++) {
 		uint32_t w = fixed | ((uint32_t)dt_rand(R(g)) & mask);
-		if (dt_fp_ok(w)) {
+		if (dt_fp_ok(w) && !dt_is_fjcvtzs(w)) {
 			dt_emit(g, w);
 			return;
 		}
@@ -119,7 +150,7 @@ void dt_emit_fp_imm(struct dt_gen *g) { dt_draw(g, 0x1e201000u, TYPE | 0x001fe01
 void dt_emit_fp_cvt(struct dt_gen *g) { dt_draw(g, 0x1e200000u, 0x80000000u | TYPE | 0x001f03ffu); }
 void dt_emit_fp_fixed(struct dt_gen *g) { dt_draw(g, 0x1e000000u, 0x80000000u | TYPE | 0x001fffffu); }
 
-/* MSR FPCR with a random rounding mode, FZ and DN (mostly nearest, no
+/* MSR FPCR with a random rounding mode, FZ, DN and AHP (mostly nearest, no
  * flush); sometimes MSR FPSR (clearing or setting flags) or MRS of either. */
 void dt_emit_fpcr(struct dt_gen *g)
 {
@@ -131,6 +162,8 @@ void dt_emit_fpcr(struct dt_gen *g)
 			v |= 1u << 24;                  /* FZ */
 		if (dt_below(R(g), 3) == 0)
 			v |= 1u << 25;                  /* DN */
+		if (dt_below(R(g), 4) == 0)
+			v |= 1u << 26;                  /* AHP: only half-precision conversions see it */
 		dt_set_reg(g, rt, v);
 		dt_emit(g, 0xd51b4400u | (uint32_t)rt);
 		break;
@@ -165,6 +198,84 @@ void dt_emit_simd_shift(struct dt_gen *g) { dt_draw(g, 0x0f000400u, QU | 0x007ff
 void dt_emit_simd_diff(struct dt_gen *g) { dt_draw(g, 0x0e200000u, QU | SIZE | RD_RN_RM | 0xf000u); }
 void dt_emit_simd_elem(struct dt_gen *g) { dt_draw(g, 0x0f000000u, QU | SIZE | 0x003ffbffu); }
 void dt_emit_simd_scalar(struct dt_gen *g) { dt_draw(g, 0x5e000000u, 0x21ffffffu); }
+
+/* One of a list of (fixed bits, random bits) encodings, uniformly. */
+struct dt_enc { uint32_t fixed, mask; };
+
+static void dt_draw_list(struct dt_gen *g, const struct dt_enc *e, size_t n)
+{
+	size_t k = (size_t)dt_below(R(g), n);
+	dt_draw(g, e[k].fixed, e[k].mask);
+}
+
+#define Q      0x40000000u
+#define U      0x20000000u
+#define SZ     0x00400000u
+#define ELEM   0x003f0bffu              /* L, M, Rm, H, Rn, Rd */
+#define IMMSH  0x007f03ffu              /* immh, immb, Rn, Rd */
+
+/* Saturating, rounding and polynomial integer forms: shifts by register,
+ * doubling multiplies (same, long, by element, RDM), shifts by immediate
+ * with saturation, SUQADD USQADD SQABS SQNEG, PMULL; vector and scalar. */
+void dt_emit_simd_sat(struct dt_gen *g)
+{
+	static const struct dt_enc e[] = {
+		{ 0x0e204c00u, QU | SIZE | RD_RN_RM }, { 0x5e204c00u, U | SIZE | RD_RN_RM },   /* [SU]QSHL */
+		{ 0x0e205400u, QU | SIZE | RD_RN_RM }, { 0x5e205400u, U | SIZE | RD_RN_RM },   /* [SU]RSHL */
+		{ 0x0e205c00u, QU | SIZE | RD_RN_RM }, { 0x5e205c00u, U | SIZE | RD_RN_RM },   /* [SU]QRSHL */
+		{ 0x0e20b400u, QU | SIZE | RD_RN_RM }, { 0x5e20b400u, U | SIZE | RD_RN_RM },   /* SQ(R)DMULH */
+		{ 0x2e008400u, Q | SIZE | RD_RN_RM | 0x800u }, { 0x7e008400u, SIZE | RD_RN_RM | 0x800u }, /* SQRDMLxH */
+		{ 0x0e209000u, Q | SIZE | RD_RN_RM | 0x6000u }, { 0x5e209000u, SIZE | RD_RN_RM | 0x6000u }, /* SQDMxLx */
+		{ 0x0e20e000u, Q | SIZE | RD_RN_RM },                                          /* PMULL */
+		{ 0x0f003000u, Q | SIZE | ELEM | 0x4000u }, { 0x5f003000u, SIZE | ELEM | 0x4000u }, /* SQDMLAL/SL elem */
+		{ 0x0f00b000u, Q | SIZE | ELEM }, { 0x5f00b000u, SIZE | ELEM },               /* SQDMULL elem */
+		{ 0x0f00c000u, Q | SIZE | ELEM | 0x1000u }, { 0x5f00c000u, SIZE | ELEM | 0x1000u }, /* SQ(R)DMULH elem */
+		{ 0x2f00d000u, Q | SIZE | ELEM | 0x2000u }, { 0x7f00d000u, SIZE | ELEM | 0x2000u }, /* SQRDMLxH elem */
+		{ 0x0f007400u, QU | IMMSH }, { 0x5f007400u, U | IMMSH },                      /* [SU]QSHL # */
+		{ 0x2f006400u, Q | IMMSH }, { 0x7f006400u, IMMSH },                           /* SQSHLU */
+		{ 0x0e203800u, QU | SIZE | 0x3ffu }, { 0x5e203800u, U | SIZE | 0x3ffu },      /* SUQADD USQADD */
+		{ 0x0e207800u, QU | SIZE | 0x3ffu }, { 0x5e207800u, U | SIZE | 0x3ffu },      /* SQABS SQNEG */
+	};
+	dt_draw_list(g, e, sizeof e / sizeof e[0]);
+}
+
+/* FJCVTZS with FPCR.FZ cleared first: qemu 7.2 sets Z for a positive
+ * denormal that FZ flushes, where the architecture (FPToFixedJS) clears it
+ * (qemu issue 2375, fixed in later versions); with FZ clear both agree.
+ * ivx follows the architecture. */
+static void dt_emit_fjcvtzs(struct dt_gen *g)
+{
+	uint32_t t = (uint32_t)dt_reg_dst(g);
+	dt_emit_setup(g, 0xd53b4400u | t);                      /* MRS Xt, FPCR */
+	dt_emit_setup(g, 0x9267f800u | (t << 5) | t);           /* AND Xt, Xt, #~(1 << 24) */
+	dt_emit_setup(g, 0xd51b4400u | t);                      /* MSR FPCR, Xt */
+	uint32_t rn = (uint32_t)dt_below(R(g), 32), rd = (uint32_t)dt_reg_dst(g);
+	dt_emit(g, 0x1e7e0000u | (rn << 5) | rd);
+}
+
+/* FP estimates and steps: FRECPE FRSQRTE FRECPX URECPE URSQRTE, FRECPS
+ * FRSQRTS, FMULX (also by element), FCVTXN; vector and scalar. Also
+ * FJCVTZS and FRINT32/64 (scalar and vector). */
+void dt_emit_simd_fpest(struct dt_gen *g)
+{
+	static const struct dt_enc e[] = {
+		{ 0x0e20dc00u, Q | SZ | RD_RN_RM }, { 0x5e20dc00u, SZ | RD_RN_RM },           /* FMULX */
+		{ 0x0e20fc00u, Q | SZ | RD_RN_RM }, { 0x5e20fc00u, SZ | RD_RN_RM },           /* FRECPS */
+		{ 0x0ea0fc00u, Q | SZ | RD_RN_RM }, { 0x5ea0fc00u, SZ | RD_RN_RM },           /* FRSQRTS */
+		{ 0x0ea1d800u, QU | SZ | 0x3ffu }, { 0x5ea1d800u, U | SZ | 0x3ffu },          /* FRECPE FRSQRTE */
+		{ 0x0ea1c800u, QU | 0x3ffu },                                                 /* URECPE URSQRTE */
+		{ 0x5ea1f800u, SZ | 0x3ffu },                                                 /* FRECPX */
+		{ 0x2e616800u, Q | 0x3ffu }, { 0x7e616800u, 0x3ffu },                         /* FCVTXN */
+		{ 0x2f809000u, Q | SZ | ELEM }, { 0x7f809000u, SZ | ELEM },                   /* FMULX elem */
+		{ 0x1e284000u, SZ | 0x18000u | 0x3ffu },                                      /* FRINT32/64 scalar */
+		{ 0x0e21e800u, QU | SZ | 0x1000u | 0x3ffu },                                  /* FRINT32/64 vector */
+	};
+	size_t n = sizeof e / sizeof e[0];
+	if (dt_below(R(g), n + 1) == n)
+		dt_emit_fjcvtzs(g);
+	else
+		dt_draw_list(g, e, n);
+}
 
 /* --- loads and stores of SIMD&FP registers --------------------------------- */
 
@@ -318,4 +429,22 @@ void dt_emit_ld_atomic(struct dt_gen *g)
 		dt_emit(g, (size - 2) << 30 | 0x08207c00u | a << 22 | rs << 16 | r << 15 | rn << 5 | rt);
 		break;
 	}
+}
+
+/* The cryptographic extensions (AES, SHA-1, SHA-256, SHA-512, SHA-3) and
+ * the dot product. */
+void dt_emit_simd_crypto(struct dt_gen *g)
+{
+	static const struct dt_enc e[] = {
+		{ 0x4e284800u, 0x3000u | 0x3ffu },                                            /* AESE AESD AESMC AESIMC */
+		{ 0x5e000000u, 0x7000u | RD_RN_RM },                                          /* SHA1C .. SHA256SU1 */
+		{ 0x5e280800u, 0x3000u | 0x3ffu },                                            /* SHA1H SHA1SU1 SHA256SU0 */
+		{ 0x0e809400u, QU | RD_RN_RM },                                               /* SDOT UDOT */
+		{ 0x0f80e000u, QU | ELEM },                                                   /* SDOT UDOT (element) */
+		{ 0xce000000u, 0x00200000u | RD_RN_RM | 0x7c00u },                           /* EOR3 BCAX */
+		{ 0xce608000u, RD_RN_RM | 0x0c00u },                                          /* SHA512H H2 SU1, RAX1 */
+		{ 0xcec08000u, 0x3ffu },                                                      /* SHA512SU0 */
+		{ 0xce800000u, RD_RN_RM | 0xfc00u },                                          /* XAR */
+	};
+	dt_draw_list(g, e, sizeof e / sizeof e[0]);
 }

@@ -323,6 +323,9 @@ const struct dt_form dt_forms[] = {
 	{ "simd_diff",    2, dt_emit_simd_diff,    "*" },
 	{ "simd_elem",    2, dt_emit_simd_elem,    "*" },
 	{ "simd_scalar",  3, dt_emit_simd_scalar,  "*" },
+	{ "simd_sat",     3, dt_emit_simd_sat,     "*" },
+	{ "simd_fpest",   3, dt_emit_simd_fpest,   "*" },
+	{ "simd_crypto",  2, dt_emit_simd_crypto,  "*" },
 	{ "ld_fp",        4, dt_emit_ld_fp,        "ldr str ldur stur" },
 	{ "ld_fp_pair",   3, dt_emit_ld_fp_pair,   "ldp stp ldnp stnp" },
 	{ "ld_fp_literal", 1, dt_emit_ld_fp_literal, "ldr" },
@@ -396,7 +399,8 @@ void dt_gen_block(struct dt_block *b, uint64_t seed, uint64_t index, const uint6
 		b->v[i][1] = dt_fp_value(&g.rng);
 	}
 	b->fpcr = dt_below(&g.rng, 4) ? 0 : (uint64_t)dt_below(&g.rng, 4) << 22 |
-		  (uint64_t)dt_below(&g.rng, 2) << 24 | (uint64_t)dt_below(&g.rng, 2) << 25;
+		  (uint64_t)dt_below(&g.rng, 2) << 24 | (uint64_t)dt_below(&g.rng, 2) << 25 |
+		  (uint64_t)(dt_below(&g.rng, 4) == 0) << 26;
 	b->fpsr = dt_below(&g.rng, 4) ? 0 : dt_rand(&g.rng) & 0x0800009full;
 	for (int i = 0; i < DT_SCRATCH; i += 8) {
 		uint64_t v = dt_below(&g.rng, 3) ? dt_rand(&g.rng) : dt_value(&g.rng);

@@ -21,7 +21,7 @@ $(DIFFTEST_BIN): $(DIFFTEST_SRC) tests/difftest/dt.h $(wildcard engine/isa/*.h)
 
 DIFFTEST_FP_FORMS := fp_dp1 fp_dp2 fp_dp3 fp_cmp fp_csel fp_imm fp_cvt fp_fixed fpcr \
     simd_3same simd_fp3 simd_misc simd_across simd_copy simd_perm simd_imm simd_shift \
-    simd_diff simd_elem simd_scalar ld_fp ld_fp_pair ld_fp_literal ld_simd ld_atomic
+    simd_diff simd_elem simd_scalar simd_sat simd_fpest simd_crypto ld_fp ld_fp_pair ld_fp_literal ld_simd ld_atomic
 DIFFTEST_FP_MIN   := 100000
 DIFFTEST_FP_SEED  := $(if $(SEED),$(SEED),1)
 comma := ,

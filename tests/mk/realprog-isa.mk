@@ -2,7 +2,8 @@
 # using floating point, glibc's SIMD string functions, libm, <fenv.h> and
 # atomics, built by the test with aarch64-linux-gnu-gcc -static (-O2 and
 # -O3), must print under `ivx run --functional` and `ivx run` exactly what
-# it prints under qemu-aarch64 (tests/realprog-isa.sh).
+# it prints under qemu-aarch64 (tests/realprog-isa.sh); so must
+# tests/guests/isa_neon_ext.c, the AdvSIMD/crypto forms through intrinsics.
 .PHONY: test-realprog-isa
 REALPROG_ISA_CC ?= aarch64-linux-gnu-gcc
 

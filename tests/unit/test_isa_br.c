@@ -277,7 +277,8 @@ static void test_unsupported(void **state)
 		0xd53be020,     /* mrs x0, cntpct_el0 */
 		0xd51be040,     /* msr cntvct_el0, x0 (read-only) */
 		0xd5087e20,     /* dc civac at op1 0: dc cisw (EL1) */
-		0x4e284820,     /* aese v0.16b, v1.16b */
+		0x0e40d420,     /* fadd v0.4h, v1.4h, v0.4h (half precision) */
+		0xce420c20,     /* sm3ss1 v0.4s, v1.4s, v2.4s, v3.4s */
 		0x1ee22820,     /* fadd h0, h1, h2 (half precision) */
 		0xffffffff,
 	};
