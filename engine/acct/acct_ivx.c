@@ -127,10 +127,18 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 	default:
 		break;
 	}
+	int starved = s->icause >= 0 && !entered;
+	/* the whole machine waits on a D-side miss at the head (nothing
+	 * commits, nothing issues, and not for want of instructions): the
+	 * miss's, even with room in the ROB */
+	if (!starved && r->committed == 0 && !issued && (head == ACCT_L1D || head == ACCT_L2D || head == ACCT_DTLB)) {
+		g[head] += n;
+		return;
+	}
 	/* dispatch starved: the frontend's cycle if the backend is idle too;
 	 * if it still issues, a partial one (how much of it was lost depends
 	 * on how close to its width the program runs: acct_ivx_stack) */
-	if (s->icause >= 0 && !entered) {
+	if (starved) {
 		if (issued)
 			s->partial[s->icause] += n;
 		else

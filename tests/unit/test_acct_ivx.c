@@ -205,7 +205,10 @@ static void test_branch_behind_long_latency_head(void **state)
 
 /*
  * The same window, but the branch turns out predicted correctly: its row
- * (penalty and blocked cycles) is never charged, as in the FMT.
+ * (penalty and blocked cycles) is never charged, as in the FMT. The five
+ * cycles in which the whole machine waits on the load's L1 D-cache miss
+ * at the head (nothing commits or issues) are the miss's (the FMT: base,
+ * the ROB is not full).
  */
 static void test_correct_branch_charges_nothing(void **state)
 {
@@ -222,7 +225,43 @@ static void test_correct_branch_charges_nothing(void **state)
 	fake_insn(&f, INSN_COMMIT, 1, &f.load, 0, 0);
 	fake_insn(&f, INSN_COMMIT, 2, &f.branch, 1, 0);
 	fake_end(&f, FETCH_OK, 0, HEAD_NONE, 0);
-	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ 0 });
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 0);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1D] = 5 });
+	fake_free(&f);
+}
+
+/*
+ * D-side misses at the head of a ROB that is not full.
+ *   c0-c2   head: an L1 D-cache miss; nothing commits or issues (3)
+ *   c3-c4   head: the same miss; younger work issues, one a cycle (2)
+ *   c5-c6   head: an L2 D-cache miss; nothing commits or issues (2)
+ *   c7      head: a D-TLB walk; nothing commits or issues (1)
+ *   c8      head: a divide; nothing commits or issues (1)
+ *   c9-c10  head: an L1 D-cache miss, nothing issues, but fetch waits
+ *           on an I-cache miss and nothing enters the ROB (2)
+ * The machine stood still waiting on the miss in c0-c2, c5-c7: those
+ * cycles are the misses' (L1D 3, L2D 2, D-TLB 1). In c3-c4 it still
+ * worked (base); c8 waits on a unit, not a miss (base, as the FMT);
+ * c9-c10 are the I-side miss's (starved and idle), not the head's. The
+ * FMT charges none of the D-side cycles (the ROB is never full).
+ */
+static void test_machine_waits_on_dmiss(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	fake_idle(&f, 3, FETCH_OK, 4, HEAD_L1D, 0);
+	for (int i = 0; i < 2; i++)
+		cycle_issuing(&f, 1, FETCH_OK, 4, HEAD_L1D, 0);
+	fake_idle(&f, 2, FETCH_OK, 4, HEAD_L2D, 0);
+	fake_idle(&f, 1, FETCH_OK, 4, HEAD_DTLB, 0);
+	fake_idle(&f, 1, FETCH_OK, 4, HEAD_LONG_LATENCY, 0);
+	uint64_t m = fake_miss_begin(&f, MISS_L1I, 1);
+	fake_idle(&f, 2, FETCH_STALL_L1I, 4, HEAD_L1D, 0);
+	fake_miss_end(&f, m, MISS_L1I, 1);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 0);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 0);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 2, [ACCT_L1D] = 3, [ACCT_L2D] = 2, [ACCT_DTLB] = 1 });
 	fake_free(&f);
 }
 
@@ -332,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_imiss_without_base_rate),
 		cmocka_unit_test(test_branch_behind_long_latency_head),
 		cmocka_unit_test(test_correct_branch_charges_nothing),
+		cmocka_unit_test(test_machine_waits_on_dmiss),
 		cmocka_unit_test(test_full_rob_with_work),
 		cmocka_unit_test(test_work_exceeds_cycles),
 		cmocka_unit_test(test_snapshot_inside_window),
