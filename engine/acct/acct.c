@@ -141,7 +141,7 @@ void acct_get_stack(const struct acct *a, struct acct_stack *out)
 	int64_t sum = 0;
 	uint64_t ivx[ACCT_COMP_COUNT];
 	if (a->method == ACCT_IVX)
-		acct_ivx_stack(a, clk->cycles, clk->insns, ivx);
+		acct_ivx_stack(a, clk->cycles, clk->insns, NULL, ivx);
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 		uint64_t v = t->global[k];
 		if (a->method == ACCT_IVX)
@@ -154,6 +154,33 @@ void acct_get_stack(const struct acct *a, struct acct_stack *out)
 		sum += (int64_t)v;
 	}
 	out->base = (int64_t)clk->cycles - sum;
+}
+
+void acct_mark(const struct acct *a, struct acct_mark *m)
+{
+	memset(m, 0, sizeof *m);
+	acct_get_stack(a, &m->stack);
+	if (a->method == ACCT_IVX)
+		acct_ivx_raw(a, m->raw);
+}
+
+void acct_get_stack_since(const struct acct *a, const struct acct_mark *m, struct acct_stack *out)
+{
+	const struct acct_stack *b = &m->stack;
+	acct_get_stack(a, out);
+	out->cycles -= b->cycles;
+	out->insns -= b->insns;
+	if (a->method == ACCT_IVX) {
+		acct_ivx_stack(a, out->cycles, out->insns, m->raw, out->comp);
+		int64_t sum = 0;
+		for (int k = 0; k < ACCT_COMP_COUNT; k++)
+			sum += (int64_t)out->comp[k];
+		out->base = (int64_t)out->cycles - sum;
+		return;
+	}
+	for (int k = 0; k < ACCT_COMP_COUNT; k++)
+		out->comp[k] -= b->comp[k];
+	out->base -= b->base;
 }
 
 uint64_t acct_component(const struct acct *a, int comp)

@@ -368,8 +368,12 @@ void acct_power5_insn(struct acct *a, const struct insn_event *e);
 void acct_ivx_insn(struct acct *a, const struct insn_event *e);
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n);
 /* ivx counters: the stack read out of the counters (cycles, committed
- * instructions: the clock's), as acct_ivx.c explains. */
-void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, uint64_t comp[ACCT_COMP_COUNT]);
+ * instructions: the clock's), as acct_ivx.c explains; `since`, if not
+ * NULL, the counters at a mark (acct_mark: raw[] is global, work,
+ * partial), to read what came after it. */
+void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
+		    uint64_t comp[ACCT_COMP_COUNT]);
+void acct_ivx_raw(const struct acct *a, uint64_t *raw);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
 
 /* The miss events the units read: every kind but the ROB-full / ROB-empty

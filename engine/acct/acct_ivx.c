@@ -11,11 +11,12 @@
  * and charge a cycle to an event only when the pipeline shows the event
  * is what holds it up:
  *
- *   ROB full        to what blocks the head (the FMT's rule), except that
- *                   behind a long miss (L2 D-cache, D-TLB) a cycle in
- *                   which a correct-path instruction still issues is base:
- *                   the window behind the miss is doing the work it would
- *                   have done anyway;
+ *   ROB full        to what blocks the head (the FMT's rule); behind a
+ *                   long miss (L2 D-cache, D-TLB) the correct-path
+ *                   instructions that still issue are counted as work,
+ *                   which the read-out gives back at the base rate: the
+ *                   window behind the miss does work it would have done
+ *                   anyway;
  *   misprediction   window (the branch in the ROB, unresolved, ROB not
  *                   full): the branch's penalty counter, except cycles in
  *                   which nothing commits because the head waits on a
@@ -24,21 +25,27 @@
  *                   branch's row holds them apart and, if it resolves
  *                   mispredicted, gives them to the head's component;
  *                   then the refill, as the FMT;
+ *   D-side wait     ROB not full, no window: a cycle in which nothing
+ *                   commits or issues and the head waits on a D-side miss
+ *                   is that miss's (unless dispatch is starved by an
+ *                   I-side miss);
  *   I-side miss     a cause register, set while fetch waits on a miss and
  *                   kept through the refill until instructions enter the
- *                   ROB again; a cycle goes to it only if dispatch is
- *                   starved (no instruction entered the ROB) and the
- *                   backend issued nothing: while the frontend's buffers
- *                   or the ROB's own work cover the miss, it costs nothing.
+ *                   ROB again; a dispatch-starved cycle (no instruction
+ *                   entered the ROB) goes to it whole if the backend issued
+ *                   nothing, else to its partial counter, of which the
+ *                   read-out charges the share the program's base rate
+ *                   says was lost (acct_ivx_stack).
  *
  * In hardware the branch rows are the FMT's (the I-side cycles of a wrong
  * path wait in the fetch row's local counters and are dropped with it),
  * each with one more counter (blocked cycles) and the 2-bit component that
- * blocked last. A set of units (acct_set.c) gives this unit only the
- * correct-path mispredicted branch, whose row is the only one that ever
- * reaches a global counter, and correct-path I-side stalls (the wrong
- * path's local counters are dropped before they count): the same counts
- * without the table.
+ * blocked last; beside the FMT's global counters, three partial and two
+ * work counters (docs/cpi-stacks.md §2 has the storage). A set of units
+ * (acct_set.c) gives this unit only the correct-path mispredicted branch,
+ * whose row is the only one that ever reaches a global counter, and
+ * correct-path I-side stalls (the wrong path's local counters are dropped
+ * before they count): the same counts without the table.
  *
  * Transitions of the misprediction state (s->bp):
  *
@@ -172,16 +179,30 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
  */
 #define IVX_ROUNDS 8
 
-void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, uint64_t comp[ACCT_COMP_COUNT])
+void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 {
 	const struct acct_ivx_state *s = &a->s.ivx;
+	memcpy(raw, s->t.global, ACCT_COMP_COUNT * sizeof *raw);
+	memcpy(raw + ACCT_COMP_COUNT, s->work, ACCT_COMP_COUNT * sizeof *raw);
+	memcpy(raw + 2 * ACCT_COMP_COUNT, s->partial, ACCT_FE_COUNT * sizeof *raw);
+}
+
+void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
+		    uint64_t comp[ACCT_COMP_COUNT])
+{
+	uint64_t now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT];
+	acct_ivx_raw(a, now);
+	if (since)
+		for (size_t i = 0; i < sizeof now / sizeof now[0]; i++)
+			now[i] -= since[i];
+	const uint64_t *global = now, *work = now + ACCT_COMP_COUNT, *partial = now + 2 * ACCT_COMP_COUNT;
 	double sa = 0, sl = 0, sp = 0, f = 0, cpi = 0;
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		sa += (double)s->t.global[k];
-		sl += (double)s->work[k];
+		sa += (double)global[k];
+		sl += (double)work[k];
 	}
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
-		sp += (double)s->partial[k];
+		sp += (double)partial[k];
 	double bi = (double)insns - sl, w = a->dispatch_width ? a->dispatch_width : 1;
 	for (int round = 0; round < IVX_ROUNDS; round++) {
 		double bc = (double)cycles - sa - sp * f;
@@ -192,9 +213,9 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, uint6
 			break;
 	}
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		double c = (double)s->t.global[k] - (double)s->work[k] * cpi;
+		double c = (double)global[k] - (double)work[k] * cpi;
 		if (k < ACCT_FE_COUNT)
-			c += (double)s->partial[k] * f;
+			c += (double)partial[k] * f;
 		comp[k] = c <= 0 ? 0 : (uint64_t)(c + 0.5);
 	}
 }
