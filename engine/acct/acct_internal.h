@@ -106,8 +106,7 @@ struct acct_ivx_state {
 	int32_t bp;                        /* ACCT_IVX_BP_* */
 	int32_t icause;                    /* I-side component (ACCT_FE_*) that owns
 					      starved cycles, -1 none */
-	/* The two additions of docs/cpi-stacks.md §2 ("the work behind a
-	 * stall"), read out by acct_ivx_stack: */
+	/* what the read-out (acct_ivx_stack) weighs by the base rate: */
 	uint64_t partial[ACCT_FE_COUNT];   /* I-side: dispatch-starved cycles in which
 					      the backend still issued (not in global[]) */
 	uint64_t work[ACCT_COMP_COUNT];    /* instructions issued in the ROB-full cycles
