@@ -87,6 +87,7 @@ struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_e
 	a->rows = fmt_rows_for(cfg);
 	a->rob_size = cfg->rob_size;
 	a->itlb_latency = cfg->itlb.miss_latency;
+	a->dispatch_width = cfg->decode_width;
 	a->obs.name = method_names[method];
 	a->obs.ctx = a;
 	a->obs.state_size = acct_state_size_cb;
@@ -138,8 +139,13 @@ void acct_get_stack(const struct acct *a, struct acct_stack *out)
 	out->cycles = clk->cycles;
 	out->insns = clk->insns;
 	int64_t sum = 0;
+	uint64_t ivx[ACCT_COMP_COUNT];
+	if (a->method == ACCT_IVX)
+		acct_ivx_stack(a, clk->cycles, clk->insns, NULL, ivx);
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 		uint64_t v = t->global[k];
+		if (a->method == ACCT_IVX)
+			v = ivx[k];
 		if (a->method == ACCT_NAIVE || a->method == ACCT_NAIVE_NONSPEC)
 			v = a->s.naive.events[k] * a->penalty[k];
 		else if (a->method == ACCT_SFMT && k < ACCT_FE_COUNT)
@@ -150,12 +156,44 @@ void acct_get_stack(const struct acct *a, struct acct_stack *out)
 	out->base = (int64_t)clk->cycles - sum;
 }
 
+void acct_mark(const struct acct *a, struct acct_mark *m)
+{
+	memset(m, 0, sizeof *m);
+	acct_get_stack(a, &m->stack);
+	if (a->method == ACCT_IVX)
+		acct_ivx_raw(a, m->raw);
+}
+
+void acct_get_stack_since(const struct acct *a, const struct acct_mark *m, struct acct_stack *out)
+{
+	const struct acct_stack *b = &m->stack;
+	acct_get_stack(a, out);
+	out->cycles -= b->cycles;
+	out->insns -= b->insns;
+	if (a->method == ACCT_IVX) {
+		acct_ivx_stack(a, out->cycles, out->insns, m->raw, out->comp);
+		int64_t sum = 0;
+		for (int k = 0; k < ACCT_COMP_COUNT; k++)
+			sum += (int64_t)out->comp[k];
+		out->base = (int64_t)out->cycles - sum;
+		return;
+	}
+	for (int k = 0; k < ACCT_COMP_COUNT; k++)
+		out->comp[k] -= b->comp[k];
+	out->base -= b->base;
+}
+
 uint64_t acct_component(const struct acct *a, int comp)
 {
 	if (a->method == ACCT_NAIVE || a->method == ACCT_NAIVE_NONSPEC)
 		return a->s.naive.events[comp] * a->penalty[comp];
 	if (a->method == ACCT_SFMT && comp < ACCT_FE_COUNT)
 		return a->src->s.fmt.sfmt_global[comp];
+	if (a->method == ACCT_IVX) {
+		struct acct_stack s;
+		acct_get_stack(a, &s);
+		return s.comp[comp];
+	}
 	return a->src->s.t.global[comp];
 }
 

@@ -89,6 +89,18 @@ const struct core_observer *acct_observer(struct acct *a);
 /* The stack accumulated so far. */
 void acct_get_stack(const struct acct *a, struct acct_stack *out);
 
+/* The counts of a unit at one moment, to read the stack of what came
+ * after (the explorer's `reset stats`). The ivx counters' stack is not a
+ * difference of two stacks (it is read out of its counters: acct_ivx.c),
+ * so a mark keeps their counters too. */
+struct acct_mark {
+	struct acct_stack stack;
+	uint64_t raw[2 * ACCT_COMP_COUNT + 3]; /* ivx: global, work and partial counters */
+};
+void acct_mark(const struct acct *a, struct acct_mark *m);
+/* The stack of the cycles since mark m was taken. */
+void acct_get_stack_since(const struct acct *a, const struct acct_mark *m, struct acct_stack *out);
+
 /* One component of that stack, in cycles (cheaper than the whole stack,
  * for an observer that reads it at every miss event). */
 uint64_t acct_component(const struct acct *a, int comp);

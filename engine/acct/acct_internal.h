@@ -106,6 +106,11 @@ struct acct_ivx_state {
 	int32_t bp;                        /* ACCT_IVX_BP_* */
 	int32_t icause;                    /* I-side component (ACCT_FE_*) that owns
 					      starved cycles, -1 none */
+	/* what the read-out (acct_ivx_stack) weighs by the base rate: */
+	uint64_t partial[ACCT_FE_COUNT];   /* I-side: dispatch-starved cycles in which
+					      the backend still issued (not in global[]) */
+	uint64_t work[ACCT_COMP_COUNT];    /* instructions issued in the ROB-full cycles
+					      global[] counted behind a long miss (L2D, D-TLB) */
 };
 
 struct acct {
@@ -122,6 +127,7 @@ struct acct {
 	uint32_t rows;                     /* FMT rows in use (a power of two) */
 	uint32_t rob_size;
 	uint32_t itlb_latency;             /* I-TLB walk cycles */
+	uint32_t dispatch_width;           /* instructions entering the ROB per cycle, at most */
 	size_t state_size;                 /* bytes of `s` the snapshot copies */
 	/* FMT: ROB id -> row of the branch last dispatched there. A hint to
 	 * find a completing branch without a search, always checked against
@@ -360,6 +366,13 @@ void acct_power5_insn(struct acct *a, const struct insn_event *e);
  * run, core_observer.on_idle_cycles). */
 void acct_ivx_insn(struct acct *a, const struct insn_event *e);
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n);
+/* ivx counters: the stack read out of the counters (cycles, committed
+ * instructions: the clock's), as acct_ivx.c explains; `since`, if not
+ * NULL, the counters at a mark (acct_mark: raw[] is global, work,
+ * partial), to read what came after it. */
+void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
+		    uint64_t comp[ACCT_COMP_COUNT]);
+void acct_ivx_raw(const struct acct *a, uint64_t *raw);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
 
 /* The miss events the units read: every kind but the ROB-full / ROB-empty

@@ -11,11 +11,12 @@
  * and charge a cycle to an event only when the pipeline shows the event
  * is what holds it up:
  *
- *   ROB full        to what blocks the head (the FMT's rule), except that
- *                   behind a long miss (L2 D-cache, D-TLB) a cycle in
- *                   which a correct-path instruction still issues is base:
- *                   the window behind the miss is doing the work it would
- *                   have done anyway;
+ *   ROB full        to what blocks the head (the FMT's rule); behind a
+ *                   long miss (L2 D-cache, D-TLB) the correct-path
+ *                   instructions that still issue are counted as work,
+ *                   which the read-out gives back at the base rate: the
+ *                   window behind the miss does work it would have done
+ *                   anyway;
  *   misprediction   window (the branch in the ROB, unresolved, ROB not
  *                   full): the branch's penalty counter, except cycles in
  *                   which nothing commits because the head waits on a
@@ -24,21 +25,27 @@
  *                   branch's row holds them apart and, if it resolves
  *                   mispredicted, gives them to the head's component;
  *                   then the refill, as the FMT;
+ *   D-side wait     ROB not full, no window: a cycle in which nothing
+ *                   commits or issues and the head waits on a D-side miss
+ *                   is that miss's (unless dispatch is starved by an
+ *                   I-side miss);
  *   I-side miss     a cause register, set while fetch waits on a miss and
  *                   kept through the refill until instructions enter the
- *                   ROB again; a cycle goes to it only if dispatch is
- *                   starved (no instruction entered the ROB) and the
- *                   backend issued nothing: while the frontend's buffers
- *                   or the ROB's own work cover the miss, it costs nothing.
+ *                   ROB again; a dispatch-starved cycle (no instruction
+ *                   entered the ROB) goes to it whole if the backend issued
+ *                   nothing, else to its partial counter, of which the
+ *                   read-out charges the share the program's base rate
+ *                   says was lost (acct_ivx_stack).
  *
  * In hardware the branch rows are the FMT's (the I-side cycles of a wrong
  * path wait in the fetch row's local counters and are dropped with it),
  * each with one more counter (blocked cycles) and the 2-bit component that
- * blocked last. A set of units (acct_set.c) gives this unit only the
- * correct-path mispredicted branch, whose row is the only one that ever
- * reaches a global counter, and correct-path I-side stalls (the wrong
- * path's local counters are dropped before they count): the same counts
- * without the table.
+ * blocked last; beside the FMT's global counters, three partial and two
+ * work counters (docs/cpi-stacks.md §2 has the storage). A set of units
+ * (acct_set.c) gives this unit only the correct-path mispredicted branch,
+ * whose row is the only one that ever reaches a global counter, and
+ * correct-path I-side stalls (the wrong path's local counters are dropped
+ * before they count): the same counts without the table.
  *
  * Transitions of the misprediction state (s->bp):
  *
@@ -90,7 +97,7 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 	int head = acct_head_comp(r);
 	int fe = acct_fetch_comp(r->fetch_stall);
 	int entered = r->dispatched_correct > 0;
-	int issued = r->issued_correct > 0;
+	uint64_t issued = (uint64_t)r->issued_correct;
 	uint64_t *g = s->t.global;
 
 	/* the I-side cause: set while fetch waits on a correct-path miss,
@@ -103,11 +110,13 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 		s->bp = ACCT_IVX_BP_NONE;
 
 	if (acct_rob_full(r)) {
-		/* behind a long miss, issuing is work the window does anyway */
-		if (issued && (head == ACCT_L2D || head == ACCT_DTLB))
-			return;
-		if (head >= 0)
+		if (head >= 0) {
 			g[head] += n;
+			/* behind a long miss, what issues is work the window does
+			 * anyway: counted, and valued when the stack is read */
+			if (head == ACCT_L2D || head == ACCT_DTLB)
+				s->work[head] += issued * n;
+		}
 		return;
 	}
 	switch (s->bp) {
@@ -125,9 +134,90 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 	default:
 		break;
 	}
-	/* dispatch starved and the backend idle: the frontend's fault */
-	if (s->icause >= 0 && !entered && !issued)
-		g[s->icause] += n;
+	int starved = s->icause >= 0 && !entered;
+	/* the whole machine waits on a D-side miss at the head (nothing
+	 * commits, nothing issues, and not for want of instructions): the
+	 * miss's, even with room in the ROB */
+	if (!starved && r->committed == 0 && !issued && (head == ACCT_L1D || head == ACCT_L2D || head == ACCT_DTLB)) {
+		g[head] += n;
+		return;
+	}
+	/* dispatch starved: the frontend's cycle if the backend is idle too;
+	 * if it still issues, a partial one (how much of it was lost depends
+	 * on how close to its width the program runs: acct_ivx_stack) */
+	if (starved) {
+		if (issued)
+			s->partial[s->icause] += n;
+		else
+			g[s->icause] += n;
+	}
+}
+
+/*
+ * Reading the stack (software, at the end of a measurement): with
+ *   C cycles, N instructions committed, W the dispatch width,
+ *   L the instructions issued behind long misses (work[]),
+ *   A the cycles the counters charge (below),
+ * the base rate is CPI* = (C - A) / (N - L): cycles per instruction in the
+ * cycles no counter took, for the instructions that did not issue behind
+ * a long miss. Then
+ *   a long miss's counter gives its work back at that rate:
+ *     comp = global - work x CPI*;
+ *   an I-side counter takes its partial cycles in the proportion
+ *     f = min(1, (1 / (W x CPI*))^2):
+ *     comp = global + partial x f.
+ * A program running at the machine's width (CPI* = 1/W) loses every
+ * starved cycle, as interval analysis says; one limited by its own
+ * dependences (CPI* well above 1/W) keeps executing its chain while fetch
+ * waits and loses little more than its idle cycles. f depends on CPI*,
+ * which depends on the partial cycles charged: f starts at 0 and the two
+ * are worked out again in turn, a fixed number of times from f = 0 (the
+ * result is deterministic, and the lowest f that agrees with its CPI*). The
+ * square was chosen on the tuning set of docs/validation.md (a power of
+ * 1 charges the dependence-bound icache far too much, 3 the width-bound
+ * real programs too little).
+ */
+#define IVX_ROUNDS 8
+
+void acct_ivx_raw(const struct acct *a, uint64_t *raw)
+{
+	const struct acct_ivx_state *s = &a->s.ivx;
+	memcpy(raw, s->t.global, ACCT_COMP_COUNT * sizeof *raw);
+	memcpy(raw + ACCT_COMP_COUNT, s->work, ACCT_COMP_COUNT * sizeof *raw);
+	memcpy(raw + 2 * ACCT_COMP_COUNT, s->partial, ACCT_FE_COUNT * sizeof *raw);
+}
+
+void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
+		    uint64_t comp[ACCT_COMP_COUNT])
+{
+	uint64_t now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT];
+	acct_ivx_raw(a, now);
+	if (since)
+		for (size_t i = 0; i < sizeof now / sizeof now[0]; i++)
+			now[i] -= since[i];
+	const uint64_t *global = now, *work = now + ACCT_COMP_COUNT, *partial = now + 2 * ACCT_COMP_COUNT;
+	double sa = 0, sl = 0, sp = 0, f = 0, cpi = 0;
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		sa += (double)global[k];
+		sl += (double)work[k];
+	}
+	for (int k = 0; k < ACCT_FE_COUNT; k++)
+		sp += (double)partial[k];
+	double bi = (double)insns - sl, w = a->dispatch_width ? a->dispatch_width : 1;
+	for (int round = 0; round < IVX_ROUNDS; round++) {
+		double bc = (double)cycles - sa - sp * f;
+		cpi = bc > 0 && bi > 0 ? bc / bi : 0;
+		double x = cpi > 0 ? 1 / (w * cpi) : 1;
+		f = x >= 1 ? 1 : x * x;
+		if (sp == 0)
+			break;
+	}
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		double c = (double)global[k] - (double)work[k] * cpi;
+		if (k < ACCT_FE_COUNT)
+			c += (double)partial[k] * f;
+		comp[k] = c <= 0 ? 0 : (uint64_t)(c + 0.5);
+	}
 }
 
 static void ivx_on_cycle(void *ctx, const struct cycle_record *r)

@@ -23,7 +23,7 @@ struct seg_counts {
 struct xreset {
 	int active;
 	uint64_t cycle;                           /* position of the reset */
-	struct acct_stack stack[ACCT_METHOD_COUNT];
+	struct acct_mark stack[ACCT_METHOD_COUNT];
 	int have_stack[ACCT_METHOD_COUNT];
 	uint64_t correct[MISS_KIND_COUNT], wrong[MISS_KIND_COUNT];
 	uint64_t derived[XEV_COUNT];
@@ -81,7 +81,7 @@ int xreset_stats(struct explorer *x)
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
 		const struct acct *a = xacct_unit(xa, m);
 		if (a) {
-			acct_get_stack(a, &n.stack[m]);
+			acct_mark(a, &n.stack[m]);
 			n.have_stack[m] = 1;
 		}
 	}
@@ -122,16 +122,11 @@ int xreset_stack(const struct explorer *x, int method, struct acct_stack *out)
 	const struct acct *a = xacct_unit(explorer_instrument(x, "acct"), method);
 	if (!a)
 		return -1;
-	acct_get_stack(a, out);
 	const struct xreset *r = get(x);
 	if (!r || !r->have_stack[method])
-		return 0;
-	const struct acct_stack *b = &r->stack[method];
-	out->cycles -= b->cycles;
-	out->insns -= b->insns;
-	for (int k = 0; k < ACCT_COMP_COUNT; k++)
-		out->comp[k] -= b->comp[k];
-	out->base -= b->base;
+		acct_get_stack(a, out);
+	else
+		acct_get_stack_since(a, &r->stack[method], out);
 	return 0;
 }
 

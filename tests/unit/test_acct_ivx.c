@@ -51,6 +51,22 @@ static uint64_t dispatch_each(struct fake *f, uint64_t seq, int n, int fetch_sta
 	return seq;
 }
 
+/* n steady cycles before a scenario: k instructions (from seq on) enter
+ * the ROB, issue and commit in each; they set the program's base rate,
+ * k per cycle (the default machine dispatches 4). */
+static uint64_t steady(struct fake *f, uint64_t seq, int n, int k)
+{
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < k; j++, seq++) {
+			fake_insn(f, INSN_FETCH, seq, &f->alu, -1, 0);
+			fake_insn(f, INSN_DISPATCH, seq, &f->alu, (int)seq % 8, 0);
+			fake_insn(f, INSN_COMMIT, seq, &f->alu, (int)seq % 8, 0);
+		}
+		cycle_issuing(f, k, FETCH_OK, 4, HEAD_EXECUTING, 0);
+	}
+	return seq;
+}
+
 /*
  * An L1 I-cache miss the frontend's buffer covers.
  *   c0-c8   fetch waits on the miss; an instruction from the buffer enters
@@ -74,16 +90,64 @@ static void test_imiss_covered_by_frontend(void **state)
 }
 
 /*
- * An L1 I-cache miss that starves dispatch.
+ * An L1 I-cache miss that starves dispatch, after 200 steady cycles that
+ * commit k instructions each (k = 4: the machine's width; k = 1: a
+ * dependence-bound program).
  *   c0-c2   fetch waits; the buffer still feeds the ROB (3 cycles)
- *   c3-c5   fetch waits; nothing enters the ROB, the ROB still issues
+ *   c3-c5   fetch waits; nothing enters the ROB, the ROB still issues:
+ *           3 partial cycles
  *   c6-c8   fetch waits; nothing enters, nothing issues: the ROB is dry
  *   c9-c10  the line is there, the refill: nothing enters yet
  *   c11     the missed block's first instruction enters the ROB
- * FMT: the miss delay, 9. ivx: starved and idle cycles, c6-c8 and the
- * refill c9-c10, 5.
+ * The 5 starved and idle cycles (c6-c10) are the miss's; of the partial
+ * ones it takes the share f = min(1, (1 / (4 x CPI*))^2), CPI* the
+ * cycles no counter took per committed instruction (acct_ivx.c), worked
+ * out with f in turn from f = 0:
+ *   k = 4: 800 instructions; CPI* = (212 - 5 - 3f) / 800 settles at
+ *          f = 0.96: 5 + 2.88 = 8 cycles, every starved one (the FMT's
+ *          view of a machine running at its width);
+ *   k = 1: 200 instructions; CPI* = (212 - 5 - 3f) / 200 = 1.03,
+ *          f = 0.06: 5 + 0.18 = 5, the idle ones only (the ROB's chain
+ *          kept the machine busy in c3-c5).
  */
-static void test_imiss_starving_dispatch(void **state)
+static void imiss_starving_dispatch(int k, uint64_t want)
+{
+	struct fake f;
+	fake_init(&f);
+	uint64_t seq = steady(&f, 1, 200, k);
+	uint64_t m = fake_miss_begin(&f, MISS_L1I, 1);
+	seq = dispatch_each(&f, seq, 3, FETCH_STALL_L1I, 3);
+	for (int i = 0; i < 3; i++)
+		cycle_issuing(&f, 1, FETCH_STALL_L1I, 2, HEAD_EXECUTING, 0);
+	fake_idle(&f, 3, FETCH_STALL_L1I, 1, HEAD_EXECUTING, 0);
+	fake_miss_end(&f, m, MISS_L1I, 1);
+	fake_idle(&f, 2, FETCH_OK, 1, HEAD_EXECUTING, 0);
+	dispatch_each(&f, seq, 1, FETCH_OK, 2);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = want });
+	/* after the refill, starved cycles are nobody's */
+	fake_idle(&f, 4, FETCH_OK, 0, HEAD_NONE, 0);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = want });
+	fake_free(&f);
+}
+
+static void test_imiss_starving_width_bound(void **state)
+{
+	(void)state;
+	imiss_starving_dispatch(4, 8);
+}
+
+static void test_imiss_starving_dependence_bound(void **state)
+{
+	(void)state;
+	imiss_starving_dispatch(1, 5);
+}
+
+/*
+ * The same miss with no instruction committed at all: there is no base
+ * rate to weigh the partial cycles by (CPI* = 0), so they count whole,
+ * as at the machine's width: 5 + 3.
+ */
+static void test_imiss_without_base_rate(void **state)
 {
 	(void)state;
 	struct fake f;
@@ -96,10 +160,7 @@ static void test_imiss_starving_dispatch(void **state)
 	fake_miss_end(&f, m, MISS_L1I, 1);
 	fake_idle(&f, 2, FETCH_OK, 1, HEAD_EXECUTING, 0);
 	dispatch_each(&f, seq, 1, FETCH_OK, 2);
-	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 5 });
-	/* after the refill, starved cycles are nobody's */
-	fake_idle(&f, 4, FETCH_OK, 0, HEAD_NONE, 0);
-	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 5 });
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 8 });
 	fake_free(&f);
 }
 
@@ -144,7 +205,10 @@ static void test_branch_behind_long_latency_head(void **state)
 
 /*
  * The same window, but the branch turns out predicted correctly: its row
- * (penalty and blocked cycles) is never charged, as in the FMT.
+ * (penalty and blocked cycles) is never charged, as in the FMT. The five
+ * cycles in which the whole machine waits on the load's L1 D-cache miss
+ * at the head (nothing commits or issues) are the miss's (the FMT: base,
+ * the ROB is not full).
  */
 static void test_correct_branch_charges_nothing(void **state)
 {
@@ -161,28 +225,70 @@ static void test_correct_branch_charges_nothing(void **state)
 	fake_insn(&f, INSN_COMMIT, 1, &f.load, 0, 0);
 	fake_insn(&f, INSN_COMMIT, 2, &f.branch, 1, 0);
 	fake_end(&f, FETCH_OK, 0, HEAD_NONE, 0);
-	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ 0 });
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 0);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1D] = 5 });
 	fake_free(&f);
 }
 
 /*
- * The ROB full behind misses.
+ * D-side misses at the head of a ROB that is not full.
+ *   c0-c2   head: an L1 D-cache miss; nothing commits or issues (3)
+ *   c3-c4   head: the same miss; younger work issues, one a cycle (2)
+ *   c5-c6   head: an L2 D-cache miss; nothing commits or issues (2)
+ *   c7      head: a D-TLB walk; nothing commits or issues (1)
+ *   c8      head: a divide; nothing commits or issues (1)
+ *   c9-c10  head: an L1 D-cache miss, nothing issues, but fetch waits
+ *           on an I-cache miss and nothing enters the ROB (2)
+ * The machine stood still waiting on the miss in c0-c2, c5-c7: those
+ * cycles are the misses' (L1D 3, L2D 2, D-TLB 1). In c3-c4 it still
+ * worked (base); c8 waits on a unit, not a miss (base, as the FMT);
+ * c9-c10 are the I-side miss's (starved and idle), not the head's. The
+ * FMT charges none of the D-side cycles (the ROB is never full).
+ */
+static void test_machine_waits_on_dmiss(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	fake_idle(&f, 3, FETCH_OK, 4, HEAD_L1D, 0);
+	for (int i = 0; i < 2; i++)
+		cycle_issuing(&f, 1, FETCH_OK, 4, HEAD_L1D, 0);
+	fake_idle(&f, 2, FETCH_OK, 4, HEAD_L2D, 0);
+	fake_idle(&f, 1, FETCH_OK, 4, HEAD_DTLB, 0);
+	fake_idle(&f, 1, FETCH_OK, 4, HEAD_LONG_LATENCY, 0);
+	uint64_t m = fake_miss_begin(&f, MISS_L1I, 1);
+	fake_idle(&f, 2, FETCH_STALL_L1I, 4, HEAD_L1D, 0);
+	fake_miss_end(&f, m, MISS_L1I, 1);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 0);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 0);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 2, [ACCT_L1D] = 3, [ACCT_L2D] = 2, [ACCT_DTLB] = 1 });
+	fake_free(&f);
+}
+
+/*
+ * The ROB full behind misses, after 20 steady cycles committing 2
+ * instructions each (40).
  *   c0-c3   behind an L2 D-cache miss, nothing issues        (4)
- *   c4-c6   behind it, the window still issues one a cycle    (3)
- *   c7-c8   behind a D-TLB walk, one issues                   (2)
+ *   c4-c6   behind it, the window still issues two a cycle    (3, work 6)
+ *   c7-c8   behind a D-TLB walk, one issues                   (2, work 2)
  *   c9-c10  behind an L1 D-cache miss, one issues             (2)
- * FMT: every full cycle to the head's miss. ivx: behind a long miss
- * (L2 D-cache, D-TLB), cycles with work issued are base; an L1 miss keeps
- * them (its latency is short: what issues meanwhile is not covering it).
+ * FMT: every full cycle to the head's miss (7, 2, 2). ivx: the same
+ * cycles, but behind a long miss (L2 D-cache, D-TLB) the instructions
+ * issued are work the machine does anyway, given back at the base rate
+ * CPI* = (31 cycles - 11 counted) / (40 committed - 8 issued behind long
+ * misses) = 0.625: L2D 7 - 6 x 0.625 = 3.25 -> 3, D-TLB 2 - 2 x 0.625 =
+ * 0.75 -> 1. An L1 miss keeps its cycles (its latency is short: what
+ * issues meanwhile is not covering it).
  */
 static void test_full_rob_with_work(void **state)
 {
 	(void)state;
 	struct fake f;
 	fake_init(&f);
+	steady(&f, 1, 20, 2);
 	fake_idle(&f, 4, FETCH_OK, 8, HEAD_L2D, 1);
 	for (int i = 0; i < 3; i++)
-		cycle_issuing(&f, 1, FETCH_OK, 8, HEAD_L2D, 1);
+		cycle_issuing(&f, 2, FETCH_OK, 8, HEAD_L2D, 1);
 	for (int i = 0; i < 2; i++)
 		cycle_issuing(&f, 1, FETCH_OK, 8, HEAD_DTLB, 1);
 	for (int i = 0; i < 2; i++)
@@ -190,7 +296,28 @@ static void test_full_rob_with_work(void **state)
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 7);
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_DTLB), 2);
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 2);
-	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L2D] = 4, [ACCT_L1D] = 2 });
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L2D] = 3, [ACCT_DTLB] = 1, [ACCT_L1D] = 2 });
+	fake_free(&f);
+}
+
+/*
+ * The work behind a long miss outweighs its cycles: 4 steady cycles at 1
+ * per cycle, then 2 full cycles behind an L2 D-cache miss issuing 4 each.
+ * CPI* = (6 - 2) / (4 - 8 < 0): no base rate, nothing given back (2);
+ * with 40 more steady cycles, CPI* = (46 - 2) / (44 - 8) = 1.22 and the
+ * work (8 x 1.22) exceeds the 2 cycles: the component is 0, not below.
+ */
+static void test_work_exceeds_cycles(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	uint64_t seq = steady(&f, 1, 4, 1);
+	for (int i = 0; i < 2; i++)
+		cycle_issuing(&f, 4, FETCH_OK, 8, HEAD_L2D, 1);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L2D] = 2 });
+	steady(&f, seq, 40, 1);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ 0 });
 	fake_free(&f);
 }
 
@@ -235,15 +362,67 @@ static void test_snapshot_inside_window(void **state)
 	fake_free(&f);
 }
 
+/*
+ * The stack since a mark (the explorer's `reset stats`) is read out of
+ * what the counters gained after it, not the difference of two stacks.
+ * The I-cache miss of test_imiss_without_base_rate (no instruction
+ * committed: its 3 partial cycles count whole, L1I 8), a mark, then 200
+ * cycles committing one instruction each. The whole run's stack now
+ * weighs the partial cycles by the base rate (CPI* about 1.03: L1I 5),
+ * less than at the mark, so a difference of stacks would be 5 - 8 < 0;
+ * since the mark, nothing was charged: L1I 0, every cycle base. The FMT's
+ * stack since a mark is the plain difference.
+ */
+static void test_stack_since_mark(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	uint64_t m = fake_miss_begin(&f, MISS_L1I, 1);
+	uint64_t seq = dispatch_each(&f, 1, 3, FETCH_STALL_L1I, 3);
+	for (int i = 0; i < 3; i++)
+		cycle_issuing(&f, 1, FETCH_STALL_L1I, 2, HEAD_EXECUTING, 0);
+	fake_idle(&f, 3, FETCH_STALL_L1I, 1, HEAD_EXECUTING, 0);
+	fake_miss_end(&f, m, MISS_L1I, 1);
+	fake_idle(&f, 2, FETCH_OK, 1, HEAD_EXECUTING, 0);
+	seq = dispatch_each(&f, seq, 1, FETCH_OK, 2);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 8 });
+	struct acct_mark mk, fmk;
+	acct_mark(f.unit[ACCT_IVX], &mk);
+	acct_mark(f.unit[ACCT_FMT], &fmk);
+	struct acct_stack fmt_then;
+	acct_get_stack(f.unit[ACCT_FMT], &fmt_then);
+	steady(&f, seq, 200, 1);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 5 });
+	struct acct_stack s, fs, fnow;
+	acct_get_stack_since(f.unit[ACCT_IVX], &mk, &s);
+	assert_int_equal(s.cycles, 200);
+	assert_int_equal(s.insns, 200);
+	for (int k = 0; k < ACCT_COMP_COUNT; k++)
+		assert_int_equal(s.comp[k], 0);
+	assert_int_equal(s.base, 200);
+	acct_get_stack_since(f.unit[ACCT_FMT], &fmk, &fs);
+	acct_get_stack(f.unit[ACCT_FMT], &fnow);
+	for (int k = 0; k < ACCT_COMP_COUNT; k++)
+		assert_int_equal(fs.comp[k], fnow.comp[k] - fmt_then.comp[k]);
+	assert_int_equal(fs.base, fnow.base - fmt_then.base);
+	fake_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_imiss_covered_by_frontend),
-		cmocka_unit_test(test_imiss_starving_dispatch),
+		cmocka_unit_test(test_imiss_starving_width_bound),
+		cmocka_unit_test(test_imiss_starving_dependence_bound),
+		cmocka_unit_test(test_imiss_without_base_rate),
 		cmocka_unit_test(test_branch_behind_long_latency_head),
 		cmocka_unit_test(test_correct_branch_charges_nothing),
+		cmocka_unit_test(test_machine_waits_on_dmiss),
 		cmocka_unit_test(test_full_rob_with_work),
+		cmocka_unit_test(test_work_exceeds_cycles),
 		cmocka_unit_test(test_snapshot_inside_window),
+		cmocka_unit_test(test_stack_since_mark),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
