@@ -18,7 +18,7 @@ void coproc_config_defaults(struct coproc_config *c)
 	c->cam = 64;
 	c->data = 1024;
 	c->ucode = 256;
-	c->ignore = 4096;
+	c->ignore = 16384;
 	c->clock_div = 1;
 	c->policy = COPROC_DROP;
 	c->int_cycles = 400;
@@ -26,7 +26,7 @@ void coproc_config_defaults(struct coproc_config *c)
 	c->mask_cycles = 10;
 	c->mispredict = 2;
 	c->watchdog = 10000;
-	c->timer = 1000000;
+	c->timer = 50000;
 	c->resample = 0;
 	c->profile = 4096;
 	c->seed = 1;
