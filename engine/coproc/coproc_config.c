@@ -18,7 +18,7 @@ void coproc_config_defaults(struct coproc_config *c)
 	c->cam = 64;
 	c->data = 1024;
 	c->ucode = 256;
-	c->ignore = 16384;
+	c->ignore = 4096;
 	c->clock_div = 1;
 	c->policy = COPROC_DROP;
 	c->int_cycles = 400;
