@@ -50,6 +50,7 @@
 .param enough 512      ; samples after which any load is masked
 .param max_width 6     ; at most 64 partitions
 .param partition_interrupts 4
+.param low_yield 1024  ; records per timer period under which a partition is left
 
 load:     lookup i0, pc          -> miss nomatch
           ld v0, [b0 + i0]

@@ -340,11 +340,11 @@ static void tick(struct coproc *cp, uint64_t cycle)
 	if (cycle < r->next_timer)
 		return;
 	r->next_timer = cycle - cycle % cp->cfg.timer + cp->cfg.timer;
-	int quiet = r->st.records == r->records_at_tick;
+	uint64_t records = r->st.records - r->records_at_tick;
 	int executed = r->st.decoded != r->decoded_at_tick;
 	r->records_at_tick = r->st.records;
 	r->decoded_at_tick = r->st.decoded;
-	uint64_t cost = coproc_handle_timer(cp, quiet, executed);
+	uint64_t cost = coproc_handle_timer(cp, records, executed);
 	if (cp->cfg.resample && cycle >= r->next_resample) {
 		r->next_resample = cycle + cp->cfg.resample;
 		cost += coproc_handle_resample(cp);
@@ -564,23 +564,28 @@ int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *o
 	return 1;
 }
 
+/* The estimated share of a value among a load's executions: the samples
+ * that matched it while it was the active value, over every sample of the
+ * load. Samples the slot saw while other values were active, or before a
+ * harvest reset it, count against it: the paper's estimation gives such
+ * unaccounted samples to other values. Its region (hits + misses while
+ * active) would give the share within its own stretch only, and a load's
+ * values repeat over short stretches (temporal value locality): measured,
+ * region-based shares overestimated the invariance of the real programs'
+ * loads by more (docs/coproc.md). */
+double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value)
+{
+	for (int k = 0; k < e->nvals; k++)
+		if (e->val[k].value == value)
+			return e->total ? (double)e->val[k].count / (double)e->total : 0.0;
+	return 0.0;
+}
+
 double coproc_pentry_invariance(const struct coproc_pentry *e)
 {
-	double best = 0;
 	uint64_t top = 0;
-	for (int k = 0; k < e->nvals; k++) {
-		if (e->val[k].region) {
-			/* a short region says little: it counts as at least a
-			 * quarter of the load's samples (and 8) */
-			uint64_t r = e->val[k].region, floor = e->total / 4 > 8 ? e->total / 4 : 8;
-			double f = (double)e->val[k].count / (double)(r < floor ? floor : r);
-			if (f > best)
-				best = f;
-		}
+	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].count > top)
 			top = e->val[k].count;
-	}
-	if (best > 0)
-		return best > 1 ? 1.0 : best;
 	return e->total ? (double)top / (double)e->total : 0.0;
 }

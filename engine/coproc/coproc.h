@@ -159,10 +159,12 @@ int coproc_profile_size(const struct coproc *cp);    /* table entries */
 int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *out);
 /* The entry of pc: 1, or 0 if the profile has none. */
 int coproc_profile_find(const struct coproc *cp, uint64_t pc, struct coproc_pentry *out);
-/* The estimated invariance of an entry: with regions, the largest
- * count / region (a region of fewer than 8 samples counts as 8); else the
- * largest count / total. */
+/* The estimated invariance of an entry: its largest value count over its
+ * total samples. */
 double coproc_pentry_invariance(const struct coproc_pentry *e);
+/* The estimated share of `value` among the load's executions, by the same
+ * rule (0 for a value the entry does not hold). */
+double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value);
 
 /* Results a handler keeps beside the profile (callstack: 0 max depth,
  * 1 returns to an unexpected address, 2 returns at depth 0). */

@@ -26,7 +26,7 @@ void coproc_config_defaults(struct coproc_config *c)
 	c->mask_cycles = 10;
 	c->mispredict = 2;
 	c->watchdog = 10000;
-	c->timer = 1000000;
+	c->timer = 50000;
 	c->resample = 0;
 	c->profile = 4096;
 	c->seed = 1;
@@ -55,7 +55,7 @@ static const struct key keys[] = {
 	K32(mask_cycles, 0, 100000, "interrupt handler: cost per ignore bit set"),
 	K32(mispredict, 0, 64, "co-processor cycles lost to a mispredicted microbranch"),
 	K32(watchdog, 16, 100000000, "co-processor cycles one record may take before it is abandoned"),
-	K64(timer, 1000, 1000000000000ull, "main-processor timer period in cycles (profile completion check)"),
+	K64(timer, 1000, 1000000000000ull, "main-processor timer period in cycles (low-yield partitions, completion)"),
 	K64(resample, 0, 1000000000000ull,
 	    "cycles between re-samplings: masked loads are unmasked to be re-checked (0: never; checked at timer ticks)"),
 	K32(profile, 16, 1048576, "entries of the in-memory profile the handler builds"),

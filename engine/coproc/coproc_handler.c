@@ -241,26 +241,33 @@ uint64_t coproc_handle_interrupt(struct coproc *cp)
 	return cp->cfg.int_cycles;
 }
 
-uint64_t coproc_handle_timer(struct coproc *cp, int quiet, int executed)
+uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
 {
 	struct coproc_run *r = &cp->r;
 	if (strcmp(cp->prog.handler, "value"))
 		return 0;
-	if (!quiet) {
-		r->complete = 0;   /* new loads showed up (a new phase) */
+	if (records)
+		r->complete = 0;   /* loads not yet characterised ran (a new phase?) */
+	if (!executed)
 		return 0;
-	}
-	/* Loads ran for a whole period but none was tagged: every load of
-	 * this partition is masked. Go on with the next partition; with the
-	 * whole program so, the profile is complete: the filters tag nothing
-	 * and the co-processor costs nothing until a load it has not
-	 * characterised runs. */
-	if (!executed || r->complete)
-		return 0;
-	if (r->pc_width == 0)
+	if (r->pc_width == 0) {
+		/* Loads ran for a whole period but none was tagged: every load
+		 * is masked, the profile is complete. The filters then tag
+		 * nothing and the co-processor costs nothing until a load it
+		 * has not characterised runs. */
+		if (records || r->complete)
+			return 0;
 		r->complete = 1;
-	else
-		next_partition(cp);
+		return cp->cfg.int_cycles;
+	}
+	/* A partition whose unmasked loads yielded fewer than `low_yield`
+	 * records in a period holds only rarely executed loads (its frequent
+	 * ones are masked): go on to the next, whose loads may run far more
+	 * often. Waiting for its interrupts would leave the other partitions'
+	 * frequent loads unprofiled for a long time. */
+	if (records >= (uint64_t)param(cp, "low_yield", 1))
+		return 0;
+	next_partition(cp);
 	return cp->cfg.int_cycles;
 }
 

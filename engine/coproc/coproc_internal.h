@@ -70,7 +70,7 @@ struct coproc {
 /* Handlers (coproc_handler.c): the main processor's software. Each
  * returns the core cycles it costs. */
 uint64_t coproc_handle_interrupt(struct coproc *cp);
-uint64_t coproc_handle_timer(struct coproc *cp, int quiet, int executed);
+uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed);
 uint64_t coproc_handle_resample(struct coproc *cp);
 uint64_t coproc_handle_final(struct coproc *cp);
 void coproc_set_ignore(struct coproc *cp, uint64_t pc);

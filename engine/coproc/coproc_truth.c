@@ -24,6 +24,8 @@ struct coproc_truth {
 	size_t npairs, cap;           /* used, capacity (power of two) */
 	struct truth_key *keys;
 	size_t nkeys, kcap;
+	struct pair *sorted;          /* the summary's pairs, by key then value */
+	size_t nsorted;
 	int failed;                   /* out of memory: the profile is incomplete */
 	struct core_observer obs;
 };
@@ -141,6 +143,7 @@ void coproc_truth_free(struct coproc_truth *t)
 		return;
 	ivx_free(t->pairs);
 	ivx_free(t->keys);
+	ivx_free(t->sorted);
 	ivx_free(t);
 }
 
@@ -186,7 +189,9 @@ int coproc_truth_summarise(struct coproc_truth *t)
 		if (!k || k->key != p->key) {
 			k = &t->keys[t->nkeys++];
 			k->key = p->key;
+			k->first = (uint32_t)i;
 		}
+		k->nvalues++;
 		k->executions += p->count;
 		if (p->value == 1)
 			k->count1 += p->count;
@@ -194,7 +199,9 @@ int coproc_truth_summarise(struct coproc_truth *t)
 		if (p->count > k->top_count)
 			k->top_count = p->count, k->top_value = p->value;
 	}
-	ivx_free(s);
+	ivx_free(t->sorted);
+	t->sorted = s;
+	t->nsorted = n;
 	return (int)t->nkeys;
 }
 
@@ -207,6 +214,28 @@ const struct truth_key *coproc_truth_find(const struct coproc_truth *t, uint64_t
 {
 	struct truth_key k = { .key = key };
 	return t->nkeys ? bsearch(&k, t->keys, t->nkeys, sizeof k, cmp_key) : NULL;
+}
+
+int coproc_truth_value(const struct coproc_truth *t, size_t i, uint64_t *value, uint64_t *count)
+{
+	if (i >= t->nsorted)
+		return 0;
+	*value = t->sorted[i].value;
+	*count = t->sorted[i].count;
+	return 1;
+}
+
+uint64_t coproc_truth_count(const struct coproc_truth *t, uint64_t key, uint64_t value)
+{
+	if (!t->cap)
+		return 0;
+	size_t h = mix(key, value) & (t->cap - 1);
+	while (t->pairs[h].count) {
+		if (t->pairs[h].key == key && t->pairs[h].value == value)
+			return t->pairs[h].count;
+		h = (h + 1) & (t->cap - 1);
+	}
+	return 0;
 }
 
 uint64_t coproc_truth_events(const struct coproc_truth *t) { return t->events; }

@@ -39,12 +39,19 @@ struct truth_key {
 	uint64_t top_count;    /* executions with the most frequent value */
 	uint64_t top_value;
 	uint64_t count1;       /* executions with value 1 (branches: taken) */
+	uint32_t first, nvalues; /* its (value, count) pairs: coproc_truth_value(t, first + j) */
 };
 /* Build the per-key summary (call once, after the run): the number of keys. */
 int coproc_truth_summarise(struct coproc_truth *t);
 const struct truth_key *coproc_truth_key(const struct coproc_truth *t, int i);
 /* The summary of `key`, NULL if never seen. */
 const struct truth_key *coproc_truth_find(const struct coproc_truth *t, uint64_t key);
+
+/* Pair i of the summary (keys' pairs are consecutive, values ascending):
+ * 1 and *value, *count, or 0 past the end. */
+int coproc_truth_value(const struct coproc_truth *t, size_t i, uint64_t *value, uint64_t *count);
+/* How often (key, value) was counted (0 if never). */
+uint64_t coproc_truth_count(const struct coproc_truth *t, uint64_t key, uint64_t value);
 
 uint64_t coproc_truth_events(const struct coproc_truth *t);   /* instructions observed */
 uint64_t coproc_truth_samples(const struct coproc_truth *t);  /* sampled: interrupts taken */

@@ -90,8 +90,13 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 
 struct point {
 	uint64_t cycle;
-	double overhead, error;
+	double overhead, error, rms;
 };
+
+/* The paper's error counts the values that make up at least this share
+ * of a load's executions (its number was lost in the transcription; our
+ * choice, docs/coproc.md). */
+#define PAPER_MIN_SHARE 0.10
 
 struct sim {
 	struct program *prog;
@@ -155,6 +160,8 @@ static double est_invariance(const struct sim *s, uint64_t pc, uint64_t *samples
 static double weighted_error(struct sim *s)
 {
 	int n = coproc_truth_summarise(s->truth);
+	if (s->sampler)
+		coproc_truth_summarise(s->sampler);   /* its estimates, as of now */
 	double num = 0, den = 0;
 	for (int i = 0; i < n; i++) {
 		const struct truth_key *k = coproc_truth_key(s->truth, i);
@@ -166,6 +173,36 @@ static double weighted_error(struct sim *s)
 		den += (double)k->executions;
 	}
 	return den > 0 ? num / den : 0.0;
+}
+
+/* The paper's measure: over every (load, value) pair whose value makes up
+ * at least PAPER_MIN_SHARE of the load's executions, the root mean square
+ * of (estimated share - true share), weighted by the pair's executions.
+ * A pair the profile does not know is estimated 0. Call after
+ * weighted_error (which summarises the truth). */
+static double paper_rms_error(const struct sim *s)
+{
+	double num = 0, den = 0;
+	for (int i = 0; coproc_truth_key(s->truth, i); i++) {
+		const struct truth_key *k = coproc_truth_key(s->truth, i);
+		const struct truth_key *sk = s->sampler ? coproc_truth_find(s->sampler, k->key) : NULL;
+		struct coproc_pentry e;
+		int have = !s->sampler && coproc_profile_find(s->cp, k->key, &e);
+		for (uint32_t j = 0; j < k->nvalues; j++) {
+			uint64_t value, count;
+			if (!coproc_truth_value(s->truth, k->first + j, &value, &count) ||
+			    (double)count < PAPER_MIN_SHARE * (double)k->executions)
+				continue;
+			double t = (double)count / (double)k->executions, est = 0;
+			if (sk)
+				est = (double)coproc_truth_count(s->sampler, k->key, value) / (double)sk->executions;
+			else if (have)
+				est = coproc_pentry_value_share(&e, value);
+			num += (double)count * (est - t) * (est - t);
+			den += (double)count;
+		}
+	}
+	return den > 0 ? sqrt(num / den) : 0.0;
 }
 
 static void sim_free(struct sim *s)
@@ -227,8 +264,12 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 			break;
 		s->series = np;
 		uint64_t cyc = core_cycles(s->core);
-		s->series[s->npoints++] = (struct point){ cyc, (double)overhead_cycles(s) / (double)cyc,
-							   truth_kind(p) == TRUTH_LOADS ? weighted_error(s) : 0.0 };
+		struct point *pt = &s->series[s->npoints++];
+		*pt = (struct point){ cyc, (double)overhead_cycles(s) / (double)cyc, 0, 0 };
+		if (truth_kind(p) == TRUTH_LOADS) {
+			pt->error = weighted_error(s);
+			pt->rms = paper_rms_error(s);
+		}
 	}
 	s->host_seconds = now_seconds() - t0;
 	fflush(stdout);
@@ -238,6 +279,8 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 	s->exited = s->rc == IVX_OK && core_done(s->core) && guest_state(s->g) == GUEST_EXITED;
 	if (s->truth)
 		coproc_truth_summarise(s->truth);
+	if (s->sampler)
+		coproc_truth_summarise(s->sampler);
 	return 0;
 fail:
 	cli_error("%s", err->msg);
@@ -331,8 +374,9 @@ static void json_series(FILE *f, const char *name, const struct sim *s)
 {
 	fprintf(f, ",\"%s\":[", name);
 	for (int i = 0; i < s->npoints; i++)
-		fprintf(f, "%s{\"cycle\":%llu,\"overhead_fraction\":%.6f,\"weighted_error\":%.6f}", i ? "," : "",
-			(unsigned long long)s->series[i].cycle, s->series[i].overhead, s->series[i].error);
+		fprintf(f, "%s{\"cycle\":%llu,\"overhead_fraction\":%.6f,\"weighted_error\":%.6f,"
+			"\"weighted_rms_error\":%.6f}", i ? "," : "", (unsigned long long)s->series[i].cycle,
+			s->series[i].overhead, s->series[i].error, s->series[i].rms);
 	fprintf(f, "]");
 }
 
@@ -340,10 +384,11 @@ static void json_series(FILE *f, const char *name, const struct sim *s)
 static void report_value(FILE *out, FILE *f, const struct sim *s, const struct sim *base, int top)
 {
 	double werr = weighted_error((struct sim *)s);   /* (re-summarises: before sorted_keys) */
+	double rms = paper_rms_error(s);
 	int n;
 	const struct truth_key **v = sorted_keys(s->truth, &n);
 	double oh = s->st.cycles ? (double)overhead_cycles(s) / (double)s->st.cycles : 0.0;
-	uint64_t execs = 0, profiled = 0;
+	uint64_t execs = 0, profiled = 0, unprof_execs = 0, hidden = 0;
 	char b[128];
 	fprintf(out, "%-18s %-28s %10s %8s %7s %7s %6s %s\n", "pc", "symbol", "executions", "samples", "inv", "est",
 		"|err|", "masked");
@@ -354,6 +399,12 @@ static void report_value(FILE *out, FILE *f, const struct sim *s, const struct s
 		double e = est_invariance(s, v[i]->key, &samples, &masked);
 		execs += v[i]->executions;
 		profiled += samples > 0;
+		if (!samples) {
+			/* never sampled: behind another load's ignore bit (a hash
+			 * conflict), or simply not reached yet */
+			unprof_execs += v[i]->executions;
+			hidden += coproc_pc_ignored(s->cp, v[i]->key);
+		}
 		if (i < top)
 			fprintf(out, "%#-18llx %-28.28s %10llu %8llu %6.1f%% %6.1f%% %6.1f %s%s\n",
 				(unsigned long long)v[i]->key, sym(s->prog, v[i]->key, b, sizeof b),
@@ -362,26 +413,33 @@ static void report_value(FILE *out, FILE *f, const struct sim *s, const struct s
 	}
 	if (n > top)
 		fprintf(out, "(%d more loads; --top N shows more)\n", n - top);
+	double unprof = execs ? (double)unprof_execs / (double)execs : 0.0;
 	fprintf(out, "%d loads executed %llu times; %llu profiled; execution-weighted |invariance error| "
 		"%.2f points, overhead %.2f%%\n",
 		n, (unsigned long long)execs, (unsigned long long)profiled, 100 * werr, 100 * oh);
-	double berr = 0, boh = 0;
+	fprintf(out, "paper's measure (values >= %.0f%% of a load, rms weighted by value frequency): %.2f points\n",
+		100 * PAPER_MIN_SHARE, 100 * rms);
+	fprintf(out, "never sampled: %llu loads, %.1f%% of executions (%llu of them behind another load's ignore bit)\n",
+		(unsigned long long)(n - profiled), 100 * unprof, (unsigned long long)hidden);
+	double berr = 0, boh = 0, brms = 0;
 	if (base) {
 		berr = weighted_error((struct sim *)base);
+		brms = paper_rms_error(base);
 		boh = base->st.cycles ? (double)overhead_cycles(base) / (double)base->st.cycles : 0.0;
 		fprintf(out, "baseline (interrupt per sampled load, period %llu loads, %llu samples): error %.2f "
-			"points, overhead %.2f%%\n",
+			"points (paper's %.2f), overhead %.2f%%\n",
 			(unsigned long long)(coproc_truth_events(base->sampler) /
 					     (coproc_truth_samples(base->sampler) ? coproc_truth_samples(base->sampler) : 1)),
-			(unsigned long long)coproc_truth_samples(base->sampler), 100 * berr, 100 * boh);
+			(unsigned long long)coproc_truth_samples(base->sampler), 100 * berr, 100 * brms, 100 * boh);
 	}
 	for (int i = 0; i < s->npoints; i++)
 		fprintf(out, "at cycle %12llu: error %6.2f points, overhead %6.2f%%%s\n",
 			(unsigned long long)s->series[i].cycle, 100 * s->series[i].error,
 			100 * s->series[i].overhead, base && i < base->npoints ? "" : "");
 	if (f) {
-		fprintf(f, "\"overhead_fraction\":%.6f,\"weighted_error\":%.6f,\"distinct_loads\":%d,\"loads\":[", oh,
-			werr, n);
+		fprintf(f, "\"overhead_fraction\":%.6f,\"weighted_error\":%.6f,\"weighted_rms_error\":%.6f,"
+			"\"distinct_loads\":%d,\"profiled_loads\":%llu,\"unprofiled_fraction\":%.6f,\"hidden_loads\":%llu,"
+			"\"loads\":[", oh, werr, rms, n, (unsigned long long)profiled, unprof, (unsigned long long)hidden);
 		for (int i = 0; i < n; i++) {
 			uint64_t samples;
 			int masked;
@@ -390,15 +448,16 @@ static void report_value(FILE *out, FILE *f, const struct sim *s, const struct s
 			fprintf(f, "%s{\"pc\":%llu,\"symbol\":", i ? "," : "", (unsigned long long)v[i]->key);
 			outfile_json_string(f, sym(s->prog, v[i]->key, b, sizeof b));
 			fprintf(f, ",\"executions\":%llu,\"samples\":%llu,\"invariance_true\":%.6f,"
-				"\"invariance_est\":%.6f,\"masked\":%s}",
+				"\"invariance_est\":%.6f,\"masked\":%s,\"ignored\":%s}",
 				(unsigned long long)v[i]->executions, (unsigned long long)samples, t, e,
-				masked ? "true" : "false");
+				masked ? "true" : "false", coproc_pc_ignored(s->cp, v[i]->key) ? "true" : "false");
 		}
 		fprintf(f, "]");
 		json_series(f, "series", s);
 		if (base) {
-			fprintf(f, ",\"baseline\":{\"overhead_fraction\":%.6f,\"weighted_error\":%.6f,\"samples\":%llu",
-				boh, berr, (unsigned long long)coproc_truth_samples(base->sampler));
+			fprintf(f, ",\"baseline\":{\"overhead_fraction\":%.6f,\"weighted_error\":%.6f,"
+				"\"weighted_rms_error\":%.6f,\"samples\":%llu",
+				boh, berr, brms, (unsigned long long)coproc_truth_samples(base->sampler));
 			json_series(f, "series", base);
 			fprintf(f, "}");
 		}

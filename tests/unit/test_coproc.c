@@ -8,13 +8,15 @@
  *   - data-array counters and index registers saturate, and INTERRUPT
  *     charges the handler to the core;
  *   - a snapshot restores the co-processor exactly (reverse stepping);
- *   - thrashing (more loads than slots) partitions the program.
+ *   - thrashing (more loads than slots) partitions the program, and a
+ *     partition that yields few records is left at the next timer tick.
  *
  * Run from the top of the tree (make unit does); needs data/bin.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
 #include "core_prog.h"
@@ -354,6 +356,100 @@ static void resampling_unmasks_and_rechecks_masked_loads(void **state)
 	program_free(prog);
 }
 
+/* A partition whose loads yield fewer than `low_yield` records in a timer
+ * period is left at the tick (the handler goes on to the next one and,
+ * after the last, merges them): with a low_yield no partition reaches,
+ * four partitions are merged back into one within a few periods; with
+ * low_yield 1 only a period without a record moves on, so the partition
+ * holding crc's hot loop keeps the filter. */
+static int width_after(const char *low_yield, uint64_t cycles, uint64_t *actions)
+{
+	char src[512];
+	snprintf(src, sizeof src,
+		 ".name lowyield\n.handler value\n.classes load\n.fields pc value\n.dfe load l\n"
+		 ".pcfilter 2 0\n.param low_yield %s\nl: nop -> DONE\n", low_yield);
+	assemble_text(src);
+	struct program *prog = load("data/bin/workloads/crc");
+	char *argv[] = { "crc", "1" };
+	struct crun r;
+	struct ivx_err err;
+	struct coproc_config cc;
+	coproc_config_defaults(&cc);
+	assert_int_equal(coproc_config_set(&cc, "timer=10000", &err), 0);
+	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
+	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
+	assert_non_null(cp);
+	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	assert_int_equal(core_run(r.c, cycles, 0, &err), IVX_OK);
+	assert_false(core_done(r.c));   /* loads still run: the ticks had work */
+	struct coproc_stats s;
+	coproc_get_stats(cp, &s);
+	*actions = s.timer_actions;
+	coproc_free(cp);
+	crun_free(&r);
+	program_free(prog);
+	return s.pc_width;
+}
+
+static void a_low_yield_partition_is_left_at_the_timer(void **state)
+{
+	(void)state;
+	uint64_t fast, slow;
+	assert_int_equal(width_after("1000000", 100000, &fast), 0);   /* 4 + 2 moves, then width 0 */
+	assert_true(fast >= 6);
+	assert_int_equal(width_after("1", 100000, &slow), 2);
+	assert_true(slow < fast);
+}
+
+/* The exact profile lists every load's (value, count) pairs, ascending,
+ * summing to its executions; lookups agree. The co-processor's estimate
+ * of a load's invariance is the largest of its values' estimated shares
+ * (the paper's per-value measure uses the shares). */
+static void the_exact_profile_lists_each_loads_values(void **state)
+{
+	(void)state;
+	struct program *prog = load("data/bin/workloads/crc");
+	assemble_file("data/coproc/value.s");
+	struct outcome o;
+	struct crun r;
+	struct coproc *cp;
+	struct coproc_truth *t;
+	run(prog, NULL, TRUTH_LOADS, &o, &r, &cp, &t);
+	int n = 0, shares = 0;
+	for (const struct truth_key *k; (k = coproc_truth_key(t, n)); n++) {
+		uint64_t sum = 0, top = 0, prev = 0, v, c;
+		for (uint32_t j = 0; j < k->nvalues; j++) {
+			assert_true(coproc_truth_value(t, k->first + j, &v, &c));
+			assert_true(j == 0 || v > prev);
+			assert_int_equal(coproc_truth_count(t, k->key, v), c);
+			prev = v;
+			sum += c;
+			top = c > top ? c : top;
+		}
+		assert_int_equal(sum, k->executions);
+		assert_int_equal(top, k->top_count);
+		struct coproc_pentry e;
+		if (!coproc_profile_find(cp, k->key, &e))
+			continue;
+		double best = 0;
+		for (int q = 0; q < e.nvals; q++) {
+			double f = coproc_pentry_value_share(&e, e.val[q].value);
+			assert_true(f >= 0 && f <= 1);
+			best = f > best ? f : best;
+		}
+		assert_true(best == coproc_pentry_invariance(&e) || best == 0);
+		shares += best > 0;
+		assert_true(coproc_pentry_value_share(&e, 0x123456789abcull) == 0);
+	}
+	assert_true(n > 10);
+	assert_true(shares > 0);
+	assert_int_equal(coproc_truth_count(t, 0x1, 0x2), 0);
+	coproc_truth_free(t);
+	coproc_free(cp);
+	crun_free(&r);
+	program_free(prog);
+}
+
 static void settings_are_checked(void **state)
 {
 	(void)state;
@@ -383,6 +479,8 @@ int main(void)
 		cmocka_unit_test(counters_and_index_registers_saturate),
 		cmocka_unit_test(a_snapshot_restores_the_coprocessor),
 		cmocka_unit_test(thrashing_partitions_the_program),
+		cmocka_unit_test(a_low_yield_partition_is_left_at_the_timer),
+		cmocka_unit_test(the_exact_profile_lists_each_loads_values),
 		cmocka_unit_test(settings_are_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
