@@ -198,9 +198,12 @@ static void update_wants(struct core *c)
 			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){
 				.ctx = o->ctx, .fn.cycle = o->on_cycle, .idle = o->on_idle_cycles };
 	}
-	c->idle_batching = c->n_cycle_sub > 0;
-	for (int i = 0; i < c->n_cycle_sub; i++)
-		c->idle_batching &= c->cycle_sub[i].idle != NULL;
+	c->idle_batching = c->cycle_head_only = c->n_cycle_sub > 0;
+	for (int i = 0; i < c->n_obs; i++)
+		if (c->obs[i].on_cycle) {
+			c->idle_batching &= c->obs[i].on_idle_cycles != NULL;
+			c->cycle_head_only &= c->obs[i].cycle_head_only != 0;
+		}
 }
 
 void core_flush_idle(struct core *c)
@@ -642,6 +645,39 @@ static int issue_wait_of(const struct core *c, uint64_t *pc)
 	return ISSUE_WAIT_FRONTEND;
 }
 
+/* publish_cycle when every cycle subscriber reads only the in-order head
+ * (core_observer.cycle_head_only): the record's cycle, idle flag, issue
+ * head and wait reason, and idle cycles held back while those repeat. */
+static void publish_head(struct core *c)
+{
+	struct core_state *s = &c->s;
+	struct cycle_record *rec = &s->cc;
+	rec->cycle = s->cycle;
+	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
+	rec->issue_wait = c->cfg.inorder ? issue_wait_of(c, &rec->issue_wait_pc) : ISSUE_WAIT_NONE;
+	if (rec->idle) {
+		struct idle_key *k = &c->idle_key;
+		if (c->idle_repeatable && rec->issue_wait == k->issue_wait && rec->issue_wait_pc == k->issue_wait_pc) {
+			if (!c->idle_pending++)
+				memcpy(&c->idle_first, rec, CYCLE_RECORD_FIXED);
+			return;
+		}
+		core_flush_idle(c);
+		c->idle_repeatable = c->idle_batching;
+		k->issue_wait = rec->issue_wait;
+		k->issue_wait_pc = rec->issue_wait_pc;
+		if (c->cc_current)
+			goto publish;   /* nothing moved: the issue head is the last cycle's */
+	} else {
+		core_event_published(c);
+	}
+	c->cc_current = 1;
+	rec->issue_head_pc = issue_head_pc(c);
+publish:
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
+}
+
 /* Complete this cycle's record (the stages filled in the counts) and
  * pass it on. The record is published in place: copying it would read
  * back, in wider loads, counts just written field by field, which the
@@ -727,7 +763,9 @@ static inline void end_of_cycle(struct core *c)
 		long slot = core_count_slot(c, issue_head_pc(c));
 		c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts]++;
 	}
-	if (c->n_cycle_sub)
+	if (c->cycle_head_only)
+		publish_head(c);
+	else if (c->n_cycle_sub)
 		publish_cycle(c);
 }
 

@@ -237,6 +237,7 @@ struct core {
 	 * Nothing is pending whenever core_run or core_cycle has returned. */
 	int idle_batching;
 	int idle_repeatable;
+	int cycle_head_only;      /* every cycle subscriber reads only the head fields (publish_head) */
 	struct idle_key {
 		int fetch_stall, head_wait, rob_full, rob_full_wrong_path, long_misses_outstanding;
 		int issue_wait;

@@ -277,6 +277,12 @@ struct core_observer {
 	 * most of its cycles in them); it always does so before any later
 	 * callback and before core_run or core_cycle returns. */
 	void (*on_idle_cycles)(void *ctx, const struct cycle_record *r, uint64_t n);
+	/* Nonzero: on_cycle and on_idle_cycles read nothing of the record but
+	 * cycle, idle, issue_head_pc, issue_wait and issue_wait_pc (a truth
+	 * kept per in-order head). If every cycle subscriber says so, the core
+	 * works out only those fields, and holds back every idle cycle that
+	 * repeats them; the other fields are then undefined. */
+	int cycle_head_only;
 	/* Snapshot support (all NULL for a stateless observer). */
 	size_t (*state_size)(void *ctx);
 	void (*save)(void *ctx, void *blob);

@@ -1,16 +1,24 @@
 /*
  * dcpi_wait.c — per-pc issue-stage wait reasons and taken counts (see
  * dcpi_wait.h). One open-addressed table, pc -> entry, in the snapshot
- * block; a one-entry cache of the last pc, since an instruction usually
- * heads the issue stage for several cycles in a row.
+ * block, with a direct-mapped cache pc -> slot in front of it: the issue
+ * head moves every cycle or two, to a pc looked up before (a loop's), and
+ * hashing and probing for it every cycle was the wait truth's largest
+ * cost. The cache is in the block too, so a restored state finds it as
+ * the table it caches.
  */
 #include <string.h>
 #include "base/alloc.h"
 #include "dcpi_wait.h"
 
 struct wait_state {
-	uint64_t used, lost, last_pc;
-	int64_t last_slot;          /* slot of last_pc, -1 if none */
+	uint64_t used, lost;
+};
+
+#define WAIT_CACHE 4096             /* entries of the pc -> slot cache (a power of two) */
+struct wait_cache {
+	uint64_t key;               /* pc + 1 (0 = empty) */
+	uint64_t slot;
 };
 
 struct dcpi_wait {
@@ -21,13 +29,13 @@ struct dcpi_wait {
 	struct wait_state *s;
 	uint64_t *keys;             /* pc + 1 (0 = empty) */
 	struct dcpi_wait_pc *ent;
+	struct wait_cache *cache;   /* [WAIT_CACHE], by pc / 4 */
 };
 
-static int64_t slot_of(struct dcpi_wait *w, uint64_t pc)
+/* pc's slot, claimed if new; -1 if the table is full. */
+static int64_t lookup(struct dcpi_wait *w, uint64_t pc)
 {
 	struct wait_state *s = w->s;
-	if (s->last_slot >= 0 && s->last_pc == pc)
-		return s->last_slot;
 	uint64_t key = pc + 1, h = key * 0x9e3779b97f4a7c15ull;
 	uint32_t mask = w->cap - 1, i = (uint32_t)(h >> 32) & mask;
 	for (;; i = (i + 1) & mask) {
@@ -42,12 +50,22 @@ static int64_t slot_of(struct dcpi_wait *w, uint64_t pc)
 			break;
 		}
 	}
-	s->last_pc = pc;
-	s->last_slot = i;
 	return i;
 }
 
-static void add(struct dcpi_wait *w, const struct cycle_record *r, uint64_t n)
+/* lookup() through the cache. */
+static inline int64_t slot_of(struct dcpi_wait *w, uint64_t pc)
+{
+	struct wait_cache *e = &w->cache[(pc >> 2) & (WAIT_CACHE - 1)];
+	if (e->key == pc + 1)
+		return (int64_t)e->slot;
+	int64_t i = lookup(w, pc);
+	if (i >= 0)
+		*e = (struct wait_cache){ pc + 1, (uint64_t)i };
+	return i;
+}
+
+static inline void add(struct dcpi_wait *w, const struct cycle_record *r, uint64_t n)
 {
 	int64_t i = slot_of(w, r->issue_head_pc);
 	if (i < 0) {
@@ -90,7 +108,8 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_er
 		return NULL;
 	}
 	struct dcpi_wait *w = ivx_calloc(1, sizeof *w);
-	size_t size = sizeof(struct wait_state) + (size_t)capacity * (sizeof(uint64_t) + sizeof(struct dcpi_wait_pc));
+	size_t size = sizeof(struct wait_state) + (size_t)capacity * (sizeof(uint64_t) + sizeof(struct dcpi_wait_pc)) +
+		      WAIT_CACHE * sizeof(struct wait_cache);
 	void *block = w ? ivx_calloc(1, size) : NULL;
 	if (!block) {
 		ivx_free(w);
@@ -102,9 +121,9 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_er
 	w->block = block;
 	w->block_size = size;
 	w->s = block;
-	w->s->last_slot = -1;
 	w->keys = (uint64_t *)(w->s + 1);
 	w->ent = (struct dcpi_wait_pc *)(w->keys + capacity);
+	w->cache = (struct wait_cache *)(w->ent + capacity);
 	struct core_observer obs = {
 		.name = "dcpi-wait",
 		.ctx = w,
@@ -115,6 +134,7 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_er
 		.save = obs_save,
 		.restore = obs_restore,
 		.insn_filter_at = { [INSN_COMMIT] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH },
+		.cycle_head_only = 1,   /* issue_head_pc and issue_wait: the core builds no more */
 	};
 	if (core_add_observer(c, &obs, err) < 0) {
 		dcpi_wait_free(w);
