@@ -160,7 +160,7 @@ static void update_wants(struct core *c)
 	core_flush_idle(c);
 	c->cc_current = 0;
 	c->idle_repeatable = 0;
-	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = 0;
+	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = c->n_head_sub = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
 	c->keep_load_values = 0;
 	c->miss_mask = c->miss_end_mask = 0;
@@ -197,6 +197,8 @@ static void update_wants(struct core *c)
 		if (o->on_cycle)
 			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){
 				.ctx = o->ctx, .fn.cycle = o->on_cycle, .idle = o->on_idle_cycles };
+		if (o->on_new_head)
+			c->head_sub[c->n_head_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.head = o->on_new_head };
 	}
 	c->idle_batching = c->cycle_head_only = c->n_cycle_sub > 0;
 	for (int i = 0; i < c->n_obs; i++)
@@ -743,6 +745,20 @@ publish:
 		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
 }
 
+/* n cycles more whose in-order head is pc: its count (core_count_head_cycles),
+ * and the observers' on_new_head when pc is new or not counted. */
+static inline void count_head(struct core *c, uint64_t pc, uint64_t n)
+{
+	long slot = core_count_slot(c, pc);
+	uint64_t *count = &c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts];
+	if (__builtin_expect(c->n_head_sub && (slot < 0 || !*count), 0)) {
+		core_flush_idle(c);   /* (the cycles before come first) */
+		for (int i = 0; i < c->n_head_sub; i++)
+			c->head_sub[i].fn.head(c->head_sub[i].ctx, pc, n);
+	}
+	*count += n;
+}
+
 static inline void end_of_cycle(struct core *c)
 {
 	struct core_state *s = &c->s;
@@ -759,10 +775,8 @@ static inline void end_of_cycle(struct core *c)
 		core_miss_end(c, &s->ev_rob_full);
 	}
 	s->stats.cycles++;
-	if (__builtin_expect(c->head_counts != NULL, 0)) {
-		long slot = core_count_slot(c, issue_head_pc(c));
-		c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts]++;
-	}
+	if (__builtin_expect(c->head_counts != NULL, 0))
+		count_head(c, issue_head_pc(c), 1);
 	if (c->cycle_head_only)
 		publish_head(c);
 	else if (c->n_cycle_sub)
@@ -939,10 +953,8 @@ static void skip_quiet(struct core *c, uint64_t refused, uint64_t limit)
 	}
 	if (t < s->handler_until)
 		s->stats.handler_cycles += n;
-	if (c->head_counts) {   /* the head is the quiet cycle's, n times over */
-		long slot = core_count_slot(c, issue_head_pc(c));
-		c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts] += n;
-	}
+	if (c->head_counts)   /* the head is the quiet cycle's, n times over */
+		count_head(c, issue_head_pc(c), n);
 	if (refused)
 		memsys_skip_refused(c->ms, refused * n);
 	s->stats.cycles += n;
@@ -1055,6 +1067,11 @@ uint64_t core_head_cycles_at(const struct core *c, uint64_t pc)
 uint64_t core_head_cycles_outside(const struct core *c)
 {
 	return c->head_counts ? c->head_counts[c->n_commit_counts] : 0;
+}
+
+int core_counts_pc(const struct core *c, uint64_t pc)
+{
+	return c->commit_counts && core_count_slot(c, pc) >= 0;
 }
 
 uint64_t core_commits_at(const struct core *c, uint64_t pc)

@@ -129,6 +129,8 @@ int core_count_head_cycles(struct core *c, struct ivx_err *err);
 uint64_t core_head_cycles_at(const struct core *c, uint64_t pc);
 /* Cycles whose head pc was outside the counted code (or 0). */
 uint64_t core_head_cycles_outside(const struct core *c);
+/* Whether pc is in the counted code (0 when nothing is counted). */
+int core_counts_pc(const struct core *c, uint64_t pc);
 
 /* ROB contents for the explorer: entry 0 is the head. */
 enum rob_state { ROB_DISPATCHED, ROB_ISSUED, ROB_EXECUTING, ROB_DONE };

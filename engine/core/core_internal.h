@@ -198,6 +198,7 @@ struct core_sub {
 		void (*insn)(void *ctx, const struct insn_event *e);
 		void (*miss)(void *ctx, const struct miss_event *e);
 		void (*cycle)(void *ctx, const struct cycle_record *r);
+		void (*head)(void *ctx, uint64_t pc, uint64_t n);
 	} fn;
 	void (*idle)(void *ctx, const struct cycle_record *r, uint64_t n); /* cycle: on_idle_cycles */
 	uint32_t mask;            /* miss: MISS_BIT of each kind it wants */
@@ -220,7 +221,8 @@ struct core {
 	 * union of the miss masks, tested before a miss event is. */
 	struct core_sub insn_sub[CORE_MAX_OBSERVERS], miss_sub[CORE_MAX_OBSERVERS];
 	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
-	int n_insn_sub, n_miss_sub, n_cycle_sub;
+	struct core_sub head_sub[CORE_MAX_OBSERVERS];   /* on_new_head */
+	int n_insn_sub, n_miss_sub, n_cycle_sub, n_head_sub;
 	uint32_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
 	int keep_load_values;     /* some observer may receive loads: fetch records their values */
 	uint32_t miss_mask, miss_end_mask;

@@ -283,6 +283,17 @@ struct core_observer {
 	 * works out only those fields, and holds back every idle cycle that
 	 * repeats them; the other fields are then undefined. */
 	int cycle_head_only;
+	/* May be NULL; only while the core counts head cycles
+	 * (core_count_head_cycles, core.h), which must be turned on before the
+	 * first cycle, as must the observer be added. Called at the end of a
+	 * cycle (or of a run of n such cycles) whose in-order head,
+	 * cycle_record.issue_head_pc, is pc, when that is the first time pc
+	 * heads the machine; or, for a pc outside the counted code
+	 * (core_counts_pc), every time. The core counts the rest
+	 * (core_head_cycles_at): a per-pc truth of head cycles needs no cycle
+	 * record, just these calls, which come in the order the pcs first
+	 * appear. */
+	void (*on_new_head)(void *ctx, uint64_t pc, uint64_t n);
 	/* Snapshot support (all NULL for a stateless observer). */
 	size_t (*state_size)(void *ctx);
 	void (*save)(void *ctx, void *blob);

@@ -6,6 +6,15 @@
  * hashing and probing for it every cycle was the wait truth's largest
  * cost. The cache is in the block too, so a restored state finds it as
  * the table it caches.
+ *
+ * Out of order, every head cycle waits for the same reason (none), and
+ * the core counts head cycles per pc itself (core_count_head_cycles, as
+ * the sampler's truth has it): the table then takes only the pcs, in the
+ * order they first head the machine (on_new_head), and the cycles of
+ * those outside the counted code; a pc's cycles are read from the core.
+ * The same pcs claim the same slots as when every cycle is observed, so
+ * the table fills (and loses pcs) the same way, for a fraction of the
+ * cost. In order, the wait reasons come from every cycle's record.
  */
 #include <string.h>
 #include "base/alloc.h"
@@ -23,6 +32,7 @@ struct wait_cache {
 
 struct dcpi_wait {
 	struct core *core;
+	int heads_counted;          /* out of order: the core counts the head cycles */
 	uint32_t cap;
 	void *block;
 	size_t block_size;
@@ -79,6 +89,18 @@ static inline void add(struct dcpi_wait *w, const struct cycle_record *r, uint64
 static void obs_cycle(void *ctx, const struct cycle_record *r) { add(ctx, r, 1); }
 static void obs_idle(void *ctx, const struct cycle_record *r, uint64_t n) { add(ctx, r, n); }
 
+/* Out of order: pc heads the machine for the first time, or is not
+ * counted by the core (its cycles are then the table's to count). */
+static void obs_new_head(void *ctx, uint64_t pc, uint64_t n)
+{
+	struct dcpi_wait *w = ctx;
+	int64_t i = slot_of(w, pc);
+	if (i < 0)
+		w->s->lost += core_counts_pc(w->core, pc) ? 0 : n;   /* (counted pcs: dcpi_wait_lost) */
+	else if (!core_counts_pc(w->core, pc))
+		w->ent[i].cycles[ISSUE_WAIT_NONE] += n;
+}
+
 static void obs_insn(void *ctx, const struct insn_event *e)
 {
 	struct dcpi_wait *w = ctx;
@@ -124,19 +146,24 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_er
 	w->keys = (uint64_t *)(w->s + 1);
 	w->ent = (struct dcpi_wait_pc *)(w->keys + capacity);
 	w->cache = (struct wait_cache *)(w->ent + capacity);
+	w->heads_counted = !core_config(c)->inorder;
 	struct core_observer obs = {
 		.name = "dcpi-wait",
 		.ctx = w,
-		.on_cycle = obs_cycle,
-		.on_idle_cycles = obs_idle,
 		.on_insn = obs_insn,
 		.state_size = obs_size,
 		.save = obs_save,
 		.restore = obs_restore,
 		.insn_filter_at = { [INSN_COMMIT] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH },
-		.cycle_head_only = 1,   /* issue_head_pc and issue_wait: the core builds no more */
 	};
-	if (core_add_observer(c, &obs, err) < 0) {
+	if (w->heads_counted) {
+		obs.on_new_head = obs_new_head;
+	} else {
+		obs.on_cycle = obs_cycle;
+		obs.on_idle_cycles = obs_idle;
+		obs.cycle_head_only = 1;   /* issue_head_pc and issue_wait: the core builds no more */
+	}
+	if ((w->heads_counted && core_count_head_cycles(c, err) < 0) || core_add_observer(c, &obs, err) < 0) {
 		dcpi_wait_free(w);
 		return NULL;
 	}
@@ -161,10 +188,22 @@ int dcpi_wait_at(const struct dcpi_wait *w, size_t i, struct dcpi_wait_pc *out)
 	if (i >= w->cap || !w->keys[i])
 		return 0;
 	*out = w->ent[i];
+	if (w->heads_counted)
+		out->cycles[ISSUE_WAIT_NONE] += core_head_cycles_at(w->core, out->pc);
 	return 1;
 }
 
 uint64_t dcpi_wait_lost(const struct dcpi_wait *w)
 {
-	return w->s->lost;
+	if (!w->heads_counted)
+		return w->s->lost;
+	/* the counted pcs' cycles the table has no room for: every cycle
+	 * (counted from the first) has one head */
+	uint64_t kept = 0;
+	for (size_t i = 0; i < w->cap; i++) {
+		struct dcpi_wait_pc e;
+		if (dcpi_wait_at(w, i, &e))
+			kept += e.cycles[ISSUE_WAIT_NONE];
+	}
+	return core_cycles(w->core) - kept;
 }
