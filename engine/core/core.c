@@ -139,6 +139,7 @@ void core_free(struct core *c)
 	ivx_free(c->smiss);
 	ivx_free(c->commit_counts);
 	ivx_free(c->head_counts);
+	ivx_free(c->taken_counts);
 	ivx_free(c);
 }
 
@@ -160,7 +161,7 @@ static void update_wants(struct core *c)
 	core_flush_idle(c);
 	c->cc_current = 0;
 	c->idle_repeatable = 0;
-	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = c->n_head_sub = 0;
+	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = c->n_head_sub = c->n_taken_sub = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
 	c->keep_load_values = 0;
 	c->miss_mask = c->miss_end_mask = 0;
@@ -199,6 +200,8 @@ static void update_wants(struct core *c)
 				.ctx = o->ctx, .fn.cycle = o->on_cycle, .idle = o->on_idle_cycles };
 		if (o->on_new_head)
 			c->head_sub[c->n_head_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.head = o->on_new_head };
+		if (o->on_new_taken)
+			c->taken_sub[c->n_taken_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.taken = o->on_new_taken };
 	}
 	c->idle_batching = c->cycle_head_only = c->n_cycle_sub > 0;
 	for (int i = 0; i < c->n_obs; i++)
@@ -433,6 +436,15 @@ static int head_wait_of(const struct core *c, const struct core_insn *r)
 	return HEAD_EXECUTING;
 }
 
+/* A taken branch at pc commits for the first time, or outside the
+ * counted code (core_count_taken): the observers' on_new_taken. */
+static __attribute__((noinline)) void new_taken(struct core *c, uint64_t pc)
+{
+	core_flush_idle(c);   /* (the cycles before come first) */
+	for (int i = 0; i < c->n_taken_sub; i++)
+		c->taken_sub[i].fn.taken(c->taken_sub[i].ctx, pc);
+}
+
 /* Retire r: 1 if it committed, 0 if it cannot yet, or IVX_ESYS (no host
  * memory to record a store's miss events: the run cannot go on). */
 static inline __attribute__((always_inline)) int commit_one(struct core *c, struct core_insn *r)
@@ -484,6 +496,10 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 		long slot = core_count_slot(c, r->pc);
 		if (slot >= 0)
 			c->commit_counts[slot]++;
+		/* (a counted pc's count, and whether it is new) */
+		if (__builtin_expect(c->taken_counts != NULL, 0) && r->taken && r->op_class == UOP_BRANCH &&
+		    (slot < 0 || !c->taken_counts[slot]++) && c->n_taken_sub)
+			new_taken(c, r->pc);
 	}
 	s->stats.committed++;
 	if (core_insn_wanted(c, r, INSN_COMMIT))
@@ -1056,6 +1072,24 @@ int core_count_head_cycles(struct core *c, struct ivx_err *err)
 	if (!c->head_counts)
 		return ivx_error(err, IVX_ESYS, "out of host memory");
 	return IVX_OK;
+}
+
+int core_count_taken(struct core *c, struct ivx_err *err)
+{
+	if (c->taken_counts)
+		return IVX_OK;
+	if (core_count_commits(c, err) < 0)
+		return -1;
+	c->taken_counts = ivx_calloc(c->n_commit_counts ? c->n_commit_counts : 1, sizeof *c->taken_counts);
+	if (!c->taken_counts)
+		return ivx_error(err, IVX_ESYS, "out of host memory");
+	return IVX_OK;
+}
+
+uint64_t core_taken_at(const struct core *c, uint64_t pc)
+{
+	long slot = c->taken_counts ? core_count_slot(c, pc) : -1;
+	return slot >= 0 ? c->taken_counts[slot] : 0;
 }
 
 uint64_t core_head_cycles_at(const struct core *c, uint64_t pc)

@@ -294,6 +294,13 @@ struct core_observer {
 	 * record, just these calls, which come in the order the pcs first
 	 * appear. */
 	void (*on_new_head)(void *ctx, uint64_t pc, uint64_t n);
+	/* May be NULL; only while the core counts taken branches
+	 * (core_count_taken, core.h), turned on, and the observer added,
+	 * before the first cycle. Called as a branch at pc commits taken, if
+	 * it is the first time, or every time for a pc outside the counted
+	 * code; the core counts the rest (core_taken_at). In the order of the
+	 * commits, and before the on_new_head of the cycle's head. */
+	void (*on_new_taken)(void *ctx, uint64_t pc);
 	/* Snapshot support (all NULL for a stateless observer). */
 	size_t (*state_size)(void *ctx);
 	void (*save)(void *ctx, void *blob);

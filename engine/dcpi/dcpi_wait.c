@@ -15,6 +15,9 @@
  * The same pcs claim the same slots as when every cycle is observed, so
  * the table fills (and loses pcs) the same way, for a fraction of the
  * cost. In order, the wait reasons come from every cycle's record.
+ * Taken counts likewise, in both modes: the core counts taken commits
+ * (core_count_taken) and the table hears of a branch's first
+ * (on_new_taken), instead of an instruction event for every branch.
  */
 #include <string.h>
 #include "base/alloc.h"
@@ -101,13 +104,13 @@ static void obs_new_head(void *ctx, uint64_t pc, uint64_t n)
 		w->ent[i].cycles[ISSUE_WAIT_NONE] += n;
 }
 
-static void obs_insn(void *ctx, const struct insn_event *e)
+/* A branch at pc commits taken for the first time, or is not counted by
+ * the core (its taken count is then the table's). */
+static void obs_new_taken(void *ctx, uint64_t pc)
 {
 	struct dcpi_wait *w = ctx;
-	if (!e->taken)
-		return;
-	int64_t i = slot_of(w, e->pc);
-	if (i >= 0)
+	int64_t i = slot_of(w, pc);
+	if (i >= 0 && !core_counts_pc(w->core, pc))
 		w->ent[i].taken++;
 }
 
@@ -150,11 +153,10 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_er
 	struct core_observer obs = {
 		.name = "dcpi-wait",
 		.ctx = w,
-		.on_insn = obs_insn,
+		.on_new_taken = obs_new_taken,
 		.state_size = obs_size,
 		.save = obs_save,
 		.restore = obs_restore,
-		.insn_filter_at = { [INSN_COMMIT] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH },
 	};
 	if (w->heads_counted) {
 		obs.on_new_head = obs_new_head;
@@ -163,7 +165,8 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, struct ivx_er
 		obs.on_idle_cycles = obs_idle;
 		obs.cycle_head_only = 1;   /* issue_head_pc and issue_wait: the core builds no more */
 	}
-	if ((w->heads_counted && core_count_head_cycles(c, err) < 0) || core_add_observer(c, &obs, err) < 0) {
+	if ((w->heads_counted && core_count_head_cycles(c, err) < 0) || core_count_taken(c, err) < 0 ||
+	    core_add_observer(c, &obs, err) < 0) {
 		dcpi_wait_free(w);
 		return NULL;
 	}
@@ -188,6 +191,7 @@ int dcpi_wait_at(const struct dcpi_wait *w, size_t i, struct dcpi_wait_pc *out)
 	if (i >= w->cap || !w->keys[i])
 		return 0;
 	*out = w->ent[i];
+	out->taken += core_taken_at(w->core, out->pc);
 	if (w->heads_counted)
 		out->cycles[ISSUE_WAIT_NONE] += core_head_cycles_at(w->core, out->pc);
 	return 1;

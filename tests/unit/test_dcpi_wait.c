@@ -7,7 +7,8 @@
  * small for the program, the same pcs find room, in the same order, and
  * the cycles of the others are reported lost. On the in-order machine,
  * whose wait reasons come from every cycle's record, the reasons of a pc
- * add up to its cycles.
+ * add up to its cycles. In both, taken counts come from the core's count
+ * (on_new_taken) and must equal the reference's instruction events.
  *
  * Run from the top of the tree (make unit does); needs data/bin.
  */
