@@ -436,10 +436,14 @@ static int head_wait_of(const struct core *c, const struct core_insn *r)
 	return HEAD_EXECUTING;
 }
 
-/* A taken branch at pc commits for the first time, or outside the
- * counted code (core_count_taken): the observers' on_new_taken. */
-static __attribute__((noinline)) void new_taken(struct core *c, uint64_t pc)
+/* A taken branch at pc commits (core_count_taken): its count, and the
+ * observers' on_new_taken if it is the first time or pc is not counted.
+ * Out of line: the commit loop of every other instruction stays as it is. */
+static __attribute__((noinline)) void count_taken(struct core *c, uint64_t pc)
 {
+	long slot = core_count_slot(c, pc);
+	if ((slot >= 0 && c->taken_counts[slot]++) || !c->n_taken_sub)
+		return;
 	core_flush_idle(c);   /* (the cycles before come first) */
 	for (int i = 0; i < c->n_taken_sub; i++)
 		c->taken_sub[i].fn.taken(c->taken_sub[i].ctx, pc);
@@ -476,6 +480,8 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 		s->stats.mispredicts += r->mispredicted;
 		if (!c->cfg.perfect_bpred)
 			bpred_update(c->bp, u, r->pc, &c->preds[core_slot(c, r)].cp, r->taken, r->next_pc);
+		if (__builtin_expect(c->taken_counts != NULL, 0) && r->taken)
+			count_taken(c, r->pc);
 		break;
 	case UOP_SYSCALL:
 		if (guest_state(c->g) == GUEST_EXITED)
@@ -496,10 +502,6 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 		long slot = core_count_slot(c, r->pc);
 		if (slot >= 0)
 			c->commit_counts[slot]++;
-		/* (a counted pc's count, and whether it is new) */
-		if (__builtin_expect(c->taken_counts != NULL, 0) && r->taken && r->op_class == UOP_BRANCH &&
-		    (slot < 0 || !c->taken_counts[slot]++) && c->n_taken_sub)
-			new_taken(c, r->pc);
 	}
 	s->stats.committed++;
 	if (core_insn_wanted(c, r, INSN_COMMIT))
