@@ -795,10 +795,12 @@ static inline void end_of_cycle(struct core *c)
 	s->stats.cycles++;
 	if (__builtin_expect(c->head_counts != NULL, 0))
 		count_head(c, issue_head_pc(c), 1);
-	if (c->cycle_head_only)
-		publish_head(c);
-	else if (c->n_cycle_sub)
-		publish_cycle(c);
+	if (c->n_cycle_sub) {
+		if (c->cycle_head_only)
+			publish_head(c);
+		else
+			publish_cycle(c);
+	}
 }
 
 static int deadlock(struct core *c, struct ivx_err *err)
