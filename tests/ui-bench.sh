@@ -27,6 +27,15 @@
 #    the median share and the suite taken as one run.
 # 3. One `step` with a full redraw on a 200x60 terminal (`time -n 200
 #    step` in the explorer, wall clock): target under 20 ms.
+#
+# BENCH_TOOL=callgrind tests/ui-bench.sh IVX [PROG [ARGS...]]: instead of
+# 1-3, the explorer's share of headless speed from host instruction counts
+# (valgrind --tool=callgrind), which do not move with the machine's load:
+# for PROG, or each workload of the suite, `continue` to cycle
+# UI_BENCH_CG_CYCLES (default 300000) in the batch explorer against `ivx
+# run --max-cycles`, each the instructions of the whole process less those
+# of the same run to cycle 1 (start-up and exit are not the run). About
+# 30 s a workload.
 set -u
 IVX=$1
 shift
@@ -68,6 +77,35 @@ ivx_pid() {
 		[ "$(awk '{print $4}' /proc/$pid/stat 2> /dev/null)" = "$sh" ] && { echo "$pid"; return; }
 	done
 }
+
+if [ "${BENCH_TOOL:-time}" = callgrind ]; then
+	. tests/tools/bench-lib.sh
+	CYC=${UI_BENCH_CG_CYCLES:-300000}
+	printf 'break cycle %s\ncontinue\n' "$CYC" > "$TMP/b.ivx"
+	printf 'break cycle 1\ncontinue\n' > "$TMP/b1.ivx"
+	echo "ui-bench: continue to cycle $CYC, host instructions (callgrind), start-up taken out"
+	printf '  %-12s %14s %14s %7s\n' workload headless explorer share
+	if [ $# -gt 0 ]; then
+		echo "${PROG[*]}" | sed 's| -- | |; s|^data/bin/||' > "$TMP/workloads"
+	else
+		bench_workloads > "$TMP/workloads"
+	fi
+	: > "$TMP/suite"
+	while read -r prog args; do
+		# shellcheck disable=SC2086
+		h=$(( $(bench_callgrind_total "$IVX" run --max-cycles "$CYC" "data/bin/$prog" -- $args) -
+		      $(bench_callgrind_total "$IVX" run --max-cycles 1 "data/bin/$prog" -- $args) ))
+		# shellcheck disable=SC2086
+		x=$(( $(bench_callgrind_total "$IVX" -x "$TMP/b.ivx" "data/bin/$prog" -- $args) -
+		      $(bench_callgrind_total "$IVX" -x "$TMP/b1.ivx" "data/bin/$prog" -- $args) ))
+		printf '  %-12s %14d %14d %7s\n' "${prog#workloads/}" "$h" "$x" "$(ratio "$h" "$x")"
+		echo "$h $x ${prog#workloads/}" >> "$TMP/suite"
+	done < "$TMP/workloads"
+	med=$(awk '$2 > 0 { print 100 * $1 / $2 }' "$TMP/suite" | median | awk '{ printf "%.1f%%", $1 }')
+	awk -v med="$med" '{ h += $1; x += $2 }
+	     END { printf "  explorer (instructions): median %s of headless speed; the suite as one run %.1f%% (target at least 90%%)\n", med, (x > 0 ? 100 * h / x : 0) }' "$TMP/suite"
+	exit 0
+fi
 
 echo "ui-bench: continue to the end of ${PROG[*]} (CPU seconds)"
 echo continue > "$TMP/c.ivx"

@@ -139,6 +139,7 @@ void core_free(struct core *c)
 	ivx_free(c->smiss);
 	ivx_free(c->commit_counts);
 	ivx_free(c->head_counts);
+	ivx_free(c->taken_counts);
 	ivx_free(c);
 }
 
@@ -160,7 +161,7 @@ static void update_wants(struct core *c)
 	core_flush_idle(c);
 	c->cc_current = 0;
 	c->idle_repeatable = 0;
-	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = 0;
+	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = c->n_head_sub = c->n_taken_sub = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
 	c->keep_load_values = 0;
 	c->miss_mask = c->miss_end_mask = 0;
@@ -197,10 +198,17 @@ static void update_wants(struct core *c)
 		if (o->on_cycle)
 			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){
 				.ctx = o->ctx, .fn.cycle = o->on_cycle, .idle = o->on_idle_cycles };
+		if (o->on_new_head)
+			c->head_sub[c->n_head_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.head = o->on_new_head };
+		if (o->on_new_taken)
+			c->taken_sub[c->n_taken_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.taken = o->on_new_taken };
 	}
-	c->idle_batching = c->n_cycle_sub > 0;
-	for (int i = 0; i < c->n_cycle_sub; i++)
-		c->idle_batching &= c->cycle_sub[i].idle != NULL;
+	c->idle_batching = c->cycle_head_only = c->n_cycle_sub > 0;
+	for (int i = 0; i < c->n_obs; i++)
+		if (c->obs[i].on_cycle) {
+			c->idle_batching &= c->obs[i].on_idle_cycles != NULL;
+			c->cycle_head_only &= c->obs[i].cycle_head_only != 0;
+		}
 }
 
 void core_flush_idle(struct core *c)
@@ -428,6 +436,19 @@ static int head_wait_of(const struct core *c, const struct core_insn *r)
 	return HEAD_EXECUTING;
 }
 
+/* A taken branch at pc commits (core_count_taken): its count, and the
+ * observers' on_new_taken if it is the first time or pc is not counted.
+ * Out of line: the commit loop of every other instruction stays as it is. */
+static __attribute__((noinline)) void count_taken(struct core *c, uint64_t pc)
+{
+	long slot = core_count_slot(c, pc);
+	if ((slot >= 0 && c->taken_counts[slot]++) || !c->n_taken_sub)
+		return;
+	core_flush_idle(c);   /* (the cycles before come first) */
+	for (int i = 0; i < c->n_taken_sub; i++)
+		c->taken_sub[i].fn.taken(c->taken_sub[i].ctx, pc);
+}
+
 /* Retire r: 1 if it committed, 0 if it cannot yet, or IVX_ESYS (no host
  * memory to record a store's miss events: the run cannot go on). */
 static inline __attribute__((always_inline)) int commit_one(struct core *c, struct core_insn *r)
@@ -459,6 +480,8 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 		s->stats.mispredicts += r->mispredicted;
 		if (!c->cfg.perfect_bpred)
 			bpred_update(c->bp, u, r->pc, &c->preds[core_slot(c, r)].cp, r->taken, r->next_pc);
+		if (__builtin_expect(c->taken_counts != NULL, 0) && r->taken)
+			count_taken(c, r->pc);
 		break;
 	case UOP_SYSCALL:
 		if (guest_state(c->g) == GUEST_EXITED)
@@ -642,6 +665,39 @@ static int issue_wait_of(const struct core *c, uint64_t *pc)
 	return ISSUE_WAIT_FRONTEND;
 }
 
+/* publish_cycle when every cycle subscriber reads only the in-order head
+ * (core_observer.cycle_head_only): the record's cycle, idle flag, issue
+ * head and wait reason, and idle cycles held back while those repeat. */
+static void publish_head(struct core *c)
+{
+	struct core_state *s = &c->s;
+	struct cycle_record *rec = &s->cc;
+	rec->cycle = s->cycle;
+	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
+	rec->issue_wait = c->cfg.inorder ? issue_wait_of(c, &rec->issue_wait_pc) : ISSUE_WAIT_NONE;
+	if (rec->idle) {
+		struct idle_key *k = &c->idle_key;
+		if (c->idle_repeatable && rec->issue_wait == k->issue_wait && rec->issue_wait_pc == k->issue_wait_pc) {
+			if (!c->idle_pending++)
+				memcpy(&c->idle_first, rec, CYCLE_RECORD_FIXED);
+			return;
+		}
+		core_flush_idle(c);
+		c->idle_repeatable = c->idle_batching;
+		k->issue_wait = rec->issue_wait;
+		k->issue_wait_pc = rec->issue_wait_pc;
+		if (c->cc_current)
+			goto publish;   /* nothing moved: the issue head is the last cycle's */
+	} else {
+		core_event_published(c);
+	}
+	c->cc_current = 1;
+	rec->issue_head_pc = issue_head_pc(c);
+publish:
+	for (int i = 0; i < c->n_cycle_sub; i++)
+		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
+}
+
 /* Complete this cycle's record (the stages filled in the counts) and
  * pass it on. The record is published in place: copying it would read
  * back, in wider loads, counts just written field by field, which the
@@ -707,6 +763,20 @@ publish:
 		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
 }
 
+/* n cycles more whose in-order head is pc: its count (core_count_head_cycles),
+ * and the observers' on_new_head when pc is new or not counted. */
+static inline void count_head(struct core *c, uint64_t pc, uint64_t n)
+{
+	long slot = core_count_slot(c, pc);
+	uint64_t *count = &c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts];
+	if (__builtin_expect(c->n_head_sub && (slot < 0 || !*count), 0)) {
+		core_flush_idle(c);   /* (the cycles before come first) */
+		for (int i = 0; i < c->n_head_sub; i++)
+			c->head_sub[i].fn.head(c->head_sub[i].ctx, pc, n);
+	}
+	*count += n;
+}
+
 static inline void end_of_cycle(struct core *c)
 {
 	struct core_state *s = &c->s;
@@ -723,12 +793,14 @@ static inline void end_of_cycle(struct core *c)
 		core_miss_end(c, &s->ev_rob_full);
 	}
 	s->stats.cycles++;
-	if (__builtin_expect(c->head_counts != NULL, 0)) {
-		long slot = core_count_slot(c, issue_head_pc(c));
-		c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts]++;
+	if (__builtin_expect(c->head_counts != NULL, 0))
+		count_head(c, issue_head_pc(c), 1);
+	if (c->n_cycle_sub) {
+		if (c->cycle_head_only)
+			publish_head(c);
+		else
+			publish_cycle(c);
 	}
-	if (c->n_cycle_sub)
-		publish_cycle(c);
 }
 
 static int deadlock(struct core *c, struct ivx_err *err)
@@ -901,10 +973,8 @@ static void skip_quiet(struct core *c, uint64_t refused, uint64_t limit)
 	}
 	if (t < s->handler_until)
 		s->stats.handler_cycles += n;
-	if (c->head_counts) {   /* the head is the quiet cycle's, n times over */
-		long slot = core_count_slot(c, issue_head_pc(c));
-		c->head_counts[slot >= 0 ? (size_t)slot : c->n_commit_counts] += n;
-	}
+	if (c->head_counts)   /* the head is the quiet cycle's, n times over */
+		count_head(c, issue_head_pc(c), n);
 	if (refused)
 		memsys_skip_refused(c->ms, refused * n);
 	s->stats.cycles += n;
@@ -1008,6 +1078,24 @@ int core_count_head_cycles(struct core *c, struct ivx_err *err)
 	return IVX_OK;
 }
 
+int core_count_taken(struct core *c, struct ivx_err *err)
+{
+	if (c->taken_counts)
+		return IVX_OK;
+	if (core_count_commits(c, err) < 0)
+		return -1;
+	c->taken_counts = ivx_calloc(c->n_commit_counts ? c->n_commit_counts : 1, sizeof *c->taken_counts);
+	if (!c->taken_counts)
+		return ivx_error(err, IVX_ESYS, "out of host memory");
+	return IVX_OK;
+}
+
+uint64_t core_taken_at(const struct core *c, uint64_t pc)
+{
+	long slot = c->taken_counts ? core_count_slot(c, pc) : -1;
+	return slot >= 0 ? c->taken_counts[slot] : 0;
+}
+
 uint64_t core_head_cycles_at(const struct core *c, uint64_t pc)
 {
 	long slot = c->head_counts ? core_count_slot(c, pc) : -1;
@@ -1017,6 +1105,11 @@ uint64_t core_head_cycles_at(const struct core *c, uint64_t pc)
 uint64_t core_head_cycles_outside(const struct core *c)
 {
 	return c->head_counts ? c->head_counts[c->n_commit_counts] : 0;
+}
+
+int core_counts_pc(const struct core *c, uint64_t pc)
+{
+	return c->commit_counts && core_count_slot(c, pc) >= 0;
 }
 
 uint64_t core_commits_at(const struct core *c, uint64_t pc)

@@ -129,6 +129,16 @@ int core_count_head_cycles(struct core *c, struct ivx_err *err);
 uint64_t core_head_cycles_at(const struct core *c, uint64_t pc);
 /* Cycles whose head pc was outside the counted code (or 0). */
 uint64_t core_head_cycles_outside(const struct core *c);
+/* Taken branches committed per static instruction (the truth of a
+ * profile's edge frequencies), without an event per branch. Off until
+ * turned on before the first cycle (it turns on commit counting too: the
+ * same counted code); kept in snapshots. */
+int core_count_taken(struct core *c, struct ivx_err *err);
+/* Taken commits of the branch at pc (0 outside the counted code or when
+ * not counted). */
+uint64_t core_taken_at(const struct core *c, uint64_t pc);
+/* Whether pc is in the counted code (0 when nothing is counted). */
+int core_counts_pc(const struct core *c, uint64_t pc);
 
 /* ROB contents for the explorer: entry 0 is the head. */
 enum rob_state { ROB_DISPATCHED, ROB_ISSUED, ROB_EXECUTING, ROB_DONE };

@@ -198,6 +198,8 @@ struct core_sub {
 		void (*insn)(void *ctx, const struct insn_event *e);
 		void (*miss)(void *ctx, const struct miss_event *e);
 		void (*cycle)(void *ctx, const struct cycle_record *r);
+		void (*head)(void *ctx, uint64_t pc, uint64_t n);
+		void (*taken)(void *ctx, uint64_t pc);
 	} fn;
 	void (*idle)(void *ctx, const struct cycle_record *r, uint64_t n); /* cycle: on_idle_cycles */
 	uint32_t mask;            /* miss: MISS_BIT of each kind it wants */
@@ -220,7 +222,9 @@ struct core {
 	 * union of the miss masks, tested before a miss event is. */
 	struct core_sub insn_sub[CORE_MAX_OBSERVERS], miss_sub[CORE_MAX_OBSERVERS];
 	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
-	int n_insn_sub, n_miss_sub, n_cycle_sub;
+	struct core_sub head_sub[CORE_MAX_OBSERVERS];   /* on_new_head */
+	struct core_sub taken_sub[CORE_MAX_OBSERVERS];  /* on_new_taken */
+	int n_insn_sub, n_miss_sub, n_cycle_sub, n_head_sub, n_taken_sub;
 	uint32_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
 	int keep_load_values;     /* some observer may receive loads: fetch records their values */
 	uint32_t miss_mask, miss_end_mask;
@@ -237,6 +241,7 @@ struct core {
 	 * Nothing is pending whenever core_run or core_cycle has returned. */
 	int idle_batching;
 	int idle_repeatable;
+	int cycle_head_only;      /* every cycle subscriber reads only the head fields (publish_head) */
 	struct idle_key {
 		int fetch_stall, head_wait, rob_full, rob_full_wrong_path, long_misses_outstanding;
 		int issue_wait;
@@ -293,6 +298,9 @@ struct core {
 	 * (core_count_head_cycles; NULL: not counted): n_commit_counts + 1
 	 * counters, the last one for pcs outside the counted code. */
 	uint64_t *head_counts;
+	/* Committed taken branches per counted word (core_count_taken; NULL:
+	 * not counted); n_commit_counts counters. */
+	uint64_t *taken_counts;
 };
 
 /* The slot of pc in commit_counts, or -1 outside the counted code. */

@@ -30,6 +30,7 @@ struct core_snapshot {
 	struct core_smiss *smiss; /* s.n_smiss of them */
 	uint64_t *commit_counts;  /* NULL if the core did not count */
 	uint64_t *head_counts;    /* NULL if the core did not count */
+	uint64_t *taken_counts;   /* NULL if the core did not count */
 	struct memsys *ms;
 	struct bpred *bp;
 	struct guest *g;
@@ -46,6 +47,7 @@ void core_snapshot_free(struct core_snapshot *sn)
 	ivx_free(sn->smiss);
 	ivx_free(sn->commit_counts);
 	ivx_free(sn->head_counts);
+	ivx_free(sn->taken_counts);
 	memsys_free(sn->ms);
 	bpred_free(sn->bp);
 	guest_free(sn->g);
@@ -87,8 +89,10 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 		sn->commit_counts = ivx_malloc(counts_bytes ? counts_bytes : 1);
 	if (c->head_counts)
 		sn->head_counts = ivx_malloc(head_bytes);
+	if (c->taken_counts)
+		sn->taken_counts = ivx_malloc(counts_bytes ? counts_bytes : 1);
 	int no_memory = !sn->block || !sn->smiss || (c->commit_counts && !sn->commit_counts) ||
-			(c->head_counts && !sn->head_counts);
+			(c->head_counts && !sn->head_counts) || (c->taken_counts && !sn->taken_counts);
 	if (no_memory || !sn->bp) {
 		if (no_memory)
 			oom(sn, err);
@@ -102,6 +106,8 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 		memcpy(sn->commit_counts, c->commit_counts, counts_bytes);
 	if (c->head_counts)
 		memcpy(sn->head_counts, c->head_counts, head_bytes);
+	if (c->taken_counts)
+		memcpy(sn->taken_counts, c->taken_counts, counts_bytes);
 	if (memsys_copy(sn->ms, c->ms) < 0 || bpred_copy(sn->bp, c->bp) < 0) {
 		core_snapshot_free(sn);
 		ivx_error(err, IVX_ESYS, "snapshot: copying the memory system or predictor failed");
@@ -140,7 +146,7 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct ivx_err *err)
 {
 	if (sn->block_bytes != c->block_bytes || !sn->commit_counts != !c->commit_counts ||
-	    !sn->head_counts != !c->head_counts)
+	    !sn->head_counts != !c->head_counts || !sn->taken_counts != !c->taken_counts)
 		return ivx_error(err, IVX_EUSAGE, "snapshot was taken of a differently configured core");
 	if (core_smiss_reserve(c, sn->s.n_smiss) < 0)
 		return ivx_error(err, IVX_ESYS, "out of host memory restoring a snapshot");
@@ -155,6 +161,8 @@ int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct
 		memcpy(c->commit_counts, sn->commit_counts, c->n_commit_counts * sizeof *c->commit_counts);
 	if (c->head_counts)
 		memcpy(c->head_counts, sn->head_counts, (c->n_commit_counts + 1) * sizeof *c->head_counts);
+	if (c->taken_counts)
+		memcpy(c->taken_counts, sn->taken_counts, c->n_commit_counts * sizeof *c->taken_counts);
 	c->s = sn->s;
 	c->cc_current = 0;
 	c->idle_repeatable = 0;   /* the observers' states are the snapshot's now */

@@ -277,6 +277,30 @@ struct core_observer {
 	 * most of its cycles in them); it always does so before any later
 	 * callback and before core_run or core_cycle returns. */
 	void (*on_idle_cycles)(void *ctx, const struct cycle_record *r, uint64_t n);
+	/* Nonzero: on_cycle and on_idle_cycles read nothing of the record but
+	 * cycle, idle, issue_head_pc, issue_wait and issue_wait_pc (a truth
+	 * kept per in-order head). If every cycle subscriber says so, the core
+	 * works out only those fields, and holds back every idle cycle that
+	 * repeats them; the other fields are then undefined. */
+	int cycle_head_only;
+	/* May be NULL; only while the core counts head cycles
+	 * (core_count_head_cycles, core.h), which must be turned on before the
+	 * first cycle, as must the observer be added. Called at the end of a
+	 * cycle (or of a run of n such cycles) whose in-order head,
+	 * cycle_record.issue_head_pc, is pc, when that is the first time pc
+	 * heads the machine; or, for a pc outside the counted code
+	 * (core_counts_pc), every time. The core counts the rest
+	 * (core_head_cycles_at): a per-pc truth of head cycles needs no cycle
+	 * record, just these calls, which come in the order the pcs first
+	 * appear. */
+	void (*on_new_head)(void *ctx, uint64_t pc, uint64_t n);
+	/* May be NULL; only while the core counts taken branches
+	 * (core_count_taken, core.h), turned on, and the observer added,
+	 * before the first cycle. Called as a branch at pc commits taken, if
+	 * it is the first time, or every time for a pc outside the counted
+	 * code; the core counts the rest (core_taken_at). In the order of the
+	 * commits, and before the on_new_head of the cycle's head. */
+	void (*on_new_taken)(void *ctx, uint64_t pc);
 	/* Snapshot support (all NULL for a stateless observer). */
 	size_t (*state_size)(void *ctx);
 	void (*save)(void *ctx, void *blob);

@@ -2,13 +2,35 @@
  * dcpi_wait.c — per-pc issue-stage wait reasons and taken counts, and per
  * (pc, reason) the culprits the core blamed (see dcpi_wait.h). Two
  * open-addressed tables in the snapshot block, pc -> entry and
- * (pc, reason) -> culprit entry; each has a one-entry cache of the last
- * key, since an instruction usually heads the issue stage for several
- * cycles in a row, waiting for the same thing.
+ * (pc, reason) -> culprit entry. In front of the pc table, a one-entry
+ * cache of the last pc (an instruction usually heads the issue stage for
+ * several cycles in a row, waiting for the same thing) and a
+ * direct-mapped cache pc -> slot (the head moves every cycle or two, to a
+ * pc looked up before: a loop's); both are in the block, so a restored
+ * state finds them as the table they cache.
+ *
+ * Out of order, every head cycle waits for the same reason (none) and
+ * blames no one, and the core counts head cycles per pc itself
+ * (core_count_head_cycles, as the sampler's truth has it): the table then
+ * takes only the pcs, in the order they first head the machine
+ * (on_new_head), and the cycles of those outside the counted code; a pc's
+ * cycles are read from the core. The same pcs claim the same slots as
+ * when every cycle is observed, so the table fills (and loses pcs) the
+ * same way, for a fraction of the cost. In order, the wait reasons and
+ * culprits come from every cycle's record, of which the core builds only
+ * the head fields (cycle_head_only). Taken counts, when asked for, come
+ * from the core too (core_count_taken; the table hears of a branch's
+ * first taken commit, on_new_taken), not from an event per branch.
  */
 #include <string.h>
 #include "base/alloc.h"
 #include "dcpi_wait.h"
+
+#define WAIT_CACHE 4096             /* entries of the pc -> slot cache (a power of two) */
+struct wait_cache {
+	uint64_t key;               /* pc + 1 (0 = empty) */
+	uint64_t slot;
+};
 
 struct wait_state {
 	uint64_t used, lost, last_pc;
@@ -26,6 +48,8 @@ struct wait_state {
 
 struct dcpi_wait {
 	struct core *core;
+	int heads_counted;          /* out of order: the core counts the head cycles */
+	int taken;                  /* DCPI_WAIT_TAKEN: the core counts taken commits */
 	uint32_t cap;
 	void *block;
 	size_t block_size;
@@ -34,6 +58,7 @@ struct dcpi_wait {
 	struct dcpi_wait_pc *ent;
 	uint64_t *ckeys;            /* culprit_key() (0 = empty) */
 	struct dcpi_wait_culprit *cent;
+	struct wait_cache *cache;   /* [WAIT_CACHE], by pc / 4 */
 };
 
 /* pcs are 4-byte aligned and below 2^58 on AArch64 guests, and a reason
@@ -68,12 +93,18 @@ static int64_t slot_of(struct dcpi_wait *w, uint64_t pc)
 	if (s->last_slot >= 0 && s->last_pc == pc)
 		return s->last_slot;
 	s->last_reason = -1;   /* the fast path of add() was for the old pc */
-	uint64_t used = s->used;
-	int64_t i = probe(w->keys, w->cap, pc + 1, &s->used, 1);
-	if (i < 0)
-		return -1;
-	if (s->used != used)
-		w->ent[i].pc = pc;
+	struct wait_cache *e = &w->cache[(pc >> 2) & (WAIT_CACHE - 1)];
+	int64_t i;
+	if (e->key == pc + 1) {
+		i = (int64_t)e->slot;
+	} else {
+		uint64_t used = s->used;
+		if ((i = probe(w->keys, w->cap, pc + 1, &s->used, 1)) < 0)
+			return -1;
+		if (s->used != used)
+			w->ent[i].pc = pc;
+		*e = (struct wait_cache){ pc + 1, (uint64_t)i };
+	}
 	s->last_pc = pc;
 	s->last_slot = i;
 	return i;
@@ -152,13 +183,25 @@ void dcpi_wait_feed(struct dcpi_wait *w, const struct cycle_record *r, uint64_t 
 static void obs_cycle(void *ctx, const struct cycle_record *r) { add(ctx, r, 1); }
 static void obs_idle(void *ctx, const struct cycle_record *r, uint64_t n) { add(ctx, r, n); }
 
-static void obs_insn(void *ctx, const struct insn_event *e)
+/* Out of order: pc heads the machine for the first time, or is not
+ * counted by the core (its cycles are then the table's to count). */
+static void obs_new_head(void *ctx, uint64_t pc, uint64_t n)
 {
 	struct dcpi_wait *w = ctx;
-	if (!e->taken)
-		return;
-	int64_t i = slot_of(w, e->pc);
-	if (i >= 0)
+	int64_t i = slot_of(w, pc);
+	if (i < 0)
+		w->s->lost += core_counts_pc(w->core, pc) ? 0 : n;   /* (counted pcs: dcpi_wait_lost) */
+	else if (!core_counts_pc(w->core, pc))
+		w->ent[i].cycles[ISSUE_WAIT_NONE] += n;
+}
+
+/* A branch at pc commits taken for the first time, or is not counted by
+ * the core (its taken count is then the table's). */
+static void obs_new_taken(void *ctx, uint64_t pc)
+{
+	struct dcpi_wait *w = ctx;
+	int64_t i = slot_of(w, pc);
+	if (i >= 0 && !core_counts_pc(w->core, pc))
 		w->ent[i].taken++;
 }
 
@@ -183,7 +226,8 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, unsigned flag
 	struct dcpi_wait *w = ivx_calloc(1, sizeof *w);
 	size_t size = sizeof(struct wait_state) +
 		      (size_t)capacity * (2 * sizeof(uint64_t) + sizeof(struct dcpi_wait_pc) +
-					  sizeof(struct dcpi_wait_culprit));
+					  sizeof(struct dcpi_wait_culprit)) +
+		      WAIT_CACHE * sizeof(struct wait_cache);
 	void *block = w ? ivx_calloc(1, size) : NULL;
 	if (!block) {
 		ivx_free(w);
@@ -202,20 +246,27 @@ struct dcpi_wait *dcpi_wait_new(struct core *c, uint32_t capacity, unsigned flag
 	w->ent = (struct dcpi_wait_pc *)(w->keys + capacity);
 	w->ckeys = (uint64_t *)(w->ent + capacity);
 	w->cent = (struct dcpi_wait_culprit *)(w->ckeys + capacity);
+	w->cache = (struct wait_cache *)(w->cent + capacity);
+	w->heads_counted = !core_config(c)->inorder;
+	w->taken = (flags & DCPI_WAIT_TAKEN) != 0;
 	struct core_observer obs = {
 		.name = "dcpi-wait",
 		.ctx = w,
-		.on_cycle = obs_cycle,
-		.on_idle_cycles = obs_idle,
 		.state_size = obs_size,
 		.save = obs_save,
 		.restore = obs_restore,
 	};
-	if (flags & DCPI_WAIT_TAKEN) {
-		obs.on_insn = obs_insn;
-		obs.insn_filter_at[INSN_COMMIT] = INSN_WANT_BRANCH | INSN_WANT_CORRECT_PATH;
+	if (w->taken)
+		obs.on_new_taken = obs_new_taken;
+	if (w->heads_counted) {
+		obs.on_new_head = obs_new_head;
+	} else {
+		obs.on_cycle = obs_cycle;
+		obs.on_idle_cycles = obs_idle;
+		obs.cycle_head_only = 1;   /* issue head, wait reason and culprit: the core builds no more */
 	}
-	if (core_add_observer(c, &obs, err) < 0) {
+	if ((w->heads_counted && core_count_head_cycles(c, err) < 0) || (w->taken && core_count_taken(c, err) < 0) ||
+	    core_add_observer(c, &obs, err) < 0) {
 		dcpi_wait_free(w);
 		return NULL;
 	}
@@ -240,22 +291,33 @@ int dcpi_wait_at(const struct dcpi_wait *w, size_t i, struct dcpi_wait_pc *out)
 	if (i >= w->cap || !w->keys[i])
 		return 0;
 	*out = w->ent[i];
+	if (w->taken)
+		out->taken += core_taken_at(w->core, out->pc);
+	if (w->heads_counted)
+		out->cycles[ISSUE_WAIT_NONE] += core_head_cycles_at(w->core, out->pc);
 	return 1;
 }
 
 uint64_t dcpi_wait_lost(const struct dcpi_wait *w)
 {
-	return w->s->lost;
+	if (!w->heads_counted)
+		return w->s->lost;
+	/* the counted pcs' cycles the table has no room for: every cycle
+	 * (counted from the first) has one head */
+	uint64_t kept = 0;
+	for (size_t i = 0; i < w->cap; i++) {
+		struct dcpi_wait_pc e;
+		if (dcpi_wait_at(w, i, &e))
+			kept += e.cycles[ISSUE_WAIT_NONE];
+	}
+	return core_cycles(w->core) - kept;
 }
 
 int dcpi_wait_find(const struct dcpi_wait *w, uint64_t pc, struct dcpi_wait_pc *out)
 {
 	uint64_t used = w->s->used;
 	int64_t i = probe(w->keys, w->cap, pc + 1, &used, 0);
-	if (i < 0)
-		return 0;
-	*out = w->ent[i];
-	return 1;
+	return i >= 0 && dcpi_wait_at(w, (size_t)i, out);
 }
 
 size_t dcpi_wait_culprit_size(const struct dcpi_wait *w)

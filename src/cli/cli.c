@@ -12,6 +12,14 @@
 #include "progress.h"
 #include "base/err.h"
 #include "guest/program.h"
+/* --bench under callgrind (the bench scripts' BENCH_TOOL=callgrind): the
+ * client requests are a few no-op instructions on the host. */
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define CLI_HAVE_CALLGRIND 1
+#endif
+#endif
 
 void cli_error(const char *fmt, ...)
 {
@@ -151,6 +159,34 @@ double cli_cpu_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_bench_reps(int reps)
+{
+#ifdef CLI_HAVE_CALLGRIND
+	if (RUNNING_ON_VALGRIND)
+		return 1;   /* instruction counts do not vary: one run says it */
+#endif
+	return reps;
+}
+
+double cli_bench_start(void)
+{
+#ifdef CLI_HAVE_CALLGRIND
+	CALLGRIND_ZERO_STATS;
+#endif
+	return cli_cpu_seconds();
+}
+
+double cli_bench_stop(double t0, const char *what)
+{
+	double t = cli_cpu_seconds() - t0;
+#ifdef CLI_HAVE_CALLGRIND
+	CALLGRIND_DUMP_STATS_AT(what);
+#else
+	(void)what;
+#endif
+	return t;
 }
 
 int cli_flush_stdout(void)

@@ -66,6 +66,17 @@ void cli_catch_signal(int sig, void (*handler)(int), int flags);
  * machine slow the wall clock, not this. */
 double cli_cpu_seconds(void);
 
+/* A --bench's timed sections. cli_bench_start returns the CPU time to
+ * pass to cli_bench_stop, which returns the seconds in between. Under
+ * callgrind (valgrind --tool=callgrind) each section is also one dump of
+ * its own, named `what`, holding the host instructions executed between
+ * the two calls: the deterministic measure the bench scripts' mode
+ * BENCH_TOOL=callgrind reads. cli_bench_reps(n) is n, or 1 under valgrind
+ * (instruction counts do not vary from run to run). */
+int cli_bench_reps(int reps);
+double cli_bench_start(void);
+double cli_bench_stop(double t0, const char *what);
+
 /* fflush(stdout), remembering why it failed for cli_close_stdout: 0 or -1. */
 int cli_flush_stdout(void);
 

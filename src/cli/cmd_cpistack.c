@@ -456,14 +456,16 @@ static void collect(struct measured *m, const struct stackrun *sr, int no_ref)
 /* --bench: the same simulation without observers and with the five units
  * (no overlap measurement), alternately, five times each, one at a time;
  * the least CPU time of the timing loop of each (noise on a shared
- * machine only ever adds time, so the minimum is the steadiest figure). */
+ * machine only ever adds time, so the minimum is the steadiest figure).
+ * Under callgrind, once each, one dump per run (cli.h). */
 static int run_bench(struct stackrun *sr)
 {
 	enum { REPS = 5 };
-	double t[2][REPS];
+	double t[2][REPS] = { { 0 } };
 	struct refstack_job *real = &sr->job[REF_REAL];
 	uint64_t cycles = 0;
-	for (int rep = 0; rep < REPS; rep++)
+	int reps = cli_bench_reps(REPS);
+	for (int rep = 0; rep < reps; rep++)
 		for (int with = 0; with < 2; with++) {
 			struct ivx_err err = { 0 };
 			struct acct_set *set = with ? acct_set_new_units(&sr->cfg, &err) : NULL;
@@ -475,7 +477,10 @@ static int run_bench(struct stackrun *sr)
 			j.n_obs = 0;
 			if (set)
 				j.obs[j.n_obs++] = acct_set_observer(set);
+			/* (the job times its own run; the section is for callgrind) */
+			double t0 = cli_bench_start();
 			int rc = refstack_run_jobs(&j, 1, 1, &err);
+			cli_bench_stop(t0, with ? "with the units" : "timing model");
 			acct_set_free(set);
 			if (rc < 0) {
 				cli_error("%s", err.msg);
@@ -487,7 +492,7 @@ static int run_bench(struct stackrun *sr)
 	double best[2];
 	for (int w = 0; w < 2; w++) {
 		best[w] = t[w][0];
-		for (int i = 1; i < REPS; i++)
+		for (int i = 1; i < reps; i++)
 			if (t[w][i] < best[w])
 				best[w] = t[w][i];
 	}

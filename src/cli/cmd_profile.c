@@ -236,16 +236,19 @@ static int run_sampled(struct core *c, struct dcpi *d, const struct run_options 
 }
 
 /* --bench: the same run without the sampler, with it but no truth, and
- * with both, alternately, five times each; the least CPU time of each
+ * with both (the sampler's truth and the wait truth, as `ivx profile`
+ * runs them), alternately, five times each; the least CPU time of each
  * (noise on a shared machine only adds time). Nothing is written to the
- * database. */
+ * database. Under callgrind, once each, one dump per run (cli.h). */
 static int profile_bench(const struct run_options *o, struct profile_flags *f, const struct machine_config *mc,
 			 const struct program *prog)
 {
-	enum { REPS = 5, MODES = 3 };
+	enum { MODES = 3 };
+	static const char *const mode_name[MODES] = { "timing model", "sampling without truth", "with truth" };
 	double best[MODES] = { 0 };
 	uint64_t cycles = 0, samples = 0;
-	for (int rep = 0; rep < REPS; rep++)
+	int reps = cli_bench_reps(5);
+	for (int rep = 0; rep < reps; rep++)
 		for (int mode = 0; mode < MODES; mode++) {
 			struct ivx_err err = { 0 };
 			struct dcpi_config cfg = f->cfg;
@@ -258,11 +261,12 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 				return EXIT_INPUT;
 			struct core *c = core_new(mc, g, &err);
 			struct dcpi *d = c && mode ? dcpi_new(&cfg, c, &err) : NULL;
-			int rc = !c || (mode && !d) ? -1 : 0;
-			double t0 = cli_cpu_seconds();
+			struct dcpi_wait *w = d && cfg.truth_capacity ? dcpi_wait_new(c, cfg.truth_capacity, DCPI_WAIT_TAKEN, &err) : NULL;
+			int rc = !c || (mode && !d) || (d && cfg.truth_capacity && !w) ? -1 : 0;
+			double t0 = cli_bench_start();
 			if (rc == 0)
 				rc = run_sampled(c, d, o, &err);
-			double t = cli_cpu_seconds() - t0;
+			double t = cli_bench_stop(t0, mode_name[mode]);
 			if (rc == 0) {
 				cycles = core_cycles(c);
 				if (d) {
@@ -271,6 +275,7 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 					samples = st.samples_total;
 				}
 			}
+			dcpi_wait_free(w);
 			dcpi_free(d);
 			core_free(c);
 			guest_free(g);

@@ -18,3 +18,32 @@ bench_workloads() {
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+
+# BENCH_TOOL=callgrind: host instruction counts instead of CPU time. A
+# count does not move with the load on the machine, so one run gives a
+# ratio that can be checked to the instruction (valgrind is about 50x
+# slower than the host, hence the shorter runs the scripts then make).
+bench_tool() {
+	echo "${BENCH_TOOL:-time}"
+}
+
+# bench_callgrind_sections CMD...: run CMD (an ivx --bench) under callgrind
+# and print, one a line in the order run, the instructions of each timed
+# section (cli_bench_start/stop dump one profile per section); nothing if
+# valgrind is missing or the run failed.
+bench_callgrind_sections() {
+	_cg=$(mktemp -d)
+	valgrind --tool=callgrind --callgrind-out-file="$_cg/cg" "$@" >/dev/null 2>"$_cg/log"
+	for _f in $(ls "$_cg" | sed -n 's/^cg\.\([0-9]*\)$/\1/p' | sort -n); do
+		sed -n 's/^summary: *//p' "$_cg/cg.$_f"
+	done
+	rm -rf "$_cg"
+}
+
+# bench_callgrind_total CMD...: the host instructions of the whole run of CMD.
+bench_callgrind_total() {
+	_cg=$(mktemp -d)
+	valgrind --tool=callgrind --callgrind-out-file="$_cg/cg" "$@" >/dev/null 2>"$_cg/log"
+	sed -n 's/^summary: *//p' "$_cg/cg"
+	rm -rf "$_cg"
+}
