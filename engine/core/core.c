@@ -204,6 +204,7 @@ static void update_wants(struct core *c)
 			c->taken_sub[c->n_taken_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.taken = o->on_new_taken };
 	}
 	c->idle_batching = c->cycle_head_only = c->n_cycle_sub > 0;
+	c->end_of_cycle_work = c->n_cycle_sub > 0 || c->head_counts;
 	for (int i = 0; i < c->n_obs; i++)
 		if (c->obs[i].on_cycle) {
 			c->idle_batching &= c->obs[i].on_idle_cycles != NULL;
@@ -594,8 +595,12 @@ static const struct core_insn *producer_of(const struct core *c, const struct co
 
 static int frontend_wait(const struct core_insn *r, uint64_t *pc)
 {
+	if (!r->fe_cause) {
+		*pc = 0;                /* (fe_pc is set only with a cause) */
+		return ISSUE_WAIT_FRONTEND;
+	}
 	*pc = r->fe_pc;
-	return r->fe_cause ? r->fe_cause : ISSUE_WAIT_FRONTEND;
+	return r->fe_cause;
 }
 
 static int issue_wait_of(const struct core *c, uint64_t *pc)
@@ -777,7 +782,7 @@ static inline void count_head(struct core *c, uint64_t pc, uint64_t n)
 	*count += n;
 }
 
-static inline void end_of_cycle(struct core *c)
+static inline __attribute__((always_inline)) void end_of_cycle(struct core *c)
 {
 	struct core_state *s = &c->s;
 	if (__builtin_expect(!s->rob_count, 0)) {
@@ -793,7 +798,9 @@ static inline void end_of_cycle(struct core *c)
 		core_miss_end(c, &s->ev_rob_full);
 	}
 	s->stats.cycles++;
-	if (__builtin_expect(c->head_counts != NULL, 0))
+	if (!c->end_of_cycle_work)
+		return;
+	if (c->head_counts)
 		count_head(c, issue_head_pc(c), 1);
 	if (c->n_cycle_sub) {
 		if (c->cycle_head_only)
@@ -836,6 +843,40 @@ static int deadlock(struct core *c, struct ivx_err *err)
 			 c->cfg.rob_size, s->iq_count, s->lsq_count);
 }
 
+/* The end of a cycle: the clock, and the deadlock check (nothing
+ * committed for deadlock_cycles; a handler's cycles are not the
+ * program's failure to commit). */
+static inline __attribute__((always_inline)) int cycle_end(struct core *c, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	s->cycle++;
+	/* progress >= last_commit_cycle: one test rules the check out on
+	 * almost every cycle */
+	if (__builtin_expect(s->cycle - s->last_commit_cycle <= c->cfg.deadlock_cycles, 1))
+		return IVX_OK;
+	uint64_t progress = s->last_commit_cycle > s->handler_until ? s->last_commit_cycle : s->handler_until;
+	if (!s->done && s->cycle > progress && s->cycle - progress > c->cfg.deadlock_cycles)
+		return deadlock(c, err);
+	return IVX_OK;
+}
+
+/* A cycle inside an interrupt handler (core_interrupt): instructions in
+ * flight complete and issue, but nothing commits, dispatches or is
+ * fetched. Out of line: cycle() tests for it once. */
+static __attribute__((noinline)) int handler_cycle(struct core *c, struct ivx_err *err)
+{
+	struct core_state *s = &c->s;
+	if (__builtin_expect(s->smiss_next_end <= s->cycle, 0))
+		store_misses_end(c);
+	if (!s->done) {
+		core_writeback_stage(c);
+		core_issue_stage(c);
+		s->stats.handler_cycles++;
+	}
+	end_of_cycle(c);
+	return cycle_end(c, err);
+}
+
 /* One cycle; publishing it may leave it held back (core_flush_idle). */
 static int cycle(struct core *c, struct ivx_err *err)
 {
@@ -853,8 +894,9 @@ static int cycle(struct core *c, struct ivx_err *err)
 	cc->rob_full = cc->rob_full_wrong_path = 0;
 	cc->head_wait = HEAD_NONE;
 	cc->head_seq = cc->head_pc = 0;
-	int in_handler = __builtin_expect(s->cycle < s->handler_until, 0);
-	int rc = in_handler ? IVX_OK : commit_stage(c, err);
+	if (__builtin_expect(s->cycle < s->handler_until, 0))
+		return handler_cycle(c, err);
+	int rc = commit_stage(c, err);
 	if (rc < 0)
 		return rc;
 	if (__builtin_expect(s->smiss_next_end <= s->cycle, 0))
@@ -862,22 +904,13 @@ static int cycle(struct core *c, struct ivx_err *err)
 	if (!s->done) {
 		core_writeback_stage(c);
 		core_issue_stage(c);
-		if (in_handler) {
-			s->stats.handler_cycles++;
-		} else {
-			core_dispatch_stage(c);
-			rc = core_fetch_stage(c, err);
-			if (rc < 0)
-				return rc;
-		}
+		core_dispatch_stage(c);
+		rc = core_fetch_stage(c, err);
+		if (rc < 0)
+			return rc;
 	}
 	end_of_cycle(c);
-	s->cycle++;
-	/* a handler's cycles are not the program's failure to commit */
-	uint64_t progress = s->last_commit_cycle > s->handler_until ? s->last_commit_cycle : s->handler_until;
-	if (!s->done && s->cycle > progress && s->cycle - progress > c->cfg.deadlock_cycles)
-		return deadlock(c, err);
-	return IVX_OK;
+	return cycle_end(c, err);
 }
 
 int core_cycle(struct core *c, struct ivx_err *err)
@@ -986,23 +1019,35 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 	struct core_state *s = &c->s;
 	int rc = IVX_OK;
 	s->stop_requested = 0;
+	/* The activity and refusal counts as the cycle about to run found
+	 * them, taken at the end of the cycle before when nothing moved in it
+	 * (`known`): a busy cycle pays only the test that something moved,
+	 * and the first quiet cycle after it is simulated, not skipped (the
+	 * skip starts one cycle later, with the same results). */
+	int known = 0;
+	uint64_t activity = 0, refused = 0;
 	while (!s->done && !s->stop_requested) {
 		if (max_cycles && s->stats.cycles >= max_cycles)
 			break;
 		if (max_insns && s->stats.committed >= max_insns)
 			break;
-		uint64_t activity = c->activity, refused = memsys_refused(c->ms);
 		rc = cycle(c, err);
 		if (rc < 0)
 			break;
+		const struct cycle_record *cc = &s->cc;
+		if (cc->committed || cc->issued || cc->fetched || cc->dispatched || cc->squashed) {
+			known = 0;
+			continue;
+		}
 		/* quiet: nothing moved, the state is as the cycle found it, and
 		 * the observers take the cycles that repeat it as one run */
-		const struct cycle_record *cc = &s->cc;
-		if (!(cc->fetched | cc->dispatched | cc->issued | cc->committed | cc->squashed) &&
-		    activity == c->activity && !s->done && !s->stop_requested &&
+		if (known && activity == c->activity && !s->done && !s->stop_requested &&
 		    (!c->n_cycle_sub || c->idle_repeatable))
 			skip_quiet(c, memsys_refused(c->ms) - refused,
 				   max_cycles ? max_cycles - s->stats.cycles : UINT64_MAX - s->cycle);
+		known = 1;
+		activity = c->activity;
+		refused = memsys_refused(c->ms);
 	}
 	core_flush_idle(c);
 	return rc;
@@ -1075,6 +1120,7 @@ int core_count_head_cycles(struct core *c, struct ivx_err *err)
 	c->head_counts = ivx_calloc(c->n_commit_counts + 1, sizeof *c->head_counts);
 	if (!c->head_counts)
 		return ivx_error(err, IVX_ESYS, "out of host memory");
+	c->end_of_cycle_work = 1;
 	return IVX_OK;
 }
 

@@ -501,6 +501,14 @@ static inline __attribute__((always_inline)) void complete(struct core *c, struc
 		resolve_mispredict(c, r);
 }
 
+/* A parked instruction reached (wheel_insert) that is not due yet: back
+ * in the wheel. Out of line, off the completion loop's hot path. */
+static __attribute__((noinline)) void repark(struct core *c, struct core_insn *r)
+{
+	c->activity++;
+	wheel_insert(c, r);
+}
+
 void core_writeback_stage(struct core *c)
 {
 	struct core_state *s = &c->s;
@@ -508,10 +516,8 @@ void core_writeback_stage(struct core *c)
 	while (*bucket != CORE_NIL) {
 		struct core_insn *r = &c->ring[*bucket];
 		*bucket = r->wheel_next;
-		if (UNLIKELY(r->complete_cycle > s->cycle)) {
-			c->activity++;
-			wheel_insert(c, r);     /* parked: not yet */
-		}
+		if (UNLIKELY(r->complete_cycle > s->cycle))
+			repark(c, r);           /* parked: not yet */
 		else
 			complete(c, r);
 	}

@@ -103,12 +103,37 @@ static inline struct core_insn *alloc_insn(struct core *c, const struct guest_st
 	r->fu = FU_ALU;
 	r->wrong_path = (uint8_t)s->spec;
 	r->taken = (uint8_t)st->taken;
-	r->fe_cause = (uint8_t)s->fe_cause;
-	r->fe_pc = s->fe_pc;
 	memset(&r->pending, 0, offsetof(struct core_insn, zero_end) - offsetof(struct core_insn, pending));
 	s->stats.fetched++;
 	s->cc.fetched++;
 	return r;
+}
+
+/* After a block is fetched (cc.fetched instructions, at the young end
+ * of the ring): if it came late, for cycle_record.issue_wait, mark its
+ * instructions with why and whom to blame. `late` is the I-side miss it
+ * waited on; else it is late if it refills the frontend after a
+ * misprediction, fetched on the correct path: its first instruction's
+ * wrong_path is the speculation state the block started in. */
+static __attribute__((noinline)) void mark_late(struct core *c, int late)
+{
+	struct core_state *s = &c->s;
+	uint64_t first = s->tail - (uint64_t)s->cc.fetched, pc;
+	if (first == s->tail)
+		return;
+	const struct core_insn *r0 = core_at(c, first);
+	if (late != ISSUE_WAIT_NONE)
+		pc = r0->pc;                    /* the fetch address */
+	else if (s->redirect && !r0->wrong_path) {
+		late = ISSUE_WAIT_MISPREDICT;
+		pc = s->redirect_pc;
+	} else
+		return;
+	for (uint64_t p = first; p < s->tail; p++) {
+		struct core_insn *r = core_at(c, p);
+		r->fe_cause = (uint8_t)late;
+		r->fe_pc = pc;
+	}
 }
 
 /* Predict branch r; on a misprediction make the guest follow the
@@ -198,7 +223,10 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 	(void)err;
 	if (s->fetch_halt || s->cycle < s->fetch_resume)
 		return IVX_OK;
-	int imiss = 0;
+	/* Why this block comes late (mark_late, after the loop: fe_cause is
+	 * cleared with the rest of a new record, and a timely block pays
+	 * nothing per instruction): an I-side miss, or a redirect. */
+	int imiss = 0, late = ISSUE_WAIT_NONE;
 	struct guest *g = c->g;
 	struct cpu *cpu = guest_cpu(g);
 	if (s->fetch_wait) {
@@ -206,6 +234,8 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 			return IVX_OK;
 		core_fetch_wait_end(c);
 		imiss = 1;
+		late = s->fetch_wait_kind == MISS_L2I ? ISSUE_WAIT_L2I :
+		       s->fetch_wait_kind == MISS_L1I ? ISSUE_WAIT_L1I : ISSUE_WAIT_ITLB;
 	} else {
 		if (s->tail - s->dispatch >= c->fe_capacity)
 			return IVX_OK;       /* fetch buffer full */
@@ -218,18 +248,6 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 	uint32_t width = room < c->cfg.fetch_width ? room : c->cfg.fetch_width;
 	guest_set_time_ns(g, s->time_base + s->cycle);   /* 1 GHz */
 	uint64_t line = cpu->pc & c->line_mask;
-	/* Why this block comes late, for cycle_record.issue_wait: it waited on
-	 * an I-side miss, or refills the frontend after a misprediction. */
-	s->fe_cause = ISSUE_WAIT_NONE;
-	s->fe_pc = 0;
-	if (imiss) {
-		s->fe_cause = s->fetch_wait_kind == MISS_L2I ? ISSUE_WAIT_L2I :
-			      s->fetch_wait_kind == MISS_L1I ? ISSUE_WAIT_L1I : ISSUE_WAIT_ITLB;
-		s->fe_pc = cpu->pc;
-	} else if (s->redirect && !s->spec) {
-		s->fe_cause = ISSUE_WAIT_MISPREDICT;
-		s->fe_pc = s->redirect_pc;
-	}
 	for (uint32_t n = 0; n < width; n++) {
 		if ((cpu->pc & c->line_mask) != line)
 			break;
@@ -279,6 +297,8 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		if (taken)
 			break;                          /* predicted taken: the block ends */
 	}
+	if (__builtin_expect(late != ISSUE_WAIT_NONE || s->redirect, 0))
+		mark_late(c, late);
 	return IVX_OK;
 }
 

@@ -92,7 +92,6 @@ struct core_insn {
 	uint8_t fu;               /* enum core_fu */
 	uint8_t wrong_path;       /* fetched down a mispredicted path */
 	uint8_t taken;            /* branch: actually taken */
-	uint8_t fe_cause;         /* enum issue_wait: why its fetch came late (0: it did not) */
 	/* cleared at allocation: */
 	uint8_t pending;          /* source operands not yet available */
 	uint8_t pending_addr;     /* stores: address operands not yet available */
@@ -105,10 +104,13 @@ struct core_insn {
 	uint8_t long_latency;     /* mul/div at least long_latency_threshold cycles */
 	uint8_t has_dmiss;        /* dmiss[slot] holds events begun by this load */
 	uint8_t serialize;        /* system call: issues only from the ROB head */
+	uint8_t fe_cause;         /* enum issue_wait: why its fetch came late (0: it did not;
+				     set only then, with fe_pc, not on every fetch) */
 	uint8_t zero_end[4];
 	uint8_t pad[3];
 	uint64_t load_value;      /* loads: the first register loaded (set at fetch) */
-	uint64_t fe_pc;           /* ... the instruction to blame (fetch address, branch) */
+	uint64_t fe_pc;           /* ... the instruction to blame (fetch address, branch); stale
+				     when fe_cause is 0 */
 };
 
 /* D-side miss events a load began (ended when its data returns). */
@@ -161,8 +163,6 @@ struct core_state {
 	int spec;                 /* fetch is past an unresolved misprediction */
 	int redirect;             /* resolved; no correct-path dispatch since */
 	uint64_t redirect_pc;     /* the branch whose misprediction was resolved last */
-	int fe_cause;             /* the block being fetched: why it is late (enum issue_wait) */
-	uint64_t fe_pc;           /* ... and who is to blame */
 
 	/* state-based events */
 	struct core_active ev_mispredict, ev_rob_full, ev_rob_empty, ev_fu_stall;
@@ -242,6 +242,8 @@ struct core {
 	int idle_batching;
 	int idle_repeatable;
 	int cycle_head_only;      /* every cycle subscriber reads only the head fields (publish_head) */
+	int end_of_cycle_work;    /* head cycles counted or a cycle subscriber: end_of_cycle's
+				     one test for both (update_wants, core_count_head_cycles) */
 	struct idle_key {
 		int fetch_stall, head_wait, rob_full, rob_full_wrong_path, long_misses_outstanding;
 		int issue_wait;
