@@ -782,7 +782,7 @@ static inline void count_head(struct core *c, uint64_t pc, uint64_t n)
 	*count += n;
 }
 
-static inline __attribute__((always_inline)) void end_of_cycle(struct core *c)
+static inline void end_of_cycle(struct core *c)
 {
 	struct core_state *s = &c->s;
 	if (__builtin_expect(!s->rob_count, 0)) {
@@ -846,7 +846,7 @@ static int deadlock(struct core *c, struct ivx_err *err)
 /* The end of a cycle: the clock, and the deadlock check (nothing
  * committed for deadlock_cycles; a handler's cycles are not the
  * program's failure to commit). */
-static inline __attribute__((always_inline)) int cycle_end(struct core *c, struct ivx_err *err)
+static inline int cycle_end(struct core *c, struct ivx_err *err)
 {
 	struct core_state *s = &c->s;
 	s->cycle++;
@@ -858,23 +858,6 @@ static inline __attribute__((always_inline)) int cycle_end(struct core *c, struc
 	if (!s->done && s->cycle > progress && s->cycle - progress > c->cfg.deadlock_cycles)
 		return deadlock(c, err);
 	return IVX_OK;
-}
-
-/* A cycle inside an interrupt handler (core_interrupt): instructions in
- * flight complete and issue, but nothing commits, dispatches or is
- * fetched. Out of line: cycle() tests for it once. */
-static __attribute__((noinline)) int handler_cycle(struct core *c, struct ivx_err *err)
-{
-	struct core_state *s = &c->s;
-	if (__builtin_expect(s->smiss_next_end <= s->cycle, 0))
-		store_misses_end(c);
-	if (!s->done) {
-		core_writeback_stage(c);
-		core_issue_stage(c);
-		s->stats.handler_cycles++;
-	}
-	end_of_cycle(c);
-	return cycle_end(c, err);
 }
 
 /* One cycle; publishing it may leave it held back (core_flush_idle). */
@@ -894,9 +877,9 @@ static int cycle(struct core *c, struct ivx_err *err)
 	cc->rob_full = cc->rob_full_wrong_path = 0;
 	cc->head_wait = HEAD_NONE;
 	cc->head_seq = cc->head_pc = 0;
-	if (__builtin_expect(s->cycle < s->handler_until, 0))
-		return handler_cycle(c, err);
-	int rc = commit_stage(c, err);
+	/* in an interrupt handler (core_interrupt): nothing commits, dispatches or is fetched */
+	int in_handler = __builtin_expect(s->cycle < s->handler_until, 0);
+	int rc = in_handler ? IVX_OK : commit_stage(c, err);
 	if (rc < 0)
 		return rc;
 	if (__builtin_expect(s->smiss_next_end <= s->cycle, 0))
@@ -904,10 +887,14 @@ static int cycle(struct core *c, struct ivx_err *err)
 	if (!s->done) {
 		core_writeback_stage(c);
 		core_issue_stage(c);
-		core_dispatch_stage(c);
-		rc = core_fetch_stage(c, err);
-		if (rc < 0)
-			return rc;
+		if (in_handler) {
+			s->stats.handler_cycles++;
+		} else {
+			core_dispatch_stage(c);
+			rc = core_fetch_stage(c, err);
+			if (rc < 0)
+				return rc;
+		}
 	}
 	end_of_cycle(c);
 	return cycle_end(c, err);
