@@ -104,6 +104,7 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 		c->long_classes |= 1u << UOP_FDIV;
 	if (cfg->simd_latency >= cfg->long_latency_threshold)
 		c->long_classes |= 1u << UOP_SIMD;
+	c->fetch_more = core_fetch_more(0);
 	c->block_bytes = layout(c, NULL);
 	c->block = ivx_aligned_alloc(64, (c->block_bytes + 63) & ~(size_t)63);
 	if (!c->block) {
@@ -203,6 +204,7 @@ static void update_wants(struct core *c)
 		if (o->on_new_taken)
 			c->taken_sub[c->n_taken_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.taken = o->on_new_taken };
 	}
+	c->fetch_more = core_fetch_more(c->keep_load_values);
 	c->idle_batching = c->cycle_head_only = c->n_cycle_sub > 0;
 	c->end_of_cycle_work = c->n_cycle_sub > 0 || c->head_counts;
 	for (int i = 0; i < c->n_obs; i++)
@@ -1006,13 +1008,12 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 	struct core_state *s = &c->s;
 	int rc = IVX_OK;
 	s->stop_requested = 0;
-	/* The activity and refusal counts as the cycle about to run found
-	 * them, taken at the end of the cycle before when nothing moved in it
-	 * (`known`): a busy cycle pays only the test that something moved,
-	 * and the first quiet cycle after it is simulated, not skipped (the
-	 * skip starts one cycle later, with the same results). */
-	int known = 0;
-	uint64_t activity = 0, refused = 0;
+	/* The activity and refusal counts as cycle `known` found them, taken
+	 * at the end of the cycle before when nothing moved in it: a busy
+	 * cycle pays only the test that something moved, and the first quiet
+	 * cycle after it is simulated, not skipped (the skip starts a cycle
+	 * later, with the same results). */
+	uint64_t known = UINT64_MAX, activity = 0, refused = 0;
 	while (!s->done && !s->stop_requested) {
 		if (max_cycles && s->stats.cycles >= max_cycles)
 			break;
@@ -1022,17 +1023,15 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 		if (rc < 0)
 			break;
 		const struct cycle_record *cc = &s->cc;
-		if (cc->committed || cc->issued || cc->fetched || cc->dispatched || cc->squashed) {
-			known = 0;
+		if (cc->committed || cc->issued || cc->fetched || cc->dispatched || cc->squashed)
 			continue;
-		}
 		/* quiet: nothing moved, the state is as the cycle found it, and
 		 * the observers take the cycles that repeat it as one run */
-		if (known && activity == c->activity && !s->done && !s->stop_requested &&
+		if (known == s->cycle - 1 && activity == c->activity && !s->done && !s->stop_requested &&
 		    (!c->n_cycle_sub || c->idle_repeatable))
 			skip_quiet(c, memsys_refused(c->ms) - refused,
 				   max_cycles ? max_cycles - s->stats.cycles : UINT64_MAX - s->cycle);
-		known = 1;
+		known = s->cycle;
 		activity = c->activity;
 		refused = memsys_refused(c->ms);
 	}

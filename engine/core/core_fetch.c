@@ -275,29 +275,34 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 		r->icache_miss = (uint8_t)imiss;
 		imiss = 0;
 		classify(c, r);
-		if (c->keep_load_values)
-			r->load_value = r->op_class == UOP_LOAD ? cpu->x[r->uop->rd] : 0;
-		int taken = 0;
-		if (r->op_class == UOP_BRANCH) {
-			taken = predict(c, r);
-			if (c->n_cycle_sub) {
-				struct fetched_branch *b = &s->cc.branch_fetched[s->cc.branches_fetched++];
-				b->seq = r->seq;
-				b->pc = r->pc;
-				b->rob_index = (int)core_slot(c, r);
-				b->wrong_path = r->wrong_path;
+		/* the block ends after r: a branch predicted taken (even to the
+		 * next instruction), or a system call */
+		int ends = 0;
+		if ((c->fetch_more >> r->op_class) & 1) {
+			if (r->op_class == UOP_LOAD) {
+				r->load_value = cpu->x[r->uop->rd];   /* (read only for loads) */
+			} else if (r->op_class == UOP_BRANCH) {
+				ends = predict(c, r);
+				if (c->n_cycle_sub) {
+					struct fetched_branch *b = &s->cc.branch_fetched[s->cc.branches_fetched++];
+					b->seq = r->seq;
+					b->pc = r->pc;
+					b->rob_index = (int)core_slot(c, r);
+					b->wrong_path = r->wrong_path;
+				}
+			} else {
+				ends = 1;                      /* UOP_SYSCALL */
 			}
 		}
 		if (core_insn_wanted(c, r, INSN_FETCH))
 			core_insn_event(c, r, INSN_FETCH, NULL, 0);
-		if (r->op_class == UOP_SYSCALL) {
-			s->fetch_halt = HALT_SYSCALL;   /* serialize: resume when it commits */
+		if (ends) {
+			if (r->op_class == UOP_SYSCALL)
+				s->fetch_halt = HALT_SYSCALL;   /* serialize: resume when it commits */
 			break;
 		}
-		if (taken)
-			break;                          /* predicted taken: the block ends */
 	}
-	if (__builtin_expect(late != ISSUE_WAIT_NONE || s->redirect, 0))
+	if (__builtin_expect((late | s->redirect) != 0, 0))
 		mark_late(c, late);
 	return IVX_OK;
 }

@@ -227,6 +227,9 @@ struct core {
 	int n_insn_sub, n_miss_sub, n_cycle_sub, n_head_sub, n_taken_sub;
 	uint32_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
 	int keep_load_values;     /* some observer may receive loads: fetch records their values */
+	uint32_t fetch_more;      /* bit per uop class: fetch does more than allocate and
+				     classify (branches, system calls, and loads while
+				     keep_load_values); one test for the others */
 	uint32_t miss_mask, miss_end_mask;
 	/* s.cc's occupancies and in-order positions are those of the last
 	 * published cycle, so a cycle in which nothing moved need not work
@@ -360,6 +363,12 @@ static inline int core_fetch_stall_reason(const struct core *c)
 	if (s->fetch_halt)
 		return FETCH_STALL_OTHER;
 	return FETCH_OK;
+}
+
+/* struct core's fetch_more. */
+static inline uint32_t core_fetch_more(int keep_load_values)
+{
+	return 1u << UOP_BRANCH | 1u << UOP_SYSCALL | (keep_load_values ? 1u << UOP_LOAD : 0);
 }
 
 /* core_forgive: is the forgiven event a data-side one? */
