@@ -155,11 +155,23 @@ static uint32_t ev_mask(uint32_t f)
 	return f & INSN_WANT_CORRECT_PATH ? CORE_EV_CP(classes) : classes;
 }
 
+/* The parts of this cycle's record that only cycle subscribers read
+ * (publish_cycle, and quiet_until for them): without one, the stages do
+ * not fill them in and cycle() does not reset them. */
+static inline void reset_record_extra(struct cycle_record *cc)
+{
+	cc->branches_fetched = 0;
+	cc->rob_full_wrong_path = 0;
+	cc->head_wait = HEAD_NONE;
+	cc->head_seq = cc->head_pc = 0;
+}
+
 /* Rebuild the per-callback subscriber lists and the union of the
  * instruction filters. */
 static void update_wants(struct core *c)
 {
 	core_flush_idle(c);
+	int had_cycle_sub = c->n_cycle_sub;
 	c->cc_current = 0;
 	c->idle_repeatable = 0;
 	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = c->n_head_sub = c->n_taken_sub = 0;
@@ -205,6 +217,8 @@ static void update_wants(struct core *c)
 			c->taken_sub[c->n_taken_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.taken = o->on_new_taken };
 	}
 	c->fetch_more = core_fetch_more(c->keep_load_values);
+	if (!had_cycle_sub && c->n_cycle_sub)
+		reset_record_extra(&c->s.cc);   /* (not kept up to date without one) */
 	c->idle_batching = c->cycle_head_only = c->n_cycle_sub > 0;
 	c->end_of_cycle_work = c->n_cycle_sub > 0 || c->head_counts;
 	for (int i = 0; i < c->n_obs; i++)
@@ -546,7 +560,7 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 		core_miss_end(c, &s->ev_fu_stall);
 	if (fu_blocked && !s->ev_fu_stall.id)
 		core_miss_begin(c, &s->ev_fu_stall, MISS_FU_STALL, h->seq, h->pc, 0, !h->wrong_path);
-	if (h && !n) {
+	if (h && !n && c->n_cycle_sub) {   /* (only cycle subscribers read it) */
 		s->cc.head_wait = head_wait_of(c, h);
 		s->cc.head_seq = h->seq;
 		s->cc.head_pc = h->pc;
@@ -875,10 +889,9 @@ static int cycle(struct core *c, struct ivx_err *err)
 	struct cycle_record *cc = &s->cc;
 	memset(&cc->fetched, 0,
 	       offsetof(struct cycle_record, rob_occupancy) - offsetof(struct cycle_record, fetched));
-	cc->branches_fetched = 0;
-	cc->rob_full = cc->rob_full_wrong_path = 0;
-	cc->head_wait = HEAD_NONE;
-	cc->head_seq = cc->head_pc = 0;
+	cc->rob_full = 0;
+	if (c->n_cycle_sub)
+		reset_record_extra(cc);
 	/* in an interrupt handler (core_interrupt): nothing commits, dispatches or is fetched */
 	int in_handler = __builtin_expect(s->cycle < s->handler_until, 0);
 	int rc = in_handler ? IVX_OK : commit_stage(c, err);
