@@ -1027,10 +1027,10 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 	 * cycle after it is simulated, not skipped (the skip starts a cycle
 	 * later, with the same results). */
 	uint64_t known = UINT64_MAX, activity = 0, refused = 0;
+	/* (0: no limit; one compare per cycle each) */
+	uint64_t cycles_end = max_cycles ? max_cycles : UINT64_MAX, insns_end = max_insns ? max_insns : UINT64_MAX;
 	while (!s->done && !s->stop_requested) {
-		if (max_cycles && s->stats.cycles >= max_cycles)
-			break;
-		if (max_insns && s->stats.committed >= max_insns)
+		if (s->stats.cycles >= cycles_end || s->stats.committed >= insns_end)
 			break;
 		rc = cycle(c, err);
 		if (rc < 0)
