@@ -115,12 +115,13 @@ static inline struct core_insn *alloc_insn(struct core *c, const struct guest_st
  * waited on; else it is late if it refills the frontend after a
  * misprediction, fetched on the correct path: its first instruction's
  * wrong_path is the speculation state the block started in. */
-static __attribute__((noinline)) void mark_late(struct core *c, int late)
+static inline void mark_late(struct core *c, int late)
 {
 	struct core_state *s = &c->s;
-	uint64_t first = s->tail - (uint64_t)s->cc.fetched, pc;
-	if (first == s->tail)
+	uint32_t n = (uint32_t)s->cc.fetched;
+	if (!n)
 		return;
+	uint64_t first = s->tail - n, pc, mask = c->ring_mask;
 	const struct core_insn *r0 = core_at(c, first);
 	if (late != ISSUE_WAIT_NONE)
 		pc = r0->pc;                    /* the fetch address */
@@ -129,10 +130,9 @@ static __attribute__((noinline)) void mark_late(struct core *c, int late)
 		pc = s->redirect_pc;
 	} else
 		return;
-	for (uint64_t p = first; p < s->tail; p++) {
-		struct core_insn *r = core_at(c, p);
-		r->fe_cause = (uint8_t)late;
-		r->fe_pc = pc;
+	for (uint64_t slot = first & mask; n--; slot = (slot + 1) & mask) {
+		c->ring[slot].fe_cause = (uint8_t)late;
+		c->ring[slot].fe_pc = pc;
 	}
 }
 
