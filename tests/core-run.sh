@@ -132,7 +132,8 @@ i2=$(sed -n 's/ivx: [0-9]* cycles, \([0-9]*\) instructions.*/\1/p' "$TMP/q2.err"
 # terminal; the results are the same either way.
 if command -v script >/dev/null; then
     n=$((n + 1))
-    long="--max-insns 10M $BIN/workloads/crc -- 480"
+    # (long enough that a fast idle machine still redraws, 0.5 s in)
+    long="--max-insns 40M $BIN/workloads/crc -- 480"
     script -qec "$IVX run --json $TMP/tty.json $long >/dev/null" "$TMP/tty.log" >/dev/null
     "$IVX" run --json "$TMP/plain.json" $long >/dev/null 2>"$TMP/plain.err"
     cr=$(printf '\r')
@@ -144,10 +145,10 @@ if command -v script >/dev/null; then
     cmp -s "$TMP/tty.json" "$TMP/plain.json" || bad "a run with the progress line has other results"
     script -qec "$IVX run --quiet $long >/dev/null" "$TMP/quiet.log" >/dev/null
     grep -q "instructions, .*cycles/s" "$TMP/quiet.log" && bad "--quiet still showed progress"
-    script -qec "$IVX refstack --max-insns 1M $BIN/workloads/crc -- 480 >/dev/null" "$TMP/ref.log" >/dev/null
-    # (a fast machine may finish before the first redraw: then only the
-    # last line, with no ETA left to show and nothing before it to return
-    # over; the run above checks the ETA and the rewriting)
+    # (long enough for the first redraw, 0.5 s in, on a fast idle machine:
+    # a run that ends before it shows no line at all; the run above checks
+    # the ETA and the rewriting)
+    script -qec "$IVX refstack --max-insns 8M $BIN/workloads/crc -- 480 >/dev/null" "$TMP/ref.log" >/dev/null
     grep -q "ivx: [0-9]*/[0-9]* simulations, .* instructions, .* cycles/s" "$TMP/ref.log" ||
         bad "no progress line for refstack: $(head -c 300 "$TMP/ref.log")"
 else
