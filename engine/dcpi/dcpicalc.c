@@ -23,6 +23,15 @@
 #include "base/alloc.h"
 #include "dcpicalc.h"
 
+void dcc_letters(uint32_t mask, char *buf)
+{
+	int k = 0;
+	for (int l = 0; l < DCC_LETTER_COUNT; l++)
+		if (mask >> l & 1)
+			buf[k++] = dcc_letter_char[l];
+	buf[k] = 0;
+}
+
 const char dcc_letter_char[DCC_LETTER_COUNT] = {
 	's', 'a', 'f', 'i', 't', 'd', 'D', 'w', 'p', 'm', 'x', 'b', 'y',
 };

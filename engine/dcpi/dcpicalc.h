@@ -63,6 +63,9 @@ enum dcc_letter {
 	DCC_LETTER_COUNT
 };
 extern const char dcc_letter_char[DCC_LETTER_COUNT];
+/* The letters of a mask (bits of enum dcc_letter) as a string; buf holds
+ * at least DCC_LETTER_COUNT + 1 chars. */
+void dcc_letters(uint32_t mask, char *buf);
 const char *dcc_letter_name(int letter);   /* "slotting", "D-cache miss", ... */
 /* The letter the simulator's true wait reason stands for (enum issue_wait). */
 int dcc_letter_of_wait(int issue_wait);

@@ -268,6 +268,16 @@ const void *program_image(const struct program *p, size_t *len)
 	return p->image;
 }
 
+int program_is_code(const struct program *p, uint64_t pc)
+{
+	for (int i = 0; i < p->n_segs; i++) {
+		const struct program_segment *s = &p->segs[i];
+		if ((s->prot & MEM_X) && pc >= s->vaddr && pc - s->vaddr < s->memsz)
+			return 1;
+	}
+	return 0;
+}
+
 uint64_t program_end(const struct program *p)
 {
 	uint64_t end = 0;

@@ -44,6 +44,8 @@ int program_phent(const struct program *p);
 int program_phnum(const struct program *p);
 /* Highest loaded address (end of the last segment): the brk starts above it. */
 uint64_t program_end(const struct program *p);
+/* Whether pc lies in an executable segment (the image's code). */
+int program_is_code(const struct program *p, uint64_t pc);
 const struct symtab *program_symbols(const struct program *p);
 
 /* The predecoded uop for the instruction at pc, or NULL if pc is not a

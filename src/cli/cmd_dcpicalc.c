@@ -57,14 +57,6 @@ static const char *conf_name(int c)
 	return c >= 2 ? "high" : c == 1 ? "medium" : "low";
 }
 
-static void letters(uint32_t mask, char *buf)
-{
-	int k = 0;
-	for (int l = 0; l < DCC_LETTER_COUNT; l++)
-		if (mask >> l & 1)
-			buf[k++] = dcc_letter_char[l];
-	buf[k] = 0;
-}
 
 /* True executions of an edge, from the taken counts and commit counts. */
 static double edge_truth(const struct dcpicalc_proc *pr, const struct dcc *a, const struct dcc_edge *e)
@@ -261,7 +253,7 @@ static void print_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc
 				fprintf(o, "         %c (%s)\n", dcc_letter_char[r->static_why], dcc_letter_name(r->static_why));
 			double stall = r->freq > 0 ? r->dyn / r->freq : 0;
 			if (r->dyn > 0 && r->significant && stall >= 0.5) {
-				letters(r->culprits, cul);
+				dcc_letters(r->culprits, cul);
 				fprintf(o, "         %s ... %.1fcy%s\n", cul[0] ? cul : "?", stall,
 					cul[0] ? "" : " (unexplained)");
 			}
@@ -457,7 +449,7 @@ static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc 
 		fputs(",\"cpi_true\":", o);
 		json_num(o, pr->t_retired && pr->t_cycles && pr->t_retired[i] ?
 				    (double)pr->t_cycles[i] / (double)pr->t_retired[i] : -1);
-		letters(r->culprits, cul);
+		dcc_letters(r->culprits, cul);
 		fprintf(o, ",\"static\":\"%s\",\"culprits\":\"%s\",\"culprit_pcs\":[",
 			r->static_why >= 0 ? (char[]){ dcc_letter_char[r->static_why], 0 } : "", cul);
 		for (int c = 0; c < r->n_culprit_pcs; c++)

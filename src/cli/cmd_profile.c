@@ -63,16 +63,6 @@ static int profile_extra(void *ctx, int argc, char **argv, int i)
 	return 2;
 }
 
-/* The executable segments: the image's pcs (static programs: offsets are pcs). */
-static int in_image(const struct program *p, uint64_t pc)
-{
-	for (int i = 0; i < program_segment_count(p); i++) {
-		const struct program_segment *s = program_segment(p, i);
-		if ((s->prot & MEM_X) && pc >= s->vaddr && pc - s->vaddr < s->memsz)
-			return 1;
-	}
-	return 0;
-}
 
 /* Profiles [image][kind][event]: image 0 is the program, 1 "[unknown]". */
 struct run_profiles {
@@ -107,7 +97,7 @@ static int collect(struct dcpi *d, struct core *c, const struct program *prog, c
 		int ev;
 		if (dcpi_profile_at(d, i, &pc, &ev, &n) < 0)
 			continue;
-		struct dcpi_profile *p = slot(rp, !in_image(prog, pc), DCPI_KIND_SAMPLES, ev, image, err);
+		struct dcpi_profile *p = slot(rp, !program_is_code(prog, pc), DCPI_KIND_SAMPLES, ev, image, err);
 		if (!p || dcpi_profile_add(p, pc, n, err) < 0)
 			return IVX_ESYS;
 	}
@@ -117,7 +107,7 @@ static int collect(struct dcpi *d, struct core *c, const struct program *prog, c
 			continue;
 		for (int ev = DCPI_IMISS; ev < DCPI_RETIRED; ev++) {
 			uint64_t n = dcpi_truth_count(d, &t, ev);
-			struct dcpi_profile *p = n ? slot(rp, !in_image(prog, t.pc), DCPI_KIND_TRUTH, ev, image, err) : NULL;
+			struct dcpi_profile *p = n ? slot(rp, !program_is_code(prog, t.pc), DCPI_KIND_TRUTH, ev, image, err) : NULL;
 			if (n && (!p || dcpi_profile_add(p, t.pc, n, err) < 0))
 				return IVX_ESYS;
 		}

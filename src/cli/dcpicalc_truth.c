@@ -11,17 +11,7 @@
 #include "dcpi/dcpi_db.h"
 #include "dcpicalc_truth.h"
 #include "guest/program.h"
-#include "isa/mem.h"
 
-static int in_image(const struct program *p, uint64_t pc)
-{
-	for (int i = 0; i < program_segment_count(p); i++) {
-		const struct program_segment *s = program_segment(p, i);
-		if ((s->prot & MEM_X) && pc >= s->vaddr && pc - s->vaddr < s->memsz)
-			return 1;
-	}
-	return 0;
-}
 
 int dcpicalc_write_machine(const char *file, const struct machine_config *mc)
 {
@@ -69,7 +59,7 @@ int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const str
 	}
 	for (size_t i = 0; rc == 0 && i < dcpi_wait_size(w); i++) {
 		struct dcpi_wait_pc e;
-		if (!dcpi_wait_at(w, i, &e) || !in_image(prog, e.pc))
+		if (!dcpi_wait_at(w, i, &e) || !program_is_code(prog, e.pc))
 			continue;
 		for (int k = 0; k < ISSUE_WAIT_COUNT && rc == 0; k++)
 			if (e.cycles[k] && dcpi_profile_add(p[k], e.pc, e.cycles[k], &err) < 0)
@@ -80,7 +70,7 @@ int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const str
 	/* culprits: every slot, and what found no slot as culprit 0 */
 	for (size_t i = 0; rc == 0 && i < dcpi_wait_culprit_size(w); i++) {
 		struct dcpi_wait_culprit c;
-		if (!dcpi_wait_culprit_at(w, i, &c) || !in_image(prog, c.pc) || c.reason < 0 || c.reason >= W)
+		if (!dcpi_wait_culprit_at(w, i, &c) || !program_is_code(prog, c.pc) || c.reason < 0 || c.reason >= W)
 			continue;
 		struct dcpi_profile *q = p[W + 1 + c.reason];
 		for (int k = 0; k < DCPI_WAIT_TOPK && rc == 0; k++)

@@ -121,14 +121,6 @@ static double rel_off(double est, double truth)
 	return (d < 0 ? -d : d) / truth;
 }
 
-static void letters(uint32_t mask, char *buf)
-{
-	int k = 0;
-	for (int l = 0; l < DCC_LETTER_COUNT; l++)
-		if (mask >> l & 1)
-			buf[k++] = dcc_letter_char[l];
-	buf[k] = 0;
-}
 
 /* The true reasons of pc, compact: the letters (dcpicalc's mapping of the
  * core's wait reasons) with most cycles per execution, largest first, at
@@ -241,7 +233,7 @@ static int render(struct explorer *x, const struct dcpi *d, const struct dcpical
 		double per = res->freq > 0 ? res->dyn / res->freq : 0;
 		if (res->dyn > 0 && res->significant && per >= 0.5) {
 			char cul[DCC_LETTER_COUNT + 1];
-			letters(res->culprits, cul);
+			dcc_letters(res->culprits, cul);
 			used_letters |= res->culprits;
 			k += snprintf(stall + k, sizeof stall - (size_t)k, "%s%s +%.1fcy", k ? " " : "", cul[0] ? cul : "?",
 				      per);
