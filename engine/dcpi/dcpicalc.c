@@ -87,6 +87,9 @@ struct dcc {
 	int direct;                 /* culprits_walk: only the causes tied to this instruction */
 	long *ctx;                  /* per block: the block it is scheduled after (-1 none) */
 	int *cls_how, *cls_conf;
+	double *cls_s, *cls_m;      /* per class: the samples and M behind its own estimate */
+	double *cls_own;            /* per class: its own estimate before propagation (-1 none) */
+	enum dcc_estimator estimator;
 	struct dcc_summary sum;
 };
 
@@ -266,7 +269,10 @@ static int classes(struct dcc *a)
 	a->cls_freq = ivx_calloc((size_t)a->n_cls, sizeof(double));
 	a->cls_how = ivx_calloc((size_t)a->n_cls, sizeof(int));
 	a->cls_conf = ivx_calloc((size_t)a->n_cls, sizeof(int));
-	rc = a->cls_freq && a->cls_how && a->cls_conf ? 0 : -1;
+	a->cls_s = ivx_calloc((size_t)a->n_cls, sizeof(double));
+	a->cls_m = ivx_calloc((size_t)a->n_cls, sizeof(double));
+	a->cls_own = ivx_calloc((size_t)a->n_cls, sizeof(double));
+	rc = a->cls_freq && a->cls_how && a->cls_conf && a->cls_s && a->cls_m && a->cls_own ? 0 : -1;
 out:
 	ivx_free(u);
 	ivx_free(v);
@@ -467,6 +473,9 @@ void dcc_free(struct dcc *a)
 	ivx_free(a->cls_freq);
 	ivx_free(a->cls_how);
 	ivx_free(a->cls_conf);
+	ivx_free(a->cls_s);
+	ivx_free(a->cls_m);
+	ivx_free(a->cls_own);
 	ivx_free(a->ctx);
 	ivx_free(a);
 }
@@ -632,6 +641,132 @@ static void propagate(struct dcc *a)
 	}
 	ivx_free(coef);
 	ivx_free(touched);
+}
+
+/* ivx's estimator: the classes' estimates reconciled with the flow
+ * equations (dcpicalc_flow.c), each weighted by the inverse of a variance
+ * that says how far it may be off (below). -1: no memory. */
+#define DCC_BIAS_MEDIUM 0.05
+#define DCC_BIAS_LOW 0.5
+#define DCC_FREE 10.0
+
+static int reconcile(struct dcc *a)
+{
+	int nc = a->n_cls, nq = 2 * (int)a->nb + 2;
+	double *var = ivx_calloc((size_t)nc, sizeof(double)), *coef = ivx_calloc((size_t)nc, sizeof(double));
+	double *prior = ivx_calloc((size_t)nc, sizeof(double));
+	int *start = ivx_calloc((size_t)nq + 1, sizeof(int)), *touched = ivx_calloc((size_t)nc + a->ne + 2, sizeof(int));
+	size_t cap = (size_t)nq * 2 + a->ne * 2 + 4;
+	int *ecls = ivx_calloc(cap, sizeof(int)), *nblk = ivx_calloc((size_t)nc, sizeof(int));
+	double *ecoef = ivx_calloc(cap, sizeof(double));
+	int rc = -1;
+	if (!var || !coef || !prior || !start || !touched || !ecls || !ecoef || !nblk)
+		goto out;
+	/* blocks entered by a fall-through: their head may pair with the
+	 * block before, one cycle fewer than their M */
+	for (size_t e = 0; e < a->ne; e++)
+		if (a->edges[e].kind == 0 && a->edges[e].to >= 0)
+			nblk[a->blocks[a->edges[e].to].cls]++;
+	double fmax = 0;   /* the procedure's scale */
+	for (int c = 0; c < nc; c++)
+		if (a->cls_freq[c] > fmax)
+			fmax = a->cls_freq[c];
+	if (fmax <= 0)
+		fmax = 1;
+	for (int c = 0; c < nc; c++) {
+		double f = a->cls_freq[c];
+		prior[c] = f;
+		if (f < 0)
+			continue;
+		if ((a->cls_how[c] == 1 || a->cls_how[c] == 2) && a->cls_conf[c] > 0) {
+			/* a cluster of issue points: the Poisson noise of the
+			 * samples behind it, and 5% more for a loose one */
+			double m = a->cls_m[c] > 0 ? a->cls_m[c] : 1;
+			double bias = a->cls_conf[c] >= 2 ? 0 : DCC_BIAS_MEDIUM;
+			var[c] = (a->cls_s[c] + 1) / (m * m) + bias * bias * f * f;
+		} else if (a->cls_own[c] >= 0) {
+			/* low confidence (its own estimate, even where propagation
+			 * replaced it): one point, a loose cluster or few samples;
+			 * as likely a point that always stalls as a pairing the
+			 * schedule got wrong, so it may be off by as much as the
+			 * procedure's hottest class. Only no samples at all over
+			 * two cycles or more that cannot pair away is firm. */
+			f = prior[c] = a->cls_own[c];
+			double m = a->cls_m[c] - nblk[c];
+			if (m >= 2 && a->cls_s[c] == 0)
+				var[c] = 1.0 / (m * m);
+			else
+				var[c] = DCC_BIAS_LOW * DCC_BIAS_LOW * fmax * fmax;
+		} else {
+			var[c] = DCC_FREE * DCC_FREE * fmax * fmax;   /* filled by propagation: free */
+		}
+	}
+	/* the flow equations, as propagate() writes them: per block its
+	 * incoming edges and its outgoing edges each sum to its frequency;
+	 * the edges from ENTRY and to EXIT to the calls' */
+	int q = 0;
+	size_t nk = 0;
+	for (long node = -2; node < (long)a->nb; node++) {
+		for (int side = 0; side < 2; side++) {
+			if (node < 0 && side)
+				continue;
+			int nt = 0;
+			for (size_t e = 0; e < a->ne; e++) {
+				const struct dcc_edge *x = &a->edges[e];
+				int on = node >= 0 ? (!side ? x->to == node : x->from == node)
+						   : node == DCC_ENTRY ? x->from == DCC_ENTRY : x->to == DCC_EXIT;
+				if (!on)
+					continue;
+				if (coef[x->cls] == 0)
+					touched[nt++] = x->cls;
+				coef[x->cls] += 1;
+			}
+			int self = node >= 0 ? a->blocks[node].cls : a->back_cls;
+			if (coef[self] == 0)
+				touched[nt++] = self;
+			coef[self] -= 1;
+			start[q] = (int)nk;
+			for (int k = 0; k < nt; k++) {
+				if (coef[touched[k]] != 0 && nk < cap) {
+					ecls[nk] = touched[k];
+					ecoef[nk++] = coef[touched[k]];
+				}
+				coef[touched[k]] = 0;
+			}
+			q++;
+		}
+	}
+	start[q] = (int)nk;
+	rc = dcc_flow_reconcile(nc, prior, var, a->cls_freq, q, start, ecls, ecoef);
+out:
+	ivx_free(var);
+	ivx_free(prior);
+	ivx_free(coef);
+	ivx_free(start);
+	ivx_free(touched);
+	ivx_free(ecls);
+	ivx_free(ecoef);
+	ivx_free(nblk);
+	return rc;
+}
+
+void dcc_set_estimator(struct dcc *a, enum dcc_estimator e)
+{
+	a->estimator = e;
+}
+
+const char *dcc_estimator_name(enum dcc_estimator e)
+{
+	return e == DCC_EST_IVX ? "ivx" : "paper";
+}
+
+int dcc_estimator_parse(const char *s)
+{
+	if (!strcmp(s, "paper"))
+		return DCC_EST_PAPER;
+	if (!strcmp(s, "ivx"))
+		return DCC_EST_IVX;
+	return -1;
 }
 
 /* ---- culprits ----------------------------------------------------------------- */
@@ -914,6 +1049,17 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 		a->cls_freq[c] = dcc_class_freq(ratio, weight, n, sum_s, sum_m, used, &conf, &how);
 		a->cls_conf[c] = conf;
 		a->cls_how[c] = how;
+		a->cls_s[c] = sum_s;
+		a->cls_m[c] = sum_m;
+		if (how == 1) {
+			a->cls_s[c] = a->cls_m[c] = 0;
+			for (int k = 0; k < n; k++) {
+				if (!used[k])
+					continue;
+				a->cls_s[c] += ratio[k] * weight[k];
+				a->cls_m[c] += weight[k];
+			}
+		}
 		for (int k = 0; k < n; k++)
 			a->res[idx[k]].used = used[k];
 	}
@@ -921,6 +1067,8 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 	ivx_free(weight);
 	ivx_free(idx);
 	ivx_free(used);
+	for (int c = 0; c < a->n_cls; c++)
+		a->cls_own[c] = a->cls_freq[c];
 	/* Low-confidence estimates (one issue point, or a loose cluster) are
 	 * often a point that always stalls: let the flow equations fill them
 	 * from the others first, and keep their own estimate only where the
@@ -941,6 +1089,8 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 	}
 	ivx_free(own);
 	propagate(a);
+	if (a->estimator == DCC_EST_IVX && !a->missing && reconcile(a) < 0)
+		return ivx_error(err, IVX_ESYS, "dcpicalc: out of memory");
 	for (size_t k = 0; k < a->nb; k++) {
 		struct dcc_block *b = &a->blocks[k];
 		b->freq = a->cls_freq[b->cls];

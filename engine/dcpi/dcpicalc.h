@@ -142,6 +142,17 @@ struct dcc;
  * procedure's entry is code[0]) for machine mc. The code is copied. */
 struct dcc *dcc_new(const struct dcc_insn *code, size_t n, const struct machine_config *mc, struct ivx_err *err);
 void dcc_free(struct dcc *a);
+/* Which frequency estimator dcc_estimate uses. DCC_EST_PAPER, the
+ * default, is the paper's (section 6.1: each class from its issue points,
+ * local propagation for the rest); DCC_EST_IVX is ivx's extension of it:
+ * the same estimates, then reconciled with the flow equations by weighted
+ * least squares (dcpicalc_flow.c). */
+enum dcc_estimator { DCC_EST_PAPER, DCC_EST_IVX };
+void dcc_set_estimator(struct dcc *a, enum dcc_estimator e);
+const char *dcc_estimator_name(enum dcc_estimator e);   /* "paper", "ivx" */
+/* The estimator named s ("paper", "ivx"); -1 for none. */
+int dcc_estimator_parse(const char *s);
+
 /* Estimate from a profile (arrays of n counts). May be called again. */
 int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err);
 
@@ -182,5 +193,15 @@ void dcc_schedule_after(const struct dcc_insn *insns, size_t n, size_t new_group
  * the ratios averaged; *conf gets 0..2; *how 1 or 2. */
 double dcc_class_freq(const double *r, const double *w, int n, double sum_s, double sum_m, int *used, int *conf,
 		      int *how);
+
+/* ivx's flow reconciliation (DCC_EST_IVX): the class frequencies closest
+ * to prior[0..n_cls) (-1: no estimate), weighting class c by 1 / var[c],
+ * for which the flow equations hold: equation q is the sum over k in
+ * [eq_start[q], eq_start[q+1]) of eq_coef[k] * x[eq_cls[k]] = 0. Written
+ * to freq[c] for the classes the kept equations name (equations naming a
+ * class without an estimate are left out); the others' freq is left as
+ * it is. No frequency becomes negative. 0, or -1 (no memory). */
+int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double *freq, int n_eq, const int *eq_start,
+		       const int *eq_cls, const double *eq_coef);
 
 #endif

@@ -23,6 +23,7 @@ struct calc_flags {
 	const char *db, *json_path, *target;
 	int truth, all;
 	uint64_t min_samples;
+	enum dcc_estimator estimator;   /* --estimator: paper (default) or ivx */
 };
 
 /* Accuracy of one procedure (or a sum of them) against the truth. */
@@ -486,10 +487,13 @@ static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc 
 
 /* ---- the command ------------------------------------------------------------ */
 
-static int analyse(const struct dcpicalc_db *d, struct dcpicalc_proc *pr, struct dcc **out, struct accuracy *acc)
+static int analyse(const struct calc_flags *f, const struct dcpicalc_db *d, struct dcpicalc_proc *pr, struct dcc **out,
+		   struct accuracy *acc)
 {
 	struct ivx_err err = { 0 };
 	struct dcc *a = dcc_new(pr->code, pr->n, &d->mc, &err);
+	if (a)
+		dcc_set_estimator(a, f->estimator);
 	struct dcc_profile prof = { 0 };
 	for (int e = 0; e < 5; e++) {
 		prof.samples[e] = pr->samples[e];
@@ -549,7 +553,7 @@ static int run_one(struct calc_flags *f, struct dcpicalc_db *d)
 		}
 		struct dcc *a = NULL;
 		struct accuracy acc;
-		if (analyse(d, &pr, &a, &acc) < 0) {
+		if (analyse(f, d, &pr, &a, &acc) < 0) {
 			dcpicalc_proc_free(&pr);
 			return EXIT_INPUT;
 		}
@@ -631,7 +635,7 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 			}
 			struct dcc *a = NULL;
 			struct accuracy acc;
-			if (analyse(d, &pr, &a, &acc) < 0) {
+			if (analyse(f, d, &pr, &a, &acc) < 0) {
 				dcpicalc_proc_free(&pr);
 				status = EXIT_INPUT;
 				break;
@@ -677,7 +681,8 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 		}
 	}
 	if (jo) {
-		fprintf(jo, "],\n \"total\":{\"samples\":%.0f,\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,"
+		fprintf(jo, "],\n \"estimator\":\"%s\",\n", dcc_estimator_name(f->estimator));
+		fprintf(jo, " \"total\":{\"samples\":%.0f,\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,"
 			    "\"freq_within_15\":%.6g,\"unexplained_fraction\":%.6g,\"culprit_coverage\":%.6g,"
 			    "\"dynamic_true_cycles\":%.0f,\"edge_true\":%.0f,\"edges_within_5\":%.6g,\"edges_within_10\":%.6g,"
 			    "\"unexplained\":%.6g,\"w5\":%.6g,\"w10\":%.6g,\"w15\":%.6g,\"covered\":%.6g,"
@@ -710,7 +715,8 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 			f.truth = 1;
 		} else if (!strcmp(a, "--all")) {
 			f.all = 1;
-		} else if (!strcmp(a, "--db") || !strcmp(a, "--json") || !strcmp(a, "--min-samples")) {
+		} else if (!strcmp(a, "--db") || !strcmp(a, "--json") || !strcmp(a, "--min-samples") ||
+			   !strcmp(a, "--estimator")) {
 			if (i + 1 >= argc) {
 				cli_error("dcpicalc: option %s needs a value", a);
 				return EXIT_USAGE;
@@ -719,7 +725,14 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 				f.db = argv[++i];
 			else if (!strcmp(a, "--json"))
 				f.json_path = argv[++i];
-			else {
+			else if (!strcmp(a, "--estimator")) {
+				int e = dcc_estimator_parse(argv[++i]);
+				if (e < 0) {
+					cli_error("dcpicalc: unknown estimator '%s' (paper or ivx)", argv[i]);
+					return EXIT_USAGE;
+				}
+				f.estimator = (enum dcc_estimator)e;
+			} else {
 				char *end;
 				f.min_samples = strtoull(argv[++i], &end, 10);
 				if (*end || !*argv[i]) {
@@ -755,8 +768,8 @@ const struct cli_command cmd_dcpicalc_entry = {
 	.name = "dcpicalc",
 	.summary = "per-instruction frequency, CPI and stall culprits of a procedure (DCPI analysis)",
 	.help =
-	"usage: ivx dcpicalc [--db DIR] [--json FILE] [--truth] PROC|ADDR\n"
-	"       ivx dcpicalc [--db DIR] [--json FILE] --all [--min-samples N]\n\n"
+	"usage: ivx dcpicalc [--db DIR] [--json FILE] [--truth] [--estimator E] PROC|ADDR\n"
+	"       ivx dcpicalc [--db DIR] [--json FILE] [--estimator E] --all [--min-samples N]\n\n"
 	"The analysis half of DCPI (Anderson et al., SOSP 1997, section 6) on the\n"
 	"newest epoch of a profile database written by `ivx profile` (on the\n"
 	"in-order machine: --config data/configs/inorder.ini). For procedure PROC\n"
@@ -777,7 +790,11 @@ const struct cli_command cmd_dcpicalc_entry = {
 	"                 freq_true, cpi_est, cpi_true, culprits, culprit_pcs,\n"
 	"                 true_reasons, true_culprit_pcs)\n"
 	"  --all          every procedure with samples: the accuracy table\n"
-	"  --min-samples N  with --all, skip procedures with fewer samples\n\n"
+	"  --min-samples N  with --all, skip procedures with fewer samples\n"
+	"  --estimator E  the frequency estimator: paper (the default: each\n"
+	"                 frequency class from its own issue points) or ivx\n"
+	"                 (ivx's extension: those estimates reconciled with the\n"
+	"                 flow equations of the graph by weighted least squares)\n\n"
 	"docs/dcpicalc.md explains the analysis and its output.\n",
 	.main = cmd_dcpicalc_main,
 };
