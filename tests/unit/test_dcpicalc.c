@@ -7,7 +7,11 @@
  * frequency is the lowest cluster of S/M ratios, or sum S / sum M when
  * samples are few; local propagation finds an edge no sample can see; a
  * stall after a load names the load, and DMISS samples rule it out.
+ * ivx's estimator (--estimator ivx) moves the classes' estimates the
+ * least, in the metric of their variances, that makes the flow equations
+ * hold, and leaves out the classes without an estimate.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -238,6 +242,64 @@ static void a_stall_after_a_load_blames_the_load(void **state)
 	dcc_free(a);
 }
 
+/* A diamond: the head's class (with the tail's) runs as often as its two
+ * arms together, head = left + right. */
+static const int diamond_start[2] = { 0, 3 }, diamond_cls[3] = { 0, 1, 2 };
+static const double diamond_coef[3] = { -1, 1, 1 };
+
+static void reconciliation_splits_the_disagreement_by_variance(void **state)
+{
+	(void)state;
+	/* equal variances: the 10 missing go a third to each, the head down */
+	double prior[3] = { 100, 35, 55 }, var[3] = { 1, 1, 1 }, f[3] = { -1, -1, -1 };
+	assert_int_equal(dcc_flow_reconcile(3, prior, var, f, 1, diamond_start, diamond_cls, diamond_coef), 0);
+	assert_true(fabs(f[0] - 96.6667) < 0.01);
+	assert_true(fabs(f[1] - 38.3333) < 0.01);
+	assert_true(fabs(f[2] - 58.3333) < 0.01);
+	/* the left arm barely known: it takes the whole difference */
+	double var2[3] = { 1, 1e6, 1 };
+	assert_int_equal(dcc_flow_reconcile(3, prior, var2, f, 1, diamond_start, diamond_cls, diamond_coef), 0);
+	assert_true(fabs(f[0] - 100) < 0.01);
+	assert_true(fabs(f[1] - 45) < 0.01);
+	assert_true(fabs(f[2] - 55) < 0.01);
+	/* no estimate for an arm: the equation says nothing, nothing moves */
+	double prior3[3] = { 100, -1, 55 }, f3[3] = { 7, 8, 9 };
+	assert_int_equal(dcc_flow_reconcile(3, prior3, var, f3, 1, diamond_start, diamond_cls, diamond_coef), 0);
+	assert_true(f3[0] == 7 && f3[1] == 8 && f3[2] == 9);
+	/* never negative */
+	double prior4[3] = { 10, 40, 0 }, var4[3] = { 1, 1, 1e6 };
+	assert_int_equal(dcc_flow_reconcile(3, prior4, var4, f, 1, diamond_start, diamond_cls, diamond_coef), 0);
+	assert_true(f[2] >= 0);
+}
+
+static void the_estimator_is_the_papers_unless_asked(void **state)
+{
+	(void)state;
+	assert_int_equal(dcc_estimator_parse("paper"), DCC_EST_PAPER);
+	assert_int_equal(dcc_estimator_parse("ivx"), DCC_EST_IVX);
+	assert_int_equal(dcc_estimator_parse("best"), -1);
+	assert_string_equal(dcc_estimator_name(DCC_EST_IVX), "ivx");
+	/* consistent estimates stay as they are under ivx's */
+	struct machine_config mc;
+	inorder(&mc);
+	struct dcc_insn c[4] = {
+		{ .pc = 0x1000, .kind = INSN_KIND_COND_BRANCH, .n_src = 1, .src = { 0 }, .target = 0x100c },
+		of_kind(alu(0x1004, 1, 0), INSN_KIND_LOAD),
+		alu(0x1008, 2, 1),
+		{ .pc = 0x100c, .kind = INSN_KIND_RETURN },
+	};
+	uint64_t s[4] = { 100, 0, 60, 100 };
+	struct ivx_err err = { 0 };
+	struct dcc *a = dcc_new(c, 4, &mc, &err);
+	assert_non_null(a);
+	dcc_set_estimator(a, DCC_EST_IVX);
+	struct dcc_profile p = { .samples = { s }, .period = { 1 } };
+	assert_int_equal(dcc_estimate(a, &p, &err), 0);
+	assert_true(fabs(dcc_block_at(a, 0)->freq - 100) < 0.01);
+	assert_true(fabs(dcc_block_at(a, 1)->freq - 30) < 0.01);
+	dcc_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +312,8 @@ int main(void)
 		cmocka_unit_test(the_lowest_cluster_gives_the_frequency),
 		cmocka_unit_test(propagation_finds_the_edge_around_the_arm),
 		cmocka_unit_test(a_stall_after_a_load_blames_the_load),
+		cmocka_unit_test(reconciliation_splits_the_disagreement_by_variance),
+		cmocka_unit_test(the_estimator_is_the_papers_unless_asked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
