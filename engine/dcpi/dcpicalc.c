@@ -899,6 +899,12 @@ static void find_culprits(struct dcc *a, size_t i)
 				continue;
 			if (ed->from < 0) {
 				add_culprit(r, DCC_D_MISP, 0);
+				/* no edge the code shows (an added one): a target of
+				 * the procedure's indirect jumps (a switch, an
+				 * interpreter's dispatch), which may have mispredicted */
+				for (size_t k = 0; ed->kind == 5 && a->missing && k < a->n; k++)
+					if (a->code[k].kind == INSN_KIND_INDIRECT)
+						add_culprit(r, DCC_D_MISP, a->code[k].pc);
 				continue;
 			}
 			const struct dcc_block *p = &a->blocks[ed->from];
