@@ -20,6 +20,10 @@
 # PERIOD: the CYCLES sampling periods to run (default 4096 1024). Output
 # only; it fails only when a run or the analysis fails.
 # DCPICALC_VALIDATE_WORKLOADS="ptrchase muldiv" runs only those.
+# DCPICALC_VALIDATE_ESTIMATOR=ivx analyses with `--estimator ivx` (ivx's
+# flow reconciliation) instead of the paper's estimator.
+# DCPICALC_VALIDATE_REUSE=1 (with DCPICALC_VALIDATE_DIR) analyses the
+# profiles kept there again instead of profiling anew.
 IVX=${1:-${IVX:-build/ivx}}
 shift 2>/dev/null
 PERIODS=${*:-4096 1024}
@@ -34,17 +38,18 @@ fi
 command -v python3 >/dev/null 2>&1 || { echo "dcpicalc-validate: needs python3"; exit 1; }
 status=0
 for P in $PERIODS; do
-	echo "dcpicalc-validate: CYCLES period $P (ivx profile --config data/configs/inorder.ini --period $P)"
+	echo "dcpicalc-validate: CYCLES period $P (ivx profile --config data/configs/inorder.ini --period $P), estimator ${DCPICALC_VALIDATE_ESTIMATOR:-paper}"
 	printf '%-10s %8s %7s %7s %7s %7s %8s %8s %8s\n' workload samples 'f<=5%' 'f<=10%' 'f<=15%' unexpl culprit cul-pc 'edge10%'
 	for w in ${DCPICALC_VALIDATE_WORKLOADS:-branchy crc hashtab icache interp matmul muldiv ptrchase qsort recurse sieve stream strproc}; do
 		prog=data/bin/workloads/$w
 		db=$tmp/$w-$P
-		rm -rf "$db"
-		if ! nice "$IVX" profile --quiet --config data/configs/inorder.ini --period "$P" --db "$db" "$prog" \
+		if [ -n "$DCPICALC_VALIDATE_REUSE" ] && [ -d "$db" ]; then
+			:
+		elif ! rm -rf "$db" || ! nice "$IVX" profile --quiet --config data/configs/inorder.ini --period "$P" --db "$db" "$prog" \
 			>/dev/null 2>"$tmp/err"; then
 			echo "dcpicalc-validate: profile $w failed: $(cat "$tmp/err")"; status=1; continue
 		fi
-		if ! "$IVX" dcpicalc --db "$db" --all --json "$tmp/$w-$P.json" >"$tmp/$w-$P.txt" 2>"$tmp/err"; then
+		if ! "$IVX" dcpicalc --db "$db" --all --estimator "${DCPICALC_VALIDATE_ESTIMATOR:-paper}" --json "$tmp/$w-$P.json" >"$tmp/$w-$P.txt" 2>"$tmp/err"; then
 			echo "dcpicalc-validate: dcpicalc $w failed: $(cat "$tmp/err")"; status=1; continue
 		fi
 		python3 - "$tmp/$w-$P.json" "$w" <<'PY'
