@@ -136,6 +136,20 @@ err "address outside the code" --db "$tmp/mul" 0x10
 err "missing database" --db "$tmp/none" main
 err "procedure without samples" --db "$tmp/mul" abort
 err "no PROC" --db "$tmp/mul"
+err "unknown estimator" --db "$tmp/mul" --estimator best main
+# ivx's estimator: on the multiply loop it moves some of the
+# low-confidence blocks (the few-samples ratio) and only those
+ivx_moves_low() {
+	"$IVX" dcpicalc --db "$tmp/mul" main | grep '^\*\*\* Block' >"$tmp/mul.paper" &&
+	"$IVX" dcpicalc --db "$tmp/mul" --estimator ivx main | grep '^\*\*\* Block' >"$tmp/mul.ivx" &&
+	! cmp -s "$tmp/mul.paper" "$tmp/mul.ivx" &&
+	paste -d'|' "$tmp/mul.paper" "$tmp/mul.ivx" | awk -F'|' '$1 != $2 && ($1 !~ /\(low/ || $2 !~ /\(low/) { bad = 1 }
+		END { exit bad }'
+}
+check "--estimator ivx: moves low-confidence blocks only" ivx_moves_low
+check "--estimator ivx --all names it in the JSON" \
+	"'$IVX' dcpicalc --db $tmp/mul --estimator ivx --all --json $tmp/mul-all.json >/dev/null &&
+	 grep -q '\"estimator\":\"ivx\"' $tmp/mul-all.json"
 err "unknown option" --db "$tmp/mul" --bogus main
 err "--db without a value" main --db
 
