@@ -5,7 +5,9 @@
 # every instruction of main the same samples, frequency estimate and CPI
 # estimate. `annotate` reads the sampler's table and buffers without
 # flushing them, so this checks that nothing is lost or counted twice, and
-# that it runs the same analysis on the same machine.
+# that it runs the same analysis on the same machine. Then the pane's
+# "<- the true culprit of PC" mark on a stop whose answer is known by
+# construction (a register dependency).
 IVX=${1:-${IVX:-build/ivx}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -67,6 +69,19 @@ if awk '
 	}
 	END { exit !(n == 2 && total[2] && !total[1] && rows[1] > 0 && rows[1] == rows[2] && differ && !bad) }' "$tmp/tot.out"
 then ok; else bad "annotate --total: Percent of all samples (header says so, values samples/all, differ from the procedure's)"; fi
+
+# the true-culprit mark: stopped when 0x4001b8 (eor x0, ...) of muldiv's
+# main commits for the first time, the next instruction 0x4001bc (eor x4,
+# x0, ...) waits at the head for x0, so the simulator blames 4001b8; it
+# has no samples yet, so dcpicalc names no culprit and the mark must be
+# "<- the true culprit of 4001bc" on 4001b8's line, and on no other line
+printf 'set width 160\nbreak cycle 100000\ncontinue\ndelete\nset break-stage commit\nbreak *0x4001b8\ncontinue\nshow annotate 30\n' >"$tmp/m.ivx"
+if "$IVX" -x "$tmp/m.ivx" --config data/configs/inorder.ini --period 512 data/bin/workloads/muldiv >"$tmp/m.out" 2>&1; then ok; else
+	bad "explorer annotate on muldiv"; cat "$tmp/m.out" >&2; fi
+if grep -q '>4001bc:  eor x4, x0, x0' "$tmp/m.out" &&
+   [ "$(grep -c 'culprit of 4001bc' "$tmp/m.out")" = 1 ] &&
+   grep -qE ' 4001b8:  eor x0, x0, x0, lsr #27  <- the true culprit of 4001bc$' "$tmp/m.out"; then ok; else
+	bad "the true-culprit mark: on 4001b8's line (the producer of x0), on no other, at the cursor 4001bc"; fi
 
 echo "annotate-cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
