@@ -562,6 +562,43 @@ double dcc_class_freq(const double *r, const double *w, int n, double sum_s, dou
 	return f;
 }
 
+/* ivx's pooling (DCC_EST_IVX): the lowest cluster is a start, not the
+ * estimate. Every issue point whose samples are within three standard
+ * deviations of the Poisson noise around F M_i (neither a stall nor a
+ * point that issues in fewer cycles than its M) joins; F becomes their
+ * sum S / sum M, and the test is redone until the set stays (at most 8
+ * rounds). More points, less noise; a point far off either way stays out. */
+#define DCC_POOL_SIGMA 3.0
+
+double dcc_class_pool(const double *r, const double *w, int n, double f0, int *used)
+{
+	double f = f0;
+	if (f <= 0)
+		return f0;
+	for (int round = 0; round < 8; round++) {
+		double ss = 0, sm = 0;
+		int changed = 0;
+		for (int k = 0; k < n; k++) {
+			double wk = w ? w[k] : 1, expect = f * wk, s = r[k] * wk;
+			double band = DCC_POOL_SIGMA * sqrt(expect + 1.0);
+			int in = r[k] >= 0 && s <= expect + band && s >= expect - band;
+			if (in != used[k])
+				changed = 1;
+			used[k] = in;
+			if (in) {
+				ss += s;
+				sm += wk;
+			}
+		}
+		if (sm <= 0)
+			return f0;
+		f = ss / sm;
+		if (!changed)
+			break;
+	}
+	return f;
+}
+
 /* ---- propagation ------------------------------------------------------------ */
 
 /* One flow equation: sum of coef[c] * F(class c) = 0. Solve it for its one
@@ -647,7 +684,6 @@ static void propagate(struct dcc *a)
  * equations (dcpicalc_flow.c), each weighted by the inverse of a variance
  * that says how far it may be off (below). -1: no memory. */
 #define DCC_BIAS_MEDIUM 0.05
-#define DCC_BIAS_LOW 0.5
 #define DCC_FREE 10.0
 
 static int reconcile(struct dcc *a)
@@ -685,18 +721,19 @@ static int reconcile(struct dcc *a)
 			double bias = a->cls_conf[c] >= 2 ? 0 : DCC_BIAS_MEDIUM;
 			var[c] = (a->cls_s[c] + 1) / (m * m) + bias * bias * f * f;
 		} else if (a->cls_own[c] >= 0) {
-			/* low confidence (its own estimate, even where propagation
-			 * replaced it): one point, a loose cluster or few samples;
-			 * as likely a point that always stalls as a pairing the
-			 * schedule got wrong, so it may be off by as much as the
-			 * procedure's hottest class. Only no samples at all over
-			 * two cycles or more that cannot pair away is firm. */
+			/* low confidence (one point, a loose cluster, few
+			 * samples): as likely a point that always stalls as a
+			 * pairing the schedule got wrong. As in the paper's
+			 * propagation, the flow equations decide it (free, its own
+			 * estimate kept only where they say nothing), except when
+			 * the class has no sample at all over two cycles or more
+			 * that cannot pair away: firm evidence it rarely runs. */
 			f = prior[c] = a->cls_own[c];
 			double m = a->cls_m[c] - nblk[c];
 			if (m >= 2 && a->cls_s[c] == 0)
 				var[c] = 1.0 / (m * m);
 			else
-				var[c] = DCC_BIAS_LOW * DCC_BIAS_LOW * fmax * fmax;
+				var[c] = DCC_FREE * DCC_FREE * fmax * fmax;
 		} else {
 			var[c] = DCC_FREE * DCC_FREE * fmax * fmax;   /* filled by propagation: free */
 		}
@@ -1053,6 +1090,8 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 			sum_m = clean_m;
 		}
 		a->cls_freq[c] = dcc_class_freq(ratio, weight, n, sum_s, sum_m, used, &conf, &how);
+		if (a->estimator == DCC_EST_IVX && how == 1)
+			a->cls_freq[c] = dcc_class_pool(ratio, weight, n, a->cls_freq[c], used);
 		a->cls_conf[c] = conf;
 		a->cls_how[c] = how;
 		a->cls_s[c] = sum_s;

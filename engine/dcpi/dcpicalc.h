@@ -194,6 +194,12 @@ void dcc_schedule_after(const struct dcc_insn *insns, size_t n, size_t new_group
 double dcc_class_freq(const double *r, const double *w, int n, double sum_s, double sum_m, int *used, int *conf,
 		      int *how);
 
+/* ivx's pooling (DCC_EST_IVX): from the class estimate f0 (the lowest
+ * cluster's), the issue points whose S = r w is within three standard
+ * deviations of f w join (used[k] set, the others cleared), F = sum S /
+ * sum M over them, repeated until the set is stable. Returns F. */
+double dcc_class_pool(const double *r, const double *w, int n, double f0, int *used);
+
 /* ivx's flow reconciliation (DCC_EST_IVX): the class frequencies closest
  * to prior[0..n_cls) (-1: no estimate), weighting class c by 1 / var[c],
  * for which the flow equations hold: equation q is the sum over k in

@@ -19,11 +19,14 @@
  *   minimise  sum_c (x_c - f_c)^2 / v_c  +  rho * sum_e (a_e . x)^2
  *
  * a penalty form of the constrained problem (rho large against 1 / v),
- * solved once by Cholesky on the normal equations (one class per row; the
- * procedures of the suite have at most a few hundred classes). Classes
- * without an estimate are left out, with every equation that names one.
+ * solved by Cholesky on the normal equations (one class per row; the
+ * procedures of the suite have at most a few hundred classes). A class
+ * the solution drives negative is pinned at zero and the system solved
+ * again. Classes without an estimate are left out, with every equation
+ * that names one.
  */
 #include <math.h>
+#include <string.h>
 #include "dcpicalc.h"
 #include "base/alloc.h"
 
@@ -103,9 +106,11 @@ int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double
 	if (n < 2 || n > FLOW_MAX_CLASSES)
 		goto out;
 	double *m = ivx_calloc((size_t)n * (size_t)n, sizeof(double)), *b = ivx_calloc((size_t)n, sizeof(double));
-	if (!m || !b) {
+	char *pinned = ivx_calloc((size_t)n_cls, 1);
+	if (!m || !b || !pinned) {
 		ivx_free(m);
 		ivx_free(b);
+		ivx_free(pinned);
 		rc = -1;
 		goto out;
 	}
@@ -114,29 +119,45 @@ int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double
 		if (row[c] >= 0 && 1.0 / var[c] > hmax)
 			hmax = 1.0 / var[c];
 	double rho = FLOW_RHO * hmax;
-	for (int c = 0; c < n_cls; c++) {
-		if (row[c] < 0)
-			continue;
-		int r = row[c];
-		m[r * n + r] += 1.0 / var[c];
-		b[r] += prior[c] / var[c];
-	}
-	for (int q = 0; q < n_eq; q++) {
-		if (!keep[q])
-			continue;
-		/* rho a a^T; a class named twice in one equation has its
-		 * coefficients summed by the double loop */
-		for (int k = eq_start[q]; k < eq_start[q + 1]; k++)
-			for (int l = eq_start[q]; l < eq_start[q + 1]; l++)
-				m[row[eq_cls[k]] * n + row[eq_cls[l]]] += rho * eq_coef[k] * eq_coef[l];
-	}
-	if (cholesky_solve(m, b, n) == 0) {
+	/* No negative frequency: a class the solution drives below zero is
+	 * pinned at zero (weighted like the equations) and the system solved
+	 * again, until none is negative; each round pins one class more. */
+	for (int round = 0; round <= n; round++) {
+		memset(m, 0, (size_t)n * (size_t)n * sizeof *m);
+		memset(b, 0, (size_t)n * sizeof *b);
+		for (int c = 0; c < n_cls; c++) {
+			if (row[c] < 0)
+				continue;
+			int r = row[c];
+			m[r * n + r] += pinned[c] ? rho : 1.0 / var[c];
+			b[r] += pinned[c] ? 0 : prior[c] / var[c];
+		}
+		for (int q = 0; q < n_eq; q++) {
+			if (!keep[q])
+				continue;
+			/* rho a a^T; a class named twice in one equation has its
+			 * coefficients summed by the double loop */
+			for (int k = eq_start[q]; k < eq_start[q + 1]; k++)
+				for (int l = eq_start[q]; l < eq_start[q + 1]; l++)
+					m[row[eq_cls[k]] * n + row[eq_cls[l]]] += rho * eq_coef[k] * eq_coef[l];
+		}
+		if (cholesky_solve(m, b, n) < 0)
+			break;                  /* keep the estimates as they were */
+		int worst = -1;
 		for (int c = 0; c < n_cls; c++)
-			if (row[c] >= 0)
-				freq[c] = b[row[c]] > 0 ? b[row[c]] : 0;   /* no negative estimates */
+			if (row[c] >= 0 && !pinned[c] && b[row[c]] < 0 && (worst < 0 || b[row[c]] < b[row[worst]]))
+				worst = c;
+		if (worst < 0) {
+			for (int c = 0; c < n_cls; c++)
+				if (row[c] >= 0)
+					freq[c] = b[row[c]] > 0 ? b[row[c]] : 0;   /* the pinned: ~0 */
+			break;
+		}
+		pinned[worst] = 1;
 	}
 	ivx_free(m);
 	ivx_free(b);
+	ivx_free(pinned);
 out:
 	ivx_free(row);
 	ivx_free(keep);

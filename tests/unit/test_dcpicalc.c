@@ -7,7 +7,8 @@
  * frequency is the lowest cluster of S/M ratios, or sum S / sum M when
  * samples are few; local propagation finds an edge no sample can see; a
  * stall after a load names the load, and DMISS samples rule it out.
- * ivx's estimator (--estimator ivx) moves the classes' estimates the
+ * ivx's estimator (--estimator ivx) pools every issue point consistent
+ * with the lowest cluster's estimate, and moves the classes' estimates the
  * least, in the metric of their variances, that makes the flow equations
  * hold, and leaves out the classes without an estimate.
  */
@@ -266,10 +267,38 @@ static void reconciliation_splits_the_disagreement_by_variance(void **state)
 	double prior3[3] = { 100, -1, 55 }, f3[3] = { 7, 8, 9 };
 	assert_int_equal(dcc_flow_reconcile(3, prior3, var, f3, 1, diamond_start, diamond_cls, diamond_coef), 0);
 	assert_true(f3[0] == 7 && f3[1] == 8 && f3[2] == 9);
-	/* never negative */
+	/* never negative: the right arm would go to -30; it is pinned at 0
+	 * and the head and left arm meet halfway, the equation still holds */
 	double prior4[3] = { 10, 40, 0 }, var4[3] = { 1, 1, 1e6 };
 	assert_int_equal(dcc_flow_reconcile(3, prior4, var4, f, 1, diamond_start, diamond_cls, diamond_coef), 0);
-	assert_true(f[2] >= 0);
+	assert_true(f[2] >= 0 && f[2] < 0.01);
+	assert_true(fabs(f[0] - 25) < 0.01 && fabs(f[1] - 25) < 0.01);
+}
+
+static void pooling_takes_every_point_consistent_with_the_estimate(void **state)
+{
+	(void)state;
+	/* five stall-free points around 100 and one that stalls: the lowest
+	 * cluster starts at 96; pooling takes the five, not the stall */
+	double r[6] = { 96, 104, 99, 101, 100, 300 };
+	int used[6] = { 0 };
+	double f = dcc_class_pool(r, NULL, 6, 97, used);
+	assert_true(fabs(f - 100) < 1e-9);
+	assert_int_equal(used[0] + used[1] + used[2] + used[3] + used[4], 5);
+	assert_int_equal(used[5], 0);
+	/* a point far below (its M too high for how it issues) stays out too */
+	double q[4] = { 100, 102, 98, 40 };
+	int u2[4] = { 0 };
+	f = dcc_class_pool(q, NULL, 4, 100, u2);
+	assert_true(fabs(f - 100) < 1e-9);
+	assert_int_equal(u2[3], 0);
+	/* weights: a long point's samples are S = r w */
+	double rw[2] = { 100, 115 }, w[2] = { 1, 8 };
+	int u3[2] = { 0 };
+	f = dcc_class_pool(rw, w, 2, 100, u3);
+	assert_int_equal(u3[0], 1);
+	assert_int_equal(u3[1], 0);   /* 920 against 800 +- 85 (three sigma) */
+	assert_true(fabs(f - 100) < 1e-9);
 }
 
 static void the_estimator_is_the_papers_unless_asked(void **state)
@@ -313,6 +342,7 @@ int main(void)
 		cmocka_unit_test(propagation_finds_the_edge_around_the_arm),
 		cmocka_unit_test(a_stall_after_a_load_blames_the_load),
 		cmocka_unit_test(reconciliation_splits_the_disagreement_by_variance),
+		cmocka_unit_test(pooling_takes_every_point_consistent_with_the_estimate),
 		cmocka_unit_test(the_estimator_is_the_papers_unless_asked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
