@@ -684,7 +684,8 @@ static void propagate(struct dcc *a)
  * equations (dcpicalc_flow.c), each weighted by the inverse of a variance
  * that says how far it may be off (below). -1: no memory. */
 #define DCC_BIAS_MEDIUM 0.05
-#define DCC_FREE 10.0
+#define DCC_FREE 10.0          /* a low-confidence estimate: standard deviation x itself */
+#define DCC_UNSEEN 1000.0       /* a class filled by propagation only */
 
 static int reconcile(struct dcc *a)
 {
@@ -732,10 +733,16 @@ static int reconcile(struct dcc *a)
 			double m = a->cls_m[c] - nblk[c];
 			if (m >= 2 && a->cls_s[c] == 0)
 				var[c] = 1.0 / (m * m);
-			else
-				var[c] = DCC_FREE * DCC_FREE * fmax * fmax;
+			else {
+				/* free against any firm estimate, yet among free
+				 * classes sharing an equation the bigger takes the
+				 * bigger share of a correction */
+				double sc = f > 0.1 * fmax ? f : 0.1 * fmax;
+				var[c] = DCC_FREE * DCC_FREE * sc * sc;
+			}
 		} else {
-			var[c] = DCC_FREE * DCC_FREE * fmax * fmax;   /* filled by propagation: free */
+			/* filled by propagation, no evidence of its own: freer still */
+			var[c] = DCC_UNSEEN * DCC_UNSEEN * fmax * fmax;
 		}
 	}
 	/* the flow equations, as propagate() writes them: per block its

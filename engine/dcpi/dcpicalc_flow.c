@@ -11,42 +11,51 @@
  * estimate is noisy (at P = 4096 a point with 60 samples is +-13%), and
  * neighbouring classes often carry the same information: the two sides of
  * a branch that is never taken, a loop body and its exit. Here every class
- * with an estimate gets a variance (the caller's: Poisson noise of the
- * samples behind it, more for estimates of low confidence), and the
- * frequencies are moved the least, in the metric of those variances, that
- * makes the flow equations hold:
+ * with an estimate p_c gets a variance v_c (the caller's: Poisson noise of
+ * the samples behind it, far more for estimates of low confidence), and
+ * the frequencies are moved the least, in the metric of those variances,
+ * that makes the flow equations A x = 0 hold exactly:
  *
- *   minimise  sum_c (x_c - f_c)^2 / v_c  +  rho * sum_e (a_e . x)^2
+ *   minimise sum_c (x_c - p_c)^2 / v_c  subject to  A x = 0
+ *   x = p - V A^T lambda,  where  (A V A^T) lambda = A p
  *
- * a penalty form of the constrained problem (rho large against 1 / v),
- * solved by Cholesky on the normal equations (one class per row; the
- * procedures of the suite have at most a few hundred classes). A class
- * the solution drives negative is pinned at zero and the system solved
- * again. Classes without an estimate are left out, with every equation
- * that names one.
+ * (V = diag v). A V A^T has one row per equation and is factored by
+ * Cholesky; an equation that depends on the others gives a zero pivot and
+ * is dropped (its lambda 0), so redundant equations need no care. The
+ * variances may differ by many orders of magnitude (a firm estimate
+ * against a class no sample sees) without harm: each enters only as a
+ * weight inside its own equations. A class driven below zero is pinned
+ * there (v = 0, p = 0) and the system solved again. Classes without an
+ * estimate are left out, with every equation that names one.
  */
 #include <math.h>
 #include <string.h>
 #include "dcpicalc.h"
 #include "base/alloc.h"
 
-/* The penalty on a flow equation, against the largest 1 / variance: large
- * enough that the equations hold to about 1e-5 of the frequencies, small
- * enough to keep the normal equations well conditioned in doubles. */
-#define FLOW_RHO 1e5
-/* Above this many classes the dense solve is skipped (n^3 / 3 work). */
-#define FLOW_MAX_CLASSES 600
+/* Above this many equations the dense solve is skipped (n^3 / 6 work). */
+#define FLOW_MAX_EQS 800
+/* A pivot below this share of its diagonal: the equation depends on the
+ * ones before it. */
+#define FLOW_DEPENDENT 1e-9
 
-/* In-place Cholesky factorisation of the n x n SPD matrix m (row major)
- * and solve of m x = b (b overwritten by x). -1 if not positive definite. */
-static int cholesky_solve(double *m, double *b, int n)
+/* In-place Cholesky factorisation of the n x n symmetric positive
+ * semi-definite matrix m (row major, lower triangle used) and solve of
+ * m x = b (b overwritten by x), dropping the rows whose pivot vanishes
+ * (their x is 0). */
+static void cholesky_solve_psd(double *m, double *b, int n, char *drop)
 {
 	for (int j = 0; j < n; j++) {
-		double d = m[j * n + j];
+		double diag = m[j * n + j], d = diag;
 		for (int k = 0; k < j; k++)
 			d -= m[j * n + k] * m[j * n + k];
-		if (!(d > 0))
-			return -1;
+		drop[j] = !(d > FLOW_DEPENDENT * diag) || !(diag > 0);
+		if (drop[j]) {
+			for (int i = j; i < n; i++)
+				m[i * n + j] = 0;
+			m[j * n + j] = 1;
+			continue;
+		}
 		d = sqrt(d);
 		m[j * n + j] = d;
 		for (int i = j + 1; i < n; i++) {
@@ -57,18 +66,21 @@ static int cholesky_solve(double *m, double *b, int n)
 		}
 	}
 	for (int i = 0; i < n; i++) {          /* L y = b */
-		double s = b[i];
-		for (int k = 0; k < i; k++)
+		double s = drop[i] ? 0 : b[i];
+		for (int k = 0; k < i && !drop[i]; k++)
 			s -= m[i * n + k] * b[k];
-		b[i] = s / m[i * n + i];
+		b[i] = drop[i] ? 0 : s / m[i * n + i];
 	}
 	for (int i = n - 1; i >= 0; i--) {     /* L^T x = y */
+		if (drop[i]) {
+			b[i] = 0;
+			continue;
+		}
 		double s = b[i];
 		for (int k = i + 1; k < n; k++)
 			s -= m[k * n + i] * b[k];
 		b[i] = s / m[i * n + i];
 	}
-	return 0;
 }
 
 int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double *freq, int n_eq, const int *eq_start,
@@ -102,62 +114,80 @@ int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double
 			if (row[eq_cls[k]] < 0)
 				row[eq_cls[k]] = n++;
 	}
-	int rc = 0;
-	if (n < 2 || n > FLOW_MAX_CLASSES)
+	int rc = 0, ne = 0;
+	for (int q = 0; q < n_eq; q++)
+		ne += keep[q];
+	if (n < 2 || ne < 1 || ne > FLOW_MAX_EQS)
 		goto out;
-	double *m = ivx_calloc((size_t)n * (size_t)n, sizeof(double)), *b = ivx_calloc((size_t)n, sizeof(double));
-	char *pinned = ivx_calloc((size_t)n_cls, 1);
-	if (!m || !b || !pinned) {
-		ivx_free(m);
-		ivx_free(b);
-		ivx_free(pinned);
+	double *m = ivx_calloc((size_t)ne * (size_t)ne, sizeof(double)), *lam = ivx_calloc((size_t)ne, sizeof(double));
+	double *v = ivx_calloc((size_t)n_cls, sizeof(double)), *p = ivx_calloc((size_t)n_cls, sizeof(double));
+	double *x = ivx_calloc((size_t)n_cls, sizeof(double));
+	char *drop = ivx_calloc((size_t)ne, 1);
+	int *qrow = ivx_calloc((size_t)n_eq + 1, sizeof(int));
+	if (!m || !lam || !v || !p || !x || !drop || !qrow) {
 		rc = -1;
-		goto out;
+		goto done;
 	}
-	double hmax = 0;
-	for (int c = 0; c < n_cls; c++)
-		if (row[c] >= 0 && 1.0 / var[c] > hmax)
-			hmax = 1.0 / var[c];
-	double rho = FLOW_RHO * hmax;
-	/* No negative frequency: a class the solution drives below zero is
-	 * pinned at zero (weighted like the equations) and the system solved
-	 * again, until none is negative; each round pins one class more. */
+	for (int q = 0, r = 0; q < n_eq; q++)
+		qrow[q] = keep[q] ? r++ : -1;
+	for (int c = 0; c < n_cls; c++) {
+		v[c] = row[c] >= 0 ? var[c] : 0;
+		p[c] = row[c] >= 0 ? prior[c] : 0;
+	}
+	/* No negative frequency: each round pins the most negative class at
+	 * zero and solves again, until none is. */
 	for (int round = 0; round <= n; round++) {
-		memset(m, 0, (size_t)n * (size_t)n * sizeof *m);
-		memset(b, 0, (size_t)n * sizeof *b);
-		for (int c = 0; c < n_cls; c++) {
-			if (row[c] < 0)
-				continue;
-			int r = row[c];
-			m[r * n + r] += pinned[c] ? rho : 1.0 / var[c];
-			b[r] += pinned[c] ? 0 : prior[c] / var[c];
-		}
+		memset(m, 0, (size_t)ne * (size_t)ne * sizeof *m);
 		for (int q = 0; q < n_eq; q++) {
 			if (!keep[q])
 				continue;
-			/* rho a a^T; a class named twice in one equation has its
-			 * coefficients summed by the double loop */
+			int a_ = qrow[q];
+			double rhs = 0;
 			for (int k = eq_start[q]; k < eq_start[q + 1]; k++)
-				for (int l = eq_start[q]; l < eq_start[q + 1]; l++)
-					m[row[eq_cls[k]] * n + row[eq_cls[l]]] += rho * eq_coef[k] * eq_coef[l];
+				rhs += eq_coef[k] * p[eq_cls[k]];
+			lam[a_] = rhs;
+			/* (A V A^T)[a][b] = sum over the classes both name */
+			for (int r = 0; r < n_eq; r++) {
+				if (!keep[r] || qrow[r] > a_)
+					continue;
+				double sum = 0;
+				for (int k = eq_start[q]; k < eq_start[q + 1]; k++)
+					for (int l = eq_start[r]; l < eq_start[r + 1]; l++)
+						if (eq_cls[k] == eq_cls[l])
+							sum += eq_coef[k] * eq_coef[l] * v[eq_cls[k]];
+				m[a_ * ne + qrow[r]] = sum;
+				m[qrow[r] * ne + a_] = sum;
+			}
 		}
-		if (cholesky_solve(m, b, n) < 0)
-			break;                  /* keep the estimates as they were */
+		cholesky_solve_psd(m, lam, ne, drop);
+		for (int c = 0; c < n_cls; c++)
+			x[c] = p[c];
+		for (int q = 0; q < n_eq; q++) {
+			if (!keep[q])
+				continue;
+			for (int k = eq_start[q]; k < eq_start[q + 1]; k++)
+				x[eq_cls[k]] -= v[eq_cls[k]] * eq_coef[k] * lam[qrow[q]];
+		}
 		int worst = -1;
 		for (int c = 0; c < n_cls; c++)
-			if (row[c] >= 0 && !pinned[c] && b[row[c]] < 0 && (worst < 0 || b[row[c]] < b[row[worst]]))
+			if (row[c] >= 0 && v[c] > 0 && x[c] < 0 && (worst < 0 || x[c] < x[worst]))
 				worst = c;
-		if (worst < 0) {
-			for (int c = 0; c < n_cls; c++)
-				if (row[c] >= 0)
-					freq[c] = b[row[c]] > 0 ? b[row[c]] : 0;   /* the pinned: ~0 */
+		if (worst < 0)
 			break;
-		}
-		pinned[worst] = 1;
+		v[worst] = 0;             /* pinned */
+		p[worst] = 0;
 	}
+	for (int c = 0; c < n_cls; c++)
+		if (row[c] >= 0)
+			freq[c] = x[c] > 0 ? x[c] : 0;
+done:
 	ivx_free(m);
-	ivx_free(b);
-	ivx_free(pinned);
+	ivx_free(lam);
+	ivx_free(v);
+	ivx_free(p);
+	ivx_free(x);
+	ivx_free(drop);
+	ivx_free(qrow);
 out:
 	ivx_free(row);
 	ivx_free(keep);
