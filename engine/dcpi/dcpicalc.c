@@ -90,6 +90,8 @@ struct dcc {
 	double *cls_s, *cls_m;      /* per class: the samples and M behind its own estimate */
 	double *cls_own;            /* per class: its own estimate before propagation (-1 none) */
 	enum dcc_estimator estimator;
+	double calls, calls_var;    /* dcc_set_calls: the calls known from outside (-1 none) */
+	double *cls_var;            /* per class: the variance reconcile() gave it (-1 none) */
 	struct dcc_summary sum;
 };
 
@@ -272,7 +274,8 @@ static int classes(struct dcc *a)
 	a->cls_s = ivx_calloc((size_t)a->n_cls, sizeof(double));
 	a->cls_m = ivx_calloc((size_t)a->n_cls, sizeof(double));
 	a->cls_own = ivx_calloc((size_t)a->n_cls, sizeof(double));
-	rc = a->cls_freq && a->cls_how && a->cls_conf && a->cls_s && a->cls_m && a->cls_own ? 0 : -1;
+	a->cls_var = ivx_calloc((size_t)a->n_cls, sizeof(double));
+	rc = a->cls_freq && a->cls_how && a->cls_conf && a->cls_s && a->cls_m && a->cls_own && a->cls_var ? 0 : -1;
 out:
 	ivx_free(u);
 	ivx_free(v);
@@ -430,6 +433,7 @@ struct dcc *dcc_new(const struct dcc_insn *code, size_t n, const struct machine_
 		goto nomem;
 	a->mc = *mc;
 	a->n = n;
+	a->calls = -1;
 	a->code = ivx_malloc(n * sizeof *code);
 	a->res = ivx_calloc(n, sizeof *a->res);
 	if (!a->code || !a->res)
@@ -476,6 +480,7 @@ void dcc_free(struct dcc *a)
 	ivx_free(a->cls_s);
 	ivx_free(a->cls_m);
 	ivx_free(a->cls_own);
+	ivx_free(a->cls_var);
 	ivx_free(a->ctx);
 	ivx_free(a);
 }
@@ -745,6 +750,22 @@ static int reconcile(struct dcc *a)
 			var[c] = DCC_UNSEEN * DCC_UNSEEN * fmax * fmax;
 		}
 	}
+	/* the calls known from the callers: a second estimate of the entry's
+	 * class, weighed with the first by their variances */
+	int bc = a->back_cls;
+	if (a->calls >= 0 && bc >= 0 && bc < nc) {
+		if (prior[bc] < 0 || !(var[bc] > 0)) {
+			prior[bc] = a->calls;
+			var[bc] = a->calls_var;
+		} else {
+			double w1 = 1.0 / var[bc], w2 = 1.0 / a->calls_var;
+			prior[bc] = (prior[bc] * w1 + a->calls * w2) / (w1 + w2);
+			var[bc] = 1.0 / (w1 + w2);
+		}
+		a->cls_freq[bc] = prior[bc];   /* kept if no equation names it */
+	}
+	for (int c = 0; c < nc; c++)
+		a->cls_var[c] = prior[c] >= 0 ? var[c] : -1;
 	/* the flow equations, as propagate() writes them: per block its
 	 * incoming edges and its outgoing edges each sum to its frequency;
 	 * the edges from ENTRY and to EXIT to the calls' */
@@ -781,7 +802,7 @@ static int reconcile(struct dcc *a)
 		}
 	}
 	start[q] = (int)nk;
-	rc = dcc_flow_reconcile(nc, prior, var, a->cls_freq, q, start, ecls, ecoef);
+	rc = dcc_flow_reconcile(nc, prior, var, a->cls_freq, a->cls_var, q, start, ecls, ecoef);
 out:
 	ivx_free(var);
 	ivx_free(prior);
@@ -797,6 +818,12 @@ out:
 void dcc_set_estimator(struct dcc *a, enum dcc_estimator e)
 {
 	a->estimator = e;
+}
+
+void dcc_set_calls(struct dcc *a, double calls, double var)
+{
+	a->calls = calls >= 0 && var > 0 ? calls : -1;
+	a->calls_var = var;
 }
 
 const char *dcc_estimator_name(enum dcc_estimator e)
@@ -1146,6 +1173,7 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 	for (size_t k = 0; k < a->nb; k++) {
 		struct dcc_block *b = &a->blocks[k];
 		b->freq = a->cls_freq[b->cls];
+		b->var = a->estimator == DCC_EST_IVX && !a->missing ? a->cls_var[b->cls] : -1;
 		b->how = a->cls_how[b->cls];
 		b->conf = a->cls_conf[b->cls];
 	}

@@ -84,6 +84,7 @@ struct dcc_block {
 	double freq;              /* F estimate (executions per CYCLES period), -1 unknown */
 	int conf;                 /* 0 low, 1 medium, 2 high */
 	int how;                  /* 0 none, 1 issue points, 2 small-sample ratio, 3 propagated */
+	double var;               /* ivx estimator: the variance of freq's estimate, -1 unknown */
 };
 
 struct dcc_edge {
@@ -152,6 +153,11 @@ void dcc_set_estimator(struct dcc *a, enum dcc_estimator e);
 const char *dcc_estimator_name(enum dcc_estimator e);   /* "paper", "ivx" */
 /* The estimator named s ("paper", "ivx"); -1 for none. */
 int dcc_estimator_parse(const char *s);
+/* ivx's estimator only: how often the procedure is called (per CYCLES
+ * period, as freq), known from outside with variance var (the sum of its
+ * call sites' estimates in the callers); weighed with the procedure's own
+ * estimate of its entry. calls < 0: not known (the default). */
+void dcc_set_calls(struct dcc *a, double calls, double var);
 
 /* Estimate from a profile (arrays of n counts). May be called again. */
 int dcc_estimate(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err);
@@ -206,8 +212,10 @@ double dcc_class_pool(const double *r, const double *w, int n, double f0, int *u
  * [eq_start[q], eq_start[q+1]) of eq_coef[k] * x[eq_cls[k]] = 0. Written
  * to freq[c] for the classes the kept equations name (equations naming a
  * class without an estimate are left out); the others' freq is left as
- * it is. No frequency becomes negative. 0, or -1 (no memory). */
-int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double *freq, int n_eq, const int *eq_start,
-		       const int *eq_cls, const double *eq_coef);
+ * it is. No frequency becomes negative. post_var (NULL: not wanted) gets
+ * the variance each of those classes has after the solve. 0, or -1 (no
+ * memory). */
+int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double *freq, double *post_var, int n_eq,
+		       const int *eq_start, const int *eq_cls, const double *eq_coef);
 
 #endif

@@ -35,6 +35,9 @@
 
 /* Above this many equations the dense solve is skipped (n^3 / 6 work). */
 #define FLOW_MAX_EQS 800
+/* The classes' variances after the solve cost classes x equations^2:
+ * skipped above this (the prior variances stay). */
+#define FLOW_POST_WORK 5e7
 /* A pivot below this share of its diagonal: the equation depends on the
  * ones before it. */
 #define FLOW_DEPENDENT 1e-9
@@ -83,8 +86,8 @@ static void cholesky_solve_psd(double *m, double *b, int n, char *drop)
 	}
 }
 
-int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double *freq, int n_eq, const int *eq_start,
-		       const int *eq_cls, const double *eq_coef)
+int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double *freq, double *post_var, int n_eq,
+		       const int *eq_start, const int *eq_cls, const double *eq_coef)
 {
 	if (n_cls <= 0)
 		return 0;
@@ -180,6 +183,37 @@ int dcc_flow_reconcile(int n_cls, const double *prior, const double *var, double
 	for (int c = 0; c < n_cls; c++)
 		if (row[c] >= 0)
 			freq[c] = x[c] > 0 ? x[c] : 0;
+	/* the variance left to each class: v - v^2 a^T (A V A^T)^-1 a, with a
+	 * its column of A (L z = a, then |z|^2); skipped when too big */
+	if (post_var && (double)n * ne * ne <= FLOW_POST_WORK) {
+		for (int c = 0; c < n_cls; c++) {
+			if (row[c] < 0)
+				continue;
+			if (!(v[c] > 0)) {
+				post_var[c] = 0;          /* pinned at zero */
+				continue;
+			}
+			memset(lam, 0, (size_t)ne * sizeof *lam);
+			for (int q = 0; q < n_eq; q++)
+				for (int k = eq_start[q]; keep[q] && k < eq_start[q + 1]; k++)
+					if (eq_cls[k] == c)
+						lam[qrow[q]] += eq_coef[k];
+			double z2 = 0;
+			for (int i = 0; i < ne; i++) {
+				if (drop[i]) {
+					lam[i] = 0;
+					continue;
+				}
+				double t = lam[i];
+				for (int k = 0; k < i; k++)
+					t -= m[i * ne + k] * lam[k];
+				lam[i] = t / m[i * ne + i];
+				z2 += lam[i] * lam[i];
+			}
+			double pv = v[c] - v[c] * v[c] * z2;
+			post_var[c] = pv > 1e-12 * v[c] ? pv : 1e-12 * v[c];
+		}
+	}
 done:
 	ivx_free(m);
 	ivx_free(lam);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "cli.h"
 #include "dcpi/dcpi.h"
+#include "dcpicalc_calls.h"
 #include "dcpicalc_load.h"
 #include "guest/program.h"
 #include "guest/symtab.h"
@@ -24,6 +25,7 @@ struct calc_flags {
 	int truth, all;
 	uint64_t min_samples;
 	enum dcc_estimator estimator;   /* --estimator: paper (default) or ivx */
+	struct dcpicalc_calls *calls;   /* ivx: the procedures' calls from their callers */
 };
 
 /* Accuracy of one procedure (or a sum of them) against the truth. */
@@ -494,6 +496,9 @@ static int analyse(const struct calc_flags *f, const struct dcpicalc_db *d, stru
 	struct dcc *a = dcc_new(pr->code, pr->n, &d->mc, &err);
 	if (a)
 		dcc_set_estimator(a, f->estimator);
+	double calls, var;
+	if (a && f->calls && dcpicalc_calls_of(f->calls, pr->image, pr->code[0].pc, pr->period[0], &calls, &var) == 0)
+		dcc_set_calls(a, calls, var);
 	struct dcc_profile prof = { 0 };
 	for (int e = 0; e < 5; e++) {
 		prof.samples[e] = pr->samples[e];
@@ -757,7 +762,12 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 	struct dcpicalc_db d;
 	if (dcpicalc_db_open(&d, f.db) < 0)
 		return EXIT_INPUT;
+	if (f.estimator == DCC_EST_IVX && !(f.calls = dcpicalc_calls_gather(&d))) {
+		dcpicalc_db_close(&d);
+		return EXIT_INPUT;
+	}
 	int status = f.all ? run_all(&f, &d) : run_one(&f, &d);
+	dcpicalc_calls_free(f.calls);
 	if (d.bad_files && !status)
 		status = EXIT_INPUT;   /* analysed without them, each named above */
 	dcpicalc_db_close(&d);
@@ -793,8 +803,10 @@ const struct cli_command cmd_dcpicalc_entry = {
 	"  --min-samples N  with --all, skip procedures with fewer samples\n"
 	"  --estimator E  the frequency estimator: paper (the default: each\n"
 	"                 frequency class from its own issue points) or ivx\n"
-	"                 (ivx's extension: those estimates reconciled with the\n"
-	"                 flow equations of the graph by weighted least squares)\n\n"
+	"                 (ivx's extension: every stall-free issue point pooled,\n"
+	"                 the estimates reconciled with the flow equations by\n"
+	"                 weighted least squares, and a procedure's calls taken\n"
+	"                 from its call sites in the other procedures)\n\n"
 	"docs/dcpicalc.md explains the analysis and its output.\n",
 	.main = cmd_dcpicalc_main,
 };

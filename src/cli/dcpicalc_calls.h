@@ -1,0 +1,27 @@
+/*
+ * dcpicalc_calls.h — ivx's interprocedural step for `ivx dcpicalc
+ * --estimator ivx`: how often each procedure is called, from the
+ * frequencies of its call sites in the other procedures of the profile.
+ */
+#ifndef IVX_DCPICALC_CALLS_H
+#define IVX_DCPICALC_CALLS_H
+
+#include <stdint.h>
+#include "dcpicalc_load.h"
+
+struct dcpicalc_calls;
+
+/* Analyse every procedure with CYCLES samples in db d (ivx's estimator)
+ * and sum, per called entry address, its direct call sites' estimated
+ * executions and their variances. NULL after an error line. */
+struct dcpicalc_calls *dcpicalc_calls_gather(struct dcpicalc_db *d);
+void dcpicalc_calls_free(struct dcpicalc_calls *c);
+
+/* The calls of the procedure at entry, in executions per CYCLES period
+ * `period` (*calls) with their variance (*var): 0, or -1 when not known
+ * (no call site, a call site without an estimate, or an indirect call
+ * anywhere in the image, which could reach any procedure). */
+int dcpicalc_calls_of(const struct dcpicalc_calls *c, const char *image, uint64_t entry, double period,
+		      double *calls, double *var);
+
+#endif
