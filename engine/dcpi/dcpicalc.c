@@ -1091,6 +1091,17 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 			r->ratio = (double)S[i] / r->m;
 			r->weight = r->m;
 		}
+		if (a->estimator == DCC_EST_IVX && r->m == 1) {
+			/* ivx: a single-cycle point counts the samples of the
+			 * instructions that issue with it (M = 0 after it). When
+			 * a stall before shifts the pairs by one, the cycle moves
+			 * to the other member, and the group's sum stays. */
+			double extra = 0;
+			for (size_t k = i + 1; k < b->first + b->n && a->res[k].m == 0; k++)
+				extra += (double)S[k];
+			if (extra > 0 && r->ratio >= 0)
+				r->ratio += extra / r->weight;
+		}
 	}
 	for (int c = 0; c < a->n_cls; c++) {
 		int n = 0;

@@ -7,7 +7,8 @@
  * frequency is the lowest cluster of S/M ratios, or sum S / sum M when
  * samples are few; local propagation finds an edge no sample can see; a
  * stall after a load names the load, and DMISS samples rule it out.
- * ivx's estimator (--estimator ivx) pools every issue point consistent
+ * ivx's estimator (--estimator ivx) counts a pair's samples together,
+ * pools every issue point consistent
  * with the lowest cluster's estimate, and moves the classes' estimates the
  * least, in the metric of their variances, that makes the flow equations
  * hold, and leaves out the classes without an estimate; the calls its
@@ -337,6 +338,39 @@ static void the_callers_calls_weigh_with_the_entrys_own_estimate(void **state)
 	}
 }
 
+static void a_pair_counts_its_second_members_samples_under_ivx(void **state)
+{
+	(void)state;
+	/* four independent ALU operations issue in two pairs (M 1, 0, 1, 0);
+	 * pairs formed one later (after a stall before the block) give every
+	 * instruction half a cycle: 50 samples each at F = 100 (the return,
+	 * alone, 100). The paper's lowest cluster of S_i / M_i is 50; ivx's
+	 * pairs see 100, as the return does. */
+	struct machine_config mc;
+	inorder(&mc);
+	struct dcc_insn c[5] = { alu(0x1000, 1, 10), alu(0x1004, 2, 11), alu(0x1008, 3, 12), alu(0x100c, 4, 13),
+				 { .pc = 0x1010, .kind = INSN_KIND_RETURN } };
+	uint64_t s[5] = { 50, 50, 50, 50, 100 };
+	struct dcc_profile p = { .samples = { s }, .period = { 1 } };
+	struct ivx_err err = { 0 };
+	for (int est = DCC_EST_PAPER; est <= DCC_EST_IVX; est++) {
+		struct dcc *a = dcc_new(c, 5, &mc, &err);
+		assert_non_null(a);
+		assert_int_equal(dcc_result_at(a, 0)->m, 1);
+		assert_int_equal(dcc_result_at(a, 1)->m, 0);
+		assert_int_equal(dcc_result_at(a, 2)->m, 1);
+		assert_int_equal(dcc_result_at(a, 3)->m, 0);
+		dcc_set_estimator(a, (enum dcc_estimator)est);
+		assert_int_equal(dcc_estimate(a, &p, &err), 0);
+		double f = dcc_block_at(a, 0)->freq;
+		if (est == DCC_EST_IVX)
+			assert_true(f > 99 && f < 101);
+		else
+			assert_true(f > 49 && f < 51);
+		dcc_free(a);
+	}
+}
+
 static void the_estimator_is_the_papers_unless_asked(void **state)
 {
 	(void)state;
@@ -380,6 +414,7 @@ int main(void)
 		cmocka_unit_test(reconciliation_splits_the_disagreement_by_variance),
 		cmocka_unit_test(pooling_takes_every_point_consistent_with_the_estimate),
 		cmocka_unit_test(the_callers_calls_weigh_with_the_entrys_own_estimate),
+		cmocka_unit_test(a_pair_counts_its_second_members_samples_under_ivx),
 		cmocka_unit_test(the_estimator_is_the_papers_unless_asked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
