@@ -803,10 +803,11 @@ const struct cli_command cmd_dcpicalc_entry = {
 	"  --min-samples N  with --all, skip procedures with fewer samples\n"
 	"  --estimator E  the frequency estimator: paper (the default: each\n"
 	"                 frequency class from its own issue points) or ivx\n"
-	"                 (ivx's extension: every stall-free issue point pooled,\n"
-	"                 the estimates reconciled with the flow equations by\n"
-	"                 weighted least squares, and a procedure's calls taken\n"
-	"                 from its call sites in the other procedures)\n\n"
+	"                 (ivx's extension: a pair's samples counted together,\n"
+	"                 every stall-free issue point pooled, the estimates\n"
+	"                 reconciled with the flow equations by weighted least\n"
+	"                 squares, and a procedure's calls taken from its call\n"
+	"                 sites in the other procedures)\n\n"
 	"docs/dcpicalc.md explains the analysis and its output.\n",
 	.main = cmd_dcpicalc_main,
 };
