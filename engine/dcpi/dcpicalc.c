@@ -16,6 +16,12 @@
  *
  * Frequencies are in executions per CYCLES sampling period (F_i in the
  * paper); the caller multiplies by the period for executions.
+ *
+ * Two estimators (dcc_set_estimator): the paper's, the default, and ivx's
+ * extension of it, which counts a pair's samples together, pools every
+ * stall-free issue point (dcc_class_pool), reconciles the classes with
+ * the flow equations (reconcile(), solved in dcpicalc_flow.c) and weighs
+ * in the calls the callers make (dcc_set_calls).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -564,43 +570,6 @@ double dcc_class_freq(const double *r, const double *w, int n, double sum_s, dou
 		return sum_s / sum_m;
 	}
 	*how = 1;
-	return f;
-}
-
-/* ivx's pooling (DCC_EST_IVX): the lowest cluster is a start, not the
- * estimate. Every issue point whose samples are within three standard
- * deviations of the Poisson noise around F M_i (neither a stall nor a
- * point that issues in fewer cycles than its M) joins; F becomes their
- * sum S / sum M, and the test is redone until the set stays (at most 8
- * rounds). More points, less noise; a point far off either way stays out. */
-#define DCC_POOL_SIGMA 3.0
-
-double dcc_class_pool(const double *r, const double *w, int n, double f0, int *used)
-{
-	double f = f0;
-	if (f <= 0)
-		return f0;
-	for (int round = 0; round < 8; round++) {
-		double ss = 0, sm = 0;
-		int changed = 0;
-		for (int k = 0; k < n; k++) {
-			double wk = w ? w[k] : 1, expect = f * wk, s = r[k] * wk;
-			double band = DCC_POOL_SIGMA * sqrt(expect + 1.0);
-			int in = r[k] >= 0 && s <= expect + band && s >= expect - band;
-			if (in != used[k])
-				changed = 1;
-			used[k] = in;
-			if (in) {
-				ss += s;
-				sm += wk;
-			}
-		}
-		if (sm <= 0)
-			return f0;
-		f = ss / sm;
-		if (!changed)
-			break;
-	}
 	return f;
 }
 

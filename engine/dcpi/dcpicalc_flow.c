@@ -1,7 +1,9 @@
 /*
- * dcpicalc_flow.c — ivx's extension of dcpicalc's frequency estimate
- * (`--estimator ivx`): reconcile the classes' estimates with the flow
- * equations of the control-flow graph by weighted least squares.
+ * dcpicalc_flow.c — the pure parts of ivx's extension of dcpicalc's
+ * frequency estimate (`--estimator ivx`; dcpicalc.c applies them, and
+ * docs/dcpicalc.md measures them): reconcile the classes' estimates with
+ * the flow equations of the control-flow graph by weighted least squares,
+ * and pool a class's issue points (at the end of the file).
  *
  * The paper estimates each frequency-equivalence class on its own, from
  * its issue points, and uses the flow equations (a block's frequency is
@@ -226,4 +228,41 @@ out:
 	ivx_free(row);
 	ivx_free(keep);
 	return rc;
+}
+
+/* ivx's pooling (DCC_EST_IVX): the lowest cluster is a start, not the
+ * estimate. Every issue point whose samples are within three standard
+ * deviations of the Poisson noise around F M_i (neither a stall nor a
+ * point that issues in fewer cycles than its M) joins; F becomes their
+ * sum S / sum M, and the test is redone until the set stays (at most 8
+ * rounds). More points, less noise; a point far off either way stays out. */
+#define DCC_POOL_SIGMA 3.0
+
+double dcc_class_pool(const double *r, const double *w, int n, double f0, int *used)
+{
+	double f = f0;
+	if (f <= 0)
+		return f0;
+	for (int round = 0; round < 8; round++) {
+		double ss = 0, sm = 0;
+		int changed = 0;
+		for (int k = 0; k < n; k++) {
+			double wk = w ? w[k] : 1, expect = f * wk, s = r[k] * wk;
+			double band = DCC_POOL_SIGMA * sqrt(expect + 1.0);
+			int in = r[k] >= 0 && s <= expect + band && s >= expect - band;
+			if (in != used[k])
+				changed = 1;
+			used[k] = in;
+			if (in) {
+				ss += s;
+				sm += wk;
+			}
+		}
+		if (sm <= 0)
+			return f0;
+		f = ss / sm;
+		if (!changed)
+			break;
+	}
+	return f;
 }
