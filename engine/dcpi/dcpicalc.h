@@ -102,7 +102,7 @@ struct dcc_result_insn {
 	long static_culprit;      /* instruction index blamed, -1 none */
 	int issue_point;          /* M_i > 0 */
 	int used;                 /* its ratio went into its class's estimate */
-	double ratio;             /* S_i / M_i (or the range ratio), -1 if none */
+	double ratio;             /* S_i / M_i (or the range ratio; ivx: with its pair), -1 if none */
 	double weight;            /* the M behind it (M_i, or the range's sum) */
 	double freq;              /* F (executions per CYCLES period), -1 unknown */
 	double cpi;               /* S_i / F, -1 unknown */
