@@ -111,6 +111,11 @@ struct acct_ivx_state {
 					      the backend still issued (not in global[]) */
 	uint64_t work[ACCT_COMP_COUNT];    /* instructions issued in the ROB-full cycles
 					      global[] counted behind a long miss (L2D, D-TLB) */
+	uint64_t unit_idle[2];             /* of mispredictions' windows: ROB-full cycles
+					      with no divider at work, the head on
+					      nothing [0] or a long-latency op [1] */
+	uint64_t unit_busy;                /* cycles with a divider working */
+	uint64_t bp_uidle[2];              /* the window's row: unit_idle's cycles */
 };
 
 struct acct {

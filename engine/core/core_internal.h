@@ -251,6 +251,7 @@ struct core {
 		int fetch_stall, head_wait, rob_full, rob_full_wrong_path, long_misses_outstanding;
 		int issue_wait;
 		uint64_t issue_wait_pc;
+		int units_busy;
 	} idle_key;
 	uint64_t idle_pending;
 	struct cycle_record idle_first;
