@@ -39,9 +39,12 @@
  *                   kept through the refill until instructions enter the
  *                   ROB again; a dispatch-starved cycle (no instruction
  *                   entered the ROB) goes to it whole if the backend issued
- *                   nothing, else to its partial counter, of which the
- *                   read-out charges the share the program's base rate
- *                   says was lost (acct_ivx_stack).
+ *                   nothing or if the episode began while the machine
+ *                   issued at half its dispatch width or more (a 1-bit
+ *                   flag, from the issue of the 4 cycles before), else to
+ *                   its partial counter, of which the read-out charges the
+ *                   share the program's base rate says was lost
+ *                   (acct_ivx_stack).
  *
  * In hardware the branch rows are the FMT's (the I-side cycles of a wrong
  * path wait in the fetch row's local counters and are dropped with it),
@@ -66,6 +69,10 @@
  */
 #include <string.h>
 #include "acct_internal.h"
+
+/* The cycles before an I-side miss whose issue tells a machine running
+ * near its width (acct_ivx_cycles); acct_internal.h sizes the history. */
+#define IVX_WIDE_CYCLES ACCT_IVX_ISSUE_HISTORY
 
 void acct_ivx_insn(struct acct *a, const struct insn_event *e)
 {
@@ -115,6 +122,16 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 
 	/* the I-side cause: set while fetch waits on a correct-path miss,
 	 * kept through the refill until instructions enter the ROB again */
+	/* an I-side episode begins: was the machine issuing at half its
+	 * dispatch width or more in the cycles before (IVX_WIDE_CYCLES)? */
+	if (fe >= 0 && s->icause < 0) {
+		uint32_t sum = 0;
+		for (int i = 0; i < IVX_WIDE_CYCLES; i++)
+			sum += s->ihist[i];
+		s->iwide = sum * 2 >= a->dispatch_width * IVX_WIDE_CYCLES;
+	}
+	for (uint64_t i = 0; i < n && i < IVX_WIDE_CYCLES; i++)
+		s->ihist[s->ihist_pos++ % IVX_WIDE_CYCLES] = (uint8_t)(issued > 255 ? 255 : issued);
 	if (fe >= 0)
 		s->icause = fe;
 	else if (entered)
@@ -166,11 +183,13 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 		g[head] += n;
 		return;
 	}
-	/* dispatch starved: the frontend's cycle if the backend is idle too;
-	 * if it still issues, a partial one (how much of it was lost depends
-	 * on how close to its width the program runs: acct_ivx_stack) */
+	/* dispatch starved: the frontend's cycle if the backend is idle too,
+	 * or if the miss came while it issued at half its width or more
+	 * (what still issues drains a window the width was emptying);
+	 * otherwise a partial one (how much of it was lost depends on how
+	 * close to its width the program runs: acct_ivx_stack) */
 	if (starved) {
-		if (issued)
+		if (issued && !s->iwide)
 			s->partial[s->icause] += n;
 		else
 			g[s->icause] += n;

@@ -99,13 +99,17 @@ static void test_imiss_covered_by_frontend(void **state)
  *   c6-c8   fetch waits; nothing enters, nothing issues: the ROB is dry
  *   c9-c10  the line is there, the refill: nothing enters yet
  *   c11     the missed block's first instruction enters the ROB
- * The 5 starved and idle cycles (c6-c10) are the miss's; of the partial
- * ones it takes the share f = min(1, (1 / (4 x CPI*))^2), CPI* the
- * cycles no counter took per committed instruction (acct_ivx.c), worked
- * out with f in turn from f = 0:
- *   k = 4: 800 instructions; CPI* = (212 - 5 - 3f) / 800 settles at
- *          f = 0.96: 5 + 2.88 = 8 cycles, every starved one (the FMT's
- *          view of a machine running at its width);
+ * The 5 starved and idle cycles (c6-c10) are the miss's. The partial ones
+ * are too if the miss came while the machine issued at half its dispatch
+ * width or more (8 instructions or more in the 4 cycles before c0: k = 4
+ * and k = 2), else it takes the share f = min(1, (1 / (4 x CPI*))^2) of
+ * them, CPI* the cycles no counter took per committed instruction
+ * (acct_ivx.c), worked out with f in turn from f = 0:
+ *   k = 4: every starved cycle, 8 (the FMT's view of a machine running
+ *          at its width; the share would say the same: CPI* = (212 - 5 -
+ *          3f) / 800 settles at f = 0.96, 5 + 2.88);
+ *   k = 2: every starved cycle, 8 (the share alone: CPI* = (212 - 5 -
+ *          3f) / 400 = 0.52, f = 0.23, 5 + 0.7 = 6);
  *   k = 1: 200 instructions; CPI* = (212 - 5 - 3f) / 200 = 1.03,
  *          f = 0.06: 5 + 0.18 = 5, the idle ones only (the ROB's chain
  *          kept the machine busy in c3-c5).
@@ -134,6 +138,12 @@ static void test_imiss_starving_width_bound(void **state)
 {
 	(void)state;
 	imiss_starving_dispatch(4, 8);
+}
+
+static void test_imiss_starving_half_width(void **state)
+{
+	(void)state;
+	imiss_starving_dispatch(2, 8);
 }
 
 static void test_imiss_starving_dependence_bound(void **state)
@@ -477,6 +487,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_imiss_covered_by_frontend),
 		cmocka_unit_test(test_imiss_starving_width_bound),
+		cmocka_unit_test(test_imiss_starving_half_width),
 		cmocka_unit_test(test_imiss_starving_dependence_bound),
 		cmocka_unit_test(test_imiss_without_base_rate),
 		cmocka_unit_test(test_branch_behind_long_latency_head),
