@@ -232,6 +232,11 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
  */
 #define IVX_ROUNDS 8
 
+/* raw[]: global, work, partial, then the two unit-idle counters and the
+ * unit-busy one (struct acct_mark keeps as many) */
+#define IVX_RAW (2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 3)
+_Static_assert(sizeof ((struct acct_mark *)0)->raw == IVX_RAW * sizeof(uint64_t), "acct_mark.raw");
+
 void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 {
 	const struct acct_ivx_state *s = &a->s.ivx;
@@ -246,7 +251,7 @@ void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
 		    uint64_t comp[ACCT_COMP_COUNT])
 {
-	uint64_t now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 3];
+	uint64_t now[IVX_RAW];
 	acct_ivx_raw(a, now);
 	if (since)
 		for (size_t i = 0; i < sizeof now / sizeof now[0]; i++)
