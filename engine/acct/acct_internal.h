@@ -92,7 +92,6 @@ struct acct_fmt_state_s {
 };
 
 /* ivx counters (acct_ivx.c): where a misprediction's penalty stands. */
-#define ACCT_IVX_ISSUE_HISTORY 4
 enum { ACCT_IVX_BP_NONE, ACCT_IVX_BP_WINDOW, ACCT_IVX_BP_REFILL };
 
 struct acct_ivx_state {
@@ -109,8 +108,8 @@ struct acct_ivx_state {
 					      starved cycles, -1 none */
 	int32_t iwide;                     /* the I-side episode began while the machine
 					      issued at half its dispatch width or more */
-	uint8_t ihist[ACCT_IVX_ISSUE_HISTORY]; /* instructions issued in the last cycles */
-	uint32_t ihist_pos;
+	uint32_t ihist;                    /* instructions issued in the last 4 cycles,
+					      a byte each, the last in the low byte */
 	/* what the read-out (acct_ivx_stack) weighs by the base rate: */
 	uint64_t partial[ACCT_FE_COUNT];   /* I-side: dispatch-starved cycles in which
 					      the backend still issued (not in global[]) */

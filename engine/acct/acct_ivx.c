@@ -70,10 +70,6 @@
 #include <string.h>
 #include "acct_internal.h"
 
-/* The cycles before an I-side miss whose issue tells a machine running
- * near its width (acct_ivx_cycles); acct_internal.h sizes the history. */
-#define IVX_WIDE_CYCLES ACCT_IVX_ISSUE_HISTORY
-
 void acct_ivx_insn(struct acct *a, const struct insn_event *e)
 {
 	struct acct_ivx_state *s = &a->s.ivx;
@@ -120,18 +116,20 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 	uint64_t issued = (uint64_t)r->issued_correct;
 	uint64_t *g = s->t.global;
 
+	/* an I-side episode begins: was the machine issuing at half its
+	 * dispatch width or more in the 4 cycles before? */
+	if (fe >= 0 && s->icause < 0) {
+		uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
+		s->iwide = sum * 2 >= a->dispatch_width * 4;
+	}
+	/* the last 4 cycles' issue counts, a byte each (the issue width is
+	 * at most 64; a run of n > 1 idle cycles issued nothing) */
+	if (__builtin_expect(n == 1, 1))
+		s->ihist = s->ihist << 8 | (uint32_t)issued;
+	else
+		s->ihist = n < 4 ? s->ihist << (8 * n) : 0;
 	/* the I-side cause: set while fetch waits on a correct-path miss,
 	 * kept through the refill until instructions enter the ROB again */
-	/* an I-side episode begins: was the machine issuing at half its
-	 * dispatch width or more in the cycles before (IVX_WIDE_CYCLES)? */
-	if (fe >= 0 && s->icause < 0) {
-		uint32_t sum = 0;
-		for (int i = 0; i < IVX_WIDE_CYCLES; i++)
-			sum += s->ihist[i];
-		s->iwide = sum * 2 >= a->dispatch_width * IVX_WIDE_CYCLES;
-	}
-	for (uint64_t i = 0; i < n && i < IVX_WIDE_CYCLES; i++)
-		s->ihist[s->ihist_pos++ % IVX_WIDE_CYCLES] = (uint8_t)(issued > 255 ? 255 : issued);
 	if (fe >= 0)
 		s->icause = fe;
 	else if (entered)
@@ -139,8 +137,7 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 	if (s->bp == ACCT_IVX_BP_REFILL && entered)
 		s->bp = ACCT_IVX_BP_NONE;
 
-	if (r->units_busy)
-		s->unit_busy += n;
+	s->unit_busy += (uint64_t)r->units_busy * n;   /* (0 or 1) */
 	if (acct_rob_full(r)) {
 		/* a full ROB behind an unresolved misprediction, no divider at
 		 * work and nothing at the head but a long-latency op or none: the

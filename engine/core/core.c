@@ -695,12 +695,6 @@ static void publish_head(struct core *c)
 	struct cycle_record *rec = &s->cc;
 	rec->cycle = s->cycle;
 	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
-	int busy = 0;
-	for (uint32_t d = 0; d < c->cfg.div_units; d++)
-		busy += c->div_free[d] > s->cycle;
-	for (uint32_t d = 0; d < c->cfg.fdiv_units; d++)
-		busy += c->fdiv_free[d] > s->cycle;
-	rec->units_busy = busy;
 	rec->issue_wait = c->cfg.inorder ? issue_wait_of(c, &rec->issue_wait_pc) : ISSUE_WAIT_NONE;
 	if (rec->idle) {
 		struct idle_key *k = &c->idle_key;
@@ -743,12 +737,7 @@ static void publish_cycle(struct core *c)
 	 * occupancies and positions are the last cycle's (the commit stage
 	 * named the head, as nothing committed). */
 	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
-	int busy = 0;
-	for (uint32_t d = 0; d < c->cfg.div_units; d++)
-		busy += c->div_free[d] > s->cycle;
-	for (uint32_t d = 0; d < c->cfg.fdiv_units; d++)
-		busy += c->fdiv_free[d] > s->cycle;
-	rec->units_busy = busy;
+	rec->units_busy = s->units_busy_until > s->cycle;
 	rec->issue_wait = c->cfg.inorder ? issue_wait_of(c, &rec->issue_wait_pc) : ISSUE_WAIT_NONE;
 	if (rec->idle) {
 		const struct idle_key *k = &c->idle_key;

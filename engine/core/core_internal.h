@@ -139,6 +139,7 @@ struct core_active {
 
 struct core_state {
 	uint64_t cycle;           /* the cycle being (or next to be) simulated */
+	uint64_t units_busy_until; /* the first cycle every divider and FP divider is free */
 	uint64_t next_seq;
 	uint64_t next_event_id;
 	uint64_t head, dispatch, tail;   /* ring positions */
