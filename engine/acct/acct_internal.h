@@ -106,11 +106,20 @@ struct acct_ivx_state {
 	int32_t bp;                        /* ACCT_IVX_BP_* */
 	int32_t icause;                    /* I-side component (ACCT_FE_*) that owns
 					      starved cycles, -1 none */
+	int32_t iwide;                     /* the I-side episode began while the machine
+					      issued at half its dispatch width or more */
+	uint32_t ihist;                    /* instructions issued in the last 4 cycles,
+					      a byte each, the last in the low byte */
 	/* what the read-out (acct_ivx_stack) weighs by the base rate: */
 	uint64_t partial[ACCT_FE_COUNT];   /* I-side: dispatch-starved cycles in which
 					      the backend still issued (not in global[]) */
 	uint64_t work[ACCT_COMP_COUNT];    /* instructions issued in the ROB-full cycles
 					      global[] counted behind a long miss (L2D, D-TLB) */
+	uint64_t unit_idle[2];             /* of mispredictions' windows: ROB-full cycles
+					      with no divider at work, the head on
+					      nothing [0] or a long-latency op [1] */
+	uint64_t unit_busy;                /* cycles with a divider working */
+	uint64_t bp_uidle[2];              /* the window's row: unit_idle's cycles */
 };
 
 struct acct {

@@ -16,7 +16,13 @@
  *                   instructions that still issue are counted as work,
  *                   which the read-out gives back at the base rate: the
  *                   window behind the miss does work it would have done
- *                   anyway;
+ *                   anyway; behind an unresolved misprediction with no
+ *                   divider at work and the head on a long-latency op or
+ *                   none, the branch's row also counts the cycle in its
+ *                   unit-idle counter: with a correct prediction the ROB
+ *                   would hold the correct path's divides, and a program
+ *                   whose base time the divider fills loses that cycle to
+ *                   the branch (the read-out weighs the share);
  *   misprediction   window (the branch in the ROB, unresolved, ROB not
  *                   full): the branch's penalty counter, except cycles in
  *                   which nothing commits because the head waits on a
@@ -33,15 +39,21 @@
  *                   kept through the refill until instructions enter the
  *                   ROB again; a dispatch-starved cycle (no instruction
  *                   entered the ROB) goes to it whole if the backend issued
- *                   nothing, else to its partial counter, of which the
- *                   read-out charges the share the program's base rate
- *                   says was lost (acct_ivx_stack).
+ *                   nothing or if the episode began while the machine
+ *                   issued at half its dispatch width or more (a 1-bit
+ *                   flag, from the issue of the 4 cycles before), else to
+ *                   its partial counter, of which the read-out charges the
+ *                   share the program's base rate says was lost
+ *                   (acct_ivx_stack).
  *
  * In hardware the branch rows are the FMT's (the I-side cycles of a wrong
  * path wait in the fetch row's local counters and are dropped with it),
- * each with one more counter (blocked cycles) and the 2-bit component that
- * blocked last; beside the FMT's global counters, three partial and two
- * work counters (docs/cpi-stacks.md §2 has the storage). A set of units
+ * each with two more counters (blocked cycles, divider-idle full cycles),
+ * a bit (was the head on a long-latency op) and the 2-bit component that
+ * blocked last; beside the FMT's global counters, three partial, two work,
+ * two unit-idle counters and one of cycles with a divider at work, fed by
+ * the divider's busy signal (cycle_record.units_busy; docs/cpi-stacks.md
+ * §2 has the storage). A set of units
  * (acct_set.c) gives this unit only the correct-path mispredicted branch,
  * whose row is the only one that ever reaches a global counter, and
  * correct-path I-side stalls (the wrong path's local counters are dropped
@@ -70,6 +82,9 @@ void acct_ivx_insn(struct acct *a, const struct insn_event *e)
 	s->bp_blocked = 0;
 	s->bp_seq = 0;
 	s->bp = ACCT_IVX_BP_REFILL;
+	s->unit_idle[0] += s->bp_uidle[0];
+	s->unit_idle[1] += s->bp_uidle[1];
+	s->bp_uidle[0] = s->bp_uidle[1] = 0;
 }
 
 static void ivx_on_insn(void *ctx, const struct insn_event *e)
@@ -89,6 +104,7 @@ static void ivx_on_miss(void *ctx, const struct miss_event *e)
 	s->bp_pen = 0;
 	s->bp_blocked = 0;
 	s->bp_blocked_comp = ACCT_COMP_COUNT;
+	s->bp_uidle[0] = s->bp_uidle[1] = 0;
 }
 
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
@@ -100,6 +116,18 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 	uint64_t issued = (uint64_t)r->issued_correct;
 	uint64_t *g = s->t.global;
 
+	/* an I-side episode begins: was the machine issuing at half its
+	 * dispatch width or more in the 4 cycles before? */
+	if (fe >= 0 && s->icause < 0) {
+		uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
+		s->iwide = sum * 2 >= a->dispatch_width * 4;
+	}
+	/* the last 4 cycles' issue counts, a byte each (the issue width is
+	 * at most 64; a run of n > 1 idle cycles issued nothing) */
+	if (__builtin_expect(n == 1, 1))
+		s->ihist = s->ihist << 8 | (uint32_t)issued;
+	else
+		s->ihist = n < 4 ? s->ihist << (8 * n) : 0;
 	/* the I-side cause: set while fetch waits on a correct-path miss,
 	 * kept through the refill until instructions enter the ROB again */
 	if (fe >= 0)
@@ -109,7 +137,17 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 	if (s->bp == ACCT_IVX_BP_REFILL && entered)
 		s->bp = ACCT_IVX_BP_NONE;
 
+	s->unit_busy += (uint64_t)r->units_busy * n;   /* (0 or 1) */
 	if (acct_rob_full(r)) {
+		/* a full ROB behind an unresolved misprediction, no divider at
+		 * work and nothing at the head but a long-latency op or none: the
+		 * row holds it; had the branch been predicted, the ROB would hold
+		 * the correct path's divides (acct_ivx_stack weighs the share) */
+		if (s->bp == ACCT_IVX_BP_WINDOW && !r->units_busy && (head < 0 || head == ACCT_FU)) {
+			s->bp_uidle[head == ACCT_FU] += n;
+			if (head < 0)
+				return;
+		}
 		if (head >= 0) {
 			g[head] += n;
 			/* behind a long miss, what issues is work the window does
@@ -142,11 +180,13 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 		g[head] += n;
 		return;
 	}
-	/* dispatch starved: the frontend's cycle if the backend is idle too;
-	 * if it still issues, a partial one (how much of it was lost depends
-	 * on how close to its width the program runs: acct_ivx_stack) */
+	/* dispatch starved: the frontend's cycle if the backend is idle too,
+	 * or if the miss came while it issued at half its width or more
+	 * (what still issues drains a window the width was emptying);
+	 * otherwise a partial one (how much of it was lost depends on how
+	 * close to its width the program runs: acct_ivx_stack) */
 	if (starved) {
-		if (issued)
+		if (issued && !s->iwide)
 			s->partial[s->icause] += n;
 		else
 			g[s->icause] += n;
@@ -166,6 +206,16 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
  *   an I-side counter takes its partial cycles in the proportion
  *     f = min(1, (1 / (W x CPI*))^2):
  *     comp = global + partial x f.
+ * and the misprediction rows' divider-idle full cycles U (U1 of them
+ * counted in the long-latency unit's global counter, the head on such an
+ * op) go to the branch predictor in the proportion the divider filled the
+ * base cycles, D the cycles a divider worked:
+ *     g = min(1, (D / (C - A - partial x f - (U - U1) x g))^2),
+ *     bpred += U x g, long-latency unit -= U1 x g.
+ * A program whose base time is the divider's (muldiv: one unpipelined
+ * divider, D near the base cycles) would have kept it working on the
+ * correct path's divides; one that divides rarely (D small) was held up
+ * by something else, which the FMT's rule names.
  * A program running at the machine's width (CPI* = 1/W) loses every
  * starved cycle, as interval analysis says; one limited by its own
  * dependences (CPI* well above 1/W) keeps executing its chain while fetch
@@ -179,18 +229,26 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
  */
 #define IVX_ROUNDS 8
 
+/* raw[]: global, work, partial, then the two unit-idle counters and the
+ * unit-busy one (struct acct_mark keeps as many) */
+#define IVX_RAW (2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 3)
+_Static_assert(sizeof ((struct acct_mark *)0)->raw == IVX_RAW * sizeof(uint64_t), "acct_mark.raw");
+
 void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 {
 	const struct acct_ivx_state *s = &a->s.ivx;
 	memcpy(raw, s->t.global, ACCT_COMP_COUNT * sizeof *raw);
 	memcpy(raw + ACCT_COMP_COUNT, s->work, ACCT_COMP_COUNT * sizeof *raw);
 	memcpy(raw + 2 * ACCT_COMP_COUNT, s->partial, ACCT_FE_COUNT * sizeof *raw);
+	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT] = s->unit_idle[0];
+	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 1] = s->unit_idle[1];
+	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 2] = s->unit_busy;
 }
 
 void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
 		    uint64_t comp[ACCT_COMP_COUNT])
 {
-	uint64_t now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT];
+	uint64_t now[IVX_RAW];
 	acct_ivx_raw(a, now);
 	if (since)
 		for (size_t i = 0; i < sizeof now / sizeof now[0]; i++)
@@ -204,18 +262,28 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
 		sp += (double)partial[k];
 	double bi = (double)insns - sl, w = a->dispatch_width ? a->dispatch_width : 1;
+	/* the divider-idle full-ROB cycles of mispredictions (held apart;
+	 * counted in the FU component), and the cycles a divider worked */
+	const uint64_t *unit = now + 2 * ACCT_COMP_COUNT + ACCT_FE_COUNT;
+	double ui0 = (double)unit[0], ui1 = (double)unit[1], ub = (double)unit[2], uf = 0;
 	for (int round = 0; round < IVX_ROUNDS; round++) {
-		double bc = (double)cycles - sa - sp * f;
+		double bc = (double)cycles - sa - sp * f - ui0 * uf;
+		double y = bc > 0 ? ub / bc : 1;
+		uf = y >= 1 ? 1 : y * y;
 		cpi = bc > 0 && bi > 0 ? bc / bi : 0;
 		double x = cpi > 0 ? 1 / (w * cpi) : 1;
 		f = x >= 1 ? 1 : x * x;
-		if (sp == 0)
+		if (sp == 0 && ui0 + ui1 == 0)
 			break;
 	}
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 		double c = (double)global[k] - (double)work[k] * cpi;
 		if (k < ACCT_FE_COUNT)
 			c += (double)partial[k] * f;
+		if (k == ACCT_BPRED)
+			c += (ui0 + ui1) * uf;
+		else if (k == ACCT_FU)
+			c -= ui1 * uf;
 		comp[k] = c <= 0 ? 0 : (uint64_t)(c + 0.5);
 	}
 }

@@ -737,10 +737,12 @@ static void publish_cycle(struct core *c)
 	 * occupancies and positions are the last cycle's (the commit stage
 	 * named the head, as nothing committed). */
 	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
+	rec->units_busy = s->units_busy_until > s->cycle;
 	rec->issue_wait = c->cfg.inorder ? issue_wait_of(c, &rec->issue_wait_pc) : ISSUE_WAIT_NONE;
 	if (rec->idle) {
 		const struct idle_key *k = &c->idle_key;
 		if (c->idle_repeatable && rec->fetch_stall == k->fetch_stall && rec->head_wait == k->head_wait &&
+		    rec->units_busy == k->units_busy &&
 		    rec->rob_full == k->rob_full && rec->rob_full_wrong_path == k->rob_full_wrong_path &&
 		    rec->long_misses_outstanding == k->long_misses_outstanding &&
 		    rec->issue_wait == k->issue_wait && rec->issue_wait_pc == k->issue_wait_pc) {
@@ -753,7 +755,7 @@ static void publish_cycle(struct core *c)
 		c->idle_repeatable = c->idle_batching;
 		c->idle_key = (struct idle_key){
 			rec->fetch_stall, rec->head_wait, rec->rob_full, rec->rob_full_wrong_path,
-			rec->long_misses_outstanding, rec->issue_wait, rec->issue_wait_pc,
+			rec->long_misses_outstanding, rec->issue_wait, rec->issue_wait_pc, rec->units_busy,
 		};
 		if (c->cc_current)
 			goto publish;

@@ -315,6 +315,8 @@ static inline __attribute__((always_inline)) int try_issue(struct core *c, struc
 		if (d == cfg->div_units)
 			return 0;
 		c->div_free[d] = now + cfg->div_latency;   /* not pipelined */
+		if (c->div_free[d] > s->units_busy_until)
+			s->units_busy_until = c->div_free[d];
 		lat = cfg->div_latency;
 		break;
 	}
@@ -331,6 +333,8 @@ static inline __attribute__((always_inline)) int try_issue(struct core *c, struc
 		if (d == cfg->fdiv_units)
 			return 0;
 		c->fdiv_free[d] = now + cfg->fdiv_latency; /* not pipelined */
+		if (c->fdiv_free[d] > s->units_busy_until)
+			s->units_busy_until = c->fdiv_free[d];
 		lat = cfg->fdiv_latency;
 		break;
 	}

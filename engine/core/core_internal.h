@@ -139,6 +139,7 @@ struct core_active {
 
 struct core_state {
 	uint64_t cycle;           /* the cycle being (or next to be) simulated */
+	uint64_t units_busy_until; /* the first cycle every divider and FP divider is free */
 	uint64_t next_seq;
 	uint64_t next_event_id;
 	uint64_t head, dispatch, tail;   /* ring positions */
@@ -251,6 +252,7 @@ struct core {
 		int fetch_stall, head_wait, rob_full, rob_full_wrong_path, long_misses_outstanding;
 		int issue_wait;
 		uint64_t issue_wait_pc;
+		int units_busy;
 	} idle_key;
 	uint64_t idle_pending;
 	struct cycle_record idle_first;

@@ -246,6 +246,9 @@ struct cycle_record {
 	 * instruction to blame (0 if none); ISSUE_WAIT_NONE out of order. */
 	int issue_wait;
 	uint64_t issue_wait_pc;
+	/* 1 while an unpipelined unit (a divider or FP divider, any path) is
+	 * still working at the end of the cycle, 0 when all are free. */
+	int units_busy;
 	/* (the fields above are the record's fixed part: CYCLE_RECORD_FIXED) */
 	/* The branches fetched this cycle (both paths), oldest first, so an
 	 * observer that tracks every branch needs no instruction event each. */

@@ -49,6 +49,7 @@ static void same_but_cycle(const struct cycle_record *a, const struct cycle_reco
 	assert_int_equal(a->rob_full, b->rob_full);
 	assert_int_equal(a->rob_full_wrong_path, b->rob_full_wrong_path);
 	assert_int_equal(a->long_misses_outstanding, b->long_misses_outstanding);
+	assert_int_equal(a->units_busy, b->units_busy);
 	assert_int_equal(a->rob_occupancy, b->rob_occupancy);
 	assert_int_equal(a->frontend_occupancy, b->frontend_occupancy);
 	assert_int_equal(a->head_seq, b->head_seq);

@@ -99,13 +99,17 @@ static void test_imiss_covered_by_frontend(void **state)
  *   c6-c8   fetch waits; nothing enters, nothing issues: the ROB is dry
  *   c9-c10  the line is there, the refill: nothing enters yet
  *   c11     the missed block's first instruction enters the ROB
- * The 5 starved and idle cycles (c6-c10) are the miss's; of the partial
- * ones it takes the share f = min(1, (1 / (4 x CPI*))^2), CPI* the
- * cycles no counter took per committed instruction (acct_ivx.c), worked
- * out with f in turn from f = 0:
- *   k = 4: 800 instructions; CPI* = (212 - 5 - 3f) / 800 settles at
- *          f = 0.96: 5 + 2.88 = 8 cycles, every starved one (the FMT's
- *          view of a machine running at its width);
+ * The 5 starved and idle cycles (c6-c10) are the miss's. The partial ones
+ * are too if the miss came while the machine issued at half its dispatch
+ * width or more (8 instructions or more in the 4 cycles before c0: k = 4
+ * and k = 2), else it takes the share f = min(1, (1 / (4 x CPI*))^2) of
+ * them, CPI* the cycles no counter took per committed instruction
+ * (acct_ivx.c), worked out with f in turn from f = 0:
+ *   k = 4: every starved cycle, 8 (the FMT's view of a machine running
+ *          at its width; the share would say the same: CPI* = (212 - 5 -
+ *          3f) / 800 settles at f = 0.96, 5 + 2.88);
+ *   k = 2: every starved cycle, 8 (the share alone: CPI* = (212 - 5 -
+ *          3f) / 400 = 0.52, f = 0.23, 5 + 0.7 = 6);
  *   k = 1: 200 instructions; CPI* = (212 - 5 - 3f) / 200 = 1.03,
  *          f = 0.06: 5 + 0.18 = 5, the idle ones only (the ROB's chain
  *          kept the machine busy in c3-c5).
@@ -134,6 +138,12 @@ static void test_imiss_starving_width_bound(void **state)
 {
 	(void)state;
 	imiss_starving_dispatch(4, 8);
+}
+
+static void test_imiss_starving_half_width(void **state)
+{
+	(void)state;
+	imiss_starving_dispatch(2, 8);
 }
 
 static void test_imiss_starving_dependence_bound(void **state)
@@ -201,6 +211,69 @@ static void test_branch_behind_long_latency_head(void **state)
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_BPRED), 10);
 	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 6, [ACCT_FU] = 4 });
 	fake_free(&f);
+}
+
+/*
+ * A misprediction whose window fills the ROB while the divider stands
+ * idle, after 40 steady cycles committing one instruction each, with the
+ * divider at work in all of them (a divide-bound program, `dividing`) or
+ * in none.
+ *   c0      B (mispredicted) enters the ROB; the ROB not full: penalty
+ *   c1-c6   the ROB full of B's wrong path, the head a multiply (a
+ *           long-latency op), no divider at work
+ *   c7-c10  the same, the head executing (nothing to charge it to)
+ *   c11     B resolves; c11-c12 the refill
+ *   c13     the first correct-path instruction enters the ROB
+ * FMT: the window's full cycles to the head (FU 6, the rest base), the
+ * branch 3 (c0 and the refill). ivx without divides: the same. ivx in the
+ * divide-bound program: the 10 divider-idle full cycles are the branch's
+ * in the share g = min(1, (D / (C - A - 4g))^2), D = 40 cycles with the
+ * divider at work, C = 54, A = 9 counted: g = 0.94 after the read-out's
+ * rounds: bpred 3 + 10 x 0.94 = 12, FU 6 - 6 x 0.94 = 0. With a correct
+ * prediction the ROB would have held the next divides.
+ */
+static void branch_with_idle_divider(int dividing, const uint64_t want[ACCT_COMP_COUNT])
+{
+	struct fake f;
+	fake_init(&f);
+	uint64_t seq = 1;
+	for (int i = 0; i < 40; i++, seq++) {
+		fake_insn(&f, INSN_FETCH, seq, &f.div, -1, 0);
+		fake_insn(&f, INSN_DISPATCH, seq, &f.div, (int)seq % 8, 0);
+		fake_insn(&f, INSN_COMMIT, seq, &f.div, (int)seq % 8, 0);
+		f.rec.units_busy = dividing;
+		cycle_issuing(&f, 1, FETCH_OK, 4, HEAD_EXECUTING, 0);
+	}
+	uint64_t b = seq++;
+	fake_insn(&f, INSN_FETCH, b, &f.branch, -1, F_MISPRED);
+	fake_insn(&f, INSN_DISPATCH, b, &f.branch, 0, F_MISPRED);
+	mispredict_begins(&f, b);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 8, HEAD_EXECUTING, 0);                        /* c0 */
+	fake_idle(&f, 6, FETCH_STALL_WRONG_PATH, (int)f.cfg.rob_size, HEAD_LONG_LATENCY, 1); /* c1-c6 */
+	fake_idle(&f, 4, FETCH_STALL_WRONG_PATH, (int)f.cfg.rob_size, HEAD_EXECUTING, 1);    /* c7-c10 */
+	fake_insn(&f, INSN_COMPLETE, b, &f.branch, 0, F_MISPRED);
+	fake_insn(&f, INSN_COMMIT, b, &f.branch, 0, F_MISPRED);
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);                               /* c11 */
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);                               /* c12 */
+	fake_insn(&f, INSN_FETCH, seq, &f.alu, -1, 0);
+	fake_insn(&f, INSN_DISPATCH, seq, &f.alu, 1, 0);
+	fake_end(&f, FETCH_OK, 1, HEAD_EXECUTING, 0);                                      /* c13 */
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_BPRED), 3);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_FU), 6);
+	assert_ivx(&f, want);
+	fake_free(&f);
+}
+
+static void test_branch_with_idle_divider_divide_bound(void **state)
+{
+	(void)state;
+	branch_with_idle_divider(1, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 12 });
+}
+
+static void test_branch_with_idle_divider_no_divides(void **state)
+{
+	(void)state;
+	branch_with_idle_divider(0, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 3, [ACCT_FU] = 6 });
 }
 
 /*
@@ -414,9 +487,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_imiss_covered_by_frontend),
 		cmocka_unit_test(test_imiss_starving_width_bound),
+		cmocka_unit_test(test_imiss_starving_half_width),
 		cmocka_unit_test(test_imiss_starving_dependence_bound),
 		cmocka_unit_test(test_imiss_without_base_rate),
 		cmocka_unit_test(test_branch_behind_long_latency_head),
+		cmocka_unit_test(test_branch_with_idle_divider_divide_bound),
+		cmocka_unit_test(test_branch_with_idle_divider_no_divides),
 		cmocka_unit_test(test_correct_branch_charges_nothing),
 		cmocka_unit_test(test_machine_waits_on_dmiss),
 		cmocka_unit_test(test_full_rob_with_work),
