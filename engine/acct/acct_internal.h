@@ -366,6 +366,73 @@ void acct_power5_insn(struct acct *a, const struct insn_event *e);
  * run, core_observer.on_idle_cycles). */
 void acct_ivx_insn(struct acct *a, const struct insn_event *e);
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n);
+/* The rules of acct_ivx_cycles (acct_ivx.c explains them) given the
+ * record read the counters' way: the ROB full (acct_rob_full), the
+ * component a blocked head stands for and the correct-path I-side stall
+ * (acct_head_comp, acct_fetch_comp), each "none" if not below
+ * ACCT_COMP_COUNT / ACCT_FE_COUNT, so a set passes its own reading
+ * instead of working it out again. */
+static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, int full, unsigned head,
+				  unsigned fe, uint64_t n)
+{
+	struct acct_ivx_state *s = &a->s.ivx;
+	int has_head = head < ACCT_COMP_COUNT;
+	int entered = r->dispatched_correct > 0;
+	uint64_t issued = (uint64_t)r->issued_correct;
+	uint64_t *g = s->t.global;
+
+	/* the I-side cause: set while fetch waits on a correct-path miss,
+	 * kept through the refill until instructions enter the ROB again */
+	if (fe < ACCT_FE_COUNT)
+		s->icause = (int32_t)fe;
+	else if (entered)
+		s->icause = -1;
+	if (s->bp == ACCT_IVX_BP_REFILL && entered)
+		s->bp = ACCT_IVX_BP_NONE;
+
+	if (full) {
+		if (has_head) {
+			g[head] += n;
+			/* behind a long miss, what issues is work the window does
+			 * anyway: counted, and valued when the stack is read */
+			if (head == ACCT_L2D || head == ACCT_DTLB)
+				s->work[head] += issued * n;
+		}
+		return;
+	}
+	switch (s->bp) {
+	case ACCT_IVX_BP_WINDOW:
+		if (r->committed == 0 && has_head) {
+			s->bp_blocked += n;
+			s->bp_blocked_comp = (int32_t)head;
+		} else {
+			s->bp_pen += n;
+		}
+		return;
+	case ACCT_IVX_BP_REFILL:
+		g[fe < ACCT_FE_COUNT ? fe : ACCT_BPRED] += n;
+		return;
+	default:
+		break;
+	}
+	int starved = s->icause >= 0 && !entered;
+	/* the whole machine waits on a D-side miss at the head (nothing
+	 * commits, nothing issues, and not for want of instructions): the
+	 * miss's, even with room in the ROB */
+	if (!starved && r->committed == 0 && !issued && (head == ACCT_L1D || head == ACCT_L2D || head == ACCT_DTLB)) {
+		g[head] += n;
+		return;
+	}
+	/* dispatch starved: the frontend's cycle if the backend is idle too;
+	 * if it still issues, a partial one (how much of it was lost depends
+	 * on how close to its width the program runs: acct_ivx_stack) */
+	if (starved) {
+		if (issued)
+			s->partial[s->icause] += n;
+		else
+			g[s->icause] += n;
+	}
+}
 /* ivx counters: the stack read out of the counters (cycles, committed
  * instructions: the clock's), as acct_ivx.c explains; `since`, if not
  * NULL, the counters at a mark (acct_mark: raw[] is global, work,

@@ -93,64 +93,7 @@ static void ivx_on_miss(void *ctx, const struct miss_event *e)
 
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 {
-	struct acct_ivx_state *s = &a->s.ivx;
-	int head = acct_head_comp(r);
-	int fe = acct_fetch_comp(r->fetch_stall);
-	int entered = r->dispatched_correct > 0;
-	uint64_t issued = (uint64_t)r->issued_correct;
-	uint64_t *g = s->t.global;
-
-	/* the I-side cause: set while fetch waits on a correct-path miss,
-	 * kept through the refill until instructions enter the ROB again */
-	if (fe >= 0)
-		s->icause = fe;
-	else if (entered)
-		s->icause = -1;
-	if (s->bp == ACCT_IVX_BP_REFILL && entered)
-		s->bp = ACCT_IVX_BP_NONE;
-
-	if (acct_rob_full(r)) {
-		if (head >= 0) {
-			g[head] += n;
-			/* behind a long miss, what issues is work the window does
-			 * anyway: counted, and valued when the stack is read */
-			if (head == ACCT_L2D || head == ACCT_DTLB)
-				s->work[head] += issued * n;
-		}
-		return;
-	}
-	switch (s->bp) {
-	case ACCT_IVX_BP_WINDOW:
-		if (r->committed == 0 && head >= 0) {
-			s->bp_blocked += n;
-			s->bp_blocked_comp = head;
-		} else {
-			s->bp_pen += n;
-		}
-		return;
-	case ACCT_IVX_BP_REFILL:
-		g[fe >= 0 ? fe : ACCT_BPRED] += n;
-		return;
-	default:
-		break;
-	}
-	int starved = s->icause >= 0 && !entered;
-	/* the whole machine waits on a D-side miss at the head (nothing
-	 * commits, nothing issues, and not for want of instructions): the
-	 * miss's, even with room in the ROB */
-	if (!starved && r->committed == 0 && !issued && (head == ACCT_L1D || head == ACCT_L2D || head == ACCT_DTLB)) {
-		g[head] += n;
-		return;
-	}
-	/* dispatch starved: the frontend's cycle if the backend is idle too;
-	 * if it still issues, a partial one (how much of it was lost depends
-	 * on how close to its width the program runs: acct_ivx_stack) */
-	if (starved) {
-		if (issued)
-			s->partial[s->icause] += n;
-		else
-			g[s->icause] += n;
-	}
+	acct_ivx_rules(a, r, acct_rob_full(r), (unsigned)acct_head_comp(r), (unsigned)acct_fetch_comp(r->fetch_stall), n);
 }
 
 /*

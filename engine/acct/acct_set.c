@@ -204,7 +204,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		s->again.local = local;
 		s->again.shared = shared;
 	}
-	acct_ivx_cycles(s->unit[ACCT_IVX], r, 1);
+	acct_ivx_rules(s->unit[ACCT_IVX], r, full, head, fe, 1);
 	follow_overlap(s, r, 1);
 }
 
