@@ -331,6 +331,7 @@ struct xtrace *xtrace_new(void)
 	t->obs = (struct core_observer){
 		.name = "explorer-trace", .ctx = t,
 		.on_miss = on_miss, .on_cycle = on_cycle, .on_idle_cycles = on_idle_cycles,
+		.cycle_skip = CYCLE_SKIP_OCCUPANCY | CYCLE_SKIP_ISSUE_HEAD,
 		.state_size = state_size, .save = save, .restore = restore,
 		.miss_filter = (MISS_BIT(MISS_KIND_COUNT) - 1) & ~(MISS_BIT(MISS_ROB_FULL) | MISS_BIT(MISS_ROB_EMPTY)),
 	};
