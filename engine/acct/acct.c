@@ -190,9 +190,8 @@ uint64_t acct_component(const struct acct *a, int comp)
 	if (a->method == ACCT_SFMT && comp < ACCT_FE_COUNT)
 		return a->src->s.fmt.sfmt_global[comp];
 	if (a->method == ACCT_IVX) {
-		struct acct_stack s;
-		acct_get_stack(a, &s);
-		return s.comp[comp];
+		const struct acct_clock *clk = a->clock ? a->clock : &a->src->s.t.clk;
+		return acct_ivx_component(a, clk->cycles, clk->insns, comp);
 	}
 	return a->src->s.t.global[comp];
 }

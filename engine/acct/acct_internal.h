@@ -440,6 +440,9 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
 		    uint64_t comp[ACCT_COMP_COUNT]);
 void acct_ivx_raw(const struct acct *a, uint64_t *raw);
+/* Component `comp` of acct_ivx_stack's read-out (since the start), without
+ * working out the others (the explorer reads one at every miss event). */
+uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
 
 /* The miss events the units read: every kind but the ROB-full / ROB-empty

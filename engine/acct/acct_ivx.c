@@ -130,14 +130,11 @@ void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 	memcpy(raw + 2 * ACCT_COMP_COUNT, s->partial, ACCT_FE_COUNT * sizeof *raw);
 }
 
-void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
-		    uint64_t comp[ACCT_COMP_COUNT])
+/* The base rate CPI* and the partial share f of the read-out above, from
+ * the counters now[] (acct_ivx_raw's layout). */
+static void ivx_rates(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *now,
+		      double *cpi_out, double *f_out)
 {
-	uint64_t now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT];
-	acct_ivx_raw(a, now);
-	if (since)
-		for (size_t i = 0; i < sizeof now / sizeof now[0]; i++)
-			now[i] -= since[i];
 	const uint64_t *global = now, *work = now + ACCT_COMP_COUNT, *partial = now + 2 * ACCT_COMP_COUNT;
 	double sa = 0, sl = 0, sp = 0, f = 0, cpi = 0;
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
@@ -155,12 +152,40 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 		if (sp == 0)
 			break;
 	}
-	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		double c = (double)global[k] - (double)work[k] * cpi;
-		if (k < ACCT_FE_COUNT)
-			c += (double)partial[k] * f;
-		comp[k] = c <= 0 ? 0 : (uint64_t)(c + 0.5);
-	}
+	*cpi_out = cpi;
+	*f_out = f;
+}
+
+/* Component k of the read-out, given the rates. */
+static uint64_t ivx_comp(const uint64_t *now, int k, double cpi, double f)
+{
+	double c = (double)now[k] - (double)now[ACCT_COMP_COUNT + k] * cpi;
+	if (k < ACCT_FE_COUNT)
+		c += (double)now[2 * ACCT_COMP_COUNT + k] * f;
+	return c <= 0 ? 0 : (uint64_t)(c + 0.5);
+}
+
+void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
+		    uint64_t comp[ACCT_COMP_COUNT])
+{
+	uint64_t now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT];
+	acct_ivx_raw(a, now);
+	if (since)
+		for (size_t i = 0; i < sizeof now / sizeof now[0]; i++)
+			now[i] -= since[i];
+	double cpi, f;
+	ivx_rates(a, cycles, insns, now, &cpi, &f);
+	for (int k = 0; k < ACCT_COMP_COUNT; k++)
+		comp[k] = ivx_comp(now, k, cpi, f);
+}
+
+uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp)
+{
+	uint64_t now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT];
+	acct_ivx_raw(a, now);
+	double cpi, f;
+	ivx_rates(a, cycles, insns, now, &cpi, &f);
+	return ivx_comp(now, comp, cpi, f);
 }
 
 static void ivx_on_cycle(void *ctx, const struct cycle_record *r)
