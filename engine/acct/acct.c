@@ -76,6 +76,7 @@ struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_e
 	}
 	a->method = method;
 	a->src = a;
+	a->memo = &a->memo_store;
 	a->penalty[ACCT_L1I] = cfg->penalty_l1i;
 	a->penalty[ACCT_L2I] = cfg->penalty_l2i;
 	a->penalty[ACCT_ITLB] = cfg->penalty_itlb;

@@ -133,6 +133,15 @@ struct acct {
 	 * find a completing branch without a search, always checked against
 	 * the row's seq, so it needs no snapshot. */
 	uint16_t rob_row[ACCT_MAX_ROB_ID];
+	/* ivx: the read-out's rates for the counters last read
+	 * (acct_ivx_component): a reader that asks again before they change,
+	 * as the explorer does for events in the same cycle, reuses them.
+	 * Keyed by every input, so it needs no snapshot; `memo` points at
+	 * `memo_store`, so a read through a const unit can fill it. */
+	struct acct_ivx_memo {
+		uint64_t cycles, insns, ga, wl, pp;   /* the inputs (cycles 0: none yet) */
+		double cpi, f;
+	} memo_store, *memo;
 	union {
 		struct acct_totals t;
 		struct acct_naive_state naive;

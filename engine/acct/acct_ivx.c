@@ -131,18 +131,11 @@ void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 }
 
 /* The base rate CPI* and the partial share f of the read-out above, from
- * the counters now[] (acct_ivx_raw's layout). */
-static void ivx_rates(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *now,
+ * the sums of the global, work and partial counters. */
+static void ivx_rates(const struct acct *a, uint64_t cycles, uint64_t insns, double sa, double sl, double sp,
 		      double *cpi_out, double *f_out)
 {
-	const uint64_t *global = now, *work = now + ACCT_COMP_COUNT, *partial = now + 2 * ACCT_COMP_COUNT;
-	double sa = 0, sl = 0, sp = 0, f = 0, cpi = 0;
-	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		sa += (double)global[k];
-		sl += (double)work[k];
-	}
-	for (int k = 0; k < ACCT_FE_COUNT; k++)
-		sp += (double)partial[k];
+	double f = 0, cpi = 0;
 	double bi = (double)insns - sl, w = a->dispatch_width ? a->dispatch_width : 1;
 	for (int round = 0; round < IVX_ROUNDS; round++) {
 		double bc = (double)cycles - sa - sp * f;
@@ -156,7 +149,8 @@ static void ivx_rates(const struct acct *a, uint64_t cycles, uint64_t insns, con
 	*f_out = f;
 }
 
-/* Component k of the read-out, given the rates. */
+/* Component k of the read-out of the counters now[] (acct_ivx_raw's
+ * layout), given the rates. */
 static uint64_t ivx_comp(const uint64_t *now, int k, double cpi, double f)
 {
 	double c = (double)now[k] - (double)now[ACCT_COMP_COUNT + k] * cpi;
@@ -173,19 +167,41 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 	if (since)
 		for (size_t i = 0; i < sizeof now / sizeof now[0]; i++)
 			now[i] -= since[i];
-	double cpi, f;
-	ivx_rates(a, cycles, insns, now, &cpi, &f);
+	const uint64_t *global = now, *work = now + ACCT_COMP_COUNT, *partial = now + 2 * ACCT_COMP_COUNT;
+	double sa = 0, sl = 0, sp = 0, cpi, f;
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		sa += (double)global[k];
+		sl += (double)work[k];
+	}
+	for (int k = 0; k < ACCT_FE_COUNT; k++)
+		sp += (double)partial[k];
+	ivx_rates(a, cycles, insns, sa, sl, sp, &cpi, &f);
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)
 		comp[k] = ivx_comp(now, k, cpi, f);
 }
 
 uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp)
 {
+	const struct acct_ivx_state *s = &a->s.ivx;
 	uint64_t now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT];
 	acct_ivx_raw(a, now);
-	double cpi, f;
-	ivx_rates(a, cycles, insns, now, &cpi, &f);
-	return ivx_comp(now, comp, cpi, f);
+	/* Summed as integers and converted once: counts of cycles and
+	 * instructions stay far below 2^53, where a sum of doubles is exact,
+	 * so this is the stack's sum to the bit, in a fraction of the
+	 * instructions (the explorer reads a component at every miss event). */
+	uint64_t ga = 0, wl = 0, pp = 0;
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		ga += s->t.global[k];
+		wl += s->work[k];
+	}
+	for (int k = 0; k < ACCT_FE_COUNT; k++)
+		pp += s->partial[k];
+	struct acct_ivx_memo *m = a->memo;
+	if (m->cycles != cycles || m->insns != insns || m->ga != ga || m->wl != wl || m->pp != pp || !cycles) {
+		*m = (struct acct_ivx_memo){ .cycles = cycles, .insns = insns, .ga = ga, .wl = wl, .pp = pp };
+		ivx_rates(a, cycles, insns, (double)ga, (double)wl, (double)pp, &m->cpi, &m->f);
+	}
+	return ivx_comp(now, comp, m->cpi, m->f);
 }
 
 static void ivx_on_cycle(void *ctx, const struct cycle_record *r)
