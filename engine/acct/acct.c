@@ -76,6 +76,7 @@ struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_e
 	}
 	a->method = method;
 	a->src = a;
+	a->memo = &a->memo_store;
 	a->penalty[ACCT_L1I] = cfg->penalty_l1i;
 	a->penalty[ACCT_L2I] = cfg->penalty_l2i;
 	a->penalty[ACCT_ITLB] = cfg->penalty_itlb;
@@ -190,9 +191,8 @@ uint64_t acct_component(const struct acct *a, int comp)
 	if (a->method == ACCT_SFMT && comp < ACCT_FE_COUNT)
 		return a->src->s.fmt.sfmt_global[comp];
 	if (a->method == ACCT_IVX) {
-		struct acct_stack s;
-		acct_get_stack(a, &s);
-		return s.comp[comp];
+		const struct acct_clock *clk = a->clock ? a->clock : &a->src->s.t.clk;
+		return acct_ivx_component(a, clk->cycles, clk->insns, comp);
 	}
 	return a->src->s.t.global[comp];
 }

@@ -142,6 +142,16 @@ struct acct {
 	 * find a completing branch without a search, always checked against
 	 * the row's seq, so it needs no snapshot. */
 	uint16_t rob_row[ACCT_MAX_ROB_ID];
+	/* ivx: the read-out's rates for the counters last read
+	 * (acct_ivx_component): a reader that asks again before they change,
+	 * as the explorer does for events in the same cycle, reuses them.
+	 * Keyed by every input, so it needs no snapshot; `memo` points at
+	 * `memo_store`, so a read through a const unit can fill it. */
+	struct acct_ivx_memo {
+		uint64_t cycles, insns, ga, wl, pp;   /* the inputs (cycles 0: none yet) */
+		uint64_t ui0, ui1, ub;
+		double cpi, f, uf;
+	} memo_store, *memo;
 	union {
 		struct acct_totals t;
 		struct acct_naive_state naive;
@@ -375,6 +385,97 @@ void acct_power5_insn(struct acct *a, const struct insn_event *e);
  * run, core_observer.on_idle_cycles). */
 void acct_ivx_insn(struct acct *a, const struct insn_event *e);
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n);
+/* The rules of acct_ivx_cycles (acct_ivx.c explains them) given the
+ * record read the counters' way: the ROB full (acct_rob_full), the
+ * component a blocked head stands for and the correct-path I-side stall
+ * (acct_head_comp, acct_fetch_comp), each "none" if not below
+ * ACCT_COMP_COUNT / ACCT_FE_COUNT, so a set passes its own reading
+ * instead of working it out again. */
+static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, int full, unsigned head,
+				  unsigned fe, uint64_t n)
+{
+	struct acct_ivx_state *s = &a->s.ivx;
+	int has_head = head < ACCT_COMP_COUNT;
+	int entered = r->dispatched_correct > 0;
+	uint64_t issued = (uint64_t)r->issued_correct;
+	uint64_t *g = s->t.global;
+
+	/* an I-side episode begins: was the machine issuing at half its
+	 * dispatch width or more in the 4 cycles before? */
+	if (fe < ACCT_FE_COUNT && s->icause < 0) {
+		uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
+		s->iwide = sum * 2 >= a->dispatch_width * 4;
+	}
+	/* the last 4 cycles' issue counts, a byte each (the issue width is
+	 * at most 64; a run of n > 1 idle cycles issued nothing) */
+	if (__builtin_expect(n == 1, 1))
+		s->ihist = s->ihist << 8 | (uint32_t)issued;
+	else
+		s->ihist = n < 4 ? s->ihist << (8 * n) : 0;
+	/* the I-side cause: set while fetch waits on a correct-path miss,
+	 * kept through the refill until instructions enter the ROB again */
+	if (fe < ACCT_FE_COUNT)
+		s->icause = (int32_t)fe;
+	else if (entered)
+		s->icause = -1;
+	if (s->bp == ACCT_IVX_BP_REFILL && entered)
+		s->bp = ACCT_IVX_BP_NONE;
+
+	s->unit_busy += (uint64_t)r->units_busy * n;   /* (0 or 1) */
+	if (full) {
+		/* a full ROB behind an unresolved misprediction, no divider at
+		 * work and nothing at the head but a long-latency op or none: the
+		 * row holds it; had the branch been predicted, the ROB would hold
+		 * the correct path's divides (acct_ivx_stack weighs the share) */
+		if (s->bp == ACCT_IVX_BP_WINDOW && !r->units_busy && (!has_head || head == ACCT_FU)) {
+			s->bp_uidle[head == ACCT_FU] += n;
+			if (!has_head)
+				return;
+		}
+		if (has_head) {
+			g[head] += n;
+			/* behind a long miss, what issues is work the window does
+			 * anyway: counted, and valued when the stack is read */
+			if (head == ACCT_L2D || head == ACCT_DTLB)
+				s->work[head] += issued * n;
+		}
+		return;
+	}
+	switch (s->bp) {
+	case ACCT_IVX_BP_WINDOW:
+		if (r->committed == 0 && has_head) {
+			s->bp_blocked += n;
+			s->bp_blocked_comp = (int32_t)head;
+		} else {
+			s->bp_pen += n;
+		}
+		return;
+	case ACCT_IVX_BP_REFILL:
+		g[fe < ACCT_FE_COUNT ? fe : ACCT_BPRED] += n;
+		return;
+	default:
+		break;
+	}
+	int starved = s->icause >= 0 && !entered;
+	/* the whole machine waits on a D-side miss at the head (nothing
+	 * commits, nothing issues, and not for want of instructions): the
+	 * miss's, even with room in the ROB */
+	if (!starved && r->committed == 0 && !issued && (head == ACCT_L1D || head == ACCT_L2D || head == ACCT_DTLB)) {
+		g[head] += n;
+		return;
+	}
+	/* dispatch starved: the frontend's cycle if the backend is idle too,
+	 * or if the miss came while it issued at half its width or more
+	 * (what still issues drains a window the width was emptying);
+	 * otherwise a partial one (how much of it was lost depends on how
+	 * close to its width the program runs: acct_ivx_stack) */
+	if (starved) {
+		if (issued && !s->iwide)
+			s->partial[s->icause] += n;
+		else
+			g[s->icause] += n;
+	}
+}
 /* ivx counters: the stack read out of the counters (cycles, committed
  * instructions: the clock's), as acct_ivx.c explains; `since`, if not
  * NULL, the counters at a mark (acct_mark: raw[] is global, work,
@@ -382,6 +483,9 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n);
 void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
 		    uint64_t comp[ACCT_COMP_COUNT]);
 void acct_ivx_raw(const struct acct *a, uint64_t *raw);
+/* Component `comp` of acct_ivx_stack's read-out (since the start), without
+ * working out the others (the explorer reads one at every miss event). */
+uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
 
 /* The miss events the units read: every kind but the ROB-full / ROB-empty

@@ -109,88 +109,7 @@ static void ivx_on_miss(void *ctx, const struct miss_event *e)
 
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 {
-	struct acct_ivx_state *s = &a->s.ivx;
-	int head = acct_head_comp(r);
-	int fe = acct_fetch_comp(r->fetch_stall);
-	int entered = r->dispatched_correct > 0;
-	uint64_t issued = (uint64_t)r->issued_correct;
-	uint64_t *g = s->t.global;
-
-	/* an I-side episode begins: was the machine issuing at half its
-	 * dispatch width or more in the 4 cycles before? */
-	if (fe >= 0 && s->icause < 0) {
-		uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
-		s->iwide = sum * 2 >= a->dispatch_width * 4;
-	}
-	/* the last 4 cycles' issue counts, a byte each (the issue width is
-	 * at most 64; a run of n > 1 idle cycles issued nothing) */
-	if (__builtin_expect(n == 1, 1))
-		s->ihist = s->ihist << 8 | (uint32_t)issued;
-	else
-		s->ihist = n < 4 ? s->ihist << (8 * n) : 0;
-	/* the I-side cause: set while fetch waits on a correct-path miss,
-	 * kept through the refill until instructions enter the ROB again */
-	if (fe >= 0)
-		s->icause = fe;
-	else if (entered)
-		s->icause = -1;
-	if (s->bp == ACCT_IVX_BP_REFILL && entered)
-		s->bp = ACCT_IVX_BP_NONE;
-
-	s->unit_busy += (uint64_t)r->units_busy * n;   /* (0 or 1) */
-	if (acct_rob_full(r)) {
-		/* a full ROB behind an unresolved misprediction, no divider at
-		 * work and nothing at the head but a long-latency op or none: the
-		 * row holds it; had the branch been predicted, the ROB would hold
-		 * the correct path's divides (acct_ivx_stack weighs the share) */
-		if (s->bp == ACCT_IVX_BP_WINDOW && !r->units_busy && (head < 0 || head == ACCT_FU)) {
-			s->bp_uidle[head == ACCT_FU] += n;
-			if (head < 0)
-				return;
-		}
-		if (head >= 0) {
-			g[head] += n;
-			/* behind a long miss, what issues is work the window does
-			 * anyway: counted, and valued when the stack is read */
-			if (head == ACCT_L2D || head == ACCT_DTLB)
-				s->work[head] += issued * n;
-		}
-		return;
-	}
-	switch (s->bp) {
-	case ACCT_IVX_BP_WINDOW:
-		if (r->committed == 0 && head >= 0) {
-			s->bp_blocked += n;
-			s->bp_blocked_comp = head;
-		} else {
-			s->bp_pen += n;
-		}
-		return;
-	case ACCT_IVX_BP_REFILL:
-		g[fe >= 0 ? fe : ACCT_BPRED] += n;
-		return;
-	default:
-		break;
-	}
-	int starved = s->icause >= 0 && !entered;
-	/* the whole machine waits on a D-side miss at the head (nothing
-	 * commits, nothing issues, and not for want of instructions): the
-	 * miss's, even with room in the ROB */
-	if (!starved && r->committed == 0 && !issued && (head == ACCT_L1D || head == ACCT_L2D || head == ACCT_DTLB)) {
-		g[head] += n;
-		return;
-	}
-	/* dispatch starved: the frontend's cycle if the backend is idle too,
-	 * or if the miss came while it issued at half its width or more
-	 * (what still issues drains a window the width was emptying);
-	 * otherwise a partial one (how much of it was lost depends on how
-	 * close to its width the program runs: acct_ivx_stack) */
-	if (starved) {
-		if (issued && !s->iwide)
-			s->partial[s->icause] += n;
-		else
-			g[s->icause] += n;
-	}
+	acct_ivx_rules(a, r, acct_rob_full(r), (unsigned)acct_head_comp(r), (unsigned)acct_fetch_comp(r->fetch_stall), n);
 }
 
 /*
@@ -245,6 +164,48 @@ void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 2] = s->unit_busy;
 }
 
+/* The rates of the read-out: the base rate CPI*, the partial share f and
+ * the divider's share uf, from the sums of the global, work and partial
+ * counters and the unit counters (ui0, ui1: the divider-idle full-ROB
+ * cycles of mispredictions, held apart in the FU component; ub: the
+ * cycles a divider worked). */
+struct ivx_rates {
+	double cpi, f, uf;
+};
+
+static struct ivx_rates ivx_rates(const struct acct *a, uint64_t cycles, uint64_t insns, double sa, double sl,
+				  double sp, double ui0, double ui1, double ub)
+{
+	struct ivx_rates q = { 0, 0, 0 };
+	double bi = (double)insns - sl, w = a->dispatch_width ? a->dispatch_width : 1;
+	for (int round = 0; round < IVX_ROUNDS; round++) {
+		double bc = (double)cycles - sa - sp * q.f - ui0 * q.uf;
+		double y = bc > 0 ? ub / bc : 1;
+		q.uf = y >= 1 ? 1 : y * y;
+		q.cpi = bc > 0 && bi > 0 ? bc / bi : 0;
+		double x = q.cpi > 0 ? 1 / (w * q.cpi) : 1;
+		q.f = x >= 1 ? 1 : x * x;
+		if (sp == 0 && ui0 + ui1 == 0)
+			break;
+	}
+	return q;
+}
+
+/* Component k of the read-out of the counters now[] (acct_ivx_raw's
+ * layout), given the rates. */
+static uint64_t ivx_comp(const uint64_t *now, int k, const struct ivx_rates *q)
+{
+	const uint64_t *unit = now + 2 * ACCT_COMP_COUNT + ACCT_FE_COUNT;
+	double c = (double)now[k] - (double)now[ACCT_COMP_COUNT + k] * q->cpi;
+	if (k < ACCT_FE_COUNT)
+		c += (double)now[2 * ACCT_COMP_COUNT + k] * q->f;
+	if (k == ACCT_BPRED)
+		c += ((double)unit[0] + (double)unit[1]) * q->uf;
+	else if (k == ACCT_FU)
+		c -= (double)unit[1] * q->uf;
+	return c <= 0 ? 0 : (uint64_t)(c + 0.5);
+}
+
 void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
 		    uint64_t comp[ACCT_COMP_COUNT])
 {
@@ -254,38 +215,48 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 		for (size_t i = 0; i < sizeof now / sizeof now[0]; i++)
 			now[i] -= since[i];
 	const uint64_t *global = now, *work = now + ACCT_COMP_COUNT, *partial = now + 2 * ACCT_COMP_COUNT;
-	double sa = 0, sl = 0, sp = 0, f = 0, cpi = 0;
+	const uint64_t *unit = now + 2 * ACCT_COMP_COUNT + ACCT_FE_COUNT;
+	double sa = 0, sl = 0, sp = 0;
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 		sa += (double)global[k];
 		sl += (double)work[k];
 	}
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
 		sp += (double)partial[k];
-	double bi = (double)insns - sl, w = a->dispatch_width ? a->dispatch_width : 1;
-	/* the divider-idle full-ROB cycles of mispredictions (held apart;
-	 * counted in the FU component), and the cycles a divider worked */
-	const uint64_t *unit = now + 2 * ACCT_COMP_COUNT + ACCT_FE_COUNT;
-	double ui0 = (double)unit[0], ui1 = (double)unit[1], ub = (double)unit[2], uf = 0;
-	for (int round = 0; round < IVX_ROUNDS; round++) {
-		double bc = (double)cycles - sa - sp * f - ui0 * uf;
-		double y = bc > 0 ? ub / bc : 1;
-		uf = y >= 1 ? 1 : y * y;
-		cpi = bc > 0 && bi > 0 ? bc / bi : 0;
-		double x = cpi > 0 ? 1 / (w * cpi) : 1;
-		f = x >= 1 ? 1 : x * x;
-		if (sp == 0 && ui0 + ui1 == 0)
-			break;
-	}
+	struct ivx_rates q = ivx_rates(a, cycles, insns, sa, sl, sp, (double)unit[0], (double)unit[1], (double)unit[2]);
+	for (int k = 0; k < ACCT_COMP_COUNT; k++)
+		comp[k] = ivx_comp(now, k, &q);
+}
+
+uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp)
+{
+	const struct acct_ivx_state *s = &a->s.ivx;
+	uint64_t now[IVX_RAW];
+	acct_ivx_raw(a, now);
+	/* Summed as integers and converted once: counts of cycles and
+	 * instructions stay far below 2^53, where a sum of doubles is exact,
+	 * so this is the stack's sum to the bit, in a fraction of the
+	 * instructions (the explorer reads a component at every miss event). */
+	uint64_t ga = 0, wl = 0, pp = 0;
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		double c = (double)global[k] - (double)work[k] * cpi;
-		if (k < ACCT_FE_COUNT)
-			c += (double)partial[k] * f;
-		if (k == ACCT_BPRED)
-			c += (ui0 + ui1) * uf;
-		else if (k == ACCT_FU)
-			c -= ui1 * uf;
-		comp[k] = c <= 0 ? 0 : (uint64_t)(c + 0.5);
+		ga += s->t.global[k];
+		wl += s->work[k];
 	}
+	for (int k = 0; k < ACCT_FE_COUNT; k++)
+		pp += s->partial[k];
+	struct acct_ivx_memo *m = a->memo;
+	if (m->cycles != cycles || m->insns != insns || m->ga != ga || m->wl != wl || m->pp != pp ||
+	    m->ui0 != s->unit_idle[0] || m->ui1 != s->unit_idle[1] || m->ub != s->unit_busy || !cycles) {
+		*m = (struct acct_ivx_memo){ .cycles = cycles, .insns = insns, .ga = ga, .wl = wl, .pp = pp,
+					     .ui0 = s->unit_idle[0], .ui1 = s->unit_idle[1], .ub = s->unit_busy };
+		struct ivx_rates q = ivx_rates(a, cycles, insns, (double)ga, (double)wl, (double)pp,
+					       (double)s->unit_idle[0], (double)s->unit_idle[1], (double)s->unit_busy);
+		m->cpi = q.cpi;
+		m->f = q.f;
+		m->uf = q.uf;
+	}
+	struct ivx_rates q = { m->cpi, m->f, m->uf };
+	return ivx_comp(now, comp, &q);
 }
 
 static void ivx_on_cycle(void *ctx, const struct cycle_record *r)

@@ -204,7 +204,7 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		s->again.local = local;
 		s->again.shared = shared;
 	}
-	acct_ivx_cycles(s->unit[ACCT_IVX], r, 1);
+	acct_ivx_rules(s->unit[ACCT_IVX], r, full, head, fe, 1);
 	follow_overlap(s, r, 1);
 }
 
@@ -307,6 +307,7 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 			[INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH,
 			[INSN_COMMIT] = INSN_WANT_IMISS | INSN_WANT_CORRECT_PATH,
 		},
+		.cycle_skip = CYCLE_SKIP_OCCUPANCY | CYCLE_SKIP_ISSUE_HEAD | CYCLE_SKIP_WRONG_PATH_IN_ROB,
 		.miss_filter = ACCT_MISS_FILTER,
 		.miss_skip_end = ~(ACCT_IMISS_FILTER | (s->ov ? ACCT_OVERLAP_END_FILTER : 0)),
 	};

@@ -246,6 +246,7 @@ struct core {
 	int idle_batching;
 	int idle_repeatable;
 	int cycle_head_only;      /* every cycle subscriber reads only the head fields (publish_head) */
+	uint32_t cycle_skip;      /* CYCLE_SKIP_* fields no cycle subscriber reads (publish_cycle) */
 	int end_of_cycle_work;    /* head cycles counted or a cycle subscriber: end_of_cycle's
 				     one test for both (update_wants, core_count_head_cycles) */
 	struct idle_key {

@@ -260,6 +260,12 @@ struct cycle_record {
 	} branch_fetched[CYCLE_MAX_FETCH];
 };
 
+/* Fields of the record a cycle subscriber can do without
+ * (core_observer.cycle_skip). */
+#define CYCLE_SKIP_OCCUPANCY 1u          /* lsq_occupancy, frontend_occupancy */
+#define CYCLE_SKIP_ISSUE_HEAD 2u         /* issue_head_pc */
+#define CYCLE_SKIP_WRONG_PATH_IN_ROB 4u  /* wrong_path_in_rob */
+
 /* The bytes of a record before its lists: what a run of idle cycles
  * repeats (core_observer.on_idle_cycles). */
 #define CYCLE_RECORD_FIXED offsetof(struct cycle_record, branches_fetched)
@@ -286,6 +292,10 @@ struct core_observer {
 	 * works out only those fields, and holds back every idle cycle that
 	 * repeats them; the other fields are then undefined. */
 	int cycle_head_only;
+	/* The CYCLE_SKIP_* fields of the record on_cycle and on_idle_cycles
+	 * never read (0: it may read every one). A field every cycle
+	 * subscriber skips is left undefined. */
+	uint32_t cycle_skip;
 	/* May be NULL; only while the core counts head cycles
 	 * (core_count_head_cycles, core.h), which must be turned on before the
 	 * first cycle, as must the observer be added. Called at the end of a

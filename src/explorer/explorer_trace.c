@@ -232,17 +232,23 @@ static __attribute__((noinline)) void episode_changed(struct xtrace *t, struct e
 	struct trace_state *s = &t->s;
 	ep->on = on;
 	if (on) {
-		struct xevent e = { .kind = kind, .start = cycle, .correct_path = correct_path };
+		/* (built in its ring slot: no engine id, so no slot_of_id entry;
+		 * an episode begins every few cycles in a loop that fills the ROB) */
 		ep->start = cycle;
 		ep->event = s->n_events + 1;
-		record_event(t, &e);
-		emit(t, &e, MISS_BEGIN);
+		struct xevent *e = &s->events[s->n_events++ % XTRACE_EVENTS];
+		*e = (struct xevent){ .kind = kind, .start = cycle, .correct_path = correct_path };
+		s->totals[kind] += (uint64_t)(correct_path != 0);
+		emit(t, e, MISS_BEGIN);
 		return;
 	}
-	struct xevent tmp = { .kind = kind, .start = ep->start, .correct_path = 1 };
-	struct xevent *e = &tmp;
-	if (ep->event && s->n_events - (ep->event - 1) <= XTRACE_EVENTS)
+	struct xevent tmp, *e;
+	if (ep->event && s->n_events - (ep->event - 1) <= XTRACE_EVENTS) {
 		e = &s->events[(ep->event - 1) % XTRACE_EVENTS];
+	} else {   /* (begun before the ring's memory) */
+		tmp = (struct xevent){ .kind = kind, .start = ep->start, .correct_path = 1 };
+		e = &tmp;
+	}
 	e->end = cycle;
 	e->ended = 1;
 	emit(t, e, MISS_END);
@@ -331,6 +337,7 @@ struct xtrace *xtrace_new(void)
 	t->obs = (struct core_observer){
 		.name = "explorer-trace", .ctx = t,
 		.on_miss = on_miss, .on_cycle = on_cycle, .on_idle_cycles = on_idle_cycles,
+		.cycle_skip = CYCLE_SKIP_OCCUPANCY | CYCLE_SKIP_ISSUE_HEAD,
 		.state_size = state_size, .save = save, .restore = restore,
 		.miss_filter = (MISS_BIT(MISS_KIND_COUNT) - 1) & ~(MISS_BIT(MISS_ROB_FULL) | MISS_BIT(MISS_ROB_EMPTY)),
 	};

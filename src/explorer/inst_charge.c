@@ -324,6 +324,7 @@ static int xcharge_attach(void *self, struct core *c, struct ivx_err *err)
 	xc->obs = (struct core_observer){
 		.name = "charge", .ctx = xc, .on_miss = charge_miss, .on_insn = charge_insn,
 		.on_cycle = charge_cycle, .on_idle_cycles = charge_idle_cycles,
+		.cycle_skip = CYCLE_SKIP_OCCUPANCY | CYCLE_SKIP_ISSUE_HEAD | CYCLE_SKIP_WRONG_PATH_IN_ROB,
 		.miss_filter = kinds,
 		.state_size = charge_state_size, .save = charge_save, .restore = charge_restore,
 	};
