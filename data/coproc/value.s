@@ -48,7 +48,7 @@
 .param hi_permille 900 ; ... invariance at least 90%
 .param lo_permille 100 ; ... or at most 10%
 .param enough 512      ; samples after which any load is masked
-.param max_width 4     ; at most 16 partitions (64 left loads of lua and sqlite3 unsampled: docs)
+.param max_width 6     ; at most 64 partitions
 .param partition_interrupts 4
 .param low_yield 1024  ; records per timer period under which a partition is left
 ; Spreading a load's samples over the run (docs/coproc.md, "Time slices"):
