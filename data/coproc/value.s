@@ -51,6 +51,12 @@
 .param max_width 6     ; at most 64 partitions
 .param partition_interrupts 4
 .param low_yield 1024  ; records per timer period under which a partition is left
+; Spreading a load's samples over the run (docs/coproc.md, "Time slices"):
+.param slice_div 8     ; the timer's period is an eighth of the time run so far ...
+.param min_slice 5000  ; ... at least this, at most the timer setting
+.param slice_ticks 1   ; a partition keeps the PC filter for one period at a time
+.param min_visits 3    ; once thrashing was seen, mask only loads sampled in 3 periods
+.param hold 128        ; ... and ignore a load with 128 samples in this period until the next
 
 load:     lookup i0, pc          -> miss nomatch
           ld v0, [b0 + i0]

@@ -339,12 +339,18 @@ static void tick(struct coproc *cp, uint64_t cycle)
 	struct coproc_run *r = &cp->r;
 	if (cycle < r->next_timer)
 		return;
-	r->next_timer = cycle - cycle % cp->cfg.timer + cp->cfg.timer;
+	r->ticks++;
+	r->timer_period = 0;
 	uint64_t records = r->st.records - r->records_at_tick;
 	int executed = r->st.decoded != r->decoded_at_tick;
 	r->records_at_tick = r->st.records;
 	r->decoded_at_tick = r->st.decoded;
 	uint64_t cost = coproc_handle_timer(cp, records, executed);
+	/* the handler may program the timer's next period (time slices) */
+	if (r->timer_period)
+		r->next_timer = cycle + r->timer_period;
+	else
+		r->next_timer = cycle - cycle % cp->cfg.timer + cp->cfg.timer;
 	if (cp->cfg.resample && cycle >= r->next_resample) {
 		r->next_resample = cycle + cp->cfg.resample;
 		cost += coproc_handle_resample(cp);

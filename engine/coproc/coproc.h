@@ -107,6 +107,7 @@ struct coproc_stats {
 	uint64_t masked;         /* ignore bits set */
 	uint64_t resamples;      /* re-samplings: masked loads unmasked to be re-checked */
 	uint64_t unmasked;       /* loads unmasked by them */
+	uint64_t held;           /* loads held (ignored) until the next time slice */
 	uint64_t uinsns;         /* microinstructions executed */
 	uint64_t cp_cycles;      /* co-processor busy cycles */
 	uint64_t ubranch_miss;   /* mispredicted microbranches */
@@ -147,6 +148,11 @@ struct coproc_pentry {
 	uint64_t total;          /* samples observed (total counters) */
 	uint64_t base;           /* total when last unmasked by a re-sampling: the
 				    confidence test counts the samples since */
+	uint64_t visit;          /* value: the time slice (timer period) of its
+				    latest samples, + 1 */
+	uint32_t visits;         /* value: time slices its samples came from */
+	uint32_t slice_samples;  /* value: samples in the latest of them */
+	int held;                /* value: ignored until the next time slice */
 	int masked;
 	int nvals;
 	/* per value: samples equal to it while it was the active value

@@ -135,10 +135,54 @@ static uint64_t maybe_mask(struct coproc *cp, struct coproc_pentry *e)
 	double hi = param(cp, "hi_permille", 900) / 1000.0, lo = param(cp, "lo_permille", 100) / 1000.0;
 	if (!((n >= (uint64_t)conf && (inv >= hi || inv <= lo)) || n >= (uint64_t)enough))
 		return 0;
+	/* A load's samples from one stretch of time can all carry a value
+	 * that repeats only over that stretch: judge it once they come from
+	 * `min_visits` separate time slices. */
+	if (cp->r.thrashed && e->visits < (uint32_t)param(cp, "min_visits", 1))
+		return 0;
 	e->masked = 1;
 	coproc_set_ignore(cp, e->pc);
 	cp->r.st.masked++;
 	return cp->cfg.mask_cycles;
+}
+
+/* Hold a load that has given `hold` samples in this time slice: its
+ * ignore bit is set until the next timer tick, so its samples spread
+ * over the run's slices instead of coming from one stretch, and its slot
+ * goes to other loads meanwhile. */
+static uint64_t maybe_hold(struct coproc *cp, struct coproc_pentry *e)
+{
+	int64_t hold = param(cp, "hold", 0);
+	if (!cp->r.thrashed || !e || e->masked || e->held || !hold || e->slice_samples < (uint64_t)hold)
+		return 0;
+	e->held = 1;
+	cp->r.held++;
+	cp->r.st.held++;
+	coproc_set_ignore(cp, e->pc);
+	return cp->cfg.mask_cycles;
+}
+
+/* A new time slice: clear the held loads' ignore bits (the masked loads'
+ * are set again: they may share a bit). */
+static uint64_t release_held(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	if (!r->held)
+		return 0;
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < cp->cfg.profile; i++) {
+		struct coproc_pentry *e = &cp->profile[i];
+		if (e->pc && e->held) {
+			e->held = 0;
+			cp->ignore[coproc_pc_hash(cp, e->pc)] = 0;
+			n++;
+		}
+	}
+	for (uint32_t i = 0; i < cp->cfg.profile; i++)
+		if (cp->profile[i].pc && cp->profile[i].masked)
+			coproc_set_ignore(cp, cp->profile[i].pc);
+	r->held = 0;
+	return n * cp->cfg.mask_cycles;
 }
 
 static uint64_t harvest_value(struct coproc *cp, int mask)
@@ -152,8 +196,19 @@ static uint64_t harvest_value(struct coproc *cp, int mask)
 		/* the active value's region: its hits and misses since it was selected */
 		struct coproc_pentry *e = padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i),
 					       word(cp, 1, i) + word(cp, 3, i));
+		/* the time slice (timer period) the samples came from */
+		uint64_t slice = cp->r.ticks + 1;
+		if (e && e->visit != slice) {
+			e->visit = slice;
+			e->visits++;
+			e->slice_samples = 0;
+		}
+		if (e)
+			e->slice_samples += (uint32_t)word(cp, 2, i);
 		if (mask)
 			cost += maybe_mask(cp, e);
+		if (mask)
+			cost += maybe_hold(cp, e);
 	}
 	reset_slots(cp, slots);
 	return cost;
@@ -163,6 +218,7 @@ static void next_partition(struct coproc *cp)
 {
 	struct coproc_run *r = &cp->r;
 	r->partition_left = (int)param(cp, "partition_interrupts", 4);
+	r->partition_ticks = 0;
 	if (r->pc_width == 0)
 		return;
 	if (++r->pc_match >= (1u << r->pc_width)) {
@@ -177,11 +233,14 @@ static uint64_t value_interrupt(struct coproc *cp)
 	struct coproc_run *r = &cp->r;
 	uint32_t reason = r->i[4];
 	uint64_t cost = cp->cfg.int_cycles + harvest_value(cp, 1);
+	if (reason == 2)
+		r->thrashed = 1;
 	if (reason == 2 && r->pc_width < param(cp, "max_width", 6)) {
 		/* thrashing: profile the program in twice as many parts */
 		r->pc_width++;
 		r->pc_match = 0;
 		r->partition_left = (int)param(cp, "partition_interrupts", 4);
+		r->partition_ticks = 0;
 	} else if (r->pc_width > 0 && --r->partition_left <= 0) {
 		next_partition(cp);
 	}
@@ -241,11 +300,9 @@ uint64_t coproc_handle_interrupt(struct coproc *cp)
 	return cp->cfg.int_cycles;
 }
 
-uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
+static uint64_t value_timer(struct coproc *cp, uint64_t records, int executed)
 {
 	struct coproc_run *r = &cp->r;
-	if (strcmp(cp->prog.handler, "value"))
-		return 0;
 	if (records)
 		r->complete = 0;   /* loads not yet characterised ran (a new phase?) */
 	if (!executed)
@@ -265,10 +322,47 @@ uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
 	 * ones are masked): go on to the next, whose loads may run far more
 	 * often. Waiting for its interrupts would leave the other partitions'
 	 * frequent loads unprofiled for a long time. */
-	if (records >= (uint64_t)param(cp, "low_yield", 1))
-		return 0;
+	if (records >= (uint64_t)param(cp, "low_yield", 1)) {
+		/* Time slices: a partition keeps the filter for at most
+		 * `slice_ticks` periods, so the partitions take turns over the
+		 * whole run and a load's samples come from several visits. */
+		int64_t slice = param(cp, "slice_ticks", 0);
+		if (slice < 0 && r->young)
+			slice = 1;   /* young run: round robin, one slice each */
+		if (slice <= 0 || ++r->partition_ticks < slice)
+			return 0;
+	}
 	next_partition(cp);
 	return cp->cfg.int_cycles;
+}
+
+uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
+{
+	if (strcmp(cp->prog.handler, "value"))
+		return 0;
+	/* a new time slice: the held loads are tagged again */
+	uint64_t released = release_held(cp);
+	/* Time slices sized from the run's progress: a tenth... of the time
+	 * run so far, between `min_slice` cycles and the timer's period, so
+	 * a short run still gives every partition several turns and a long
+	 * one does not pay for many moves. */
+	int64_t div = param(cp, "slice_div", 0);
+	uint64_t period = cp->cfg.timer;
+	if (div > 0) {
+		uint64_t lo = (uint64_t)param(cp, "min_slice", 5000);
+		period = cp->r.now / (uint64_t)div;
+		period = period < lo ? lo : period > cp->cfg.timer ? cp->cfg.timer : period;
+		cp->r.timer_period = period;
+		/* low_yield is per config timer period */
+		records = records * cp->cfg.timer / (period ? period : 1);
+	}
+	cp->r.young = period < cp->cfg.timer;
+	uint64_t cost = value_timer(cp, records, executed);
+	if (released) {
+		cp->r.complete = 0;
+		cost = (cost ? cost : cp->cfg.int_cycles) + released;
+	}
+	return cost;
 }
 
 /* Re-sampling (the paper: phases make it necessary to re-sample

@@ -40,6 +40,12 @@ struct coproc_run {
 	int complete;
 	int finished;
 	int partition_left;       /* interrupts left in this partition */
+	int partition_ticks;      /* timer ticks in this partition */
+	int held;                 /* profile entries held (ignored until the next slice) */
+	int thrashed;             /* the value program's slots have thrashed */
+	int young;                /* progress-sized slices still shorter than the timer */
+	uint64_t ticks;           /* timer ticks so far: the time slice's number */
+	uint64_t timer_period;    /* the handler's choice of the next period (0: config timer) */
 	uint64_t aux[4];          /* handler results (callstack: max depth, mismatches, underflows) */
 	struct coproc_stats st;
 };

@@ -9,7 +9,9 @@
  *     charges the handler to the core;
  *   - a snapshot restores the co-processor exactly (reverse stepping);
  *   - thrashing (more loads than slots) partitions the program, and a
- *     partition that yields few records is left at the next timer tick.
+ *     partition that yields few records is left at the next timer tick;
+ *   - time slices: partitions take turns a timer period each, and loads
+ *     are masked only from samples of several periods.
  *
  * Run from the top of the tree (make unit does); needs data/bin.
  */
@@ -18,6 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "core_prog.h"
 #include "coproc/coproc.h"
@@ -401,6 +404,78 @@ static void a_low_yield_partition_is_left_at_the_timer(void **state)
 	assert_true(slow < fast);
 }
 
+/* Time slices (value.s's slice_div, slice_ticks, min_visits, hold): once
+ * the slots thrash, a load is masked only after samples from min_visits
+ * timer periods, a load with `hold` samples in a period is ignored until
+ * the next one, and the partitions take turns a period each. Without
+ * them (min_visits 1, hold 0, slice_ticks 0), loads are masked from the
+ * samples of a single period. */
+static int masked_from_one_slice(const char *const *params, int *held, uint64_t *moves)
+{
+	FILE *f = fopen("data/coproc/value.s", "rb");
+	assert_non_null(f);
+	static char src[20000], line[512];
+	src[0] = 0;
+	while (fgets(line, sizeof line, f)) {
+		int replaced = 0;   /* value.s's .param lines the test sets differently */
+		for (int i = 0; params[i]; i++) {
+			const char *sp = strchr(params[i] + 7, ' ');
+			replaced |= !strncmp(line, params[i], (size_t)(sp - params[i]) + 1);
+		}
+		if (!replaced)
+			strcat(src, line);
+	}
+	fclose(f);
+	for (int i = 0; params[i]; i++)
+		strcat(strcat(src, params[i]), "\n");
+	assemble_text(src);
+	struct program *prog = load("data/bin/workloads/interp");
+	char *argv[] = { "interp", "1" };
+	struct crun r;
+	struct ivx_err err;
+	struct coproc_config cc;
+	coproc_config_defaults(&cc);
+	assert_int_equal(coproc_config_set(&cc, "cam=8", &err), 0);
+	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
+	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
+	assert_non_null(cp);
+	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	while (!core_done(r.c))
+		assert_int_equal(core_run(r.c, core_cycles(r.c) + 100000, 0, &err), IVX_OK);
+	int one = 0, masked = 0;
+	for (int i = 0; i < coproc_profile_size(cp); i++) {
+		struct coproc_pentry e;
+		if (!coproc_profile_entry(cp, i, &e) || !e.masked)
+			continue;
+		masked++;
+		one += e.visits < 3;
+	}
+	assert_true(masked > 0);
+	struct coproc_stats s;
+	coproc_get_stats(cp, &s);
+	*held = (int)s.held;
+	*moves = s.timer_actions;
+	coproc_free(cp);
+	crun_free(&r);
+	program_free(prog);
+	return one;
+}
+
+static void time_slices_spread_a_loads_samples(void **state)
+{
+	(void)state;
+	static const char *const on[] = { NULL };
+	static const char *const off[] = { ".param min_visits 1", ".param hold 0", ".param slice_ticks 0",
+					   ".param slice_div 0", NULL };
+	int held_on, held_off;
+	uint64_t moves_on, moves_off;
+	assert_int_equal(masked_from_one_slice(on, &held_on, &moves_on), 0);
+	assert_true(masked_from_one_slice(off, &held_off, &moves_off) > 0);
+	assert_true(held_on > 0);
+	assert_int_equal(held_off, 0);
+	assert_true(moves_on > moves_off);
+}
+
 /* The exact profile lists every load's (value, count) pairs, ascending,
  * summing to its executions; lookups agree. The co-processor's estimate
  * of a load's invariance is the largest of its values' estimated shares
@@ -480,6 +555,7 @@ int main(void)
 		cmocka_unit_test(a_snapshot_restores_the_coprocessor),
 		cmocka_unit_test(thrashing_partitions_the_program),
 		cmocka_unit_test(a_low_yield_partition_is_left_at_the_timer),
+		cmocka_unit_test(time_slices_spread_a_loads_samples),
 		cmocka_unit_test(the_exact_profile_lists_each_loads_values),
 		cmocka_unit_test(settings_are_checked),
 	};
