@@ -65,6 +65,30 @@ else
     fail "$cc isa_neon_ext.c: $(head -1 "$work/cc_neon.err")"
 fi
 
+# The auxiliary vector: the HWCAP values docs/guest-abi.md lists, and one
+# instruction of every advertised feature runs in both modes with qemu's
+# result (qemu advertises more, so its lines are a superset of ivx's).
+hwcaps="AT_HWCAP=0x32b1fb AT_HWCAP2=0x100"
+prog=$work/hwcap
+if "$cc" -O2 -static -march=armv8.5-a+crypto+sha3+dotprod+rdma -o "$prog" tests/guests/hwcap.c \
+        2> "$work/cc_hwcap.err"; then
+    qemu-aarch64 "$prog" > "$work/qemu_hwcap.out" 2> /dev/null
+    for mode in functional timing; do
+        if [ $mode = functional ]; then set -- --functional; else set --; fi
+        "$ivx" run "$@" "$prog" > "$work/ivx_hwcap_$mode.out" 2> "$work/ivx_hwcap_$mode.err"
+        rc=$?
+        missing=$(tail -n +2 "$work/ivx_hwcap_$mode.out" | grep -vxFf "$work/qemu_hwcap.out")
+        if [ $rc -eq 0 ] && [ "$(head -1 "$work/ivx_hwcap_$mode.out")" = "$hwcaps" ] &&
+           [ "$(wc -l < "$work/ivx_hwcap_$mode.out")" -eq 16 ] && [ -z "$missing" ]; then
+            pass "hwcap $mode: $hwcaps, 15 advertised features run as under qemu"
+        else
+            fail "hwcap $mode: exit $rc, '$(head -1 "$work/ivx_hwcap_$mode.out")', differing: $missing $(head -1 "$work/ivx_hwcap_$mode.err")"
+        fi
+    done
+else
+    fail "$cc hwcap.c: $(head -1 "$work/cc_hwcap.err")"
+fi
+
 # An unimplemented instruction (FADD of half precision: no FP16 arithmetic)
 # in a glibc program; capstone 4 does not know it, so the text is ".inst".
 cat > "$work/unsup.c" <<'EOC'

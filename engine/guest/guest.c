@@ -102,16 +102,6 @@ static int build_stack(struct guest *g, const struct guest_options *opt, struct 
 		{ AT_EXECFN, argc > 0 ? argv_addr[0] : 0 }, { AT_NULL, 0 },
 	};
 	size_t n_aux = sizeof auxv / sizeof auxv[0];
-	/* AT_HWCAP2 only when some HWCAP2 feature is implemented: glibc reads a
-	 * missing entry as 0, and leaving it out keeps the initial stack where
-	 * it was before the entry existed. */
-	for (size_t i = 0; i < n_aux; i++) {
-		if (auxv[i][0] == AT_HWCAP2 && auxv[i][1] == 0) {
-			memmove(&auxv[i], &auxv[i + 1], (n_aux - i - 1) * sizeof auxv[0]);
-			n_aux--;
-			break;
-		}
-	}
 	uint64_t words = 1 + (uint64_t)argc + 1 + (uint64_t)envc + 1 + 2 * n_aux;
 	sp -= 8 * words;
 	sp &= ~15ull;

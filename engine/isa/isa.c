@@ -135,13 +135,13 @@ uint64_t isa_hwcap(void)
 	       HWCAP_SHA512;
 }
 
-/* FRINT32/64 are implemented, but HWCAP2_FRINT (bit 8) is not advertised:
- * a non-zero AT_HWCAP2 adds an auxv entry, which moves every program's
- * initial stack (see guest.c) and with it every timing golden. Nothing in
- * glibc selects code on it. */
+/* HWCAP2 bits (Linux arch/arm64/include/uapi/asm/hwcap.h): FRINT32/64
+ * (bit 8) is the only HWCAP2 feature implemented. */
+#define HWCAP2_FRINT (1ull << 8)
+
 uint64_t isa_hwcap2(void)
 {
-	return 0;
+	return HWCAP2_FRINT;
 }
 
 uint16_t isa_cond_mask(unsigned cond)
