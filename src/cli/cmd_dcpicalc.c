@@ -597,72 +597,59 @@ static int run_one(struct calc_flags *f, struct dcpicalc_db *d)
 	return EXIT_USAGE;
 }
 
+/* What run_all adds up over the procedures. */
+struct all_ctx {
+	const struct calc_flags *f;
+	const struct dcpicalc_db *d;
+	struct accuracy tot;
+	FILE *jo;
+	int nproc, have_cul;
+};
+
+static int all_proc(void *ctx, const char *image, struct dcpicalc_proc *pr)
+{
+	(void)image;
+	struct all_ctx *c = ctx;
+	uint64_t ns = pr->samples[0] ? dcpicalc_proc_samples(pr) : 0;
+	if (ns < c->f->min_samples || !ns)
+		return 0;
+	struct dcc *a = NULL;
+	struct accuracy acc;
+	if (analyse(c->f, c->d, pr, &a, &acc) < 0)
+		return -1;
+	acc_add(&c->tot, &acc);
+	printf("%-24.24s %8llu %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", pr->name,
+	       (unsigned long long)ns, pct(acc.w5, acc.samples), pct(acc.w10, acc.samples),
+	       pct(acc.w15, acc.samples), pct(acc.unexplained, acc.samples),
+	       acc.dyn_true > 0 ? pct(acc.dyn_covered, acc.dyn_true) : 100.0,
+	       acc.cpc_true > 0 ? pct(acc.cpc_covered, acc.cpc_true) : 100.0,
+	       acc.edge_true > 0 ? pct(acc.edge_e10, acc.edge_true) : 100.0);
+	c->have_cul |= pr->has_culprits;
+	if (c->jo) {
+		fputs(c->nproc ? ",\n " : "\n ", c->jo);
+		json_proc(c->jo, pr, a, pr->period[0], &acc, 0);
+	}
+	c->nproc++;
+	dcc_free(a);
+	return 0;
+}
+
 /* --all: every procedure with samples, one line each, and the accuracy
  * over all of them (what `make validate` reports). */
 static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 {
-	struct accuracy tot = { 0 };
 	struct outfile *of = f->json_path ? outfile_open_cli(f->json_path) : NULL;
 	if (f->json_path && !of)
 		return EXIT_OUTPUT;
-	FILE *jo = of ? outfile_stream(of) : NULL;
+	struct all_ctx c = { .f = f, .d = d, .jo = of ? outfile_stream(of) : NULL };
+	FILE *jo = c.jo;
 	if (jo)
 		fputs("{\"procedures\":[", jo);
-	int nproc = 0, status = 0, have_cul = 0;
 	printf("%-24s %8s %7s %7s %7s %8s %8s %8s %8s\n", "procedure", "samples", "f<=5%", "f<=10%", "f<=15%", "unexpl",
 	       "culprit", "cul-pc", "edge10%");
-	const char *image;
-	for (size_t k = 0; (image = dcpicalc_db_image(d, k)); k++) {
-		struct program *p = load_image(image);
-		if (!p)
-			return EXIT_INPUT;
-		const struct symtab *st = program_symbols(p);
-		uint64_t last_addr = 0;
-		for (size_t i = 0; i < symtab_count(st); i++) {
-			const struct symbol *s = symtab_at(st, i);
-			/* every code symbol once (assembly labels have no type or
-			 * size; ELF mapping symbols start with '$') */
-			if (s->name[0] == '$' || (i && s->addr == last_addr))
-				continue;
-			last_addr = s->addr;
-			struct dcpicalc_proc pr;
-			const struct uop *first, *end;
-			if (program_code_run(p, s->addr, &first, &end) < 0)
-				continue;
-			if (dcpicalc_proc_load(d, image, p, s, &pr) < 0) {
-				status = EXIT_INPUT;
-				break;
-			}
-			uint64_t ns = pr.samples[0] ? dcpicalc_proc_samples(&pr) : 0;
-			if (ns < f->min_samples || !ns) {
-				dcpicalc_proc_free(&pr);
-				continue;
-			}
-			struct dcc *a = NULL;
-			struct accuracy acc;
-			if (analyse(f, d, &pr, &a, &acc) < 0) {
-				dcpicalc_proc_free(&pr);
-				status = EXIT_INPUT;
-				break;
-			}
-			acc_add(&tot, &acc);
-			printf("%-24.24s %8llu %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", pr.name,
-			       (unsigned long long)ns, pct(acc.w5, acc.samples), pct(acc.w10, acc.samples),
-			       pct(acc.w15, acc.samples), pct(acc.unexplained, acc.samples),
-			       acc.dyn_true > 0 ? pct(acc.dyn_covered, acc.dyn_true) : 100.0,
-			       acc.cpc_true > 0 ? pct(acc.cpc_covered, acc.cpc_true) : 100.0,
-			       acc.edge_true > 0 ? pct(acc.edge_e10, acc.edge_true) : 100.0);
-			have_cul |= pr.has_culprits;
-			if (jo) {
-				fputs(nproc ? ",\n " : "\n ", jo);
-				json_proc(jo, &pr, a, pr.period[0], &acc, 0);
-			}
-			nproc++;
-			dcc_free(a);
-			dcpicalc_proc_free(&pr);
-		}
-		program_free(p);
-	}
+	int status = dcpicalc_each_proc(d, all_proc, &c) ? EXIT_INPUT : 0;
+	struct accuracy tot = c.tot;
+	int nproc = c.nproc, have_cul = c.have_cul;
 	printf("%-24s %8.0f %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", "TOTAL", tot.samples,
 	       pct(tot.w5, tot.samples), pct(tot.w10, tot.samples), pct(tot.w15, tot.samples),
 	       pct(tot.unexplained, tot.samples), tot.dyn_true > 0 ? pct(tot.dyn_covered, tot.dyn_true) : 100.0,

@@ -124,6 +124,22 @@ static int add_sites(struct dcpicalc_calls *c, const struct dcpicalc_db *d, stru
 	return 0;
 }
 
+struct gather_ctx {
+	struct dcpicalc_calls *c;
+	const struct dcpicalc_db *d;
+};
+
+static int gather_proc(void *ctx, const char *image, struct dcpicalc_proc *pr)
+{
+	struct gather_ctx *g = ctx;
+	for (size_t j = 0; j < pr->n; j++)
+		if (pr->code[j].kind == INSN_KIND_CALL && !pr->code[j].target && note_indirect(g->c, image) < 0)
+			return -1;
+	if (pr->samples[0] && dcpicalc_proc_samples(pr))
+		return add_sites(g->c, g->d, pr);
+	return 0;
+}
+
 struct dcpicalc_calls *dcpicalc_calls_gather(struct dcpicalc_db *d)
 {
 	struct dcpicalc_calls *c = calloc(1, sizeof *c);
@@ -131,44 +147,12 @@ struct dcpicalc_calls *dcpicalc_calls_gather(struct dcpicalc_db *d)
 		cli_error("dcpicalc: out of memory");
 		return NULL;
 	}
-	const char *image;
-	for (size_t k = 0; (image = dcpicalc_db_image(d, k)); k++) {
-		struct program *p = cli_load_program(strcmp(image, "[builtin]") ? image : NULL);
-		if (!p)
-			goto fail;
-		const struct symtab *st = program_symbols(p);
-		uint64_t last_addr = 0;
-		for (size_t i = 0; i < symtab_count(st); i++) {
-			const struct symbol *s = symtab_at(st, i);
-			if (s->name[0] == '$' || (i && s->addr == last_addr))
-				continue;
-			last_addr = s->addr;
-			const struct uop *first, *end;
-			if (program_code_run(p, s->addr, &first, &end) < 0)
-				continue;
-			struct dcpicalc_proc pr;
-			if (dcpicalc_proc_load(d, image, p, s, &pr) < 0) {
-				program_free(p);
-				goto fail;
-			}
-			int rc = 0;
-			for (size_t j = 0; j < pr.n && rc == 0; j++)
-				if (pr.code[j].kind == INSN_KIND_CALL && !pr.code[j].target)
-					rc = note_indirect(c, image);
-			if (rc == 0 && pr.samples[0] && dcpicalc_proc_samples(&pr))
-				rc = add_sites(c, d, &pr);
-			dcpicalc_proc_free(&pr);
-			if (rc < 0) {
-				program_free(p);
-				goto fail;
-			}
-		}
-		program_free(p);
+	struct gather_ctx g = { c, d };
+	if (dcpicalc_each_proc(d, gather_proc, &g) != 0) {
+		dcpicalc_calls_free(c);
+		return NULL;
 	}
 	return c;
-fail:
-	dcpicalc_calls_free(c);
-	return NULL;
 }
 
 void dcpicalc_calls_free(struct dcpicalc_calls *c)

@@ -314,3 +314,39 @@ uint64_t dcpicalc_proc_samples(const struct dcpicalc_proc *pr)
 		t += pr->samples[0][i];
 	return t;
 }
+
+int dcpicalc_each_proc(const struct dcpicalc_db *d,
+		       int (*fn)(void *ctx, const char *image, struct dcpicalc_proc *pr), void *ctx)
+{
+	const char *image;
+	for (size_t k = 0; (image = dcpicalc_db_image(d, k)); k++) {
+		struct program *p = cli_load_program(strcmp(image, "[builtin]") ? image : NULL);
+		if (!p)
+			return -1;
+		const struct symtab *st = program_symbols(p);
+		uint64_t last_addr = 0;
+		int rc = 0;
+		for (size_t i = 0; i < symtab_count(st) && rc == 0; i++) {
+			const struct symbol *s = symtab_at(st, i);
+			/* every code symbol once (assembly labels have no type or
+			 * size; ELF mapping symbols start with '$') */
+			if (s->name[0] == '$' || (i && s->addr == last_addr))
+				continue;
+			last_addr = s->addr;
+			const struct uop *first, *end;
+			if (program_code_run(p, s->addr, &first, &end) < 0)
+				continue;
+			struct dcpicalc_proc pr;
+			if (dcpicalc_proc_load(d, image, p, s, &pr) < 0) {
+				rc = -1;
+				break;
+			}
+			rc = fn(ctx, image, &pr);
+			dcpicalc_proc_free(&pr);
+		}
+		program_free(p);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -72,6 +72,13 @@ int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const str
  * with a one-line message in msg (the explorer's `annotate` uses it). */
 int dcpicalc_code_load(const struct program *p, const struct symbol *s, const char *image,
 		       struct dcpicalc_proc *out, char *msg, size_t msg_n);
+/* Every procedure of every image of the database, loaded in turn (every
+ * code symbol once: ELF mapping symbols and aliases of an address left
+ * out) and handed to fn, which must not keep it. Stops at fn's first
+ * non-zero return and returns it; -1 after an error line if an image or a
+ * procedure cannot be loaded; 0 when all were seen. */
+int dcpicalc_each_proc(const struct dcpicalc_db *d,
+		       int (*fn)(void *ctx, const char *image, struct dcpicalc_proc *pr), void *ctx);
 void dcpicalc_proc_free(struct dcpicalc_proc *pr);
 uint64_t dcpicalc_proc_samples(const struct dcpicalc_proc *pr);
 
