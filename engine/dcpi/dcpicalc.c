@@ -602,6 +602,32 @@ static int solve(struct dcc *a, double *coef, int *touched, int nt)
 	return 1;
 }
 
+/* One flow equation in class coefficients: side 0 of a block, its
+ * incoming edges, side 1 its outgoing ones (node DCC_ENTRY / DCC_EXIT:
+ * the edges leaving ENTRY / reaching EXIT), summed against the node's own
+ * class. coef[] is zero on entry; each edge adds 1 to its class, the
+ * node's class gets -1; the classes touched go to touched[], and their
+ * count is returned. */
+static int flow_equation(const struct dcc *a, long node, int side, double *coef, int *touched)
+{
+	int nt = 0;
+	for (size_t e = 0; e < a->ne; e++) {
+		const struct dcc_edge *x = &a->edges[e];
+		int on = node >= 0 ? (!side ? x->to == node : x->from == node)
+				   : node == DCC_ENTRY ? x->from == DCC_ENTRY : x->to == DCC_EXIT;
+		if (!on)
+			continue;
+		if (coef[x->cls] == 0)
+			touched[nt++] = x->cls;
+		coef[x->cls] += 1;
+	}
+	int self = node >= 0 ? a->blocks[node].cls : a->back_cls;
+	if (coef[self] == 0)
+		touched[nt++] = self;
+	coef[self] -= 1;
+	return nt;
+}
+
 static void propagate(struct dcc *a)
 {
 	if (a->missing)
@@ -620,30 +646,7 @@ static void propagate(struct dcc *a)
 			for (int side = 0; side < 2; side++) {
 				if (node < 0 && side)
 					continue;
-				int nt = 0;
-				for (size_t e = 0; e < a->ne; e++) {
-					const struct dcc_edge *x = &a->edges[e];
-					double c = 0;
-					if (node >= 0) {
-						if (!side && x->to == node)
-							c = 1;
-						if (side && x->from == node)
-							c = 1;
-					} else if (node == DCC_ENTRY && x->from == DCC_ENTRY) {
-						c = 1;
-					} else if (node == DCC_EXIT && x->to == DCC_EXIT) {
-						c = 1;
-					}
-					if (c != 0) {
-						if (coef[x->cls] == 0)
-							touched[nt++] = x->cls;
-						coef[x->cls] += c;
-					}
-				}
-				int self = node >= 0 ? a->blocks[node].cls : a->back_cls;
-				if (coef[self] == 0)
-					touched[nt++] = self;
-				coef[self] -= 1;
+				int nt = flow_equation(a, node, side, coef, touched);
 				changed |= solve(a, coef, touched, nt);
 				for (int k = 0; k < nt; k++)
 					coef[touched[k]] = 0;
@@ -744,21 +747,7 @@ static int reconcile(struct dcc *a)
 		for (int side = 0; side < 2; side++) {
 			if (node < 0 && side)
 				continue;
-			int nt = 0;
-			for (size_t e = 0; e < a->ne; e++) {
-				const struct dcc_edge *x = &a->edges[e];
-				int on = node >= 0 ? (!side ? x->to == node : x->from == node)
-						   : node == DCC_ENTRY ? x->from == DCC_ENTRY : x->to == DCC_EXIT;
-				if (!on)
-					continue;
-				if (coef[x->cls] == 0)
-					touched[nt++] = x->cls;
-				coef[x->cls] += 1;
-			}
-			int self = node >= 0 ? a->blocks[node].cls : a->back_cls;
-			if (coef[self] == 0)
-				touched[nt++] = self;
-			coef[self] -= 1;
+			int nt = flow_equation(a, node, side, coef, touched);
 			start[q] = (int)nk;
 			for (int k = 0; k < nt; k++) {
 				if (coef[touched[k]] != 0 && nk < cap) {
