@@ -182,7 +182,10 @@ static void a_long_dmiss_costs_memory_latency_minus_rob_fill(void **state)
 	run_kernel("k3_long_dmiss", "nomiss", &nomiss);
 	uint64_t n = miss.events[MISS_L2D] - nomiss.events[MISS_L2D];
 	print_message("k3: %llu extra long misses\n", (unsigned long long)n);
-	assert_true(n >= NREP && n <= NREP + 2);
+	/* one per repetition; the start-up and exit code touch the stack,
+	 * whose lines move with the arguments' length, so a miss there can
+	 * come or go between the runs being subtracted */
+	assert_true(n >= NREP - 1 && n <= NREP + 2);
 	assert_int_equal(miss.events[MISS_DTLB], nomiss.events[MISS_DTLB]);
 	check("k3: cycles per isolated long D-cache miss", memory_access(&c) - rob_fill(&c),
 	      delta(&miss, &nomiss) / NREP);
