@@ -65,7 +65,9 @@ done
 python3 - "$tmp/k3.json" <<'PY' && ok || bad "k3: extra cycles per long miss 200-260"
 import json, sys
 d = json.load(open(sys.argv[1]))["diff"]
-assert d["most_different"] == "l2d" and d["events"]["l2d"] == -99, d
+# one miss per repetition (100); the exit code may add or save one on a
+# stack line (tests/unit/test_core_interval.c)
+assert d["most_different"] == "l2d" and -101 <= d["events"]["l2d"] <= -99, d
 assert 200 <= d["cycles_per_event"] <= 260, d["cycles_per_event"]
 assert d["cycles"] == json.load(open(sys.argv[1]))["b"]["cycles"] - json.load(open(sys.argv[1]))["a"]["cycles"]
 PY
