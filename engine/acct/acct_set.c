@@ -161,14 +161,14 @@ static inline void follow_overlap(struct acct_set *s, const struct cycle_record 
  * tests check that both give the same stacks.
  */
 static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, const struct cycle_record *r,
-								int full)
+								int full, int fetch_ok)
 {
 	struct acct *fa = s->unit[ACCT_FMT];
 	struct acct_fmt_state_s *f = &fa->s.fmt;
 	struct acct_power5_state *p = &s->unit[ACCT_POWER5]->s.p5;
 	unsigned committed = (unsigned)r->committed;
 	int entered = r->dispatched_correct > 0;
-	int stall = r->fetch_stall;
+	int stall = fetch_ok ? FETCH_OK : r->fetch_stall;
 	s->clock.cycles++;
 	s->clock.insns += committed;
 
@@ -243,10 +243,18 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	 * leaves out most of them (no I-side wait is charged, the ivx
 	 * counters take their full-ROB branch), and the one host branch
 	 * here is the one the rules took anyway. */
-	if (r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size)))
-		set_rules(s, r, 1);
-	else
-		set_rules(s, r, 0);
+	int full = r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size));
+	if (full) {
+		if (r->fetch_stall == FETCH_OK)
+			set_rules(s, r, 1, 1);
+		else
+			set_rules(s, r, 1, 0);
+	} else {
+		if (r->fetch_stall == FETCH_OK)
+			set_rules(s, r, 0, 1);
+		else
+			set_rules(s, r, 0, 0);
+	}
 	follow_overlap(s, r, 1);
 }
 
