@@ -229,8 +229,12 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 	struct acct_set *s = ctx;
 	struct acct *fa = s->unit[ACCT_FMT];
 	if (r->branches_fetched > 0) {
+		/* the rows written are at `fetch` and after: the copies change
+		 * only if dispatch (and so perhaps retirement) had reached it */
+		int at_fetch = fa->s.fmt.disp == fa->s.fmt.fetch;
 		acct_fmt_rows_fetched(fa, r, s->all_paths);
-		note_rows(s);
+		if (at_fetch)
+			note_rows(s);
 	}
 	/* acct_fmt_follow, on the copies of the rows' seqs: the open row's
 	 * seq is 0, so an empty range never matches, as 0 - 1 is the
