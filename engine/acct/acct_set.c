@@ -27,8 +27,9 @@
  *     out changes no count (ACCT_SET_ALL_PATHS and units on their own do
  *     track them, and the tests check that all give the same stacks).
  * Cycle records go to every unit through direct calls of their per-cycle
- * rules (acct_internal.h); miss events (rare) through the units' own
- * observers.
+ * rules (acct_internal.h), compiled once for each of a full ROB or not and
+ * a stalled fetch or not (set_on_cycle picks the copy); miss events (rare)
+ * through the units' own handlers.
  */
 #include <stddef.h>
 #include <string.h>
@@ -158,7 +159,9 @@ static inline void follow_overlap(struct acct_set *s, const struct cycle_record 
  * pass, written as selections of the counter to add to rather than tests
  * of whether to add: a simulated cycle takes a few hundred host cycles,
  * so each host branch mispredicted here would cost several percent. The
- * tests check that both give the same stacks.
+ * tests check that both give the same stacks. `full` (the ROB full at
+ * dispatch) and `fetch_ok` (r->fetch_stall == FETCH_OK) are constants at
+ * each call, so each copy keeps only the choices they leave open.
  */
 static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, const struct cycle_record *r,
 								int full, int fetch_ok)
@@ -243,10 +246,13 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		acct_fmt_progress(fa, r);
 		note_rows(s);
 	}
-	/* The rules twice, for a full ROB and for one with room: a full ROB
-	 * leaves out most of them (no I-side wait is charged, the ivx
-	 * counters take their full-ROB branch), and the one host branch
-	 * here is the one the rules took anyway. */
+	/* The rules in four copies, for a full ROB or one with room and a
+	 * fetch stalled or not: a full ROB leaves out most of them (no I-side
+	 * wait is charged, the ivx counters take their full-ROB branch), an
+	 * unstalled fetch the choice of an I-side or empty-ROB cause. The
+	 * test on the ROB is the host branch the rules took anyway; the one
+	 * on the fetch is one more (fewer host instructions on every
+	 * workload: docs/cpi-stacks.md §7). */
 	int full = r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size));
 	if (full) {
 		if (r->fetch_stall == FETCH_OK)
