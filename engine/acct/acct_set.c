@@ -27,8 +27,9 @@
  *     out changes no count (ACCT_SET_ALL_PATHS and units on their own do
  *     track them, and the tests check that all give the same stacks).
  * Cycle records go to every unit through direct calls of their per-cycle
- * rules (acct_internal.h); miss events (rare) through the units' own
- * observers.
+ * rules (acct_internal.h), compiled once for each of a full ROB or not and
+ * a stalled fetch or not (set_on_cycle picks the copy); miss events (rare)
+ * through the units' own handlers.
  */
 #include <stddef.h>
 #include <string.h>
@@ -44,6 +45,20 @@ struct acct_set {
 	 * (every unit but the sFMT view, then the overlap) */
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
+	/* ... those of them with a miss handler, flat (a miss event goes to
+	 * each without reading its observer) */
+	struct {
+		void (*fn)(void *ctx, const struct miss_event *e);
+		void *ctx;
+	} miss[ACCT_METHOD_COUNT + 1];
+	int n_miss;
+	/* The FMT's rows at the ends of the ROB as acct_fmt_follow tests them
+	 * (the seq, less one, of the row at `head` and at `disp`), copied here
+	 * so a cycle in which no row moves (most) tests two words instead of
+	 * finding the rows. Copied again whenever the table may have changed:
+	 * after an event, a restore, or a cycle that moved a row. Not part of
+	 * a snapshot: a restore copies them from the table. */
+	uint64_t retiring, entering;
 	int all_paths;                  /* ACCT_SET_ALL_PATHS */
 	/* The counters the last cycle added to, if it was idle and a run of
 	 * cycles like it (set_on_idle_cycles) adds to them again; not part of
@@ -60,6 +75,13 @@ struct acct_set {
 static inline void forget_idle_cycle(struct acct_set *s)
 {
 	s->again.armed = 0;
+}
+
+static void note_rows(struct acct_set *s)
+{
+	struct acct *fa = s->unit[ACCT_FMT];
+	s->retiring = acct_fmt_slot_at(fa, fa->s.fmt.head)->seq - 1;
+	s->entering = acct_fmt_slot_at(fa, fa->s.fmt.disp)->seq - 1;
 }
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
@@ -86,15 +108,15 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 		acct_sfmt_bits(fmt, e);
 		break;
 	}
+	note_rows(s);
 }
 
 static void set_on_miss(void *ctx, const struct miss_event *e)
 {
 	struct acct_set *s = ctx;
 	forget_idle_cycle(s);
-	for (int i = 0; i < s->n_sub; i++)
-		if (s->sub[i]->on_miss)
-			s->sub[i]->on_miss(s->sub[i]->ctx, e);
+	for (int i = 0; i < s->n_miss; i++)
+		s->miss[i].fn(s->miss[i].ctx, e);
 }
 
 /* Lookup tables for the per-cycle rules: the component a blocked ROB head
@@ -137,24 +159,22 @@ static inline void follow_overlap(struct acct_set *s, const struct cycle_record 
  * pass, written as selections of the counter to add to rather than tests
  * of whether to add: a simulated cycle takes a few hundred host cycles,
  * so each host branch mispredicted here would cost several percent. The
- * tests check that both give the same stacks.
+ * tests check that both give the same stacks. `full` (the ROB full at
+ * dispatch) and `fetch_ok` (r->fetch_stall == FETCH_OK) are constants at
+ * each call, so each copy keeps only the choices they leave open.
  */
-static void set_on_cycle(void *ctx, const struct cycle_record *r)
+static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, const struct cycle_record *r,
+								int full, int fetch_ok)
 {
-	struct acct_set *s = ctx;
 	struct acct *fa = s->unit[ACCT_FMT];
 	struct acct_fmt_state_s *f = &fa->s.fmt;
 	struct acct_power5_state *p = &s->unit[ACCT_POWER5]->s.p5;
 	unsigned committed = (unsigned)r->committed;
 	int entered = r->dispatched_correct > 0;
-	int stall = r->fetch_stall;
+	int stall = fetch_ok ? FETCH_OK : r->fetch_stall;
 	s->clock.cycles++;
 	s->clock.insns += committed;
-	if (r->branches_fetched > 0)
-		acct_fmt_rows_fetched(fa, r, s->all_paths);
-	acct_fmt_follow(fa, r);
 
-	int full = r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size));
 	unsigned head = head_comp_of[r->head_wait];
 	if (r->head_wait == HEAD_STORE && r->long_misses_outstanding > 0)
 		head = ACCT_L2D;
@@ -205,6 +225,46 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		s->again.shared = shared;
 	}
 	acct_ivx_rules(s->unit[ACCT_IVX], r, full, head, fe, 1);
+}
+
+static void set_on_cycle(void *ctx, const struct cycle_record *r)
+{
+	struct acct_set *s = ctx;
+	struct acct *fa = s->unit[ACCT_FMT];
+	if (r->branches_fetched > 0) {
+		/* the rows written are at `fetch` and after: the copies change
+		 * only if dispatch (and so perhaps retirement) had reached it */
+		int at_fetch = fa->s.fmt.disp == fa->s.fmt.fetch;
+		acct_fmt_rows_fetched(fa, r, s->all_paths);
+		if (at_fetch)
+			note_rows(s);
+	}
+	/* acct_fmt_follow, on the copies of the rows' seqs: the open row's
+	 * seq is 0, so an empty range never matches, as 0 - 1 is the
+	 * largest seq */
+	if ((s->retiring < r->commit_seq - 1) | (s->entering < r->dispatch_seq - 1)) {
+		acct_fmt_progress(fa, r);
+		note_rows(s);
+	}
+	/* The rules in four copies, for a full ROB or one with room and a
+	 * fetch stalled or not: a full ROB leaves out most of them (no I-side
+	 * wait is charged, the ivx counters take their full-ROB branch), an
+	 * unstalled fetch the choice of an I-side or empty-ROB cause. The
+	 * test on the ROB is the host branch the rules took anyway; the one
+	 * on the fetch is one more (fewer host instructions on every
+	 * workload: docs/cpi-stacks.md §7). */
+	int full = r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size));
+	if (full) {
+		if (r->fetch_stall == FETCH_OK)
+			set_rules(s, r, 1, 1);
+		else
+			set_rules(s, r, 1, 0);
+	} else {
+		if (r->fetch_stall == FETCH_OK)
+			set_rules(s, r, 0, 1);
+		else
+			set_rules(s, r, 0, 0);
+	}
 	follow_overlap(s, r, 1);
 }
 
@@ -264,6 +324,7 @@ static void set_restore(void *ctx, const void *blob)
 		s->sub[i]->restore(s->sub[i]->ctx, p);
 		p += s->sub[i]->state_size(s->sub[i]->ctx);
 	}
+	note_rows(s);
 }
 
 struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned flags, struct ivx_err *err)
@@ -313,6 +374,13 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	};
 	s->all_paths = (flags & ACCT_SET_ALL_PATHS) != 0;
 	forget_idle_cycle(s);
+	note_rows(s);
+	for (int i = 0; i < s->n_sub; i++)
+		if (s->sub[i]->on_miss) {
+			s->miss[s->n_miss].fn = s->sub[i]->on_miss;
+			s->miss[s->n_miss].ctx = s->sub[i]->ctx;
+			s->n_miss++;
+		}
 	if (s->all_paths) {
 		/* I-miss bits of both paths, and their squashes */
 		s->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS;
