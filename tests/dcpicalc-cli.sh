@@ -167,6 +167,8 @@ ivx_keeps_flow() {
 	awk -v p="$gp" -v i="$gi" 'BEGIN { exit !(i <= 0.001 && p > 0.01) }'
 }
 check "--estimator ivx: the flow equations hold (the paper's estimates break them)" ivx_keeps_flow
+check "each procedure's JSON names its estimator" \
+	"grep -q '\"estimator\":\"paper\"' $tmp/mul-paper.json && grep -q '\"estimator\":\"ivx\"' $tmp/mul-ivx.json"
 check "--estimator ivx --all names it in the JSON" \
 	"'$IVX' dcpicalc --db $tmp/mul --estimator ivx --all --json $tmp/mul-all.json >/dev/null &&
 	 grep -q '\"estimator\":\"ivx\"' $tmp/mul-all.json"

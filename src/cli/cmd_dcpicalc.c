@@ -378,13 +378,13 @@ static void json_num(FILE *o, double v)
 		fprintf(o, "%.6g", v);
 }
 
-static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc *a, double period,
-		      const struct accuracy *acc, int full)
+static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc *a, enum dcc_estimator est,
+		      double period, const struct accuracy *acc, int full)
 {
 	const struct dcc_summary *s = dcc_summary(a);
 	char cul[16];
-	fprintf(o, "{\"procedure\":\"%s\",\"image\":\"%s\",\"period\":%.6g,\"samples\":%.0f,", pr->name, pr->image,
-		period, s->samples);
+	fprintf(o, "{\"procedure\":\"%s\",\"image\":\"%s\",\"estimator\":\"%s\",\"period\":%.6g,\"samples\":%.0f,",
+		pr->name, pr->image, dcc_estimator_name(est), period, s->samples);
 	fprintf(o, "\"unexplained_fraction\":%.6g,", s->samples > 0 ? s->unexplained / s->samples : 0);
 	fprintf(o, "\"summary\":{\"best\":%.6g,\"execution\":%.6g,\"dynamic\":%.6g,\"unexplained\":%.6g,\"gain\":%.6g,"
 		   "\"noise\":%.6g,\"unknown\":%.6g,\"static\":{\"s\":%.6g,\"a\":%.6g,\"f\":%.6g},\"dynamic_range\":{",
@@ -577,7 +577,7 @@ static int run_one(struct calc_flags *f, struct dcpicalc_db *d)
 			if (!of) {
 				status = EXIT_OUTPUT;
 			} else {
-				json_proc(outfile_stream(of), &pr, a, pr.period[0], &acc, 1);
+				json_proc(outfile_stream(of), &pr, a, f->estimator, pr.period[0], &acc, 1);
 				fputc('\n', outfile_stream(of));
 				struct ivx_err e = { 0 };
 				if (outfile_commit(of, &e) < 0) {
@@ -627,7 +627,7 @@ static int all_proc(void *ctx, const char *image, struct dcpicalc_proc *pr)
 	c->have_cul |= pr->has_culprits;
 	if (c->jo) {
 		fputs(c->nproc ? ",\n " : "\n ", c->jo);
-		json_proc(c->jo, pr, a, pr->period[0], &acc, 0);
+		json_proc(c->jo, pr, a, c->f->estimator, pr->period[0], &acc, 0);
 	}
 	c->nproc++;
 	dcc_free(a);
