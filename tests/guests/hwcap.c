@@ -3,8 +3,8 @@
  *
  * Prints AT_HWCAP and AT_HWCAP2 as the program sees them (getauxval), then
  * one line per feature bit set: its name and the result of an instruction
- * that needs it. A feature advertised but not implemented stops ivx with
- * its "unsupported instruction" error; tests/realprog-isa.sh checks the
+ * that needs it. Were ivx to advertise a feature it cannot execute, the
+ * run would stop with its "unsupported instruction" error; tests/realprog-isa.sh checks the
  * values and that every line is printed. Built with
  * -march=armv8.5-a+crypto+sha3+dotprod+rdma so the assembler accepts the
  * instructions; which ones run is decided at run time by the bits, as an

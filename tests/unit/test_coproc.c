@@ -103,6 +103,23 @@ static void run(struct program *prog, const char *const *settings, int truth_kin
 		coproc_truth_free(t);
 }
 
+/* Start `prog` (argv NAME 1) with cprog on the co-processor attached,
+ * configured with `setting` if not NULL. */
+static struct coproc *start_with_coproc(struct crun *r, struct program *prog, char *name, const char *setting)
+{
+	char *argv[] = { name, "1" };
+	struct ivx_err err;
+	struct coproc_config cc;
+	coproc_config_defaults(&cc);
+	if (setting)
+		assert_int_equal(coproc_config_set(&cc, setting, &err), 0);
+	assert_int_equal(crun_start(r, prog, 2, argv, NULL), 0);
+	struct coproc *cp = coproc_new(&cc, &cprog, r->c, &err);
+	assert_non_null(cp);
+	assert_int_equal(core_add_observer(r->c, coproc_observer(cp), &err), 0);
+	return cp;
+}
+
 static void plain_run(struct program *prog, struct core_stats *st)
 {
 	char *argv[] = { "crc", "1" };
@@ -239,15 +256,9 @@ static void a_snapshot_restores_the_coprocessor(void **state)
 	(void)state;
 	struct program *prog = load("data/bin/workloads/crc");
 	assemble_file("data/coproc/value.s");
-	char *argv[] = { "crc", "1" };
 	struct crun r;
 	struct ivx_err err;
-	struct coproc_config cc;
-	coproc_config_defaults(&cc);
-	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
-	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
-	assert_non_null(cp);
-	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	struct coproc *cp = start_with_coproc(&r, prog, "crc", NULL);
 	assert_int_equal(core_run(r.c, 50000, 0, &err), IVX_OK);
 	struct core_snapshot *snap = core_snapshot_save(r.c, &err);
 	assert_non_null(snap);
@@ -284,16 +295,9 @@ static void thrashing_partitions_the_program(void **state)
 	(void)state;
 	struct program *prog = load("data/bin/workloads/interp");
 	assemble_file("data/coproc/value.s");
-	char *argv[] = { "interp", "1" };
 	struct crun r;
 	struct ivx_err err;
-	struct coproc_config cc;
-	coproc_config_defaults(&cc);
-	assert_int_equal(coproc_config_set(&cc, "cam=8", &err), 0);
-	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
-	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
-	assert_non_null(cp);
-	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	struct coproc *cp = start_with_coproc(&r, prog, "interp", "cam=8");
 	int widest = 0;
 	while (!core_done(r.c)) {
 		assert_int_equal(core_run(r.c, core_cycles(r.c) + 1000, 0, &err), IVX_OK);
@@ -373,16 +377,9 @@ static int width_after(const char *low_yield, uint64_t cycles, uint64_t *actions
 		 ".pcfilter 2 0\n.param low_yield %s\nl: nop -> DONE\n", low_yield);
 	assemble_text(src);
 	struct program *prog = load("data/bin/workloads/crc");
-	char *argv[] = { "crc", "1" };
 	struct crun r;
 	struct ivx_err err;
-	struct coproc_config cc;
-	coproc_config_defaults(&cc);
-	assert_int_equal(coproc_config_set(&cc, "timer=10000", &err), 0);
-	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
-	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
-	assert_non_null(cp);
-	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	struct coproc *cp = start_with_coproc(&r, prog, "crc", "timer=10000");
 	assert_int_equal(core_run(r.c, cycles, 0, &err), IVX_OK);
 	assert_false(core_done(r.c));   /* loads still run: the ticks had work */
 	struct coproc_stats s;
@@ -430,16 +427,9 @@ static int masked_from_one_slice(const char *const *params, int *held, uint64_t 
 		strcat(strcat(src, params[i]), "\n");
 	assemble_text(src);
 	struct program *prog = load("data/bin/workloads/interp");
-	char *argv[] = { "interp", "1" };
 	struct crun r;
 	struct ivx_err err;
-	struct coproc_config cc;
-	coproc_config_defaults(&cc);
-	assert_int_equal(coproc_config_set(&cc, "cam=8", &err), 0);
-	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
-	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
-	assert_non_null(cp);
-	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	struct coproc *cp = start_with_coproc(&r, prog, "interp", "cam=8");
 	while (!core_done(r.c))
 		assert_int_equal(core_run(r.c, core_cycles(r.c) + 100000, 0, &err), IVX_OK);
 	int one = 0, masked = 0;
