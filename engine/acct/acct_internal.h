@@ -101,6 +101,9 @@ struct acct_ivx_state {
 	uint64_t bp_pen;                   /* its row's branch penalty counter */
 	uint64_t bp_blocked;               /* its row's blocked-head cycles (nothing
 					      committed, head on a D-miss or long op) */
+	int32_t bp_vfree;                  /* its row's virtual free ROB entries: what a
+					      correct path would have left (-1: load at
+					      the window's next non-full cycle) */
 	int32_t bp_blocked_comp;           /* the component that blocked the head last
 					      (ACCT_COMP_COUNT: none) */
 	int32_t bp;                        /* ACCT_IVX_BP_* */
@@ -108,8 +111,10 @@ struct acct_ivx_state {
 					      starved cycles, -1 none */
 	int32_t iwide;                     /* the I-side episode began while the machine
 					      issued at half its dispatch width or more */
-	uint32_t ihist;                    /* instructions issued in the last 4 cycles,
-					      a byte each, the last in the low byte */
+	uint32_t ihist;                    /* instructions issued in the last 4 cycles
+					      the frontend delivered in (no I-side cause,
+					      no misprediction), a byte each, the last
+					      in the low byte */
 	/* what the read-out (acct_ivx_stack) weighs by the base rate: */
 	uint64_t partial[ACCT_FE_COUNT];   /* I-side: dispatch-starved cycles in which
 					      the backend still issued (not in global[]) */
@@ -385,6 +390,31 @@ void acct_power5_insn(struct acct *a, const struct insn_event *e);
  * run, core_observer.on_idle_cycles). */
 void acct_ivx_insn(struct acct *a, const struct insn_event *e);
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n);
+/* A misprediction window's virtual ROB over n cycles like r (n > 1: an
+ * idle run, nothing committed): the free entries a correct path would
+ * have left, loaded at the window's first non-full cycle from the real
+ * ROB, then gaining what commits and losing the dispatch width w a cycle
+ * (at least 0, at most the ROB). Returns how many of the n cycles still
+ * had room after their dispatch. */
+static inline uint64_t acct_ivx_vrob(struct acct_ivx_state *s, const struct cycle_record *r, uint32_t w, uint64_t n)
+{
+	int64_t v = s->bp_vfree, d = (int64_t)r->committed - (int64_t)w, size = r->rob_size;
+	uint64_t i = 0, room = 0;
+	if (v < 0) {
+		v = size - r->rob_occupancy;
+		v = v < 0 ? 0 : v;
+		room += v > 0;
+		i = 1;
+	}
+	for (; i < n && (v > 0 || d > 0); i++) {
+		v += d;
+		v = v < 0 ? 0 : v > size ? size : v;
+		room += v > 0;
+	}
+	s->bp_vfree = (int32_t)v;
+	return room;
+}
+
 /* The rules of acct_ivx_cycles (acct_ivx.c explains them) given the
  * record read the counters' way: the ROB full (acct_rob_full), the
  * component a blocked head stands for and the correct-path I-side stall
@@ -399,6 +429,7 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 	int entered = r->dispatched_correct > 0;
 	uint64_t issued = (uint64_t)r->issued_correct;
 	uint64_t *g = s->t.global;
+	uint64_t room;
 
 	/* an I-side episode begins: was the machine issuing at half its
 	 * dispatch width or more in the 4 cycles before? */
@@ -406,12 +437,18 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 		uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
 		s->iwide = sum * 2 >= a->dispatch_width * 4;
 	}
-	/* the last 4 cycles' issue counts, a byte each (the issue width is
-	 * at most 64; a run of n > 1 idle cycles issued nothing) */
-	if (__builtin_expect(n == 1, 1))
-		s->ihist = s->ihist << 8 | (uint32_t)issued;
-	else
-		s->ihist = n < 4 ? s->ihist << (8 * n) : 0;
+	/* the issue counts of the last 4 cycles in which the frontend was
+	 * delivering, a byte each (the issue width is at most 64; a run of
+	 * n > 1 idle cycles issued nothing): a cycle under an I-side miss or
+	 * a misprediction does not shift, so an episode that follows another
+	 * (or a misprediction) reads the rate the machine ran at before them,
+	 * not the stall's own trickle */
+	if (s->icause < 0 && fe >= ACCT_FE_COUNT && s->bp == ACCT_IVX_BP_NONE) {
+		if (__builtin_expect(n == 1, 1))
+			s->ihist = s->ihist << 8 | (uint32_t)issued;
+		else
+			s->ihist = n < 4 ? s->ihist << (8 * n) : 0;
+	}
 	/* the I-side cause: set while fetch waits on a correct-path miss,
 	 * kept through the refill until instructions enter the ROB again */
 	if (fe < ACCT_FE_COUNT)
@@ -443,11 +480,16 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 	}
 	switch (s->bp) {
 	case ACCT_IVX_BP_WINDOW:
+		/* the row's virtual ROB (acct_ivx_vrob): once a correct path
+		 * would have filled it, dispatch would have stalled with a
+		 * correct prediction too, and the cycle is not the branch's: the
+		 * head's if it is blocked, else base */
+		room = acct_ivx_vrob(s, r, a->dispatch_width, n);
 		if (r->committed == 0 && has_head) {
 			s->bp_blocked += n;
 			s->bp_blocked_comp = (int32_t)head;
 		} else {
-			s->bp_pen += n;
+			s->bp_pen += room;
 		}
 		return;
 	case ACCT_IVX_BP_REFILL:
@@ -457,6 +499,17 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 		break;
 	}
 	int starved = s->icause >= 0 && !entered;
+	/* the head waits on an L1 D-cache miss while a few instructions still
+	 * issue, after cycles in which the machine issued below half its
+	 * dispatch width: a dependence chain the miss holds up, the miss's
+	 * cycle (a program issuing near its width keeps such a miss hidden) */
+	if (!starved && r->committed == 0 && issued && head == ACCT_L1D) {
+		uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
+		if (sum * 2 < a->dispatch_width * 4) {
+			g[head] += n;
+			return;
+		}
+	}
 	/* the whole machine waits on a D-side miss at the head (nothing
 	 * commits, nothing issues, and not for want of instructions): the
 	 * miss's, even with room in the ROB */

@@ -105,6 +105,7 @@ static void ivx_on_miss(void *ctx, const struct miss_event *e)
 	s->bp_blocked = 0;
 	s->bp_blocked_comp = ACCT_COMP_COUNT;
 	s->bp_uidle[0] = s->bp_uidle[1] = 0;
+	s->bp_vfree = -1;
 }
 
 void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)

@@ -30,11 +30,11 @@ struct fake {
 	struct machine_config cfg;
 };
 
-/* A small machine: 8-entry ROB, explicit naive penalties. */
-static inline void fake_config(struct machine_config *c)
+/* A small machine: an 8-entry ROB (or rob_size), explicit naive penalties. */
+static inline void fake_config_rob(struct machine_config *c, uint32_t rob_size)
 {
 	config_defaults(c);
-	c->rob_size = 8;
+	c->rob_size = rob_size;
 	c->penalty_l1i = 9;
 	c->penalty_l2i = 250;
 	c->penalty_itlb = 30;
@@ -52,10 +52,11 @@ static inline void fake_reset_rec(struct fake *f)
 	f->rec.rob_size = (int)f->cfg.rob_size;
 }
 
-static inline void fake_init(struct fake *f)
+/* fake_init with a ROB of rob_size entries. */
+static inline void fake_init_rob(struct fake *f, uint32_t rob_size)
 {
 	memset(f, 0, sizeof *f);
-	fake_config(&f->cfg);
+	fake_config_rob(&f->cfg, rob_size);
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
 		f->unit[m] = acct_new(m, &f->cfg, NULL);
 		assert_non_null(f->unit[m]);
@@ -70,6 +71,11 @@ static inline void fake_init(struct fake *f)
 	f->load.op_class = UOP_LOAD;
 	f->div.op_class = UOP_DIV;
 	fake_reset_rec(f);
+}
+
+static inline void fake_init(struct fake *f)
+{
+	fake_init_rob(f, 8);
 }
 
 static inline void fake_free(struct fake *f)

@@ -184,13 +184,15 @@ static void test_imiss_without_base_rate(void **state)
  *   c10     the first correct-path instruction enters the ROB
  * FMT: the whole window and the refill, c0-c9 = 10 cycles to the branch.
  * ivx: the 4 blocked cycles go to the divide's unit (what the machine
- * lost with a correct prediction too), the branch gets 6.
+ * lost with a correct prediction too), the branch gets 6. (A 64-entry
+ * ROB: a correct path would not have filled it in the window, see
+ * test_branch_window_fills_virtual_rob.)
  */
 static void test_branch_behind_long_latency_head(void **state)
 {
 	(void)state;
 	struct fake f;
-	fake_init(&f);
+	fake_init_rob(&f, 64);
 	fake_insn(&f, INSN_FETCH, 1, &f.div, 0, 0);
 	fake_insn(&f, INSN_FETCH, 2, &f.branch, 1, F_MISPRED);
 	fake_insn(&f, INSN_DISPATCH, 1, &f.div, 0, 0);
@@ -230,12 +232,13 @@ static void test_branch_behind_long_latency_head(void **state)
  * in the share g = min(1, (D / (C - A - 4g))^2), D = 40 cycles with the
  * divider at work, C = 54, A = 9 counted: g = 0.94 after the read-out's
  * rounds: bpred 3 + 10 x 0.94 = 12, FU 6 - 6 x 0.94 = 0. With a correct
- * prediction the ROB would have held the next divides.
+ * prediction the ROB would have held the next divides. (A 64-entry ROB,
+ * 8 in it at c0: c0 has room for a correct path.)
  */
 static void branch_with_idle_divider(int dividing, const uint64_t want[ACCT_COMP_COUNT])
 {
 	struct fake f;
-	fake_init(&f);
+	fake_init_rob(&f, 64);
 	uint64_t seq = 1;
 	for (int i = 0; i < 40; i++, seq++) {
 		fake_insn(&f, INSN_FETCH, seq, &f.div, -1, 0);
@@ -306,15 +309,18 @@ static void test_correct_branch_charges_nothing(void **state)
 /*
  * D-side misses at the head of a ROB that is not full.
  *   c0-c2   head: an L1 D-cache miss; nothing commits or issues (3)
- *   c3-c4   head: the same miss; younger work issues, one a cycle (2)
+ *   c3-c4   head: the same miss; younger work issues, one a cycle, after
+ *           cycles that issued below half the dispatch width (2)
  *   c5-c6   head: an L2 D-cache miss; nothing commits or issues (2)
  *   c7      head: a D-TLB walk; nothing commits or issues (1)
  *   c8      head: a divide; nothing commits or issues (1)
  *   c9-c10  head: an L1 D-cache miss, nothing issues, but fetch waits
  *           on an I-cache miss and nothing enters the ROB (2)
  * The machine stood still waiting on the miss in c0-c2, c5-c7: those
- * cycles are the misses' (L1D 3, L2D 2, D-TLB 1). In c3-c4 it still
- * worked (base); c8 waits on a unit, not a miss (base, as the FMT);
+ * cycles are the misses' (L1D 3, L2D 2, D-TLB 1). In c3-c4 the little
+ * that issues is a chain the L1 miss holds up: the miss's too (L1D 5;
+ * test_l1d_miss_at_width has a machine that hides it); c8 waits on a
+ * unit, not a miss (base, as the FMT);
  * c9-c10 are the I-side miss's (starved and idle), not the head's. The
  * FMT charges none of the D-side cycles (the ROB is never full).
  */
@@ -334,7 +340,7 @@ static void test_machine_waits_on_dmiss(void **state)
 	fake_miss_end(&f, m, MISS_L1I, 1);
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 0);
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 0);
-	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 2, [ACCT_L1D] = 3, [ACCT_L2D] = 2, [ACCT_DTLB] = 1 });
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 2, [ACCT_L1D] = 5, [ACCT_L2D] = 2, [ACCT_DTLB] = 1 });
 	fake_free(&f);
 }
 
@@ -396,13 +402,14 @@ static void test_work_exceeds_cycles(void **state)
 
 /*
  * Reverse stepping: a snapshot taken inside a misprediction window and
- * restored gives the same counts when the same cycles run again.
+ * restored gives the same counts when the same cycles run again (a
+ * 64-entry ROB: the window's virtual ROB never fills).
  */
 static void test_snapshot_inside_window(void **state)
 {
 	(void)state;
 	struct fake f;
-	fake_init(&f);
+	fake_init_rob(&f, 64);
 	fake_insn(&f, INSN_FETCH, 1, &f.branch, 0, F_MISPRED);
 	fake_insn(&f, INSN_DISPATCH, 1, &f.branch, 0, F_MISPRED);
 	mispredict_begins(&f, 1);
@@ -418,7 +425,7 @@ static void test_snapshot_inside_window(void **state)
 			o->restore(o->ctx, blob);
 		struct cycle_record r;
 		memset(&r, 0, sizeof r);
-		r.rob_size = 8;
+		r.rob_size = (int)f.cfg.rob_size;
 		r.rob_occupancy = 1;
 		r.head_wait = HEAD_EXECUTING;
 		r.fetch_stall = FETCH_STALL_WRONG_PATH;
@@ -482,6 +489,123 @@ static void test_stack_since_mark(void **state)
 	fake_free(&f);
 }
 
+/*
+ * An I-side miss that follows another, after 200 steady cycles issuing
+ * and committing 2 instructions each (half the dispatch width: 8 in any
+ * 4 of them).
+ *   c0-c2   fetch waits on miss A; nothing enters the ROB, one issues a
+ *           cycle (3 starved cycles)
+ *   c3      A's line is there; an instruction enters the ROB (one issues)
+ *   c4-c6   fetch waits on miss B; the same (3 starved cycles)
+ *   c7      B's line is there; an instruction enters
+ * A came while the machine ran at half its width: its starved cycles are
+ * its own whole (3). B came after cycles that issued one each (c0-c3),
+ * but those were A's trickle, not the machine's rate: the issue history
+ * moves only in cycles the frontend delivers in, and still holds the
+ * steady cycles, so B's are whole too (L1I 6). Read from the 4 cycles
+ * just before B, they would be partial cycles weighed by the base rate
+ * (CPI* about 0.51, f = 0.24: 3 + 0.7 = 4).
+ */
+static void test_imiss_after_imiss(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	uint64_t seq = steady(&f, 1, 200, 2);
+	for (int miss = 0; miss < 2; miss++) {
+		uint64_t m = fake_miss_begin(&f, MISS_L1I, 1);
+		for (int i = 0; i < 3; i++)
+			cycle_issuing(&f, 1, FETCH_STALL_L1I, 2, HEAD_EXECUTING, 0);
+		fake_miss_end(&f, m, MISS_L1I, 1);
+		seq = dispatch_each(&f, seq, 1, FETCH_OK, 2);
+	}
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1I] = 6 });
+	fake_free(&f);
+}
+
+/*
+ * An L1 D-cache miss at the head of a ROB that is not full, after 20
+ * steady cycles issuing and committing k instructions each.
+ *   c0-c1   head: the miss; nothing commits, two younger instructions
+ *           issue a cycle
+ * k = 4 (the width): the machine ran at its width up to the miss and the
+ * ROB still finds work: the miss is hidden, c0-c1 are base (the FMT's
+ * view too). k = 1: the machine was issuing below half its dispatch
+ * width: what issues now is the chain the miss holds up, and c0-c1 are
+ * the miss's (L1D 2).
+ */
+static void l1d_miss_after(int k, uint64_t want)
+{
+	struct fake f;
+	fake_init(&f);
+	steady(&f, 1, 20, k);
+	for (int i = 0; i < 2; i++)
+		cycle_issuing(&f, 2, FETCH_OK, 6, HEAD_L1D, 0);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 0);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1D] = want });
+	fake_free(&f);
+}
+
+static void test_l1d_miss_at_width(void **state)
+{
+	(void)state;
+	l1d_miss_after(4, 0);
+}
+
+static void test_l1d_miss_below_half_width(void **state)
+{
+	(void)state;
+	l1d_miss_after(1, 2);
+}
+
+/*
+ * A misprediction window longer than a correct path would need to fill
+ * the ROB, in an 8-entry ROB and in a 64-entry one.
+ *   c0      B (mispredicted) enters the ROB; 2 entries taken
+ *   c1-c5   B waits for its operands at the head (executing), nothing
+ *           commits, the wrong path trickles in (ROB not full)
+ *   c6      B resolves; c6-c7 the refill
+ *   c8      the first correct-path instruction enters the ROB
+ * FMT: c0-c7 = 8 cycles to the branch. ivx: the row's virtual ROB starts
+ * with the 6 free entries (8-entry ROB) and loses the dispatch width (4)
+ * a cycle with nothing committing: after c2 a correct path would have
+ * filled the ROB and dispatch would have stalled anyway, so c2-c5 are
+ * not the branch's (base): c0, c1 and the refill, 4. With 64 entries
+ * the correct path would still be entering: all 8, as the FMT.
+ */
+static void branch_window_in_rob(uint32_t rob_size, uint64_t want)
+{
+	struct fake f;
+	fake_init_rob(&f, rob_size);
+	fake_insn(&f, INSN_FETCH, 1, &f.branch, 0, F_MISPRED);
+	fake_insn(&f, INSN_DISPATCH, 1, &f.branch, 0, F_MISPRED);
+	mispredict_begins(&f, 1);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 2, HEAD_EXECUTING, 0);     /* c0 */
+	fake_idle(&f, 5, FETCH_STALL_WRONG_PATH, 3, HEAD_EXECUTING, 0); /* c1-c5 */
+	fake_insn(&f, INSN_COMPLETE, 1, &f.branch, 0, F_MISPRED);
+	fake_insn(&f, INSN_COMMIT, 1, &f.branch, 0, F_MISPRED);
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);            /* c6 */
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);            /* c7 */
+	fake_insn(&f, INSN_FETCH, 2, &f.alu, -1, 0);
+	fake_insn(&f, INSN_DISPATCH, 2, &f.alu, 1, 0);
+	fake_end(&f, FETCH_OK, 1, HEAD_EXECUTING, 0);                   /* c8 */
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_BPRED), 8);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = want });
+	fake_free(&f);
+}
+
+static void test_branch_window_fills_virtual_rob(void **state)
+{
+	(void)state;
+	branch_window_in_rob(8, 4);
+}
+
+static void test_branch_window_with_room(void **state)
+{
+	(void)state;
+	branch_window_in_rob(64, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +623,11 @@ int main(void)
 		cmocka_unit_test(test_work_exceeds_cycles),
 		cmocka_unit_test(test_snapshot_inside_window),
 		cmocka_unit_test(test_stack_since_mark),
+		cmocka_unit_test(test_imiss_after_imiss),
+		cmocka_unit_test(test_l1d_miss_at_width),
+		cmocka_unit_test(test_l1d_miss_below_half_width),
+		cmocka_unit_test(test_branch_window_fills_virtual_rob),
+		cmocka_unit_test(test_branch_window_with_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
