@@ -30,11 +30,21 @@
  *                   would have lost with a correct prediction too, so the
  *                   branch's row holds them apart and, if it resolves
  *                   mispredicted, gives them to the head's component;
- *                   then the refill, as the FMT;
+ *                   and except cycles after a correct path would have
+ *                   filled the ROB (the row's virtual ROB: the free
+ *                   entries at the window's start, plus what commits,
+ *                   less the dispatch width a cycle): dispatch would have
+ *                   stalled with a correct prediction too, and nothing
+ *                   past the unresolved branch can commit in either case
+ *                   (base); then the refill, as the FMT;
  *   D-side wait     ROB not full, no window: a cycle in which nothing
  *                   commits or issues and the head waits on a D-side miss
  *                   is that miss's (unless dispatch is starved by an
- *                   I-side miss);
+ *                   I-side miss); so is one in which the head waits on an
+ *                   L1 D-cache miss and a few instructions issue, if the
+ *                   last 4 cycles the frontend delivered in issued below
+ *                   half the dispatch width (a chain the miss holds up;
+ *                   near the width the ROB hides such a miss);
  *   I-side miss     a cause register, set while fetch waits on a miss and
  *                   kept through the refill until instructions enter the
  *                   ROB again; a dispatch-starved cycle (no instruction
@@ -44,13 +54,16 @@
  *                   flag, from the issue of the 4 cycles before), else to
  *                   its partial counter, of which the read-out charges the
  *                   share the program's base rate says was lost
- *                   (acct_ivx_stack).
+ *                   (acct_ivx_stack). The issue history moves only in
+ *                   cycles the frontend delivers in (no I-side cause, no
+ *                   misprediction), so a miss right after another reads
+ *                   the machine's rate before them.
  *
  * In hardware the branch rows are the FMT's (the I-side cycles of a wrong
  * path wait in the fetch row's local counters and are dropped with it),
- * each with two more counters (blocked cycles, divider-idle full cycles),
- * a bit (was the head on a long-latency op) and the 2-bit component that
- * blocked last; beside the FMT's global counters, three partial, two work,
+ * each with more counters (blocked cycles, divider-idle full cycles, the
+ * virtual ROB's free entries), a bit (was the head on a long-latency op)
+ * and the 2-bit component that blocked last; beside the FMT's global counters, three partial, two work,
  * two unit-idle counters and one of cycles with a divider at work, fed by
  * the divider's busy signal (cycle_record.units_busy; docs/cpi-stacks.md
  * §2 has the storage). A set of units
