@@ -470,11 +470,19 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 				return;
 		}
 		if (has_head) {
-			g[head] += n;
-			/* behind a long miss, what issues is work the window does
-			 * anyway: counted, and valued when the stack is read */
-			if (head == ACCT_L2D || head == ACCT_DTLB)
+			if (head == ACCT_L2D || head == ACCT_DTLB) {
+				/* behind a long miss, a cycle in which the frontend
+				 * still fetches the correct path is progress the
+				 * machine makes anyway (a program whose base is
+				 * bound by fetch loses nothing until the frontend's
+				 * buffers are full too): not the miss's */
+				if (r->fetched > 0 && r->fetch_stall != FETCH_STALL_WRONG_PATH)
+					return;
+				/* what issues is work the window does anyway:
+				 * counted, and valued when the stack is read */
 				s->work[head] += issued * n;
+			}
+			g[head] += n;
 		}
 		return;
 	}

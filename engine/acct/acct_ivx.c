@@ -12,11 +12,14 @@
  * is what holds it up:
  *
  *   ROB full        to what blocks the head (the FMT's rule); behind a
- *                   long miss (L2 D-cache, D-TLB) the correct-path
- *                   instructions that still issue are counted as work,
- *                   which the read-out gives back at the base rate: the
- *                   window behind the miss does work it would have done
- *                   anyway; behind an unresolved misprediction with no
+ *                   long miss (L2 D-cache, D-TLB) not a cycle in which
+ *                   the frontend still fetches the correct path (a
+ *                   program bound by its fetch loses nothing until the
+ *                   frontend's buffers are full too), and the
+ *                   correct-path instructions that still issue are
+ *                   counted as work, which the read-out gives back at
+ *                   the base rate: the window behind the miss does work
+ *                   it would have done anyway; behind an unresolved misprediction with no
  *                   divider at work and the head on a long-latency op or
  *                   none, the branch's row also counts the cycle in its
  *                   unit-idle counter: with a correct prediction the ROB

@@ -380,6 +380,44 @@ static void test_full_rob_with_work(void **state)
 }
 
 /*
+ * The ROB full behind an L2 D-cache miss while the frontend still
+ * fetches, after 20 steady cycles committing 2 instructions each.
+ *   c0-c2   the ROB full, the head's miss outstanding; fetch delivers
+ *           instructions into the frontend's buffers (3)
+ *   c3-c6   the same, the frontend full too: nothing fetched (4)
+ * The FMT charges all 7 to the miss. A program whose base is bound by
+ * its fetch (a loop of taken branches) loses nothing while the frontend
+ * still fetches: the ivx counters charge c3-c6 only (L2D 4). Fetching
+ * down a wrong path is no such progress: those cycles stay the miss's.
+ */
+static void full_rob_while_fetching(int fetch_stall, uint64_t want)
+{
+	struct fake f;
+	fake_init(&f);
+	steady(&f, 1, 20, 2);
+	for (int i = 0; i < 3; i++) {
+		f.rec.fetched = 4;
+		fake_end(&f, fetch_stall, 8, HEAD_L2D, 1);
+	}
+	fake_idle(&f, 4, FETCH_OK, 8, HEAD_L2D, 1);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 7);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L2D] = want });
+	fake_free(&f);
+}
+
+static void test_full_rob_while_fetching(void **state)
+{
+	(void)state;
+	full_rob_while_fetching(FETCH_OK, 4);
+}
+
+static void test_full_rob_while_fetching_wrong_path(void **state)
+{
+	(void)state;
+	full_rob_while_fetching(FETCH_STALL_WRONG_PATH, 7);
+}
+
+/*
  * The work behind a long miss outweighs its cycles: 4 steady cycles at 1
  * per cycle, then 2 full cycles behind an L2 D-cache miss issuing 4 each.
  * CPI* = (6 - 2) / (4 - 8 < 0): no base rate, nothing given back (2);
@@ -620,6 +658,8 @@ int main(void)
 		cmocka_unit_test(test_correct_branch_charges_nothing),
 		cmocka_unit_test(test_machine_waits_on_dmiss),
 		cmocka_unit_test(test_full_rob_with_work),
+		cmocka_unit_test(test_full_rob_while_fetching),
+		cmocka_unit_test(test_full_rob_while_fetching_wrong_path),
 		cmocka_unit_test(test_work_exceeds_cycles),
 		cmocka_unit_test(test_snapshot_inside_window),
 		cmocka_unit_test(test_stack_since_mark),
