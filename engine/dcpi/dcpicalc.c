@@ -1002,6 +1002,27 @@ static void rule_out(struct dcc *a, const struct dcc_profile *p, double cyc_peri
 	}
 }
 
+/* Block k is entered after a call returns (an edge of kind 2). */
+static int returns_into(const struct dcc *a, int k)
+{
+	for (size_t e = 0; e < a->ne; e++)
+		if (a->edges[e].to == k && a->edges[e].kind == 2)
+			return 1;
+	return 0;
+}
+
+/* ivx: an issue point whose M the schedule cannot know. The head of a
+ * block a call returns to may issue with the callee's ret, in the cycle
+ * the schedule gives the ret (which it cannot see: another procedure),
+ * so its M of 1 is often 0 and its ratio far below the class's (strproc's
+ * `cbnz w0` after `bl strcmp`: a true CPI of 0.3). */
+static int weak_point(const struct dcc *a, size_t i)
+{
+	const struct dcc_result_insn *r = &a->res[i];
+	return a->estimator == DCC_EST_IVX && r->m == 1 && i == a->blocks[r->block].first &&
+	       returns_into(a, r->block);
+}
+
 static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err)
 {
 	const uint64_t *S = p->samples[0];
@@ -1063,7 +1084,7 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 	}
 	for (int c = 0; c < a->n_cls; c++) {
 		int n = 0;
-		double sum_s = 0, sum_m = 0, clean_s = 0, clean_m = 0;
+		double sum_s = 0, sum_m = 0, clean_s = 0, clean_m = 0, weak_m = 0, strong_m = 0, strong_min = -1;
 		for (size_t k = 0; k < a->nb; k++) {
 			const struct dcc_block *b = &a->blocks[k];
 			if (b->cls != c)
@@ -1076,11 +1097,32 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 					clean_m += a->res[i].m;
 				}
 				if (a->res[i].issue_point && a->res[i].ratio >= 0) {
+					if (weak_point(a, i)) {
+						weak_m += a->res[i].weight;
+					} else {
+						strong_m += a->res[i].weight;
+						if (strong_min < 0 || a->res[i].ratio < strong_min)
+							strong_min = a->res[i].ratio;
+					}
 					idx[n] = (int)i;
 					weight[n] = a->res[i].weight;
 					ratio[n++] = a->res[i].ratio;
 				}
 			}
+		}
+		/* a weak point under the lowest cluster the others could form
+		 * (below 2/3 of their lowest ratio, the cluster's width) stays
+		 * out, unless weak points carry most of the class's M (icache's
+		 * one_round, a chain of calls: then they are the evidence) */
+		if (strong_m > 0 && weak_m <= strong_m) {
+			int kept = 0;
+			for (int k = 0; k < n; k++)
+				if (!weak_point(a, (size_t)idx[k]) || ratio[k] * 1.5 >= strong_min) {
+					idx[kept] = idx[k];
+					weight[kept] = weight[k];
+					ratio[kept++] = ratio[k];
+				}
+			n = kept;
 		}
 		if (!n)
 			continue;
