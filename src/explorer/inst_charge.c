@@ -63,6 +63,25 @@ struct pc_count {
 	uint64_t misses, stalls;
 };
 
+/* The ivx counters' charges, held back (acct_ivx_point): their read-out
+ * costs a few hundred host instructions, and every begin and end of an
+ * event needs one, while only the last CHARGE_RING events' charges can
+ * ever be asked for. So a transition of a component (transition())
+ * only takes the read-out's inputs, in this log; a read-out is worked
+ * out when the entry leaves the log (the oldest, when it is full) or
+ * when a charge is asked for (flush_ivx), and only if some event still
+ * in the ring needs it: the event the entry's cycles go to, or the one
+ * the component's next entry gives cycles to (which needs this
+ * read-out as its starting count). An event that has left the ring
+ * never comes back, so the charges read are those an eager read-out at
+ * every transition gives, to the bit. */
+#define IVX_LOG 4096                /* a power of 2 */
+struct ivx_pend {
+	uint64_t owner;                    /* the event its cycles go to (engine id; 0: none) */
+	uint64_t next;                     /* log number + 1 of comp's next entry (0: none yet) */
+	struct acct_ivx_point p;
+};
+
 struct charge_state {
 	struct pc_count pcs[PC_SLOTS];
 	uint32_t pcs_used;
@@ -71,6 +90,9 @@ struct charge_state {
 	struct charge_ent ev[CHARGE_RING];           /* at id % CHARGE_RING */
 	struct comp_track track[ACCT_COMP_COUNT];
 	struct { uint64_t seq, cycle; } fetch[FETCH_RING];   /* at seq % FETCH_RING */
+	struct ivx_pend ivx_log[IVX_LOG];  /* log number n at n % IVX_LOG */
+	uint64_t ivx_first, ivx_end;       /* the log numbers held: [first, end) */
+	uint64_t ivx_newest[ACCT_COMP_COUNT]; /* log number + 1 of comp's newest entry (0: none held) */
 };
 
 struct true_cost {
@@ -182,6 +204,58 @@ static int fmt_iside(int m, int comp)
 	return m == ACCT_FMT && comp <= ACCT_ITLB;
 }
 
+/* The ring entry of the event with engine id `id`, if it is still there. */
+static struct charge_ent *live(struct charge_state *s, uint64_t id)
+{
+	struct charge_ent *c = &s->ev[id % CHARGE_RING];
+	return id && c->id == id ? c : NULL;
+}
+
+/* The oldest entry of the ivx log leaves it: its read-out, if an event
+ * still in the ring needs it, charged as transition() would have. */
+static void pop_ivx(struct xcharge *xc)
+{
+	struct charge_state *s = xc->s;
+	const struct ivx_pend *e = &s->ivx_log[s->ivx_first % IVX_LOG];
+	int comp = e->p.comp;
+	struct comp_track *t = &s->track[comp];
+	struct charge_ent *owner = live(s, e->owner);
+	int needed = owner || !e->next || live(s, s->ivx_log[(e->next - 1) % IVX_LOG].owner);
+	if (needed) {
+		int64_t now = (int64_t)acct_ivx_point_value(xc->unit[ACCT_IVX], &e->p);
+		if (owner)
+			owner->v[ACCT_IVX] += now - t->last[ACCT_IVX];
+		t->last[ACCT_IVX] = now;
+	}
+	if (s->ivx_newest[comp] == s->ivx_first + 1)
+		s->ivx_newest[comp] = 0;
+	s->ivx_first++;
+}
+
+/* The ivx counters' count of comp now, to go to `owner` (a transition). */
+static void push_ivx(struct xcharge *xc, int comp, const struct charge_ent *owner)
+{
+	struct charge_state *s = xc->s;
+	if (s->ivx_end - s->ivx_first == IVX_LOG)
+		pop_ivx(xc);
+	uint64_t n = s->ivx_end++;
+	struct ivx_pend *e = &s->ivx_log[n % IVX_LOG];
+	e->owner = owner ? owner->id : 0;
+	e->next = 0;
+	acct_ivx_point_take(xc->unit[ACCT_IVX], comp, &e->p);
+	if (s->ivx_newest[comp])
+		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = n + 1;
+	s->ivx_newest[comp] = n + 1;
+}
+
+/* Every held-back read-out worked out: the ivx charges and the tracks'
+ * last counts as an eager read-out leaves them. */
+static void flush_ivx(struct xcharge *xc)
+{
+	while (xc->s->ivx_first != xc->s->ivx_end)
+		pop_ivx(xc);
+}
+
 /* Hand the cycles each method charged to `comp` since its last begin or
  * end to the oldest event of comp in progress. */
 static void transition(struct xcharge *xc, int comp)
@@ -202,6 +276,10 @@ static void transition(struct xcharge *xc, int comp)
 		}
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
 		int64_t now;
+		if (m == ACCT_IVX && xc->unit[m]) {
+			push_ivx(xc, comp, owner);   /* (read out later, if needed) */
+			continue;
+		}
 		if (is_naive(m) || fmt_iside(m, comp) || count_now(xc, m, comp, 0, &now) < 0)
 			continue;
 		if (owner)
@@ -347,7 +425,8 @@ int xcharge_get(const struct explorer *x, const struct xevent *e, int64_t out[AC
 	const struct charge_ent *c = find(x, e);
 	if (!c || !c->ended)
 		return -1;
-	const struct xcharge *xc = explorer_instrument(x, "charge");
+	struct xcharge *xc = explorer_instrument(x, "charge");
+	flush_ivx(xc);
 	int comp = xcharge_comp(e->kind);
 	const struct comp_track *t = &xc->s->track[comp];
 	int owner = !t->n && t->last_ended == e->id;   /* still gaining what comes after it */
