@@ -105,6 +105,13 @@ void acct_get_stack_since(const struct acct *a, const struct acct_mark *m, struc
  * for an observer that reads it at every miss event). */
 uint64_t acct_component(const struct acct *a, int comp);
 
+/* The counter acct_component(a, comp) reads, for a reader that reads it
+ * often (the explorer's per-event charges): its address in the unit's
+ * state, which stays valid while the unit lives (a snapshot is restored
+ * in place). NULL when the component is not one counter: the naive
+ * methods (a count times a penalty) and the ivx counters (a read-out). */
+const uint64_t *acct_component_counter(const struct acct *a, int comp);
+
 /* The ivx counters' component `comp` is a read-out (acct_ivx.c): working
  * it out takes a few hundred host instructions, taking what it is worked
  * out from a few dozen. A reader that needs it at many moments but looks

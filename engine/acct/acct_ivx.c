@@ -247,12 +247,19 @@ void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *
 	}
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
 		pp += s->partial[k];
-	*p = (struct acct_ivx_point){
-		.cycles = clk->cycles, .insns = clk->insns, .ga = ga, .wl = wl, .pp = pp,
-		.ui0 = s->unit_idle[0], .ui1 = s->unit_idle[1], .ub = s->unit_busy,
-		.g = s->t.global[comp], .w = s->work[comp], .p = comp < ACCT_FE_COUNT ? s->partial[comp] : 0,
-		.comp = comp,
-	};
+	/* (field by field: a compound literal is built aside and copied) */
+	p->cycles = clk->cycles;
+	p->insns = clk->insns;
+	p->ga = ga;
+	p->wl = wl;
+	p->pp = pp;
+	p->ui0 = s->unit_idle[0];
+	p->ui1 = s->unit_idle[1];
+	p->ub = s->unit_busy;
+	p->g = s->t.global[comp];
+	p->w = s->work[comp];
+	p->p = comp < ACCT_FE_COUNT ? s->partial[comp] : 0;
+	p->comp = comp;
 }
 
 uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point *p)

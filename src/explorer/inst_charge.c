@@ -107,6 +107,16 @@ struct xcharge {
 	struct charge_state *s;            /* NULL before the first attach */
 	uint32_t penalty[ACCT_COMP_COUNT]; /* the naive methods' [penalty] */
 	const struct acct *unit[ACCT_METHOD_COUNT]; /* the accounting set's, this run's */
+	/* What a transition of each component reads, worked out at attach:
+	 * the methods whose count is one counter, with its address
+	 * (acct_component_counter), and those read with count_now (the sFMT's
+	 * I-side counts); naive methods, the FMT's I-side rows and the ivx
+	 * counters (push_ivx) are not read there. */
+	struct { int m; const uint64_t *ctr; } direct[ACCT_COMP_COUNT][ACCT_METHOD_COUNT];
+	int n_direct[ACCT_COMP_COUNT];
+	int slow[ACCT_COMP_COUNT][ACCT_METHOD_COUNT];
+	int n_slow[ACCT_COMP_COUNT];
+	uint32_t known;                    /* bit m: method m charges events (not naive, present) */
 	struct true_cost costs[TRUE_COSTS];
 	int n_costs;
 };
@@ -274,18 +284,24 @@ static void transition(struct xcharge *xc, int comp)
 			if (owner->id != t->id[i])
 				owner = NULL;
 		}
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+	for (int i = 0; i < xc->n_direct[comp]; i++) {
+		int m = xc->direct[comp][i].m;
+		int64_t now = (int64_t)*xc->direct[comp][i].ctr;
+		if (owner)
+			owner->v[m] += now - t->last[m];
+		t->last[m] = now;
+	}
+	for (int i = 0; i < xc->n_slow[comp]; i++) {
+		int m = xc->slow[comp][i];
 		int64_t now;
-		if (m == ACCT_IVX && xc->unit[m]) {
-			push_ivx(xc, comp, owner);   /* (read out later, if needed) */
-			continue;
-		}
-		if (is_naive(m) || fmt_iside(m, comp) || count_now(xc, m, comp, 0, &now) < 0)
+		if (count_now(xc, m, comp, 0, &now) < 0)
 			continue;
 		if (owner)
 			owner->v[m] += now - t->last[m];
 		t->last[m] = now;
 	}
+	if (xc->unit[ACCT_IVX])
+		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
 }
 
 static void charge_miss(void *ctx, const struct miss_event *e)
@@ -311,9 +327,7 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 			const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
 			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
 		}
-		for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-			if (!is_naive(m) && xc->unit[m])
-				c->known |= 1u << m;
+		c->known = xc->known;
 		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT])
 			c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
 		if (t->n < TRACK) {
@@ -395,6 +409,25 @@ static int xcharge_attach(void *self, struct core *c, struct ivx_err *err)
 	memcpy(xc->penalty, pen, sizeof pen);
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)   /* (attached before: order 0) */
 		xc->unit[m] = xacct_unit(explorer_instrument(xc->x, "acct"), m);
+	xc->known = 0;
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
+		if (!is_naive(m) && xc->unit[m])
+			xc->known |= 1u << m;
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		xc->n_direct[k] = xc->n_slow[k] = 0;
+		for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+			if (is_naive(m) || m == ACCT_IVX || fmt_iside(m, k) || !xc->unit[m])
+				continue;
+			const uint64_t *ctr = k <= ACCT_ITLB && m == ACCT_SFMT ? NULL :
+					      acct_component_counter(xc->unit[m], k);
+			if (ctr) {
+				xc->direct[k][xc->n_direct[k]].m = m;
+				xc->direct[k][xc->n_direct[k]++].ctr = ctr;
+			} else {
+				xc->slow[k][xc->n_slow[k]++] = m;
+			}
+		}
+	}
 	uint32_t kinds = 0;
 	for (int k = 0; k < MISS_KIND_COUNT; k++)
 		if (xcharge_comp(k) >= 0)

@@ -6,7 +6,8 @@
  * read with acct_fmt_fetch_count at each correct-path L1I miss's begin
  * and acct_fmt_row_count at its end add up to the FMT's whole L1I
  * component (k1_icache_miss: every I-miss cycle is inside an event).
- * And the ivx counters' points (acct_ivx_point_take) read out at the end
+ * acct_component_counter is the counter behind a plain component (NULL
+ * for the naive methods and the ivx counters). And the ivx counters' points (acct_ivx_point_take) read out at the end
  * of the run give, to the bit, what acct_component gave when each was
  * taken (the explorer reads its charges that way, later).
  *
@@ -52,6 +53,11 @@ static void check_components(struct follow *f)
 		for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 			f->checks++;
 			f->mismatches += acct_component(a, k) != s.comp[k];
+			/* the one counter behind it, where there is one */
+			const uint64_t *ctr = acct_component_counter(a, k);
+			int plain = m != ACCT_NAIVE && m != ACCT_NAIVE_NONSPEC && m != ACCT_IVX;
+			f->checks++;
+			f->mismatches += plain ? !ctr || *ctr != s.comp[k] : ctr != NULL;
 			if (m == ACCT_IVX && f->n_points < POINTS && (f->checks / ACCT_COMP_COUNT) % 7 == 0) {
 				acct_ivx_point_take(a, k, &f->point[f->n_points]);
 				f->point_then[f->n_points++] = s.comp[k];
