@@ -1,17 +1,18 @@
 /*
  * inst_charge.c — per-event charges of the accounting methods, the code
- * pane's per-instruction miss and stall counts, and the true cost of one
- * event on demand (see inst_charge.h).
+ * pane's per-instruction miss and stall counts (which the recorder keeps:
+ * xtrace_pc_counts), and the true cost of one event on demand (see
+ * inst_charge.h).
  *
  * The observer runs after the accounting set (instrument order 1), so at
  * an event's begin or end the set has already taken that event into its
  * counts, the same at both. Its state (rings keyed by engine ids and
- * sequence numbers, the per-component trackers and the per-instruction
- * table) is one flat struct, one memcpy for a snapshot. The true costs
- * measured by `info cost` are facts of the run (the same every time it
- * passes the event), kept in the session object until the next restart.
- * Per cycle it only looks at the record's commit count and ROB head (runs
- * of idle cycles come in one call).
+ * sequence numbers, the per-component trackers and the log of held-back
+ * ivx read-outs) is one flat struct, one memcpy for a snapshot. The true
+ * costs measured by `info cost` are facts of the run (the same every time
+ * it passes the event), kept in the session object until the next
+ * restart. It takes no cycle records: only miss events and the fetch of
+ * mispredicted branches.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,16 +54,6 @@ struct comp_track {
 	uint64_t last_ended;               /* id of the last one that ended (0: none) */
 };
 
-/* Per instruction (the code pane's other counts): correct-path miss events
- * it began, and cycles it sat at the ROB head while nothing committed. An
- * open-addressed table of fixed size, so a snapshot is a copy; once it is
- * full, new instructions are counted in `lost` only. */
-#define PC_SLOTS 4096
-struct pc_count {
-	uint64_t pc;                       /* 0: free */
-	uint64_t misses, stalls;
-};
-
 /* The ivx counters' charges, held back (acct_ivx_point): their read-out
  * costs a few hundred host instructions, and every begin and end of an
  * event needs one, while only the last CHARGE_RING events' charges can
@@ -83,10 +74,6 @@ struct ivx_pend {
 };
 
 struct charge_state {
-	struct pc_count pcs[PC_SLOTS];
-	uint32_t pcs_used;
-	uint32_t last_stall;               /* slot of the last stall (a hint, checked) */
-	uint64_t lost;                     /* counts of instructions the full table could not take */
 	struct charge_ent ev[CHARGE_RING];           /* at id % CHARGE_RING */
 	struct comp_track track[ACCT_COMP_COUNT];
 	struct { uint64_t seq, cycle; } fetch[FETCH_RING];   /* at seq % FETCH_RING */
@@ -155,51 +142,6 @@ static int count_now(const struct xcharge *xc, int m, int comp, uint64_t row, in
 	}
 	*out = (int64_t)v;
 	return 0;
-}
-
-static struct pc_count *pc_slot(struct charge_state *s, uint64_t pc, int add)
-{
-	if (!pc)
-		return NULL;
-	uint32_t h = (uint32_t)((pc >> 2) * 0x9e3779b1u) % PC_SLOTS;
-	for (uint32_t i = 0; i < PC_SLOTS; i++, h = (h + 1) % PC_SLOTS) {
-		if (s->pcs[h].pc == pc)
-			return &s->pcs[h];
-		if (!s->pcs[h].pc) {
-			if (!add || s->pcs_used >= PC_SLOTS * 3 / 4)
-				return NULL;
-			s->pcs_used++;
-			s->pcs[h].pc = pc;
-			return &s->pcs[h];
-		}
-	}
-	return NULL;
-}
-
-static void count_stalls(struct xcharge *xc, const struct cycle_record *r, uint64_t n)
-{
-	struct charge_state *s = xc->s;
-	if (r->committed || !r->head_seq || !r->head_pc)
-		return;
-	struct pc_count *c = &s->pcs[s->last_stall];
-	if (c->pc != r->head_pc) {
-		if (!(c = pc_slot(s, r->head_pc, 1))) {
-			s->lost += n;
-			return;
-		}
-		s->last_stall = (uint32_t)(c - s->pcs);
-	}
-	c->stalls += n;
-}
-
-static void charge_cycle(void *ctx, const struct cycle_record *r)
-{
-	count_stalls(ctx, r, 1);
-}
-
-static void charge_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
-{
-	count_stalls(ctx, r, n);
 }
 
 static void charge_insn(void *ctx, const struct insn_event *e)
@@ -313,13 +255,6 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
 	struct comp_track *t = &xc->s->track[comp];
 	transition(xc, comp);
-	if (e->phase == MISS_BEGIN && e->correct_path && e->pc) {
-		struct pc_count *pc = pc_slot(xc->s, e->pc, 1);
-		if (pc)
-			pc->misses++;
-		else
-			xc->s->lost++;
-	}
 	if (e->phase == MISS_BEGIN) {
 		memset(c, 0, sizeof *c);
 		c->id = e->id;
@@ -434,8 +369,6 @@ static int xcharge_attach(void *self, struct core *c, struct ivx_err *err)
 			kinds |= MISS_BIT(k);
 	xc->obs = (struct core_observer){
 		.name = "charge", .ctx = xc, .on_miss = charge_miss, .on_insn = charge_insn,
-		.on_cycle = charge_cycle, .on_idle_cycles = charge_idle_cycles,
-		.cycle_skip = CYCLE_SKIP_OCCUPANCY | CYCLE_SKIP_ISSUE_HEAD | CYCLE_SKIP_WRONG_PATH_IN_ROB,
 		.miss_filter = kinds,
 		.state_size = charge_state_size, .save = charge_save, .restore = charge_restore,
 	};
@@ -490,12 +423,8 @@ int xcharge_pc_counts(const struct explorer *x, uint64_t pc, uint64_t *misses, u
 	*misses = *stalls = 0;
 	if (!xc || !xc->s)
 		return -1;
-	const struct pc_count *c = pc_slot((struct charge_state *)xc->s, pc, 0);   /* (a lookup) */
-	if (c) {
-		*misses = c->misses;
-		*stalls = c->stalls;
-	}
-	return xc->s->lost ? 1 : 0;
+	/* (the recorder counts them: it reads every cycle record anyway) */
+	return xtrace_pc_counts(x->trace, pc, misses, stalls);
 }
 
 /* ---- the counterfactual ------------------------------------------------- */
