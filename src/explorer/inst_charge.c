@@ -372,7 +372,10 @@ static int xcharge_attach(void *self, struct core *c, struct ivx_err *err)
 		.miss_filter = kinds,
 		.state_size = charge_state_size, .save = charge_save, .restore = charge_restore,
 	};
-	xc->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_MISPREDICT;
+	/* the fetch of a correct-path mispredicted branch (`info cost` starts
+	 * there): a wrong-path one is never measured, and on a branchy
+	 * program most mispredicted fetches are on a wrong path */
+	xc->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH;
 	return core_add_observer(c, &xc->obs, err);
 }
 
