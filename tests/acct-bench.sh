@@ -30,19 +30,9 @@ if [ "$(bench_tool)" = callgrind ]; then
     CYCLES=${ACCT_BENCH_CG_CYCLES:-300000}
     echo "acct-bench: host instructions (callgrind), $CYCLES cycles of each workload"
     printf '%-12s %14s %14s %9s %9s\n' workload "timing model" "with units" "time" "speed"
-    : >"$TMP/ir"
-    bench_workloads >"$TMP/workloads"
-    while read -r prog args; do
-        # shellcheck disable=SC2086
-        set -- $(bench_callgrind_sections "$IVX" cpistack --bench --max-cycles "$CYCLES" "data/bin/$prog" -- $args)
-        if [ $# -ne 2 ]; then
-            printf '%-12s (no counts: is valgrind installed?)\n' "${prog#workloads/}"
-            continue
-        fi
-        echo "$1 $2 ${prog#workloads/}" >>"$TMP/ir"
-        echo "$1 $2" | awk -v w="${prog#workloads/}" '{
-            printf "%-12s %14d %14d %8.1f%% %8.1f%%\n", w, $1, $2, 100 * ($2 / $1 - 1), 100 * ($1 / $2 - 1) }'
-    done <"$TMP/workloads"
+    bench_callgrind_suite "$TMP/ir" 2 '{
+        printf "%-12s %14d %14d %8.1f%% %8.1f%%\n", $3, $1, $2, 100 * ($2 / $1 - 1), 100 * ($1 / $2 - 1) }' \
+        "$IVX" cpistack --bench --max-cycles "$CYCLES"
     if [ -s "$TMP/ir" ]; then
         mt=$(awk '{ printf "%.1f\n", 100 * ($2 / $1 - 1) }' "$TMP/ir" | median)
         mv=$(awk '{ printf "%.1f\n", 100 * (1 - $1 / $2) }' "$TMP/ir" | median)

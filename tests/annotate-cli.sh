@@ -5,7 +5,9 @@
 # every instruction of main the same samples, frequency estimate and CPI
 # estimate. `annotate` reads the sampler's table and buffers without
 # flushing them, so this checks that nothing is lost or counted twice, and
-# that it runs the same analysis on the same machine. Then the pane's
+# that it runs the same analysis on the same machine; the same with ivx's
+# estimator (--estimator ivx, set dcpicalc-estimator ivx), and the errors
+# for a bad estimator. Then the pane's
 # "<- the true culprit of PC" mark on a stop whose answer is known by
 # construction (a register dependency).
 IVX=${1:-${IVX:-build/ivx}}
@@ -40,6 +42,38 @@ n=$(wc -l <"$tmp/calc.rows")
 if [ "$n" -ge 8 ]; then ok; else bad "dcpicalc printed $n sampled instructions of main (expected >= 8)"; fi
 if cmp -s "$tmp/calc.rows" "$tmp/ann.rows"; then ok; else
 	bad "annotate and dcpicalc differ (addr samples freq cpi):"; diff "$tmp/calc.rows" "$tmp/ann.rows" >&2; fi
+# the same with ivx's estimator (its flow reconciliation, and the calls
+# step over every procedure with samples): `annotate --estimator ivx`
+# against `dcpicalc --estimator ivx`, and the setting that the pane follows
+printf 'break cycle 2000000\ncontinue\nannotate --estimator ivx main\nset dcpicalc-estimator ivx\nshow dcpicalc-estimator\nannotate main\n' >"$tmp/si.ivx"
+# shellcheck disable=SC2086
+if "$IVX" dcpicalc --db "$tmp/db" --estimator ivx main >"$tmp/calci.out" 2>&1 &&
+   "$IVX" -x "$tmp/si.ivx" $opts $prog >"$tmp/anni.out" 2>&1; then ok; else bad "dcpicalc and annotate --estimator ivx"; cat "$tmp/anni.out" >&2; fi
+awk 'length($0) > 50 && $1 ~ /^4[0-9a-f]+$/ {
+	s = substr($0, 41, 8) + 0; if (!s) next
+	rest = substr($0, 49); split(rest, f, " ")
+	cpi = f[3]; sub(/cy$/, "", cpi)
+	printf "%s %d %s %s\n", $1, s, f[2], cpi }' "$tmp/calci.out" | sort >"$tmp/calci.rows"
+for k in 1 2; do
+	awk -v want=$k '/^annotate main/ { n++; est = /ivx.s estimator$/ } n == want && est && ($1 ~ /^[0-9.]+$/ && $4 ~ /^\[/) {
+		line = substr($0, index($0, "[") + 1); split(line, t, " ")
+		addr = ""; for (i = 1; i <= NF; i++) if ($i ~ /^>?[0-9a-f]+:$/) { addr = $i; break }
+		sub(/^>/, "", addr); sub(/:$/, "", addr)
+		printf "%s %d %s %s\n", addr, $2, $3, t[2] }' "$tmp/anni.out" | sort >"$tmp/anni$k.rows"
+	if [ -s "$tmp/calci.rows" ] && cmp -s "$tmp/calci.rows" "$tmp/anni$k.rows"; then ok; else
+		bad "annotate (listing $k, ivx's estimator) and dcpicalc --estimator ivx differ:"; diff "$tmp/calci.rows" "$tmp/anni$k.rows" >&2; fi
+done
+if grep -qx 'dcpicalc-estimator is ivx' "$tmp/anni.out"; then ok; else bad "show dcpicalc-estimator"; fi
+# bad values: one-line errors naming the choices
+for cmd in 'set dcpicalc-estimator best' 'annotate --estimator best main' 'annotate --estimator'; do
+	printf 'break cycle 100000\ncontinue\n%s\n' "$cmd" >"$tmp/e.ivx"
+	# shellcheck disable=SC2086
+	"$IVX" -x "$tmp/e.ivx" $opts $prog >"$tmp/e.out" 2>&1
+	st=$?
+	if [ "$st" = 1 ] && [ "$(grep -c 'paper or ivx' "$tmp/e.out")" = 1 ] && ! grep -q '^annotate main' "$tmp/e.out"; then ok; else
+		bad "'$cmd': exit $st, expected 1 and one error naming paper or ivx"; cat "$tmp/e.out" >&2; fi
+done
+
 # the store that waits for the missing load: its culprit arrow names the load
 if grep -q '4001a4:.*-> 4001a0' "$tmp/ann.out"; then ok; else bad "no arrow from the store 4001a4 to the load 4001a0"; fi
 

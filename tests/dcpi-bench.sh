@@ -28,19 +28,9 @@ if [ "$(bench_tool)" = callgrind ]; then
     CYCLES=${DCPI_BENCH_CG_CYCLES:-300000}
     echo "dcpi-bench: host instructions (callgrind), $CYCLES cycles of each workload"
     printf '%-12s %14s %14s %8s %14s %8s\n' workload "timing model" "no truth" speed "with truth" speed
-    : >"$TMP/ir"
-    bench_workloads >"$TMP/workloads"
-    while read -r prog args; do
-        # shellcheck disable=SC2086
-        set -- $(bench_callgrind_sections "$IVX" profile --bench --max-cycles "$CYCLES" "data/bin/$prog" -- $args)
-        if [ $# -ne 3 ]; then
-            printf '%-12s (no counts: is valgrind installed?)\n' "${prog#workloads/}"
-            continue
-        fi
-        echo "$1 $2 $3" >>"$TMP/ir"
-        echo "$1 $2 $3" | awk -v w="${prog#workloads/}" '{
-            printf "%-12s %14d %14d %7.1f%% %14d %7.1f%%\n", w, $1, $2, 100 * ($1 / $2 - 1), $3, 100 * ($1 / $3 - 1) }'
-    done <"$TMP/workloads"
+    bench_callgrind_suite "$TMP/ir" 3 '{
+        printf "%-12s %14d %14d %7.1f%% %14d %7.1f%%\n", $4, $1, $2, 100 * ($1 / $2 - 1), $3, 100 * ($1 / $3 - 1) }' \
+        "$IVX" profile --bench --max-cycles "$CYCLES"
     if [ -s "$TMP/ir" ]; then
         m1=$(awk '{ printf "%.1f\n", 100 * (1 - $1 / $2) }' "$TMP/ir" | median)
         m2=$(awk '{ printf "%.1f\n", 100 * (1 - $1 / $3) }' "$TMP/ir" | median)

@@ -1,7 +1,8 @@
 /*
  * pane_annotate.c — dcpicalc's annotation of the procedure around the pc
  * (src/explorer/annotate.c), redone from the samples so far at every
- * update, so it grows while the program runs. Lines are coloured as perf
+ * update, so it grows while the program runs, by the estimator of the
+ * `dcpicalc-estimator` setting. Lines are coloured as perf
  * annotate colours them: instructions with >= 5% of the procedure's
  * samples red, >= 0.5% green. The column header stays on top; the listing
  * scrolls so the pc's line is in view (or, when the pc is outside the

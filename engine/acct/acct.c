@@ -197,6 +197,16 @@ uint64_t acct_component(const struct acct *a, int comp)
 	return a->src->s.t.global[comp];
 }
 
+const uint64_t *acct_component_counter(const struct acct *a, int comp)
+{
+	if (comp < 0 || comp >= ACCT_COMP_COUNT || a->method == ACCT_NAIVE || a->method == ACCT_NAIVE_NONSPEC ||
+	    a->method == ACCT_IVX)
+		return NULL;
+	if (a->method == ACCT_SFMT && comp < ACCT_FE_COUNT)
+		return &a->src->s.fmt.sfmt_global[comp];
+	return &a->src->s.t.global[comp];
+}
+
 void acct_event_counts(const struct acct *a, uint64_t out[ACCT_COMP_COUNT])
 {
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)

@@ -105,6 +105,31 @@ void acct_get_stack_since(const struct acct *a, const struct acct_mark *m, struc
  * for an observer that reads it at every miss event). */
 uint64_t acct_component(const struct acct *a, int comp);
 
+/* The counter acct_component(a, comp) reads, for a reader that reads it
+ * often (the explorer's per-event charges): its address in the unit's
+ * state, which stays valid while the unit lives (a snapshot is restored
+ * in place). NULL when the component is not one counter: the naive
+ * methods (a count times a penalty) and the ivx counters (a read-out). */
+const uint64_t *acct_component_counter(const struct acct *a, int comp);
+
+/* The ivx counters' component `comp` is a read-out (acct_ivx.c): working
+ * it out takes a few hundred host instructions, taking what it is worked
+ * out from a few dozen. A reader that needs it at many moments but looks
+ * at few of the results (the explorer's per-event charges) takes a point
+ * at each moment and reads out only the points it needs, later:
+ * acct_ivx_point_value(a, &p) equals, to the bit, what acct_component(a,
+ * p.comp) returned when p was taken. Points of a unit that is not the ivx
+ * counters read as 0. */
+struct acct_ivx_point {
+	uint64_t cycles, insns;          /* the clock */
+	uint64_t ga, wl, pp;             /* sums of the global, work and partial counters */
+	uint64_t ui0, ui1, ub;           /* the unit-idle and unit-busy counters */
+	uint64_t g, w, p;                /* comp's global, work and partial (0 past the I-side) counters */
+	int comp;
+};
+void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *p);
+uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point *p);
+
 /* Naive methods: the event counts they multiplied (index enum acct_comp;
  * ACCT_FU counts fu_stall events). Zeros for the other methods. */
 void acct_event_counts(const struct acct *a, uint64_t out[ACCT_COMP_COUNT]);

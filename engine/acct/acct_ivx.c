@@ -245,15 +245,18 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 		comp[k] = ivx_comp(now, k, &q);
 }
 
-uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp)
+void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *p)
 {
 	const struct acct_ivx_state *s = &a->s.ivx;
-	uint64_t now[IVX_RAW];
-	acct_ivx_raw(a, now);
+	if (a->method != ACCT_IVX) {
+		memset(p, 0, sizeof *p);
+		return;
+	}
+	const struct acct_clock *clk = a->clock ? a->clock : &a->src->s.t.clk;
 	/* Summed as integers and converted once: counts of cycles and
 	 * instructions stay far below 2^53, where a sum of doubles is exact,
 	 * so this is the stack's sum to the bit, in a fraction of the
-	 * instructions (the explorer reads a component at every miss event). */
+	 * instructions. */
 	uint64_t ga = 0, wl = 0, pp = 0;
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 		ga += s->t.global[k];
@@ -261,19 +264,56 @@ uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insn
 	}
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
 		pp += s->partial[k];
+	/* (field by field: a compound literal is built aside and copied) */
+	p->cycles = clk->cycles;
+	p->insns = clk->insns;
+	p->ga = ga;
+	p->wl = wl;
+	p->pp = pp;
+	p->ui0 = s->unit_idle[0];
+	p->ui1 = s->unit_idle[1];
+	p->ub = s->unit_busy;
+	p->g = s->t.global[comp];
+	p->w = s->work[comp];
+	p->p = comp < ACCT_FE_COUNT ? s->partial[comp] : 0;
+	p->comp = comp;
+}
+
+uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point *p)
+{
+	if (a->method != ACCT_IVX)
+		return 0;
 	struct acct_ivx_memo *m = a->memo;
-	if (m->cycles != cycles || m->insns != insns || m->ga != ga || m->wl != wl || m->pp != pp ||
-	    m->ui0 != s->unit_idle[0] || m->ui1 != s->unit_idle[1] || m->ub != s->unit_busy || !cycles) {
-		*m = (struct acct_ivx_memo){ .cycles = cycles, .insns = insns, .ga = ga, .wl = wl, .pp = pp,
-					     .ui0 = s->unit_idle[0], .ui1 = s->unit_idle[1], .ub = s->unit_busy };
-		struct ivx_rates q = ivx_rates(a, cycles, insns, (double)ga, (double)wl, (double)pp,
-					       (double)s->unit_idle[0], (double)s->unit_idle[1], (double)s->unit_busy);
+	if (m->cycles != p->cycles || m->insns != p->insns || m->ga != p->ga || m->wl != p->wl || m->pp != p->pp ||
+	    m->ui0 != p->ui0 || m->ui1 != p->ui1 || m->ub != p->ub || !p->cycles) {
+		*m = (struct acct_ivx_memo){ .cycles = p->cycles, .insns = p->insns, .ga = p->ga, .wl = p->wl,
+					     .pp = p->pp, .ui0 = p->ui0, .ui1 = p->ui1, .ub = p->ub };
+		struct ivx_rates q = ivx_rates(a, p->cycles, p->insns, (double)p->ga, (double)p->wl, (double)p->pp,
+					       (double)p->ui0, (double)p->ui1, (double)p->ub);
 		m->cpi = q.cpi;
 		m->f = q.f;
 		m->uf = q.uf;
 	}
+	/* ivx_comp's layout: the component's counters at their places */
+	uint64_t now[IVX_RAW] = { 0 };
+	int k = p->comp;
+	now[k] = p->g;
+	now[ACCT_COMP_COUNT + k] = p->w;
+	if (k < ACCT_FE_COUNT)
+		now[2 * ACCT_COMP_COUNT + k] = p->p;
+	now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT] = p->ui0;
+	now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 1] = p->ui1;
 	struct ivx_rates q = { m->cpi, m->f, m->uf };
-	return ivx_comp(now, comp, &q);
+	return ivx_comp(now, k, &q);
+}
+
+uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp)
+{
+	struct acct_ivx_point p;
+	acct_ivx_point_take(a, comp, &p);
+	p.cycles = cycles;
+	p.insns = insns;
+	return acct_ivx_point_value(a, &p);
 }
 
 static void ivx_on_cycle(void *ctx, const struct cycle_record *r)

@@ -46,10 +46,13 @@ struct acct_set {
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
 	/* ... those of them with a miss handler, flat (a miss event goes to
-	 * each without reading its observer) */
+	 * each without reading its observer), with the kinds whose begin and
+	 * whose end each takes (its miss_filter and miss_skip_end: the core
+	 * hands the set the union, and a handler ignores the others anyway) */
 	struct {
 		void (*fn)(void *ctx, const struct miss_event *e);
 		void *ctx;
+		uint32_t begin_mask, end_mask;
 	} miss[ACCT_METHOD_COUNT + 1];
 	int n_miss;
 	/* The FMT's rows at the ends of the ROB as acct_fmt_follow tests them
@@ -115,8 +118,16 @@ static void set_on_miss(void *ctx, const struct miss_event *e)
 {
 	struct acct_set *s = ctx;
 	forget_idle_cycle(s);
-	for (int i = 0; i < s->n_miss; i++)
-		s->miss[i].fn(s->miss[i].ctx, e);
+	uint32_t bit = MISS_BIT(e->kind);
+	if (e->phase == MISS_BEGIN) {
+		for (int i = 0; i < s->n_miss; i++)
+			if (s->miss[i].begin_mask & bit)
+				s->miss[i].fn(s->miss[i].ctx, e);
+	} else {
+		for (int i = 0; i < s->n_miss; i++)
+			if (s->miss[i].end_mask & bit)
+				s->miss[i].fn(s->miss[i].ctx, e);
+	}
 }
 
 /* Lookup tables for the per-cycle rules: the component a blocked ROB head
@@ -377,8 +388,11 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	note_rows(s);
 	for (int i = 0; i < s->n_sub; i++)
 		if (s->sub[i]->on_miss) {
+			uint32_t m = s->sub[i]->miss_filter ? s->sub[i]->miss_filter : ~0u;
 			s->miss[s->n_miss].fn = s->sub[i]->on_miss;
 			s->miss[s->n_miss].ctx = s->sub[i]->ctx;
+			s->miss[s->n_miss].begin_mask = m;
+			s->miss[s->n_miss].end_mask = m & ~s->sub[i]->miss_skip_end;
 			s->n_miss++;
 		}
 	if (s->all_paths) {

@@ -114,11 +114,11 @@ static long index_of(const struct dcc *a, uint64_t pc)
 	return i < a->n ? (long)i : -1;
 }
 
-static int add_edge(struct dcc *a, size_t *cap, int from, int to, int kind)
+static int add_edge(struct dcc *a, size_t *cap, int from, int to, enum dcc_edge_kind kind)
 {
-	int taken = kind == 1;
-	if (kind == 6)
-		kind = 4, taken = 1;   /* a taken branch out of the procedure */
+	int taken = kind == DCC_EDGE_TAKEN;
+	if (kind == DCC_EDGE_TAIL)
+		kind = DCC_EDGE_EXIT, taken = 1;   /* kept as an exit, taken */
 	if (a->ne == *cap) {
 		size_t nc = *cap ? *cap * 2 : 16;
 		struct dcc_edge *e = ivx_realloc(a->edges, nc * sizeof *e);
@@ -172,7 +172,7 @@ static int build_cfg(struct dcc *a)
 	}
 	a->blocks[b].n = n - a->blocks[b].first;
 	size_t cap = 0;
-	int rc = add_edge(a, &cap, DCC_ENTRY, 0, 3);
+	int rc = add_edge(a, &cap, DCC_ENTRY, 0, DCC_EDGE_ENTRY);
 	for (size_t k = 0; k < nb && rc == 0; k++) {
 		const struct dcc_block *bl = &a->blocks[k];
 		const struct dcc_insn *last = &a->code[bl->first + bl->n - 1];
@@ -181,22 +181,22 @@ static int build_cfg(struct dcc *a)
 		int tb = t >= 0 ? (int)block_of[t] : DCC_EXIT;
 		switch (last->kind) {
 		case INSN_KIND_COND_BRANCH:
-			rc = add_edge(a, &cap, (int)k, tb, tb == DCC_EXIT ? 6 : 1);
+			rc = add_edge(a, &cap, (int)k, tb, tb == DCC_EXIT ? DCC_EDGE_TAIL : DCC_EDGE_TAKEN);
 			if (rc == 0)
-				rc = add_edge(a, &cap, (int)k, next, next == DCC_EXIT ? 4 : 0);
+				rc = add_edge(a, &cap, (int)k, next, next == DCC_EXIT ? DCC_EDGE_EXIT : DCC_EDGE_FALL);
 			break;
 		case INSN_KIND_JUMP:
-			rc = add_edge(a, &cap, (int)k, tb, tb == DCC_EXIT ? 6 : 1);
+			rc = add_edge(a, &cap, (int)k, tb, tb == DCC_EXIT ? DCC_EDGE_TAIL : DCC_EDGE_TAKEN);
 			break;
 		case INSN_KIND_CALL:
-			rc = add_edge(a, &cap, (int)k, next, next == DCC_EXIT ? 4 : 2);
+			rc = add_edge(a, &cap, (int)k, next, next == DCC_EXIT ? DCC_EDGE_EXIT : DCC_EDGE_AFTER_CALL);
 			break;
 		case INSN_KIND_INDIRECT:
 		case INSN_KIND_RETURN:
-			rc = add_edge(a, &cap, (int)k, DCC_EXIT, 4);
+			rc = add_edge(a, &cap, (int)k, DCC_EXIT, DCC_EDGE_EXIT);
 			break;
 		default:
-			rc = add_edge(a, &cap, (int)k, next, next == DCC_EXIT ? 4 : 0);
+			rc = add_edge(a, &cap, (int)k, next, next == DCC_EXIT ? DCC_EDGE_EXIT : DCC_EDGE_FALL);
 			break;
 		}
 	}
@@ -218,13 +218,13 @@ static int build_cfg(struct dcc *a)
 		if (!changed) {
 			for (size_t k = 0; k < nb && rc == 0; k++) {
 				if (!fwd[k]) {
-					rc = add_edge(a, &cap, DCC_ENTRY, (int)k, 5);
+					rc = add_edge(a, &cap, DCC_ENTRY, (int)k, DCC_EDGE_ADDED);
 					fwd[k] = 1;
 					changed = 1;
 					break;
 				}
 				if (!bwd[k]) {
-					rc = add_edge(a, &cap, (int)k, DCC_EXIT, 5);
+					rc = add_edge(a, &cap, (int)k, DCC_EXIT, DCC_EDGE_ADDED);
 					bwd[k] = 1;
 					changed = 1;
 					break;
@@ -303,7 +303,7 @@ static long context_pred(const struct dcc *a, size_t k)
 			continue;
 		if (x->from == (int)k)
 			return (long)k;
-		if (x->from < 0 || x->kind == 2 || x->kind == 5)
+		if (x->from < 0 || x->kind == DCC_EDGE_AFTER_CALL || x->kind == DCC_EDGE_ADDED)
 			return -1;   /* from outside, or back from a callee */
 		only = x->from;
 		n++;
@@ -315,7 +315,7 @@ static long context_pred(const struct dcc *a, size_t k)
 static int context_taken(const struct dcc *a, size_t p, size_t k)
 {
 	for (size_t e = 0; e < a->ne; e++)
-		if (a->edges[e].from == (int)p && a->edges[e].to == (int)k && a->edges[e].kind == 1)
+		if (a->edges[e].from == (int)p && a->edges[e].to == (int)k && a->edges[e].kind == DCC_EDGE_TAKEN)
 			return 1;
 	return 0;
 }
@@ -370,11 +370,11 @@ static int schedule_all(struct dcc *a)
 		} else if (context_pred(a, k) < 0) {
 			for (size_t e = 0; e < a->ne && np < 4; e++) {
 				const struct dcc_edge *x = &a->edges[e];
-				if (x->to == (int)k && x->from >= 0 && x->kind != 2 && x->kind != 5)
+				if (x->to == (int)k && x->from >= 0 && x->kind != DCC_EDGE_AFTER_CALL && x->kind != DCC_EDGE_ADDED)
 					preds[np++] = x->from;
 			}
 			for (size_t e = 0; e < a->ne; e++)
-				if (a->edges[e].to == (int)k && (a->edges[e].from < 0 || a->edges[e].kind == 2))
+				if (a->edges[e].to == (int)k && (a->edges[e].from < 0 || a->edges[e].kind == DCC_EDGE_AFTER_CALL))
 					np = 0;     /* entered from outside too: no context */
 		}
 		if (!np)
@@ -679,7 +679,7 @@ static int reconcile(struct dcc *a)
 	/* blocks entered by a fall-through: their head may pair with the
 	 * block before, one cycle fewer than their M */
 	for (size_t e = 0; e < a->ne; e++)
-		if (a->edges[e].kind == 0 && a->edges[e].to >= 0)
+		if (a->edges[e].kind == DCC_EDGE_FALL && a->edges[e].to >= 0)
 			nblk[a->blocks[a->edges[e].to].cls]++;
 	double fmax = 0;   /* the procedure's scale */
 	for (int c = 0; c < nc; c++)
@@ -872,7 +872,7 @@ static void culprits_walk(struct dcc *a, size_t i, long j, int dist, int window,
 		const struct dcc_edge *ed = &a->edges[e];
 		if (ed->to != a->res[b->first].block)
 			continue;
-		if ((ed->from < 0 || ed->kind == 2) && pending && !a->direct && dist < 2 * (int)a->mc.issue_width) {
+		if ((ed->from < 0 || ed->kind == DCC_EDGE_AFTER_CALL) && pending && !a->direct && dist < 2 * (int)a->mc.issue_width) {
 			/* an operand from the caller, or from the callee just
 			 * returned, close enough to be in flight: it may come
 			 * from a load that missed there */
@@ -899,7 +899,7 @@ static int line_start_like(const struct dcc *a, size_t i, uint64_t size)
 		const struct dcc_edge *ed = &a->edges[e];
 		if (ed->to != r->block)
 			continue;
-		if (ed->from < 0 || ed->kind == 2)
+		if (ed->from < 0 || ed->kind == DCC_EDGE_AFTER_CALL)
 			return 1;       /* from another procedure, or back from a callee */
 		const struct dcc_block *p = &a->blocks[ed->from];
 		if (a->code[p->first + p->n - 1].pc / size != pc / size)
@@ -931,7 +931,7 @@ static void find_culprits(struct dcc *a, size_t i)
 				/* no edge the code shows (an added one): a target of
 				 * the procedure's indirect jumps (a switch, an
 				 * interpreter's dispatch), which may have mispredicted */
-				for (size_t k = 0; ed->kind == 5 && a->missing && k < a->n; k++)
+				for (size_t k = 0; ed->kind == DCC_EDGE_ADDED && a->missing && k < a->n; k++)
 					if (a->code[k].kind == INSN_KIND_INDIRECT)
 						add_culprit(r, DCC_D_MISP, a->code[k].pc);
 				continue;
@@ -963,7 +963,7 @@ static void find_culprits(struct dcc *a, size_t i)
 			const struct dcc_edge *ed = &a->edges[e];
 			if (ed->to != r->block)
 				continue;
-			if ((ed->from < 0 || ed->kind == 2) && pending && !a->direct) {
+			if ((ed->from < 0 || ed->kind == DCC_EDGE_AFTER_CALL) && pending && !a->direct) {
 				add_culprit(r, DCC_D_DCACHE, 0);   /* an operand from the caller or callee */
 				add_culprit(r, DCC_D_DTLB, 0);
 				add_culprit(r, DCC_D_XDEP, 0);
@@ -1000,6 +1000,27 @@ static void rule_out(struct dcc *a, const struct dcc_profile *p, double cyc_peri
 				r->culprits &= ~(1u << ev_letter[ev]);
 		}
 	}
+}
+
+/* Block k is entered after a call returns (an edge of kind 2). */
+static int returns_into(const struct dcc *a, int k)
+{
+	for (size_t e = 0; e < a->ne; e++)
+		if (a->edges[e].to == k && a->edges[e].kind == DCC_EDGE_AFTER_CALL)
+			return 1;
+	return 0;
+}
+
+/* ivx: an issue point whose M the schedule cannot know. The head of a
+ * block a call returns to may issue with the callee's ret, in the cycle
+ * the schedule gives the ret (which it cannot see: another procedure),
+ * so its M of 1 is often 0 and its ratio far below the class's (strproc's
+ * `cbnz w0` after `bl strcmp`: a true CPI of 0.3). */
+static int weak_point(const struct dcc *a, size_t i)
+{
+	const struct dcc_result_insn *r = &a->res[i];
+	return a->estimator == DCC_EST_IVX && r->m == 1 && i == a->blocks[r->block].first &&
+	       returns_into(a, r->block);
 }
 
 static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_err *err)
@@ -1063,7 +1084,7 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 	}
 	for (int c = 0; c < a->n_cls; c++) {
 		int n = 0;
-		double sum_s = 0, sum_m = 0, clean_s = 0, clean_m = 0;
+		double sum_s = 0, sum_m = 0, clean_s = 0, clean_m = 0, weak_m = 0, strong_m = 0, strong_min = -1;
 		for (size_t k = 0; k < a->nb; k++) {
 			const struct dcc_block *b = &a->blocks[k];
 			if (b->cls != c)
@@ -1076,11 +1097,32 @@ static int estimate_once(struct dcc *a, const struct dcc_profile *p, struct ivx_
 					clean_m += a->res[i].m;
 				}
 				if (a->res[i].issue_point && a->res[i].ratio >= 0) {
+					if (weak_point(a, i)) {
+						weak_m += a->res[i].weight;
+					} else {
+						strong_m += a->res[i].weight;
+						if (strong_min < 0 || a->res[i].ratio < strong_min)
+							strong_min = a->res[i].ratio;
+					}
 					idx[n] = (int)i;
 					weight[n] = a->res[i].weight;
 					ratio[n++] = a->res[i].ratio;
 				}
 			}
+		}
+		/* a weak point under the lowest cluster the others could form
+		 * (below 2/3 of their lowest ratio, the cluster's width) stays
+		 * out, unless weak points carry most of the class's M (icache's
+		 * one_round, a chain of calls: then they are the evidence) */
+		if (strong_m > 0 && weak_m <= strong_m) {
+			int kept = 0;
+			for (int k = 0; k < n; k++)
+				if (!weak_point(a, (size_t)idx[k]) || ratio[k] * 1.5 >= strong_min) {
+					idx[kept] = idx[k];
+					weight[kept] = weight[k];
+					ratio[kept++] = ratio[k];
+				}
+			n = kept;
 		}
 		if (!n)
 			continue;
@@ -1237,7 +1279,7 @@ static int update_context(struct dcc *a)
 		double bf = 0;
 		for (size_t e = 0; e < a->ne; e++) {
 			const struct dcc_edge *x = &a->edges[e];
-			if (x->to != (int)k || x->from < 0 || x->kind == 2 || x->kind == 5)
+			if (x->to != (int)k || x->from < 0 || x->kind == DCC_EDGE_AFTER_CALL || x->kind == DCC_EDGE_ADDED)
 				continue;
 			if (x->freq > bf) {
 				bf = x->freq;

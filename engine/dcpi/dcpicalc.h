@@ -87,10 +87,21 @@ struct dcc_block {
 	double var;               /* ivx estimator: the variance of freq's estimate, -1 unknown */
 };
 
+/* How control passes along an edge of the graph. */
+enum dcc_edge_kind {
+	DCC_EDGE_FALL,            /* fall-through */
+	DCC_EDGE_TAKEN,           /* a taken branch or jump inside the procedure */
+	DCC_EDGE_AFTER_CALL,      /* from a call to the instruction after it */
+	DCC_EDGE_ENTRY,           /* ENTRY to the first block */
+	DCC_EDGE_EXIT,            /* a return, an indirect jump or running off the end */
+	DCC_EDGE_ADDED,           /* added so that every block is reachable both ways */
+	DCC_EDGE_TAIL,            /* to add_edge: a branch out of the procedure, kept as EXIT */
+};
+
 struct dcc_edge {
 	int from, to;             /* block indices, or DCC_ENTRY / DCC_EXIT */
 	int cls;
-	int kind;                 /* 0 fall-through, 1 taken, 2 after a call, 3 entry, 4 exit, 5 added */
+	enum dcc_edge_kind kind;
 	int taken;                /* the branch's taken direction (else its fall-through) */
 	double freq;              /* -1 unknown */
 };

@@ -23,6 +23,7 @@
  * would make the sum too low. Call sites in procedures without samples
  * count as never run.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -82,12 +83,13 @@ static int note_indirect(struct dcpicalc_calls *c, const char *image)
 }
 
 /* The call sites of one procedure with samples, from its analysis. */
-static int add_sites(struct dcpicalc_calls *c, const struct dcpicalc_db *d, struct dcpicalc_proc *pr)
+static int add_sites(struct dcpicalc_calls *c, const struct machine_config *mc, const char *image,
+		     struct dcpicalc_proc *pr, char *msg, size_t msg_n)
 {
 	struct ivx_err err = { 0 };
-	struct dcc *a = dcc_new(pr->code, pr->n, &d->mc, &err);
+	struct dcc *a = dcc_new(pr->code, pr->n, mc, &err);
 	if (!a) {
-		cli_error("%s", err.msg);
+		snprintf(msg, msg_n, "%s", err.msg);
 		return -1;
 	}
 	dcc_set_estimator(a, DCC_EST_IVX);
@@ -97,7 +99,7 @@ static int add_sites(struct dcpicalc_calls *c, const struct dcpicalc_db *d, stru
 		prof.period[e] = pr->period[e];
 	}
 	if (dcc_estimate(a, &prof, &err) < 0) {
-		cli_error("%s", err.msg);
+		snprintf(msg, msg_n, "%s", err.msg);
 		dcc_free(a);
 		return -1;
 	}
@@ -106,10 +108,10 @@ static int add_sites(struct dcpicalc_calls *c, const struct dcpicalc_db *d, stru
 		const struct dcc_insn *x = &pr->code[i];
 		if (x->kind != INSN_KIND_CALL || !x->target)
 			continue;
-		struct callee *e = callee_at(c, pr->image, x->target);
+		struct callee *e = callee_at(c, image, x->target);
 		if (!e) {
 			dcc_free(a);
-			cli_error("dcpicalc: out of memory");
+			snprintf(msg, msg_n, "dcpicalc: out of memory");
 			return -1;
 		}
 		const struct dcc_block *b = dcc_block_at(a, (size_t)dcc_result_at(a, i)->block);
@@ -124,6 +126,24 @@ static int add_sites(struct dcpicalc_calls *c, const struct dcpicalc_db *d, stru
 	return 0;
 }
 
+struct dcpicalc_calls *dcpicalc_calls_new(void)
+{
+	return calloc(1, sizeof(struct dcpicalc_calls));
+}
+
+int dcpicalc_calls_add(struct dcpicalc_calls *c, const struct machine_config *mc, const char *image,
+		       struct dcpicalc_proc *pr, char *msg, size_t msg_n)
+{
+	for (size_t j = 0; j < pr->n; j++)
+		if (pr->code[j].kind == INSN_KIND_CALL && !pr->code[j].target && note_indirect(c, image) < 0) {
+			snprintf(msg, msg_n, "dcpicalc: out of memory");
+			return -1;
+		}
+	if (pr->samples[0] && dcpicalc_proc_samples(pr))
+		return add_sites(c, mc, image, pr, msg, msg_n);
+	return 0;
+}
+
 struct gather_ctx {
 	struct dcpicalc_calls *c;
 	const struct dcpicalc_db *d;
@@ -132,17 +152,17 @@ struct gather_ctx {
 static int gather_proc(void *ctx, const char *image, struct dcpicalc_proc *pr)
 {
 	struct gather_ctx *g = ctx;
-	for (size_t j = 0; j < pr->n; j++)
-		if (pr->code[j].kind == INSN_KIND_CALL && !pr->code[j].target && note_indirect(g->c, image) < 0)
-			return -1;
-	if (pr->samples[0] && dcpicalc_proc_samples(pr))
-		return add_sites(g->c, g->d, pr);
+	char msg[512];
+	if (dcpicalc_calls_add(g->c, &g->d->mc, image, pr, msg, sizeof msg) < 0) {
+		cli_error("%s", msg);
+		return -1;
+	}
 	return 0;
 }
 
 struct dcpicalc_calls *dcpicalc_calls_gather(struct dcpicalc_db *d)
 {
-	struct dcpicalc_calls *c = calloc(1, sizeof *c);
+	struct dcpicalc_calls *c = dcpicalc_calls_new();
 	if (!c) {
 		cli_error("dcpicalc: out of memory");
 		return NULL;

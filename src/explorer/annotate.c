@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "annotate.h"
+#include "cli/dcpicalc_calls.h"
 #include "cli/dcpicalc_load.h"
 #include "core/core.h"
 #include "dcpi/dcpi.h"
@@ -61,31 +62,127 @@ void xannotation_free(struct xannotation *a)
 	a->n = 0;
 }
 
-/* One driver entry (table, buffer or daemon) into the procedure's counts. */
-static void tally(uint64_t **samples, uint64_t lo, size_t n, uint64_t pc, int event, uint64_t count)
+/* Every count the sampler holds (the daemon's profile, the driver's hash
+ * table and overflow buffers), read once: a procedure's samples are then
+ * a scan of this list, which is short next to the table (the ivx
+ * estimator's calls step loads every procedure). */
+struct xsample {
+	uint64_t pc, count;
+	int event;
+};
+
+struct xsamples {
+	struct xsample *v;
+	size_t n, cap;
+};
+
+static int xs_add(struct xsamples *xs, uint64_t pc, int event, uint64_t count)
 {
-	if (event < 0 || event >= NEV || !samples[event] || pc < lo || pc >= lo + 4 * (uint64_t)n || (pc - lo) & 3)
-		return;
-	samples[event][(pc - lo) / 4] += count;
+	if (event < 0 || event >= NEV || !count)
+		return 0;
+	if (xs->n == xs->cap) {
+		size_t nc = xs->cap ? 2 * xs->cap : 1024;
+		struct xsample *v = realloc(xs->v, nc * sizeof *v);
+		if (!v)
+			return -1;
+		xs->v = v;
+		xs->cap = nc;
+	}
+	xs->v[xs->n++] = (struct xsample){ pc, count, event };
+	return 0;
 }
 
-static void gather(const struct dcpi *d, uint64_t **samples, uint64_t lo, size_t n)
+static int xs_collect(const struct dcpi *d, struct xsamples *xs)
 {
+	int r = 0;
 	for (size_t i = 0; i < dcpi_profile_size(d); i++) {
 		uint64_t pc, cnt;
 		int ev;
 		if (dcpi_profile_at(d, i, &pc, &ev, &cnt) == 0)
-			tally(samples, lo, n, pc, ev, cnt);
+			r |= xs_add(xs, pc, ev, cnt);
 	}
 	struct dcpi_entry e;
 	for (uint32_t b = 0; b < dcpi_table_buckets(d); b++)
 		for (int w = 0; w < DCPI_WAYS; w++)
 			if (dcpi_bucket_entry(d, b, w, &e) == 0 && e.count)
-				tally(samples, lo, n, e.pc, e.event, e.count);
+				r |= xs_add(xs, e.pc, e.event, e.count);
 	for (int buf = 0; buf < 2; buf++)
 		for (uint32_t i = 0; dcpi_buffer_entry(d, buf, i, &e) == 0; i++)
-			if (e.count)
-				tally(samples, lo, n, e.pc, e.event, e.count);
+			r |= xs_add(xs, e.pc, e.event, e.count);
+	return r;
+}
+
+/* The procedure's counts per event (arrays of pr->n, NULL for an event
+ * not sampled) from the list. */
+static void xs_tally(const struct xsamples *xs, struct dcpicalc_proc *pr)
+{
+	uint64_t lo = pr->code[0].pc;
+	for (size_t k = 0; k < xs->n; k++) {
+		const struct xsample *e = &xs->v[k];
+		if (!pr->samples[e->event] || e->pc < lo || e->pc >= lo + 4 * (uint64_t)pr->n || (e->pc - lo) & 3)
+			continue;
+		pr->samples[e->event][(e->pc - lo) / 4] += e->count;
+	}
+}
+
+/* Give pr (its code loaded) zeroed sample arrays for the events sampled
+ * and their mean periods, undoing multiplexing as dcpicalc_load does;
+ * then its counts. 0, or -1 out of memory. */
+static int proc_samples(struct dcpicalc_proc *pr, const struct dcpi *d, const struct dcpi_stats *st,
+			const struct xsamples *xs)
+{
+	const struct dcpi_config *cfg = dcpi_config(d);
+	for (int e = 0; e < NEV; e++) {
+		if (!(cfg->events >> e & 1) || !st->samples[e])
+			continue;
+		if (!(pr->samples[e] = calloc(pr->n ? pr->n : 1, sizeof(uint64_t))))
+			return -1;
+		pr->period[e] = st->enabled_cycles[e] && st->period_events[e] ?
+			(double)st->period_events[e] / (double)st->samples[e] *
+			((double)st->cycles / (double)st->enabled_cycles[e]) : 0;
+	}
+	xs_tally(xs, pr);
+	return 0;
+}
+
+#define XIMAGE "the program"   /* the explorer's one image, as dcpicalc_code_load names it */
+
+/* ivx's calls step (src/cli/dcpicalc_calls.c) over the program's
+ * procedures, as `ivx dcpicalc --estimator ivx` makes it over a database:
+ * every code symbol once (ELF mapping symbols and aliases left out). NULL
+ * with a message in msg. */
+static struct dcpicalc_calls *explorer_calls(struct explorer *x, const struct dcpi *d, const struct dcpi_stats *st,
+					     const struct xsamples *xs, char *msg, size_t msg_n)
+{
+	struct dcpicalc_calls *c = dcpicalc_calls_new();
+	if (!c) {
+		snprintf(msg, msg_n, "out of host memory");
+		return NULL;
+	}
+	const struct symtab *symt = program_symbols(x->prog);
+	uint64_t last_addr = 0;
+	for (size_t i = 0; i < symtab_count(symt); i++) {
+		const struct symbol *s = symtab_at(symt, i);
+		if (s->name[0] == '$' || (i && s->addr == last_addr))
+			continue;
+		last_addr = s->addr;
+		const struct uop *first, *end;
+		if (program_code_run(x->prog, s->addr, &first, &end) < 0)
+			continue;
+		struct dcpicalc_proc pr;
+		if (dcpicalc_code_load(x->prog, s, XIMAGE, &pr, msg, msg_n) < 0)
+			goto fail;
+		int rc = !pr.n ? 0 : proc_samples(&pr, d, st, xs) < 0 ?
+			(snprintf(msg, msg_n, "out of host memory"), -1) :
+			dcpicalc_calls_add(c, &x->cfg_live, XIMAGE, &pr, msg, msg_n);
+		dcpicalc_proc_free(&pr);
+		if (rc < 0)
+			goto fail;
+	}
+	return c;
+fail:
+	dcpicalc_calls_free(c);
+	return NULL;
 }
 
 static const struct symbol *find_proc(struct explorer *x, const char *target, char *msg, size_t msg_n)
@@ -179,7 +276,7 @@ static uint64_t true_culprit(const struct dcpi_wait *w, uint64_t pc, uint64_t ex
 }
 
 static int render(struct explorer *x, const struct dcpi *d, const struct dcpicalc_proc *pr, const struct dcc *a,
-		  double period, uint64_t all_samples, int flags, struct xannotation *out)
+		  enum dcc_estimator est, double period, uint64_t all_samples, int flags, struct xannotation *out)
 {
 	const struct dcc_summary *sum = dcc_summary(a);
 	const struct dcpi_wait *w = xdcpi_wait(explorer_instrument(x, "dcpi"));
@@ -190,9 +287,10 @@ static int render(struct explorer *x, const struct dcpi *d, const struct dcpical
 	uint32_t used_letters = 0;
 	int r = 0;
 	r |= add_line(out, XANN_HEADER, 0,
-		      "annotate %s (%llx-%llx, %zu instructions) at cycle %llu: %.0f of the %llu CYCLES samples, one per %.1f cycles",
+		      "annotate %s (%llx-%llx, %zu instructions) at cycle %llu: %.0f of the %llu CYCLES samples, one per %.1f cycles%s",
 		      pr->name, (unsigned long long)pr->code[0].pc, (unsigned long long)pr->code[pr->n - 1].pc, pr->n,
-		      (unsigned long long)explorer_cycle(x), sum->samples, (unsigned long long)all_samples, period);
+		      (unsigned long long)explorer_cycle(x), sum->samples, (unsigned long long)all_samples, period,
+		      est == DCC_EST_IVX ? "; ivx's estimator" : "");
 	r |= add_line(out, XANN_HEADER, 0,
 		      "Percent of %s samples; unexplained stall %.1f%%; [true] simulator's count, CPI (! off >5%%); True: cycles/exec by reason",
 		      flags & XANN_PCT_TOTAL ? "all" : "the procedure's", 100.0 * sum->unexplained / T);
@@ -308,7 +406,7 @@ int xannotate(struct explorer *x, const char *target, int flags, struct xannotat
 	if (!s)
 		return -1;
 	struct dcpicalc_proc pr;
-	if (dcpicalc_code_load(x->prog, s, "the program", &pr, msg, msg_n) < 0)
+	if (dcpicalc_code_load(x->prog, s, XIMAGE, &pr, msg, msg_n) < 0)
 		return -1;
 	int rc = -1;
 	if (!pr.n) {
@@ -317,27 +415,29 @@ int xannotate(struct explorer *x, const char *target, int flags, struct xannotat
 		return -1;
 	}
 	struct dcc *a = NULL;
-	const struct dcpi_config *cfg = dcpi_config(d);
-	for (int e = 0; e < NEV; e++) {
-		if (!(cfg->events >> e & 1) || !st.samples[e])
-			continue;
-		if (!(pr.samples[e] = calloc(pr.n ? pr.n : 1, sizeof(uint64_t)))) {
-			snprintf(msg, msg_n, "out of host memory");
-			goto out;
-		}
-		/* the mean period, undoing multiplexing, as dcpicalc_load does */
-		pr.period[e] = st.enabled_cycles[e] && st.period_events[e] ?
-			(double)st.period_events[e] / (double)st.samples[e] *
-			((double)st.cycles / (double)st.enabled_cycles[e]) : 0;
+	struct dcpicalc_calls *calls = NULL;
+	struct xsamples xs = { 0 };
+	if (xs_collect(d, &xs) < 0 || proc_samples(&pr, d, &st, &xs) < 0) {
+		snprintf(msg, msg_n, "out of host memory");
+		goto out;
 	}
-	gather(d, pr.samples, pr.code[0].pc, pr.n);
 	if (!dcpicalc_proc_samples(&pr)) {
 		snprintf(msg, msg_n, "annotate: no CYCLES samples in %s yet (%llu elsewhere: continue, or annotate another procedure)",
 			 pr.name, (unsigned long long)st.samples[DCPI_CYCLES]);
 		goto out;
 	}
+	enum dcc_estimator est = flags & XANN_EST_IVX ? DCC_EST_IVX : flags & XANN_EST_PAPER ? DCC_EST_PAPER :
+		(enum dcc_estimator)x->set.dcpicalc_estimator;
 	struct ivx_err err = { 0 };
 	a = dcc_new(pr.code, pr.n, &x->cfg_live, &err);
+	if (a && est == DCC_EST_IVX) {
+		dcc_set_estimator(a, DCC_EST_IVX);
+		double ncalls, var;
+		if (!(calls = explorer_calls(x, d, &st, &xs, msg, msg_n)))
+			goto out;
+		if (dcpicalc_calls_of(calls, XIMAGE, pr.code[0].pc, pr.period[0], &ncalls, &var) == 0)
+			dcc_set_calls(a, ncalls, var);
+	}
 	struct dcc_profile prof = { 0 };
 	for (int e = 0; e < NEV; e++) {
 		prof.samples[e] = pr.samples[e];
@@ -347,7 +447,7 @@ int xannotate(struct explorer *x, const char *target, int flags, struct xannotat
 		snprintf(msg, msg_n, "annotate: %s", err.msg);
 		goto out;
 	}
-	if (render(x, d, &pr, a, pr.period[0], st.samples[DCPI_CYCLES], flags, out) < 0) {
+	if (render(x, d, &pr, a, est, pr.period[0], st.samples[DCPI_CYCLES], flags, out) < 0) {
 		snprintf(msg, msg_n, "out of host memory");
 		xannotation_free(out);
 		goto out;
@@ -355,6 +455,8 @@ int xannotate(struct explorer *x, const char *target, int flags, struct xannotat
 	rc = 0;
 out:
 	dcc_free(a);
+	dcpicalc_calls_free(calls);
+	free(xs.v);
 	dcpicalc_proc_free(&pr);
 	return rc;
 }

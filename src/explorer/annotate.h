@@ -31,8 +31,15 @@ struct xann_line {
 				* wait (its largest reason that blames one), 0 none */
 };
 
-/* xannotate flags */
-enum { XANN_PCT_TOTAL = 1 };   /* Percent of all CYCLES samples, not of the procedure's */
+/* xannotate flags. The frequency estimator is the session's setting
+ * (`set dcpicalc-estimator`, x->set.dcpicalc_estimator) unless a flag
+ * names one. */
+enum {
+	XANN_PCT_TOTAL = 1,   /* Percent of all CYCLES samples, not of the procedure's */
+	XANN_EST_PAPER = 2,   /* the paper's estimator */
+	XANN_EST_IVX = 4,     /* ivx's (engine/dcpi/dcpicalc_flow.c, with the calls step
+				 of src/cli/dcpicalc_calls.c over the program) */
+};
 
 struct xannotation {
 	struct xann_line *line;
@@ -41,7 +48,7 @@ struct xannotation {
 
 /* Annotate the procedure named by target (a symbol or an address
  * expression), or the one around the pc when target is NULL or empty;
- * flags: XANN_PCT_TOTAL.
+ * flags: XANN_*.
  * 0, or -1 with a one-line message in msg (sampling off, no samples yet,
  * unknown procedure, out-of-order machine). */
 int xannotate(struct explorer *x, const char *target, int flags, struct xannotation *out, char *msg, size_t msg_n);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "core/core.h"
+#include "dcpi/dcpicalc.h"
 #include "explorer.h"
 #include "explorer_break.h"
 #include "explorer_expr.h"
@@ -210,6 +211,7 @@ static void default_settings(struct xsettings *s)
 	s->snap_budget = 256ull << 20;
 	s->poll_cycles = 20000;
 	s->timeline_scale = 1;
+	s->dcpicalc_estimator = DCC_EST_PAPER;
 }
 
 struct explorer *explorer_new(struct run_options *opts, struct ivx_err *err)

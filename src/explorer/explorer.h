@@ -104,6 +104,7 @@ struct xsettings {
 	uint64_t poll_cycles;     /* cycles between Ctrl-C polls during continue */
 	int timeline_scale;       /* cycles per timeline column: 1, 2, 4 or 8 */
 	int console_lines;        /* rows of the console pane, 0: its share of the layout */
+	int dcpicalc_estimator;   /* enum dcc_estimator of `annotate` and its pane (paper: 0) */
 };
 
 /* Where output goes: text is one or more complete lines. */

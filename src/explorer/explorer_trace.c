@@ -24,6 +24,19 @@
 
 #define MAX_LONG 64
 
+/* Per instruction (the code pane's other counts, read through
+ * xcharge_pc_counts): correct-path miss events it began, and cycles it
+ * sat at the ROB head while nothing committed. An open-addressed table of
+ * fixed size, so a snapshot is a copy; once it is three quarters full,
+ * new instructions are counted in `lost` only. Kept here rather than in
+ * the charges' observer: the recorder reads every cycle record anyway,
+ * and one subscriber less saves the core a call every cycle. */
+#define PC_SLOTS 4096
+struct pc_count {
+	uint64_t pc;                       /* 0: free */
+	uint64_t misses, stalls;
+};
+
 /* A timeline entry: what the pane draws of a cycle record, in 16 bytes
  * (the widths' and the ROB's largest configurable sizes, 64 and 4096, fit
  * in the fields). A block copy of the record's leading 68 bytes takes
@@ -74,6 +87,11 @@ struct trace_state {
 		uint64_t event;                  /* its begin's n_events + 1 */
 		uint64_t start;
 	} rob_full, rob_empty;
+	/* per instruction */
+	struct pc_count pcs[PC_SLOTS];
+	uint32_t pcs_used;
+	uint32_t last_stall;               /* slot of the last stall (a hint, checked) */
+	uint64_t lost;                     /* counts of instructions the full table could not take */
 };
 
 struct xtrace {
@@ -82,6 +100,44 @@ struct xtrace {
 	void *sink_ctx;
 	struct core_observer obs;
 };
+
+/* ---- per-instruction counts -------------------------------------------- */
+
+static struct pc_count *pc_slot(struct trace_state *s, uint64_t pc, int add)
+{
+	if (!pc)
+		return NULL;
+	uint32_t h = (uint32_t)((pc >> 2) * 0x9e3779b1u) % PC_SLOTS;
+	for (uint32_t i = 0; i < PC_SLOTS; i++, h = (h + 1) % PC_SLOTS) {
+		if (s->pcs[h].pc == pc)
+			return &s->pcs[h];
+		if (!s->pcs[h].pc) {
+			if (!add || s->pcs_used >= PC_SLOTS * 3 / 4)
+				return NULL;
+			s->pcs_used++;
+			s->pcs[h].pc = pc;
+			return &s->pcs[h];
+		}
+	}
+	return NULL;
+}
+
+/* n cycles like r at the ROB head (kept out of line: the caller has
+ * tested that nothing committed) */
+static __attribute__((noinline)) void count_stalls(struct trace_state *s, const struct cycle_record *r, uint64_t n)
+{
+	if (!r->head_seq || !r->head_pc)
+		return;
+	struct pc_count *c = &s->pcs[s->last_stall];
+	if (c->pc != r->head_pc) {
+		if (!(c = pc_slot(s, r->head_pc, 1))) {
+			s->lost += n;
+			return;
+		}
+		s->last_stall = (uint32_t)(c - s->pcs);
+	}
+	c->stalls += n;
+}
 
 /* ---- events ------------------------------------------------------------- */
 
@@ -167,6 +223,13 @@ static void on_miss(void *ctx, const struct miss_event *me)
 		emit(t, &e, MISS_BEGIN);
 		if (!me->correct_path)
 			return;
+		if (me->pc) {
+			struct pc_count *pc = pc_slot(s, me->pc, 1);
+			if (pc)
+				pc->misses++;
+			else
+				s->lost++;
+		}
 		if (is_miss(me->kind))
 			s->misses_active++;
 		if (is_long(me->kind)) {
@@ -268,10 +331,12 @@ static inline void record_timeline(struct trace_state *s, const struct cycle_rec
 	s->newest_cycle = r->cycle;
 }
 
-static void on_cycle(void *ctx, const struct cycle_record *r)
+/* A cycle record, or the first of n idle cycles like it. */
+static inline void follow_cycle(struct xtrace *t, const struct cycle_record *r, uint64_t n)
 {
-	struct xtrace *t = ctx;
 	struct trace_state *s = &t->s;
+	if (!r->committed)
+		count_stalls(s, r, n);
 	int empty = r->rob_occupancy == 0;
 	if (__builtin_expect((r->rob_full != s->rob_full.on) | (empty != s->rob_empty.on), 0)) {
 		/* (in the order the core's end of cycle has them) */
@@ -297,13 +362,19 @@ static void on_cycle(void *ctx, const struct cycle_record *r)
 	}
 }
 
+static void on_cycle(void *ctx, const struct cycle_record *r)
+{
+	follow_cycle(ctx, r, 1);
+}
+
 /* n idle cycles like the last one (core_observer.on_idle_cycles): the
  * first may start a stall; after it, the state stays as it is and only
- * the timeline grows: the first cycle's entry stands for all n. */
+ * the timeline and the head's stall cycles grow: the first cycle's entry
+ * stands for all n. */
 static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
 {
 	struct xtrace *t = ctx;
-	on_cycle(t, r);
+	follow_cycle(t, r, n);
 	t->s.newest_cycle += n - 1;
 }
 
@@ -424,4 +495,12 @@ const struct xevent *xtrace_event_at(const struct xtrace *t, int i)
 uint64_t xtrace_event_total(const struct xtrace *t, int kind)
 {
 	return kind >= 0 && kind < XEV_COUNT ? t->s.totals[kind] : 0;
+}
+
+int xtrace_pc_counts(const struct xtrace *t, uint64_t pc, uint64_t *misses, uint64_t *stalls)
+{
+	const struct pc_count *c = pc_slot((struct trace_state *)&t->s, pc, 0);   /* (a lookup) */
+	*misses = c ? c->misses : 0;
+	*stalls = c ? c->stalls : 0;
+	return t->s.lost ? 1 : 0;
 }

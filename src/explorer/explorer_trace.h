@@ -51,5 +51,10 @@ int xtrace_event_count(const struct xtrace *t);
 const struct xevent *xtrace_event_at(const struct xtrace *t, int i);
 /* Events begun so far of one kind (correct path, derived included). */
 uint64_t xtrace_event_total(const struct xtrace *t, int kind);
+/* Instruction pc's correct-path miss events begun and cycles at the ROB
+ * head while nothing committed, since the start (0 if never seen); 0, or
+ * 1 when the table is full and some instructions are not counted
+ * (xcharge_pc_counts, the code pane's other counts). */
+int xtrace_pc_counts(const struct xtrace *t, uint64_t pc, uint64_t *misses, uint64_t *stalls);
 
 #endif

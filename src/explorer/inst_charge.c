@@ -1,17 +1,18 @@
 /*
  * inst_charge.c — per-event charges of the accounting methods, the code
- * pane's per-instruction miss and stall counts, and the true cost of one
- * event on demand (see inst_charge.h).
+ * pane's per-instruction miss and stall counts (which the recorder keeps:
+ * xtrace_pc_counts), and the true cost of one event on demand (see
+ * inst_charge.h).
  *
  * The observer runs after the accounting set (instrument order 1), so at
  * an event's begin or end the set has already taken that event into its
  * counts, the same at both. Its state (rings keyed by engine ids and
- * sequence numbers, the per-component trackers and the per-instruction
- * table) is one flat struct, one memcpy for a snapshot. The true costs
- * measured by `info cost` are facts of the run (the same every time it
- * passes the event), kept in the session object until the next restart.
- * Per cycle it only looks at the record's commit count and ROB head (runs
- * of idle cycles come in one call).
+ * sequence numbers, the per-component trackers and the log of held-back
+ * ivx read-outs) is one flat struct, one memcpy for a snapshot. The true
+ * costs measured by `info cost` are facts of the run (the same every time
+ * it passes the event), kept in the session object until the next
+ * restart. It takes no cycle records: only miss events and the fetch of
+ * mispredicted branches.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,24 +54,32 @@ struct comp_track {
 	uint64_t last_ended;               /* id of the last one that ended (0: none) */
 };
 
-/* Per instruction (the code pane's other counts): correct-path miss events
- * it began, and cycles it sat at the ROB head while nothing committed. An
- * open-addressed table of fixed size, so a snapshot is a copy; once it is
- * full, new instructions are counted in `lost` only. */
-#define PC_SLOTS 4096
-struct pc_count {
-	uint64_t pc;                       /* 0: free */
-	uint64_t misses, stalls;
+/* The ivx counters' charges, held back (acct_ivx_point): their read-out
+ * costs a few hundred host instructions, and every begin and end of an
+ * event needs one, while only the last CHARGE_RING events' charges can
+ * ever be asked for. So a transition of a component (transition())
+ * only takes the read-out's inputs, in this log; a read-out is worked
+ * out when the entry leaves the log (the oldest, when it is full) or
+ * when a charge is asked for (flush_ivx), and only if some event still
+ * in the ring needs it: the event the entry's cycles go to, or the one
+ * the component's next entry gives cycles to (which needs this
+ * read-out as its starting count). An event that has left the ring
+ * never comes back, so the charges read are those an eager read-out at
+ * every transition gives, to the bit. */
+#define IVX_LOG 4096                /* a power of 2 */
+struct ivx_pend {
+	uint64_t owner;                    /* the event its cycles go to (engine id; 0: none) */
+	uint64_t next;                     /* log number + 1 of comp's next entry (0: none yet) */
+	struct acct_ivx_point p;
 };
 
 struct charge_state {
-	struct pc_count pcs[PC_SLOTS];
-	uint32_t pcs_used;
-	uint32_t last_stall;               /* slot of the last stall (a hint, checked) */
-	uint64_t lost;                     /* counts of instructions the full table could not take */
 	struct charge_ent ev[CHARGE_RING];           /* at id % CHARGE_RING */
 	struct comp_track track[ACCT_COMP_COUNT];
 	struct { uint64_t seq, cycle; } fetch[FETCH_RING];   /* at seq % FETCH_RING */
+	struct ivx_pend ivx_log[IVX_LOG];  /* log number n at n % IVX_LOG */
+	uint64_t ivx_first, ivx_end;       /* the log numbers held: [first, end) */
+	uint64_t ivx_newest[ACCT_COMP_COUNT]; /* log number + 1 of comp's newest entry (0: none held) */
 };
 
 struct true_cost {
@@ -85,6 +94,16 @@ struct xcharge {
 	struct charge_state *s;            /* NULL before the first attach */
 	uint32_t penalty[ACCT_COMP_COUNT]; /* the naive methods' [penalty] */
 	const struct acct *unit[ACCT_METHOD_COUNT]; /* the accounting set's, this run's */
+	/* What a transition of each component reads, worked out at attach:
+	 * the methods whose count is one counter, with its address
+	 * (acct_component_counter), and those read with count_now (the sFMT's
+	 * I-side counts); naive methods, the FMT's I-side rows and the ivx
+	 * counters (push_ivx) are not read there. */
+	struct { int m; const uint64_t *ctr; } direct[ACCT_COMP_COUNT][ACCT_METHOD_COUNT];
+	int n_direct[ACCT_COMP_COUNT];
+	int slow[ACCT_COMP_COUNT][ACCT_METHOD_COUNT];
+	int n_slow[ACCT_COMP_COUNT];
+	uint32_t known;                    /* bit m: method m charges events (not naive, present) */
 	struct true_cost costs[TRUE_COSTS];
 	int n_costs;
 };
@@ -125,51 +144,6 @@ static int count_now(const struct xcharge *xc, int m, int comp, uint64_t row, in
 	return 0;
 }
 
-static struct pc_count *pc_slot(struct charge_state *s, uint64_t pc, int add)
-{
-	if (!pc)
-		return NULL;
-	uint32_t h = (uint32_t)((pc >> 2) * 0x9e3779b1u) % PC_SLOTS;
-	for (uint32_t i = 0; i < PC_SLOTS; i++, h = (h + 1) % PC_SLOTS) {
-		if (s->pcs[h].pc == pc)
-			return &s->pcs[h];
-		if (!s->pcs[h].pc) {
-			if (!add || s->pcs_used >= PC_SLOTS * 3 / 4)
-				return NULL;
-			s->pcs_used++;
-			s->pcs[h].pc = pc;
-			return &s->pcs[h];
-		}
-	}
-	return NULL;
-}
-
-static void count_stalls(struct xcharge *xc, const struct cycle_record *r, uint64_t n)
-{
-	struct charge_state *s = xc->s;
-	if (r->committed || !r->head_seq || !r->head_pc)
-		return;
-	struct pc_count *c = &s->pcs[s->last_stall];
-	if (c->pc != r->head_pc) {
-		if (!(c = pc_slot(s, r->head_pc, 1))) {
-			s->lost += n;
-			return;
-		}
-		s->last_stall = (uint32_t)(c - s->pcs);
-	}
-	c->stalls += n;
-}
-
-static void charge_cycle(void *ctx, const struct cycle_record *r)
-{
-	count_stalls(ctx, r, 1);
-}
-
-static void charge_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
-{
-	count_stalls(ctx, r, n);
-}
-
 static void charge_insn(void *ctx, const struct insn_event *e)
 {
 	struct xcharge *xc = ctx;
@@ -180,6 +154,58 @@ static void charge_insn(void *ctx, const struct insn_event *e)
 static int fmt_iside(int m, int comp)
 {
 	return m == ACCT_FMT && comp <= ACCT_ITLB;
+}
+
+/* The ring entry of the event with engine id `id`, if it is still there. */
+static struct charge_ent *live(struct charge_state *s, uint64_t id)
+{
+	struct charge_ent *c = &s->ev[id % CHARGE_RING];
+	return id && c->id == id ? c : NULL;
+}
+
+/* The oldest entry of the ivx log leaves it: its read-out, if an event
+ * still in the ring needs it, charged as transition() would have. */
+static void pop_ivx(struct xcharge *xc)
+{
+	struct charge_state *s = xc->s;
+	const struct ivx_pend *e = &s->ivx_log[s->ivx_first % IVX_LOG];
+	int comp = e->p.comp;
+	struct comp_track *t = &s->track[comp];
+	struct charge_ent *owner = live(s, e->owner);
+	int needed = owner || !e->next || live(s, s->ivx_log[(e->next - 1) % IVX_LOG].owner);
+	if (needed) {
+		int64_t now = (int64_t)acct_ivx_point_value(xc->unit[ACCT_IVX], &e->p);
+		if (owner)
+			owner->v[ACCT_IVX] += now - t->last[ACCT_IVX];
+		t->last[ACCT_IVX] = now;
+	}
+	if (s->ivx_newest[comp] == s->ivx_first + 1)
+		s->ivx_newest[comp] = 0;
+	s->ivx_first++;
+}
+
+/* The ivx counters' count of comp now, to go to `owner` (a transition). */
+static void push_ivx(struct xcharge *xc, int comp, const struct charge_ent *owner)
+{
+	struct charge_state *s = xc->s;
+	if (s->ivx_end - s->ivx_first == IVX_LOG)
+		pop_ivx(xc);
+	uint64_t n = s->ivx_end++;
+	struct ivx_pend *e = &s->ivx_log[n % IVX_LOG];
+	e->owner = owner ? owner->id : 0;
+	e->next = 0;
+	acct_ivx_point_take(xc->unit[ACCT_IVX], comp, &e->p);
+	if (s->ivx_newest[comp])
+		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = n + 1;
+	s->ivx_newest[comp] = n + 1;
+}
+
+/* Every held-back read-out worked out: the ivx charges and the tracks'
+ * last counts as an eager read-out leaves them. */
+static void flush_ivx(struct xcharge *xc)
+{
+	while (xc->s->ivx_first != xc->s->ivx_end)
+		pop_ivx(xc);
 }
 
 /* Hand the cycles each method charged to `comp` since its last begin or
@@ -200,14 +226,24 @@ static void transition(struct xcharge *xc, int comp)
 			if (owner->id != t->id[i])
 				owner = NULL;
 		}
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+	for (int i = 0; i < xc->n_direct[comp]; i++) {
+		int m = xc->direct[comp][i].m;
+		int64_t now = (int64_t)*xc->direct[comp][i].ctr;
+		if (owner)
+			owner->v[m] += now - t->last[m];
+		t->last[m] = now;
+	}
+	for (int i = 0; i < xc->n_slow[comp]; i++) {
+		int m = xc->slow[comp][i];
 		int64_t now;
-		if (is_naive(m) || fmt_iside(m, comp) || count_now(xc, m, comp, 0, &now) < 0)
+		if (count_now(xc, m, comp, 0, &now) < 0)
 			continue;
 		if (owner)
 			owner->v[m] += now - t->last[m];
 		t->last[m] = now;
 	}
+	if (xc->unit[ACCT_IVX])
+		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
 }
 
 static void charge_miss(void *ctx, const struct miss_event *e)
@@ -219,13 +255,6 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
 	struct comp_track *t = &xc->s->track[comp];
 	transition(xc, comp);
-	if (e->phase == MISS_BEGIN && e->correct_path && e->pc) {
-		struct pc_count *pc = pc_slot(xc->s, e->pc, 1);
-		if (pc)
-			pc->misses++;
-		else
-			xc->s->lost++;
-	}
 	if (e->phase == MISS_BEGIN) {
 		memset(c, 0, sizeof *c);
 		c->id = e->id;
@@ -233,9 +262,7 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 			const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
 			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
 		}
-		for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-			if (!is_naive(m) && xc->unit[m])
-				c->known |= 1u << m;
+		c->known = xc->known;
 		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT])
 			c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
 		if (t->n < TRACK) {
@@ -317,18 +344,38 @@ static int xcharge_attach(void *self, struct core *c, struct ivx_err *err)
 	memcpy(xc->penalty, pen, sizeof pen);
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)   /* (attached before: order 0) */
 		xc->unit[m] = xacct_unit(explorer_instrument(xc->x, "acct"), m);
+	xc->known = 0;
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
+		if (!is_naive(m) && xc->unit[m])
+			xc->known |= 1u << m;
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		xc->n_direct[k] = xc->n_slow[k] = 0;
+		for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+			if (is_naive(m) || m == ACCT_IVX || fmt_iside(m, k) || !xc->unit[m])
+				continue;
+			const uint64_t *ctr = k <= ACCT_ITLB && m == ACCT_SFMT ? NULL :
+					      acct_component_counter(xc->unit[m], k);
+			if (ctr) {
+				xc->direct[k][xc->n_direct[k]].m = m;
+				xc->direct[k][xc->n_direct[k]++].ctr = ctr;
+			} else {
+				xc->slow[k][xc->n_slow[k]++] = m;
+			}
+		}
+	}
 	uint32_t kinds = 0;
 	for (int k = 0; k < MISS_KIND_COUNT; k++)
 		if (xcharge_comp(k) >= 0)
 			kinds |= MISS_BIT(k);
 	xc->obs = (struct core_observer){
 		.name = "charge", .ctx = xc, .on_miss = charge_miss, .on_insn = charge_insn,
-		.on_cycle = charge_cycle, .on_idle_cycles = charge_idle_cycles,
-		.cycle_skip = CYCLE_SKIP_OCCUPANCY | CYCLE_SKIP_ISSUE_HEAD | CYCLE_SKIP_WRONG_PATH_IN_ROB,
 		.miss_filter = kinds,
 		.state_size = charge_state_size, .save = charge_save, .restore = charge_restore,
 	};
-	xc->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_MISPREDICT;
+	/* the fetch of a correct-path mispredicted branch (`info cost` starts
+	 * there): a wrong-path one is never measured, and on a branchy
+	 * program most mispredicted fetches are on a wrong path */
+	xc->obs.insn_filter_at[INSN_FETCH] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH;
 	return core_add_observer(c, &xc->obs, err);
 }
 
@@ -347,7 +394,8 @@ int xcharge_get(const struct explorer *x, const struct xevent *e, int64_t out[AC
 	const struct charge_ent *c = find(x, e);
 	if (!c || !c->ended)
 		return -1;
-	const struct xcharge *xc = explorer_instrument(x, "charge");
+	struct xcharge *xc = explorer_instrument(x, "charge");
+	flush_ivx(xc);
 	int comp = xcharge_comp(e->kind);
 	const struct comp_track *t = &xc->s->track[comp];
 	int owner = !t->n && t->last_ended == e->id;   /* still gaining what comes after it */
@@ -378,12 +426,8 @@ int xcharge_pc_counts(const struct explorer *x, uint64_t pc, uint64_t *misses, u
 	*misses = *stalls = 0;
 	if (!xc || !xc->s)
 		return -1;
-	const struct pc_count *c = pc_slot((struct charge_state *)xc->s, pc, 0);   /* (a lookup) */
-	if (c) {
-		*misses = c->misses;
-		*stalls = c->stalls;
-	}
-	return xc->s->lost ? 1 : 0;
+	/* (the recorder counts them: it reads every cycle record anyway) */
+	return xtrace_pc_counts(x->trace, pc, misses, stalls);
 }
 
 /* ---- the counterfactual ------------------------------------------------- */

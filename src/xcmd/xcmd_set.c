@@ -9,12 +9,13 @@
 #include "cli/cli.h"
 #include "core/config.h"
 #include "core/events.h"
+#include "dcpi/dcpicalc.h"
 #include "explorer/explorer.h"
 #include "explorer/explorer_snap.h"
 #include "ui_state.h"
 #include "xcmd.h"
 
-enum { S_INT, S_U64, S_BOOL, S_STAGE, S_CHARSET };
+enum { S_INT, S_U64, S_BOOL, S_STAGE, S_CHARSET, S_ESTIMATOR };
 
 struct setting {
 	const char *name;
@@ -38,6 +39,8 @@ static const struct setting settings[] = {
 	{ "poll-cycles", S_U64, OFF(poll_cycles), 1, 0, "cycles between Ctrl-C checks during continue" },
 	{ "timeline-scale", S_INT, OFF(timeline_scale), 1, 8, "cycles per timeline column (1, 2, 4, 8)" },
 	{ "console-lines", S_INT, OFF(console_lines), 0, 1000, "rows of the console pane (0: the layout's share)" },
+	{ "dcpicalc-estimator", S_ESTIMATOR, OFF(dcpicalc_estimator), 0, 0,
+	  "frequency estimator of `annotate` and its pane: paper or ivx" },
 };
 #define N_SETTINGS ((int)(sizeof settings / sizeof settings[0]))
 
@@ -69,6 +72,7 @@ int xcmd_setting_text(struct explorer *x, const char *name, char *buf, size_t n)
 	case S_BOOL: snprintf(buf, n, "%s", *(const int *)p ? "on" : "off"); break;
 	case S_STAGE: snprintf(buf, n, "%s", stages[*(const int *)p]); break;
 	case S_CHARSET: snprintf(buf, n, "%s", *(const int *)p ? "ascii" : "utf8"); break;
+	case S_ESTIMATOR: snprintf(buf, n, "%s", dcc_estimator_name((enum dcc_estimator)*(const int *)p)); break;
 	}
 	return 0;
 }
@@ -144,6 +148,13 @@ static int set_exec(struct explorer *x, int argc, char **argv, const char *args)
 				return explorer_error(x, "charset: expected utf8 or ascii");
 			*(int *)p = !strcmp(v, "ascii");
 			break;
+		case S_ESTIMATOR: {
+			int e = dcc_estimator_parse(v);
+			if (e < 0)
+				return explorer_error(x, "dcpicalc-estimator: unknown estimator '%s' (paper or ivx)", v);
+			*(int *)p = e;
+			break;
+		}
 		}
 		xsnaps_configure(x->snaps, x->set.snap_interval, x->set.snap_budget);
 		explorer_state_changed(x);
@@ -184,6 +195,8 @@ static const struct xcmd set_cmd = {
 	"  poll-cycles N        cycles between Ctrl-C checks during continue (20000)\n"
 	"  timeline-scale N     cycles per timeline column: 1, 2, 4 or 8 (F2 on the pane)\n"
 	"  console-lines N      rows of the console (0: the layout's share; F4 toggles half the screen)\n"
+	"  dcpicalc-estimator paper|ivx  frequency estimator of `annotate` and the annotate\n"
+	"                       pane (paper; docs/dcpicalc.md \"ivx's estimator\")\n"
 	"Machine configuration: `set l2.latency 12` or `set l2.latency=12` (Tab\n"
 	"completes the keys; `info config` lists them); `run` or `restart` applies it.",
 	.complete = XC_SET, .exec = set_exec,

@@ -47,3 +47,23 @@ bench_callgrind_total() {
 	sed -n 's/^summary: *//p' "$_cg/cg"
 	rm -rf "$_cg"
 }
+
+# bench_callgrind_suite FILE N ROW CMD...: for every workload, run
+# CMD data/bin/PROG -- ARGS under callgrind (bench_callgrind_sections),
+# expecting N timed sections. Each workload appends "IR1 .. IRN NAME" to
+# FILE and prints that line through the awk program ROW as it finishes
+# (runs take about 20 s each); a workload without N counts prints why.
+bench_callgrind_suite() {
+	_file=$1 _n=$2 _row=$3
+	shift 3
+	: >"$_file"
+	bench_workloads | while read -r _prog _args; do
+		# shellcheck disable=SC2086
+		_counts=$(bench_callgrind_sections "$@" "data/bin/$_prog" -- $_args)
+		if [ "$(echo $_counts | wc -w)" -ne "$_n" ]; then
+			printf '%-12s (no counts: is valgrind installed?)\n' "${_prog#workloads/}"
+			continue
+		fi
+		echo $_counts "${_prog#workloads/}" | tee -a "$_file" | awk "$_row"
+	done
+}

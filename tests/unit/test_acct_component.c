@@ -6,6 +6,10 @@
  * read with acct_fmt_fetch_count at each correct-path L1I miss's begin
  * and acct_fmt_row_count at its end add up to the FMT's whole L1I
  * component (k1_icache_miss: every I-miss cycle is inside an event).
+ * acct_component_counter is the counter behind a plain component (NULL
+ * for the naive methods and the ivx counters). And the ivx counters' points (acct_ivx_point_take) read out at the end
+ * of the run give, to the bit, what acct_component gave when each was
+ * taken (the explorer reads its charges that way, later).
  *
  * Run from the top of the tree (make unit does); needs data/bin/kernels.
  */
@@ -28,6 +32,11 @@ struct follow {
 	uint64_t sum;                     /* FMT cycles of all of them */
 	uint64_t events, checks, mismatches;
 	struct core_observer obs;
+	/* ivx points taken at events, with the component then */
+#define POINTS 512
+	struct acct_ivx_point point[POINTS];
+	uint64_t point_then[POINTS];
+	int n_points;
 };
 
 static void drop(void *ctx, int fd, const void *buf, size_t len)
@@ -44,6 +53,15 @@ static void check_components(struct follow *f)
 		for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 			f->checks++;
 			f->mismatches += acct_component(a, k) != s.comp[k];
+			/* the one counter behind it, where there is one */
+			const uint64_t *ctr = acct_component_counter(a, k);
+			int plain = m != ACCT_NAIVE && m != ACCT_NAIVE_NONSPEC && m != ACCT_IVX;
+			f->checks++;
+			f->mismatches += plain ? !ctr || *ctr != s.comp[k] : ctr != NULL;
+			if (m == ACCT_IVX && f->n_points < POINTS && (f->checks / ACCT_COMP_COUNT) % 7 == 0) {
+				acct_ivx_point_take(a, k, &f->point[f->n_points]);
+				f->point_then[f->n_points++] = s.comp[k];
+			}
 		}
 	}
 }
@@ -92,6 +110,20 @@ static void test_component_getters(void **state)
 	check_components(&f);
 	assert_true(f.checks > 1000);
 	assert_int_equal(f.mismatches, 0);
+	/* the points, read out now, in reverse order (the rates' memo holds
+	 * some other moment's each time) */
+	const struct acct *ivx = acct_set_unit(f.set, ACCT_IVX);
+	int nonzero = 0;
+	assert_true(f.n_points > 100);
+	for (int i = f.n_points - 1; i >= 0; i--) {
+		assert_int_equal(acct_ivx_point_value(ivx, &f.point[i]), f.point_then[i]);
+		nonzero += f.point_then[i] != 0;
+	}
+	assert_true(nonzero > 10);
+	/* a point of another unit reads as 0 */
+	struct acct_ivx_point other;
+	acct_ivx_point_take(acct_set_unit(f.set, ACCT_FMT), ACCT_L1I, &other);
+	assert_int_equal(acct_ivx_point_value(acct_set_unit(f.set, ACCT_FMT), &other), 0);
 	struct acct_stack s;
 	acct_get_stack(acct_set_unit(f.set, ACCT_FMT), &s);
 	assert_true(f.events >= 40);           /* two a repetition */
