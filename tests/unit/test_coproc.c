@@ -287,6 +287,29 @@ static void a_snapshot_restores_the_coprocessor(void **state)
 	program_free(prog);
 }
 
+/* Assemble data/coproc/value.s with some of its .param/.const lines
+ * replaced by `params`. */
+static void assemble_value_with(const char *const *params)
+{
+	FILE *f = fopen("data/coproc/value.s", "rb");
+	assert_non_null(f);
+	static char src[20000], line[512];
+	src[0] = 0;
+	while (fgets(line, sizeof line, f)) {
+		int replaced = 0;   /* value.s's .param lines the test sets differently */
+		for (int i = 0; params[i]; i++) {
+			const char *sp = strchr(params[i] + 7, ' ');
+			replaced |= !strncmp(line, params[i], (size_t)(sp - params[i]) + 1);
+		}
+		if (!replaced)
+			strcat(src, line);
+	}
+	fclose(f);
+	for (int i = 0; params[i]; i++)
+		strcat(strcat(src, params[i]), "\n");
+	assemble_text(src);
+}
+
 /* More loads than slots, all about as frequent: replacements pile up, the
  * microcode interrupts with reason 2 and the handler splits the program
  * into PC-filter partitions. */
@@ -294,7 +317,8 @@ static void thrashing_partitions_the_program(void **state)
 {
 	(void)state;
 	struct program *prog = load("data/bin/workloads/interp");
-	assemble_file("data/coproc/value.s");
+	static const char *const eight[] = { ".param slots 8", ".const c3 7", ".const c2 256", NULL };
+	assemble_value_with(eight);   /* 8 slots for an 8-entry CAM */
 	struct crun r;
 	struct ivx_err err;
 	struct coproc *cp = start_with_coproc(&r, prog, "interp", "cam=8");
@@ -407,29 +431,6 @@ static void a_low_yield_partition_is_left_at_the_timer(void **state)
  * the next one, and the partitions take turns a period each. Without
  * them (min_visits 1, hold 0, slice_ticks 0), loads are masked from the
  * samples of a single period. */
-/* Assemble data/coproc/value.s with some of its .param/.const lines
- * replaced by `params`. */
-static void assemble_value_with(const char *const *params)
-{
-	FILE *f = fopen("data/coproc/value.s", "rb");
-	assert_non_null(f);
-	static char src[20000], line[512];
-	src[0] = 0;
-	while (fgets(line, sizeof line, f)) {
-		int replaced = 0;   /* value.s's .param lines the test sets differently */
-		for (int i = 0; params[i]; i++) {
-			const char *sp = strchr(params[i] + 7, ' ');
-			replaced |= !strncmp(line, params[i], (size_t)(sp - params[i]) + 1);
-		}
-		if (!replaced)
-			strcat(src, line);
-	}
-	fclose(f);
-	for (int i = 0; params[i]; i++)
-		strcat(strcat(src, params[i]), "\n");
-	assemble_text(src);
-}
-
 static int masked_from_one_slice(const char *const *params, int *held, uint64_t *moves)
 {
 	assemble_value_with(params);
@@ -587,6 +588,12 @@ static void settings_are_checked(void **state)
 	assert_true(coproc_config_set(&c, "colour=red", &err) < 0);
 	assert_true(coproc_config_set(&c, "policy=maybe", &err) < 0);
 	assert_true(coproc_config_set(&c, "buffer", &err) < 0);
+	/* value.s lays out 128 slots: a smaller CAM would alias them */
+	assemble_file("data/coproc/value.s");
+	coproc_config_defaults(&c);
+	assert_int_equal(coproc_config_set(&c, "cam=64", &err), 0);
+	assert_null(coproc_new(&c, &cprog, NULL, &err));
+	assert_string_equal(err.msg, "program value uses 128 slots; the CAM has 64 entries (coproc cam=N)");
 }
 
 int main(void)
