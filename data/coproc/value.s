@@ -27,8 +27,8 @@
 ; The handler (coproc_handler.c, "value") harvests every slot (value,
 ; hits, hits + misses, total), masks loads it is confident about through
 ; the PC filter's ignore bits, and resets the CAM, the slots and the index
-; registers. A load's estimated invariance is the best hits / region ratio
-; of its values (docs/coproc.md).
+; registers. A load's estimated invariance is its top value's hits over
+; all its samples (docs/coproc.md).
 .name value
 .handler value
 .classes load
