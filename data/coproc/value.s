@@ -1,11 +1,13 @@
 ; value.s — load-value profiling (Zilles & Sohi, HPCA 2001, section 5).
 ;
-; Each of 64 slots watches one static load: CAM entry i holds its pc, and
+; Each of 128 slots watches one static load: CAM entry i holds its pc, and
 ; the data array holds its active value (b0+i), hits (b1+i) and misses
 ; (b3+i) -- the samples equal to / different from the active value since
 ; it was selected (its "region") -- and total (b2+i: every sample the slot
 ; saw). Byte counters (.cwidth 8), as in the paper.
 ;
+;   new slot  the allocating sample counts as a hit of its value (a load
+;             replaced after one or two samples still shows its value)
 ;   hit       hits+1, total+1
 ;   mismatch  misses+1, total+1; once the region has c6 misses and the
 ;             active value matched less than a fifth of it, the value is
@@ -25,8 +27,8 @@
 ; The handler (coproc_handler.c, "value") harvests every slot (value,
 ; hits, hits + misses, total), masks loads it is confident about through
 ; the PC filter's ignore bits, and resets the CAM, the slots and the index
-; registers. A load's estimated invariance is the best hits / region ratio
-; of its values (docs/coproc.md).
+; registers. A load's estimated invariance is its top value's hits over
+; all its samples (docs/coproc.md).
 .name value
 .handler value
 .classes load
@@ -35,15 +37,15 @@
 .iwidth 16
 .cwidth 8
 .base b0 0             ; active values
-.base b1 64            ; hits in the region
-.base b2 128           ; totals
-.base b3 192           ; misses in the region
+.base b1 128           ; hits in the region
+.base b2 256           ; totals
+.base b3 384           ; misses in the region
 .const c1 48           ; failed replacements before an interrupt
-.const c2 256          ; replacements before thrashing is declared (4 x slots)
-.const c3 63           ; slots - 1
+.const c2 512          ; replacements before thrashing is declared (4 x slots)
+.const c3 127          ; slots - 1
 .const c4 255          ; random numbers 0..255
 .const c6 16           ; misses before the active value may be re-selected
-.param slots 64
+.param slots 128       ; needs coproc cam >= 128 (the default)
 .param confident 32    ; samples before a clearly biased load is masked
 .param hi_permille 900 ; ... invariance at least 90%
 .param lo_permille 100 ; ... or at most 10%
@@ -57,6 +59,7 @@
 .param slice_ticks 1   ; a partition keeps the PC filter for one period at a time
 .param min_visits 3    ; once thrashing was seen, mask only loads sampled in 3 periods
 .param hold 128        ; ... and ignore a load with 128 samples in this period until the next
+.param resample_thrashed 1000000 ; once thrashing was seen, unmask masked loads every 1M cycles
 
 load:     lookup i0, pc          -> miss nomatch
           ld v0, [b0 + i0]
@@ -78,7 +81,7 @@ nomatch:  ld v2, [b2 + i7]                        ; the candidate's total
           cmp v3, v2             -> lt failed     ; it has seen more: keep it
           camw i7, pc
           st [b0 + i7], value
-          st [b1 + i7], 0
+          st [b1 + i7], 1                       ; the allocating sample is a hit
           st [b2 + i7], 1
           st [b3 + i7], 0
           add i7, i7, 1

@@ -428,6 +428,14 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 			  "(coproc ucode=N)", p->name, p->n_insns, cfg->ucode);
 		return NULL;
 	}
+	int64_t slots = coproc_prog_param(p, "slots", 0);
+	if (slots > (int64_t)cfg->cam) {
+		/* the program lays its slots out in the data array for that many
+		 * CAM entries: fewer would alias them */
+		ivx_error(err, IVX_EUSAGE, "program %s uses %lld slots; the CAM has %u entries (coproc cam=N)", p->name,
+			  (long long)slots, cfg->cam);
+		return NULL;
+	}
 	if (cfg->ignore & (cfg->ignore - 1)) {
 		ivx_error(err, IVX_EUSAGE, "coproc ignore=%u is not a power of two", cfg->ignore);
 		return NULL;

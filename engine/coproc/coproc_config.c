@@ -15,7 +15,7 @@ void coproc_config_defaults(struct coproc_config *c)
 {
 	memset(c, 0, sizeof *c);
 	c->buffer = 32;
-	c->cam = 64;
+	c->cam = 128;
 	c->data = 1024;
 	c->ucode = 256;
 	c->ignore = 4096;

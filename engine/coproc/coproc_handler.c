@@ -336,6 +336,30 @@ static uint64_t value_timer(struct coproc *cp, uint64_t records, int executed)
 	return cp->cfg.int_cycles;
 }
 
+static uint64_t unmask(struct coproc *cp, uint64_t below);
+
+/* Re-sampling once the slots have thrashed (value.s's `resample_thrashed`,
+ * ours): every that many cycles, as `-C resample` does for every program.
+ * With more hot loads than slots a load's samples come from a few visits
+ * of its partition, and a value that repeats over those visits but not
+ * over the run gets the load masked as invariant; unmasking lets later
+ * visits correct it. Programs whose loads fit in the slots never thrash
+ * and keep their masks (re-profiling them only adds overhead, and under
+ * policy drop a biased sample: muldiv, docs/coproc.md). */
+static uint64_t rethrash(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	int64_t every = param(cp, "resample_thrashed", 0);
+	if (every <= 0 || !r->thrashed)
+		return 0;
+	if (!r->next_rethrash)
+		r->next_rethrash = (uint64_t)every;
+	if (r->now < r->next_rethrash)
+		return 0;
+	r->next_rethrash = r->now + (uint64_t)every;
+	return unmask(cp, (uint64_t)param(cp, "resample_below", 0));
+}
+
 uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
 {
 	if (strcmp(cp->prog.handler, "value"))
@@ -362,7 +386,44 @@ uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
 		cp->r.complete = 0;
 		cost = (cost ? cost : cp->cfg.int_cycles) + released;
 	}
-	return cost;
+	return cost + rethrash(cp);
+}
+
+/* Unmask the masked loads with fewer than `below` samples since they were
+ * last unmasked (every masked load if `below` is 0), clearing their ignore
+ * bits; bits shared with loads that stay masked or held are set again. */
+static uint64_t unmask(struct coproc *cp, uint64_t below)
+{
+	struct coproc_run *r = &cp->r;
+	uint64_t n = 0, bits = 0;
+	for (uint32_t i = 0; i < cp->cfg.profile; i++) {
+		struct coproc_pentry *e = &cp->profile[i];
+		if (e->pc && e->masked && (!below || e->total - e->base < below)) {
+			e->masked = 0;
+			e->base = e->total;
+			n++;
+			uint32_t h = coproc_pc_hash(cp, e->pc);
+			bits += cp->ignore[h] != 0;
+			cp->ignore[h] = 0;
+		}
+	}
+	if (below)
+		for (uint32_t i = 0; i < cp->cfg.profile; i++) {
+			struct coproc_pentry *e = &cp->profile[i];
+			if (e->pc && (e->masked || e->held))
+				coproc_set_ignore(cp, e->pc);
+		}
+	else
+		for (uint32_t h = 0; h < cp->cfg.ignore; h++) {
+			bits += cp->ignore[h] != 0;
+			cp->ignore[h] = 0;
+		}
+	r->st.resamples++;
+	r->st.unmasked += n;
+	if (!n && !bits)
+		return 0;
+	r->complete = 0;
+	return cp->cfg.int_cycles + bits * cp->cfg.mask_cycles;
 }
 
 /* Re-sampling (the paper: phases make it necessary to re-sample
@@ -373,28 +434,9 @@ uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
  * bit cleared. */
 uint64_t coproc_handle_resample(struct coproc *cp)
 {
-	struct coproc_run *r = &cp->r;
 	if (strcmp(cp->prog.handler, "value"))
 		return 0;
-	uint64_t n = 0, bits = 0;
-	for (uint32_t i = 0; i < cp->cfg.profile; i++) {
-		struct coproc_pentry *e = &cp->profile[i];
-		if (e->pc && e->masked) {
-			e->masked = 0;
-			e->base = e->total;
-			n++;
-		}
-	}
-	for (uint32_t h = 0; h < cp->cfg.ignore; h++) {
-		bits += cp->ignore[h] != 0;
-		cp->ignore[h] = 0;
-	}
-	r->st.resamples++;
-	r->st.unmasked += n;
-	if (!n && !bits)
-		return 0;
-	r->complete = 0;
-	return cp->cfg.int_cycles + bits * cp->cfg.mask_cycles;
+	return unmask(cp, 0);
 }
 
 uint64_t coproc_handle_final(struct coproc *cp)

@@ -287,6 +287,29 @@ static void a_snapshot_restores_the_coprocessor(void **state)
 	program_free(prog);
 }
 
+/* Assemble data/coproc/value.s with some of its .param/.const lines
+ * replaced by `params`. */
+static void assemble_value_with(const char *const *params)
+{
+	FILE *f = fopen("data/coproc/value.s", "rb");
+	assert_non_null(f);
+	static char src[20000], line[512];
+	src[0] = 0;
+	while (fgets(line, sizeof line, f)) {
+		int replaced = 0;   /* value.s's .param lines the test sets differently */
+		for (int i = 0; params[i]; i++) {
+			const char *sp = strchr(params[i] + 7, ' ');
+			replaced |= !strncmp(line, params[i], (size_t)(sp - params[i]) + 1);
+		}
+		if (!replaced)
+			strcat(src, line);
+	}
+	fclose(f);
+	for (int i = 0; params[i]; i++)
+		strcat(strcat(src, params[i]), "\n");
+	assemble_text(src);
+}
+
 /* More loads than slots, all about as frequent: replacements pile up, the
  * microcode interrupts with reason 2 and the handler splits the program
  * into PC-filter partitions. */
@@ -294,7 +317,8 @@ static void thrashing_partitions_the_program(void **state)
 {
 	(void)state;
 	struct program *prog = load("data/bin/workloads/interp");
-	assemble_file("data/coproc/value.s");
+	static const char *const eight[] = { ".param slots 8", ".const c3 7", ".const c2 256", NULL };
+	assemble_value_with(eight);   /* 8 slots for an 8-entry CAM */
 	struct crun r;
 	struct ivx_err err;
 	struct coproc *cp = start_with_coproc(&r, prog, "interp", "cam=8");
@@ -409,23 +433,7 @@ static void a_low_yield_partition_is_left_at_the_timer(void **state)
  * samples of a single period. */
 static int masked_from_one_slice(const char *const *params, int *held, uint64_t *moves)
 {
-	FILE *f = fopen("data/coproc/value.s", "rb");
-	assert_non_null(f);
-	static char src[20000], line[512];
-	src[0] = 0;
-	while (fgets(line, sizeof line, f)) {
-		int replaced = 0;   /* value.s's .param lines the test sets differently */
-		for (int i = 0; params[i]; i++) {
-			const char *sp = strchr(params[i] + 7, ' ');
-			replaced |= !strncmp(line, params[i], (size_t)(sp - params[i]) + 1);
-		}
-		if (!replaced)
-			strcat(src, line);
-	}
-	fclose(f);
-	for (int i = 0; params[i]; i++)
-		strcat(strcat(src, params[i]), "\n");
-	assemble_text(src);
+	assemble_value_with(params);
 	struct program *prog = load("data/bin/workloads/interp");
 	struct crun r;
 	struct ivx_err err;
@@ -454,9 +462,14 @@ static int masked_from_one_slice(const char *const *params, int *held, uint64_t 
 static void time_slices_spread_a_loads_samples(void **state)
 {
 	(void)state;
-	static const char *const on[] = { NULL };
-	static const char *const off[] = { ".param min_visits 1", ".param hold 0", ".param slice_ticks 0",
+	/* 8 slots (the CAM has 8 entries, so that interp's loads thrash
+	 * them); thrashing declared after 256 replacements, as when value.s
+	 * had 64 slots */
+#define EIGHT_SLOTS ".param slots 8", ".const c3 7", ".const c2 256"
+	static const char *const on[] = { EIGHT_SLOTS, NULL };
+	static const char *const off[] = { EIGHT_SLOTS, ".param min_visits 1", ".param hold 0", ".param slice_ticks 0",
 					   ".param slice_div 0", NULL };
+#undef EIGHT_SLOTS
 	int held_on, held_off;
 	uint64_t moves_on, moves_off;
 	assert_int_equal(masked_from_one_slice(on, &held_on, &moves_on), 0);
@@ -464,6 +477,49 @@ static void time_slices_spread_a_loads_samples(void **state)
 	assert_true(held_on > 0);
 	assert_int_equal(held_off, 0);
 	assert_true(moves_on > moves_off);
+}
+
+/* value.s's resample_thrashed: once the slots have thrashed, every masked
+ * load is unmasked every that many cycles; a program whose loads fit in
+ * the slots never thrashes and is never re-sampled. */
+static struct coproc_stats resample_run(const char *workload, const char *cam, const char *const *params)
+{
+	assemble_value_with(params);
+	char path[64], name[32];
+	snprintf(path, sizeof path, "data/bin/workloads/%s", workload);
+	snprintf(name, sizeof name, "%s", workload);
+	struct program *prog = load(path);
+	struct crun r;
+	struct ivx_err err;
+	struct coproc *cp = start_with_coproc(&r, prog, name, cam);
+	while (!core_done(r.c))
+		assert_int_equal(core_run(r.c, core_cycles(r.c) + 100000, 0, &err), IVX_OK);
+	struct coproc_stats s;
+	coproc_get_stats(cp, &s);
+	coproc_free(cp);
+	crun_free(&r);
+	program_free(prog);
+	return s;
+}
+
+static void thrashing_slots_resample_masked_loads(void **state)
+{
+	(void)state;
+#define EIGHT_SLOTS ".param slots 8", ".const c3 7", ".const c2 256"
+	static const char *const on[] = { EIGHT_SLOTS, ".param resample_thrashed 50000", NULL };
+	static const char *const off[] = { EIGHT_SLOTS, ".param resample_thrashed 0", NULL };
+#undef EIGHT_SLOTS
+	static const char *const fits[] = { ".param resample_thrashed 20000", NULL };
+	struct coproc_stats a = resample_run("interp", "cam=8", on);
+	assert_true(a.resamples > 0);
+	assert_true(a.unmasked > 0);
+	struct coproc_stats b = resample_run("interp", "cam=8", off);
+	assert_int_equal(b.resamples, 0);
+	assert_int_equal(b.unmasked, 0);
+	assert_true(b.masked > 0);
+	struct coproc_stats c = resample_run("crc", "timer=10000", fits);   /* 128 slots: no thrashing */
+	assert_true(c.masked > 0);
+	assert_int_equal(c.resamples, 0);
 }
 
 /* The exact profile lists every load's (value, count) pairs, ascending,
@@ -532,6 +588,12 @@ static void settings_are_checked(void **state)
 	assert_true(coproc_config_set(&c, "colour=red", &err) < 0);
 	assert_true(coproc_config_set(&c, "policy=maybe", &err) < 0);
 	assert_true(coproc_config_set(&c, "buffer", &err) < 0);
+	/* value.s lays out 128 slots: a smaller CAM would alias them */
+	assemble_file("data/coproc/value.s");
+	coproc_config_defaults(&c);
+	assert_int_equal(coproc_config_set(&c, "cam=64", &err), 0);
+	assert_null(coproc_new(&c, &cprog, NULL, &err));
+	assert_string_equal(err.msg, "program value uses 128 slots; the CAM has 64 entries (coproc cam=N)");
 }
 
 int main(void)
@@ -546,6 +608,7 @@ int main(void)
 		cmocka_unit_test(thrashing_partitions_the_program),
 		cmocka_unit_test(a_low_yield_partition_is_left_at_the_timer),
 		cmocka_unit_test(time_slices_spread_a_loads_samples),
+		cmocka_unit_test(thrashing_slots_resample_masked_loads),
 		cmocka_unit_test(the_exact_profile_lists_each_loads_values),
 		cmocka_unit_test(settings_are_checked),
 	};
