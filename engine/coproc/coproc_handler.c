@@ -346,17 +346,17 @@ static uint64_t unmask(struct coproc *cp, uint64_t below);
  * visits correct it. Programs whose loads fit in the slots never thrash
  * and keep their masks (re-profiling them only adds overhead, and under
  * policy drop a biased sample: muldiv, docs/coproc.md). */
-static uint64_t rethrash(struct coproc *cp)
+static uint64_t resample_if_thrashed(struct coproc *cp)
 {
 	struct coproc_run *r = &cp->r;
 	int64_t every = param(cp, "resample_thrashed", 0);
 	if (every <= 0 || !r->thrashed)
 		return 0;
-	if (!r->next_rethrash)
-		r->next_rethrash = (uint64_t)every;
-	if (r->now < r->next_rethrash)
+	if (!r->next_thrashed_resample)
+		r->next_thrashed_resample = (uint64_t)every;
+	if (r->now < r->next_thrashed_resample)
 		return 0;
-	r->next_rethrash = r->now + (uint64_t)every;
+	r->next_thrashed_resample = r->now + (uint64_t)every;
 	return unmask(cp, (uint64_t)param(cp, "resample_below", 0));
 }
 
@@ -386,7 +386,7 @@ uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
 		cp->r.complete = 0;
 		cost = (cost ? cost : cp->cfg.int_cycles) + released;
 	}
-	return cost + rethrash(cp);
+	return cost + resample_if_thrashed(cp);
 }
 
 /* Unmask the masked loads with fewer than `below` samples since they were
