@@ -113,7 +113,14 @@ static void ivx_on_miss(void *ctx, const struct miss_event *e)
 {
 	struct acct *a = ctx;
 	struct acct_ivx_state *s = &a->s.ivx;
-	if (e->kind != MISS_MISPREDICT || e->phase != MISS_BEGIN || !e->correct_path)
+	if (e->phase != MISS_BEGIN || !e->correct_path)
+		return;
+	if (e->kind == MISS_DTLB) {
+		/* the load's ROB entry's D-TLB bit */
+		s->tlb_seq[e->insn_seq % ACCT_IVX_TLB_SLOTS] = e->insn_seq;
+		return;
+	}
+	if (e->kind != MISS_MISPREDICT)
 		return;
 	s->bp = ACCT_IVX_BP_WINDOW;
 	s->bp_seq = e->insn_seq;
@@ -335,7 +342,7 @@ void acct_ivx_init(struct acct *a)
 	memset(a->obs.insn_filter_at, 0, sizeof a->obs.insn_filter_at);
 	a->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH;
 	a->obs.on_miss = ivx_on_miss;
-	a->obs.miss_filter = MISS_BIT(MISS_MISPREDICT);
+	a->obs.miss_filter = MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_DTLB);
 	a->obs.miss_skip_end = MISS_BIT(MISS_MISPREDICT);
 	a->obs.on_cycle = ivx_on_cycle;
 }
