@@ -487,6 +487,8 @@ static inline void acct_ivx_rules_n(struct acct *a, const struct cycle_record *r
 				 * buffers are full too): not the miss's */
 				if (r->fetched > 0 && r->fetch_stall != FETCH_STALL_WRONG_PATH)
 					return;
+				if (r->units_busy && head == ACCT_L2D)
+					return;
 				/* what issues is work the window does anyway:
 				 * counted, and valued when the stack is read */
 				s->work[head] += issued * n;
