@@ -487,6 +487,10 @@ static inline void acct_ivx_rules_n(struct acct *a, const struct cycle_record *r
 				 * buffers are full too): not the miss's */
 				if (r->fetched > 0 && r->fetch_stall != FETCH_STALL_WRONG_PATH)
 					return;
+				/* so is one in which a divider works, behind the
+				 * memory access (not the walk: acct_ivx_rules): a
+				 * base bound by the unpipelined divider (a modulo in
+				 * a loop) keeps it busy with or without the miss */
 				if (r->units_busy && head == ACCT_L2D)
 					return;
 				/* what issues is work the window does anyway:

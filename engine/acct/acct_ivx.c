@@ -15,7 +15,10 @@
  *                   long miss (L2 D-cache, D-TLB) not a cycle in which
  *                   the frontend still fetches the correct path (a
  *                   program bound by its fetch loses nothing until the
- *                   frontend's buffers are full too), and the
+ *                   frontend's buffers are full too) nor, behind an
+ *                   L2 D-cache miss, one in which a divider works (a base
+ *                   bound by the unpipelined divider keeps it busy
+ *                   anyway), and the
  *                   correct-path instructions that still issue are
  *                   counted as work, which the read-out gives back at
  *                   the base rate: the window behind the miss does work
@@ -40,6 +43,13 @@
  *                   stalled with a correct prediction too, and nothing
  *                   past the unresolved branch can commit in either case
  *                   (base); then the refill, as the FMT;
+ *   D-TLB walk      a head blocked on a load whose ROB entry's D-TLB bit
+ *                   is set (its walk began at issue) gives the first
+ *                   dtlb.miss_latency cycles of its wait to the D-TLB,
+ *                   though the core says it waits on the L2 D-cache by
+ *                   then: with a perfect D-TLB its access would have
+ *                   begun, and ended, that much earlier (a countdown
+ *                   loaded when the head changes);
  *   D-side wait     ROB not full, no window: a cycle in which nothing
  *                   commits or issues and the head waits on a D-side miss
  *                   is that miss's (unless dispatch is starved by an
