@@ -78,8 +78,9 @@
  * virtual ROB's free entries), a bit (was the head on a long-latency op)
  * and the 2-bit component that blocked last; beside the FMT's global counters, three partial, two work,
  * two unit-idle counters and one of cycles with a divider at work, fed by
- * the divider's busy signal (cycle_record.units_busy; docs/cpi-stacks.md
- * §2 has the storage). A set of units
+ * the divider's busy signal (cycle_record.units_busy), a D-TLB bit per
+ * ROB entry and the head's 5-bit walk countdown (docs/cpi-stacks.md §2
+ * has the storage). A set of units
  * (acct_set.c) gives this unit only the correct-path mispredicted branch,
  * whose row is the only one that ever reaches a global counter, and
  * correct-path I-side stalls (the wrong path's local counters are dropped
