@@ -554,7 +554,7 @@ static inline void acct_ivx_rules_n(struct acct *a, const struct cycle_record *r
 }
 /* The rules, with the head's walk split off: a head blocked on a load
  * that missed the D-TLB (its ROB entry's bit) and waits on the D-TLB or
- * the L2 D-cache gives the first dtlb_latency cycles of its wait to the
+ * a D-cache miss gives the first dtlb_latency cycles of its wait to the
  * D-TLB, whatever the core says the load waits on by then (its walk came
  * before its memory access: with a perfect D-TLB the access, and the
  * wait, would have ended that much earlier); the rest stays with the
@@ -563,7 +563,7 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 				  unsigned fe, uint64_t n)
 {
 	struct acct_ivx_state *s = &a->s.ivx;
-	if ((head == ACCT_L2D || head == ACCT_DTLB) && r->head_seq) {
+	if ((head == ACCT_L2D || head == ACCT_DTLB || head == ACCT_L1D) && r->head_seq) {
 		if (r->head_seq != s->tlb_head) {
 			s->tlb_head = r->head_seq;
 			s->tlb_left = s->tlb_seq[r->head_seq % ACCT_IVX_TLB_SLOTS] == r->head_seq ? a->dtlb_latency : 0;

@@ -672,12 +672,15 @@ static void full_behind(struct fake *f, int n, uint64_t seq, int head_wait, int 
  *   c0-c4   load 99 at the head, on the L2 D-cache              (5)
  *   c5-c14  load 100 at the head, still walking (the core: D-TLB) (10)
  *   c15-c54 load 100 at the head, on its memory access            (40)
+ *   load 101 walks; its line is in the L2
+ *   c55-c56 load 101 at the head, on the L2 (the core: L1D)       (2)
  * The FMT charges what the core says the head waits on: D-TLB 10, L2D
- * 45. With a perfect D-TLB the load's access would have begun W cycles
- * earlier, and its wait at the head ended that much earlier: the ivx
- * counters give the first W cycles of its wait to the D-TLB (30) and the
- * rest to the L2 D-cache (20 + load 99's 5). Load 99 never walked: its
- * cycles stay the L2 D-cache's.
+ * 45, L1D 2. With a perfect D-TLB the load's access would have begun W
+ * cycles earlier, and its wait at the head ended that much earlier: the
+ * ivx counters give the first W cycles of its wait to the D-TLB (30) and
+ * the rest to the L2 D-cache (20 + load 99's 5). Load 99 never walked:
+ * its cycles stay the L2 D-cache's. Load 101's 2 are within its walk's
+ * W: the D-TLB's (32).
  */
 static void test_full_rob_behind_walked_load(void **state)
 {
@@ -691,9 +694,12 @@ static void test_full_rob_behind_walked_load(void **state)
 	full_behind(&f, 5, 99, HEAD_L2D, 0);
 	full_behind(&f, 10, 100, HEAD_DTLB, 0);
 	full_behind(&f, 40, 100, HEAD_L2D, 0);
+	dtlb_miss_begins(&f, 101);
+	full_behind(&f, 2, 101, HEAD_L1D, 0);
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_DTLB), 10);
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 45);
-	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_DTLB] = 30, [ACCT_L2D] = 25 });
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 2);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_DTLB] = 32, [ACCT_L2D] = 25 });
 	fake_free(&f);
 }
 
