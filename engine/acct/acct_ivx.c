@@ -46,7 +46,7 @@
  *   D-TLB walk      a head blocked on a load whose ROB entry's D-TLB bit
  *                   is set (its walk began at issue) gives the first
  *                   dtlb.miss_latency cycles of its wait to the D-TLB,
- *                   though the core says it waits on the L2 D-cache by
+ *                   though the core says it waits on a D-cache miss by
  *                   then: with a perfect D-TLB its access would have
  *                   begun, and ended, that much earlier (a countdown
  *                   loaded when the head changes);
