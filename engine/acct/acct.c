@@ -88,6 +88,7 @@ struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_e
 	a->rows = fmt_rows_for(cfg);
 	a->rob_size = cfg->rob_size;
 	a->itlb_latency = cfg->itlb.miss_latency;
+	a->dtlb_latency = cfg->dtlb.miss_latency;
 	a->dispatch_width = cfg->decode_width;
 	a->obs.name = method_names[method];
 	a->obs.ctx = a;

@@ -92,6 +92,7 @@ struct acct_fmt_state_s {
 };
 
 /* ivx counters (acct_ivx.c): where a misprediction's penalty stands. */
+#define ACCT_IVX_TLB_SLOTS 256
 enum { ACCT_IVX_BP_NONE, ACCT_IVX_BP_WINDOW, ACCT_IVX_BP_REFILL };
 
 struct acct_ivx_state {
@@ -125,6 +126,13 @@ struct acct_ivx_state {
 					      nothing [0] or a long-latency op [1] */
 	uint64_t unit_busy;                /* cycles with a divider working */
 	uint64_t bp_uidle[2];              /* the window's row: unit_idle's cycles */
+	/* The D-TLB bit of each ROB entry (set when a correct-path load's
+	 * walk begins), kept here as the seqs of the loads that walked, at
+	 * seq mod ACCT_IVX_TLB_SLOTS; and the walk budget of the blocked
+	 * head: the cycles of its wait that are the walk's. */
+	uint64_t tlb_seq[ACCT_IVX_TLB_SLOTS];
+	uint64_t tlb_head;                 /* the head seq tlb_left belongs to */
+	uint64_t tlb_left;                 /* its walk cycles not yet charged */
 };
 
 struct acct {
@@ -141,6 +149,7 @@ struct acct {
 	uint32_t rows;                     /* FMT rows in use (a power of two) */
 	uint32_t rob_size;
 	uint32_t itlb_latency;             /* I-TLB walk cycles */
+	uint32_t dtlb_latency;             /* D-TLB walk cycles */
 	uint32_t dispatch_width;           /* instructions entering the ROB per cycle, at most */
 	size_t state_size;                 /* bytes of `s` the snapshot copies */
 	/* FMT: ROB id -> row of the branch last dispatched there. A hint to
@@ -421,8 +430,8 @@ static inline uint64_t acct_ivx_vrob(struct acct_ivx_state *s, const struct cycl
  * (acct_head_comp, acct_fetch_comp), each "none" if not below
  * ACCT_COMP_COUNT / ACCT_FE_COUNT, so a set passes its own reading
  * instead of working it out again. */
-static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, int full, unsigned head,
-				  unsigned fe, uint64_t n)
+static inline void acct_ivx_rules_n(struct acct *a, const struct cycle_record *r, int full, unsigned head,
+				    unsigned fe, uint64_t n)
 {
 	struct acct_ivx_state *s = &a->s.ivx;
 	int has_head = head < ACCT_COMP_COUNT;
@@ -477,6 +486,12 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 				 * bound by fetch loses nothing until the frontend's
 				 * buffers are full too): not the miss's */
 				if (r->fetched > 0 && r->fetch_stall != FETCH_STALL_WRONG_PATH)
+					return;
+				/* so is one in which a divider works, behind the
+				 * memory access (not the walk: acct_ivx_rules): a
+				 * base bound by the unpipelined divider (a modulo in
+				 * a loop) keeps it busy with or without the miss */
+				if (r->units_busy && head == ACCT_L2D)
 					return;
 				/* what issues is work the window does anyway:
 				 * counted, and valued when the stack is read */
@@ -536,6 +551,33 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 		else
 			g[s->icause] += n;
 	}
+}
+/* The rules, with the head's walk split off: a head blocked on a load
+ * that missed the D-TLB (its ROB entry's bit) and waits on the D-TLB or
+ * a D-cache miss gives the first dtlb_latency cycles of its wait to the
+ * D-TLB, whatever the core says the load waits on by then (its walk came
+ * before its memory access: with a perfect D-TLB the access, and the
+ * wait, would have ended that much earlier); the rest stays with the
+ * head's own component. */
+static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, int full, unsigned head,
+				  unsigned fe, uint64_t n)
+{
+	struct acct_ivx_state *s = &a->s.ivx;
+	if ((head == ACCT_L2D || head == ACCT_DTLB || head == ACCT_L1D) && r->head_seq) {
+		if (r->head_seq != s->tlb_head) {
+			s->tlb_head = r->head_seq;
+			s->tlb_left = s->tlb_seq[r->head_seq % ACCT_IVX_TLB_SLOTS] == r->head_seq ? a->dtlb_latency : 0;
+		}
+		if (s->tlb_left) {
+			uint64_t k = n < s->tlb_left ? n : s->tlb_left;
+			s->tlb_left -= k;
+			acct_ivx_rules_n(a, r, full, ACCT_DTLB, fe, k);
+			if (n > k)
+				acct_ivx_rules_n(a, r, full, head, fe, n - k);
+			return;
+		}
+	}
+	acct_ivx_rules_n(a, r, full, head, fe, n);
 }
 /* ivx counters: the stack read out of the counters (cycles, committed
  * instructions: the clock's), as acct_ivx.c explains; `since`, if not

@@ -15,7 +15,10 @@
  *                   long miss (L2 D-cache, D-TLB) not a cycle in which
  *                   the frontend still fetches the correct path (a
  *                   program bound by its fetch loses nothing until the
- *                   frontend's buffers are full too), and the
+ *                   frontend's buffers are full too) nor, behind an
+ *                   L2 D-cache miss, one in which a divider works (a base
+ *                   bound by the unpipelined divider keeps it busy
+ *                   anyway), and the
  *                   correct-path instructions that still issue are
  *                   counted as work, which the read-out gives back at
  *                   the base rate: the window behind the miss does work
@@ -40,6 +43,13 @@
  *                   stalled with a correct prediction too, and nothing
  *                   past the unresolved branch can commit in either case
  *                   (base); then the refill, as the FMT;
+ *   D-TLB walk      a head blocked on a load whose ROB entry's D-TLB bit
+ *                   is set (its walk began at issue) gives the first
+ *                   dtlb.miss_latency cycles of its wait to the D-TLB,
+ *                   though the core says it waits on a D-cache miss by
+ *                   then: with a perfect D-TLB its access would have
+ *                   begun, and ended, that much earlier (a countdown
+ *                   loaded when the head changes);
  *   D-side wait     ROB not full, no window: a cycle in which nothing
  *                   commits or issues and the head waits on a D-side miss
  *                   is that miss's (unless dispatch is starved by an
@@ -68,8 +78,9 @@
  * virtual ROB's free entries), a bit (was the head on a long-latency op)
  * and the 2-bit component that blocked last; beside the FMT's global counters, three partial, two work,
  * two unit-idle counters and one of cycles with a divider at work, fed by
- * the divider's busy signal (cycle_record.units_busy; docs/cpi-stacks.md
- * §2 has the storage). A set of units
+ * the divider's busy signal (cycle_record.units_busy), a D-TLB bit per
+ * ROB entry and the head's 5-bit walk countdown (docs/cpi-stacks.md §2
+ * has the storage). A set of units
  * (acct_set.c) gives this unit only the correct-path mispredicted branch,
  * whose row is the only one that ever reaches a global counter, and
  * correct-path I-side stalls (the wrong path's local counters are dropped
@@ -113,7 +124,14 @@ static void ivx_on_miss(void *ctx, const struct miss_event *e)
 {
 	struct acct *a = ctx;
 	struct acct_ivx_state *s = &a->s.ivx;
-	if (e->kind != MISS_MISPREDICT || e->phase != MISS_BEGIN || !e->correct_path)
+	if (e->phase != MISS_BEGIN || !e->correct_path)
+		return;
+	if (e->kind == MISS_DTLB) {
+		/* the load's ROB entry's D-TLB bit */
+		s->tlb_seq[e->insn_seq % ACCT_IVX_TLB_SLOTS] = e->insn_seq;
+		return;
+	}
+	if (e->kind != MISS_MISPREDICT)
 		return;
 	s->bp = ACCT_IVX_BP_WINDOW;
 	s->bp_seq = e->insn_seq;
@@ -335,7 +353,7 @@ void acct_ivx_init(struct acct *a)
 	memset(a->obs.insn_filter_at, 0, sizeof a->obs.insn_filter_at);
 	a->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH;
 	a->obs.on_miss = ivx_on_miss;
-	a->obs.miss_filter = MISS_BIT(MISS_MISPREDICT);
+	a->obs.miss_filter = MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_DTLB);
 	a->obs.miss_skip_end = MISS_BIT(MISS_MISPREDICT);
 	a->obs.on_cycle = ivx_on_cycle;
 }

@@ -644,6 +644,94 @@ static void test_branch_window_with_room(void **state)
 	branch_window_in_rob(64, 8);
 }
 
+/* A correct-path load `seq` misses the D-TLB (its walk begins at issue). */
+static void dtlb_miss_begins(struct fake *f, uint64_t seq)
+{
+	struct miss_event e = { .kind = MISS_DTLB, .phase = MISS_BEGIN, .id = ++f->miss_id,
+				.start = f->cycle, .insn_seq = seq, .correct_path = 1 };
+	FAKE_EACH_OBSERVER(f, o, if (o->on_miss && (!o->miss_filter || (o->miss_filter & MISS_BIT(e.kind))))
+				      o->on_miss(o->ctx, &e));
+}
+
+/* n cycles, the ROB full behind head `seq` waiting on head_wait, nothing
+ * issuing or fetched, a divider at work or not. */
+static void full_behind(struct fake *f, int n, uint64_t seq, int head_wait, int units_busy)
+{
+	for (int i = 0; i < n; i++) {
+		f->rec.head_seq = seq;
+		f->rec.units_busy = units_busy;
+		fake_end(f, FETCH_OK, 8, head_wait, 1);
+	}
+}
+
+/*
+ * A load that missed the D-TLB and then the L2 D-cache blocks the full
+ * ROB, after 20 steady cycles committing 2 instructions each; the walk
+ * takes W cycles (dtlb.miss_latency, 30 by default).
+ *   load 100 walks (its D-TLB miss begins); load 99 holds the head
+ *   c0-c4   load 99 at the head, on the L2 D-cache              (5)
+ *   c5-c14  load 100 at the head, still walking (the core: D-TLB) (10)
+ *   c15-c54 load 100 at the head, on its memory access            (40)
+ *   load 101 walks; its line is in the L2
+ *   c55-c56 load 101 at the head, on the L2 (the core: L1D)       (2)
+ * The FMT charges what the core says the head waits on: D-TLB 10, L2D
+ * 45, L1D 2. With a perfect D-TLB the load's access would have begun W
+ * cycles earlier, and its wait at the head ended that much earlier: the
+ * ivx counters give the first W cycles of its wait to the D-TLB (30) and
+ * the rest to the L2 D-cache (20 + load 99's 5). Load 99 never walked:
+ * its cycles stay the L2 D-cache's. Load 101's 2 are within its walk's
+ * W: the D-TLB's (32).
+ */
+static void test_full_rob_behind_walked_load(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	uint32_t w = f.cfg.dtlb.miss_latency;
+	assert_true(w == 30);
+	steady(&f, 1, 20, 2);
+	dtlb_miss_begins(&f, 100);
+	full_behind(&f, 5, 99, HEAD_L2D, 0);
+	full_behind(&f, 10, 100, HEAD_DTLB, 0);
+	full_behind(&f, 40, 100, HEAD_L2D, 0);
+	dtlb_miss_begins(&f, 101);
+	full_behind(&f, 2, 101, HEAD_L1D, 0);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_DTLB), 10);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 45);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 2);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_DTLB] = 32, [ACCT_L2D] = 25 });
+	fake_free(&f);
+}
+
+/*
+ * The divider works while the ROB is full behind an L2 D-cache miss,
+ * after 20 steady cycles committing 2 instructions each.
+ *   c0-c3   the head (load 50) on its memory access, a divider working (4)
+ *   c4-c6   the same, the divider idle                                (3)
+ *   load 60 walked the D-TLB:
+ *   c7-c8   load 60 at the head on its memory access, a divider working (2)
+ * The FMT charges all 9 to the head's component (L2D). A program whose
+ * base is bound by its divider (a modulo in a loop, ptrchase's shuffle)
+ * makes that progress behind the miss anyway: the ivx counters leave
+ * c0-c3 out (L2D 3). The walk's cycles stay the walk's (D-TLB 2): with a
+ * perfect D-TLB the load's wait would have been that much shorter,
+ * whatever else ran.
+ */
+static void test_full_rob_divider_working(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	steady(&f, 1, 20, 2);
+	full_behind(&f, 4, 50, HEAD_L2D, 1);
+	full_behind(&f, 3, 50, HEAD_L2D, 0);
+	dtlb_miss_begins(&f, 60);
+	full_behind(&f, 2, 60, HEAD_L2D, 1);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L2D), 9);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L2D] = 3, [ACCT_DTLB] = 2 });
+	fake_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -668,6 +756,8 @@ int main(void)
 		cmocka_unit_test(test_l1d_miss_below_half_width),
 		cmocka_unit_test(test_branch_window_fills_virtual_rob),
 		cmocka_unit_test(test_branch_window_with_room),
+		cmocka_unit_test(test_full_rob_behind_walked_load),
+		cmocka_unit_test(test_full_rob_divider_working),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
