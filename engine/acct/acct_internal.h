@@ -430,7 +430,7 @@ static inline uint64_t acct_ivx_vrob(struct acct_ivx_state *s, const struct cycl
  * (acct_head_comp, acct_fetch_comp), each "none" if not below
  * ACCT_COMP_COUNT / ACCT_FE_COUNT, so a set passes its own reading
  * instead of working it out again. */
-static inline void acct_ivx_rules_n(struct acct *a, const struct cycle_record *r, int full, unsigned head,
+static inline __attribute__((always_inline)) void acct_ivx_rules_n(struct acct *a, const struct cycle_record *r, int full, unsigned head,
 				    unsigned fe, uint64_t n)
 {
 	struct acct_ivx_state *s = &a->s.ivx;
@@ -558,8 +558,12 @@ static inline void acct_ivx_rules_n(struct acct *a, const struct cycle_record *r
  * D-TLB, whatever the core says the load waits on by then (its walk came
  * before its memory access: with a perfect D-TLB the access, and the
  * wait, would have ended that much earlier); the rest stays with the
- * head's own component. */
-static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, int full, unsigned head,
+ * head's own component. A run of idle cycles that crosses the end of the
+ * walk is split out of line (acct_ivx_rules_walk), so that the rules are
+ * inlined at one place: a second copy made the compiler call them. */
+void acct_ivx_rules_walk(struct acct *a, const struct cycle_record *r, int full, unsigned head, unsigned fe,
+			 uint64_t n);
+static inline __attribute__((always_inline)) void acct_ivx_rules(struct acct *a, const struct cycle_record *r, int full, unsigned head,
 				  unsigned fe, uint64_t n)
 {
 	struct acct_ivx_state *s = &a->s.ivx;
@@ -569,12 +573,12 @@ static inline void acct_ivx_rules(struct acct *a, const struct cycle_record *r, 
 			s->tlb_left = s->tlb_seq[r->head_seq % ACCT_IVX_TLB_SLOTS] == r->head_seq ? a->dtlb_latency : 0;
 		}
 		if (s->tlb_left) {
-			uint64_t k = n < s->tlb_left ? n : s->tlb_left;
-			s->tlb_left -= k;
-			acct_ivx_rules_n(a, r, full, ACCT_DTLB, fe, k);
-			if (n > k)
-				acct_ivx_rules_n(a, r, full, head, fe, n - k);
-			return;
+			if (n > s->tlb_left) {
+				acct_ivx_rules_walk(a, r, full, head, fe, n);
+				return;
+			}
+			s->tlb_left -= n;
+			head = ACCT_DTLB;
 		}
 	}
 	acct_ivx_rules_n(a, r, full, head, fe, n);

@@ -334,6 +334,18 @@ uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insn
 	return acct_ivx_point_value(a, &p);
 }
 
+/* acct_ivx_rules for n cycles of which the first s->tlb_left (fewer
+ * than n) end the head's walk: those to the D-TLB, the rest to the head. */
+void acct_ivx_rules_walk(struct acct *a, const struct cycle_record *r, int full, unsigned head, unsigned fe,
+			 uint64_t n)
+{
+	struct acct_ivx_state *s = &a->s.ivx;
+	uint64_t k = s->tlb_left;
+	s->tlb_left = 0;
+	acct_ivx_rules_n(a, r, full, ACCT_DTLB, fe, k);
+	acct_ivx_rules_n(a, r, full, head, fe, n - k);
+}
+
 static void ivx_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct *a = ctx;
