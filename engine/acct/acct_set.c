@@ -52,7 +52,7 @@ struct acct_set {
 	struct {
 		void (*fn)(void *ctx, const struct miss_event *e);
 		void *ctx;
-		uint32_t begin_mask, end_mask;
+		uint32_t mask[2];           /* [0] begins taken, [1] ends taken */
 	} miss[ACCT_METHOD_COUNT + 1];
 	int n_miss;
 	/* The FMT's rows at the ends of the ROB as acct_fmt_follow tests them
@@ -119,15 +119,10 @@ static void set_on_miss(void *ctx, const struct miss_event *e)
 	struct acct_set *s = ctx;
 	forget_idle_cycle(s);
 	uint32_t bit = MISS_BIT(e->kind);
-	if (e->phase == MISS_BEGIN) {
-		for (int i = 0; i < s->n_miss; i++)
-			if (s->miss[i].begin_mask & bit)
-				s->miss[i].fn(s->miss[i].ctx, e);
-	} else {
-		for (int i = 0; i < s->n_miss; i++)
-			if (s->miss[i].end_mask & bit)
-				s->miss[i].fn(s->miss[i].ctx, e);
-	}
+	int end = e->phase != MISS_BEGIN;
+	for (int i = 0; i < s->n_miss; i++)
+		if (s->miss[i].mask[end] & bit)
+			s->miss[i].fn(s->miss[i].ctx, e);
 }
 
 /* Lookup tables for the per-cycle rules: the component a blocked ROB head
@@ -391,8 +386,8 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 			uint32_t m = s->sub[i]->miss_filter ? s->sub[i]->miss_filter : ~0u;
 			s->miss[s->n_miss].fn = s->sub[i]->on_miss;
 			s->miss[s->n_miss].ctx = s->sub[i]->ctx;
-			s->miss[s->n_miss].begin_mask = m;
-			s->miss[s->n_miss].end_mask = m & ~s->sub[i]->miss_skip_end;
+			s->miss[s->n_miss].mask[0] = m;
+			s->miss[s->n_miss].mask[1] = m & ~s->sub[i]->miss_skip_end;
 			s->n_miss++;
 		}
 	if (s->all_paths) {
