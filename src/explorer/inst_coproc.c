@@ -139,7 +139,7 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 		explorer_printf(x, "buffer %d/%u, %llu records, %llu dropped, %llu stalls (%llu cycles), policy %s\n",
 				s.buffer_count, cfg->buffer, (unsigned long long)s.records, (unsigned long long)s.drops,
 				(unsigned long long)s.stalls, (unsigned long long)s.stall_cycles,
-				cfg->policy == COPROC_DROP ? "drop" : "stall");
+				coproc_policy_name(cfg->policy));
 		explorer_printf(x, "%llu microinstructions, %llu interrupts (%llu handler cycles), %llu timer actions\n",
 				(unsigned long long)s.uinsns, (unsigned long long)s.interrupts,
 				(unsigned long long)s.handler_cycles, (unsigned long long)s.timer_actions);
