@@ -118,7 +118,7 @@ struct acct_ivx_state {
 					      in the low byte */
 	int32_t l1d_drain;                 /* cycles left of an L1 D-miss's drain (a
 					      3-bit counter in hardware, 0 none) */
-	int32_t pad_;
+	int32_t pad_;                      /* (keeps the counters below 8-aligned) */
 	/* what the read-out (acct_ivx_stack) weighs by the base rate: */
 	uint64_t partial[ACCT_FE_COUNT];   /* I-side: dispatch-starved cycles in which
 					      the backend still issued (not in global[]) */
@@ -128,9 +128,10 @@ struct acct_ivx_state {
 					      with no divider at work, the head on
 					      nothing [0] or a long-latency op [1] */
 	uint64_t unit_busy;                /* cycles with a divider working */
-	uint64_t partial_bp;               /* refill: dispatch-starved cycles in which older
-					      instructions still committed, after the machine
-					      issued below half its width (not in global[]) */
+	uint64_t partial_bp;               /* refill: dispatch-starved cycles in which
+					      instructions still committed (older ones or
+					      the branch itself), after the machine issued
+					      below half its width (not in global[]) */
 	uint64_t bp_uidle[2];              /* the window's row: unit_idle's cycles */
 	/* The D-TLB bit of each ROB entry (set when a correct-path load's
 	 * walk begins), kept here as the seqs of the loads that walked, at
@@ -546,7 +547,9 @@ static inline __attribute__((always_inline)) void acct_ivx_rules_n(struct acct *
 		return;
 	case ACCT_IVX_BP_REFILL:
 		/* the refill (no correct-path instruction has entered yet)
-		 * while older instructions still commit, after the machine ran
+		 * while instructions still commit (older ones, or the branch
+		 * itself: counting only older ones did worse on the tuning set,
+		 * docs/validation.md), after the machine ran
 		 * below half its width: a partial cycle, as an I-side miss's
 		 * (the ROB drains work a chain-bound program would have been
 		 * finishing anyway; the read-out charges the share f) */
