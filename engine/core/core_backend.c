@@ -418,6 +418,15 @@ void core_issue_stage(struct core *c)
 
 /* ---- squash ------------------------------------------------------------------ */
 
+/* Count squashed instruction q, and publish its event if wanted. */
+static inline void squashed(struct core *c, const struct core_insn *q)
+{
+	c->s.stats.squashed++;
+	c->s.cc.squashed++;
+	if (core_insn_wanted(c, q, INSN_SQUASH))
+		core_insn_event(c, q, INSN_SQUASH, NULL, 0);
+}
+
 static void squash_after(struct core *c, struct core_insn *br)
 {
 	struct core_state *s = &c->s;
@@ -431,7 +440,9 @@ static void squash_after(struct core *c, struct core_insn *br)
 		while (q->dep_head != CORE_NIL && c->ring[q->dep_head >> 2].seq > br->seq)
 			q->dep_head = c->edges[q->dep_head];
 	}
-	for (uint64_t p = bpos + 1; p != s->tail; p++) {
+	/* the ROB's part (the branch itself is in the ROB): out of the issue
+	 * queue or the completion wheel, the ROB and the LSQ */
+	for (uint64_t p = bpos + 1; p != s->dispatch; p++) {
 		struct core_insn *q = core_at(c, p);
 		switch (q->state) {
 		case IS_WAITING:
@@ -446,15 +457,19 @@ static void squash_after(struct core *c, struct core_insn *br)
 		default:
 			break;
 		}
-		if (q->state != IS_FRONTEND) {
-			s->rob_count--;
-			if (q->fu == FU_MEM)
-				s->lsq_count--;
-		}
-		s->stats.squashed++;
-		s->cc.squashed++;
-		if (core_insn_wanted(c, q, INSN_SQUASH))
-			core_insn_event(c, q, INSN_SQUASH, NULL, 0);
+		s->rob_count--;
+		if (q->fu == FU_MEM)
+			s->lsq_count--;
+		squashed(c, q);
+	}
+	/* the frontend's part: only counted, at once when no observer takes
+	 * their events */
+	if (c->insn_want[INSN_SQUASH]) {
+		for (uint64_t p = s->dispatch; p != s->tail; p++)
+			squashed(c, core_at(c, p));
+	} else {
+		s->stats.squashed += s->tail - s->dispatch;
+		s->cc.squashed += (int)(s->tail - s->dispatch);
 	}
 	s->tail = bpos + 1;
 	if (s->dispatch > s->tail)
