@@ -48,17 +48,18 @@ struct charge_ent {
  * method charges to a component goes to exactly one event. */
 #define TRACK 32
 struct comp_track {
-	int64_t last[ACCT_METHOD_COUNT];   /* counts at the last begin or end */
+	int64_t last[ACCT_METHOD_COUNT];   /* counts when `owner` took over */
 	uint64_t id[TRACK], seq[TRACK];
 	int n;
 	uint64_t last_ended;               /* id of the last one that ended (0: none) */
+	uint64_t owner;                    /* the event the cycles go to now (0: none) */
 };
 
 /* The ivx counters' charges, held back (acct_ivx_point): their read-out
- * costs a few hundred host instructions, and every begin and end of an
- * event needs one, while only the last CHARGE_RING events' charges can
- * ever be asked for. So a transition of a component (transition())
- * only takes the read-out's inputs, in this log; a read-out is worked
+ * costs a few hundred host instructions, and every change of a
+ * component's owner needs one, while only the last CHARGE_RING events'
+ * charges can ever be asked for. So a transition of a component
+ * (transition()) only takes the read-out's inputs, in this log; a read-out is worked
  * out when the entry leaves the log (the oldest, when it is full) or
  * when a charge is asked for (flush_ivx), and only if some event still
  * in the ring needs it: the event the entry's cycles go to, or the one
@@ -208,24 +209,32 @@ static void flush_ivx(struct xcharge *xc)
 		pop_ivx(xc);
 }
 
-/* Hand the cycles each method charged to `comp` since its last begin or
- * end to the oldest event of comp in progress. */
+/* The event comp's cycles go to (0: none): the oldest in progress in
+ * program order, or with none in progress the one that ended last. */
+static uint64_t owner_of(const struct comp_track *t)
+{
+	if (!t->n)
+		return t->last_ended;
+	int best = 0;
+	for (int i = 1; i < t->n; i++)
+		if (t->seq[i] < t->seq[best])
+			best = i;
+	return t->id[best];
+}
+
+/* Hand the cycles each method charged to `comp` since t->owner took
+ * over to t->owner (if it is still in the ring), as the owner changes.
+ * While the owner stays the same nothing is read: the counts it gains
+ * over several begins and ends add up to the difference of the counts
+ * at the two ends of its stretch, to the bit (the differences telescope
+ * in 64-bit arithmetic, the ivx read-outs' too), so only a change of
+ * owner needs the counts. On a program whose events of a component come
+ * one after another (muldiv's long-latency stalls), the owner changes at
+ * each begin and not at the end: half the transitions. */
 static void transition(struct xcharge *xc, int comp)
 {
 	struct comp_track *t = &xc->s->track[comp];
-	struct charge_ent *owner = NULL;
-	if (!t->n && t->last_ended) {
-		owner = &xc->s->ev[t->last_ended % CHARGE_RING];
-		if (owner->id != t->last_ended)
-			owner = NULL;
-	}
-	for (int i = 0, best = -1; i < t->n; i++)
-		if (best < 0 || t->seq[i] < t->seq[best]) {
-			best = i;
-			owner = &xc->s->ev[t->id[i] % CHARGE_RING];
-			if (owner->id != t->id[i])
-				owner = NULL;
-		}
+	struct charge_ent *owner = live(xc->s, t->owner);
 	for (int i = 0; i < xc->n_direct[comp]; i++) {
 		int m = xc->direct[comp][i].m;
 		int64_t now = (int64_t)*xc->direct[comp][i].ctr;
@@ -254,7 +263,6 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 		return;
 	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
 	struct comp_track *t = &xc->s->track[comp];
-	transition(xc, comp);
 	if (e->phase == MISS_BEGIN) {
 		memset(c, 0, sizeof *c);
 		c->id = e->id;
@@ -271,30 +279,37 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 		} else {
 			c->known = 0;     /* (more in progress than tracked: not attributed) */
 		}
-		return;
-	}
-	for (int i = 0; i < t->n; i++)
-		if (t->id[i] == e->id) {
-			t->id[i] = t->id[--t->n];
-			t->seq[i] = t->seq[t->n];
-			break;
+	} else {
+		for (int i = 0; i < t->n; i++)
+			if (t->id[i] == e->id) {
+				t->id[i] = t->id[--t->n];
+				t->seq[i] = t->seq[t->n];
+				break;
+			}
+		if (c->id == e->id && !c->ended) {
+			t->last_ended = e->id;
+			/* the naive methods' [penalty] (the second: correct-path
+			 * events only); the FMT's I-side: what its row collected,
+			 * nothing if the row was dropped (or dropped and reopened):
+			 * a wrong-path fetch */
+			c->v[ACCT_NAIVE] = (int64_t)xc->penalty[comp];
+			c->v[ACCT_NAIVE_NONSPEC] = e->correct_path ? (int64_t)xc->penalty[comp] : 0;
+			c->known |= 1u << ACCT_NAIVE | 1u << ACCT_NAIVE_NONSPEC;
+			if (fmt_iside(ACCT_FMT, comp) && (c->known >> ACCT_FMT & 1)) {
+				int64_t now;
+				c->v[ACCT_FMT] = count_now(xc, ACCT_FMT, comp, c->fe_row, &now) == 0 &&
+						 now >= c->fmt_begin ? now - c->fmt_begin : 0;
+			}
+			c->ended = 1;
 		}
-	if (c->id != e->id || c->ended)
-		return;
-	t->last_ended = e->id;
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		int64_t now;
-		if (is_naive(m)) {
-			c->v[m] = m == ACCT_NAIVE || e->correct_path ? (int64_t)xc->penalty[comp] : 0;
-			c->known |= 1u << m;
-		} else if (fmt_iside(m, comp) && (c->known >> m & 1)) {
-			/* a dropped (or dropped and reopened) row: a wrong-path
-			 * fetch, charged nothing */
-			c->v[m] = count_now(xc, m, comp, c->fe_row, &now) == 0 && now >= c->fmt_begin ?
-				  now - c->fmt_begin : 0;
-		}
 	}
-	c->ended = 1;
+	/* (the counters do not move during this call: reading them after
+	 * the change of state reads what they were before it) */
+	uint64_t o = owner_of(t);
+	if (o != t->owner) {
+		transition(xc, comp);
+		t->owner = o;
+	}
 }
 
 static size_t charge_state_size(void *ctx)
