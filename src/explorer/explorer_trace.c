@@ -135,25 +135,37 @@ static inline struct pc_count *pc_slot_add(struct trace_state *s, uint64_t pc)
 	return c->pc == pc && pc ? c : pc_slot(s, pc, 1);
 }
 
-/* n cycles like r at the ROB head (kept out of line: the caller has
- * tested that nothing committed). The last two slots stalled in are
- * tried first: a loop whose head stalls in turn on two instructions
- * (muldiv's divide and the multiply after it) finds both there. */
-static __attribute__((noinline)) void count_stalls(struct trace_state *s, const struct cycle_record *r, uint64_t n)
+/* n cycles like r at the ROB head, whose pc is not in the slot of the
+ * last stall (kept out of line: see count_stalls). The slot of the one
+ * before is tried next: a loop whose head stalls in turn on two
+ * instructions (muldiv's divide and the multiply after it) finds both
+ * there. */
+static __attribute__((noinline)) void count_stalls_other(struct trace_state *s, const struct cycle_record *r,
+							  uint64_t n)
+{
+	struct pc_count *c = &s->pcs[s->prev_stall];
+	if (c->pc != r->head_pc && !(c = pc_slot_add(s, r->head_pc))) {
+		s->lost += n;
+		return;
+	}
+	s->prev_stall = s->last_stall;
+	s->last_stall = (uint32_t)(c - s->pcs);
+	c->stalls += n;
+}
+
+/* n cycles like r at the ROB head (the caller has tested that nothing
+ * committed): a stall lasts many cycles, so its slot is nearly always
+ * the last one's, tested here; the rest out of line (it leaves the
+ * per-cycle function no registers to save). */
+static inline void count_stalls(struct trace_state *s, const struct cycle_record *r, uint64_t n)
 {
 	if (!r->head_seq || !r->head_pc)
 		return;
 	struct pc_count *c = &s->pcs[s->last_stall];
-	if (c->pc != r->head_pc) {
-		c = &s->pcs[s->prev_stall];
-		if (c->pc != r->head_pc && !(c = pc_slot_add(s, r->head_pc))) {
-			s->lost += n;
-			return;
-		}
-		s->prev_stall = s->last_stall;
-		s->last_stall = (uint32_t)(c - s->pcs);
-	}
-	c->stalls += n;
+	if (__builtin_expect(c->pc == r->head_pc, 1))
+		c->stalls += n;
+	else
+		count_stalls_other(s, r, n);
 }
 
 /* ---- events ------------------------------------------------------------- */
