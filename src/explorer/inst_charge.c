@@ -67,7 +67,7 @@ struct comp_track {
  * read-out as its starting count). An event that has left the ring
  * never comes back, so the charges read are those an eager read-out at
  * every transition gives, to the bit. */
-#define IVX_LOG 4096                /* a power of 2 */
+#define IVX_LOG 2048                /* a power of 2 */
 struct ivx_pend {
 	uint64_t owner;                    /* the event its cycles go to (engine id; 0: none) */
 	uint64_t next;                     /* log number + 1 of comp's next entry (0: none yet) */
