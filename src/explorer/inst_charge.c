@@ -261,6 +261,24 @@ static __attribute__((noinline)) void transition(struct xcharge *xc, int comp)
 		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
 }
 
+/* The FMT's I-side charges an event what the row collecting its
+ * fetch's miss cycles counted from its begin to its end. (These two are
+ * out of line, as transition(): charge_miss's own path then calls
+ * nothing.) */
+static __attribute__((noinline)) void fmt_iside_begin(struct xcharge *xc, struct charge_ent *c, int comp)
+{
+	c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
+}
+
+/* (nothing if the row was dropped, or dropped and reopened: a wrong-path
+ * fetch) */
+static __attribute__((noinline)) void fmt_iside_end(struct xcharge *xc, struct charge_ent *c, int comp)
+{
+	int64_t now;
+	c->v[ACCT_FMT] = count_now(xc, ACCT_FMT, comp, c->fe_row, &now) == 0 && now >= c->fmt_begin ?
+			 now - c->fmt_begin : 0;
+}
+
 static void charge_miss(void *ctx, const struct miss_event *e)
 {
 	struct xcharge *xc = ctx;
@@ -284,7 +302,7 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
 		}
 		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT])
-			c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
+			fmt_iside_begin(xc, c, comp);
 		if (t->n < TRACK) {
 			t->id[t->n] = e->id;
 			t->seq[t->n++] = e->insn_seq;
@@ -301,17 +319,12 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 		if (c->id == e->id && !c->ended) {
 			t->last_ended = e->id;
 			/* the naive methods' [penalty] (the second: correct-path
-			 * events only); the FMT's I-side: what its row collected,
-			 * nothing if the row was dropped (or dropped and reopened):
-			 * a wrong-path fetch */
+			 * events only) */
 			c->v[ACCT_NAIVE] = (int64_t)xc->penalty[comp];
 			c->v[ACCT_NAIVE_NONSPEC] = e->correct_path ? (int64_t)xc->penalty[comp] : 0;
 			c->known |= 1u << ACCT_NAIVE | 1u << ACCT_NAIVE_NONSPEC;
-			if (fmt_iside(ACCT_FMT, comp) && (c->known >> ACCT_FMT & 1)) {
-				int64_t now;
-				c->v[ACCT_FMT] = count_now(xc, ACCT_FMT, comp, c->fe_row, &now) == 0 &&
-						 now >= c->fmt_begin ? now - c->fmt_begin : 0;
-			}
+			if (fmt_iside(ACCT_FMT, comp) && (c->known >> ACCT_FMT & 1))
+				fmt_iside_end(xc, c, comp);
 			c->ended = 1;
 		}
 	}
