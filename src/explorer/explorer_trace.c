@@ -135,16 +135,13 @@ static inline struct pc_count *pc_slot_add(struct trace_state *s, uint64_t pc)
 	return c->pc == pc && pc ? c : pc_slot(s, pc, 1);
 }
 
-/* n cycles like r at the ROB head, whose pc is not in the slot of the
- * last stall (kept out of line: see count_stalls). The slot of the one
- * before is tried next: a loop whose head stalls in turn on two
- * instructions (muldiv's divide and the multiply after it) finds both
- * there. */
+/* n cycles like r at the ROB head, whose pc is in neither of the last
+ * two stalls' slots (kept out of line: see count_stalls). */
 static __attribute__((noinline)) void count_stalls_other(struct trace_state *s, const struct cycle_record *r,
 							  uint64_t n)
 {
-	struct pc_count *c = &s->pcs[s->prev_stall];
-	if (c->pc != r->head_pc && !(c = pc_slot_add(s, r->head_pc))) {
+	struct pc_count *c = pc_slot_add(s, r->head_pc);
+	if (!c) {
 		s->lost += n;
 		return;
 	}
@@ -154,18 +151,28 @@ static __attribute__((noinline)) void count_stalls_other(struct trace_state *s, 
 }
 
 /* n cycles like r at the ROB head (the caller has tested that nothing
- * committed): a stall lasts many cycles, so its slot is nearly always
- * the last one's, tested here; the rest out of line (it leaves the
- * per-cycle function no registers to save). */
+ * committed). A stall lasts many cycles, so its slot is nearly always
+ * the last one's; else the one before, as in a loop whose head stalls in
+ * turn on two instructions (muldiv's divide and the multiply after it).
+ * Both are tested here, the table out of line (it would leave the
+ * per-cycle function registers to save). */
 static inline void count_stalls(struct trace_state *s, const struct cycle_record *r, uint64_t n)
 {
 	if (!r->head_seq || !r->head_pc)
 		return;
 	struct pc_count *c = &s->pcs[s->last_stall];
-	if (__builtin_expect(c->pc == r->head_pc, 1))
+	if (__builtin_expect(c->pc == r->head_pc, 1)) {
 		c->stalls += n;
-	else
-		count_stalls_other(s, r, n);
+		return;
+	}
+	c = &s->pcs[s->prev_stall];
+	if (c->pc == r->head_pc) {
+		s->prev_stall = s->last_stall;
+		s->last_stall = (uint32_t)(c - s->pcs);
+		c->stalls += n;
+		return;
+	}
+	count_stalls_other(s, r, n);
 }
 
 /* ---- events ------------------------------------------------------------- */

@@ -222,8 +222,8 @@ static uint64_t owner_of(const struct comp_track *t)
 	return t->id[best];
 }
 
-/* Hand the cycles each method charged to `comp` since t->owner took
- * over to t->owner (if it is still in the ring), as the owner changes.
+/* Hand the cycles each method charged to `comp` since owner_id took
+ * over to it (if it is still in the ring), as the owner changes.
  * While the owner stays the same nothing is read: the counts it gains
  * over several begins and ends add up to the difference of the counts
  * at the two ends of its stretch, to the bit (the differences telescope
@@ -232,10 +232,10 @@ static uint64_t owner_of(const struct comp_track *t)
  * one after another (muldiv's long-latency stalls), the owner changes at
  * each begin and not at the end: half the transitions. (Out of line:
  * charge_miss's own path then needs no registers saved.) */
-static __attribute__((noinline)) void transition(struct xcharge *xc, int comp)
+static __attribute__((noinline)) void transition(struct xcharge *xc, int comp, uint64_t owner_id)
 {
 	struct comp_track *t = &xc->s->track[comp];
-	struct charge_ent *owner = live(xc->s, t->owner);
+	struct charge_ent *owner = live(xc->s, owner_id);
 	int nd = xc->n_direct[comp];
 	if (owner) {
 		for (int i = 0; i < nd; i++) {
@@ -261,22 +261,31 @@ static __attribute__((noinline)) void transition(struct xcharge *xc, int comp)
 		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
 }
 
-/* The FMT's I-side charges an event what the row collecting its
- * fetch's miss cycles counted from its begin to its end. (These two are
- * out of line, as transition(): charge_miss's own path then calls
- * nothing.) */
-static __attribute__((noinline)) void fmt_iside_begin(struct xcharge *xc, struct charge_ent *c, int comp)
+/* Hand comp's cycles to the event they go to now, if that has changed. */
+static inline void take_over(struct xcharge *xc, struct comp_track *t, int comp)
 {
-	c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
+	uint64_t o = owner_of(t);
+	if (o != t->owner) {
+		uint64_t was = t->owner;
+		t->owner = o;
+		transition(xc, comp, was);
+	}
 }
 
-/* (nothing if the row was dropped, or dropped and reopened: a wrong-path
- * fetch) */
-static __attribute__((noinline)) void fmt_iside_end(struct xcharge *xc, struct charge_ent *c, int comp)
+/* The FMT's I-side charges an event what the row collecting its
+ * fetch's miss cycles counted from its begin to its end: at the begin,
+ * the row and its count; at the end, what it gained (nothing if the row
+ * was dropped, or dropped and reopened: a wrong-path fetch). Then the
+ * change of owner, if any. Out of line, as transition(). */
+static __attribute__((noinline)) void fmt_iside_update(struct xcharge *xc, struct charge_ent *c, int comp, int begin)
 {
 	int64_t now;
-	c->v[ACCT_FMT] = count_now(xc, ACCT_FMT, comp, c->fe_row, &now) == 0 && now >= c->fmt_begin ?
-			 now - c->fmt_begin : 0;
+	if (begin)
+		c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
+	else
+		c->v[ACCT_FMT] = count_now(xc, ACCT_FMT, comp, c->fe_row, &now) == 0 && now >= c->fmt_begin ?
+				 now - c->fmt_begin : 0;
+	take_over(xc, &xc->s->track[comp], comp);
 }
 
 static void charge_miss(void *ctx, const struct miss_event *e)
@@ -287,6 +296,7 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 		return;
 	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
 	struct comp_track *t = &xc->s->track[comp];
+	int fmt = 0;                      /* the FMT's I-side row: 1 to take at the begin, 2 to read at the end */
 	if (e->phase == MISS_BEGIN) {
 		/* (field by field: a memset of the entry costs twice the stores) */
 		c->id = e->id;
@@ -301,8 +311,7 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 			const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
 			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
 		}
-		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT])
-			fmt_iside_begin(xc, c, comp);
+		fmt = comp <= ACCT_ITLB && xc->unit[ACCT_FMT];
 		if (t->n < TRACK) {
 			t->id[t->n] = e->id;
 			t->seq[t->n++] = e->insn_seq;
@@ -323,18 +332,18 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 			c->v[ACCT_NAIVE] = (int64_t)xc->penalty[comp];
 			c->v[ACCT_NAIVE_NONSPEC] = e->correct_path ? (int64_t)xc->penalty[comp] : 0;
 			c->known |= 1u << ACCT_NAIVE | 1u << ACCT_NAIVE_NONSPEC;
-			if (fmt_iside(ACCT_FMT, comp) && (c->known >> ACCT_FMT & 1))
-				fmt_iside_end(xc, c, comp);
+			fmt = fmt_iside(ACCT_FMT, comp) && (c->known >> ACCT_FMT & 1) ? 2 : 0;
 			c->ended = 1;
 		}
 	}
 	/* (the counters do not move during this call: reading them after
-	 * the change of state reads what they were before it) */
-	uint64_t o = owner_of(t);
-	if (o != t->owner) {
-		transition(xc, comp);
-		t->owner = o;
+	 * the change of state reads what they were before it; and the calls
+	 * come last, as tail calls, so the common path needs no stack frame) */
+	if (__builtin_expect(fmt, 0)) {
+		fmt_iside_update(xc, c, comp, fmt == 1);
+		return;
 	}
+	take_over(xc, t, comp);
 }
 
 static size_t charge_state_size(void *ctx)
