@@ -70,7 +70,7 @@ struct comp_track {
 #define IVX_LOG 2048                /* a power of 2 */
 struct ivx_pend {
 	uint64_t owner;                    /* the event its cycles go to (engine id; 0: none) */
-	uint64_t next;                     /* log number + 1 of comp's next entry (0: none yet) */
+	uint64_t next;                     /* the owner of comp's next entry + 1 (0: none yet) */
 	struct acct_ivx_point p;
 };
 
@@ -173,7 +173,7 @@ static inline void pop_ivx(struct xcharge *xc)
 	int comp = e->p.comp;
 	struct comp_track *t = &s->track[comp];
 	struct charge_ent *owner = live(s, e->owner);
-	int needed = owner || !e->next || live(s, s->ivx_log[(e->next - 1) % IVX_LOG].owner);
+	int needed = owner || !e->next || live(s, e->next - 1);
 	if (needed) {
 		int64_t now = (int64_t)acct_ivx_point_value(xc->unit[ACCT_IVX], &e->p);
 		if (owner)
@@ -193,11 +193,12 @@ static void push_ivx(struct xcharge *xc, int comp, const struct charge_ent *owne
 		pop_ivx(xc);
 	uint64_t n = s->ivx_end++;
 	struct ivx_pend *e = &s->ivx_log[n % IVX_LOG];
-	e->owner = owner ? owner->id : 0;
+	uint64_t owner_id = owner ? owner->id : 0;
+	e->owner = owner_id;
 	e->next = 0;
 	acct_ivx_point_take(xc->unit[ACCT_IVX], comp, &e->p);
 	if (s->ivx_newest[comp])
-		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = n + 1;
+		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = owner_id + 1;
 	s->ivx_newest[comp] = n + 1;
 }
 
@@ -319,12 +320,15 @@ static void charge_miss(void *ctx, const struct miss_event *e)
 			c->known = 0;     /* (more in progress than tracked: not attributed) */
 		}
 	} else {
-		for (int i = 0; i < t->n; i++)
-			if (t->id[i] == e->id) {
-				t->id[i] = t->id[--t->n];
-				t->seq[i] = t->seq[t->n];
-				break;
-			}
+		if (t->n == 1 && t->id[0] == e->id)   /* (the usual: one at a time) */
+			t->n = 0;
+		else
+			for (int i = 0; i < t->n; i++)
+				if (t->id[i] == e->id) {
+					t->id[i] = t->id[--t->n];
+					t->seq[i] = t->seq[t->n];
+					break;
+				}
 		if (c->id == e->id && !c->ended) {
 			t->last_ended = e->id;
 			/* the naive methods' [penalty] (the second: correct-path
