@@ -289,65 +289,80 @@ static __attribute__((noinline)) void fmt_iside_update(struct xcharge *xc, struc
 	take_over(xc, &xc->s->track[comp], comp);
 }
 
-static void charge_miss(void *ctx, const struct miss_event *e)
+/* An event of comp begins: its entry, and a place among those in
+ * progress. (charge_begin and charge_end are apart, each small enough to
+ * need no stack frame: their calls come last, as tail calls.) */
+static __attribute__((noinline)) void charge_begin(struct xcharge *xc, const struct miss_event *e, int comp)
 {
-	struct xcharge *xc = ctx;
-	int comp = xcharge_comp(e->kind);
-	if (comp < 0)
-		return;
 	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
 	struct comp_track *t = &xc->s->track[comp];
-	int fmt = 0;                      /* the FMT's I-side row: 1 to take at the begin, 2 to read at the end */
-	if (e->phase == MISS_BEGIN) {
-		/* (field by field: a memset of the entry costs twice the stores) */
-		c->id = e->id;
-		for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-			c->v[m] = 0;
-		c->fmt_begin = 0;
-		c->fe_row = 0;
-		c->fetch_cycle = 0;
-		c->known = xc->known;
-		c->ended = 0;
-		if (e->kind == MISS_MISPREDICT) {
-			const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
-			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
-		}
-		fmt = comp <= ACCT_ITLB && xc->unit[ACCT_FMT];
-		if (t->n < TRACK) {
-			t->id[t->n] = e->id;
-			t->seq[t->n++] = e->insn_seq;
-		} else {
-			c->known = 0;     /* (more in progress than tracked: not attributed) */
-		}
+	/* (field by field: a memset of the entry costs twice the stores) */
+	c->id = e->id;
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
+		c->v[m] = 0;
+	c->fmt_begin = 0;
+	c->fe_row = 0;
+	c->fetch_cycle = 0;
+	c->known = xc->known;
+	c->ended = 0;
+	if (e->kind == MISS_MISPREDICT) {
+		const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
+		c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
+	}
+	if (t->n < TRACK) {
+		t->id[t->n] = e->id;
+		t->seq[t->n++] = e->insn_seq;
 	} else {
-		if (t->n == 1 && t->id[0] == e->id)   /* (the usual: one at a time) */
-			t->n = 0;
-		else
-			for (int i = 0; i < t->n; i++)
-				if (t->id[i] == e->id) {
-					t->id[i] = t->id[--t->n];
-					t->seq[i] = t->seq[t->n];
-					break;
-				}
-		if (c->id == e->id && !c->ended) {
-			t->last_ended = e->id;
-			/* the naive methods' [penalty] (the second: correct-path
-			 * events only) */
-			c->v[ACCT_NAIVE] = (int64_t)xc->penalty[comp];
-			c->v[ACCT_NAIVE_NONSPEC] = e->correct_path ? (int64_t)xc->penalty[comp] : 0;
-			c->known |= 1u << ACCT_NAIVE | 1u << ACCT_NAIVE_NONSPEC;
-			fmt = fmt_iside(ACCT_FMT, comp) && (c->known >> ACCT_FMT & 1) ? 2 : 0;
-			c->ended = 1;
-		}
+		c->known = 0;     /* (more in progress than tracked: not attributed) */
 	}
 	/* (the counters do not move during this call: reading them after
-	 * the change of state reads what they were before it; and the calls
-	 * come last, as tail calls, so the common path needs no stack frame) */
-	if (__builtin_expect(fmt, 0)) {
-		fmt_iside_update(xc, c, comp, fmt == 1);
+	 * the change of state reads what they were before it) */
+	if (__builtin_expect(comp <= ACCT_ITLB && xc->unit[ACCT_FMT] != NULL, 0)) {
+		fmt_iside_update(xc, c, comp, 1);
 		return;
 	}
 	take_over(xc, t, comp);
+}
+
+/* An event of comp ends. */
+static __attribute__((noinline)) void charge_end(struct xcharge *xc, const struct miss_event *e, int comp)
+{
+	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
+	struct comp_track *t = &xc->s->track[comp];
+	if (t->n == 1 && t->id[0] == e->id)   /* (the usual: one at a time) */
+		t->n = 0;
+	else
+		for (int i = 0; i < t->n; i++)
+			if (t->id[i] == e->id) {
+				t->id[i] = t->id[--t->n];
+				t->seq[i] = t->seq[t->n];
+				break;
+			}
+	if (c->id == e->id && !c->ended) {
+		t->last_ended = e->id;
+		/* the naive methods' [penalty] (the second: correct-path
+		 * events only) */
+		c->v[ACCT_NAIVE] = (int64_t)xc->penalty[comp];
+		c->v[ACCT_NAIVE_NONSPEC] = e->correct_path ? (int64_t)xc->penalty[comp] : 0;
+		c->known |= 1u << ACCT_NAIVE | 1u << ACCT_NAIVE_NONSPEC;
+		c->ended = 1;
+		if (__builtin_expect(fmt_iside(ACCT_FMT, comp) && (c->known >> ACCT_FMT & 1), 0)) {
+			fmt_iside_update(xc, c, comp, 0);
+			return;
+		}
+	}
+	take_over(xc, t, comp);
+}
+
+static void charge_miss(void *ctx, const struct miss_event *e)
+{
+	int comp = xcharge_comp(e->kind);
+	if (comp < 0)
+		return;
+	if (e->phase == MISS_BEGIN)
+		charge_begin(ctx, e, comp);
+	else
+		charge_end(ctx, e, comp);
 }
 
 static size_t charge_state_size(void *ctx)
