@@ -223,6 +223,22 @@ static uint64_t owner_of(const struct comp_track *t)
 	return t->id[best];
 }
 
+/* transition() for the methods read with count_now (the sFMT's I-side
+ * counts): out of line, as they are rare. */
+static __attribute__((noinline)) void transition_slow(struct xcharge *xc, int comp, struct charge_ent *owner)
+{
+	struct comp_track *t = &xc->s->track[comp];
+	for (int i = 0; i < xc->n_slow[comp]; i++) {
+		int m = xc->slow[comp][i];
+		int64_t now;
+		if (count_now(xc, m, comp, 0, &now) < 0)
+			continue;
+		if (owner)
+			owner->v[m] += now - t->last[m];
+		t->last[m] = now;
+	}
+}
+
 /* Hand the cycles each method charged to `comp` since owner_id took
  * over to it (if it is still in the ring), as the owner changes.
  * While the owner stays the same nothing is read: the counts it gains
@@ -249,15 +265,8 @@ static __attribute__((noinline)) void transition(struct xcharge *xc, int comp, u
 		for (int i = 0; i < nd; i++)
 			t->last[xc->direct[comp][i].m] = (int64_t)*xc->direct[comp][i].ctr;
 	}
-	for (int i = 0; i < xc->n_slow[comp]; i++) {
-		int m = xc->slow[comp][i];
-		int64_t now;
-		if (count_now(xc, m, comp, 0, &now) < 0)
-			continue;
-		if (owner)
-			owner->v[m] += now - t->last[m];
-		t->last[m] = now;
-	}
+	if (xc->n_slow[comp])
+		transition_slow(xc, comp, owner);
 	if (xc->unit[ACCT_IVX])
 		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
 }
