@@ -59,12 +59,12 @@ struct comp_track {
  * costs a few hundred host instructions, and every change of a
  * component's owner needs one, while only the last CHARGE_RING events'
  * charges can ever be asked for. So a transition of a component
- * (transition()) only takes the read-out's inputs, in this log; a read-out is worked
- * out when the entry leaves the log (the oldest, when it is full) or
- * when a charge is asked for (flush_ivx), and only if some event still
- * in the ring needs it: the event the entry's cycles go to, or the one
- * the component's next entry gives cycles to (which needs this
- * read-out as its starting count). An event that has left the ring
+ * (transition()) only takes the read-out's inputs, in this log; a
+ * read-out is worked out when the entry leaves the log (the oldest, when
+ * it is full) or when a charge is asked for (flush_ivx), and only if some
+ * event still in the ring needs it: the event the entry's cycles go to,
+ * or the one the component's next entry gives cycles to (which needs
+ * this read-out as its starting count). An event that has left the ring
  * never comes back, so the charges read are those an eager read-out at
  * every transition gives, to the bit. */
 #define IVX_LOG 2048                /* a power of 2 */
@@ -247,8 +247,8 @@ static __attribute__((noinline)) void transition_slow(struct xcharge *xc, int co
  * in 64-bit arithmetic, the ivx read-outs' too), so only a change of
  * owner needs the counts. On a program whose events of a component come
  * one after another (muldiv's long-latency stalls), the owner changes at
- * each begin and not at the end: half the transitions. (Out of line:
- * charge_miss's own path then needs no registers saved.) */
+ * each begin and not at the end: half the transitions. (Out of line,
+ * as a tail call: the begin's and the end's own paths stay short.) */
 static __attribute__((noinline)) void transition(struct xcharge *xc, int comp, uint64_t owner_id)
 {
 	struct comp_track *t = &xc->s->track[comp];
@@ -299,8 +299,9 @@ static __attribute__((noinline)) void fmt_iside_update(struct xcharge *xc, struc
 }
 
 /* An event of comp begins: its entry, and a place among those in
- * progress. (charge_begin and charge_end are apart, each small enough to
- * need no stack frame: their calls come last, as tail calls.) */
+ * progress. (charge_begin and charge_end are apart, and their calls come
+ * last, as tail calls: each is shorter than one function for both, with
+ * fewer registers to save.) */
 static __attribute__((noinline)) void charge_begin(struct xcharge *xc, const struct miss_event *e, int comp)
 {
 	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
