@@ -10,7 +10,7 @@
 ;             replaced after one or two samples still shows its value)
 ;   hit       hits+1, total+1
 ;   mismatch  misses+1, total+1; once the region has c6 misses and the
-;             active value matched less than a fifth of it, the value is
+;             active value matched less than a ninth of it, the value is
 ;             re-selected: the sample's value becomes active, hits and
 ;             misses restart at 0. A random sample is likelier to carry a
 ;             frequent value, so the slot settles on the top value.
@@ -71,8 +71,8 @@ mismatch: inc [b3 + i0]
           ld v1, [b3 + i0]
           cmp v1, c6             -> lt count      ; a short region: keep the value
           ld v2, [b1 + i0]
-          shl v2, v2, 2
-          cmp v1, v2             -> lt count      ; matched a fifth or more: keep it
+          shl v2, v2, 3
+          cmp v1, v2             -> lt count      ; matched a ninth or more: keep it
           st [b0 + i0], value                     ; re-select the active value
           st [b1 + i0], 0
           st [b3 + i0], 0        -> count

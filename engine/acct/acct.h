@@ -95,7 +95,7 @@ void acct_get_stack(const struct acct *a, struct acct_stack *out);
  * so a mark keeps their counters too. */
 struct acct_mark {
 	struct acct_stack stack;
-	uint64_t raw[2 * ACCT_COMP_COUNT + 6]; /* ivx: global, work, partial, unit idle and busy counters */
+	uint64_t raw[2 * ACCT_COMP_COUNT + 7]; /* ivx: global, work, partial, unit idle and busy counters, the refill's partial */
 };
 void acct_mark(const struct acct *a, struct acct_mark *m);
 /* The stack of the cycles since mark m was taken. */

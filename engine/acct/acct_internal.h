@@ -116,6 +116,9 @@ struct acct_ivx_state {
 					      the frontend delivered in (no I-side cause,
 					      no misprediction), a byte each, the last
 					      in the low byte */
+	int32_t l1d_drain;                 /* cycles left of an L1 D-miss's drain (a
+					      3-bit counter in hardware, 0 none) */
+	int32_t pad_;                      /* (keeps the counters below 8-aligned) */
 	/* what the read-out (acct_ivx_stack) weighs by the base rate: */
 	uint64_t partial[ACCT_FE_COUNT];   /* I-side: dispatch-starved cycles in which
 					      the backend still issued (not in global[]) */
@@ -125,6 +128,10 @@ struct acct_ivx_state {
 					      with no divider at work, the head on
 					      nothing [0] or a long-latency op [1] */
 	uint64_t unit_busy;                /* cycles with a divider working */
+	uint64_t partial_bp;               /* refill: dispatch-starved cycles in which
+					      instructions still committed (older ones or
+					      the branch itself), after the machine issued
+					      below half its width (not in global[]) */
 	uint64_t bp_uidle[2];              /* the window's row: unit_idle's cycles */
 	/* The D-TLB bit of each ROB entry (set when a correct-path load's
 	 * walk begins), kept here as the seqs of the loads that walked, at
@@ -424,6 +431,19 @@ static inline uint64_t acct_ivx_vrob(struct acct_ivx_state *s, const struct cycl
 	return room;
 }
 
+/* Did the last 4 cycles the frontend delivered in (ihist) issue at half
+ * the dispatch width w or more? */
+static inline int acct_ivx_hist_wide(const struct acct_ivx_state *s, uint32_t w)
+{
+	uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
+	return sum * 2 >= w * 4;
+}
+
+/* An L1 D-miss's drain: after a cycle in which the ROB was full behind an
+ * L1 D-miss at the head, this many cycles that commit while fewer than
+ * the dispatch width issue are still the miss's. */
+#define ACCT_IVX_L1D_DRAIN 4
+
 /* The rules of acct_ivx_cycles (acct_ivx.c explains them) given the
  * record read the counters' way: the ROB full (acct_rob_full), the
  * component a blocked head stands for and the correct-path I-side stall
@@ -442,10 +462,8 @@ static inline __attribute__((always_inline)) void acct_ivx_rules_n(struct acct *
 
 	/* an I-side episode begins: was the machine issuing at half its
 	 * dispatch width or more in the 4 cycles before? */
-	if (fe < ACCT_FE_COUNT && s->icause < 0) {
-		uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
-		s->iwide = sum * 2 >= a->dispatch_width * 4;
-	}
+	if (fe < ACCT_FE_COUNT && s->icause < 0)
+		s->iwide = acct_ivx_hist_wide(s, a->dispatch_width);
 	/* the issue counts of the last 4 cycles in which the frontend was
 	 * delivering, a byte each (the issue width is at most 64; a run of
 	 * n > 1 idle cycles issued nothing): a cycle under an I-side miss or
@@ -467,6 +485,10 @@ static inline __attribute__((always_inline)) void acct_ivx_rules_n(struct acct *
 	if (s->bp == ACCT_IVX_BP_REFILL && entered)
 		s->bp = ACCT_IVX_BP_NONE;
 
+	/* the ROB is full behind an L1 D-miss at the head: when it returns,
+	 * the work that completed behind it drains (below) */
+	if (full && r->committed == 0 && head == ACCT_L1D)
+		s->l1d_drain = ACCT_IVX_L1D_DRAIN;
 	s->unit_busy += (uint64_t)r->units_busy * n;   /* (0 or 1) */
 	if (full) {
 		/* a full ROB behind an unresolved misprediction, no divider at
@@ -508,6 +530,14 @@ static inline __attribute__((always_inline)) void acct_ivx_rules_n(struct acct *
 		 * correct prediction too, and the cycle is not the branch's: the
 		 * head's if it is blocked, else base */
 		room = acct_ivx_vrob(s, r, a->dispatch_width, n);
+		/* the head waits on an L1 D-miss with the ROB less than 3/8
+		 * full: with a correct prediction the ROB would have filled
+		 * behind it with correct-path work and hidden the miss (little
+		 * is older than the branch); the cycle is the branch's */
+		if (r->committed == 0 && head == ACCT_L1D && room && r->rob_occupancy * 8 < r->rob_size * 3) {
+			s->bp_pen += room;
+			return;
+		}
 		if (r->committed == 0 && has_head) {
 			s->bp_blocked += n;
 			s->bp_blocked_comp = (int32_t)head;
@@ -516,6 +546,17 @@ static inline __attribute__((always_inline)) void acct_ivx_rules_n(struct acct *
 		}
 		return;
 	case ACCT_IVX_BP_REFILL:
+		/* the refill (no correct-path instruction has entered yet)
+		 * while instructions still commit (older ones, or the branch
+		 * itself: counting only older ones did worse on the tuning set,
+		 * docs/validation.md), after the machine ran
+		 * below half its width: a partial cycle, as an I-side miss's
+		 * (the ROB drains work a chain-bound program would have been
+		 * finishing anyway; the read-out charges the share f) */
+		if (fe >= ACCT_FE_COUNT && r->committed && !acct_ivx_hist_wide(s, a->dispatch_width)) {
+			s->partial_bp += n;
+			return;
+		}
 		g[fe < ACCT_FE_COUNT ? fe : ACCT_BPRED] += n;
 		return;
 	default:
@@ -526,12 +567,9 @@ static inline __attribute__((always_inline)) void acct_ivx_rules_n(struct acct *
 	 * issue, after cycles in which the machine issued below half its
 	 * dispatch width: a dependence chain the miss holds up, the miss's
 	 * cycle (a program issuing near its width keeps such a miss hidden) */
-	if (!starved && r->committed == 0 && issued && head == ACCT_L1D) {
-		uint32_t h = s->ihist, sum = (h & 0xff) + (h >> 8 & 0xff) + (h >> 16 & 0xff) + (h >> 24);
-		if (sum * 2 < a->dispatch_width * 4) {
-			g[head] += n;
-			return;
-		}
+	if (!starved && r->committed == 0 && issued && head == ACCT_L1D && !acct_ivx_hist_wide(s, a->dispatch_width)) {
+		g[head] += n;
+		return;
 	}
 	/* the whole machine waits on a D-side miss at the head (nothing
 	 * commits, nothing issues, and not for want of instructions): the
@@ -539,6 +577,19 @@ static inline __attribute__((always_inline)) void acct_ivx_rules_n(struct acct *
 	if (!starved && r->committed == 0 && !issued && (head == ACCT_L1D || head == ACCT_L2D || head == ACCT_DTLB)) {
 		g[head] += n;
 		return;
+	}
+	/* the drain of an L1 D-miss (l1d_drain, armed above): the first
+	 * cycles after it returns that commit while fewer than the dispatch
+	 * width issue are the miss's (what completed behind it commits, and
+	 * what depends on it only now issues); a cycle that issues at the
+	 * width, commits nothing or is starved ends it */
+	if (s->l1d_drain && head != ACCT_L1D) {
+		if (!starved && r->committed && issued < a->dispatch_width) {
+			s->l1d_drain = n >= (uint64_t)s->l1d_drain ? 0 : s->l1d_drain - (int32_t)n;
+			g[ACCT_L1D] += n;
+			return;
+		}
+		s->l1d_drain = 0;
 	}
 	/* dispatch starved: the frontend's cycle if the backend is idle too,
 	 * or if the miss came while it issued at half its width or more

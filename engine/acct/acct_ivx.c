@@ -35,14 +35,21 @@
  *                   D-side miss or a long-latency op: those the machine
  *                   would have lost with a correct prediction too, so the
  *                   branch's row holds them apart and, if it resolves
- *                   mispredicted, gives them to the head's component;
+ *                   mispredicted, gives them to the head's component
+ *                   (but an L1 D-miss at the head of a ROB less than 3/8
+ *                   full is the branch's: a correct path would have
+ *                   filled the ROB behind it and hidden the miss);
  *                   and except cycles after a correct path would have
  *                   filled the ROB (the row's virtual ROB: the free
  *                   entries at the window's start, plus what commits,
  *                   less the dispatch width a cycle): dispatch would have
  *                   stalled with a correct prediction too, and nothing
  *                   past the unresolved branch can commit in either case
- *                   (base); then the refill, as the FMT;
+ *                   (base); then the refill, as the FMT, but a refill
+ *                   cycle in which instructions still commit, after the
+ *                   machine issued below half its dispatch width, is a
+ *                   partial one (the read-out charges the share f, as an
+ *                   I-side miss's);
  *   D-TLB walk      a head blocked on a load whose ROB entry's D-TLB bit
  *                   is set (its walk began at issue) gives the first
  *                   dtlb.miss_latency cycles of its wait to the D-TLB,
@@ -57,7 +64,11 @@
  *                   L1 D-cache miss and a few instructions issue, if the
  *                   last 4 cycles the frontend delivered in issued below
  *                   half the dispatch width (a chain the miss holds up;
- *                   near the width the ROB hides such a miss);
+ *                   near the width the ROB hides such a miss); and after
+ *                   the ROB was full behind an L1 D-miss, the first 4
+ *                   cycles that commit while fewer than the dispatch
+ *                   width issue (the drain: what completed behind the
+ *                   miss commits, what depends on it only now issues);
  *   I-side miss     a cause register, set while fetch waits on a miss and
  *                   kept through the refill until instructions enter the
  *                   ROB again; a dispatch-starved cycle (no instruction
@@ -76,11 +87,12 @@
  * path wait in the fetch row's local counters and are dropped with it),
  * each with more counters (blocked cycles, divider-idle full cycles, the
  * virtual ROB's free entries), a bit (was the head on a long-latency op)
- * and the 2-bit component that blocked last; beside the FMT's global counters, three partial, two work,
+ * and the 2-bit component that blocked last; beside the FMT's global counters, four partial (the
+ * three I-side ones and the refill's), two work,
  * two unit-idle counters and one of cycles with a divider at work, fed by
  * the divider's busy signal (cycle_record.units_busy), a D-TLB bit per
- * ROB entry and the head's 5-bit walk countdown (docs/cpi-stacks.md §2
- * has the storage). A set of units
+ * ROB entry, the head's 5-bit walk countdown and a 3-bit L1 D-miss
+ * drain countdown (docs/cpi-stacks.md §2 has the storage). A set of units
  * (acct_set.c) gives this unit only the correct-path mispredicted branch,
  * whose row is the only one that ever reaches a global counter, and
  * correct-path I-side stalls (the wrong path's local counters are dropped
@@ -159,7 +171,8 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
  *     comp = global - work x CPI*;
  *   an I-side counter takes its partial cycles in the proportion
  *     f = min(1, (1 / (W x CPI*))^2):
- *     comp = global + partial x f.
+ *     comp = global + partial x f
+ *   (the branch predictor too, with the refill's partial cycles).
  * and the misprediction rows' divider-idle full cycles U (U1 of them
  * counted in the long-latency unit's global counter, the head on such an
  * op) go to the branch predictor in the proportion the divider filled the
@@ -183,9 +196,10 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
  */
 #define IVX_ROUNDS 8
 
-/* raw[]: global, work, partial, then the two unit-idle counters and the
- * unit-busy one (struct acct_mark keeps as many) */
-#define IVX_RAW (2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 3)
+/* raw[]: global, work, partial, then the two unit-idle counters, the
+ * unit-busy one and the refill's partial counter (struct acct_mark keeps
+ * as many) */
+#define IVX_RAW (2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 4)
 _Static_assert(sizeof ((struct acct_mark *)0)->raw == IVX_RAW * sizeof(uint64_t), "acct_mark.raw");
 
 void acct_ivx_raw(const struct acct *a, uint64_t *raw)
@@ -197,6 +211,7 @@ void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT] = s->unit_idle[0];
 	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 1] = s->unit_idle[1];
 	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 2] = s->unit_busy;
+	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 3] = s->partial_bp;
 }
 
 /* The rates of the read-out: the base rate CPI*, the partial share f and
@@ -235,7 +250,7 @@ static uint64_t ivx_comp(const uint64_t *now, int k, const struct ivx_rates *q)
 	if (k < ACCT_FE_COUNT)
 		c += (double)now[2 * ACCT_COMP_COUNT + k] * q->f;
 	if (k == ACCT_BPRED)
-		c += ((double)unit[0] + (double)unit[1]) * q->uf;
+		c += ((double)unit[0] + (double)unit[1]) * q->uf + (double)unit[3] * q->f;
 	else if (k == ACCT_FU)
 		c -= (double)unit[1] * q->uf;
 	return c <= 0 ? 0 : (uint64_t)(c + 0.5);
@@ -258,6 +273,7 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 	}
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
 		sp += (double)partial[k];
+	sp += (double)unit[3];
 	struct ivx_rates q = ivx_rates(a, cycles, insns, sa, sl, sp, (double)unit[0], (double)unit[1], (double)unit[2]);
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)
 		comp[k] = ivx_comp(now, k, &q);
@@ -286,6 +302,7 @@ void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *
 #pragma GCC unroll 3
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
 		pp += s->partial[k];
+	pp += s->partial_bp;
 	/* (field by field: a compound literal is built aside and copied) */
 	p->cycles = clk->cycles;
 	p->insns = clk->insns;
@@ -297,7 +314,7 @@ void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *
 	p->ub = s->unit_busy;
 	p->g = s->t.global[comp];
 	p->w = s->work[comp];
-	p->p = comp < ACCT_FE_COUNT ? s->partial[comp] : 0;
+	p->p = comp < ACCT_FE_COUNT ? s->partial[comp] : comp == ACCT_BPRED ? s->partial_bp : 0;
 	p->comp = comp;
 }
 
@@ -323,6 +340,8 @@ uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point 
 	now[ACCT_COMP_COUNT + k] = p->w;
 	if (k < ACCT_FE_COUNT)
 		now[2 * ACCT_COMP_COUNT + k] = p->p;
+	else if (k == ACCT_BPRED)
+		now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 3] = p->p;
 	now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT] = p->ui0;
 	now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 1] = p->ui1;
 	struct ivx_rates q = { m->cpi, m->f, m->uf };

@@ -10,6 +10,8 @@
  * retirement first brings it up to date, then writes its record.
  *
  * A full buffer. With policy drop the record is counted and discarded.
+ * With policy replace (ours) it takes the place of a random queued record
+ * other than the head (the one being processed), which is dropped.
  * With policy stall the co-processor runs ahead until it frees an entry;
  * the core cycles that took beyond the retirement's cycle are charged to
  * the core with core_interrupt (nothing fetched, dispatched or committed
@@ -97,6 +99,46 @@ static uint32_t lfsr_step(uint32_t x)
 {
 	/* Galois LFSR, maximal length (taps 32, 22, 2, 1) */
 	return (x >> 1) ^ (-(x & 1u) & 0x80200003u);
+}
+
+/* The random tagger's generator: xorshift32, a linear generator over
+ * GF(2) like an LFSR that yields a fresh word per decoded instruction
+ * (a one-bit-shift LFSR's consecutive low bits are the same bits shifted,
+ * so "low k bits zero" would come in bursts). */
+static uint32_t xorshift32(uint32_t x)
+{
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return x;
+}
+
+/* The governor (ours; tagrate=0, the default): the random tagger's rate
+ * follows the buffer's drops. Over every GOV_WINDOW tagged retirements,
+ * more than GOV_HIGH drops halve the rate, none doubles it again (up to
+ * every instruction). What reaches the buffer is then a random sample of
+ * the tagged instructions, not the ones that happen to retire just after
+ * an entry was freed: with many drops, which records get in depends on
+ * how long the co-processor took on the records before them, which
+ * depends on their values, so a load whose values come in a fixed order
+ * is seen through a comb (muldiv, docs/coproc.md). */
+#define GOV_WINDOW 256
+#define GOV_HIGH 4
+#define GOV_MAX_SHIFT 10
+
+static void govern(struct coproc *cp, int dropped)
+{
+	struct coproc_run *r = &cp->r;
+	if (cp->cfg.tagrate)
+		return;
+	r->win_drops += (uint32_t)dropped;
+	if (++r->win_n < GOV_WINDOW)
+		return;
+	if (r->win_drops > GOV_HIGH && r->tag_shift < GOV_MAX_SHIFT)
+		r->tag_shift++;
+	else if (!r->win_drops && r->tag_shift > 0)
+		r->tag_shift--;
+	r->win_n = r->win_drops = 0;
 }
 
 static int cond_holds(int cond, int f)
@@ -282,10 +324,23 @@ static void retire(struct coproc *cp, const struct insn_event *e)
 	struct coproc_run *r = &cp->r;
 	r->st.retired_tagged++;
 	advance(cp, e->cycle, 0);
+	uint32_t fl = cp->prog.fields;
+	struct coproc_rec *rec = &cp->buf[(r->head + r->count) % (int)cp->cfg.buffer];
 	if (r->count == (int)cp->cfg.buffer) {
 		if (cp->cfg.policy == COPROC_DROP) {
 			r->st.drops++;
+			govern(cp, 1);
 			return;
+		}
+		if (cp->cfg.policy == COPROC_REPLACE) {
+			r->st.drops++;
+			govern(cp, 1);
+			r->tag_rng = xorshift32(r->tag_rng);
+			uint32_t k = r->tag_rng % cp->cfg.buffer;
+			if (k == 0)
+				return;   /* the head is being processed: the new record goes */
+			rec = &cp->buf[(r->head + (int)k) % (int)cp->cfg.buffer];
+			goto fill;
 		}
 		r->st.stalls++;
 		advance(cp, 0, 1);
@@ -295,9 +350,14 @@ static void retire(struct coproc *cp, const struct insn_event *e)
 			r->st.stall_cycles += r->now - from;
 			r->stall_until = r->now;
 		}
+		rec = &cp->buf[(r->head + r->count) % (int)cp->cfg.buffer];
 	}
-	uint32_t fl = cp->prog.fields;
-	struct coproc_rec *rec = &cp->buf[(r->head + r->count) % (int)cp->cfg.buffer];
+	govern(cp, 0);
+	r->count++;
+	r->st.records++;
+	if (r->count > r->st.buffer_max)
+		r->st.buffer_max = r->count;
+fill:
 	rec->pc = (fl & CPF_PC) ? e->pc : 0;
 	rec->value = (fl & CPF_VALUE) ? e->load_value : 0;
 	rec->addr = (fl & CPF_ADDR) ? e->mem_addr : 0;
@@ -305,10 +365,6 @@ static void retire(struct coproc *cp, const struct insn_event *e)
 	rec->taken = (fl & CPF_TAKEN) ? (uint8_t)e->taken : 0;
 	rec->kind = (uint8_t)e->kind;
 	rec->seq = e->seq;
-	r->count++;
-	r->st.records++;
-	if (r->count > r->st.buffer_max)
-		r->st.buffer_max = r->count;
 }
 
 static void on_insn(void *ctx, const struct insn_event *e)
@@ -326,6 +382,14 @@ static void on_insn(void *ctx, const struct insn_event *e)
 		uint32_t m = (1u << r->pc_width) - 1;
 		if ((h & m) != r->pc_match || cp->ignore[h])
 			return;
+		if (r->tag_shift) {
+			/* the random tagger: 1 in 2^tag_shift */
+			r->tag_rng = xorshift32(r->tag_rng);
+			if (r->tag_rng >> (32 - r->tag_shift)) {
+				r->st.untagged++;
+				return;
+			}
+		}
 		*tag = e->seq + 1;
 		r->st.tagged++;
 	} else if (e->stage == INSN_COMMIT && *tag == e->seq + 1) {
@@ -488,6 +552,9 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	r->lfsr = (uint32_t)(cfg->seed ^ (cfg->seed >> 32));
 	if (!r->lfsr)
 		r->lfsr = 0xace1u;
+	r->tag_rng = (uint32_t)(cfg->seed * 0x9e3779b97f4a7c15ull >> 32) | 1u;
+	for (uint32_t n = cfg->tagrate; n > 1; n >>= 1)
+		r->tag_shift++;
 	r->next_timer = cfg->timer;
 	r->next_resample = cfg->resample;
 	r->partition_left = (int)coproc_prog_param(p, "partition_interrupts", 4);
@@ -545,6 +612,7 @@ void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s)
 	s->pc_width = r->pc_width;
 	s->pc_match = r->pc_match;
 	s->complete = r->complete;
+	s->tag_shift = r->tag_shift;
 }
 
 uint64_t coproc_vreg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NV ? cp->r.v[i] : 0; }

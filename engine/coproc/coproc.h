@@ -40,7 +40,7 @@
 #include "core/events.h"
 #include "coproc_prog.h"
 
-enum coproc_policy { COPROC_STALL, COPROC_DROP };
+enum coproc_policy { COPROC_STALL, COPROC_DROP, COPROC_REPLACE };
 
 /* Sizes and costs; every field is a key of coproc_config_set. */
 struct coproc_config {
@@ -60,9 +60,11 @@ struct coproc_config {
 	uint64_t resample;      /* cycles between re-samplings of masked loads (0: never) */
 	uint32_t profile;       /* entries of the in-memory profile table */
 	uint64_t seed;          /* LFSR seed */
+	uint32_t tagrate;       /* tag 1 in N filtered instructions at random (0: adapt N to the drops) */
 };
 
 void coproc_config_defaults(struct coproc_config *c);
+const char *coproc_policy_name(uint32_t policy);
 /* "key=value"; the error names the key and the range. */
 int coproc_config_set(struct coproc_config *c, const char *assignment, struct ivx_err *err);
 /* Keys in order, for help and docs; NULL past the end. */
@@ -97,7 +99,8 @@ struct coproc_stats {
 	uint64_t tagged;         /* ... that both filters tagged (all paths) */
 	uint64_t retired_tagged; /* tagged instructions that retired */
 	uint64_t records;        /* records written into the buffer */
-	uint64_t drops;          /* records dropped on a full buffer (policy drop) */
+	uint64_t drops;          /* records dropped on a full buffer (policy drop, replace) */
+	uint64_t untagged;       /* instructions both filters passed that the random tagger skipped */
 	uint64_t stalls;         /* retirements that found the buffer full (policy stall) */
 	uint64_t stall_cycles;   /* core cycles charged for them */
 	uint64_t interrupts;     /* INTERRUPTs taken by the microcode */
@@ -123,6 +126,7 @@ struct coproc_stats {
 	int pc_width;            /* PC filter mask width and match now */
 	uint32_t pc_match;
 	int complete;            /* the handler declared the profile complete */
+	int tag_shift;           /* the random tagger tags 1 in 2^tag_shift now */
 };
 void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s);
 

@@ -30,6 +30,12 @@ void coproc_config_defaults(struct coproc_config *c)
 	c->resample = 0;
 	c->profile = 4096;
 	c->seed = 1;
+	c->tagrate = 0;
+}
+
+const char *coproc_policy_name(uint32_t policy)
+{
+	return policy == COPROC_STALL ? "stall" : policy == COPROC_REPLACE ? "replace" : "drop";
 }
 
 struct key {
@@ -49,7 +55,9 @@ static const struct key keys[] = {
 	K32(ucode, 16, COPROC_MAX_UCODE, "microcode array words"),
 	K32(ignore, 64, 65536, "PC filter ignore-bit table entries (a power of two)"),
 	K32(clock_div, 1, 16, "core cycles per co-processor cycle"),
-	K32(policy, 0, 1, "full sample buffer: stall (retirement waits) or drop (count and discard)"),
+	K32(policy, 0, 2,
+	    "full sample buffer: stall (retirement waits), drop (count and discard the new record) or replace "
+	    "(it takes a random queued record's place)"),
 	K32(int_cycles, 0, 1000000, "interrupt handler: fixed cost in core cycles"),
 	K32(slot_cycles, 0, 100000, "interrupt handler: cost per slot or entry read"),
 	K32(mask_cycles, 0, 100000, "interrupt handler: cost per ignore bit set"),
@@ -60,6 +68,9 @@ static const struct key keys[] = {
 	    "cycles between re-samplings: masked loads are unmasked to be re-checked (0: never; checked at timer ticks)"),
 	K32(profile, 16, 1048576, "entries of the in-memory profile the handler builds"),
 	K64(seed, 0, UINT64_MAX, "LFSR seed"),
+	K32(tagrate, 0, 65536,
+	    "tag 1 in N of the instructions the filters pass, at random (a power of two; 0: adapt N to the buffer's "
+	    "drops)"),
 };
 #define NKEYS (int)(sizeof keys / sizeof keys[0])
 
@@ -72,7 +83,7 @@ int coproc_config_get(const struct coproc_config *c, int i, char *buf, size_t n)
 		return -1;
 	const char *base = (const char *)c + keys[i].off;
 	if (!strcmp(keys[i].name, "policy"))
-		snprintf(buf, n, "%s", c->policy == COPROC_DROP ? "drop" : "stall");
+		snprintf(buf, n, "%s", coproc_policy_name(c->policy));
 	else if (keys[i].is64)
 		snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)base);
 	else
@@ -96,8 +107,10 @@ int coproc_config_set(struct coproc_config *c, const char *a, struct ivx_err *er
 				x = COPROC_STALL;
 			else if (!strcmp(v, "drop"))
 				x = COPROC_DROP;
+			else if (!strcmp(v, "replace"))
+				x = COPROC_REPLACE;
 			else
-				return ivx_error(err, IVX_EUSAGE, "coproc policy: '%s' is not stall or drop", v);
+				return ivx_error(err, IVX_EUSAGE, "coproc policy: '%s' is not stall, drop or replace", v);
 		} else {
 			char *end;
 			if (!*v || *v == '-')
@@ -109,8 +122,8 @@ int coproc_config_set(struct coproc_config *c, const char *a, struct ivx_err *er
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: %llu is outside %llu..%llu", keys[i].name,
 						 (unsigned long long)x, (unsigned long long)keys[i].lo,
 						 (unsigned long long)keys[i].hi);
-			if (!strcmp(keys[i].name, "ignore") && (x & (x - 1)))
-				return ivx_error(err, IVX_EUSAGE, "coproc ignore: %llu is not a power of two",
+			if ((!strcmp(keys[i].name, "ignore") || !strcmp(keys[i].name, "tagrate")) && (x & (x - 1)))
+				return ivx_error(err, IVX_EUSAGE, "coproc %s: %llu is not a power of two", keys[i].name,
 						 (unsigned long long)x);
 		}
 		char *base = (char *)c + keys[i].off;

@@ -31,6 +31,9 @@ struct coproc_run {
 	uint64_t v[COPROC_NV];
 	uint32_t i[COPROC_NI];
 	uint32_t lfsr;
+	uint32_t tag_rng;         /* the random tagger's generator (decode) */
+	int tag_shift;            /* it tags 1 in 2^tag_shift */
+	uint32_t win_n, win_drops;/* the governor's window: tagged retirements, drops */
 	int flags;
 	int state;                /* enum coproc_state */
 	int upc;

@@ -536,8 +536,11 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 static int commit_stage(struct core *c, struct ivx_err *err)
 {
 	struct core_state *s = &c->s;
-	int n = 0;
-	while (n < (int)c->cfg.commit_width && s->head != s->dispatch && !s->done) {
+	/* (dispatch and the width do not change while committing; only a
+	 * system call's commit sets done) */
+	int n = 0, width = (int)c->cfg.commit_width;
+	uint64_t end = s->dispatch;
+	while (n < width && s->head != end && !s->done) {
 		struct core_insn *r = core_at(c, s->head);
 		if (r->state != IS_DONE)
 			break;

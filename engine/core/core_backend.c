@@ -117,9 +117,10 @@ void core_dispatch_stage(struct core *c)
 		limit = (uint32_t)avail;
 	int rob_blocks = limit == rob_room && rob_room < cfg->decode_width;
 	uint32_t n = 0, wrong = 0;
+	uint64_t now = s->cycle;
 	for (; n < limit; n++) {
 		struct core_insn *r = core_at(c, s->dispatch);
-		if (r->ready_cycle > s->cycle)
+		if (r->ready_cycle > now)
 			break;
 		if (r->fu == FU_MEM) {
 			if ((uint32_t)s->lsq_count >= cfg->lsq_size)
@@ -390,11 +391,15 @@ void core_issue_stage(struct core *c)
 	}
 	if (!c->s.iq_count)
 		return;
-	/* oldest first: ready bits from the head's slot around the ring */
+	/* Oldest first: the ready bits from the head's slot on. Only the ROB
+	 * [head, dispatch) has ready bits, so the scan covers the words it
+	 * spans, not the whole ring; when it wraps back into the head's word,
+	 * that word's slots below the head are the youngest. */
 	uint32_t start = (uint32_t)(c->s.head & c->ring_mask);
-	uint32_t nwords = c->ready_words, w = start >> 6;
+	uint32_t first = start >> 6, w = first, mask = c->ready_words - 1;
+	uint64_t left = ((start & 63) + (c->s.dispatch - c->s.head) + 63) >> 6;   /* words to visit */
 	uint64_t bits = c->ready[w] & (~0ull << (start & 63));
-	for (uint32_t visited = 0;;) {
+	for (;;) {
 		while (bits) {
 			uint32_t slot = w * 64 + (uint32_t)__builtin_ctzll(bits);
 			bits &= bits - 1;
@@ -402,16 +407,25 @@ void core_issue_stage(struct core *c)
 			if (!x.left)
 				return;
 		}
-		if (++visited > nwords)
+		if (--left == 0)
 			break;
-		w = (w + 1) & (nwords - 1);
+		w = (w + 1) & mask;
 		bits = c->ready[w];
-		if (visited == nwords)
+		if (w == first)
 			bits &= (1ull << (start & 63)) - 1;
 	}
 }
 
 /* ---- squash ------------------------------------------------------------------ */
+
+/* Count squashed instruction q, and publish its event if wanted. */
+static inline void squashed(struct core *c, const struct core_insn *q)
+{
+	c->s.stats.squashed++;
+	c->s.cc.squashed++;
+	if (core_insn_wanted(c, q, INSN_SQUASH))
+		core_insn_event(c, q, INSN_SQUASH, NULL, 0);
+}
 
 static void squash_after(struct core *c, struct core_insn *br)
 {
@@ -426,7 +440,9 @@ static void squash_after(struct core *c, struct core_insn *br)
 		while (q->dep_head != CORE_NIL && c->ring[q->dep_head >> 2].seq > br->seq)
 			q->dep_head = c->edges[q->dep_head];
 	}
-	for (uint64_t p = bpos + 1; p != s->tail; p++) {
+	/* the ROB's part (the branch itself is in the ROB): out of the issue
+	 * queue or the completion wheel, the ROB and the LSQ */
+	for (uint64_t p = bpos + 1; p != s->dispatch; p++) {
 		struct core_insn *q = core_at(c, p);
 		switch (q->state) {
 		case IS_WAITING:
@@ -441,15 +457,19 @@ static void squash_after(struct core *c, struct core_insn *br)
 		default:
 			break;
 		}
-		if (q->state != IS_FRONTEND) {
-			s->rob_count--;
-			if (q->fu == FU_MEM)
-				s->lsq_count--;
-		}
-		s->stats.squashed++;
-		s->cc.squashed++;
-		if (core_insn_wanted(c, q, INSN_SQUASH))
-			core_insn_event(c, q, INSN_SQUASH, NULL, 0);
+		s->rob_count--;
+		if (q->fu == FU_MEM)
+			s->lsq_count--;
+		squashed(c, q);
+	}
+	/* the frontend's part: only counted, at once when no observer takes
+	 * their events */
+	if (c->insn_want[INSN_SQUASH]) {
+		for (uint64_t p = s->dispatch; p != s->tail; p++)
+			squashed(c, core_at(c, p));
+	} else {
+		s->stats.squashed += s->tail - s->dispatch;
+		s->cc.squashed += (int)(s->tail - s->dispatch);
 	}
 	s->tail = bpos + 1;
 	if (s->dispatch > s->tail)

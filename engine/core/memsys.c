@@ -64,6 +64,12 @@ struct memsys {
 	 * a store refused at the ROB head asks every cycle, and the scan of
 	 * the L2 MSHRs would cost more than the cycle */
 	struct { uint64_t from, until, allocs; int count; } long_memo;
+	/* The L1I line of the last instruction fetch when it was a fast hit
+	 * (UINT64_MAX: none). Only I-fetches and I-side warming change the
+	 * I-TLB and L1I (each clears it), and a fast hit leaves them as they
+	 * were, so a fetch from the same line is a fast hit again: fetch
+	 * blocks often come from one line several cycles in a row. */
+	uint64_t ifetch_hit_line;
 	struct memsys_stats st;
 	uint64_t writebacks;      /* dirty L1D lines written into the L2 */
 	/* The earliest cycle at which an access refused since the last
@@ -208,6 +214,7 @@ struct memsys *memsys_new(const struct machine_config *cfg, struct ivx_err *err)
 	}
 	m->cfg = *cfg;
 	m->retry_at = UINT64_MAX;
+	m->ifetch_hit_line = UINT64_MAX;
 	m->pool = pool;
 	m->pool_bytes = bytes;
 	char *p = pool;
@@ -439,9 +446,10 @@ static void result_out(const struct line_result *r, struct mem_access *out)
  * recently used in its TLB set with its walk finished, and the line the
  * most recently used in its L1 set with no fill pending. Nothing changes
  * but statistics and the dirty bit. Returns 0 when the general path must
- * decide.
+ * decide. Inlined into each caller, so that the side (and whether it is
+ * a store) is a constant there rather than a test on every access.
  */
-static int fast_hit(struct memsys *m, enum side side, uint64_t addr, uint64_t now, int is_store,
+static inline __attribute__((always_inline)) int fast_hit(struct memsys *m, enum side side, uint64_t addr, uint64_t now, int is_store,
 		    struct mem_access *out)
 {
 	const struct machine_config *c = &m->cfg;
@@ -475,25 +483,35 @@ static int fast_hit(struct memsys *m, enum side side, uint64_t addr, uint64_t no
 void memsys_ifetch(struct memsys *m, uint64_t addr, uint64_t now, struct mem_access *out)
 {
 	struct line_result r;
-	if (fast_hit(m, SIDE_I, addr, now, 0, out))
+	uint64_t line = addr >> m->l1i.line_shift;
+	if (line == m->ifetch_hit_line) {
+		/* what fast_hit does when it succeeds */
+		m->st.itlb_access++;
+		m->st.l1i_access++;
+		memset(out, 0, sizeof *out);
+		out->ready = now + m->l1i.latency;
 		return;
+	}
+	if (fast_hit(m, SIDE_I, addr, now, 0, out)) {
+		m->ifetch_hit_line = line;
+		return;
+	}
+	m->ifetch_hit_line = UINT64_MAX;
 	access_line(m, SIDE_I, addr, now, 0, 0, 0, &r);
 	if (r.blocked)
 		m->st.mshr_blocked++;
 	result_out(&r, out);
 }
 
-/* A data access; one crossing a line boundary is two line accesses that
- * both happen or, if either would block, neither. */
-static void data_access(struct memsys *m, uint64_t addr, unsigned size, uint64_t now, int is_store,
-			struct mem_access *out)
+/* A data access that is not a fast hit; one crossing a line boundary is
+ * two line accesses that both happen or, if either would block, neither. */
+static void data_access_general(struct memsys *m, uint64_t addr, unsigned size, uint64_t now, int is_store,
+				struct mem_access *out)
 {
 	uint64_t last = addr + (size ? size - 1 : 0);
 	uint32_t shift = m->l1d.line_shift;
 	struct line_result a, b;
 	if ((addr >> shift) == (last >> shift)) {
-		if (fast_hit(m, SIDE_D, addr, now, is_store, out))
-			return;
 		access_line(m, SIDE_D, addr, now, is_store, 0, 0, &a);
 		if (a.blocked)
 			m->st.mshr_blocked++;
@@ -534,6 +552,18 @@ static void data_access(struct memsys *m, uint64_t addr, unsigned size, uint64_t
 	out->blocked = 0;
 }
 
+/* A data access: the fast hit of an access within one line, else the
+ * general path. */
+static inline __attribute__((always_inline)) void data_access(struct memsys *m, uint64_t addr, unsigned size,
+							      uint64_t now, int is_store, struct mem_access *out)
+{
+	uint64_t last = addr + (size ? size - 1 : 0);
+	uint32_t shift = m->l1d.line_shift;
+	if ((addr >> shift) == (last >> shift) && fast_hit(m, SIDE_D, addr, now, is_store, out))
+		return;
+	data_access_general(m, addr, size, now, is_store, out);
+}
+
 void memsys_load(struct memsys *m, uint64_t addr, unsigned size, uint64_t now, struct mem_access *out)
 {
 	data_access(m, addr, size, now, 0, out);
@@ -569,6 +599,7 @@ static void warm_line(struct memsys *m, enum side side, uint64_t addr, int is_st
 
 void memsys_warm_ifetch(struct memsys *m, uint64_t addr)
 {
+	m->ifetch_hit_line = UINT64_MAX;
 	warm_line(m, SIDE_I, addr, 0);
 }
 

@@ -337,6 +337,9 @@ static void print_stats(FILE *out, const struct sim *s)
 		(unsigned long long)cs.decoded, (unsigned long long)cs.tagged,
 		cs.decoded ? 100.0 * (double)cs.tagged / (double)cs.decoded : 0.0,
 		(unsigned long long)cs.retired_tagged, cs.pc_width, cs.pc_match);
+	if (cs.untagged)
+		fprintf(out, "random tagger: skipped %llu the filters passed; tags 1 in %u at the end\n",
+			(unsigned long long)cs.untagged, 1u << cs.tag_shift);
 	fprintf(out, "buffer: %llu records, %llu dropped, %llu full at retirement, at most %d of %u\n",
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		cs.buffer_max, coproc_cfg(s->cp)->buffer);
@@ -363,7 +366,8 @@ static void json_stats(FILE *f, const struct sim *s)
 	fprintf(f, "\"stats\":{\"decoded\":%llu,\"tagged\":%llu,\"retired_tagged\":%llu,\"records\":%llu,"
 		"\"drops\":%llu,\"stalls\":%llu,\"stall_cycles\":%llu,\"interrupts\":%llu,\"timer_actions\":%llu,"
 		"\"handler_cycles\":%llu,\"final_cycles\":%llu,\"masked\":%llu,\"uinsns\":%llu,\"cp_cycles\":%llu,"
-		"\"buffer_max\":%d,\"complete\":%s,\"abandoned\":%llu,\"resamples\":%llu,\"unmasked\":%llu,\"held\":%llu}",
+		"\"buffer_max\":%d,\"complete\":%s,\"abandoned\":%llu,\"resamples\":%llu,\"unmasked\":%llu,\"held\":%llu,"
+		"\"untagged\":%llu,\"tag_shift\":%d}",
 		(unsigned long long)cs.decoded, (unsigned long long)cs.tagged, (unsigned long long)cs.retired_tagged,
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		(unsigned long long)cs.stall_cycles, (unsigned long long)cs.interrupts,
@@ -371,7 +375,7 @@ static void json_stats(FILE *f, const struct sim *s)
 		(unsigned long long)cs.final_cycles, (unsigned long long)cs.masked, (unsigned long long)cs.uinsns,
 		(unsigned long long)cs.cp_cycles, cs.buffer_max, cs.complete ? "true" : "false",
 		(unsigned long long)cs.abandoned, (unsigned long long)cs.resamples, (unsigned long long)cs.unmasked,
-		(unsigned long long)cs.held);
+		(unsigned long long)cs.held, (unsigned long long)cs.untagged, cs.tag_shift);
 }
 
 static void json_series(FILE *f, const char *name, const struct sim *s)

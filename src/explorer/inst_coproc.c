@@ -136,10 +136,14 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 		explorer_printf(x, "tagged %llu of %llu decoded (%.1f%%), %llu retired\n", (unsigned long long)s.tagged,
 				(unsigned long long)s.decoded, s.decoded ? 100.0 * s.tagged / s.decoded : 0.0,
 				(unsigned long long)s.retired_tagged);
+		if (s.untagged || cfg->tagrate != 1)
+			explorer_printf(x, "random tagger: 1 in %u now (tagrate %u%s), %llu passed the filters untagged\n",
+					1u << s.tag_shift, cfg->tagrate, cfg->tagrate ? "" : ": follows the drops",
+					(unsigned long long)s.untagged);
 		explorer_printf(x, "buffer %d/%u, %llu records, %llu dropped, %llu stalls (%llu cycles), policy %s\n",
 				s.buffer_count, cfg->buffer, (unsigned long long)s.records, (unsigned long long)s.drops,
 				(unsigned long long)s.stalls, (unsigned long long)s.stall_cycles,
-				cfg->policy == COPROC_DROP ? "drop" : "stall");
+				coproc_policy_name(cfg->policy));
 		explorer_printf(x, "%llu microinstructions, %llu interrupts (%llu handler cycles), %llu timer actions\n",
 				(unsigned long long)s.uinsns, (unsigned long long)s.interrupts,
 				(unsigned long long)s.handler_cycles, (unsigned long long)s.timer_actions);

@@ -184,9 +184,12 @@ static void test_imiss_without_base_rate(void **state)
  *   c10     the first correct-path instruction enters the ROB
  * FMT: the whole window and the refill, c0-c9 = 10 cycles to the branch.
  * ivx: the 4 blocked cycles go to the divide's unit (what the machine
- * lost with a correct prediction too), the branch gets 6. (A 64-entry
- * ROB: a correct path would not have filled it in the window, see
- * test_branch_window_fills_virtual_rob.)
+ * lost with a correct prediction too), the branch gets 5: c8, in which B
+ * itself commits, is a refill cycle that still commits after the machine
+ * ran below half its width (here: no history), a partial one whose share
+ * f = (1 / (4 x CPI*))^2 is about 0.06 (CPI* = (11 - 9) / 2 committed):
+ * test_refill_still_committing. (A 64-entry ROB: a correct path would not
+ * have filled it in the window, see test_branch_window_fills_virtual_rob.)
  */
 static void test_branch_behind_long_latency_head(void **state)
 {
@@ -211,7 +214,7 @@ static void test_branch_behind_long_latency_head(void **state)
 	fake_insn(&f, INSN_DISPATCH, 3, &f.alu, 2, 0);
 	fake_end(&f, FETCH_OK, 1, HEAD_EXECUTING, 0);                      /* c10 */
 	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_BPRED), 10);
-	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 6, [ACCT_FU] = 4 });
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 5, [ACCT_FU] = 4 });
 	fake_free(&f);
 }
 
@@ -233,7 +236,12 @@ static void test_branch_behind_long_latency_head(void **state)
  * divider at work, C = 54, A = 9 counted: g = 0.94 after the read-out's
  * rounds: bpred 3 + 10 x 0.94 = 12, FU 6 - 6 x 0.94 = 0. With a correct
  * prediction the ROB would have held the next divides. (A 64-entry ROB,
- * 8 in it at c0: c0 has room for a correct path.)
+ * 8 in it at c0: c0 has room for a correct path.) c11, in which B itself
+ * commits after cycles issuing one a cycle (below half the width), is a
+ * partial refill cycle (test_refill_still_committing) whose share is
+ * about 0.06 here (CPI* near 1): the branch keeps 2 of the 3; in the
+ * divide-bound program, with that cycle left in the base cycles, g comes
+ * out a little lower: bpred 11, FU 1.
  */
 static void branch_with_idle_divider(int dividing, const uint64_t want[ACCT_COMP_COUNT])
 {
@@ -270,13 +278,13 @@ static void branch_with_idle_divider(int dividing, const uint64_t want[ACCT_COMP
 static void test_branch_with_idle_divider_divide_bound(void **state)
 {
 	(void)state;
-	branch_with_idle_divider(1, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 12 });
+	branch_with_idle_divider(1, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 11, [ACCT_FU] = 1 });
 }
 
 static void test_branch_with_idle_divider_no_divides(void **state)
 {
 	(void)state;
-	branch_with_idle_divider(0, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 3, [ACCT_FU] = 6 });
+	branch_with_idle_divider(0, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 2, [ACCT_FU] = 6 });
 }
 
 /*
@@ -441,7 +449,9 @@ static void test_work_exceeds_cycles(void **state)
 /*
  * Reverse stepping: a snapshot taken inside a misprediction window and
  * restored gives the same counts when the same cycles run again (a
- * 64-entry ROB: the window's virtual ROB never fills).
+ * 64-entry ROB: the window's virtual ROB never fills; half full while
+ * the head waits on the L1 D-miss, so those cycles stay blocked, see
+ * test_branch_window_l1d_near_empty_rob).
  */
 static void test_snapshot_inside_window(void **state)
 {
@@ -452,7 +462,7 @@ static void test_snapshot_inside_window(void **state)
 	fake_insn(&f, INSN_DISPATCH, 1, &f.branch, 0, F_MISPRED);
 	mispredict_begins(&f, 1);
 	fake_end(&f, FETCH_STALL_WRONG_PATH, 1, HEAD_EXECUTING, 0);
-	fake_idle(&f, 2, FETCH_STALL_WRONG_PATH, 1, HEAD_L1D, 0);
+	fake_idle(&f, 2, FETCH_STALL_WRONG_PATH, 32, HEAD_L1D, 0);
 	const struct core_observer *o = acct_observer(f.unit[ACCT_IVX]);
 	size_t n = o->state_size(o->ctx);
 	void *blob = malloc(n);
@@ -609,7 +619,10 @@ static void test_l1d_miss_below_half_width(void **state)
  * a cycle with nothing committing: after c2 a correct path would have
  * filled the ROB and dispatch would have stalled anyway, so c2-c5 are
  * not the branch's (base): c0, c1 and the refill, 4. With 64 entries
- * the correct path would still be entering: all 8, as the FMT.
+ * the correct path would still be entering: all 8, as the FMT. Less, in
+ * both, c6: B itself commits in it, a partial refill cycle
+ * (test_refill_still_committing) whose share is near 0 here (one
+ * instruction committed in 9 cycles): 3 and 7.
  */
 static void branch_window_in_rob(uint32_t rob_size, uint64_t want)
 {
@@ -635,13 +648,13 @@ static void branch_window_in_rob(uint32_t rob_size, uint64_t want)
 static void test_branch_window_fills_virtual_rob(void **state)
 {
 	(void)state;
-	branch_window_in_rob(8, 4);
+	branch_window_in_rob(8, 3);
 }
 
 static void test_branch_window_with_room(void **state)
 {
 	(void)state;
-	branch_window_in_rob(64, 8);
+	branch_window_in_rob(64, 7);
 }
 
 /* A correct-path load `seq` misses the D-TLB (its walk begins at issue). */
@@ -732,6 +745,161 @@ static void test_full_rob_divider_working(void **state)
 	fake_free(&f);
 }
 
+/*
+ * The refill after a misprediction while the ROB still drains, after 40
+ * steady cycles issuing and committing k instructions each.
+ *   c0      three older instructions and B (mispredicted) enter the ROB
+ *   c1-c3   B has resolved: the refill; one older instruction commits a
+ *           cycle (B itself with the last)
+ *   c4      the refill, the ROB empty, nothing commits
+ *   c5      the first correct-path instruction enters the ROB
+ * FMT: c0-c4 = 5 cycles to the branch. ivx, k = 4 (the machine issued at
+ * its width before the window): the same, every refill cycle is lost.
+ * k = 1 (below half the dispatch width): c1-c3 still commit, partial
+ * cycles of the branch's (the ROB drains work a chain-bound program would
+ * have been finishing anyway) charged in the share f = (1 / (4 x CPI*))^2
+ * of acct_ivx_stack: CPI* = (46 - 2 - 3f) / 43, near 1, f = 0.06: 2.
+ */
+static void refill_still_committing(int k, uint64_t want)
+{
+	struct fake f;
+	fake_init_rob(&f, 64);
+	uint64_t seq = steady(&f, 1, 40, k), b = seq + 3;
+	for (uint64_t i = seq; i < b; i++) {
+		fake_insn(&f, INSN_FETCH, i, &f.alu, -1, 0);
+		fake_insn(&f, INSN_DISPATCH, i, &f.alu, (int)i % 8, 0);
+	}
+	fake_insn(&f, INSN_FETCH, b, &f.branch, -1, F_MISPRED);
+	fake_insn(&f, INSN_DISPATCH, b, &f.branch, (int)b % 8, F_MISPRED);
+	mispredict_begins(&f, b);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 8, HEAD_EXECUTING, 0);       /* c0 */
+	fake_insn(&f, INSN_COMPLETE, b, &f.branch, (int)b % 8, F_MISPRED);
+	for (uint64_t i = seq; i < b; i++) {
+		fake_insn(&f, INSN_COMMIT, i, &f.alu, (int)i % 8, 0);
+		if (i + 1 == b)
+			fake_insn(&f, INSN_COMMIT, b, &f.branch, (int)b % 8, F_MISPRED);
+		fake_end(&f, FETCH_STALL_REDIRECT, (int)(b - i - 1), HEAD_EXECUTING, 0); /* c1-c3 */
+	}
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);               /* c4 */
+	fake_insn(&f, INSN_FETCH, b + 1, &f.alu, -1, 0);
+	fake_insn(&f, INSN_DISPATCH, b + 1, &f.alu, 0, 0);
+	fake_end(&f, FETCH_OK, 1, HEAD_EXECUTING, 0);                      /* c5 */
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_BPRED), 5);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = want });
+	fake_free(&f);
+}
+
+static void test_refill_still_committing(void **state)
+{
+	(void)state;
+	refill_still_committing(1, 2);
+}
+
+static void test_refill_still_committing_at_width(void **state)
+{
+	(void)state;
+	refill_still_committing(4, 5);
+}
+
+/*
+ * An L1 D-cache miss at the head of a nearly empty ROB inside a
+ * misprediction window (a 128-entry ROB, `occupancy` entries taken while
+ * the head waits), after 20 cycles issuing and committing 4 a cycle.
+ *   c0      load L and B (mispredicted, its operand L's value) enter
+ *   c1-c4   L misses in the L1 D-cache and holds the head; nothing commits
+ *   c5      L commits; B executes
+ *   c6      B resolves and commits; c6-c7 the refill
+ *   c8      the first correct-path instruction enters the ROB
+ * FMT: c0-c7 = 8 cycles to the branch (the ROB is never full). ivx with
+ * the ROB half full (64) in c1-c4: the blocked cycles are L's, given to
+ * the L1 D-cache when B resolves mispredicted (L1D 4, bpred 4). With 10
+ * entries (less than 3/8 of the ROB): a correct path would have filled
+ * the ROB behind L and hidden its miss, as it does with a correct
+ * prediction; the machine stood still because the branch sent fetch down
+ * the wrong path: all 8 are the branch's.
+ */
+static void branch_window_l1d(int occupancy, const uint64_t want[ACCT_COMP_COUNT])
+{
+	struct fake f;
+	fake_init_rob(&f, 128);
+	uint64_t seq = steady(&f, 1, 20, 4), l = seq, b = seq + 1;
+	fake_insn(&f, INSN_FETCH, l, &f.load, -1, 0);
+	fake_insn(&f, INSN_FETCH, b, &f.branch, -1, F_MISPRED);
+	fake_insn(&f, INSN_DISPATCH, l, &f.load, 0, 0);
+	fake_insn(&f, INSN_DISPATCH, b, &f.branch, 1, F_MISPRED);
+	mispredict_begins(&f, b);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, 4, HEAD_EXECUTING, 0);            /* c0 */
+	fake_idle(&f, 4, FETCH_STALL_WRONG_PATH, occupancy, HEAD_L1D, 0);     /* c1-c4 */
+	fake_insn(&f, INSN_COMMIT, l, &f.load, 0, 0);
+	fake_end(&f, FETCH_STALL_WRONG_PATH, occupancy, HEAD_EXECUTING, 0);    /* c5 */
+	fake_insn(&f, INSN_COMPLETE, b, &f.branch, 1, F_MISPRED);
+	fake_insn(&f, INSN_COMMIT, b, &f.branch, 1, F_MISPRED);
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);                   /* c6 */
+	fake_end(&f, FETCH_STALL_REDIRECT, 0, HEAD_NONE, 0);                   /* c7 */
+	fake_insn(&f, INSN_FETCH, b + 1, &f.alu, -1, 0);
+	fake_insn(&f, INSN_DISPATCH, b + 1, &f.alu, 2, 0);
+	fake_end(&f, FETCH_OK, 1, HEAD_EXECUTING, 0);                          /* c8 */
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_BPRED), 8);
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 0);
+	assert_ivx(&f, want);
+	fake_free(&f);
+}
+
+static void test_branch_window_l1d_half_full_rob(void **state)
+{
+	(void)state;
+	branch_window_l1d(64, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1D] = 4, [ACCT_BPRED] = 4 });
+}
+
+static void test_branch_window_l1d_near_empty_rob(void **state)
+{
+	(void)state;
+	branch_window_l1d(10, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 8 });
+}
+
+/*
+ * The drain of an L1 D-cache miss that filled the ROB, after 20 cycles
+ * issuing and committing 4 a cycle (an 8-entry ROB).
+ *   c0-c2   the ROB full behind the miss at the head, nothing commits
+ *   c3-c7   the miss has returned: 4 instructions commit a cycle (what
+ *           completed behind it), `issued` issue
+ * FMT: the 3 full cycles (L1D 3). ivx, issuing 1 a cycle: the first 4
+ * cycles that commit while fewer than the dispatch width issue are the
+ * miss's too (what depends on it only now issues): L1D 7, c7 base. Issuing
+ * at the width (4): the machine is back at its rate, the drain ends at
+ * c3: L1D 3.
+ */
+static void l1d_drain(int issued, uint64_t want)
+{
+	struct fake f;
+	fake_init(&f);
+	uint64_t seq = steady(&f, 1, 20, 4);
+	fake_idle(&f, 3, FETCH_OK, 8, HEAD_L1D, 1);                /* c0-c2 */
+	for (int c = 0; c < 5; c++) {                               /* c3-c7 */
+		for (int j = 0; j < 4; j++, seq++) {
+			fake_insn(&f, INSN_FETCH, seq, &f.alu, -1, 0);
+			fake_insn(&f, INSN_DISPATCH, seq, &f.alu, (int)seq % 8, 0);
+			fake_insn(&f, INSN_COMMIT, seq, &f.alu, (int)seq % 8, 0);
+		}
+		cycle_issuing(&f, issued, FETCH_OK, 6, HEAD_EXECUTING, 0);
+	}
+	assert_int_equal(fake_comp(&f, ACCT_FMT, ACCT_L1D), 3);
+	assert_ivx(&f, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1D] = want });
+	fake_free(&f);
+}
+
+static void test_l1d_drain_after_full_rob(void **state)
+{
+	(void)state;
+	l1d_drain(1, 7);
+}
+
+static void test_l1d_drain_ends_at_width(void **state)
+{
+	(void)state;
+	l1d_drain(4, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -758,6 +926,12 @@ int main(void)
 		cmocka_unit_test(test_branch_window_with_room),
 		cmocka_unit_test(test_full_rob_behind_walked_load),
 		cmocka_unit_test(test_full_rob_divider_working),
+		cmocka_unit_test(test_refill_still_committing),
+		cmocka_unit_test(test_refill_still_committing_at_width),
+		cmocka_unit_test(test_branch_window_l1d_half_full_rob),
+		cmocka_unit_test(test_branch_window_l1d_near_empty_rob),
+		cmocka_unit_test(test_l1d_drain_after_full_rob),
+		cmocka_unit_test(test_l1d_drain_ends_at_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

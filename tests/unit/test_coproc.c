@@ -200,7 +200,7 @@ static void a_full_buffer_drops_or_stalls(void **state)
 	assemble_text(".classes load\n.fields pc\n.dfe load l\nl: nop\nnop\nnop\nnop -> DONE\n");
 	struct core_stats plain;
 	plain_run(prog, &plain);
-	const char *drop[] = { "buffer=2", "clock_div=4", "policy=drop", NULL };
+	const char *drop[] = { "buffer=2", "clock_div=4", "policy=drop", "tagrate=1", NULL };
 	const char *stall[] = { "buffer=2", "clock_div=4", "policy=stall", NULL };
 	struct outcome d, s;
 	struct crun r;

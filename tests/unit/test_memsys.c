@@ -505,6 +505,32 @@ static void test_warm_up_fills_caches_and_tlbs_without_timing_or_stats(void **st
 	memsys_free(m);
 }
 
+/* A fetch from the line of the last fetch, which hit, hits again at once
+ * and is counted; warming the I-side in between (here evicting that line
+ * from the direct-mapped L1I) is seen by the next fetch. */
+static void test_fetch_from_the_last_hit_line_hits_until_the_i_side_changes(void **state)
+{
+	(void)state;
+	struct memsys *m = make(NULL);
+	fetch(m, A, 0);                        /* cold: from memory */
+	struct mem_access a = fetch(m, A, 1000);
+	assert_int_equal(a.ready, 1000 + 1);
+	assert_false(a.l1_miss || a.merged || a.blocked);
+	a = fetch(m, A + 60, 1001);            /* the same line again */
+	assert_int_equal(a.ready, 1001 + 1);
+	assert_false(a.l1_miss || a.l2_miss || a.merged || a.blocked || a.tlb_miss);
+	memsys_warm_ifetch(m, A + 8192);       /* same set: A is evicted */
+	a = fetch(m, A, 2000);
+	assert_true(a.l1_miss);
+	assert_false(a.l2_miss);
+	assert_int_equal(a.ready, 2000 + 1 + 9);
+	struct memsys_stats s;
+	memsys_stats(m, &s);
+	assert_int_equal(s.l1i_access, 4);
+	assert_int_equal(s.l1i_miss, 2);
+	memsys_free(m);
+}
+
 /* ---- snapshots -------------------------------------------------------- */
 
 static uint64_t rng = 88172645463325252ull;
@@ -606,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_replaces_the_least_recently_used_page),
 		cmocka_unit_test(test_warm_up_fills_caches_and_tlbs_without_timing_or_stats),
 		cmocka_unit_test(test_refused_access_retry_cycle_is_exact),
+		cmocka_unit_test(test_fetch_from_the_last_hit_line_hits_until_the_i_side_changes),
 		cmocka_unit_test(test_copy_is_exact),
 		cmocka_unit_test(test_copy_refuses_a_different_geometry),
 		cmocka_unit_test(test_new_refuses_an_invalid_machine),
