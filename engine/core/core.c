@@ -270,9 +270,11 @@ static void publish_miss(struct core *c, const struct core_active *a, int phase,
 		.insn_seq = a->insn_seq, .pc = a->pc, .addr = a->addr, .correct_path = a->correct_path,
 	};
 	core_event_published(c);
+	/* (observers are added and removed between runs, never from a
+	 * callback: the list stays as it is while it is walked) */
 	const struct core_miss_taker *t = c->miss_takers[phase][a->kind];
-	for (int i = 0; i < c->n_miss_takers[phase][a->kind]; i++)
-		t[i].fn(t[i].ctx, &e);
+	for (const struct core_miss_taker *end = t + c->n_miss_takers[phase][a->kind]; t < end; t++)
+		t->fn(t->ctx, &e);
 }
 
 /* Begin a miss event now; *a remembers it until core_miss_end. */

@@ -109,15 +109,16 @@ struct xcharge {
 	int n_costs;
 };
 
+static const int comp_of_kind[MISS_KIND_COUNT] = {
+	[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
+	[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
+	[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
+	[MISS_ROB_FULL] = -1, [MISS_ROB_EMPTY] = -1,
+};
+
 int xcharge_comp(int kind)
 {
-	static const int comp[MISS_KIND_COUNT] = {
-		[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
-		[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
-		[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
-		[MISS_ROB_FULL] = -1, [MISS_ROB_EMPTY] = -1,
-	};
-	return kind >= 0 && kind < MISS_KIND_COUNT ? comp[kind] : -1;
+	return kind >= 0 && kind < MISS_KIND_COUNT ? comp_of_kind[kind] : -1;
 }
 
 static int is_naive(int m)
@@ -366,9 +367,8 @@ static __attribute__((noinline)) void charge_end(struct xcharge *xc, const struc
 
 static void charge_miss(void *ctx, const struct miss_event *e)
 {
-	int comp = xcharge_comp(e->kind);
-	if (__builtin_expect(comp < 0, 0))   /* (the observer's filter takes no others) */
-		return;
+	/* (the observer's filter takes only the kinds with a component) */
+	int comp = comp_of_kind[e->kind];
 	if (e->phase == MISS_BEGIN)
 		charge_begin(ctx, e, comp);
 	else
