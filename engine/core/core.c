@@ -174,10 +174,11 @@ static void update_wants(struct core *c)
 	int had_cycle_sub = c->n_cycle_sub;
 	c->cc_current = 0;
 	c->idle_repeatable = 0;
-	c->n_insn_sub = c->n_miss_sub = c->n_cycle_sub = c->n_head_sub = c->n_taken_sub = 0;
+	c->n_insn_sub = c->n_cycle_sub = c->n_head_sub = c->n_taken_sub = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
 	c->keep_load_values = 0;
 	c->miss_mask = c->miss_end_mask = 0;
+	memset(c->n_miss_takers, 0, sizeof c->n_miss_takers);
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
 		if (o->on_insn) {
@@ -203,10 +204,13 @@ static void update_wants(struct core *c)
 		if (o->on_miss) {
 			uint32_t m = o->miss_filter ? o->miss_filter : ~0u;
 			uint32_t m_end = m & ~o->miss_skip_end;
-			c->miss_sub[c->n_miss_sub++] = (struct core_sub){
-				.ctx = o->ctx, .fn.miss = o->on_miss, .mask = m, .end_mask = m_end };
 			c->miss_mask |= m;
 			c->miss_end_mask |= m_end;
+			for (int k = 0; k < MISS_KIND_COUNT; k++)
+				for (int ph = 0; ph < 2; ph++)
+					if ((ph == MISS_BEGIN ? m : m_end) & MISS_BIT(k))
+						c->miss_takers[ph][k][c->n_miss_takers[ph][k]++] =
+							(struct core_miss_taker){ .ctx = o->ctx, .fn = o->on_miss };
 		}
 		if (o->on_cycle)
 			c->cycle_sub[c->n_cycle_sub++] = (struct core_sub){
@@ -266,10 +270,11 @@ static void publish_miss(struct core *c, const struct core_active *a, int phase,
 		.insn_seq = a->insn_seq, .pc = a->pc, .addr = a->addr, .correct_path = a->correct_path,
 	};
 	core_event_published(c);
-	uint32_t bit = MISS_BIT(a->kind);
-	for (int i = 0; i < c->n_miss_sub; i++)
-		if ((phase == MISS_BEGIN ? c->miss_sub[i].mask : c->miss_sub[i].end_mask) & bit)
-			c->miss_sub[i].fn.miss(c->miss_sub[i].ctx, &e);
+	/* (observers are added and removed between runs, never from a
+	 * callback: the list stays as it is while it is walked) */
+	const struct core_miss_taker *t = c->miss_takers[phase][a->kind];
+	for (const struct core_miss_taker *end = t + c->n_miss_takers[phase][a->kind]; t < end; t++)
+		t->fn(t->ctx, &e);
 }
 
 /* Begin a miss event now; *a remembers it until core_miss_end. */

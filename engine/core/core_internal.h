@@ -197,14 +197,11 @@ struct core_sub {
 	void *ctx;
 	union {
 		void (*insn)(void *ctx, const struct insn_event *e);
-		void (*miss)(void *ctx, const struct miss_event *e);
 		void (*cycle)(void *ctx, const struct cycle_record *r);
 		void (*head)(void *ctx, uint64_t pc, uint64_t n);
 		void (*taken)(void *ctx, uint64_t pc);
 	} fn;
 	void (*idle)(void *ctx, const struct cycle_record *r, uint64_t n); /* cycle: on_idle_cycles */
-	uint32_t mask;            /* miss: MISS_BIT of each kind it wants */
-	uint32_t end_mask;        /* miss: ... and of each kind whose end it wants */
 	uint32_t want[INSN_STAGE_COUNT]; /* insn, per stage: the ev_bits it wants
 				     (CORE_EV_ANY: all; 0: none) */
 };
@@ -217,21 +214,30 @@ struct core {
 	struct core_observer obs[CORE_MAX_OBSERVERS];
 	int n_obs;
 	/* The observers that have each callback, in order, so publishing
-	 * loops over exactly those. insn_want[stage] is the union of what
+	 * loops over exactly those (miss events: miss_takers below). insn_want[stage] is the union of what
 	 * the subscribers want at that stage, tested against a record's
 	 * ev_bits before any instruction event is built; miss_mask is the
 	 * union of the miss masks, tested before a miss event is. */
-	struct core_sub insn_sub[CORE_MAX_OBSERVERS], miss_sub[CORE_MAX_OBSERVERS];
+	struct core_sub insn_sub[CORE_MAX_OBSERVERS];
 	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
 	struct core_sub head_sub[CORE_MAX_OBSERVERS];   /* on_new_head */
 	struct core_sub taken_sub[CORE_MAX_OBSERVERS];  /* on_new_taken */
-	int n_insn_sub, n_miss_sub, n_cycle_sub, n_head_sub, n_taken_sub;
+	int n_insn_sub, n_cycle_sub, n_head_sub, n_taken_sub;
 	uint32_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
 	int keep_load_values;     /* some observer may receive loads: fetch records their values */
 	uint32_t fetch_more;      /* bit per uop class: fetch does more than allocate and
 				     classify (branches, system calls, and loads while
 				     keep_load_values); one test for the others */
 	uint32_t miss_mask, miss_end_mask;
+	/* ... and per phase and kind, the miss subscribers that take it, in
+	 * order: a program with a miss event every few cycles (muldiv's
+	 * divider stalls) would otherwise test every subscriber's mask at
+	 * each begin and end */
+	struct core_miss_taker {
+		void *ctx;
+		void (*fn)(void *ctx, const struct miss_event *e);
+	} miss_takers[2][MISS_KIND_COUNT][CORE_MAX_OBSERVERS];
+	uint8_t n_miss_takers[2][MISS_KIND_COUNT];
 	/* s.cc's occupancies and in-order positions are those of the last
 	 * published cycle, so a cycle in which nothing moved need not work
 	 * them out again (publish_cycle). Cleared when observers change and

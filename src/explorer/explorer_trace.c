@@ -90,7 +90,7 @@ struct trace_state {
 	/* per instruction */
 	struct pc_count pcs[PC_SLOTS];
 	uint32_t pcs_used;
-	uint32_t last_stall;               /* slot of the last stall (a hint, checked) */
+	uint32_t last_stall, prev_stall;   /* slots of the last two stalls (hints, checked) */
 	uint64_t lost;                     /* counts of instructions the full table could not take */
 };
 
@@ -103,11 +103,16 @@ struct xtrace {
 
 /* ---- per-instruction counts -------------------------------------------- */
 
+static uint32_t pc_hash(uint64_t pc)
+{
+	return (uint32_t)((pc >> 2) * 0x9e3779b1u) % PC_SLOTS;
+}
+
 static struct pc_count *pc_slot(struct trace_state *s, uint64_t pc, int add)
 {
 	if (!pc)
 		return NULL;
-	uint32_t h = (uint32_t)((pc >> 2) * 0x9e3779b1u) % PC_SLOTS;
+	uint32_t h = pc_hash(pc);
 	for (uint32_t i = 0; i < PC_SLOTS; i++, h = (h + 1) % PC_SLOTS) {
 		if (s->pcs[h].pc == pc)
 			return &s->pcs[h];
@@ -122,21 +127,52 @@ static struct pc_count *pc_slot(struct trace_state *s, uint64_t pc, int add)
 	return NULL;
 }
 
-/* n cycles like r at the ROB head (kept out of line: the caller has
- * tested that nothing committed) */
-static __attribute__((noinline)) void count_stalls(struct trace_state *s, const struct cycle_record *r, uint64_t n)
+/* pc_slot(s, pc, 1), inline where pc sits at its hash's own slot (the
+ * table is at most three quarters full, so most do) */
+static inline struct pc_count *pc_slot_add(struct trace_state *s, uint64_t pc)
+{
+	struct pc_count *c = &s->pcs[pc_hash(pc)];
+	return c->pc == pc && pc ? c : pc_slot(s, pc, 1);
+}
+
+/* n cycles like r at the ROB head, whose pc is in neither of the last
+ * two stalls' slots (kept out of line: see count_stalls). */
+static __attribute__((noinline)) void count_stalls_other(struct trace_state *s, const struct cycle_record *r,
+							  uint64_t n)
+{
+	struct pc_count *c = pc_slot_add(s, r->head_pc);
+	if (!c) {
+		s->lost += n;
+		return;
+	}
+	s->prev_stall = s->last_stall;
+	s->last_stall = (uint32_t)(c - s->pcs);
+	c->stalls += n;
+}
+
+/* n cycles like r at the ROB head (the caller has tested that nothing
+ * committed). A stall lasts many cycles, so its slot is nearly always
+ * the last one's; else the one before, as in a loop whose head stalls in
+ * turn on two instructions (muldiv's divide and the multiply after it).
+ * Both are tested here, the table out of line (it would leave the
+ * per-cycle function registers to save). */
+static inline void count_stalls(struct trace_state *s, const struct cycle_record *r, uint64_t n)
 {
 	if (!r->head_seq || !r->head_pc)
 		return;
 	struct pc_count *c = &s->pcs[s->last_stall];
-	if (c->pc != r->head_pc) {
-		if (!(c = pc_slot(s, r->head_pc, 1))) {
-			s->lost += n;
-			return;
-		}
-		s->last_stall = (uint32_t)(c - s->pcs);
+	if (__builtin_expect(c->pc == r->head_pc, 1)) {
+		c->stalls += n;
+		return;
 	}
-	c->stalls += n;
+	c = &s->pcs[s->prev_stall];
+	if (c->pc == r->head_pc) {
+		s->prev_stall = s->last_stall;
+		s->last_stall = (uint32_t)(c - s->pcs);
+		c->stalls += n;
+		return;
+	}
+	count_stalls_other(s, r, n);
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -209,59 +245,65 @@ static int is_miss(int kind)
 	return kind != MISS_ROB_FULL && kind != MISS_ROB_EMPTY;
 }
 
-static void on_miss(void *ctx, const struct miss_event *me)
+/* A miss event begins (miss_begin and miss_end are apart: each is
+ * small, and on_miss passes on to them as a tail call). */
+static __attribute__((noinline)) void miss_begin(struct xtrace *t, const struct miss_event *me)
 {
-	struct xtrace *t = ctx;
 	struct trace_state *s = &t->s;
-	if (me->phase == MISS_BEGIN) {
-		struct xevent e = {
-			.kind = me->kind, .id = me->id, .start = me->start,
-			.insn_seq = me->insn_seq, .pc = me->pc, .addr = me->addr,
-			.correct_path = me->correct_path, .mispredicted = me->kind == MISS_MISPREDICT,
-		};
-		record_event(t, &e);
-		emit(t, &e, MISS_BEGIN);
-		if (!me->correct_path)
-			return;
-		if (me->pc) {
-			struct pc_count *pc = pc_slot(s, me->pc, 1);
-			if (pc)
-				pc->misses++;
-			else
-				s->lost++;
-		}
-		if (is_miss(me->kind))
-			s->misses_active++;
-		if (is_long(me->kind)) {
-			/* Another instruction's long miss (a D-TLB miss and the L2
-			 * miss of the same load are one stall, not an overlap). */
-			int other = 0, same = 0;
-			for (int i = 0; i < s->n_long; i++) {
-				other |= s->long_seqs[i] != me->insn_seq;
-				same |= s->long_seqs[i] == me->insn_seq;
-			}
-			if (other && !same)   /* one overlap per instruction */
-				derived(t, XEV_OVERLAP, me->start, me->start, &e);
-			if (s->n_long < MAX_LONG) {
-				s->long_seqs[s->n_long] = me->insn_seq;
-				s->long_ids[s->n_long++] = me->id;
-			}
-		} else if (is_frontend(me->kind) &&
-			   (s->last_head_wait == HEAD_L2D || s->last_head_wait == HEAD_DTLB)) {
-			derived(t, XEV_OVERLAP, me->start, me->start, &e);
-		}
+	/* (built in its ring slot, field by field, as record_event would
+	 * copy it there: a miss event begins every dozen cycles on muldiv) */
+	uint64_t i = s->n_events++ % XTRACE_EVENTS;
+	struct xevent *e = &s->events[i];
+	e->kind = me->kind;
+	e->id = me->id;
+	e->start = me->start;
+	e->end = 0;
+	e->ended = 0;
+	e->insn_seq = me->insn_seq;
+	e->pc = me->pc;
+	e->addr = me->addr;
+	e->correct_path = me->correct_path;
+	e->cause = 0;
+	e->mispredicted = me->kind == MISS_MISPREDICT;
+	if (me->id)
+		s->slot_of_id[me->id % XTRACE_EVENTS] = (uint16_t)i;
+	s->totals[me->kind] += (uint64_t)(me->correct_path != 0);
+	emit(t, e, MISS_BEGIN);
+	if (!me->correct_path)
 		return;
+	if (me->pc) {
+		struct pc_count *pc = pc_slot_add(s, me->pc);
+		if (pc)
+			pc->misses++;
+		else
+			s->lost++;
 	}
-	struct xevent *e = find_event(t, me->id);
-	struct xevent tmp;
-	if (!e) {   /* begun before the ring's memory: report what we know */
-		tmp = (struct xevent){
-			.kind = me->kind, .id = me->id, .start = me->start,
-			.insn_seq = me->insn_seq, .pc = me->pc, .addr = me->addr,
-			.correct_path = me->correct_path,
-		};
-		e = &tmp;
+	if (is_miss(me->kind))
+		s->misses_active++;
+	if (is_long(me->kind)) {
+		/* Another instruction's long miss (a D-TLB miss and the L2
+		 * miss of the same load are one stall, not an overlap). */
+		int other = 0, same = 0;
+		for (int i = 0; i < s->n_long; i++) {
+			other |= s->long_seqs[i] != me->insn_seq;
+			same |= s->long_seqs[i] == me->insn_seq;
+		}
+		if (other && !same)   /* one overlap per instruction */
+			derived(t, XEV_OVERLAP, me->start, me->start, e);
+		if (s->n_long < MAX_LONG) {
+			s->long_seqs[s->n_long] = me->insn_seq;
+			s->long_ids[s->n_long++] = me->id;
+		}
+	} else if (is_frontend(me->kind) &&
+		   (s->last_head_wait == HEAD_L2D || s->last_head_wait == HEAD_DTLB)) {
+		derived(t, XEV_OVERLAP, me->start, me->start, e);
 	}
+}
+
+/* The miss event *e (in the ring, or a stand-in) ends. */
+static void miss_end_of(struct xtrace *t, const struct miss_event *me, struct xevent *e)
+{
+	struct trace_state *s = &t->s;
 	e->end = me->end;
 	e->ended = 1;
 	emit(t, e, MISS_END);
@@ -282,6 +324,35 @@ static void on_miss(void *ctx, const struct miss_event *me)
 				s->long_seqs[i] = s->long_seqs[s->n_long];
 				break;
 			}
+}
+
+/* One that began before the ring's memory: what we know of it. */
+static __attribute__((noinline)) void miss_end_unrecorded(struct xtrace *t, const struct miss_event *me)
+{
+	struct xevent tmp = {
+		.kind = me->kind, .id = me->id, .start = me->start,
+		.insn_seq = me->insn_seq, .pc = me->pc, .addr = me->addr,
+		.correct_path = me->correct_path,
+	};
+	miss_end_of(t, me, &tmp);
+}
+
+static __attribute__((noinline)) void miss_end(struct xtrace *t, const struct miss_event *me)
+{
+	struct xevent *e = find_event(t, me->id);
+	if (!e) {
+		miss_end_unrecorded(t, me);
+		return;
+	}
+	miss_end_of(t, me, e);
+}
+
+static void on_miss(void *ctx, const struct miss_event *me)
+{
+	if (me->phase == MISS_BEGIN)
+		miss_begin(ctx, me);
+	else
+		miss_end(ctx, me);
 }
 
 /* A ROB-full or ROB-empty episode begins or ends with this cycle, as the

@@ -48,28 +48,29 @@ struct charge_ent {
  * method charges to a component goes to exactly one event. */
 #define TRACK 32
 struct comp_track {
-	int64_t last[ACCT_METHOD_COUNT];   /* counts at the last begin or end */
+	int64_t last[ACCT_METHOD_COUNT];   /* counts when `owner` took over */
 	uint64_t id[TRACK], seq[TRACK];
 	int n;
 	uint64_t last_ended;               /* id of the last one that ended (0: none) */
+	uint64_t owner;                    /* the event the cycles go to now (0: none) */
 };
 
 /* The ivx counters' charges, held back (acct_ivx_point): their read-out
- * costs a few hundred host instructions, and every begin and end of an
- * event needs one, while only the last CHARGE_RING events' charges can
- * ever be asked for. So a transition of a component (transition())
- * only takes the read-out's inputs, in this log; a read-out is worked
- * out when the entry leaves the log (the oldest, when it is full) or
- * when a charge is asked for (flush_ivx), and only if some event still
- * in the ring needs it: the event the entry's cycles go to, or the one
- * the component's next entry gives cycles to (which needs this
- * read-out as its starting count). An event that has left the ring
+ * costs a few hundred host instructions, and every change of a
+ * component's owner needs one, while only the last CHARGE_RING events'
+ * charges can ever be asked for. So a transition of a component
+ * (transition()) only takes the read-out's inputs, in this log; a
+ * read-out is worked out when the entry leaves the log (the oldest, when
+ * it is full) or when a charge is asked for (flush_ivx), and only if some
+ * event still in the ring needs it: the event the entry's cycles go to,
+ * or the one the component's next entry gives cycles to (which needs
+ * this read-out as its starting count). An event that has left the ring
  * never comes back, so the charges read are those an eager read-out at
  * every transition gives, to the bit. */
-#define IVX_LOG 4096                /* a power of 2 */
+#define IVX_LOG 2048                /* a power of 2 */
 struct ivx_pend {
 	uint64_t owner;                    /* the event its cycles go to (engine id; 0: none) */
-	uint64_t next;                     /* log number + 1 of comp's next entry (0: none yet) */
+	uint64_t next;                     /* the owner of comp's next entry + 1 (0: none yet) */
 	struct acct_ivx_point p;
 };
 
@@ -108,15 +109,16 @@ struct xcharge {
 	int n_costs;
 };
 
+static const int comp_of_kind[MISS_KIND_COUNT] = {
+	[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
+	[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
+	[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
+	[MISS_ROB_FULL] = -1, [MISS_ROB_EMPTY] = -1,
+};
+
 int xcharge_comp(int kind)
 {
-	static const int comp[MISS_KIND_COUNT] = {
-		[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
-		[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
-		[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
-		[MISS_ROB_FULL] = -1, [MISS_ROB_EMPTY] = -1,
-	};
-	return kind >= 0 && kind < MISS_KIND_COUNT ? comp[kind] : -1;
+	return kind >= 0 && kind < MISS_KIND_COUNT ? comp_of_kind[kind] : -1;
 }
 
 static int is_naive(int m)
@@ -165,14 +167,14 @@ static struct charge_ent *live(struct charge_state *s, uint64_t id)
 
 /* The oldest entry of the ivx log leaves it: its read-out, if an event
  * still in the ring needs it, charged as transition() would have. */
-static void pop_ivx(struct xcharge *xc)
+static inline void pop_ivx(struct xcharge *xc)
 {
 	struct charge_state *s = xc->s;
 	const struct ivx_pend *e = &s->ivx_log[s->ivx_first % IVX_LOG];
 	int comp = e->p.comp;
 	struct comp_track *t = &s->track[comp];
 	struct charge_ent *owner = live(s, e->owner);
-	int needed = owner || !e->next || live(s, s->ivx_log[(e->next - 1) % IVX_LOG].owner);
+	int needed = owner || !e->next || live(s, e->next - 1);
 	if (needed) {
 		int64_t now = (int64_t)acct_ivx_point_value(xc->unit[ACCT_IVX], &e->p);
 		if (owner)
@@ -192,11 +194,12 @@ static void push_ivx(struct xcharge *xc, int comp, const struct charge_ent *owne
 		pop_ivx(xc);
 	uint64_t n = s->ivx_end++;
 	struct ivx_pend *e = &s->ivx_log[n % IVX_LOG];
-	e->owner = owner ? owner->id : 0;
+	uint64_t owner_id = owner ? owner->id : 0;
+	e->owner = owner_id;
 	e->next = 0;
 	acct_ivx_point_take(xc->unit[ACCT_IVX], comp, &e->p);
 	if (s->ivx_newest[comp])
-		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = n + 1;
+		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = owner_id + 1;
 	s->ivx_newest[comp] = n + 1;
 }
 
@@ -208,31 +211,24 @@ static void flush_ivx(struct xcharge *xc)
 		pop_ivx(xc);
 }
 
-/* Hand the cycles each method charged to `comp` since its last begin or
- * end to the oldest event of comp in progress. */
-static void transition(struct xcharge *xc, int comp)
+/* The event comp's cycles go to (0: none): the oldest in progress in
+ * program order, or with none in progress the one that ended last. */
+static uint64_t owner_of(const struct comp_track *t)
+{
+	if (!t->n)
+		return t->last_ended;
+	int best = 0;
+	for (int i = 1; i < t->n; i++)
+		if (t->seq[i] < t->seq[best])
+			best = i;
+	return t->id[best];
+}
+
+/* transition() for the methods read with count_now (the sFMT's I-side
+ * counts): out of line, as they are rare. */
+static __attribute__((noinline)) void transition_slow(struct xcharge *xc, int comp, struct charge_ent *owner)
 {
 	struct comp_track *t = &xc->s->track[comp];
-	struct charge_ent *owner = NULL;
-	if (!t->n && t->last_ended) {
-		owner = &xc->s->ev[t->last_ended % CHARGE_RING];
-		if (owner->id != t->last_ended)
-			owner = NULL;
-	}
-	for (int i = 0, best = -1; i < t->n; i++)
-		if (best < 0 || t->seq[i] < t->seq[best]) {
-			best = i;
-			owner = &xc->s->ev[t->id[i] % CHARGE_RING];
-			if (owner->id != t->id[i])
-				owner = NULL;
-		}
-	for (int i = 0; i < xc->n_direct[comp]; i++) {
-		int m = xc->direct[comp][i].m;
-		int64_t now = (int64_t)*xc->direct[comp][i].ctr;
-		if (owner)
-			owner->v[m] += now - t->last[m];
-		t->last[m] = now;
-	}
 	for (int i = 0; i < xc->n_slow[comp]; i++) {
 		int m = xc->slow[comp][i];
 		int64_t now;
@@ -242,59 +238,141 @@ static void transition(struct xcharge *xc, int comp)
 			owner->v[m] += now - t->last[m];
 		t->last[m] = now;
 	}
+}
+
+/* Hand the cycles each method charged to `comp` since owner_id took
+ * over to it (if it is still in the ring), as the owner changes.
+ * While the owner stays the same nothing is read: the counts it gains
+ * over several begins and ends add up to the difference of the counts
+ * at the two ends of its stretch, to the bit (the differences telescope
+ * in 64-bit arithmetic, the ivx read-outs' too), so only a change of
+ * owner needs the counts. On a program whose events of a component come
+ * one after another (muldiv's long-latency stalls), the owner changes at
+ * each begin and not at the end: half the transitions. (Out of line,
+ * as a tail call: the begin's and the end's own paths stay short.) */
+static __attribute__((noinline)) void transition(struct xcharge *xc, int comp, uint64_t owner_id)
+{
+	struct comp_track *t = &xc->s->track[comp];
+	struct charge_ent *owner = live(xc->s, owner_id);
+	int nd = xc->n_direct[comp];
+	if (owner) {
+		for (int i = 0; i < nd; i++) {
+			int m = xc->direct[comp][i].m;
+			int64_t now = (int64_t)*xc->direct[comp][i].ctr;
+			owner->v[m] += now - t->last[m];
+			t->last[m] = now;
+		}
+	} else {
+		for (int i = 0; i < nd; i++)
+			t->last[xc->direct[comp][i].m] = (int64_t)*xc->direct[comp][i].ctr;
+	}
+	if (xc->n_slow[comp])
+		transition_slow(xc, comp, owner);
 	if (xc->unit[ACCT_IVX])
 		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
 }
 
-static void charge_miss(void *ctx, const struct miss_event *e)
+/* Hand comp's cycles to the event they go to now, if that has changed. */
+static inline void take_over(struct xcharge *xc, struct comp_track *t, int comp)
 {
-	struct xcharge *xc = ctx;
-	int comp = xcharge_comp(e->kind);
-	if (comp < 0)
-		return;
+	uint64_t o = owner_of(t);
+	if (o != t->owner) {
+		uint64_t was = t->owner;
+		t->owner = o;
+		transition(xc, comp, was);
+	}
+}
+
+/* The FMT's I-side charges an event what the row collecting its
+ * fetch's miss cycles counted from its begin to its end: at the begin,
+ * the row and its count; at the end, what it gained (nothing if the row
+ * was dropped, or dropped and reopened: a wrong-path fetch). Then the
+ * change of owner, if any. Out of line, as transition(). */
+static __attribute__((noinline)) void fmt_iside_update(struct xcharge *xc, struct charge_ent *c, int comp, int begin)
+{
+	int64_t now;
+	if (begin)
+		c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
+	else
+		c->v[ACCT_FMT] = count_now(xc, ACCT_FMT, comp, c->fe_row, &now) == 0 && now >= c->fmt_begin ?
+				 now - c->fmt_begin : 0;
+	take_over(xc, &xc->s->track[comp], comp);
+}
+
+/* An event of comp begins: its entry, and a place among those in
+ * progress. (charge_begin and charge_end are apart, and their calls come
+ * last, as tail calls: each is shorter than one function for both, with
+ * fewer registers to save.) */
+static __attribute__((noinline)) void charge_begin(struct xcharge *xc, const struct miss_event *e, int comp)
+{
 	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
 	struct comp_track *t = &xc->s->track[comp];
-	transition(xc, comp);
-	if (e->phase == MISS_BEGIN) {
-		memset(c, 0, sizeof *c);
-		c->id = e->id;
-		if (e->kind == MISS_MISPREDICT) {
-			const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
-			c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
-		}
-		c->known = xc->known;
-		if (comp <= ACCT_ITLB && xc->unit[ACCT_FMT])
-			c->fmt_begin = (int64_t)acct_fmt_fetch_count(xc->unit[ACCT_FMT], comp - ACCT_L1I, &c->fe_row);
-		if (t->n < TRACK) {
-			t->id[t->n] = e->id;
-			t->seq[t->n++] = e->insn_seq;
-		} else {
-			c->known = 0;     /* (more in progress than tracked: not attributed) */
-		}
+	/* (field by field: a memset of the entry costs twice the stores) */
+	c->id = e->id;
+	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
+		c->v[m] = 0;
+	c->fmt_begin = 0;
+	c->fe_row = 0;
+	c->fetch_cycle = 0;
+	c->known = xc->known;
+	c->ended = 0;
+	if (e->kind == MISS_MISPREDICT) {
+		const typeof(xc->s->fetch[0]) *f = &xc->s->fetch[e->insn_seq % FETCH_RING];
+		c->fetch_cycle = f->seq == e->insn_seq ? f->cycle + 1 : 0;
+	}
+	if (t->n < TRACK) {
+		t->id[t->n] = e->id;
+		t->seq[t->n++] = e->insn_seq;
+	} else {
+		c->known = 0;     /* (more in progress than tracked: not attributed) */
+	}
+	/* (the counters do not move during this call: reading them after
+	 * the change of state reads what they were before it) */
+	if (__builtin_expect(comp <= ACCT_ITLB && xc->unit[ACCT_FMT] != NULL, 0)) {
+		fmt_iside_update(xc, c, comp, 1);
 		return;
 	}
-	for (int i = 0; i < t->n; i++)
-		if (t->id[i] == e->id) {
-			t->id[i] = t->id[--t->n];
-			t->seq[i] = t->seq[t->n];
-			break;
-		}
-	if (c->id != e->id || c->ended)
-		return;
-	t->last_ended = e->id;
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		int64_t now;
-		if (is_naive(m)) {
-			c->v[m] = m == ACCT_NAIVE || e->correct_path ? (int64_t)xc->penalty[comp] : 0;
-			c->known |= 1u << m;
-		} else if (fmt_iside(m, comp) && (c->known >> m & 1)) {
-			/* a dropped (or dropped and reopened) row: a wrong-path
-			 * fetch, charged nothing */
-			c->v[m] = count_now(xc, m, comp, c->fe_row, &now) == 0 && now >= c->fmt_begin ?
-				  now - c->fmt_begin : 0;
+	take_over(xc, t, comp);
+}
+
+/* An event of comp ends. */
+static __attribute__((noinline)) void charge_end(struct xcharge *xc, const struct miss_event *e, int comp)
+{
+	struct charge_ent *c = &xc->s->ev[e->id % CHARGE_RING];
+	struct comp_track *t = &xc->s->track[comp];
+	if (t->n == 1 && t->id[0] == e->id)   /* (the usual: one at a time) */
+		t->n = 0;
+	else
+		for (int i = 0; i < t->n; i++)
+			if (t->id[i] == e->id) {
+				t->id[i] = t->id[--t->n];
+				t->seq[i] = t->seq[t->n];
+				break;
+			}
+	if (c->id == e->id && !c->ended) {
+		t->last_ended = e->id;
+		/* the naive methods' [penalty] (the second: correct-path
+		 * events only) */
+		c->v[ACCT_NAIVE] = (int64_t)xc->penalty[comp];
+		c->v[ACCT_NAIVE_NONSPEC] = e->correct_path ? (int64_t)xc->penalty[comp] : 0;
+		c->known |= 1u << ACCT_NAIVE | 1u << ACCT_NAIVE_NONSPEC;
+		c->ended = 1;
+		if (__builtin_expect(fmt_iside(ACCT_FMT, comp) && (c->known >> ACCT_FMT & 1), 0)) {
+			fmt_iside_update(xc, c, comp, 0);
+			return;
 		}
 	}
-	c->ended = 1;
+	take_over(xc, t, comp);
+}
+
+static void charge_miss(void *ctx, const struct miss_event *e)
+{
+	/* (the observer's filter takes only the kinds with a component) */
+	int comp = comp_of_kind[e->kind];
+	if (e->phase == MISS_BEGIN)
+		charge_begin(ctx, e, comp);
+	else
+		charge_end(ctx, e, comp);
 }
 
 static size_t charge_state_size(void *ctx)

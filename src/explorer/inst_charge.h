@@ -10,7 +10,9 @@
  * after an event, such as POWER5's empty-ROB cycles while the front end
  * refills after an I-cache miss, are its doing). Every cycle a method
  * charges to a component goes to exactly one event, so overlapping misses
- * do not both claim it. The naive methods charge each event their fixed
+ * do not both claim it. (inst_charge.c reads the counters only when the
+ * event a component's cycles go to changes, which gives the same charges
+ * to the bit.) The naive methods charge each event their fixed
  * [penalty] (naive non-spec: correct-path events only). The FMT's I-side
  * cycles are read from the table row that collected them (they reach the
  * global counter only when the next branch retires); the sFMT's from its
