@@ -53,12 +53,15 @@ struct tl_entry {
 
 struct trace_state {
 	/* The timeline, run-length coded: entry k stands for the cycles from
-	 * its own to the next entry's (the newest: to newest_cycle), all
+	 * its own to the next entry's (the newest: to newest_cycle()), all
 	 * alike (a run of idle cycles is one entry, not a copy per cycle). The
 	 * ring holds at least its last XTRACE_CYCLES cycles. */
 	struct tl_entry cycles[XTRACE_CYCLES];   /* ring */
 	uint64_t n_cycles;                       /* entries ever written */
-	uint64_t newest_cycle;
+	/* The last cycle of the last idle run (newest_cycle: the newest
+	 * cycle is the later of it and the newest entry's; a cycle record
+	 * leaves it as it is, one store less a cycle) */
+	uint64_t idle_end;
 	struct xevent events[XTRACE_EVENTS];     /* ring, in begin order */
 	uint64_t n_events;
 	/* The ring slot of the miss event with engine id i, at i mod
@@ -76,7 +79,7 @@ struct trace_state {
 	int stalled;                             /* in a stall */
 	uint64_t stall_start;
 	int miss_ended;                          /* some miss ended during the stall */
-	struct xevent last_ended;
+	struct xevent last_ended;                /* the last that did (stale outside a stall) */
 	/* ROB-full and ROB-empty episodes, from the cycle records: a loop
 	 * that fills the ROB begins and ends one every few cycles, a program
 	 * that mispredicts or misses in the I-cache empties it as often, and
@@ -312,9 +315,13 @@ static void miss_end_of(struct xtrace *t, const struct miss_event *me, struct xe
 	if (is_miss(me->kind)) {
 		if (s->misses_active > 0)
 			s->misses_active--;
-		s->last_ended = *e;
-		if (s->stalled)
+		/* (last_ended is read only at the end of a stall in which some
+		 * miss ended, and the stall's start clears miss_ended: so only
+		 * an end during a stall needs the copy) */
+		if (s->stalled) {
+			s->last_ended = *e;
 			s->miss_ended = 1;
+		}
 	}
 	if (is_long(me->kind))
 		for (int i = 0; i < s->n_long; i++)
@@ -399,7 +406,6 @@ static inline void record_timeline(struct trace_state *s, const struct cycle_rec
 	e->committed = (uint8_t)r->committed;
 	/* (both flags are 0 or 1 in the record) */
 	e->flags = (uint8_t)(r->rob_full * TL_ROB_FULL | r->wrong_path_in_rob * TL_WRONG_PATH_IN_ROB);
-	s->newest_cycle = r->cycle;
 }
 
 /* A cycle record, or the first of n idle cycles like it. */
@@ -433,9 +439,54 @@ static inline void follow_cycle(struct xtrace *t, const struct cycle_record *r, 
 	}
 }
 
+/* follow_cycle for one cycle, out of line: the cycles on_cycle leaves
+ * to it (a call to make). */
+static __attribute__((noinline)) void follow_one_cycle(struct xtrace *t, const struct cycle_record *r)
+{
+	follow_cycle(t, r, 1);
+}
+
+/* A cycle record. Most cycles make no call: no episode begins or ends,
+ * the head (if it stalls) is one of the last two stalls' instructions,
+ * and no interval ends. Those are follow_cycle's work here without the
+ * calls, so the function needs no stack frame; the others go to
+ * follow_cycle whole, as a tail call, before anything has changed. (A
+ * miss_ended implies stalled: miss_end_of sets it only in a stall, and
+ * the stall's end clears both.) */
 static void on_cycle(void *ctx, const struct cycle_record *r)
 {
-	follow_cycle(ctx, r, 1);
+	struct xtrace *t = ctx;
+	struct trace_state *s = &t->s;
+	int empty = r->rob_occupancy == 0;
+	if (__builtin_expect((r->rob_full != s->rob_full.on) | (empty != s->rob_empty.on) |
+			     ((r->issued_correct != 0) & s->miss_ended), 0)) {
+		follow_one_cycle(t, r);
+		return;
+	}
+	if (!r->committed && r->head_seq && r->head_pc) {
+		struct pc_count *c = &s->pcs[s->last_stall];
+		if (__builtin_expect(c->pc != r->head_pc, 0)) {
+			c = &s->pcs[s->prev_stall];
+			if (c->pc != r->head_pc) {
+				follow_one_cycle(t, r);
+				return;
+			}
+			s->prev_stall = s->last_stall;
+			s->last_stall = (uint32_t)(c - s->pcs);
+		}
+		c->stalls++;
+	}
+	record_timeline(s, r);
+	s->last_head_wait = r->head_wait;
+	if (r->issued_correct == 0) {
+		if (!s->stalled && s->misses_active > 0) {
+			s->stalled = 1;
+			s->stall_start = r->cycle;
+			s->miss_ended = 0;
+		}
+	} else {
+		s->stalled = 0;
+	}
 }
 
 /* n idle cycles like the last one (core_observer.on_idle_cycles): the
@@ -446,7 +497,7 @@ static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
 {
 	struct xtrace *t = ctx;
 	follow_cycle(t, r, n);
-	t->s.newest_cycle += n - 1;
+	t->s.idle_end = r->cycle + n - 1;
 }
 
 /* ---- snapshots ---------------------------------------------------------- */
@@ -509,6 +560,15 @@ void xtrace_set_sink(struct xtrace *t, xtrace_sink_fn fn, void *ctx)
 	t->sink_ctx = ctx;
 }
 
+/* The newest cycle the ring holds (n_cycles > 0): the newest entry's,
+ * or the end of the idle run it stands for. (Entries' cycles increase,
+ * and an idle run's end is earlier than the next entry's cycle.) */
+static uint64_t newest_cycle(const struct trace_state *s)
+{
+	uint64_t c = s->cycles[(s->n_cycles - 1) % XTRACE_CYCLES].cycle;
+	return s->idle_end > c ? s->idle_end : c;
+}
+
 /* The entries in the ring: [oldest, n_cycles). */
 static uint64_t oldest_entry(const struct trace_state *s)
 {
@@ -520,7 +580,7 @@ int xtrace_cycle_count(const struct xtrace *t)
 	const struct trace_state *s = &t->s;
 	if (!s->n_cycles)
 		return 0;
-	uint64_t span = s->newest_cycle - s->cycles[oldest_entry(s) % XTRACE_CYCLES].cycle + 1;
+	uint64_t span = newest_cycle(s) - s->cycles[oldest_entry(s) % XTRACE_CYCLES].cycle + 1;
 	return span < XTRACE_CYCLES ? (int)span : XTRACE_CYCLES;
 }
 
@@ -529,7 +589,7 @@ int xtrace_cycle_at(const struct xtrace *t, int i, struct xtl_cycle *out)
 	const struct trace_state *s = &t->s;
 	if (i < 0 || i >= xtrace_cycle_count(t))
 		return -1;
-	uint64_t want = s->newest_cycle - (uint64_t)i;
+	uint64_t want = newest_cycle(s) - (uint64_t)i;
 	/* the last entry that starts at or before `want` (entries' cycles
 	 * increase along the ring) */
 	uint64_t lo = oldest_entry(s), hi = s->n_cycles - 1;
