@@ -354,12 +354,82 @@ static __attribute__((noinline)) void miss_end(struct xtrace *t, const struct mi
 	miss_end_of(t, me, e);
 }
 
+/* miss_begin with no sink (no catchpoints), where the event asks for
+ * no call: the pc's count at its hash's own slot, and no overlap to
+ * look for (neither a long nor a frontend miss). The rest go to
+ * miss_begin before anything has changed. Without calls the function
+ * needs no stack frame: a miss event begins every dozen cycles on
+ * muldiv. */
+static void miss_begin_quiet(struct xtrace *t, const struct miss_event *me)
+{
+	struct trace_state *s = &t->s;
+	struct pc_count *pc = &s->pcs[pc_hash(me->pc)];
+	if (__builtin_expect(me->correct_path && ((me->pc && pc->pc != me->pc) || is_long(me->kind) ||
+						  is_frontend(me->kind)), 0)) {
+		miss_begin(t, me);
+		return;
+	}
+	uint64_t i = s->n_events++ % XTRACE_EVENTS;
+	struct xevent *e = &s->events[i];
+	e->kind = me->kind;
+	e->id = me->id;
+	e->start = me->start;
+	e->end = 0;
+	e->ended = 0;
+	e->insn_seq = me->insn_seq;
+	e->pc = me->pc;
+	e->addr = me->addr;
+	e->correct_path = me->correct_path;
+	e->cause = 0;
+	e->mispredicted = me->kind == MISS_MISPREDICT;
+	if (me->id)
+		s->slot_of_id[me->id % XTRACE_EVENTS] = (uint16_t)i;
+	s->totals[me->kind] += (uint64_t)(me->correct_path != 0);
+	if (!me->correct_path)
+		return;
+	if (me->pc)
+		pc->misses++;
+	if (is_miss(me->kind))
+		s->misses_active++;
+}
+
+/* miss_end with no sink, for an event found at its slot_of_id entry
+ * that is not a long miss (those leave the list of long ones): the
+ * rest go to miss_end, before anything has changed. */
+static void miss_end_quiet(struct xtrace *t, const struct miss_event *me)
+{
+	struct trace_state *s = &t->s;
+	struct xevent *e = &s->events[s->slot_of_id[me->id % XTRACE_EVENTS]];
+	if (__builtin_expect(!(e->kind < MISS_KIND_COUNT && e->id == me->id) ||
+			     (me->correct_path && is_long(me->kind)), 0)) {
+		miss_end(t, me);
+		return;
+	}
+	e->end = me->end;
+	e->ended = 1;
+	if (!me->correct_path || !is_miss(me->kind))
+		return;
+	if (s->misses_active > 0)
+		s->misses_active--;
+	if (s->stalled) {   /* (see miss_end_of) */
+		s->last_ended = *e;
+		s->miss_ended = 1;
+	}
+}
+
 static void on_miss(void *ctx, const struct miss_event *me)
 {
-	if (me->phase == MISS_BEGIN)
-		miss_begin(ctx, me);
-	else
-		miss_end(ctx, me);
+	struct xtrace *t = ctx;
+	if (__builtin_expect(t->sink != NULL, 0)) {
+		if (me->phase == MISS_BEGIN)
+			miss_begin(t, me);
+		else
+			miss_end(t, me);
+	} else if (me->phase == MISS_BEGIN) {
+		miss_begin_quiet(t, me);
+	} else {
+		miss_end_quiet(t, me);
+	}
 }
 
 /* A ROB-full or ROB-empty episode begins or ends with this cycle, as the
