@@ -354,18 +354,47 @@ static __attribute__((noinline)) void miss_end(struct xtrace *t, const struct mi
 	miss_end_of(t, me, e);
 }
 
-/* miss_begin with no sink (no catchpoints), where the event asks for
- * no call: the pc's count at its hash's own slot, and no overlap to
- * look for (neither a long nor a frontend miss). The rest go to
- * miss_begin before anything has changed. Without calls the function
- * needs no stack frame: a miss event begins every dozen cycles on
- * muldiv. */
+/* A correct-path long miss *e (me) begins, in miss_begin_quiet: it
+ * joins the list of long ones, then the overlap, if any (its event does
+ * not read the list). Out of line, as a tail call. */
+static __attribute__((noinline)) void long_begin(struct xtrace *t, const struct miss_event *me, const struct xevent *e)
+{
+	struct trace_state *s = &t->s;
+	int other = 0, same = 0;
+	for (int k = 0; k < s->n_long; k++) {
+		other |= s->long_seqs[k] != me->insn_seq;
+		same |= s->long_seqs[k] == me->insn_seq;
+	}
+	if (s->n_long < MAX_LONG) {
+		s->long_seqs[s->n_long] = me->insn_seq;
+		s->long_ids[s->n_long++] = me->id;
+	}
+	if (other && !same)   /* one overlap per instruction */
+		derived(t, XEV_OVERLAP, me->start, me->start, e);
+}
+
+/* The correct-path long miss `id` ends: it leaves the list. */
+static __attribute__((noinline)) void long_end(struct trace_state *s, uint64_t id)
+{
+	for (int k = 0; k < s->n_long; k++)
+		if (s->long_ids[k] == id) {
+			s->n_long--;
+			s->long_ids[k] = s->long_ids[s->n_long];
+			s->long_seqs[k] = s->long_seqs[s->n_long];
+			break;
+		}
+}
+
+/* miss_begin with no sink (no catchpoints), where the pc's count is at
+ * its hash's own slot (or it has no pc): the rest go to miss_begin
+ * before anything has changed. Its calls (the long misses' list, an
+ * overlap) come last, as tail calls, so no value is kept across a call:
+ * a miss event begins every dozen cycles on muldiv. */
 static void miss_begin_quiet(struct xtrace *t, const struct miss_event *me)
 {
 	struct trace_state *s = &t->s;
 	struct pc_count *pc = &s->pcs[pc_hash(me->pc)];
-	if (__builtin_expect(me->correct_path && ((me->pc && pc->pc != me->pc) || is_long(me->kind) ||
-						  is_frontend(me->kind)), 0)) {
+	if (__builtin_expect(me->correct_path && me->pc && pc->pc != me->pc, 0)) {
 		miss_begin(t, me);
 		return;
 	}
@@ -391,30 +420,37 @@ static void miss_begin_quiet(struct xtrace *t, const struct miss_event *me)
 		pc->misses++;
 	if (is_miss(me->kind))
 		s->misses_active++;
+	if (is_long(me->kind))
+		long_begin(t, me, e);
+	else if (is_frontend(me->kind) &&
+		 (s->last_head_wait == HEAD_L2D || s->last_head_wait == HEAD_DTLB))
+		derived(t, XEV_OVERLAP, me->start, me->start, e);
 }
 
-/* miss_end with no sink, for an event found at its slot_of_id entry
- * that is not a long miss (those leave the list of long ones): the
- * rest go to miss_end, before anything has changed. */
+/* miss_end with no sink, for an event found at its slot_of_id entry:
+ * the rest go to miss_end, before anything has changed. */
 static void miss_end_quiet(struct xtrace *t, const struct miss_event *me)
 {
 	struct trace_state *s = &t->s;
 	struct xevent *e = &s->events[s->slot_of_id[me->id % XTRACE_EVENTS]];
-	if (__builtin_expect(!(e->kind < MISS_KIND_COUNT && e->id == me->id) ||
-			     (me->correct_path && is_long(me->kind)), 0)) {
+	if (__builtin_expect(!(e->kind < MISS_KIND_COUNT && e->id == me->id), 0)) {
 		miss_end(t, me);
 		return;
 	}
 	e->end = me->end;
 	e->ended = 1;
-	if (!me->correct_path || !is_miss(me->kind))
+	if (!me->correct_path)
 		return;
-	if (s->misses_active > 0)
-		s->misses_active--;
-	if (s->stalled) {   /* (see miss_end_of) */
-		s->last_ended = *e;
-		s->miss_ended = 1;
+	if (is_miss(me->kind)) {
+		if (s->misses_active > 0)
+			s->misses_active--;
+		if (s->stalled) {   /* (see miss_end_of) */
+			s->last_ended = *e;
+			s->miss_ended = 1;
+		}
 	}
+	if (is_long(me->kind))
+		long_end(s, me->id);
 }
 
 static void on_miss(void *ctx, const struct miss_event *me)
@@ -509,54 +545,9 @@ static inline void follow_cycle(struct xtrace *t, const struct cycle_record *r, 
 	}
 }
 
-/* follow_cycle for one cycle, out of line: the cycles on_cycle leaves
- * to it (a call to make). */
-static __attribute__((noinline)) void follow_one_cycle(struct xtrace *t, const struct cycle_record *r)
-{
-	follow_cycle(t, r, 1);
-}
-
-/* A cycle record. Most cycles make no call: no episode begins or ends,
- * the head (if it stalls) is one of the last two stalls' instructions,
- * and no interval ends. Those are follow_cycle's work here without the
- * calls, so the function needs no stack frame; the others go to
- * follow_cycle whole, as a tail call, before anything has changed. (A
- * miss_ended implies stalled: miss_end_of sets it only in a stall, and
- * the stall's end clears both.) */
 static void on_cycle(void *ctx, const struct cycle_record *r)
 {
-	struct xtrace *t = ctx;
-	struct trace_state *s = &t->s;
-	int empty = r->rob_occupancy == 0;
-	if (__builtin_expect((r->rob_full != s->rob_full.on) | (empty != s->rob_empty.on) |
-			     ((r->issued_correct != 0) & s->miss_ended), 0)) {
-		follow_one_cycle(t, r);
-		return;
-	}
-	if (!r->committed && r->head_seq && r->head_pc) {
-		struct pc_count *c = &s->pcs[s->last_stall];
-		if (__builtin_expect(c->pc != r->head_pc, 0)) {
-			c = &s->pcs[s->prev_stall];
-			if (c->pc != r->head_pc) {
-				follow_one_cycle(t, r);
-				return;
-			}
-			s->prev_stall = s->last_stall;
-			s->last_stall = (uint32_t)(c - s->pcs);
-		}
-		c->stalls++;
-	}
-	record_timeline(s, r);
-	s->last_head_wait = r->head_wait;
-	if (r->issued_correct == 0) {
-		if (!s->stalled && s->misses_active > 0) {
-			s->stalled = 1;
-			s->stall_start = r->cycle;
-			s->miss_ended = 0;
-		}
-	} else {
-		s->stalled = 0;
-	}
+	follow_cycle(ctx, r, 1);
 }
 
 /* n idle cycles like the last one (core_observer.on_idle_cycles): the
