@@ -37,12 +37,12 @@ static inline void test_session_clear(void)
 	session_out[0] = 0;
 }
 
-/* NULL only if the built-in program cannot load (a broken build). */
-static inline struct explorer *test_session_new(void)
+/* A batch session on the program `argv` names (argv[0] is the command's
+ * name, as for `ivx explore`); NULL if it cannot load. */
+static inline struct explorer *test_session_new_args(int argc, char **argv)
 {
-	char *argv[] = { (char *)"explore", NULL };
 	struct run_options o;
-	if (run_options_parse(&o, 1, argv, NULL, NULL) < 0)
+	if (run_options_parse(&o, argc, argv, NULL, NULL) < 0)
 		return NULL;
 	struct ivx_err err = { 0 };
 	struct explorer *x = explorer_new(&o, &err);
@@ -60,6 +60,13 @@ static inline struct explorer *test_session_new(void)
 	x->guest_out = session_drop_guest;
 	test_session_clear();
 	return x;
+}
+
+/* NULL only if the built-in program cannot load (a broken build). */
+static inline struct explorer *test_session_new(void)
+{
+	char *argv[] = { (char *)"explore", NULL };
+	return test_session_new_args(1, argv);
 }
 
 static inline void test_session_free(struct explorer *x)

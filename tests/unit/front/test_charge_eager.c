@@ -163,25 +163,7 @@ XINSTRUMENT_REGISTER(xinst_charge_ref);
 static struct explorer *session_on(const char *prog, const char *arg)
 {
 	char *argv[] = { (char *)"explore", (char *)prog, (char *)"--", (char *)arg, NULL };
-	struct run_options o;
-	if (run_options_parse(&o, 4, argv, NULL, NULL) < 0)
-		return NULL;
-	struct ivx_err err = { 0 };
-	struct explorer *x = explorer_new(&o, &err);
-	if (!x)
-		return NULL;
-	if (ui_state_attach(x) < 0) {
-		explorer_free(x);
-		return NULL;
-	}
-	x->batch = 1;
-	x->set.ascii = 1;
-	x->screen_w = x->set.width;
-	x->screen_h = 40;
-	x->out = session_collect;
-	x->guest_out = session_drop_guest;
-	test_session_clear();
-	return x;
+	return test_session_new_args(4, argv);
 }
 
 static int run(struct explorer *x, const char *line)
