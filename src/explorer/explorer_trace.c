@@ -53,12 +53,15 @@ struct tl_entry {
 
 struct trace_state {
 	/* The timeline, run-length coded: entry k stands for the cycles from
-	 * its own to the next entry's (the newest: to newest_cycle), all
+	 * its own to the next entry's (the newest: to newest_cycle()), all
 	 * alike (a run of idle cycles is one entry, not a copy per cycle). The
 	 * ring holds at least its last XTRACE_CYCLES cycles. */
 	struct tl_entry cycles[XTRACE_CYCLES];   /* ring */
 	uint64_t n_cycles;                       /* entries ever written */
-	uint64_t newest_cycle;
+	/* The last cycle of the last idle run (newest_cycle: the newest
+	 * cycle is the later of it and the newest entry's; a cycle record
+	 * leaves it as it is, one store less a cycle) */
+	uint64_t idle_end;
 	struct xevent events[XTRACE_EVENTS];     /* ring, in begin order */
 	uint64_t n_events;
 	/* The ring slot of the miss event with engine id i, at i mod
@@ -76,7 +79,7 @@ struct trace_state {
 	int stalled;                             /* in a stall */
 	uint64_t stall_start;
 	int miss_ended;                          /* some miss ended during the stall */
-	struct xevent last_ended;
+	struct xevent last_ended;                /* the last that did (stale outside a stall) */
 	/* ROB-full and ROB-empty episodes, from the cycle records: a loop
 	 * that fills the ROB begins and ends one every few cycles, a program
 	 * that mispredicts or misses in the I-cache empties it as often, and
@@ -312,9 +315,13 @@ static void miss_end_of(struct xtrace *t, const struct miss_event *me, struct xe
 	if (is_miss(me->kind)) {
 		if (s->misses_active > 0)
 			s->misses_active--;
-		s->last_ended = *e;
-		if (s->stalled)
+		/* (last_ended is read only at the end of a stall in which some
+		 * miss ended, and the stall's start clears miss_ended: so only
+		 * an end during a stall needs the copy) */
+		if (s->stalled) {
+			s->last_ended = *e;
 			s->miss_ended = 1;
+		}
 	}
 	if (is_long(me->kind))
 		for (int i = 0; i < s->n_long; i++)
@@ -347,12 +354,118 @@ static __attribute__((noinline)) void miss_end(struct xtrace *t, const struct mi
 	miss_end_of(t, me, e);
 }
 
+/* A correct-path long miss *e (me) begins, in miss_begin_quiet: it
+ * joins the list of long ones, then the overlap, if any (its event does
+ * not read the list). Out of line, as a tail call. */
+static __attribute__((noinline)) void long_begin(struct xtrace *t, const struct miss_event *me, const struct xevent *e)
+{
+	struct trace_state *s = &t->s;
+	int other = 0, same = 0;
+	for (int k = 0; k < s->n_long; k++) {
+		other |= s->long_seqs[k] != me->insn_seq;
+		same |= s->long_seqs[k] == me->insn_seq;
+	}
+	if (s->n_long < MAX_LONG) {
+		s->long_seqs[s->n_long] = me->insn_seq;
+		s->long_ids[s->n_long++] = me->id;
+	}
+	if (other && !same)   /* one overlap per instruction */
+		derived(t, XEV_OVERLAP, me->start, me->start, e);
+}
+
+/* The correct-path long miss `id` ends: it leaves the list. */
+static __attribute__((noinline)) void long_end(struct trace_state *s, uint64_t id)
+{
+	for (int k = 0; k < s->n_long; k++)
+		if (s->long_ids[k] == id) {
+			s->n_long--;
+			s->long_ids[k] = s->long_ids[s->n_long];
+			s->long_seqs[k] = s->long_seqs[s->n_long];
+			break;
+		}
+}
+
+/* miss_begin with no sink (no catchpoints), where the pc's count is at
+ * its hash's own slot (or it has no pc): the rest go to miss_begin
+ * before anything has changed. Its calls (the long misses' list, an
+ * overlap) come last, as tail calls, so no value is kept across a call:
+ * a miss event begins every dozen cycles on muldiv. */
+static void miss_begin_quiet(struct xtrace *t, const struct miss_event *me)
+{
+	struct trace_state *s = &t->s;
+	struct pc_count *pc = &s->pcs[pc_hash(me->pc)];
+	if (__builtin_expect(me->correct_path && me->pc && pc->pc != me->pc, 0)) {
+		miss_begin(t, me);
+		return;
+	}
+	uint64_t i = s->n_events++ % XTRACE_EVENTS;
+	struct xevent *e = &s->events[i];
+	e->kind = me->kind;
+	e->id = me->id;
+	e->start = me->start;
+	e->end = 0;
+	e->ended = 0;
+	e->insn_seq = me->insn_seq;
+	e->pc = me->pc;
+	e->addr = me->addr;
+	e->correct_path = me->correct_path;
+	e->cause = 0;
+	e->mispredicted = me->kind == MISS_MISPREDICT;
+	if (me->id)
+		s->slot_of_id[me->id % XTRACE_EVENTS] = (uint16_t)i;
+	s->totals[me->kind] += (uint64_t)(me->correct_path != 0);
+	if (!me->correct_path)
+		return;
+	if (me->pc)
+		pc->misses++;
+	if (is_miss(me->kind))
+		s->misses_active++;
+	if (is_long(me->kind))
+		long_begin(t, me, e);
+	else if (is_frontend(me->kind) &&
+		 (s->last_head_wait == HEAD_L2D || s->last_head_wait == HEAD_DTLB))
+		derived(t, XEV_OVERLAP, me->start, me->start, e);
+}
+
+/* miss_end with no sink, for an event found at its slot_of_id entry:
+ * the rest go to miss_end, before anything has changed. */
+static void miss_end_quiet(struct xtrace *t, const struct miss_event *me)
+{
+	struct trace_state *s = &t->s;
+	struct xevent *e = &s->events[s->slot_of_id[me->id % XTRACE_EVENTS]];
+	if (__builtin_expect(!(e->kind < MISS_KIND_COUNT && e->id == me->id), 0)) {
+		miss_end(t, me);
+		return;
+	}
+	e->end = me->end;
+	e->ended = 1;
+	if (!me->correct_path)
+		return;
+	if (is_miss(me->kind)) {
+		if (s->misses_active > 0)
+			s->misses_active--;
+		if (s->stalled) {   /* (see miss_end_of) */
+			s->last_ended = *e;
+			s->miss_ended = 1;
+		}
+	}
+	if (is_long(me->kind))
+		long_end(s, me->id);
+}
+
 static void on_miss(void *ctx, const struct miss_event *me)
 {
-	if (me->phase == MISS_BEGIN)
-		miss_begin(ctx, me);
-	else
-		miss_end(ctx, me);
+	struct xtrace *t = ctx;
+	if (__builtin_expect(t->sink != NULL, 0)) {
+		if (me->phase == MISS_BEGIN)
+			miss_begin(t, me);
+		else
+			miss_end(t, me);
+	} else if (me->phase == MISS_BEGIN) {
+		miss_begin_quiet(t, me);
+	} else {
+		miss_end_quiet(t, me);
+	}
 }
 
 /* A ROB-full or ROB-empty episode begins or ends with this cycle, as the
@@ -399,7 +512,6 @@ static inline void record_timeline(struct trace_state *s, const struct cycle_rec
 	e->committed = (uint8_t)r->committed;
 	/* (both flags are 0 or 1 in the record) */
 	e->flags = (uint8_t)(r->rob_full * TL_ROB_FULL | r->wrong_path_in_rob * TL_WRONG_PATH_IN_ROB);
-	s->newest_cycle = r->cycle;
 }
 
 /* A cycle record, or the first of n idle cycles like it. */
@@ -446,7 +558,7 @@ static void on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
 {
 	struct xtrace *t = ctx;
 	follow_cycle(t, r, n);
-	t->s.newest_cycle += n - 1;
+	t->s.idle_end = r->cycle + n - 1;
 }
 
 /* ---- snapshots ---------------------------------------------------------- */
@@ -509,6 +621,15 @@ void xtrace_set_sink(struct xtrace *t, xtrace_sink_fn fn, void *ctx)
 	t->sink_ctx = ctx;
 }
 
+/* The newest cycle the ring holds (n_cycles > 0): the newest entry's,
+ * or the end of the idle run it stands for. (Entries' cycles increase,
+ * and an idle run's end is earlier than the next entry's cycle.) */
+static uint64_t newest_cycle(const struct trace_state *s)
+{
+	uint64_t c = s->cycles[(s->n_cycles - 1) % XTRACE_CYCLES].cycle;
+	return s->idle_end > c ? s->idle_end : c;
+}
+
 /* The entries in the ring: [oldest, n_cycles). */
 static uint64_t oldest_entry(const struct trace_state *s)
 {
@@ -520,7 +641,7 @@ int xtrace_cycle_count(const struct xtrace *t)
 	const struct trace_state *s = &t->s;
 	if (!s->n_cycles)
 		return 0;
-	uint64_t span = s->newest_cycle - s->cycles[oldest_entry(s) % XTRACE_CYCLES].cycle + 1;
+	uint64_t span = newest_cycle(s) - s->cycles[oldest_entry(s) % XTRACE_CYCLES].cycle + 1;
 	return span < XTRACE_CYCLES ? (int)span : XTRACE_CYCLES;
 }
 
@@ -529,7 +650,7 @@ int xtrace_cycle_at(const struct xtrace *t, int i, struct xtl_cycle *out)
 	const struct trace_state *s = &t->s;
 	if (i < 0 || i >= xtrace_cycle_count(t))
 		return -1;
-	uint64_t want = s->newest_cycle - (uint64_t)i;
+	uint64_t want = newest_cycle(s) - (uint64_t)i;
 	/* the last entry that starts at or before `want` (entries' cycles
 	 * increase along the ring) */
 	uint64_t lo = oldest_entry(s), hi = s->n_cycles - 1;

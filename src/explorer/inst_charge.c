@@ -240,6 +240,17 @@ static __attribute__((noinline)) void transition_slow(struct xcharge *xc, int co
 	}
 }
 
+/* The rest of a transition after the direct counts, the general way:
+ * the methods read with count_now, then the ivx point (and a read-out
+ * of the oldest, if it leaves the log and is needed). */
+static __attribute__((noinline)) void transition_rest(struct xcharge *xc, int comp, struct charge_ent *owner)
+{
+	if (xc->n_slow[comp])
+		transition_slow(xc, comp, owner);
+	if (xc->unit[ACCT_IVX])
+		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
+}
+
 /* Hand the cycles each method charged to `comp` since owner_id took
  * over to it (if it is still in the ring), as the owner changes.
  * While the owner stays the same nothing is read: the counts it gains
@@ -266,10 +277,36 @@ static __attribute__((noinline)) void transition(struct xcharge *xc, int comp, u
 		for (int i = 0; i < nd; i++)
 			t->last[xc->direct[comp][i].m] = (int64_t)*xc->direct[comp][i].ctr;
 	}
-	if (xc->n_slow[comp])
-		transition_slow(xc, comp, owner);
-	if (xc->unit[ACCT_IVX])
-		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
+	struct charge_state *s = xc->s;
+	if (__builtin_expect(xc->n_slow[comp] != 0, 0)) {
+		transition_rest(xc, comp, owner);
+		return;
+	}
+	if (!xc->unit[ACCT_IVX])
+		return;
+	/* push_ivx (read out later, if needed), with no call before the
+	 * point's: a function without a stack frame. The oldest entry, if
+	 * the log is full, leaves it here when no event in the ring needs
+	 * its read-out (pop_ivx's usual case); else transition_rest. */
+	if (s->ivx_end - s->ivx_first == IVX_LOG) {
+		const struct ivx_pend *old = &s->ivx_log[s->ivx_first % IVX_LOG];
+		if (live(s, old->owner) || !old->next || live(s, old->next - 1)) {
+			transition_rest(xc, comp, owner);
+			return;
+		}
+		if (s->ivx_newest[old->p.comp] == s->ivx_first + 1)
+			s->ivx_newest[old->p.comp] = 0;
+		s->ivx_first++;
+	}
+	uint64_t n = s->ivx_end++;
+	struct ivx_pend *e = &s->ivx_log[n % IVX_LOG];
+	uint64_t to = owner ? owner->id : 0;
+	e->owner = to;
+	e->next = 0;
+	if (s->ivx_newest[comp])
+		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = to + 1;
+	s->ivx_newest[comp] = n + 1;
+	acct_ivx_point_take(xc->unit[ACCT_IVX], comp, &e->p);
 }
 
 /* Hand comp's cycles to the event they go to now, if that has changed. */
