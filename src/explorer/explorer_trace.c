@@ -248,13 +248,12 @@ static int is_miss(int kind)
 	return kind != MISS_ROB_FULL && kind != MISS_ROB_EMPTY;
 }
 
-/* A miss event begins (miss_begin and miss_end are apart: each is
- * small, and on_miss passes on to them as a tail call). */
-static __attribute__((noinline)) void miss_begin(struct xtrace *t, const struct miss_event *me)
+/* A miss event begins: its entry, built in its ring slot field by field
+ * (as record_event would copy it there: a miss event begins every dozen
+ * cycles on muldiv), and the totals. */
+static inline __attribute__((always_inline)) struct xevent *event_begun(struct trace_state *s,
+									 const struct miss_event *me)
 {
-	struct trace_state *s = &t->s;
-	/* (built in its ring slot, field by field, as record_event would
-	 * copy it there: a miss event begins every dozen cycles on muldiv) */
 	uint64_t i = s->n_events++ % XTRACE_EVENTS;
 	struct xevent *e = &s->events[i];
 	e->kind = me->kind;
@@ -271,6 +270,15 @@ static __attribute__((noinline)) void miss_begin(struct xtrace *t, const struct 
 	if (me->id)
 		s->slot_of_id[me->id % XTRACE_EVENTS] = (uint16_t)i;
 	s->totals[me->kind] += (uint64_t)(me->correct_path != 0);
+	return e;
+}
+
+/* A miss event begins (miss_begin and miss_end are apart: each is
+ * small, and on_miss passes on to them as a tail call). */
+static __attribute__((noinline)) void miss_begin(struct xtrace *t, const struct miss_event *me)
+{
+	struct trace_state *s = &t->s;
+	struct xevent *e = event_begun(s, me);
 	emit(t, e, MISS_BEGIN);
 	if (!me->correct_path)
 		return;
@@ -398,22 +406,7 @@ static void miss_begin_quiet(struct xtrace *t, const struct miss_event *me)
 		miss_begin(t, me);
 		return;
 	}
-	uint64_t i = s->n_events++ % XTRACE_EVENTS;
-	struct xevent *e = &s->events[i];
-	e->kind = me->kind;
-	e->id = me->id;
-	e->start = me->start;
-	e->end = 0;
-	e->ended = 0;
-	e->insn_seq = me->insn_seq;
-	e->pc = me->pc;
-	e->addr = me->addr;
-	e->correct_path = me->correct_path;
-	e->cause = 0;
-	e->mispredicted = me->kind == MISS_MISPREDICT;
-	if (me->id)
-		s->slot_of_id[me->id % XTRACE_EVENTS] = (uint16_t)i;
-	s->totals[me->kind] += (uint64_t)(me->correct_path != 0);
+	struct xevent *e = event_begun(s, me);
 	if (!me->correct_path)
 		return;
 	if (me->pc)
