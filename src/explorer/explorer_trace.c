@@ -273,9 +273,43 @@ static inline __attribute__((always_inline)) struct xevent *event_begun(struct t
 	return e;
 }
 
-/* A miss event begins (miss_begin and miss_end are apart: each is
- * small, and on_miss passes on to them as a tail call). */
-static __attribute__((noinline)) void miss_begin(struct xtrace *t, const struct miss_event *me)
+/* A correct-path long miss *e (me) begins: it joins the list of long
+ * ones, and if another instruction's long miss is outstanding, an
+ * overlap is derived (a D-TLB miss and the L2 miss of the same load are
+ * one stall, not an overlap; one overlap per instruction). Out of line:
+ * long misses are rare beside the rest. */
+static __attribute__((noinline)) void long_begin(struct xtrace *t, const struct miss_event *me, const struct xevent *e)
+{
+	struct trace_state *s = &t->s;
+	int other = 0, same = 0;
+	for (int k = 0; k < s->n_long; k++) {
+		other |= s->long_seqs[k] != me->insn_seq;
+		same |= s->long_seqs[k] == me->insn_seq;
+	}
+	if (s->n_long < MAX_LONG) {
+		s->long_seqs[s->n_long] = me->insn_seq;
+		s->long_ids[s->n_long++] = me->id;
+	}
+	if (other && !same)
+		derived(t, XEV_OVERLAP, me->start, me->start, e);
+}
+
+/* The correct-path long miss `id` ends: it leaves the list. */
+static __attribute__((noinline)) void long_end(struct trace_state *s, uint64_t id)
+{
+	for (int k = 0; k < s->n_long; k++)
+		if (s->long_ids[k] == id) {
+			s->n_long--;
+			s->long_ids[k] = s->long_ids[s->n_long];
+			s->long_seqs[k] = s->long_seqs[s->n_long];
+			break;
+		}
+}
+
+/* A miss event begins (a miss event begins every dozen cycles on
+ * muldiv: the usual path makes no calls but the sink's, and the rare
+ * work is out of line). */
+static void miss_begin(struct xtrace *t, const struct miss_event *me)
 {
 	struct trace_state *s = &t->s;
 	struct xevent *e = event_begun(s, me);
@@ -291,28 +325,15 @@ static __attribute__((noinline)) void miss_begin(struct xtrace *t, const struct 
 	}
 	if (is_miss(me->kind))
 		s->misses_active++;
-	if (is_long(me->kind)) {
-		/* Another instruction's long miss (a D-TLB miss and the L2
-		 * miss of the same load are one stall, not an overlap). */
-		int other = 0, same = 0;
-		for (int i = 0; i < s->n_long; i++) {
-			other |= s->long_seqs[i] != me->insn_seq;
-			same |= s->long_seqs[i] == me->insn_seq;
-		}
-		if (other && !same)   /* one overlap per instruction */
-			derived(t, XEV_OVERLAP, me->start, me->start, e);
-		if (s->n_long < MAX_LONG) {
-			s->long_seqs[s->n_long] = me->insn_seq;
-			s->long_ids[s->n_long++] = me->id;
-		}
-	} else if (is_frontend(me->kind) &&
-		   (s->last_head_wait == HEAD_L2D || s->last_head_wait == HEAD_DTLB)) {
+	if (is_long(me->kind))
+		long_begin(t, me, e);
+	else if (is_frontend(me->kind) &&
+		 (s->last_head_wait == HEAD_L2D || s->last_head_wait == HEAD_DTLB))
 		derived(t, XEV_OVERLAP, me->start, me->start, e);
-	}
 }
 
 /* The miss event *e (in the ring, or a stand-in) ends. */
-static void miss_end_of(struct xtrace *t, const struct miss_event *me, struct xevent *e)
+static inline void miss_end_of(struct xtrace *t, const struct miss_event *me, struct xevent *e)
 {
 	struct trace_state *s = &t->s;
 	e->end = me->end;
@@ -332,133 +353,39 @@ static void miss_end_of(struct xtrace *t, const struct miss_event *me, struct xe
 		}
 	}
 	if (is_long(me->kind))
-		for (int i = 0; i < s->n_long; i++)
-			if (s->long_ids[i] == me->id) {
-				s->n_long--;
-				s->long_ids[i] = s->long_ids[s->n_long];
-				s->long_seqs[i] = s->long_seqs[s->n_long];
-				break;
-			}
+		long_end(s, me->id);
 }
 
-/* One that began before the ring's memory: what we know of it. */
-static __attribute__((noinline)) void miss_end_unrecorded(struct xtrace *t, const struct miss_event *me)
+/* One that is no longer at its slot_of_id entry: the ring is searched,
+ * and if it began before the ring's memory, what we know of it ends. */
+static __attribute__((noinline)) void miss_end_elsewhere(struct xtrace *t, const struct miss_event *me)
 {
+	struct xevent *e = find_event(t, me->id);
 	struct xevent tmp = {
 		.kind = me->kind, .id = me->id, .start = me->start,
 		.insn_seq = me->insn_seq, .pc = me->pc, .addr = me->addr,
 		.correct_path = me->correct_path,
 	};
-	miss_end_of(t, me, &tmp);
+	miss_end_of(t, me, e ? e : &tmp);
 }
 
-static __attribute__((noinline)) void miss_end(struct xtrace *t, const struct miss_event *me)
+static void miss_end(struct xtrace *t, const struct miss_event *me)
 {
-	struct xevent *e = find_event(t, me->id);
-	if (!e) {
-		miss_end_unrecorded(t, me);
+	struct trace_state *s = &t->s;
+	struct xevent *e = &s->events[s->slot_of_id[me->id % XTRACE_EVENTS]];
+	if (__builtin_expect(!(e->kind < MISS_KIND_COUNT && e->id == me->id), 0)) {
+		miss_end_elsewhere(t, me);
 		return;
 	}
 	miss_end_of(t, me, e);
 }
 
-/* A correct-path long miss *e (me) begins, in miss_begin_quiet: it
- * joins the list of long ones, then the overlap, if any (its event does
- * not read the list). Out of line, as a tail call. */
-static __attribute__((noinline)) void long_begin(struct xtrace *t, const struct miss_event *me, const struct xevent *e)
-{
-	struct trace_state *s = &t->s;
-	int other = 0, same = 0;
-	for (int k = 0; k < s->n_long; k++) {
-		other |= s->long_seqs[k] != me->insn_seq;
-		same |= s->long_seqs[k] == me->insn_seq;
-	}
-	if (s->n_long < MAX_LONG) {
-		s->long_seqs[s->n_long] = me->insn_seq;
-		s->long_ids[s->n_long++] = me->id;
-	}
-	if (other && !same)   /* one overlap per instruction */
-		derived(t, XEV_OVERLAP, me->start, me->start, e);
-}
-
-/* The correct-path long miss `id` ends: it leaves the list. */
-static __attribute__((noinline)) void long_end(struct trace_state *s, uint64_t id)
-{
-	for (int k = 0; k < s->n_long; k++)
-		if (s->long_ids[k] == id) {
-			s->n_long--;
-			s->long_ids[k] = s->long_ids[s->n_long];
-			s->long_seqs[k] = s->long_seqs[s->n_long];
-			break;
-		}
-}
-
-/* miss_begin with no sink (no catchpoints), where the pc's count is at
- * its hash's own slot (or it has no pc): the rest go to miss_begin
- * before anything has changed. Its calls (the long misses' list, an
- * overlap) come last, as tail calls, so no value is kept across a call:
- * a miss event begins every dozen cycles on muldiv. */
-static void miss_begin_quiet(struct xtrace *t, const struct miss_event *me)
-{
-	struct trace_state *s = &t->s;
-	struct pc_count *pc = &s->pcs[pc_hash(me->pc)];
-	if (__builtin_expect(me->correct_path && me->pc && pc->pc != me->pc, 0)) {
-		miss_begin(t, me);
-		return;
-	}
-	struct xevent *e = event_begun(s, me);
-	if (!me->correct_path)
-		return;
-	if (me->pc)
-		pc->misses++;
-	if (is_miss(me->kind))
-		s->misses_active++;
-	if (is_long(me->kind))
-		long_begin(t, me, e);
-	else if (is_frontend(me->kind) &&
-		 (s->last_head_wait == HEAD_L2D || s->last_head_wait == HEAD_DTLB))
-		derived(t, XEV_OVERLAP, me->start, me->start, e);
-}
-
-/* miss_end with no sink, for an event found at its slot_of_id entry:
- * the rest go to miss_end, before anything has changed. */
-static void miss_end_quiet(struct xtrace *t, const struct miss_event *me)
-{
-	struct trace_state *s = &t->s;
-	struct xevent *e = &s->events[s->slot_of_id[me->id % XTRACE_EVENTS]];
-	if (__builtin_expect(!(e->kind < MISS_KIND_COUNT && e->id == me->id), 0)) {
-		miss_end(t, me);
-		return;
-	}
-	e->end = me->end;
-	e->ended = 1;
-	if (!me->correct_path)
-		return;
-	if (is_miss(me->kind)) {
-		if (s->misses_active > 0)
-			s->misses_active--;
-		if (s->stalled) {   /* (see miss_end_of) */
-			s->last_ended = *e;
-			s->miss_ended = 1;
-		}
-	}
-	if (is_long(me->kind))
-		long_end(s, me->id);
-}
-
 static void on_miss(void *ctx, const struct miss_event *me)
 {
-	struct xtrace *t = ctx;
-	if (__builtin_expect(t->sink != NULL, 0)) {
-		if (me->phase == MISS_BEGIN)
-			miss_begin(t, me);
-		else
-			miss_end(t, me);
-	} else if (me->phase == MISS_BEGIN) {
-		miss_begin_quiet(t, me);
-	} else {
-		miss_end_quiet(t, me);
-	}
+	if (me->phase == MISS_BEGIN)
+		miss_begin(ctx, me);
+	else
+		miss_end(ctx, me);
 }
 
 /* A ROB-full or ROB-empty episode begins or ends with this cycle, as the
