@@ -165,42 +165,65 @@ static struct charge_ent *live(struct charge_state *s, uint64_t id)
 	return id && c->id == id ? c : NULL;
 }
 
-/* The oldest entry of the ivx log leaves it: its read-out, if an event
- * still in the ring needs it, charged as transition() would have. */
-static inline void pop_ivx(struct xcharge *xc)
+/* The oldest entry of the ivx log, which an event still in the ring
+ * needs: its read-out, charged as transition() would have. (Out of line:
+ * most entries leave unread.) */
+static __attribute__((noinline)) void read_out_oldest(struct xcharge *xc)
 {
 	struct charge_state *s = xc->s;
 	const struct ivx_pend *e = &s->ivx_log[s->ivx_first % IVX_LOG];
-	int comp = e->p.comp;
-	struct comp_track *t = &s->track[comp];
+	struct comp_track *t = &s->track[e->p.comp];
 	struct charge_ent *owner = live(s, e->owner);
-	int needed = owner || !e->next || live(s, e->next - 1);
-	if (needed) {
-		int64_t now = (int64_t)acct_ivx_point_value(xc->unit[ACCT_IVX], &e->p);
-		if (owner)
-			owner->v[ACCT_IVX] += now - t->last[ACCT_IVX];
-		t->last[ACCT_IVX] = now;
-	}
+	int64_t now = (int64_t)acct_ivx_point_value(xc->unit[ACCT_IVX], &e->p);
+	if (owner)
+		owner->v[ACCT_IVX] += now - t->last[ACCT_IVX];
+	t->last[ACCT_IVX] = now;
+}
+
+/* Does an event still in the ring need the read-out of the ivx log's
+ * oldest entry: the event its cycles go to, or the one its component's
+ * next entry gives cycles to? */
+static inline int oldest_needed(struct charge_state *s)
+{
+	const struct ivx_pend *e = &s->ivx_log[s->ivx_first % IVX_LOG];
+	return live(s, e->owner) || !e->next || live(s, e->next - 1);
+}
+
+/* The oldest entry leaves the log (read out already, or not needed). */
+static inline void drop_oldest(struct charge_state *s)
+{
+	int comp = s->ivx_log[s->ivx_first % IVX_LOG].p.comp;
 	if (s->ivx_newest[comp] == s->ivx_first + 1)
 		s->ivx_newest[comp] = 0;
 	s->ivx_first++;
 }
 
-/* The ivx counters' count of comp now, to go to `owner` (a transition). */
-static void push_ivx(struct xcharge *xc, int comp, const struct charge_ent *owner)
+/* The oldest entry leaves the log, read out if it is needed. */
+static void pop_ivx(struct xcharge *xc)
+{
+	if (oldest_needed(xc->s))
+		read_out_oldest(xc);
+	drop_oldest(xc->s);
+}
+
+/* The ivx counters' count of comp now, to go to `owner` (a
+ * transition). If the log is full, its oldest entry must not be needed
+ * (or have been read out): it is dropped. */
+static inline void push_ivx(struct xcharge *xc, int comp, const struct charge_ent *owner)
 {
 	struct charge_state *s = xc->s;
 	if (s->ivx_end - s->ivx_first == IVX_LOG)
-		pop_ivx(xc);
+		drop_oldest(s);
 	uint64_t n = s->ivx_end++;
 	struct ivx_pend *e = &s->ivx_log[n % IVX_LOG];
 	uint64_t owner_id = owner ? owner->id : 0;
 	e->owner = owner_id;
 	e->next = 0;
-	acct_ivx_point_take(xc->unit[ACCT_IVX], comp, &e->p);
 	if (s->ivx_newest[comp])
 		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = owner_id + 1;
 	s->ivx_newest[comp] = n + 1;
+	/* (last: a tail call from transition) */
+	acct_ivx_point_take(xc->unit[ACCT_IVX], comp, &e->p);
 }
 
 /* Every held-back read-out worked out: the ivx charges and the tracks'
@@ -240,15 +263,18 @@ static __attribute__((noinline)) void transition_slow(struct xcharge *xc, int co
 	}
 }
 
-/* The rest of a transition after the direct counts, the general way:
- * the methods read with count_now, then the ivx point (and a read-out
- * of the oldest, if it leaves the log and is needed). */
+/* The rest of a transition after the direct counts, when some of it is
+ * rare work: the methods read with count_now, the read-out of the ivx
+ * log's oldest entry, then the ivx point. */
 static __attribute__((noinline)) void transition_rest(struct xcharge *xc, int comp, struct charge_ent *owner)
 {
 	if (xc->n_slow[comp])
 		transition_slow(xc, comp, owner);
-	if (xc->unit[ACCT_IVX])
-		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
+	if (!xc->unit[ACCT_IVX])
+		return;
+	if (xc->s->ivx_end - xc->s->ivx_first == IVX_LOG)
+		pop_ivx(xc);
+	push_ivx(xc, comp, owner);   /* (read out later, if needed) */
 }
 
 /* Hand the cycles each method charged to `comp` since owner_id took
@@ -265,48 +291,23 @@ static __attribute__((noinline)) void transition(struct xcharge *xc, int comp, u
 {
 	struct comp_track *t = &xc->s->track[comp];
 	struct charge_ent *owner = live(xc->s, owner_id);
-	int nd = xc->n_direct[comp];
-	if (owner) {
-		for (int i = 0; i < nd; i++) {
-			int m = xc->direct[comp][i].m;
-			int64_t now = (int64_t)*xc->direct[comp][i].ctr;
+	for (int i = 0; i < xc->n_direct[comp]; i++) {
+		int m = xc->direct[comp][i].m;
+		int64_t now = (int64_t)*xc->direct[comp][i].ctr;
+		if (owner)
 			owner->v[m] += now - t->last[m];
-			t->last[m] = now;
-		}
-	} else {
-		for (int i = 0; i < nd; i++)
-			t->last[xc->direct[comp][i].m] = (int64_t)*xc->direct[comp][i].ctr;
+		t->last[m] = now;
 	}
 	struct charge_state *s = xc->s;
-	if (__builtin_expect(xc->n_slow[comp] != 0, 0)) {
+	int ivx = xc->unit[ACCT_IVX] != NULL;
+	/* (the rare work out of line, as a tail call: the usual path makes
+	 * no call before the ivx point's and needs no stack frame) */
+	if (__builtin_expect(xc->n_slow[comp] || (ivx && s->ivx_end - s->ivx_first == IVX_LOG && oldest_needed(s)), 0)) {
 		transition_rest(xc, comp, owner);
 		return;
 	}
-	if (!xc->unit[ACCT_IVX])
-		return;
-	/* push_ivx (read out later, if needed), with no call before the
-	 * point's: a function without a stack frame. The oldest entry, if
-	 * the log is full, leaves it here when no event in the ring needs
-	 * its read-out (pop_ivx's usual case); else transition_rest. */
-	if (s->ivx_end - s->ivx_first == IVX_LOG) {
-		const struct ivx_pend *old = &s->ivx_log[s->ivx_first % IVX_LOG];
-		if (live(s, old->owner) || !old->next || live(s, old->next - 1)) {
-			transition_rest(xc, comp, owner);
-			return;
-		}
-		if (s->ivx_newest[old->p.comp] == s->ivx_first + 1)
-			s->ivx_newest[old->p.comp] = 0;
-		s->ivx_first++;
-	}
-	uint64_t n = s->ivx_end++;
-	struct ivx_pend *e = &s->ivx_log[n % IVX_LOG];
-	uint64_t to = owner ? owner->id : 0;
-	e->owner = to;
-	e->next = 0;
-	if (s->ivx_newest[comp])
-		s->ivx_log[(s->ivx_newest[comp] - 1) % IVX_LOG].next = to + 1;
-	s->ivx_newest[comp] = n + 1;
-	acct_ivx_point_take(xc->unit[ACCT_IVX], comp, &e->p);
+	if (ivx)
+		push_ivx(xc, comp, owner);   /* (read out later, if needed) */
 }
 
 /* Hand comp's cycles to the event they go to now, if that has changed. */
