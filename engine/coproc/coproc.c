@@ -319,28 +319,38 @@ static void advance(struct coproc *cp, uint64_t t, int until_space)
 
 /* ---- the observer -------------------------------------------------------- */
 
+/* The fields the running program asked for, of the retiring e, into rec. */
+static void write_record(const struct coproc *cp, struct coproc_rec *rec, const struct insn_event *e)
+{
+	uint32_t fl = cp->prog.fields;
+	rec->pc = (fl & CPF_PC) ? e->pc : 0;
+	rec->value = (fl & CPF_VALUE) ? e->load_value : 0;
+	rec->addr = (fl & CPF_ADDR) ? e->mem_addr : 0;
+	rec->target = (fl & CPF_TARGET) ? e->next_pc : 0;
+	rec->taken = (fl & CPF_TAKEN) ? (uint8_t)e->taken : 0;
+	rec->kind = (uint8_t)e->kind;
+	rec->seq = e->seq;
+}
+
 static void retire(struct coproc *cp, const struct insn_event *e)
 {
 	struct coproc_run *r = &cp->r;
+	int size = (int)cp->cfg.buffer;
 	r->st.retired_tagged++;
 	advance(cp, e->cycle, 0);
-	uint32_t fl = cp->prog.fields;
-	struct coproc_rec *rec = &cp->buf[(r->head + r->count) % (int)cp->cfg.buffer];
-	if (r->count == (int)cp->cfg.buffer) {
-		if (cp->cfg.policy == COPROC_DROP) {
+	if (r->count == size) {
+		if (cp->cfg.policy != COPROC_STALL) {
 			r->st.drops++;
 			govern(cp, 1);
+			if (cp->cfg.policy == COPROC_REPLACE) {
+				/* a random queued record's place, but the head's
+				 * (being processed: then the new record goes) */
+				r->tag_rng = xorshift32(r->tag_rng);
+				uint32_t k = r->tag_rng % cp->cfg.buffer;
+				if (k)
+					write_record(cp, &cp->buf[(r->head + (int)k) % size], e);
+			}
 			return;
-		}
-		if (cp->cfg.policy == COPROC_REPLACE) {
-			r->st.drops++;
-			govern(cp, 1);
-			r->tag_rng = xorshift32(r->tag_rng);
-			uint32_t k = r->tag_rng % cp->cfg.buffer;
-			if (k == 0)
-				return;   /* the head is being processed: the new record goes */
-			rec = &cp->buf[(r->head + (int)k) % (int)cp->cfg.buffer];
-			goto fill;
 		}
 		r->st.stalls++;
 		advance(cp, 0, 1);
@@ -350,21 +360,13 @@ static void retire(struct coproc *cp, const struct insn_event *e)
 			r->st.stall_cycles += r->now - from;
 			r->stall_until = r->now;
 		}
-		rec = &cp->buf[(r->head + r->count) % (int)cp->cfg.buffer];
 	}
 	govern(cp, 0);
+	write_record(cp, &cp->buf[(r->head + r->count) % size], e);
 	r->count++;
 	r->st.records++;
 	if (r->count > r->st.buffer_max)
 		r->st.buffer_max = r->count;
-fill:
-	rec->pc = (fl & CPF_PC) ? e->pc : 0;
-	rec->value = (fl & CPF_VALUE) ? e->load_value : 0;
-	rec->addr = (fl & CPF_ADDR) ? e->mem_addr : 0;
-	rec->target = (fl & CPF_TARGET) ? e->next_pc : 0;
-	rec->taken = (fl & CPF_TAKEN) ? (uint8_t)e->taken : 0;
-	rec->kind = (uint8_t)e->kind;
-	rec->seq = e->seq;
 }
 
 static void on_insn(void *ctx, const struct insn_event *e)
