@@ -62,6 +62,7 @@ static int test(struct xbreaks *b, struct xbp *bp, const struct xevent *ev, uint
 	if (b->mode == XB_STOP && bp->ignore > 0) {
 		bp->ignore--;
 		bp->hits++;       /* as gdb: a crossing it ignores still counts */
+		bp->run_held++;   /* ... and the run summary must not say it never held */
 		return 0;
 	}
 	return 1;
@@ -275,7 +276,7 @@ const char *xbreaks_take_error(struct xbreaks *b)
 void xbreaks_run_begin(struct xbreaks *b)
 {
 	for (int i = 0; i < b->count; i++)
-		b->bps[i].run_tested = b->bps[i].run_longest = 0;
+		b->bps[i].run_tested = b->bps[i].run_longest = b->bps[i].run_held = 0;
 }
 
 void xbreaks_run_summary(struct xbreaks *b, int short_form, char *buf, size_t n)
@@ -297,6 +298,8 @@ void xbreaks_run_summary(struct xbreaks *b, int short_form, char *buf, size_t n)
 				 (unsigned long long)bp->run_tested, xev_name(bp->ev_kind), longest);
 			return;
 		}
+		if (bp->run_held)
+			continue;     /* it held, its ignore count skipped those: not "none" */
 		if (timed)
 			snprintf(longest, sizeof longest, "; the longest lasted %llu cycles",
 				 (unsigned long long)bp->run_longest);

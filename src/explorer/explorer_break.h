@@ -45,6 +45,7 @@ struct xbp {
 	uint64_t hits;        /* times it stopped the program */
 	uint64_t run_tested;  /* XBP_CATCH: events of its kind tested in the current run */
 	uint64_t run_longest; /* ... and the longest of them that had ended, in cycles */
+	uint64_t run_held;    /* ... and those its condition held for but its ignore count skipped */
 	char where[96];       /* the location as written */
 };
 

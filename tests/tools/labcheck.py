@@ -9,8 +9,10 @@ stderr). When the lines after `$ build/ivx ARGS` include `(ivx) CMD`
 lines, it is an explorer session: the `(ivx)` lines are typed at the
 explorer's prompt, and the other lines are what the console shows; the
 check runs them as a batch script (`ivx -x`), which prints the same.
-Commands run with LC_ALL=C (ASCII panes), HOME in a temporary directory
-and `build/ivx` replaced by IVX. --update rewrites the outputs in place
+Commands run with LC_ALL=C (ASCII panes) and `build/ivx` replaced by
+IVX, with HOME in a temporary directory that lives as long as the lab's
+check: one lab's commands share it (a lab writes the files it reads back,
+databases and the like, under `~/`), and each lab starts with it empty. --update rewrites the outputs in place
 (then review the diff). Exit status 1 if any transcript differs.
 """
 import os
@@ -95,15 +97,19 @@ def main():
     for path in files:
         lines, blocks = parse(path)
         out_lines = list(lines)
-        # replace from the last block backwards so line numbers stay valid
-        for start, end, sessions in reversed(blocks):
+        home = tempfile.TemporaryDirectory()   # the lab's HOME (docstring)
+        tmp = home.name
+        # run the blocks in the lab's order (a later one may read what an
+        # earlier one wrote); replace them from the last backwards so the
+        # line numbers stay valid
+        replaced = []
+        for start, end, sessions in blocks:
             new_body = []
             for cmd, ivx_cmds, expected in sessions:
                 n += 1
-                with tempfile.TemporaryDirectory() as tmp:
-                    t0 = time.time()
-                    got, err = run(ivx, tmp, cmd, ivx_cmds)
-                    dt = time.time() - t0
+                t0 = time.time()
+                got, err = run(ivx, tmp, cmd, ivx_cmds)
+                dt = time.time() - t0
                 if err:
                     print("FAIL %s:%d: %s" % (path, start + 1, err))
                     fail += 1
@@ -128,9 +134,11 @@ def main():
                     import difflib
                     for d in list(difflib.unified_diff(want, got_lines, "doc", "ivx", lineterm=""))[:40]:
                         print("   " + d)
-            if update:
-                out_lines[start + 1:end] = new_body
+            replaced.append((start, end, new_body))
+        home.cleanup()
         if update:
+            for start, end, new_body in reversed(replaced):
+                out_lines[start + 1:end] = new_body
             open(path, "w").write("\n".join(out_lines))
             print("updated " + path)
     for s in slow:
