@@ -55,8 +55,8 @@ static void strip(struct textbuf *tb, int y, const char *label, const struct str
 	}
 	if (what == 0)
 		tb_printf(tb, LABEL_W + w + 1, y, TB_DIM, "0..100%%");
-	else
-		tb_printf(tb, LABEL_W + w + 1, y, TB_DIM, "max %.0f", top);
+	else   /* a column averages its strata: often under one message each */
+		tb_printf(tb, LABEL_W + w + 1, y, TB_DIM, top > 0 && top < 10 ? "max %.1f" : "max %.0f", top);
 }
 
 static void strat_render(struct pane *p, struct explorer *x, struct textbuf *tb)
