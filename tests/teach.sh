@@ -67,6 +67,13 @@ script 0 "warning: no l2d miss lasts more than 291 cycles unless it waits for a 
 script 0 "Catchpoint 1 (l2d ends if latency > 300) held for none of the 72 l2d events tested in this run; the longest lasted 291 cycles" \
     "catch l2d if latency > 300" "continue"
 script 0 "Catchpoint 1 (l2d ended after 291 cycles)" "catch l2d if latency > 261" "continue"
+# ... but one whose ignore count skipped the hits held: it must not say "none"
+script 0 "breakpoint already hit 72 times" "catch l2d if latency > 200" "ignore 1 100" "continue" "info breakpoints"
+if grep -qF "held for none" "$tmp/out"; then
+    bad "an ignored catchpoint that held said it held for none"
+else
+    pass=$((pass + 1))
+fi
 
 # -- a cold bl: the misprediction and the I-cache miss at its target, apart
 script 0 "of the 258 cycles, the redirected fetch waited 250 on an l2i miss (cycles 301-550); the misprediction itself: 8" \
