@@ -15,8 +15,10 @@
 # cycles must be identical in every run; it fails if they are not) and adds
 # each policy's per-instruction samples over the runs before computing the
 # error against that one oracle, as DCPI merges the profiles of many runs.
-# N runs take N times as long (the default configuration: a few minutes per
-# run of the suite on an idle machine; whole runs, CYCLES=0: about 12).
+# N runs take N times as long: one run of the suite takes about a minute in
+# the default configuration, about 5 minutes with whole runs (CYCLES=0)
+# (measured 2026-11-26 at a load average near 4). The default stays one
+# run of 5M cycles; docs/attribution.md gives the errors with more.
 # ATTRIB_VALIDATE_OUT=DIR keeps the JSONs there (NAME.sSEED.json) and
 # reuses the ones already present, so an interrupted measurement resumes and
 # a finished one can be re-analysed; the configuration is stamped in
