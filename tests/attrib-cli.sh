@@ -8,7 +8,8 @@
 #                  (cause bpred) to branches and nothing else;
 # and the command's contract: the oracle accounts for every cycle, TIP with
 # a sample every cycle is exact, the same seed gives the same output and
-# another seed other samples, JSON is well-formed, bad options exit 2.
+# another seed other samples (and the same oracle), the JSON's raw units
+# add up, JSON is well-formed, bad options exit 2.
 IVX=${1:-${IVX:-build/ivx}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,6 +47,21 @@ assert abs(top['sampled_share']['tip'] - top['true_share']) < 0.05, top
 assert top['every_cycle_share']['lci'] < 0.1 * top['true_share'], top
 for p in ('head', 'nci', 'dispatch', 'lci'):
     assert d['policies'][p]['every_cycle']['error'] > d['policies']['tip']['every_cycle']['error']
+PY"
+    check "k3 JSON, seed 2: raw units add up, same oracle as seed 1, other samples" "'$IVX' attrib --period 64 --seed 2 --json $tmp/k3s2.json $k3 -- miss 100 >/dev/null 2>$tmp/err && python3 - $tmp/k3.json $tmp/k3s2.json <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    U = d['unit']
+    assert sum(i['true_units'] for i in d['instructions']) + d['oracle']['unattributed_units'] == d['cycles'] * U
+    for p, modes in d['policies'].items():
+        for m, v in modes.items():
+            assert sum(i[m + '_units'][p] for i in d['instructions']) == v['attributed_units'], (p, m)
+    assert d['policies']['tip']['every_cycle']['attributed_units'] == d['cycles'] * U - d['oracle']['unattributed_units']
+truth = lambda d: {i['pc']: i['true_units'] for i in d['instructions']}
+assert truth(a) == truth(b) and a['cycles'] == b['cycles'] and a['seed'] == 1 and b['seed'] == 2
+tip = lambda d: {i['pc']: i['sampled_units']['tip'] for i in d['instructions']}
+assert tip(a) != tip(b)
 PY"
     check "k2 JSON: flush cycles go to branches only" "python3 - $tmp/k2.json <<'PY'
 import json, sys

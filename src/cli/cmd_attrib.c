@@ -185,11 +185,13 @@ static int write_json(const char *path, const struct attrib *a, const struct pro
 	fprintf(f, "{\"program\":");
 	outfile_json_string(f, prog_path ? prog_path : program_name(prog));
 	fprintf(f, ",\"complete\":%s,\"cycles\":%llu,\"commits\":%llu,\"unit\":%llu,\"period\":%llu,\"delta\":%llu,"
-		"\"seed\":%llu,\"samples\":%llu,\"oracle\":{\"unattributed_cycles\":%.4f,\"causes\":{",
+		"\"seed\":%llu,\"samples\":%llu,\"oracle\":{\"unattributed_cycles\":%.4f,\"unattributed_units\":%llu,"
+		"\"causes\":{",
 		complete ? "true" : "false", (unsigned long long)st.cycles, (unsigned long long)st.commits,
 		(unsigned long long)U, (unsigned long long)cfg->period, (unsigned long long)cfg->delta,
 		(unsigned long long)cfg->seed, (unsigned long long)st.sample_cycles,
-		(double)(st.oracle_unattributed + st.lost) / (double)U);
+		(double)(st.oracle_unattributed + st.lost) / (double)U,
+		(unsigned long long)(st.oracle_unattributed + st.lost));
 	for (int k = 0; k < ATTRIB_CAUSE_COUNT; k++)
 		fprintf(f, "%s\"%s\":%.4f", k ? "," : "", attrib_cause_name(k), (double)st.cause_units[k] / (double)U);
 	fprintf(f, "}},\"policies\":{");
@@ -199,9 +201,10 @@ static int write_json(const char *path, const struct attrib *a, const struct pro
 		for (int m = 0; m < ATTRIB_MODE_COUNT; m++) {
 			double tv, rel;
 			attrib_error(a, m, p, &tv, &rel);
-			fprintf(f, "%s\"%s\":{\"error\":%.6f,\"rel_error\":%.6f,\"attributed_cycles\":%.4f,\"dropped_samples\":%llu}",
+			fprintf(f, "%s\"%s\":{\"error\":%.6f,\"rel_error\":%.6f,\"attributed_cycles\":%.4f,"
+				"\"attributed_units\":%llu,\"dropped_samples\":%llu}",
 				m ? "," : "", mode_key[m], tv, rel, (double)st.est_units[m][p] / (double)U,
-				(unsigned long long)st.dropped[m][p]);
+				(unsigned long long)st.est_units[m][p], (unsigned long long)st.dropped[m][p]);
 		}
 		fprintf(f, "}");
 	}
@@ -221,7 +224,8 @@ static int write_json(const char *path, const struct attrib *a, const struct pro
 		outfile_json_string(f, where);
 		fprintf(f, ",\"instruction\":");
 		outfile_json_string(f, text);
-		fprintf(f, ",\"true_cycles\":%.4f,\"true_share\":%.6f,\"causes\":{", (double)t / (double)U, share(t, all));
+		fprintf(f, ",\"true_cycles\":%.4f,\"true_units\":%llu,\"true_share\":%.6f,\"causes\":{",
+			(double)t / (double)U, (unsigned long long)t, share(t, all));
 		int first = 1;
 		for (int k = 0; k < ATTRIB_CAUSE_COUNT; k++)
 			if (r->cause[k]) {
@@ -235,6 +239,12 @@ static int write_json(const char *path, const struct attrib *a, const struct pro
 			for (int p = 0; p < ATTRIB_POLICY_COUNT; p++)
 				fprintf(f, "%s\"%s\":%.6f", p ? "," : "", attrib_policy_name(p),
 					share(r->est[m][p], st.est_units[m][p]));
+			fprintf(f, "}");
+			/* the raw amounts, so profiles of several runs add exactly */
+			fprintf(f, ",\"%s_units\":{", mode_key[m]);
+			for (int p = 0; p < ATTRIB_POLICY_COUNT; p++)
+				fprintf(f, "%s\"%s\":%llu", p ? "," : "", attrib_policy_name(p),
+					(unsigned long long)r->est[m][p]);
 			fprintf(f, "}");
 		}
 		fprintf(f, "}");
