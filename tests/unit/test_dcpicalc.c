@@ -9,7 +9,8 @@
  * stall after a load names the load, and DMISS samples rule it out.
  * ivx's estimator (--estimator ivx) counts a pair's samples together,
  * pools every issue point consistent
- * with the lowest cluster's estimate, and moves the classes' estimates the
+ * with the lowest cluster's estimate (or, when none is, with its lowest
+ * point), and moves the classes' estimates the
  * least, in the metric of their variances, that makes the flow equations
  * hold, and leaves out the classes without an estimate; the calls its
  * callers make weigh with a procedure's own estimate of its entry (and
@@ -311,6 +312,15 @@ static void pooling_takes_every_point_consistent_with_the_estimate(void **state)
 	assert_int_equal(u3[0], 1);
 	assert_int_equal(u3[1], 0);   /* 920 against 800 +- 85 (three sigma) */
 	assert_true(fabs(f - 100) < 1e-9);
+	/* a loose cluster of well-sampled points (1000 and 1390, one of
+	 * them stalled): its mean 1195 is beyond three sigma of both, so the
+	 * pool starts again from the lowest */
+	double lc[2] = { 1000, 1390 };
+	int u4[2] = { 1, 1 };
+	f = dcc_class_pool(lc, NULL, 2, 1195, u4);
+	assert_true(fabs(f - 1000) < 1e-9);
+	assert_int_equal(u4[0], 1);
+	assert_int_equal(u4[1], 0);
 }
 
 static void the_callers_calls_weigh_with_the_entrys_own_estimate(void **state)
