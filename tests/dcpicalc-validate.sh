@@ -24,9 +24,19 @@
 # flow reconciliation) instead of the paper's estimator.
 # DCPICALC_VALIDATE_REUSE=1 (with DCPICALC_VALIDATE_DIR) analyses the
 # profiles kept there again instead of profiling anew.
+# DCPICALC_VALIDATE_RUNS=N profiles each workload N times, with seeds 1..N
+# (the randomized sampling periods fall elsewhere each run), into one
+# database: DCPI's practice of merging runs, samples and truth adding up
+# (default 1). The database remembers how many runs it holds
+# (DB/validate-runs); with REUSE, a database of fewer runs gets the missing
+# seeds added, so 1 -> 4 -> 8 profiles only the new runs.
 IVX=${1:-${IVX:-build/ivx}}
 shift 2>/dev/null
 PERIODS=${*:-4096 1024}
+RUNS=${DCPICALC_VALIDATE_RUNS:-1}
+case $RUNS in
+''|*[!0-9]*|0) echo "dcpicalc-validate: DCPICALC_VALIDATE_RUNS=$RUNS: not a positive number"; exit 2 ;;
+esac
 # DCPICALC_VALIDATE_DIR=DIR keeps the profiles there (to analyse them again)
 if [ -n "$DCPICALC_VALIDATE_DIR" ]; then
 	tmp=$DCPICALC_VALIDATE_DIR
@@ -38,17 +48,30 @@ fi
 command -v python3 >/dev/null 2>&1 || { echo "dcpicalc-validate: needs python3"; exit 1; }
 status=0
 for P in $PERIODS; do
-	echo "dcpicalc-validate: CYCLES period $P (ivx profile --config data/configs/inorder.ini --period $P), estimator ${DCPICALC_VALIDATE_ESTIMATOR:-paper}"
+	echo "dcpicalc-validate: CYCLES period $P (ivx profile --config data/configs/inorder.ini --period $P, seeds 1..$RUNS merged), estimator ${DCPICALC_VALIDATE_ESTIMATOR:-paper}"
 	printf '%-10s %8s %7s %7s %7s %7s %8s %8s %8s\n' workload samples 'f<=5%' 'f<=10%' 'f<=15%' unexpl culprit cul-pc 'edge10%'
 	for w in ${DCPICALC_VALIDATE_WORKLOADS:-branchy crc hashtab icache interp matmul muldiv ptrchase qsort recurse sieve stream strproc}; do
 		prog=data/bin/workloads/$w
 		db=$tmp/$w-$P
+		done_runs=0
 		if [ -n "$DCPICALC_VALIDATE_REUSE" ] && [ -d "$db" ]; then
-			:
-		elif ! rm -rf "$db" || ! nice "$IVX" profile --quiet --config data/configs/inorder.ini --period "$P" --db "$db" "$prog" \
-			>/dev/null 2>"$tmp/err"; then
-			echo "dcpicalc-validate: profile $w failed: $(cat "$tmp/err")"; status=1; continue
+			done_runs=$(cat "$db/validate-runs" 2>/dev/null || echo 1)
+		else
+			rm -rf "$db"
 		fi
+		if [ "$done_runs" -gt "$RUNS" ]; then
+			echo "dcpicalc-validate: $db holds $done_runs runs, more than DCPICALC_VALIDATE_RUNS=$RUNS"; status=1; continue
+		fi
+		seed=$((done_runs + 1))
+		while [ "$seed" -le "$RUNS" ]; do
+			if ! nice "$IVX" profile --quiet --config data/configs/inorder.ini --period "$P" --seed "$seed" --db "$db" "$prog" \
+				>/dev/null 2>"$tmp/err"; then
+				echo "dcpicalc-validate: profile $w (seed $seed) failed: $(cat "$tmp/err")"; status=1; break
+			fi
+			echo "$seed" >"$db/validate-runs"
+			seed=$((seed + 1))
+		done
+		[ "$seed" -gt "$RUNS" ] || continue
 		if ! "$IVX" dcpicalc --db "$db" --all --estimator "${DCPICALC_VALIDATE_ESTIMATOR:-paper}" --json "$tmp/$w-$P.json" >"$tmp/$w-$P.txt" 2>"$tmp/err"; then
 			echo "dcpicalc-validate: dcpicalc $w failed: $(cat "$tmp/err")"; status=1; continue
 		fi

@@ -667,14 +667,17 @@ static void propagate(struct dcc *a)
 static int reconcile(struct dcc *a)
 {
 	int nc = a->n_cls, nq = 2 * (int)a->nb + 2;
-	double *var = ivx_calloc((size_t)nc, sizeof(double)), *coef = ivx_calloc((size_t)nc, sizeof(double));
-	double *prior = ivx_calloc((size_t)nc, sizeof(double));
-	int *start = ivx_calloc((size_t)nq + 1, sizeof(int)), *touched = ivx_calloc((size_t)nc + a->ne + 2, sizeof(int));
-	size_t cap = (size_t)nq * 2 + a->ne * 2 + 4;
+	/* one more unknown than classes: the calls from other procedures of
+	 * a procedure that calls itself (its entry equation, below) */
+	double *var = ivx_calloc((size_t)nc + 1, sizeof(double)), *coef = ivx_calloc((size_t)nc + 1, sizeof(double));
+	double *prior = ivx_calloc((size_t)nc + 1, sizeof(double));
+	double *x = ivx_calloc((size_t)nc + 1, sizeof(double)), *xv = ivx_calloc((size_t)nc + 1, sizeof(double));
+	int *start = ivx_calloc((size_t)nq + 2, sizeof(int)), *touched = ivx_calloc((size_t)nc + a->ne + 2, sizeof(int));
+	size_t cap = (size_t)nq * 2 + a->ne * 2 + a->n + 6;
 	int *ecls = ivx_calloc(cap, sizeof(int)), *nblk = ivx_calloc((size_t)nc, sizeof(int));
 	double *ecoef = ivx_calloc(cap, sizeof(double));
 	int rc = -1;
-	if (!var || !coef || !prior || !start || !touched || !ecls || !ecoef || !nblk)
+	if (!var || !coef || !prior || !start || !touched || !ecls || !ecoef || !nblk || !x || !xv)
 		goto out;
 	/* blocks entered by a fall-through: their head may pair with the
 	 * block before, one cycle fewer than their M */
@@ -724,8 +727,19 @@ static int reconcile(struct dcc *a)
 	}
 	/* the calls known from the callers: a second estimate of the entry's
 	 * class, weighed with the first by their variances */
-	int bc = a->back_cls;
-	if (a->calls >= 0 && bc >= 0 && bc < nc) {
+	int bc = a->back_cls, self = 0;
+	for (size_t i = 0; i < a->n; i++)
+		self += a->code[i].kind == INSN_KIND_CALL && a->code[i].target == a->code[0].pc;
+	if (a->calls >= 0 && bc >= 0 && bc < nc && self) {
+		/* a procedure that calls itself: the callers' sum covers the
+		 * other procedures only (dcpicalc_calls.c leaves the calls to
+		 * itself out), and its entry runs that often plus as often as
+		 * its own call sites, which this solve estimates: an equation
+		 * F(entry) = calls + sum F(call site), the calls an unknown of
+		 * their own whose prior is the callers' estimate */
+		prior[nc] = a->calls;
+		var[nc] = a->calls_var;
+	} else if (a->calls >= 0 && bc >= 0 && bc < nc) {
 		if (prior[bc] < 0 || !(var[bc] > 0)) {
 			prior[bc] = a->calls;
 			var[bc] = a->calls_var;
@@ -759,9 +773,35 @@ static int reconcile(struct dcc *a)
 			q++;
 		}
 	}
+	int n_unk = nc;
+	if (a->calls >= 0 && bc >= 0 && bc < nc && self) {
+		/* F(entry) - calls - sum F(call site) = 0 */
+		coef[bc] += 1;
+		for (size_t i = 0; i < a->n; i++)
+			if (a->code[i].kind == INSN_KIND_CALL && a->code[i].target == a->code[0].pc)
+				coef[a->blocks[a->res[i].block].cls] -= 1;
+		coef[nc] = -1;
+		start[q] = (int)nk;
+		for (int c = 0; c <= nc; c++)
+			if (coef[c] != 0 && nk < cap) {
+				ecls[nk] = c;
+				ecoef[nk++] = coef[c];
+				coef[c] = 0;
+			}
+		q++;
+		n_unk = nc + 1;
+	}
 	start[q] = (int)nk;
-	rc = dcc_flow_reconcile(nc, prior, var, a->cls_freq, a->cls_var, q, start, ecls, ecoef);
+	memcpy(x, a->cls_freq, (size_t)nc * sizeof *x);
+	memcpy(xv, a->cls_var, (size_t)nc * sizeof *xv);
+	x[nc] = prior[nc];
+	xv[nc] = var[nc];
+	rc = dcc_flow_reconcile(n_unk, prior, var, x, xv, q, start, ecls, ecoef);
+	memcpy(a->cls_freq, x, (size_t)nc * sizeof *x);
+	memcpy(a->cls_var, xv, (size_t)nc * sizeof *xv);
 out:
+	ivx_free(x);
+	ivx_free(xv);
 	ivx_free(var);
 	ivx_free(prior);
 	ivx_free(coef);

@@ -235,14 +235,21 @@ out:
  * deviations of the Poisson noise around F M_i (neither a stall nor a
  * point that issues in fewer cycles than its M) joins; F becomes their
  * sum S / sum M, and the test is redone until the set stays (at most 8
- * rounds). More points, less noise; a point far off either way stays out. */
+ * rounds). More points, less noise; a point far off either way stays out.
+ * When no point at all is that close to the cluster's F (two points with
+ * a thousand samples each, 1.4 times apart: within the cluster's width,
+ * far beyond their noise), the pool starts again from the cluster's
+ * lowest point. */
 #define DCC_POOL_SIGMA 3.0
 
 double dcc_class_pool(const double *r, const double *w, int n, double f0, int *used)
 {
-	double f = f0;
+	double f = f0, lo = -1;
 	if (f <= 0)
 		return f0;
+	for (int k = 0; k < n; k++)
+		if (used[k] && r[k] > 0 && (lo < 0 || r[k] < lo))
+			lo = r[k];
 	for (int round = 0; round < 8; round++) {
 		double ss = 0, sm = 0;
 		int changed = 0;
@@ -257,6 +264,16 @@ double dcc_class_pool(const double *r, const double *w, int n, double f0, int *u
 				ss += s;
 				sm += wk;
 			}
+		}
+		if (sm <= 0 && round == 0 && lo > 0 && lo < f) {
+			/* the cluster's points disagree beyond their noise (a
+			 * loose cluster of well-sampled points, one of them
+			 * stalled): dynamic stalls only add, so start again from
+			 * its lowest point */
+			f = lo;
+			lo = -1;
+			round = -1;
+			continue;
 		}
 		if (sm <= 0)
 			return f0;

@@ -22,6 +22,15 @@
  * call (BLR) gives no answer for any of its procedures: an unseen caller
  * would make the sum too low. Call sites in procedures without samples
  * count as never run.
+ *
+ * A procedure's calls to itself are left out of its sum: they are not
+ * known from outside, and its own analysis ties them to its entry (the
+ * entry runs as often as the calls from outside plus its own call sites,
+ * an equation of the reconciliation in dcpicalc.c). For such a procedure
+ * the calls from outside are usually few (main calling fib once), so a
+ * call site estimated at zero does not make them unknown but adds its
+ * bound (no sample in its block's M cycles: F M below about 1), and the
+ * unanalysed procedures without samples add one call per period.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +46,9 @@ struct callee {
 	uint64_t entry;
 	double execs, var;     /* sum over call sites: executions, their variance */
 	int unknown;           /* a call site without an estimate */
+	int rare;              /* call sites estimated at zero with low confidence */
+	double rare_var;       /* ... their variance: no sample in their block's M cycles */
+	int self;              /* the procedure calls itself */
 };
 
 struct dcpicalc_calls {
@@ -114,8 +126,23 @@ static int add_sites(struct dcpicalc_calls *c, const struct machine_config *mc, 
 			snprintf(msg, msg_n, "dcpicalc: out of memory");
 			return -1;
 		}
+		/* a call to itself is not a call from outside: the procedure's
+		 * own analysis ties it to its entry (reconcile() in dcpicalc.c) */
+		if (x->target == pr->code[0].pc) {
+			e->self = 1;
+			continue;
+		}
 		const struct dcc_block *b = dcc_block_at(a, (size_t)dcc_result_at(a, i)->block);
-		if (b->freq < 0 || !(b->var > 0) || (b->freq == 0 && b->conf < 1)) {
+		if (b->freq == 0 && b->conf < 1) {
+			/* no sample in the block's M cycles: F M is about 1 at
+			 * most, which bounds it only on the scale of the
+			 * sampling period */
+			double m = b->m_total > 1 ? b->m_total : 1;
+			e->rare++;
+			e->rare_var += period * period / (m * m);
+			continue;
+		}
+		if (b->freq < 0 || !(b->var > 0)) {
 			e->unknown = 1;
 			continue;
 		}
@@ -200,10 +227,23 @@ int dcpicalc_calls_of(const struct dcpicalc_calls *c, const char *image, uint64_
 		const struct callee *e = &c->v[i];
 		if (e->entry != entry || strcmp(e->image, image))
 			continue;
-		if (e->unknown || !(e->var > 0))
+		/* a call site estimated at zero leaves the calls unknown (it
+		 * may run a thousand times between samples), except for a
+		 * procedure that calls itself: there the calls from outside
+		 * are typically few beside the recursion, and their bound
+		 * weighs in its entry equation */
+		if (e->unknown || (e->rare && !e->self))
+			return -1;
+		double v = (e->var + e->rare_var) / (period * period);
+		/* ... and the call sites in procedures without a sample (never
+		 * analysed: main calling a recursive fib once) ran in less
+		 * than a sampling period's cycles: about one per period at most */
+		if (e->self)
+			v += 1.0;
+		if (!(v > 0))
 			return -1;
 		*calls = e->execs / period;
-		*var = e->var / (period * period);
+		*var = v;
 		return 0;
 	}
 	return -1;

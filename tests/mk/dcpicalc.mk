@@ -5,17 +5,22 @@
 #                      is known by construction (a D-miss per iteration, a
 #                      multiply/divide chain, an I-cache conflict, branch
 #                      mispredictions), what the JSON says of them, bad input
+#   dcpicalc-merge     a database of two runs (two seeds): truth and samples
+#                      add up, estimates are compared with the merged truth
 #   dcpicalc-validate  accuracy over the workload suite on the in-order
 #                      machine (frequencies, culprits, unexplained stalls,
 #                      edges): the table in docs/dcpicalc.md
 # The unit tests (tests/unit/test_dcpicalc.c) run with `make unit`.
-.PHONY: dcpicalc-cli dcpicalc-validate
+.PHONY: dcpicalc-cli dcpicalc-merge dcpicalc-validate
 dcpicalc-cli: $(BUILD)/ivx
 	@tests/dcpicalc-cli.sh $(BUILD)/ivx
+
+dcpicalc-merge: $(BUILD)/ivx
+	@tests/dcpicalc-merge.sh $(BUILD)/ivx
 
 dcpicalc-validate: $(BUILD)/ivx
 	@tests/dcpicalc-validate.sh $(BUILD)/ivx
 
-TEST_TARGETS     += dcpicalc-cli
-CHECK_TARGETS    += dcpicalc-cli
+TEST_TARGETS     += dcpicalc-cli dcpicalc-merge
+CHECK_TARGETS    += dcpicalc-cli dcpicalc-merge
 VALIDATE_TARGETS += dcpicalc-validate
