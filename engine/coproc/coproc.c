@@ -515,7 +515,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->prog = *p;
 	cp->core = c;
 	/* A program may say how large a CAM and data array it lays itself out
-	 * in (value-topk.s: a pc entry and 4 (load, value) entries per slot):
+	 * in (value_topk.s: a pc entry and 4 (load, value) entries per slot):
 	 * the co-processor is built at least that large, as the hardware is
 	 * sized for its programs; a larger setting is kept. */
 	int64_t need_cam = coproc_prog_param(p, "cam_entries", 0), need_data = coproc_prog_param(p, "data_words", 0);

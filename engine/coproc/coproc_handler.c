@@ -15,6 +15,10 @@
  *              slot, mask loads characterised with confidence, move the
  *              PC filter (divide the program into partitions on
  *              thrashing, step through them, merge them again), reset.
+ *              With `.param ways K` (value_topk.s, ours) slot i's total
+ *              is b1+i and its K (load, value) ways are CAM entries
+ *              i + slots*(j+1), with counts at b1 and inherited counts
+ *              at b3 + entry (harvest_ways).
  *   edge       slot i = CAM entry i (a branch pc), b0+i taken and b1+i
  *              not-taken counts. Harvest, reset.
  *   callstack  b1+d calls made at depth d (d < param depth); i1 deepest
@@ -106,7 +110,7 @@ static int64_t param(const struct coproc *cp, const char *name, int64_t dflt)
 }
 
 /* The value program's (load, value) entries per slot: 0 for value.s (one
- * active value per slot), value-topk.s's `.param ways` (ours). */
+ * active value per slot), value_topk.s's `.param ways` (ours). */
 static int value_ways(const struct coproc *cp)
 {
 	int64_t w = coproc_prog_param(&cp->prog, "ways", 0);
@@ -196,7 +200,7 @@ static uint64_t release_held(struct coproc *cp)
 	return n * cp->cfg.mask_cycles;
 }
 
-/* value-topk.s's slot i (ours): CAM entry i holds the load's pc and way j
+/* value_topk.s's slot i (ours): CAM entry i holds the load's pc and way j
  * is CAM entry i + slots * (j + 1), keyed by the value xor the pc shifted
  * left by `key_shift`; b1 + entry holds the slot's total and each way's
  * count, b3 + entry the count a way inherited when it was taken over
@@ -230,7 +234,7 @@ static uint64_t harvest_value(struct coproc *cp, int mask)
 		if (!cp->cam_valid[i])
 			continue;
 		cost += cp->cfg.slot_cycles;
-		/* the active value's region: its hits and misses since it was selected */
+		/* value.s: the active value's region, its hits and misses since it was selected */
 		struct coproc_pentry *e = ways ? harvest_ways(cp, i, slots, ways, &cost)
 					       : padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i),
 						      word(cp, 1, i) + word(cp, 3, i));
