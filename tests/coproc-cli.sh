@@ -15,7 +15,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 w=data/bin/workloads/crc
 [ -x "$w" ] || { echo "coproc-cli: $w not built (make data)"; exit 1; }
 
-for p in value edge callstack; do
+for p in value edge callstack value_topk; do
     if "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e"; then ok; else bad "coproc-asm $p: $(cat "$tmp/e")"; fi
     n=$(grep -c '^ *[0-9][0-9]*  ' "$tmp/l")
     src=$(grep -v '^ *;' "data/coproc/$p.s" | grep -v '^ *\.' | grep -c '[a-z]')

@@ -28,7 +28,9 @@
 # all), COPROC_VALIDATE_LARGE_CASES the large-input ones (default
 # bzip2-compress gzip-compress lua sqlite3: 30M cycles each is slow). Extra options for every
 # run: COPROC_VALIDATE_OPTS (e.g. "-C resample=4000000");
-# COPROC_VALIDATE_SUITE=0 runs the real programs only.
+# COPROC_VALIDATE_SUITE=0 runs the real programs only;
+# COPROC_VALIDATE_PROGRAM=value_topk measures data/coproc/value_topk.s
+# instead of value.s (the titles still say value).
 # Besides the issue's error (execution-weighted mean |est - true| of each
 # load's top-value invariance), every table gives the paper's measure
 # (rms over the values making up >= 10% of a load, weighted by value
@@ -37,7 +39,7 @@ set -u
 IVX=${1:-build/ivx}
 case $IVX in /*) ;; *) IVX=$(pwd)/$IVX ;; esac
 OPTS=${COPROC_VALIDATE_OPTS:-}
-VALUE=$(pwd)/data/coproc/value.s   # (the real programs run from their inputs directory)
+VALUE=$(pwd)/data/coproc/${COPROC_VALIDATE_PROGRAM:-value}.s   # (the real programs run from their inputs directory)
 CYC=${COPROC_VALIDATE_CYCLES:-3000000}
 FF=${COPROC_VALIDATE_FF:-10000000}
 . "$(dirname "$0")/tools/bench-lib.sh"

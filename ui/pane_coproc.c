@@ -4,7 +4,9 @@
  * they tag, the sample buffer filling and draining, and the slots (for
  * the value program: each load's pc, active value, its hits over the
  * region since it became active, the slot's total samples, and whether
- * the handler masked it; "full" when the total counter saturated).
+ * the handler masked it; "full" when the total counter saturated; for
+ * value_topk.s, ours, the value whose way counts most, its own hits
+ * (count less what the way inherited) and the number of ways in use).
  */
 #include <stdio.h>
 #include <string.h>
@@ -64,7 +66,11 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	if (++y >= tb->h)
 		return;
 	int value = !strcmp(pr->handler, "value"), edge = !strcmp(pr->handler, "edge");
-	if (value)
+	int ways = value ? (int)coproc_prog_param(pr, "ways", 0) : 0;
+	if (ways)
+		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %18s %11s %5s %5s %s", "slot", "pc", "symbol",
+			  "top way's value", "own/count", "ways", "total", "state");
+	else if (value)
 		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %18s %11s %5s %5s %s", "slot", "pc", "symbol",
 			  "active value", "hits/region", "match", "total", "state");
 	else if (edge)
@@ -86,7 +92,26 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		shown++;
 		char sym[64];
 		explorer_describe(x, sl.pc, sym, sizeof sym);
-		if (value) {
+		if (ways) {
+			/* the ways: CAM entries i + n * (j + 1), count at b1, inherited at b3 */
+			struct coproc_slot wy, top = { 0 };
+			int inuse = 0;
+			for (int j = 0; j < ways; j++) {
+				coproc_slot(cp, i + n * (j + 1), &wy);
+				if (!wy.valid)
+					continue;
+				inuse++;
+				if (!top.valid || wy.w[1] > top.w[1])
+					top = wy;
+			}
+			int shift = (int)coproc_prog_param(pr, "key_shift", 40) & 63;
+			const char *st = sl.masked ? "masked" : sl.w[1] == cmax ? "full" : "";
+			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL, "%4d %#10llx %-22.22s %#18llx %5llu/%-5llu %5d %5llu %s",
+				  i, (unsigned long long)sl.pc, sym,
+				  (unsigned long long)(top.valid ? top.pc ^ (sl.pc << shift) : 0),
+				  (unsigned long long)(top.w[1] > top.w[3] ? top.w[1] - top.w[3] : 0),
+				  (unsigned long long)top.w[1], inuse, (unsigned long long)sl.w[1], st);
+		} else if (value) {
 			/* the active value's region: hits and misses since it was selected */
 			uint64_t region = sl.w[1] + sl.w[3];
 			const char *st = sl.masked ? "masked" : sl.w[2] == cmax ? "full" : "";

@@ -514,6 +514,16 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->cfg = *cfg;
 	cp->prog = *p;
 	cp->core = c;
+	/* A program may say how large a CAM and data array it lays itself out
+	 * in (value_topk.s: a pc entry and 4 (load, value) entries per slot):
+	 * the co-processor is built at least that large, as the hardware is
+	 * sized for its programs; a larger setting is kept. */
+	int64_t need_cam = coproc_prog_param(p, "cam_entries", 0), need_data = coproc_prog_param(p, "data_words", 0);
+	if (need_cam > (int64_t)cp->cfg.cam && need_cam <= 65536)
+		cp->cfg.cam = (uint32_t)need_cam;
+	if (need_data > (int64_t)cp->cfg.data && need_data <= 65536)
+		cp->cfg.data = (uint32_t)need_data;
+	cfg = &cp->cfg;
 	size_t sz[7] = {
 		align8(TAG_RING * sizeof(uint64_t)),
 		align8(cfg->buffer * sizeof(struct coproc_rec)),

@@ -15,6 +15,10 @@
  *              slot, mask loads characterised with confidence, move the
  *              PC filter (divide the program into partitions on
  *              thrashing, step through them, merge them again), reset.
+ *              With `.param ways K` (value_topk.s, ours) slot i's total
+ *              is b1+i and its K (load, value) ways are CAM entries
+ *              i + slots*(j+1), with counts at b1 and inherited counts
+ *              at b3 + entry (harvest_ways).
  *   edge       slot i = CAM entry i (a branch pc), b0+i taken and b1+i
  *              not-taken counts. Harvest, reset.
  *   callstack  b1+d calls made at depth d (d < param depth); i1 deepest
@@ -105,12 +109,23 @@ static int64_t param(const struct coproc *cp, const char *name, int64_t dflt)
 	return coproc_prog_param(&cp->prog, name, dflt);
 }
 
-/* Invalidate the CAM, clear the slots' data words and the index registers. */
+/* The value program's (load, value) entries per slot: 0 for value.s (one
+ * active value per slot), value_topk.s's `.param ways` (ours). */
+static int value_ways(const struct coproc *cp)
+{
+	int64_t w = coproc_prog_param(&cp->prog, "ways", 0);
+	return w < 0 ? 0 : w > 64 ? 64 : (int)w;
+}
+
+/* Invalidate the CAM, clear the slots' data words and the index registers.
+ * With ways, a slot's words are at b1 and b3 + its CAM entries (the slot's
+ * and its ways'). */
 static void reset_slots(struct coproc *cp, int slots)
 {
 	memset(cp->cam_valid, 0, cp->cfg.cam);
+	int n = slots * (value_ways(cp) + 1);
 	for (int k = 0; k < COPROC_NB; k++)
-		for (int i = 0; i < slots; i++)
+		for (int i = 0; i < n; i++)
 			cp->data[(cp->prog.breg[k] + (uint32_t)i) % cp->cfg.data] = 0;
 	memset(cp->r.i, 0, sizeof cp->r.i);
 	cp->r.flags = 0;
@@ -185,17 +200,45 @@ static uint64_t release_held(struct coproc *cp)
 	return n * cp->cfg.mask_cycles;
 }
 
+/* value_topk.s's slot i (ours): CAM entry i holds the load's pc and way j
+ * is CAM entry i + slots * (j + 1), keyed by the value xor the pc shifted
+ * left by `key_shift`; b1 + entry holds the slot's total and each way's
+ * count, b3 + entry the count a way inherited when it was taken over
+ * (space-saving: a new value takes the way with the smallest count and
+ * goes on from it + 1). Each way's count, less `inherited_permille` of
+ * what it inherited, is added to its value. Returns the profile entry and
+ * adds the words read to *cost. */
+static struct coproc_pentry *harvest_ways(struct coproc *cp, int i, int slots, int ways, uint64_t *cost)
+{
+	uint64_t pc = cp->cam_key[i];
+	struct coproc_pentry *e = padd(cp, pc, word(cp, 1, i), 0, 0, 0);
+	int shift = (int)param(cp, "key_shift", 40) & 63;
+	uint64_t less = (uint64_t)param(cp, "inherited_permille", 0);
+	for (int j = 0; j < ways; j++) {
+		int k = i + slots * (j + 1);
+		if ((uint32_t)k >= cp->cfg.cam || !cp->cam_valid[k])
+			continue;
+		*cost += cp->cfg.slot_cycles;
+		uint64_t n = word(cp, 1, k), inh = word(cp, 3, k) * less / 1000;
+		if (n)
+			padd(cp, pc, 0, cp->cam_key[k] ^ (pc << shift), n > inh ? n - inh : 0, n);
+	}
+	return e;
+}
+
 static uint64_t harvest_value(struct coproc *cp, int mask)
 {
 	uint64_t cost = 0;
-	int slots = coproc_slot_count(cp);
+	int slots = coproc_slot_count(cp), ways = value_ways(cp);
 	for (int i = 0; i < slots; i++) {
 		if (!cp->cam_valid[i])
 			continue;
 		cost += cp->cfg.slot_cycles;
-		/* the active value's region: its hits and misses since it was selected */
-		struct coproc_pentry *e = padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i),
-					       word(cp, 1, i) + word(cp, 3, i));
+		/* value.s: the active value's region, its hits and misses since it was selected */
+		struct coproc_pentry *e = ways ? harvest_ways(cp, i, slots, ways, &cost)
+					       : padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i),
+						      word(cp, 1, i) + word(cp, 3, i));
+		uint64_t got = ways ? word(cp, 1, i) : word(cp, 2, i);
 		/* the time slice (timer period) the samples came from */
 		uint64_t slice = cp->r.ticks + 1;
 		if (e && e->visit != slice) {
@@ -204,7 +247,7 @@ static uint64_t harvest_value(struct coproc *cp, int mask)
 			e->slice_samples = 0;
 		}
 		if (e)
-			e->slice_samples += (uint32_t)word(cp, 2, i);
+			e->slice_samples += (uint32_t)got;
 		if (mask)
 			cost += maybe_mask(cp, e);
 		if (mask)

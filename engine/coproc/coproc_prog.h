@@ -25,7 +25,7 @@
 #define COPROC_NC 16             /* constant registers c0..c15 (set at load time) */
 #define COPROC_NB 4              /* base address registers b0..b3 */
 #define COPROC_NT 4              /* branch target registers t0..t3 */
-#define COPROC_MAX_PARAMS 16
+#define COPROC_MAX_PARAMS 32
 #define COPROC_MAX_LABELS 128
 
 /* Operations. */

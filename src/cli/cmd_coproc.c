@@ -546,8 +546,9 @@ static void report_callstack(FILE *out, FILE *f, const struct sim *s)
 static const char coproc_help[] =
 	"usage: ivx coproc [RUN OPTIONS] --program NAME|FILE [PROG] [-- ARGS...]\n"
 	"Run PROG on the timing model with the profiling co-processor running a\n"
-	"profiling program (shipped: value, edge, callstack in data/coproc/; or a\n"
-	"file), and print the profile it built next to the exact one.\n"
+	"profiling program (shipped: value, value_topk, edge, callstack in\n"
+	"data/coproc/; or a file), and print the profile it built next to the\n"
+	"exact one.\n"
 	"  --program NAME|FILE the co-processor program\n"
 	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
 	"                      buffer cam data ucode ignore clock_div policy\n"

@@ -36,8 +36,9 @@ static char *slurp(const char *path, size_t *len)
 static void shipped_programs_assemble_and_round_trip(void **state)
 {
 	(void)state;
-	const char *names[] = { "data/coproc/value.s", "data/coproc/edge.s", "data/coproc/callstack.s" };
-	for (int i = 0; i < 3; i++) {
+	const char *names[] = { "data/coproc/value.s", "data/coproc/edge.s", "data/coproc/callstack.s",
+				"data/coproc/value_topk.s" };
+	for (int i = 0; i < 4; i++) {
 		size_t len;
 		char *src = slurp(names[i], &len);
 		struct ivx_err err = { 0 };

@@ -1,0 +1,124 @@
+; value_topk.s — load-value profiling with several values counted per load
+; (ours, beyond the paper: docs/coproc.md, "value_topk").
+;
+; value.s counts hits for one active value per slot, so a load's top value
+; is counted only while it happens to be the active one. Here each of the
+; 128 slots keeps 4 values at once, in the CAM: CAM entry s holds slot s's
+; load pc, and its 4 "ways" are CAM entries s + 128, s + 256, s + 384,
+; s + 512, keyed by (value xor pc << 40) so that one associative search
+; finds the (load, value) pair. The counts are a space-saving summary:
+;
+;   way hit   its count + 1
+;   way miss  one time in 8 (an LFSR draw), the way with the smallest
+;             count takes the value and goes on from that count + 1 (the
+;             count it inherited is kept at b3: the handler subtracts it,
+;             so what reaches the profile is the value's own hits); an
+;             empty way has count 0. The other 7 in 8 only count in the
+;             total: a frequent value still gets in after a few samples,
+;             and a load whose values all differ costs 6 microinstructions
+;             a record instead of up to 26 (longer routines let fewer records
+;             in: the random tagger thins the tagging while the buffer
+;             drops, docs/coproc.md)
+;   total     every sample (b1 + s); it saturates first (the ways' counts
+;             add up to at most it): interrupt (reason 3), the handler
+;             harvests
+;
+; so a value's count grows from the first time it is taken, whichever
+; other values come between. Slot replacement, thrash detection and the
+; handler's masking, partitions and time slices are value.s's.
+;
+; Data array: b1 + entry = the slot's total (entries 0..127) or a way's
+; count (128..639); b3 + entry = what a way inherited. The co-processor is
+; built with at least `cam_entries` CAM entries and `data_words` words.
+.name value_topk
+.handler value
+.classes load
+.fields pc value
+.dfe load load
+.iwidth 16
+.cwidth 8
+.base b1 0             ; slot totals and way counts, by CAM entry
+.base b3 1024          ; what each way inherited, by CAM entry
+.const c1 48           ; failed replacements before an interrupt
+.const c2 512          ; replacements before thrashing is declared (4 x slots)
+.const c3 127          ; slots - 1
+.const c4 255          ; random numbers 0..255
+.const c5 128          ; slots: from one way's CAM entry to the next
+.const c6 7            ; a value not in the ways takes one in 8 times
+.param slots 128       ; pc entries 0..127
+.param ways 4          ; (load, value) entries per slot
+.param key_shift 40    ; way key = value xor pc << 40 (the handler undoes it)
+.param cam_entries 640 ; 128 x (1 + 4)
+.param data_words 2048
+.param inherited_permille 1000 ; the handler adds each count less what it inherited
+.param confident 32
+.param hi_permille 900
+.param lo_permille 100
+.param enough 512
+.param max_width 6
+.param partition_interrupts 4
+.param low_yield 1024
+.param slice_div 8
+.param min_slice 5000
+.param slice_ticks 1
+.param min_visits 3
+.param hold 128
+.param resample_thrashed 1000000
+
+load:     lookup i0, pc          -> miss nomatch
+          shl v1, pc, 40
+          xor v1, v1, value                       ; the (load, value) key
+          lookup i1, v1          -> miss newval
+          inc [b1 + i1]                           ; the value's count
+count:    inc [b1 + i0]          -> nsat DONE     ; the slot's total
+          mov i4, 3              -> INTERRUPT     ; a total counter is full
+newval:   rand v3, c6            -> nz count      ; 7 in 8 new values: not counted
+          add i2, i0, c5                          ; way 0
+          ld v2, [b1 + i2]       -> z take        ; empty
+          add i3, i2, c5                          ; way 1
+          ld v3, [b1 + i3]
+          cmp v3, v2             -> ge way2
+          mov v2, v3
+          mov i2, i3
+way2:     add i3, i3, c5
+          ld v3, [b1 + i3]
+          cmp v3, v2             -> ge way3
+          mov v2, v3
+          mov i2, i3
+way3:     add i3, i3, c5
+          ld v3, [b1 + i3]
+          cmp v3, v2             -> ge take
+          mov v2, v3
+          mov i2, i3
+take:     camw i2, v1                             ; the smallest count's way
+          st [b3 + i2], v2                        ; ... inherited
+          inc [b1 + i2]          -> count         ; goes on from it + 1
+nomatch:  ld v2, [b1 + i7]                        ; the candidate's total
+          rand v3, c4
+          cmp v3, v2             -> lt failed     ; it has seen more: keep it
+          camw i7, pc
+          st [b1 + i7], 1                         ; this sample
+          add i2, i7, c5                          ; way 0 takes its value
+          shl v1, pc, 40
+          xor v1, v1, value
+          camw i2, v1
+          st [b1 + i2], 1
+          st [b3 + i2], 0
+          add i2, i2, c5                          ; ways 1-3 are empty
+          caminv i2
+          st [b1 + i2], 0
+          add i2, i2, c5
+          caminv i2
+          st [b1 + i2], 0
+          add i2, i2, c5
+          caminv i2
+          st [b1 + i2], 0
+          add i7, i7, 1
+          and i7, i7, c3
+          sub i6, i6, 1
+          add i5, i5, 1
+          cmp i5, c2             -> lt DONE
+          mov i4, 2              -> INTERRUPT     ; thrashing
+failed:   add i6, i6, 1
+          cmp i6, c1             -> lt DONE
+          mov i4, 1              -> INTERRUPT     ; the slots hold the working set
