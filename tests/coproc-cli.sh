@@ -105,6 +105,33 @@ fi
 "$IVX" coproc --program value --json "$tmp/v2.json" "$w" -- 1 >/dev/null 2>&1
 cmp -s "$tmp/v.json" "$tmp/v2.json" && ok || bad "two runs differ"
 
+# --fates: every correct-path execution of a load has exactly one fate, a
+# load's samples are records it wrote, and counting them changes nothing
+for p in value value_topk; do
+    "$IVX" coproc --program $p --json "$tmp/f0.json" data/bin/workloads/strproc >/dev/null 2>&1
+    if "$IVX" coproc --program $p --fates --json "$tmp/f.json" data/bin/workloads/strproc >/dev/null 2>"$tmp/e"; then ok
+    else bad "coproc --fates: $(cat "$tmp/e")"; fi
+    if command -v python3 >/dev/null 2>&1; then
+        if python3 - "$tmp/f.json" "$tmp/f0.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d0 = json.load(open(sys.argv[2]))
+keys = ("fates", "recorded_top_share", "recorded_true_top_share", "masked_true_top_share",
+        "eligible_top_share", "eligible_true_top_share")
+for l in d["loads"]:
+    f = l["fates"]
+    assert sum(f.values()) == l["executions"], l
+    assert l["samples"] <= f["recorded"], l
+    assert f["recorded"] == 0 or 0 < l["recorded_top_share"] <= 1, l
+strip = [{k: v for k, v in l.items() if k not in keys} for l in d["loads"]]
+assert strip == d0["loads"] and d["weighted_error"] == d0["weighted_error"]
+assert sum(l["fates"]["recorded"] for l in d["loads"]) == d["stats"]["records"]
+PY
+        then ok; else bad "coproc --fates ($p) inconsistent"; fi
+    fi
+done
+python3 tests/tools/coproc-fates.py "$tmp/f.json" | grep -q "^error .* points: never sampled" && ok ||
+    bad "tests/tools/coproc-fates.py"
+
 # edge and call stack under stall: exact
 "$IVX" coproc --program edge -C policy=stall "$w" -- 1 >"$tmp/edge" 2>&1
 grep -q "; 0 with counts different from the exact profile" "$tmp/edge" && ok || bad "edge profile not exact: $(tail -1 "$tmp/edge")"

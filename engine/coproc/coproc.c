@@ -342,6 +342,8 @@ static void retire(struct coproc *cp, const struct insn_event *e)
 		if (cp->cfg.policy != COPROC_STALL) {
 			r->st.drops++;
 			govern(cp, 1);
+			if (cp->fate)
+				cp->fate(cp->fate_ctx, e->pc, e->load_value, COPROC_FATE_DROPPED);
 			if (cp->cfg.policy == COPROC_REPLACE) {
 				/* a random queued record's place, but the head's
 				 * (being processed: then the new record goes) */
@@ -362,11 +364,20 @@ static void retire(struct coproc *cp, const struct insn_event *e)
 		}
 	}
 	govern(cp, 0);
+	if (cp->fate)
+		cp->fate(cp->fate_ctx, e->pc, e->load_value, COPROC_FATE_RECORDED);
 	write_record(cp, &cp->buf[(r->head + r->count) % size], e);
 	r->count++;
 	r->st.records++;
 	if (r->count > r->st.buffer_max)
 		r->st.buffer_max = r->count;
+}
+
+/* Tell the diagnostics hook why a correct-path instruction was not tagged. */
+static void fate(const struct coproc *cp, const struct insn_event *e, int why)
+{
+	if (cp->fate && !e->wrong_path)
+		cp->fate(cp->fate_ctx, e->pc, e->load_value, why);
 }
 
 static void on_insn(void *ctx, const struct insn_event *e)
@@ -378,17 +389,22 @@ static void on_insn(void *ctx, const struct insn_event *e)
 	uint64_t *tag = &cp->tags[e->seq & (TAG_RING - 1)];
 	if (e->stage == INSN_DISPATCH) {
 		r->st.decoded++;
-		if (!r->tagging)
+		if (!r->tagging) {
+			fate(cp, e, COPROC_FATE_OFF);
 			return;
+		}
 		uint32_t h = coproc_pc_hash(cp, e->pc);
 		uint32_t m = (1u << r->pc_width) - 1;
-		if ((h & m) != r->pc_match || cp->ignore[h])
+		if ((h & m) != r->pc_match || cp->ignore[h]) {
+			fate(cp, e, (h & m) != r->pc_match ? COPROC_FATE_PARTITION : COPROC_FATE_IGNORED);
 			return;
+		}
 		if (r->tag_shift) {
 			/* the random tagger: 1 in 2^tag_shift */
 			r->tag_rng = xorshift32(r->tag_rng);
 			if (r->tag_rng >> (32 - r->tag_shift)) {
 				r->st.untagged++;
+				fate(cp, e, COPROC_FATE_UNTAGGED);
 				return;
 			}
 		}
@@ -602,6 +618,12 @@ void coproc_set_interrupt_hook(struct coproc *cp, void (*fn)(void *, uint64_t, u
 {
 	cp->hook = fn;
 	cp->hook_ctx = ctx;
+}
+
+void coproc_set_fate_hook(struct coproc *cp, void (*fn)(void *, uint64_t, uint64_t, int), void *ctx)
+{
+	cp->fate = fn;
+	cp->fate_ctx = ctx;
 }
 
 void coproc_finish(struct coproc *cp)

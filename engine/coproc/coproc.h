@@ -87,6 +87,20 @@ const struct coproc_config *coproc_cfg(const struct coproc *cp);
  * `catch coproc-interrupt`): pc of the record being processed. */
 void coproc_set_interrupt_hook(struct coproc *cp, void (*fn)(void *ctx, uint64_t pc, uint64_t seq), void *ctx);
 
+/* What became of a correct-path execution of a profiled instruction
+ * (diagnostics, `ivx coproc --fates`): the class filter was off (profile
+ * complete), its hashed pc was outside the PC filter's partition, its
+ * ignore bit was set, the random tagger skipped it, or it was tagged and
+ * on retiring dropped at a full buffer or written as a record. Reported
+ * at decode for the first four (the simulator knows the path; the
+ * hardware would not), at retirement for the last two. */
+enum coproc_fate {
+	COPROC_FATE_OFF, COPROC_FATE_PARTITION, COPROC_FATE_IGNORED, COPROC_FATE_UNTAGGED,
+	COPROC_FATE_DROPPED, COPROC_FATE_RECORDED, COPROC_NFATES
+};
+void coproc_set_fate_hook(struct coproc *cp, void (*fn)(void *ctx, uint64_t pc, uint64_t value, int fate),
+			  void *ctx);
+
 /* The end of the run: the handler harvests what the slots still hold
  * (its cost is counted in final_cycles, not charged to the finished run).
  * Idempotent. */

@@ -61,6 +61,8 @@ struct coproc {
 	struct core_observer obs;
 	void (*hook)(void *ctx, uint64_t pc, uint64_t seq);
 	void *hook_ctx;
+	void (*fate)(void *ctx, uint64_t pc, uint64_t value, int fate);   /* diagnostics, may be NULL */
+	void *fate_ctx;
 	uint64_t imax, cmax;      /* index register / data counter maxima */
 	uint32_t hash_mask;       /* ignore - 1 */
 	struct coproc_run r;

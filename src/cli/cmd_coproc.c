@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "coproc/coproc.h"
 #include "coproc/coproc_truth.h"
+#include "coproc_fates.h"
 #include "coproc_load.h"
 #include "core/core.h"
 #include "guest/guest.h"
@@ -32,6 +33,7 @@ struct cp_flags {
 	int baseline;
 	double scale;                 /* --baseline-scale: baseline overhead / co-processor overhead */
 	int speed;
+	int fates;                    /* --fates: per-load fate counts in the JSON */
 	int top;
 	uint64_t interval;
 	int n_set;
@@ -46,6 +48,8 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 		return f->baseline = 1;
 	if (!strcmp(o, "--speed"))
 		return f->speed = 1;
+	if (!strcmp(o, "--fates"))
+		return f->fates = 1;
 	if (strcmp(o, "--program") && strcmp(o, "--json") && strcmp(o, "-C") && strcmp(o, "--top") &&
 	    strcmp(o, "--interval") && strcmp(o, "--baseline-scale"))
 		return 0;
@@ -105,6 +109,7 @@ struct sim {
 	struct coproc *cp;            /* NULL for the baseline */
 	struct coproc_truth *truth;   /* exact */
 	struct coproc_truth *sampler; /* baseline, NULL otherwise */
+	struct coproc_fates *fates;   /* --fates, NULL otherwise */
 	struct core_stats st;
 	int rc;
 	int exited;
@@ -207,6 +212,7 @@ static double paper_rms_error(const struct sim *s)
 
 static void sim_free(struct sim *s)
 {
+	coproc_fates_free(s->fates);
 	coproc_free(s->cp);
 	coproc_truth_free(s->truth);
 	coproc_truth_free(s->sampler);
@@ -219,7 +225,7 @@ static void sim_free(struct sim *s)
  * (period > 0). 0, or -1 after an error line (setup failed). */
 static int simulate(struct sim *s, const struct program *prog, const struct run_options *o,
 		    const struct machine_config *mc, const struct coproc_config *cc, const struct coproc_prog *p,
-		    uint64_t period, uint64_t interval, int exact)
+		    uint64_t period, uint64_t interval, int exact, int fates)
 {
 	memset(s, 0, sizeof *s);
 	s->g = run_options_make_guest(prog, o);
@@ -243,6 +249,10 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 		s->cp = coproc_new(cc, p, s->core, err);
 		if (!s->cp || core_add_observer(s->core, coproc_observer(s->cp), err) < 0)
 			goto fail;
+		if (fates && !(s->fates = coproc_fates_new(s->cp))) {
+			ivx_error(err, IVX_ESYS, "out of memory for --fates");
+			goto fail;
+		}
 	}
 	if (run_options_warm(o, prog, s->core, err) < 0)   /* --fastforward, --start-at */
 		goto fail;
@@ -456,9 +466,12 @@ static void report_value(FILE *out, FILE *f, const struct sim *s, const struct s
 			fprintf(f, "%s{\"pc\":%llu,\"symbol\":", i ? "," : "", (unsigned long long)v[i]->key);
 			outfile_json_string(f, sym(s->prog, v[i]->key, b, sizeof b));
 			fprintf(f, ",\"executions\":%llu,\"samples\":%llu,\"invariance_true\":%.6f,"
-				"\"invariance_est\":%.6f,\"masked\":%s,\"ignored\":%s}",
+				"\"invariance_est\":%.6f,\"masked\":%s,\"ignored\":%s",
 				(unsigned long long)v[i]->executions, (unsigned long long)samples, t, e,
 				masked ? "true" : "false", coproc_pc_ignored(s->cp, v[i]->key) ? "true" : "false");
+			if (s->fates)
+				coproc_fates_json(s->fates, f, v[i]->key, v[i]->top_value);
+			fprintf(f, "}");
 		}
 		fprintf(f, "]");
 		json_series(f, "series", s);
@@ -561,6 +574,7 @@ static const char coproc_help[] =
 	"  --baseline-scale F  ... at F times the co-processor's overhead\n"
 	"  --interval N        value: error and overhead every N cycles\n"
 	"  --top N             rows to print (default 20)\n"
+	"  --fates             value: per load in the JSON, what became of its executions\n"
 	"  --speed             no exact profile: print the counters and the host's\n"
 	"                      simulation speed (make bench)\n" RUN_OPTIONS_HELP;
 
@@ -631,7 +645,8 @@ static int coproc_main(int argc, char **argv)
 		goto out;
 	}
 	int value = truth_kind(cprog) == TRUTH_LOADS;
-	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value && !fl.speed ? fl.interval : 0, !fl.speed) < 0) {
+	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value && !fl.speed ? fl.interval : 0, !fl.speed,
+		     value && fl.fates) < 0) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -662,7 +677,7 @@ static int coproc_main(int argc, char **argv)
 		uint64_t period = nsamples ? loads / nsamples : loads + 1;
 		if (period < 1)
 			period = 1;
-		if (simulate(&base, prog, &o, &mc, &cc, cprog, period, fl.interval, 1) < 0)
+		if (simulate(&base, prog, &o, &mc, &cc, cprog, period, fl.interval, 1, 0) < 0)
 			goto out;
 		have_base = 1;
 		base.prog = prog;
