@@ -25,7 +25,10 @@
 ;
 ; so a value's count grows from the first time it is taken, whichever
 ; other values come between. Slot replacement, thrash detection and the
-; handler's masking, partitions and time slices are value.s's.
+; handler's masking, partitions and time slices are value.s's, but for
+; at most 16 partitions instead of 64 (max_width 4): a load's samples then
+; come from windows of a sixteenth of the run rather than a sixty-fourth,
+; closer to the run as a whole (sqlite3, docs/coproc.md, branch lvp6).
 ;
 ; Data array: b1 + entry = the slot's total (entries 0..127) or a way's
 ; count (128..639); b3 + entry = what a way inherited. The co-processor is
@@ -55,7 +58,7 @@
 .param hi_permille 900
 .param lo_permille 100
 .param enough 512
-.param max_width 6
+.param max_width 4       ; at most 16 PC-filter partitions (value.s: 64; docs/coproc.md, branch lvp6)
 .param partition_interrupts 4
 .param low_yield 1024
 .param slice_div 8
