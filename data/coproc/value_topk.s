@@ -24,7 +24,11 @@
 ;             harvests
 ;
 ; so a value's count grows from the first time it is taken, whichever
-; other values come between. Slot replacement, thrash detection and the
+; other values come between. Informational replacement weighs the
+; candidate slot's total 8 times as much as value.s does: a load without a
+; slot takes it when a random 0..255 is at least 8 x its total, so a slot
+; with 32 samples is kept until the next harvest and fewer of the records
+; that reached the slots are thrown away with a replaced slot (branch lvp6). Slot replacement, thrash detection and the
 ; handler's masking, partitions and time slices are value.s's, but for
 ; at most 16 partitions instead of 64 (max_width 4): a load's samples then
 ; come from windows of a sixteenth of the run rather than a sixty-fourth,
@@ -97,6 +101,7 @@ take:     camw i2, v1                             ; the smallest count's way
           st [b3 + i2], v2                        ; ... inherited
           inc [b1 + i2]          -> count         ; goes on from it + 1
 nomatch:  ld v2, [b1 + i7]                        ; the candidate's total
+          shl v2, v2, 3                           ; x 8: 32 samples keep a slot
           rand v3, c4
           cmp v3, v2             -> lt failed     ; it has seen more: keep it
           camw i7, pc
