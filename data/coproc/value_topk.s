@@ -28,8 +28,9 @@
 ; candidate slot's total 8 times as much as value.s does: a load without a
 ; slot takes it when a random 0..255 is at least 8 x its total, so a slot
 ; with 32 samples is kept until the next harvest and fewer of the records
-; that reached the slots are thrown away with a replaced slot (branch lvp6). Slot replacement, thrash detection and the
-; handler's masking, partitions and time slices are value.s's, but for
+; that reached the slots are thrown away with a replaced slot (branch
+; lvp6). Slot replacement, thrash detection and the handler's masking,
+; partitions and time slices are value.s's, but for
 ; at most 16 partitions instead of 64 (max_width 4): a load's samples then
 ; come from windows of a sixteenth of the run rather than a sixty-fourth,
 ; closer to the run as a whole (sqlite3, docs/coproc.md, branch lvp6).
