@@ -501,6 +501,12 @@ static __attribute__((noinline)) void resolve_mispredict(struct core *c, struct 
 	s->fetch_resume = s->cycle + 1;
 	s->redirect = 1;
 	s->redirect_pc = br->pc;
+	/* The guest's pc, which is the issue head while the frontend is empty
+	 * (cycle_record.issue_head_pc), moved to the right path even when
+	 * nothing was squashed and the cycle looks idle: its record must name
+	 * the head anew, not repeat the last one's. */
+	core_event_published(c);
+	c->cc_current = 0;
 }
 
 /* ---- writeback ---------------------------------------------------------------- */
