@@ -89,7 +89,7 @@ PY
     tail -n 1 "$TMP/sum"
 }
 if [ "${COPROC_VALIDATE_SUITE:-1}" != 0 ]; then
-echo "value profiling over $CYC cycles after $FF instructions (ivx coproc --program value --baseline --fastforward $FF --max-cycles $CYC)"
+echo "value profiling over $CYC cycles after $FF instructions (ivx coproc --program ${COPROC_VALIDATE_PROGRAM:-value} --baseline --fastforward $FF --max-cycles $CYC)"
 echo
 echo "| workload | loads | coproc err @1/4 | coproc err | coproc overhead | never sampled | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err | coproc rms (paper) | sampler rms (paper) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -104,7 +104,7 @@ awk -F'|' '{ n++; if ($5 + 0 < 5) ok++ } END { printf "co-processor under 5 poin
 # Whole runs with the manifest's test arguments: start-up included, more
 # distinct loads, short programs.
 echo
-echo "whole runs with the test arguments (ivx coproc --program value --baseline PROG -- TESTARGS)"
+echo "whole runs with the test arguments (ivx coproc --program ${COPROC_VALIDATE_PROGRAM:-value} --baseline PROG -- TESTARGS)"
 echo
 echo "| workload | loads | coproc err @1/4 | coproc err | coproc overhead | never sampled | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err | coproc rms (paper) | sampler rms (paper) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -134,7 +134,7 @@ real_table() {
     ff=
     [ "$rff" != 0 ] && ff="--fastforward $rff"
     echo
-    echo "real programs, $4 (ivx coproc --program value --baseline $ff --max-cycles $rc --dir INPUTS PROG -- ARGS)"
+    echo "real programs, $4 (ivx coproc --program ${COPROC_VALIDATE_PROGRAM:-value} --baseline $ff --max-cycles $rc --dir INPUTS PROG -- ARGS)"
     echo
     echo "| program | loads | coproc err @1/4 | coproc err | coproc overhead | never sampled | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err | coproc rms (paper) | sampler rms (paper) |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
