@@ -12,8 +12,8 @@ check runs them as a batch script (`ivx -x`), which prints the same.
 Commands run with LC_ALL=C (ASCII panes) and `build/ivx` replaced by
 IVX, with HOME in a temporary directory that lives as long as the lab's
 check: one lab's commands share it (a lab writes the files it reads back,
-databases and the like, under `~/`), and each lab starts with it empty. --update rewrites the outputs in place
-(then review the diff). Exit status 1 if any transcript differs.
+databases and the like, under `~/`), and each lab starts with it empty.
+--update rewrites the outputs in place (then review the diff). Exit status 1 if any transcript differs.
 """
 import os
 import subprocess
