@@ -7,7 +7,7 @@
  * and every microinstruction must disassemble. Built with clang and
  * libFuzzer by `make fuzz` (branch lib-fuzz), and with gcc plus
  * tests/fuzz/coproc_asm_replay.c in `make test`, which replays
- * tests/fuzz/corpus/coproc_asm.
+ * tests/fuzz/corpus/coproc_asm and the shipped programs in data/coproc.
  */
 #include <stdint.h>
 #include <stdio.h>
