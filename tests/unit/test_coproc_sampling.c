@@ -21,9 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "core_prog.h"
-#include "coproc/coproc.h"
-#include "coproc/coproc_truth.h"
+#include "coproc_run.h"
 
 static struct coproc_prog cprog;
 
@@ -32,18 +30,6 @@ static void assemble(const char *src, const char *name)
 	struct ivx_err err;
 	if (coproc_asm(src, strlen(src), name, &cprog, &err) < 0)
 		fail_msg("%s", err.msg);
-}
-
-static void assemble_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	static char buf[16384];
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	assemble(buf, path);
 }
 
 struct outcome {
@@ -68,23 +54,13 @@ static void run(const char *name, const char *arg, const char *const *settings, 
 	for (int i = 0; settings && settings[i]; i++)
 		if (coproc_config_set(&cc, settings[i], &err) < 0)
 			fail_msg("%s", err.msg);
-	struct crun r;
-	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
-	struct coproc_truth *t = coproc_truth_new(r.c, TRUTH_LOADS, 0, 0, 0, &err);
-	assert_non_null(t);
-	assert_int_equal(core_add_observer(r.c, coproc_truth_observer(t), &err), 0);
-	struct coproc *cp = coproc_new(&cc, &cprog, r.c, &err);
-	if (!cp)
-		fail_msg("%s", err.msg);
-	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
-	if (core_run(r.c, 0, 0, &err) != IVX_OK)
-		fail_msg("%s", err.msg);
-	assert_true(core_done(r.c));
-	coproc_finish(cp);
-	core_stats(r.c, &o->core);
+	struct coproc_test_run x;
+	coproc_test_run(&x, prog, 2, argv, &cc, &cprog);
+	struct coproc *cp = x.cp;
+	struct coproc_truth *t = x.truth;
+	core_stats(x.r.c, &o->core);
 	coproc_get_stats(cp, &o->cp);
 	o->truth_events = coproc_truth_events(t);
-	coproc_truth_summarise(t);
 	double num = 0, den = 0;
 	for (int i = 0; coproc_truth_key(t, i); i++) {
 		const struct truth_key *k = coproc_truth_key(t, i);
@@ -95,9 +71,7 @@ static void run(const char *name, const char *arg, const char *const *settings, 
 		den += (double)k->executions;
 	}
 	o->weighted_error = den > 0 ? num / den : 0;
-	coproc_free(cp);
-	coproc_truth_free(t);
-	crun_free(&r);
+	coproc_test_run_free(&x);
 	program_free(prog);
 }
 
@@ -184,7 +158,7 @@ static void policy_replace_keeps_a_random_queued_record(void **state)
 static void random_tagging_removes_the_comb_on_a_fixed_order_load(void **state)
 {
 	(void)state;
-	assemble_file("data/coproc/value.s");
+	coproc_test_assemble_file("data/coproc/value.s", &cprog);
 	const char *comb[] = { "tagrate=1", NULL };
 	struct outcome c, g;
 	run("muldiv", "1", comb, &c);

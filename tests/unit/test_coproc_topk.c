@@ -19,22 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "core_prog.h"
-#include "coproc/coproc.h"
-#include "coproc/coproc_truth.h"
-
-static void assemble_file(const char *path, struct coproc_prog *p)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	static char buf[16384];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	struct ivx_err err;
-	if (coproc_asm(buf, n, path, p, &err) < 0)
-		fail_msg("%s", err.msg);
-}
+#include "coproc_run.h"
 
 /* What a whole run of strproc 1 under `prog` with seed `seed` tells about
  * the load that value.s gets most wrong. */
@@ -51,28 +36,16 @@ struct result {
 static void run(struct program *prg, const struct coproc_prog *prog, uint64_t seed, uint64_t pick, struct result *out)
 {
 	char *argv[] = { "strproc", "1" };
-	static struct coproc_prog cp_prog;
 	struct ivx_err err;
 	struct coproc_config cc;
 	char s[32];
 	coproc_config_defaults(&cc);
 	snprintf(s, sizeof s, "seed=%llu", (unsigned long long)seed);
 	assert_int_equal(coproc_config_set(&cc, s, &err), 0);
-	struct crun r;
-	assert_int_equal(crun_start(&r, prg, 2, argv, NULL), 0);
-	struct coproc_truth *t = coproc_truth_new(r.c, TRUTH_LOADS, 0, 0, 0, &err);
-	assert_non_null(t);
-	assert_int_equal(core_add_observer(r.c, coproc_truth_observer(t), &err), 0);
-	cp_prog = *prog;
-	struct coproc *cp = coproc_new(&cc, &cp_prog, r.c, &err);
-	if (!cp)
-		fail_msg("%s", err.msg);
-	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
-	if (core_run(r.c, 0, 0, &err) != IVX_OK)
-		fail_msg("%s", err.msg);
-	assert_true(core_done(r.c));
-	coproc_finish(cp);
-	coproc_truth_summarise(t);
+	struct coproc_test_run x;
+	coproc_test_run(&x, prg, 2, argv, &cc, prog);
+	struct coproc *cp = x.cp;
+	struct coproc_truth *t = x.truth;
 	memset(out, 0, sizeof *out);
 	out->cam = coproc_cfg(cp)->cam;
 	out->data = coproc_cfg(cp)->data;
@@ -97,9 +70,7 @@ static void run(struct program *prg, const struct coproc_prog *prog, uint64_t se
 		}
 	}
 	out->weighted_error = sum ? werr / sum : 0;
-	coproc_truth_free(t);
-	coproc_free(cp);
-	crun_free(&r);
+	coproc_test_run_free(&x);
 }
 
 static struct program *load_strproc(void)
@@ -115,8 +86,8 @@ static void the_program_gets_the_cam_it_needs(void **state)
 {
 	(void)state;
 	static struct coproc_prog topk, value;
-	assemble_file("data/coproc/value_topk.s", &topk);
-	assemble_file("data/coproc/value.s", &value);
+	coproc_test_assemble_file("data/coproc/value_topk.s", &topk);
+	coproc_test_assemble_file("data/coproc/value.s", &value);
 	assert_int_equal(coproc_prog_param(&topk, "ways", 0), 4);
 	assert_int_equal(coproc_prog_param(&topk, "cam_entries", 0), 128 * 5);
 	struct program *prg = load_strproc();
@@ -134,8 +105,8 @@ static void a_top_value_that_is_rarely_active_is_counted(void **state)
 {
 	(void)state;
 	static struct coproc_prog topk, value;
-	assemble_file("data/coproc/value_topk.s", &topk);
-	assemble_file("data/coproc/value.s", &value);
+	coproc_test_assemble_file("data/coproc/value_topk.s", &topk);
+	coproc_test_assemble_file("data/coproc/value.s", &value);
 	struct program *prg = load_strproc();
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct result v, k;
@@ -157,7 +128,7 @@ static void the_profile_is_deterministic(void **state)
 {
 	(void)state;
 	static struct coproc_prog topk;
-	assemble_file("data/coproc/value_topk.s", &topk);
+	coproc_test_assemble_file("data/coproc/value_topk.s", &topk);
 	struct program *prg = load_strproc();
 	struct result a, b, c;
 	run(prg, &topk, 2, 0, &a);
