@@ -270,6 +270,7 @@ static uint64_t harvest_spill(struct coproc *cp, int mask)
 		uint64_t pc = word(cp, 2, (int)k), total = word(cp, 2, (int)k + 1);
 		uint64_t key = word(cp, 2, (int)k + 2), n = word(cp, 2, (int)k + 3);
 		cost += cp->cfg.slot_cycles;
+		cp->r.st.spilled++;
 		if (!pc || !total)
 			continue;
 		struct coproc_pentry *e = padd(cp, pc, total, 0, 0, 0);

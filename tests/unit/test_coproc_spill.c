@@ -58,7 +58,7 @@ static void assemble_topk_with(const char *const *over, struct coproc_prog *p)
 #define EIGHT_SLOTS ".param slots 8", ".const c3 7", ".const c5 8", ".const c2 32"
 
 struct result {
-	uint64_t records, samples, interrupts;
+	uint64_t records, samples, interrupts, spilled;
 	double error, few_over;   /* weighted error; overestimation by loads with 1-3 samples */
 };
 
@@ -80,6 +80,7 @@ static void run(struct program *prg, const char *const *over, uint64_t seed, str
 	coproc_get_stats(x.cp, &st);
 	out->records = st.records;
 	out->interrupts = st.interrupts;
+	out->spilled = st.spilled;
 	double sum = 0, werr = 0, few = 0;
 	for (int i = 0;; i++) {
 		const struct truth_key *k = coproc_truth_key(x.truth, i);
@@ -124,6 +125,8 @@ static void replaced_slots_reach_the_profile(void **state)
 		run(prg, on, seed, &a);
 		run(prg, off, seed, &b);
 		assert_true(a.records > 500);
+		assert_true(a.spilled > 20);   /* replaced slots went through the ring */
+		assert_true(b.spilled == 0);
 		assert_true(a.samples <= a.records);
 		assert_true(a.samples * 100 >= a.records * 98);
 		assert_true(b.samples * 100 < b.records * 95);
