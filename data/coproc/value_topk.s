@@ -35,9 +35,23 @@
 ; come from windows of a sixteenth of the run rather than a sixty-fourth,
 ; closer to the run as a whole (sqlite3, docs/coproc.md, branch lvp6).
 ;
+; The spill ring (branch lvp7): before a slot is replaced, the victim's
+; pc, its total, and its largest way's key and own count (less what the
+; way inherited) are written to a ring at b2; the handler merges them into
+; the profile at the next harvest like the slots' ways. Without it a
+; lukewarm load whose slot is replaced over and over reached the profile
+; only as the one sample its slot held at a harvest (estimate 1.00, true
+; invariance a few percent: bzip2-compress). 512 entries: a slot is
+; replaced at most 512 times between harvests (thrashing interrupts), so
+; the ring-full interrupt (reason 4) is a safeguard.
+;
 ; Data array: b1 + entry = the slot's total (entries 0..127) or a way's
-; count (128..639); b3 + entry = what a way inherited. The co-processor is
-; built with at least `cam_entries` CAM entries and `data_words` words.
+; count (128..639); b3 + entry = what a way inherited; b0 + entry = the
+; slot's pc or the way's key (the CAM cannot be read by the microcode);
+; b2 the spill ring, v7 the words written to it. The co-processor is
+; built with at least `cam_entries` CAM entries and `data_words` words,
+; and the handler's profile table with `profile_entries` (with the spill,
+; sqlite3's 12,168 loads reach the profile).
 .name value_topk
 .handler value
 .classes load
@@ -45,19 +59,24 @@
 .dfe load load
 .iwidth 16
 .cwidth 8
+.base b0 640           ; the slot's pc and each way's key, by CAM entry (for the spill)
 .base b1 0             ; slot totals and way counts, by CAM entry
-.base b3 1024          ; what each way inherited, by CAM entry
+.base b2 2048          ; the spill ring: 512 entries of pc, total, top key, its count
+.base b3 1280          ; what each way inherited, by CAM entry
 .const c1 48           ; failed replacements before an interrupt
 .const c2 512          ; replacements before thrashing is declared (4 x slots)
 .const c3 127          ; slots - 1
 .const c4 255          ; random numbers 0..255
 .const c5 128          ; slots: from one way's CAM entry to the next
 .const c6 7            ; a value not in the ways takes one in 8 times
+.const c7 2048         ; spill ring words (512 entries of 4)
 .param slots 128       ; pc entries 0..127
 .param ways 4          ; (load, value) entries per slot
 .param key_shift 40    ; way key = value xor pc << 40 (the handler undoes it)
 .param cam_entries 640 ; 128 x (1 + 4)
-.param data_words 2048
+.param data_words 4096
+.param profile_entries 16384
+.param spill_entries 512 ; the handler reads the spill ring (b2, v7 words written)
 .param inherited_permille 1000 ; the handler adds each count less what it inherited
 .param confident 32
 .param hi_permille 900
@@ -99,18 +118,51 @@ way3:     add i3, i3, c5
           mov v2, v3
           mov i2, i3
 take:     camw i2, v1                             ; the smallest count's way
+          st [b0 + i2], v1                        ; its key, for the spill
           st [b3 + i2], v2                        ; ... inherited
           inc [b1 + i2]          -> count         ; goes on from it + 1
 nomatch:  ld v2, [b1 + i7]                        ; the candidate's total
           shl v2, v2, 3                           ; x 8: 32 samples keep a slot
           rand v3, c4
           cmp v3, v2             -> lt failed     ; it has seen more: keep it
-          camw i7, pc
+          ld v2, [b1 + i7]       -> z alloc       ; an empty slot: nothing to spill
+          ld v3, [b0 + i7]                        ; spill the victim: its pc,
+          st [b2 + v7], v3
+          add v7, v7, 1
+          st [b2 + v7], v2                        ; its total,
+          add v7, v7, 1
+          add i2, i7, c5                          ; its largest way (way 0 first)
+          ld v2, [b1 + i2]
+          add i3, i2, c5
+          ld v3, [b1 + i3]
+          cmp v2, v3             -> ge sp2
+          mov v2, v3
+          mov i2, i3
+sp2:      add i3, i3, c5
+          ld v3, [b1 + i3]
+          cmp v2, v3             -> ge sp3
+          mov v2, v3
+          mov i2, i3
+sp3:      add i3, i3, c5
+          ld v3, [b1 + i3]
+          cmp v2, v3             -> ge sp4
+          mov v2, v3
+          mov i2, i3
+sp4:      ld v3, [b3 + i2]                        ; its own count (less inherited)
+          sub v2, v2, v3
+          ld v3, [b0 + i2]                        ; and its key
+          st [b2 + v7], v3
+          add v7, v7, 1
+          st [b2 + v7], v2
+          add v7, v7, 1
+alloc:    camw i7, pc
+          st [b0 + i7], pc
           st [b1 + i7], 1                         ; this sample
           add i2, i7, c5                          ; way 0 takes its value
           shl v1, pc, 40
           xor v1, v1, value
           camw i2, v1
+          st [b0 + i2], v1
           st [b1 + i2], 1
           st [b3 + i2], 0
           add i2, i2, c5                          ; ways 1-3 are empty
@@ -126,8 +178,10 @@ nomatch:  ld v2, [b1 + i7]                        ; the candidate's total
           and i7, i7, c3
           sub i6, i6, 1
           add i5, i5, 1
-          cmp i5, c2             -> lt DONE
+          cmp i5, c2             -> lt ring
           mov i4, 2              -> INTERRUPT     ; thrashing
+ring:     cmp v7, c7             -> lt DONE
+          mov i4, 4              -> INTERRUPT     ; the spill ring is full
 failed:   add i6, i6, 1
           cmp i6, c1             -> lt DONE
           mov i4, 1              -> INTERRUPT     ; the slots hold the working set

@@ -539,6 +539,13 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 		cp->cfg.cam = (uint32_t)need_cam;
 	if (need_data > (int64_t)cp->cfg.data && need_data <= 65536)
 		cp->cfg.data = (uint32_t)need_data;
+	/* ... and how large a profile table its handler builds in the main
+	 * processor's memory (`profile_entries`): a program that brings more
+	 * loads into the profile (value_topk.s's spill ring) needs one entry
+	 * per load it has seen, and a full table drops new loads' samples. */
+	int64_t need_profile = coproc_prog_param(p, "profile_entries", 0);
+	if (need_profile > (int64_t)cp->cfg.profile && need_profile <= 1048576)
+		cp->cfg.profile = (uint32_t)need_profile;
 	cfg = &cp->cfg;
 	size_t sz[7] = {
 		align8(TAG_RING * sizeof(uint64_t)),

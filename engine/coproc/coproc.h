@@ -125,6 +125,7 @@ struct coproc_stats {
 	uint64_t resamples;      /* re-samplings: masked loads unmasked to be re-checked */
 	uint64_t unmasked;       /* loads unmasked by them */
 	uint64_t held;           /* loads held (ignored) until the next time slice */
+	uint64_t spilled;        /* spill-ring entries merged (value_topk.s: replaced slots) */
 	uint64_t uinsns;         /* microinstructions executed */
 	uint64_t cp_cycles;      /* co-processor busy cycles */
 	uint64_t ubranch_miss;   /* mispredicted microbranches */

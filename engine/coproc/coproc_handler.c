@@ -18,7 +18,9 @@
  *              With `.param ways K` (value_topk.s, ours) slot i's total
  *              is b1+i and its K (load, value) ways are CAM entries
  *              i + slots*(j+1), with counts at b1 and inherited counts
- *              at b3 + entry (harvest_ways).
+ *              at b3 + entry (harvest_ways). With `.param
+ *              spill_entries N` also the spill ring at b2 (harvest_spill):
+ *              what the slots replaced since the last harvest had seen.
  *   edge       slot i = CAM entry i (a branch pc), b0+i taken and b1+i
  *              not-taken counts. Harvest, reset.
  *   callstack  b1+d calls made at depth d (d < param depth); i1 deepest
@@ -226,10 +228,66 @@ static struct coproc_pentry *harvest_ways(struct coproc *cp, int i, int slots, i
 	return e;
 }
 
+/* Samples of entry e harvested now: note the time slice (timer period)
+ * they came from, then mask or hold the load if it has enough. */
+static uint64_t account(struct coproc *cp, struct coproc_pentry *e, uint64_t got, int mask)
+{
+	if (!e)
+		return 0;
+	uint64_t slice = cp->r.ticks + 1, cost = 0;
+	if (e->visit != slice) {
+		e->visit = slice;
+		e->visits++;
+		e->slice_samples = 0;
+	}
+	e->slice_samples += (uint32_t)got;
+	if (mask)
+		cost += maybe_mask(cp, e);
+	if (mask)
+		cost += maybe_hold(cp, e);
+	return cost;
+}
+
+/* The spill ring (ours, `.param spill_entries N`, with ways): when
+ * value_topk.s replaces a slot, the microcode first writes what the
+ * victim saw to a ring of N entries at b2, four words each: the load's
+ * pc, the slot's total, the key of its way with the largest count and
+ * that count less what the way inherited; v7 holds the words written.
+ * Without it, the samples of a slot replaced before the harvest are
+ * lost, and a lukewarm load whose slot is replaced over and over reaches
+ * the profile only as the one sample it held at a harvest (estimate
+ * 1.00). Merged by pc and value like the ways, residencies that saw
+ * different values give a low top share and residencies that agree a
+ * high one. Costs slot_cycles per entry, like a way. */
+static uint64_t harvest_spill(struct coproc *cp, int mask)
+{
+	int64_t cap = param(cp, "spill_entries", 0);
+	if (cap <= 0)
+		return 0;
+	uint64_t cost = 0, words = cp->r.v[7] < (uint64_t)cap * 4 ? cp->r.v[7] : (uint64_t)cap * 4;
+	int shift = (int)param(cp, "key_shift", 40) & 63;
+	for (uint64_t k = 0; k + 4 <= words; k += 4) {
+		uint64_t pc = word(cp, 2, (int)k), total = word(cp, 2, (int)k + 1);
+		uint64_t key = word(cp, 2, (int)k + 2), n = word(cp, 2, (int)k + 3);
+		cost += cp->cfg.slot_cycles;
+		cp->r.st.spilled++;
+		if (!pc || !total)
+			continue;
+		struct coproc_pentry *e = padd(cp, pc, total, 0, 0, 0);
+		if (n)
+			padd(cp, pc, 0, key ^ (pc << shift), n, n);
+		cost += account(cp, e, total, mask);
+	}
+	cp->r.v[7] = 0;
+	return cost;
+}
+
 static uint64_t harvest_value(struct coproc *cp, int mask)
 {
 	uint64_t cost = 0;
 	int slots = coproc_slot_count(cp), ways = value_ways(cp);
+	if (ways)
+		cost += harvest_spill(cp, mask);   /* the older samples first */
 	for (int i = 0; i < slots; i++) {
 		if (!cp->cam_valid[i])
 			continue;
@@ -238,20 +296,7 @@ static uint64_t harvest_value(struct coproc *cp, int mask)
 		struct coproc_pentry *e = ways ? harvest_ways(cp, i, slots, ways, &cost)
 					       : padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i),
 						      word(cp, 1, i) + word(cp, 3, i));
-		uint64_t got = ways ? word(cp, 1, i) : word(cp, 2, i);
-		/* the time slice (timer period) the samples came from */
-		uint64_t slice = cp->r.ticks + 1;
-		if (e && e->visit != slice) {
-			e->visit = slice;
-			e->visits++;
-			e->slice_samples = 0;
-		}
-		if (e)
-			e->slice_samples += (uint32_t)got;
-		if (mask)
-			cost += maybe_mask(cp, e);
-		if (mask)
-			cost += maybe_hold(cp, e);
+		cost += account(cp, e, ways ? word(cp, 1, i) : word(cp, 2, i), mask);
 	}
 	reset_slots(cp, slots);
 	return cost;

@@ -95,7 +95,7 @@ static void the_program_gets_the_cam_it_needs(void **state)
 	run(prg, &topk, 1, 0, &a);
 	run(prg, &value, 1, 0, &b);
 	assert_int_equal(a.cam, 640);
-	assert_int_equal(a.data, 2048);
+	assert_int_equal(a.data, 4096);
 	assert_int_equal(b.cam, 128);
 	assert_int_equal(b.data, 1024);
 	program_free(prg);

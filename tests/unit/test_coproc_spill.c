@@ -1,0 +1,189 @@
+/*
+ * test_coproc_spill.c — value_topk.s's spill ring (ours, branch lvp7):
+ * before the microcode replaces a slot it writes what the victim saw (pc,
+ * total, its largest way's key and own count) to a ring in the data
+ * array, and the value handler merges the ring into the profile at the
+ * harvest (`.param spill_entries`). Checked on muldiv's whole run with
+ * the program cut to 8 slots, so that its 55 loads churn them:
+ *   - with the ring, the samples in the profile are the records the
+ *     slots counted (at least 98% of the records: only records that
+ *     found no slot are lost); with the handler not reading it
+ *     (`spill_entries 0`, the same microcode) the replaced slots' samples
+ *     are lost, and loads seen once per residency are overestimated;
+ *   - a ring too small to last until the next harvest interrupts when it
+ *     is full (reason 4), and nothing is lost either;
+ *   - a program sizes the handler's profile table (`profile_entries`).
+ *
+ * Run from the top of the tree (make unit does); needs data/bin.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "coproc_run.h"
+
+/* value_topk.s with the lines starting like one of `over` (a directive and
+ * its register or name) replaced by them. */
+static void assemble_topk_with(const char *const *over, struct coproc_prog *p)
+{
+	FILE *f = fopen("data/coproc/value_topk.s", "rb");
+	if (!f)
+		fail_msg("cannot open data/coproc/value_topk.s");
+	static char src[32768];
+	char line[512];
+	src[0] = 0;
+	while (fgets(line, sizeof line, f)) {
+		int replaced = 0;
+		for (int i = 0; over[i]; i++) {
+			const char *sp = strchr(strchr(over[i], ' ') + 1, ' ');
+			size_t n = sp ? (size_t)(sp - over[i]) + 1 : strlen(over[i]);
+			replaced |= !strncmp(line, over[i], n);
+		}
+		if (!replaced)
+			strcat(src, line);
+	}
+	fclose(f);
+	for (int i = 0; over[i]; i++)
+		strcat(strcat(src, over[i]), "\n");
+	struct ivx_err err;
+	if (coproc_asm(src, strlen(src), "value_topk.s", p, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+/* 8 slots: way j of slot s is CAM entry s + 8 (j + 1); thrashing after
+ * 32 replacements */
+#define EIGHT_SLOTS ".param slots 8", ".const c3 7", ".const c5 8", ".const c2 32"
+
+struct result {
+	uint64_t records, samples, interrupts, spilled;
+	double error, few_over;   /* weighted error; overestimation by loads with 1-3 samples */
+};
+
+static void run(struct program *prg, const char *const *over, uint64_t seed, struct result *out)
+{
+	static struct coproc_prog p;
+	assemble_topk_with(over, &p);
+	char *argv[] = { "muldiv", "1" };
+	struct ivx_err err;
+	struct coproc_config cc;
+	char s[32];
+	coproc_config_defaults(&cc);
+	snprintf(s, sizeof s, "seed=%llu", (unsigned long long)seed);
+	assert_int_equal(coproc_config_set(&cc, s, &err), 0);
+	struct coproc_test_run x;
+	coproc_test_run(&x, prg, 2, argv, &cc, &p);
+	memset(out, 0, sizeof *out);
+	struct coproc_stats st;
+	coproc_get_stats(x.cp, &st);
+	out->records = st.records;
+	out->interrupts = st.interrupts;
+	out->spilled = st.spilled;
+	double sum = 0, werr = 0, few = 0;
+	for (int i = 0;; i++) {
+		const struct truth_key *k = coproc_truth_key(x.truth, i);
+		if (!k)
+			break;
+		double tru = (double)k->top_count / (double)k->executions, est = 0;
+		struct coproc_pentry e;
+		int seen = coproc_profile_find(x.cp, k->key, &e);
+		if (seen)
+			est = coproc_pentry_invariance(&e);
+		double d = est > tru ? est - tru : tru - est;
+		sum += (double)k->executions;
+		werr += (double)k->executions * d;
+		if (seen) {
+			out->samples += e.total;
+			if (e.total < 4 && est > tru)
+				few += (double)k->executions * d;
+		}
+	}
+	out->error = werr / sum;
+	out->few_over = few / sum;
+	coproc_test_run_free(&x);
+}
+
+static struct program *load_muldiv(void)
+{
+	struct ivx_err err;
+	struct program *p = program_load_file("data/bin/workloads/muldiv", &err);
+	if (!p)
+		fail_msg("muldiv: %s", err.msg);
+	return p;
+}
+
+static void replaced_slots_reach_the_profile(void **state)
+{
+	(void)state;
+	static const char *const on[] = { EIGHT_SLOTS, NULL };
+	static const char *const off[] = { EIGHT_SLOTS, ".param spill_entries 0", NULL };
+	struct program *prg = load_muldiv();
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct result a, b;
+		run(prg, on, seed, &a);
+		run(prg, off, seed, &b);
+		assert_true(a.records > 500);
+		assert_true(a.spilled > 20);   /* replaced slots went through the ring */
+		assert_true(b.spilled == 0);
+		assert_true(a.samples <= a.records);
+		assert_true(a.samples * 100 >= a.records * 98);
+		assert_true(b.samples * 100 < b.records * 95);
+		assert_true(a.few_over < b.few_over);
+		assert_true(a.error * 1.3 < b.error);
+	}
+	program_free(prg);
+}
+
+static void a_full_ring_interrupts(void **state)
+{
+	(void)state;
+	/* a ring of 2 entries (8 words) */
+	static const char *const small[] = { EIGHT_SLOTS, ".const c7 8", ".param spill_entries 2", NULL };
+	static const char *const big[] = { EIGHT_SLOTS, NULL };
+	struct program *prg = load_muldiv();
+	struct result a, b;
+	run(prg, small, 1, &a);
+	run(prg, big, 1, &b);
+	assert_true(a.interrupts > b.interrupts * 3 / 2);   /* reason 4 */
+	assert_true(a.samples * 100 >= a.records * 98);
+	program_free(prg);
+}
+
+static void the_program_sizes_the_profile(void **state)
+{
+	(void)state;
+	static struct coproc_prog p, q;
+	static const char *const small[] = { ".param profile_entries 1024", NULL };
+	coproc_test_assemble_file("data/coproc/value_topk.s", &p);
+	assemble_topk_with(small, &q);
+	struct ivx_err err;
+	struct coproc_config cc;
+	coproc_config_defaults(&cc);
+	struct program *prg = load_muldiv();
+	struct crun r;
+	char *argv[] = { "muldiv", "1" };
+	assert_int_equal(crun_start(&r, prg, 2, argv, NULL), 0);
+	struct coproc *a = coproc_new(&cc, &p, r.c, &err), *b = coproc_new(&cc, &q, r.c, &err);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(coproc_cfg(a)->profile, 16384);
+	assert_int_equal(coproc_profile_size(a), 16384);
+	assert_int_equal(coproc_cfg(b)->profile, cc.profile);   /* a larger setting is kept */
+	coproc_free(a);
+	coproc_free(b);
+	crun_free(&r);
+	program_free(prg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(replaced_slots_reach_the_profile),
+		cmocka_unit_test(a_full_ring_interrupts),
+		cmocka_unit_test(the_program_sizes_the_profile),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+#undef EIGHT_SLOTS
