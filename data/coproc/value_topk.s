@@ -76,6 +76,7 @@
 .param cam_entries 640 ; 128 x (1 + 4)
 .param data_words 4096
 .param profile_entries 16384
+.param buffer_entries 128 ; sample buffer records: holds retirement bursts (branch lvp8)
 .param spill_entries 512 ; the handler reads the spill ring (b2, v7 words written)
 .param inherited_permille 1000 ; the handler adds each count less what it inherited
 .param confident 32
