@@ -51,7 +51,12 @@
 ; b2 the spill ring, v7 the words written to it. The co-processor is
 ; built with at least `cam_entries` CAM entries and `data_words` words,
 ; and the handler's profile table with `profile_entries` (with the spill,
-; sqlite3's 12,168 loads reach the profile).
+; sqlite3's 12,168 loads reach the profile), and its sample buffer with
+; `buffer_entries` records (branch lvp8): loads retire in bursts, and with
+; 32 records the buffer overflowed while the co-processor was mostly idle;
+; the random tagger's governor then thinned every load, and lukewarm loads
+; kept so few records that their largest value's share overstated their
+; invariance (bzip2-compress).
 .name value_topk
 .handler value
 .classes load
