@@ -117,12 +117,19 @@ for p in value value_topk; do
 import json, sys
 d = json.load(open(sys.argv[1])); d0 = json.load(open(sys.argv[2]))
 keys = ("fates", "recorded_top_share", "recorded_true_top_share", "masked_true_top_share",
-        "eligible_top_share", "eligible_true_top_share")
+        "eligible_top_share", "eligible_true_top_share", "tagged_top_share", "tagged_eligible_top_share",
+        "recorded_eligible_top_share", "sampled_top_share")
 for l in d["loads"]:
     f = l["fates"]
     assert sum(f.values()) == l["executions"], l
     assert l["samples"] <= f["recorded"], l
     assert f["recorded"] == 0 or 0 < l["recorded_top_share"] <= 1, l
+    if f["recorded"]:
+        # the random-sample expectation: exact for a load with one value,
+        # and never below 1/records
+        assert 0 <= l["recorded_eligible_top_share"] <= 1 and 0 <= l["tagged_eligible_top_share"] <= 1, l
+        assert l["sampled_top_share"] >= 1 / f["recorded"] - 1e-6, l
+        assert l["eligible_top_share"] < 1 or l["sampled_top_share"] == 1, l
 strip = [{k: v for k, v in l.items() if k not in keys} for l in d["loads"]]
 assert strip == d0["loads"] and d["weighted_error"] == d0["weighted_error"]
 assert sum(l["fates"]["recorded"] for l in d["loads"]) == d["stats"]["records"]
@@ -131,7 +138,8 @@ PY
     fi
 done
 python3 tests/tools/coproc-fates.py "$tmp/f.json" >"$tmp/fates" 2>&1
-grep -q "^error .* points: never sampled" "$tmp/fates" && ok || bad "tests/tools/coproc-fates.py: $(cat "$tmp/fates")"
+grep -q "^error .* points: never sampled" "$tmp/fates" && grep -q "sampling in the windows: random tagger" "$tmp/fates" \
+    && ok || bad "tests/tools/coproc-fates.py: $(cat "$tmp/fates")"
 
 # edge and call stack under stall: exact
 "$IVX" coproc --program edge -C policy=stall "$w" -- 1 >"$tmp/edge" 2>&1

@@ -51,7 +51,12 @@
 ; b2 the spill ring, v7 the words written to it. The co-processor is
 ; built with at least `cam_entries` CAM entries and `data_words` words,
 ; and the handler's profile table with `profile_entries` (with the spill,
-; sqlite3's 12,168 loads reach the profile).
+; sqlite3's 12,168 loads reach the profile), and its sample buffer with
+; `buffer_entries` records (branch lvp8): loads retire in bursts, and with
+; 32 records the buffer overflowed while the co-processor was mostly idle;
+; the random tagger's governor then thinned every load, and lukewarm loads
+; kept so few records that their largest value's share overstated their
+; invariance (bzip2-compress).
 .name value_topk
 .handler value
 .classes load
@@ -76,6 +81,7 @@
 .param cam_entries 640 ; 128 x (1 + 4)
 .param data_words 4096
 .param profile_entries 16384
+.param buffer_entries 128 ; sample buffer records: holds retirement bursts (branch lvp8)
 .param spill_entries 512 ; the handler reads the spill ring (b2, v7 words written)
 .param inherited_permille 1000 ; the handler adds each count less what it inherited
 .param confident 32

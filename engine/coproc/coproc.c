@@ -539,6 +539,16 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 		cp->cfg.cam = (uint32_t)need_cam;
 	if (need_data > (int64_t)cp->cfg.data && need_data <= 65536)
 		cp->cfg.data = (uint32_t)need_data;
+	/* ... and how many records its sample buffer must hold
+	 * (`buffer_entries`): loads retire in bursts, and a buffer too small
+	 * for them drops records although the co-processor is mostly idle;
+	 * the governor then thins every load's tagging, and lukewarm loads
+	 * are left with a few records each, whose largest value's share
+	 * overstates their invariance (value_topk.s, docs/coproc.md, branch
+	 * lvp8). */
+	int64_t need_buffer = coproc_prog_param(p, "buffer_entries", 0);
+	if (need_buffer > (int64_t)cp->cfg.buffer && need_buffer <= 4096)
+		cp->cfg.buffer = (uint32_t)need_buffer;
 	/* ... and how large a profile table its handler builds in the main
 	 * processor's memory (`profile_entries`): a program that brings more
 	 * loads into the profile (value_topk.s's spill ring) needs one entry

@@ -16,7 +16,8 @@ struct fate_load {
 };
 
 /* (pc, value, kind) -> count; kind 0 recorded, 1 run while its own bit was
- * set, 2 passed both filters (tagged or skipped by the random tagger) */
+ * set, 2 passed both filters (tagged or skipped by the random tagger), 3
+ * tagged (recorded or dropped at a full buffer) */
 struct fate_value {
 	uint64_t pc, value, count;
 	int kind;
@@ -116,6 +117,8 @@ static void on_fate(void *ctx, uint64_t pc, uint64_t value, int fate)
 	}
 	if (fate == COPROC_FATE_RECORDED || fate == COPROC_FATE_DROPPED || fate == COPROC_FATE_UNTAGGED)
 		add_value(f, pc, value, 2);
+	if (fate == COPROC_FATE_RECORDED || fate == COPROC_FATE_DROPPED)
+		add_value(f, pc, value, 3);
 	if (2 * (f->nloads + 1) > f->cap_loads && grow_loads(f) < 0)
 		return;
 	struct fate_load *l = load_slot(f->loads, f->cap_loads, pc);
@@ -173,8 +176,8 @@ static int by_pc_kind(const void *a, const void *b)
 /* Of pc's executions of `kind`: the largest value's count, the true top
  * value's and all of them. The first call turns the value table into a
  * sorted array (no more counting after it). */
-static void shares(struct coproc_fates *f, uint64_t pc, uint64_t top, int kind, uint64_t *best, uint64_t *topn,
-		   uint64_t *all)
+static size_t shares(struct coproc_fates *f, uint64_t pc, uint64_t top, int kind, uint64_t *best, uint64_t *topn,
+		     uint64_t *all)
 {
 	*best = *topn = *all = 0;
 	if (!f->sorted) {
@@ -203,6 +206,69 @@ static void shares(struct coproc_fates *f, uint64_t pc, uint64_t top, int kind, 
 		if (v->value == top)
 			*topn = v->count;
 	}
+	return lo;
+}
+
+/* The largest value of pc's executions of `kind` (0 if none). */
+static uint64_t top_value(const struct coproc_fates *f, size_t lo, uint64_t pc, int kind)
+{
+	uint64_t best = 0, val = 0;
+	for (size_t i = lo; i < f->nvals && f->vals[i].pc == pc && f->vals[i].kind == kind; i++)
+		if (f->vals[i].count > best) {
+			best = f->vals[i].count;
+			val = f->vals[i].value;
+		}
+	return val;
+}
+
+/* The mean largest-value share of n draws (with replacement) from the
+ * values of the executions at vals[lo..] of pc and `kind`, over SIM_REPS
+ * repetitions with a fixed generator: what a uniformly random sample of n
+ * records would show, so recorded_top_share minus it is what is not
+ * explained by the sample's size. */
+#define SIM_REPS 16
+static double sampled_top_share(const struct coproc_fates *f, size_t lo, uint64_t pc, int kind, uint64_t n,
+				uint64_t all)
+{
+	size_t k = 0;
+	while (lo + k < f->nvals && f->vals[lo + k].pc == pc && f->vals[lo + k].kind == kind)
+		k++;
+	if (!n || !k)
+		return 0;
+	uint64_t *cum = malloc(k * sizeof *cum), *hits = malloc(k * sizeof *hits);
+	if (!cum || !hits) {
+		free(cum);
+		free(hits);
+		return 0;
+	}
+	uint64_t c = 0, x = 0x9e3779b97f4a7c15ull ^ pc;
+	for (size_t i = 0; i < k; i++)
+		cum[i] = c += f->vals[lo + i].count;
+	double sum = 0;
+	for (int rep = 0; rep < SIM_REPS; rep++) {
+		memset(hits, 0, k * sizeof *hits);
+		uint64_t best = 0;
+		for (uint64_t d = 0; d < n; d++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			uint64_t u = x % all;
+			size_t a = 0, b = k - 1;
+			while (a < b) {
+				size_t m = (a + b) / 2;
+				if (cum[m] > u)
+					b = m;
+				else
+					a = m + 1;
+			}
+			if (++hits[a] > best)
+				best = hits[a];
+		}
+		sum += (double)best / (double)n;
+	}
+	free(cum);
+	free(hits);
+	return sum / SIM_REPS;
 }
 
 void coproc_fates_json(struct coproc_fates *f, FILE *out, uint64_t pc, uint64_t top)
@@ -218,14 +284,29 @@ void coproc_fates_json(struct coproc_fates *f, FILE *out, uint64_t pc, uint64_t 
 	fprintf(out, "}");
 	uint64_t best, topn, all;
 	shares(f, pc, top, 0, &best, &topn, &all);
+	uint64_t nrec = all;
 	if (all)
 		fprintf(out, ",\"recorded_top_share\":%.6f,\"recorded_true_top_share\":%.6f", (double)best / (double)all,
 			(double)topn / (double)all);
 	shares(f, pc, top, 1, &best, &topn, &all);
 	if (all)
 		fprintf(out, ",\"masked_true_top_share\":%.6f", (double)topn / (double)all);
-	shares(f, pc, top, 2, &best, &topn, &all);
+	size_t lo = shares(f, pc, top, 2, &best, &topn, &all);
+	if (!all)
+		return;
+	fprintf(out, ",\"eligible_top_share\":%.6f,\"eligible_true_top_share\":%.6f", (double)best / (double)all,
+		(double)topn / (double)all);
+	/* (b) taken apart: the share of the eligible executions' top value
+	 * among the tagged and among the recorded ones (no maximum taken, so
+	 * a random sample would show eligible_top_share on average), and the
+	 * largest share a random sample of as many records would show */
+	uint64_t etop = top_value(f, lo, pc, 2), eall = all;
+	shares(f, pc, etop, 3, &best, &topn, &all);
 	if (all)
-		fprintf(out, ",\"eligible_top_share\":%.6f,\"eligible_true_top_share\":%.6f", (double)best / (double)all,
-			(double)topn / (double)all);
+		fprintf(out, ",\"tagged_top_share\":%.6f,\"tagged_eligible_top_share\":%.6f",
+			(double)best / (double)all, (double)topn / (double)all);
+	shares(f, pc, etop, 0, &best, &topn, &all);
+	if (all)
+		fprintf(out, ",\"recorded_eligible_top_share\":%.6f,\"sampled_top_share\":%.6f",
+			(double)topn / (double)all, sampled_top_share(f, lo, pc, 2, nrec, eall));
 }

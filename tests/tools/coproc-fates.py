@@ -15,7 +15,15 @@ Splits the execution-weighted invariance error (points, as weighted_error)
                   those (sampling inside the windows) and the estimate
                   against the records (the co-processor and handler: lost
                   records, few samples, counting); and the part of loads
-                  with 1-3 samples.
+                  with 1-3 samples. The sampling part (b) is taken apart in
+                  turn: the random tagger (the eligible executions' top
+                  value's share among the tagged ones against among the
+                  eligible), drops at a full buffer (its share among the
+                  records against among the tagged), and the records'
+                  largest share against that value's (a small sample's
+                  largest share exceeds the distribution's: "size"), of
+                  which "expected" is what uniformly random samples of as
+                  many records give on average.
 Usage: coproc-fates.py J.json [J2.json ...]   (several: summed)
 """
 import json, sys
@@ -31,7 +39,8 @@ def analyse(paths):
     # that passed both filters against the run (windows), the records
     # against those (sampling inside the windows), the estimate against the
     # records (the co-processor: lost records, few samples, counting)
-    parts = {s: {"windows": 0.0, "sampling": 0.0, "coproc": 0.0, "few": 0.0, "own": 0.0, "w": 0.0}
+    parts = {s: {"windows": 0.0, "sampling": 0.0, "coproc": 0.0, "few": 0.0, "own": 0.0, "w": 0.0,
+                 "tagger": 0.0, "drops": 0.0, "size": 0.0, "expected": 0.0}
              for s in split}
     for p in paths:
         d = json.load(open(p))
@@ -57,6 +66,12 @@ def analyse(paths):
             a["windows"] += sign * (el - t) * x
             a["sampling"] += sign * (rec - el) * x
             a["coproc"] += sign * (e - rec) * x
+            tg = l.get("tagged_eligible_top_share", el)
+            re_ = l.get("recorded_eligible_top_share", tg)
+            a["tagger"] += sign * (tg - el) * x
+            a["drops"] += sign * (re_ - tg) * x
+            a["size"] += sign * (rec - re_) * x
+            a["expected"] += sign * (l.get("sampled_top_share", el) - el) * x
             if l["samples"] < 4:
                 a["few"] += err
             a["own"] += x * f.get("ignored_own", 0) / seen
@@ -73,6 +88,9 @@ def analyse(paths):
               "%.2f, co-processor (estimate vs records) %.2f; loads with 1-3 samples %.2f; "
               "their executions while masked or held %.1f%%"
               % (side, a["windows"], a["sampling"], a["coproc"], a["few"], 100 * a["own"] / a["w"]))
+        print("    sampling in the windows: random tagger %.2f, drops %.2f, sample size %.2f "
+              "(uniformly random samples of as many records: %.2f)"
+              % (a["tagger"], a["drops"], a["size"], a["expected"]))
 
 
 if __name__ == "__main__":

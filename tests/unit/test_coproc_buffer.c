@@ -1,0 +1,136 @@
+/*
+ * test_coproc_buffer.c — a program sizes the sample buffer it needs
+ * (`.param buffer_entries`, value_topk.s asks for 128 records; branch
+ * lvp8, docs/coproc.md):
+ *   - the co-processor is built with at least that many records, and a
+ *     larger setting is kept;
+ *   - on a run whose tagged loads retire in bursts (muldiv), the larger
+ *     buffer holds them: it fills beyond 32 records and drops fewer (the
+ *     governor, which thins the tagging when records are dropped, then
+ *     thins less).
+ *
+ * Run from the top of the tree (make unit does); needs data/bin.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "coproc_run.h"
+
+/* value_topk.s with its `.param buffer_entries` line replaced by `line`
+ * (NULL: left out). */
+static void assemble_topk_buffer(const char *line, struct coproc_prog *p)
+{
+	FILE *f = fopen("data/coproc/value_topk.s", "rb");
+	if (!f)
+		fail_msg("cannot open data/coproc/value_topk.s");
+	static char src[32768];
+	char l[512];
+	int found = 0;
+	src[0] = 0;
+	while (fgets(l, sizeof l, f)) {
+		if (!strncmp(l, ".param buffer_entries ", 22)) {
+			found = 1;
+			continue;
+		}
+		strcat(src, l);
+	}
+	fclose(f);
+	assert_true(found);
+	if (line)
+		strcat(strcat(src, line), "\n");
+	struct ivx_err err;
+	if (coproc_asm(src, strlen(src), "value_topk.s", p, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+static struct program *load(const char *path)
+{
+	struct ivx_err err;
+	struct program *p = program_load_file(path, &err);
+	if (!p)
+		fail_msg("%s: %s", path, err.msg);
+	return p;
+}
+
+static void the_program_sizes_the_buffer(void **state)
+{
+	(void)state;
+	static struct coproc_prog p, q;
+	coproc_test_assemble_file("data/coproc/value_topk.s", &p);
+	assemble_topk_buffer(".param buffer_entries 16", &q);
+	struct ivx_err err;
+	struct coproc_config cc, big;
+	coproc_config_defaults(&cc);
+	coproc_config_defaults(&big);
+	assert_int_equal(coproc_config_set(&big, "buffer=256", &err), 0);
+	struct program *prg = load("data/bin/workloads/muldiv");
+	struct crun r;
+	char *argv[] = { "muldiv", "1" };
+	assert_int_equal(crun_start(&r, prg, 2, argv, NULL), 0);
+	struct coproc *a = coproc_new(&cc, &p, r.c, &err), *b = coproc_new(&cc, &q, r.c, &err),
+		      *c = coproc_new(&big, &p, r.c, &err);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_int_equal(coproc_cfg(a)->buffer, 128);
+	assert_int_equal(coproc_cfg(b)->buffer, cc.buffer);   /* the larger setting is kept */
+	assert_int_equal(coproc_cfg(c)->buffer, 256);
+	coproc_free(a);
+	coproc_free(b);
+	coproc_free(c);
+	crun_free(&r);
+	program_free(prg);
+}
+
+struct result {
+	uint64_t drops, buffer_max;
+};
+
+static void run(struct program *prg, char **argv, const struct coproc_prog *p, uint64_t seed, struct result *out)
+{
+	struct ivx_err err;
+	struct coproc_config cc;
+	char s[32];
+	coproc_config_defaults(&cc);
+	snprintf(s, sizeof s, "seed=%llu", (unsigned long long)seed);
+	assert_int_equal(coproc_config_set(&cc, s, &err), 0);
+	struct coproc_test_run x;
+	coproc_test_run(&x, prg, 2, argv, &cc, p);
+	struct coproc_stats st;
+	coproc_get_stats(x.cp, &st);
+	out->drops = st.drops;
+	out->buffer_max = st.buffer_max;
+	coproc_test_run_free(&x);
+}
+
+static void a_larger_buffer_holds_bursts(void **state)
+{
+	(void)state;
+	static struct coproc_prog p, q;
+	coproc_test_assemble_file("data/coproc/value_topk.s", &p);
+	assemble_topk_buffer(NULL, &q);   /* the default 32 records */
+	struct program *prg = load("data/bin/workloads/muldiv");
+	char *argv[] = { "muldiv", "1" };
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct result a, b;
+		run(prg, argv, &p, seed, &a);
+		run(prg, argv, &q, seed, &b);
+		assert_true(b.buffer_max == 32 && b.drops > 0);
+		assert_true(a.buffer_max > 32);
+		assert_true(a.drops * 4 < b.drops * 3);   /* muldiv: 146-164 against 242-322 */
+	}
+	program_free(prg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(the_program_sizes_the_buffer),
+		cmocka_unit_test(a_larger_buffer_holds_bursts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
