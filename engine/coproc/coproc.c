@@ -23,7 +23,11 @@
  *   flags  Z result zero (cmp: equal), L cmp less-than (unsigned),
  *          H lookup hit, S saturated (inc/adds, or an index register write)
  *   index registers saturate at 2^iwidth - 1 (and at 0 when subtracting);
- *   data-array counters saturate at 2^cwidth - 1; array indices wrap.
+ *   data-array counters saturate at 2^cwidth - 1 (inc) and 2^awidth - 1
+ *   (adds; awidth defaults to cwidth, wider for weighted counts); array
+ *   indices wrap.
+ *   The record field `weight` is 2^k for an instruction tagged while the
+ *   random tagger tagged 1 in 2^k: the tag keeps k from decode on.
  */
 #include <stdlib.h>
 #include <string.h>
