@@ -16,7 +16,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 w=data/bin/workloads/crc
 [ -x "$w" ] || { echo "coproc-cli: $w not built (make data)"; exit 1; }
 
-for p in value edge callstack value_topk; do
+for p in value edge callstack value_topk value_topk_ipw; do
     if "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e"; then ok; else bad "coproc-asm $p: $(cat "$tmp/e")"; fi
     n=$(grep -c '^ *[0-9][0-9]*  ' "$tmp/l")
     src=$(grep -v '^ *;' "data/coproc/$p.s" | grep -v '^ *\.' | grep -c '[a-z]')
@@ -108,7 +108,7 @@ cmp -s "$tmp/v.json" "$tmp/v2.json" && ok || bad "two runs differ"
 
 # --fates: every correct-path execution of a load has exactly one fate, a
 # load's samples are records it wrote, and counting them changes nothing
-for p in value value_topk; do
+for p in value value_topk value_topk_ipw; do
     "$IVX" coproc --program $p --json "$tmp/f0.json" data/bin/workloads/strproc >/dev/null 2>&1
     if "$IVX" coproc --program $p --fates --json "$tmp/f.json" data/bin/workloads/strproc >/dev/null 2>"$tmp/e"; then ok
     else bad "coproc --fates: $(cat "$tmp/e")"; fi

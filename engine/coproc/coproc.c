@@ -23,7 +23,11 @@
  *   flags  Z result zero (cmp: equal), L cmp less-than (unsigned),
  *          H lookup hit, S saturated (inc/adds, or an index register write)
  *   index registers saturate at 2^iwidth - 1 (and at 0 when subtracting);
- *   data-array counters saturate at 2^cwidth - 1; array indices wrap.
+ *   data-array counters saturate at 2^cwidth - 1 (inc) and 2^awidth - 1
+ *   (adds; awidth defaults to cwidth, wider for weighted counts); array
+ *   indices wrap.
+ *   The record field `weight` is 2^k for an instruction tagged while the
+ *   random tagger tagged 1 in 2^k: the tag keeps k from decode on.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +77,7 @@ static uint64_t rd(const struct coproc *cp, const struct cp_uinsn *u, uint8_t o)
 	case CPR_F_TARGET: return h->target;
 	case CPR_F_TAKEN: return h->taken;
 	case CPR_F_KIND: return h->kind;
+	case CPR_F_WEIGHT: return h->weight;
 	case CPR_IMM: return (uint64_t)u->imm;
 	}
 	return 0;
@@ -236,13 +241,16 @@ static void step(struct coproc *cp)
 	case CP_INC:
 	case CP_ADDS:
 		x = cp->data[addr];
+	{
+		uint64_t max = u->op == CP_INC ? cp->cmax : cp->amax;
 		b = u->op == CP_INC ? 1 : b;
-		x = (x >= cp->cmax || cp->cmax - x <= b) ? cp->cmax : x + b;
-		if (x == cp->cmax)
+		x = (x >= max || max - x <= b) ? max : x + b;
+		if (x == max)
 			r->flags |= FLAG_S;
 		cp->data[addr] = x;
 		res = x;
 		break;
+	}
 	case CP_RAND:
 		r->lfsr = lfsr_step(r->lfsr);
 		res = r->lfsr & a;
@@ -320,7 +328,7 @@ static void advance(struct coproc *cp, uint64_t t, int until_space)
 /* ---- the observer -------------------------------------------------------- */
 
 /* The fields the running program asked for, of the retiring e, into rec. */
-static void write_record(const struct coproc *cp, struct coproc_rec *rec, const struct insn_event *e)
+static void write_record(const struct coproc *cp, struct coproc_rec *rec, const struct insn_event *e, int shift)
 {
 	uint32_t fl = cp->prog.fields;
 	rec->pc = (fl & CPF_PC) ? e->pc : 0;
@@ -330,9 +338,11 @@ static void write_record(const struct coproc *cp, struct coproc_rec *rec, const 
 	rec->taken = (fl & CPF_TAKEN) ? (uint8_t)e->taken : 0;
 	rec->kind = (uint8_t)e->kind;
 	rec->seq = e->seq;
+	rec->weight = (uint16_t)(1u << shift);
 }
 
-static void retire(struct coproc *cp, const struct insn_event *e)
+/* e retires, tagged while the tagger tagged 1 in 2^shift. */
+static void retire(struct coproc *cp, const struct insn_event *e, int shift)
 {
 	struct coproc_run *r = &cp->r;
 	int size = (int)cp->cfg.buffer;
@@ -350,7 +360,7 @@ static void retire(struct coproc *cp, const struct insn_event *e)
 				r->tag_rng = xorshift32(r->tag_rng);
 				uint32_t k = r->tag_rng % cp->cfg.buffer;
 				if (k)
-					write_record(cp, &cp->buf[(r->head + (int)k) % size], e);
+					write_record(cp, &cp->buf[(r->head + (int)k) % size], e, shift);
 			}
 			return;
 		}
@@ -366,7 +376,7 @@ static void retire(struct coproc *cp, const struct insn_event *e)
 	govern(cp, 0);
 	if (cp->fate)
 		cp->fate(cp->fate_ctx, e->pc, e->load_value, COPROC_FATE_RECORDED);
-	write_record(cp, &cp->buf[(r->head + r->count) % size], e);
+	write_record(cp, &cp->buf[(r->head + r->count) % size], e, shift);
 	r->count++;
 	r->st.records++;
 	if (r->count > r->st.buffer_max)
@@ -408,11 +418,14 @@ static void on_insn(void *ctx, const struct insn_event *e)
 				return;
 			}
 		}
-		*tag = e->seq + 1;
+		/* the rate rides with the tag: the record's weight is the
+		 * rate's inverse when it was tagged, not when it retires */
+		*tag = (e->seq + 1) | (uint64_t)r->tag_shift << (64 - TAG_SHIFT_BITS);
 		r->st.tagged++;
-	} else if (e->stage == INSN_COMMIT && *tag == e->seq + 1) {
+	} else if (e->stage == INSN_COMMIT && *tag && (*tag << TAG_SHIFT_BITS) == (e->seq + 1) << TAG_SHIFT_BITS) {
+		int shift = (int)(*tag >> (64 - TAG_SHIFT_BITS));
 		*tag = 0;
-		retire(cp, e);
+		retire(cp, e, shift);
 	}
 }
 
@@ -587,6 +600,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->profile = (struct coproc_pentry *)m;
 	cp->imax = p->iwidth >= 32 ? 0xffffffffu : (1ull << p->iwidth) - 1;
 	cp->cmax = (1ull << p->cwidth) - 1;
+	cp->amax = p->awidth ? (1ull << p->awidth) - 1 : cp->cmax;
 	cp->hash_mask = cfg->ignore - 1;
 	struct coproc_run *r = &cp->r;
 	r->upc = -1;
@@ -708,9 +722,10 @@ int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *o
  * loads by more (docs/coproc.md). */
 double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value)
 {
+	uint64_t den = e->wtotal ? e->wtotal : e->total;
 	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].value == value)
-			return e->total ? (double)e->val[k].count / (double)e->total : 0.0;
+			return den ? (double)e->val[k].count / (double)den : 0.0;
 	return 0.0;
 }
 
@@ -720,5 +735,6 @@ double coproc_pentry_invariance(const struct coproc_pentry *e)
 	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].count > top)
 			top = e->val[k].count;
-	return e->total ? (double)top / (double)e->total : 0.0;
+	uint64_t den = e->wtotal ? e->wtotal : e->total;
+	return den ? (double)top / (double)den : 0.0;
 }

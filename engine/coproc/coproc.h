@@ -165,6 +165,10 @@ void coproc_slot(const struct coproc *cp, int i, struct coproc_slot *out);
 struct coproc_pentry {
 	uint64_t pc;
 	uint64_t total;          /* samples observed (total counters) */
+	uint64_t wtotal;         /* value_topk_ipw.s (`.param weighted`): the
+				    samples weighted by their records' weight
+				    (2^k, tagged 1 in 2^k), the estimate's
+				    denominator; 0 otherwise */
 	uint64_t base;           /* total when last unmasked by a re-sampling: the
 				    confidence test counts the samples since */
 	uint64_t visit;          /* value: the time slice (timer period) of its
@@ -185,7 +189,7 @@ int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *o
 /* The entry of pc: 1, or 0 if the profile has none. */
 int coproc_profile_find(const struct coproc *cp, uint64_t pc, struct coproc_pentry *out);
 /* The estimated invariance of an entry: its largest value count over its
- * total samples. */
+ * total samples (over wtotal when the program weighs its samples). */
 double coproc_pentry_invariance(const struct coproc_pentry *e);
 /* The estimated share of `value` among the load's executions, by the same
  * rule (0 for a value the entry does not hold). */

@@ -23,7 +23,9 @@ static const char *const op_names[CP_OP_COUNT] = {
 static const char *const cond_names[CPC_COUNT] = {
 	"", "z", "nz", "lt", "ge", "hit", "miss", "sat", "nsat",
 };
-static const char *const field_names[] = { "pc", "value", "addr", "target", "taken", "kind" };
+/* "kind" and "weight" are in every record: the DFE and the tagger supply
+ * them, .fields does not name them */
+static const char *const field_names[] = { "pc", "value", "addr", "target", "taken", "kind", "weight" };
 
 const char *coproc_op_name(int op) { return op >= 0 && op < CP_OP_COUNT ? op_names[op] : "?"; }
 const char *coproc_cond_name(int c) { return c >= 0 && c < CPC_COUNT ? cond_names[c] : "?"; }
@@ -182,7 +184,7 @@ static int parse_src(struct asm_state *s, const char *w, struct cp_uinsn *u, uin
 		u->imm = v;
 		*out = CPR_IMM;
 	} else {
-		for (int f = 0; f < 6; f++)
+		for (int f = 0; f < 7; f++)
 			if (!strcmp(w, field_names[f])) {
 				*out = CPR_F_PC + f;
 				if (f < 5)
@@ -428,13 +430,13 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 			return fail(s, "'%s' is not a label", w->w[k + 1]);
 		return add_fixup(s, w->w[k + 1], 2, r);
 	}
-	if (!strcmp(d, ".iwidth") || !strcmp(d, ".cwidth")) {
+	if (!strcmp(d, ".iwidth") || !strcmp(d, ".cwidth") || !strcmp(d, ".awidth")) {
 		int isi = d[1] == 'i';
-		if (want_words(s, w, k, 1, isi ? ".iwidth BITS" : ".cwidth BITS") < 0)
+		if (want_words(s, w, k, 1, isi ? ".iwidth BITS" : d[1] == 'c' ? ".cwidth BITS" : ".awidth BITS") < 0)
 			return -1;
 		if (parse_num(w->w[k], &v) < 0 || v < 1 || v > (isi ? 32 : 63))
 			return fail(s, "%s: '%s' is not a width of 1..%d bits", d, w->w[k], isi ? 32 : 63);
-		*(isi ? &p->iwidth : &p->cwidth) = (int)v;
+		*(isi ? &p->iwidth : d[1] == 'c' ? &p->cwidth : &p->awidth) = (int)v;
 		return 0;
 	}
 	if (!strcmp(d, ".pcfilter")) {
@@ -595,7 +597,7 @@ static void opnd(const struct cp_uinsn *u, uint8_t r, char *b, size_t n)
 		snprintf(b, n, "i%d", r - CPR_I);
 	else if (r < CPR_B)
 		snprintf(b, n, "c%d", r - CPR_C);
-	else if (r >= CPR_F_PC && r <= CPR_F_KIND)
+	else if (r >= CPR_F_PC && r <= CPR_F_WEIGHT)
 		snprintf(b, n, "%s", field_names[r - CPR_F_PC]);
 	else if (r == CPR_IMM)
 		snprintf(b, n, "#%lld", (long long)u->imm);

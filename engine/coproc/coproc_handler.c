@@ -214,6 +214,8 @@ static struct coproc_pentry *harvest_ways(struct coproc *cp, int i, int slots, i
 {
 	uint64_t pc = cp->cam_key[i];
 	struct coproc_pentry *e = padd(cp, pc, word(cp, 1, i), 0, 0, 0);
+	if (e && param(cp, "weighted", 0))
+		e->wtotal += word(cp, 3, i);   /* the slot's weighted total */
 	int shift = (int)param(cp, "key_shift", 40) & 63;
 	uint64_t less = (uint64_t)param(cp, "inherited_permille", 0);
 	for (int j = 0; j < ways; j++) {
@@ -264,9 +266,11 @@ static uint64_t harvest_spill(struct coproc *cp, int mask)
 	int64_t cap = param(cp, "spill_entries", 0);
 	if (cap <= 0)
 		return 0;
-	uint64_t cost = 0, words = cp->r.v[7] < (uint64_t)cap * 4 ? cp->r.v[7] : (uint64_t)cap * 4;
+	/* weighted (value_topk_ipw.s): a fifth word, the slot's weighted total */
+	uint64_t ew = param(cp, "weighted", 0) ? 5 : 4;
+	uint64_t cost = 0, words = cp->r.v[7] < (uint64_t)cap * ew ? cp->r.v[7] : (uint64_t)cap * ew;
 	int shift = (int)param(cp, "key_shift", 40) & 63;
-	for (uint64_t k = 0; k + 4 <= words; k += 4) {
+	for (uint64_t k = 0; k + ew <= words; k += ew) {
 		uint64_t pc = word(cp, 2, (int)k), total = word(cp, 2, (int)k + 1);
 		uint64_t key = word(cp, 2, (int)k + 2), n = word(cp, 2, (int)k + 3);
 		cost += cp->cfg.slot_cycles;
@@ -274,6 +278,8 @@ static uint64_t harvest_spill(struct coproc *cp, int mask)
 		if (!pc || !total)
 			continue;
 		struct coproc_pentry *e = padd(cp, pc, total, 0, 0, 0);
+		if (e && ew == 5)
+			e->wtotal += word(cp, 2, (int)k + 4);
 		if (n)
 			padd(cp, pc, 0, key ^ (pc << shift), n, n);
 		cost += account(cp, e, total, mask);

@@ -10,11 +10,13 @@
 
 #include "coproc.h"
 
+#define TAG_SHIFT_BITS 6      /* a tag keeps the tagger's shift (weight 2^shift) */
 #define TAG_RING 1024          /* in-flight tag bits, by seq (more than any ROB + frontend) */
 
 struct coproc_rec {
 	uint64_t pc, value, addr, target, seq;
 	uint8_t kind, taken;
+	uint16_t weight;          /* 2^k: tagged at a rate of 1 in 2^k */
 };
 
 enum { FLAG_Z = 1, FLAG_L = 2, FLAG_H = 4, FLAG_S = 8 };
@@ -63,13 +65,14 @@ struct coproc {
 	void *hook_ctx;
 	void (*fate)(void *ctx, uint64_t pc, uint64_t value, int fate);   /* diagnostics, may be NULL */
 	void *fate_ctx;
-	uint64_t imax, cmax;      /* index register / data counter maxima */
+	uint64_t imax, cmax, amax; /* index register / data counter (inc, adds) maxima */
 	uint32_t hash_mask;       /* ignore - 1 */
 	struct coproc_run r;
 	/* the block: */
 	void *mem;
 	size_t mem_size;
-	uint64_t *tags;           /* [TAG_RING] seq + 1 of tagged instructions */
+	uint64_t *tags;           /* [TAG_RING] seq + 1 of tagged instructions, the
+				     tagger's shift then in the top TAG_SHIFT_BITS */
 	struct coproc_rec *buf;   /* [cfg.buffer] */
 	uint64_t *cam_key;        /* [cfg.cam] */
 	uint8_t *cam_valid;       /* [cfg.cam] */

@@ -54,6 +54,7 @@ enum cp_target { CPT_NONE, CPT_LABEL, CPT_DONE, CPT_INTERRUPT, CPT_TREG };
 enum {
 	CPR_V = 0, CPR_I = 8, CPR_C = 16, CPR_B = 32, CPR_T = 36,
 	CPR_F_PC = 40, CPR_F_VALUE, CPR_F_ADDR, CPR_F_TARGET, CPR_F_TAKEN, CPR_F_KIND,
+	CPR_F_WEIGHT,   /* 2^k: the random tagger tagged 1 in 2^k when it tagged the record */
 	CPR_IMM = 63,
 	CPR_NONE = 255,
 };
@@ -86,6 +87,7 @@ struct coproc_prog {
 	uint16_t treg[COPROC_NT];
 	int iwidth;                    /* index register width in bits (1..32) */
 	int cwidth;                    /* data-array counter saturation width (1..63) */
+	int awidth;                    /* ... of `adds` (0: cwidth); wider for weighted counts */
 	int pc_width;                  /* initial PC filter mask width */
 	uint32_t pc_match;             /* ... and match value */
 	int n_params;

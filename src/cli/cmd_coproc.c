@@ -562,8 +562,8 @@ static void report_callstack(FILE *out, FILE *f, const struct sim *s)
 static const char coproc_help[] =
 	"usage: ivx coproc [RUN OPTIONS] --program NAME|FILE [PROG] [-- ARGS...]\n"
 	"Run PROG on the timing model with the profiling co-processor running a\n"
-	"profiling program (shipped: value, value_topk, edge, callstack in\n"
-	"data/coproc/; or a file), and print the profile it built next to the\n"
+	"profiling program (shipped: value, value_topk, value_topk_ipw, edge,\n"
+	"callstack in data/coproc/; or a file), and print the profile it built next to the\n"
 	"exact one.\n"
 	"  --program NAME|FILE the co-processor program\n"
 	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
@@ -775,7 +775,10 @@ static int asm_main(int argc, char **argv)
 	for (int b = 1; b <= CPF_TAKEN; b <<= 1)
 		if (p->fields & (uint32_t)b)
 			printf(" %s", coproc_field_name(b));
-	printf("\n.iwidth %d\n.cwidth %d\n.pcfilter %d %u\n", p->iwidth, p->cwidth, p->pc_width, p->pc_match);
+	printf("\n.iwidth %d\n.cwidth %d\n", p->iwidth, p->cwidth);
+	if (p->awidth)
+		printf(".awidth %d\n", p->awidth);
+	printf(".pcfilter %d %u\n", p->pc_width, p->pc_match);
 	for (int k = 0; k < INSN_KIND_COUNT; k++)
 		if (p->dfe[k] >= 0) {
 			const char *l = coproc_prog_label_at(p, p->dfe[k]);
