@@ -309,9 +309,8 @@ static void fmt_on_insn(void *ctx, const struct insn_event *e)
 }
 
 /* Wrong-path I-side misses, so a fetch unit waiting on one is seen as such. */
-static void fmt_on_miss(void *ctx, const struct miss_event *e)
+void acct_fmt_miss(struct acct *a, const struct miss_event *e)
 {
-	struct acct *a = ctx;
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	if (e->correct_path)
 		return;
@@ -330,6 +329,11 @@ static void fmt_on_miss(void *ctx, const struct miss_event *e)
 			f->wp_cache_id = 0;
 		}
 	}
+}
+
+static void fmt_on_miss(void *ctx, const struct miss_event *e)
+{
+	acct_fmt_miss(ctx, e);
 }
 
 static void fmt_on_cycle(void *ctx, const struct cycle_record *r)

@@ -645,6 +645,13 @@ void acct_ivx_raw(const struct acct *a, uint64_t *raw);
  * working out the others (the explorer reads one at every miss event). */
 uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
+/* The units' miss handlers, which a set calls directly (acct_set.c):
+ * the ivx counters' (a correct-path misprediction's dispatch, a D-TLB
+ * miss's begin), the FMT's (wrong-path I-side misses) and the overlap
+ * measurement's (all it reads). Each ignores the events it does not read. */
+void acct_ivx_miss(struct acct *a, const struct miss_event *e);
+void acct_fmt_miss(struct acct *a, const struct miss_event *e);
+void acct_overlap_miss(struct acct_overlap *o, const struct miss_event *e);
 
 /* The miss events the units read: every kind but the ROB-full / ROB-empty
  * episodes (they read those states from the cycle record). */
