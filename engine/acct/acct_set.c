@@ -76,8 +76,8 @@ static inline void forget_idle_cycle(struct acct_set *s)
 static void note_rows(struct acct_set *s)
 {
 	struct acct *fa = s->unit[ACCT_FMT];
-	s->retiring = acct_fmt_slot_at(fa, fa->s.fmt.head)->seq - 1;
-	s->entering = acct_fmt_slot_at(fa, fa->s.fmt.disp)->seq - 1;
+	s->retiring = acct_fmt_seq_at(fa, fa->s.fmt.head) - 1;
+	s->entering = acct_fmt_seq_at(fa, fa->s.fmt.disp) - 1;
 }
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
@@ -236,7 +236,7 @@ static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, 
 	uint64_t *local = &f->t.global[DISCARD], *shared = local;
 	/* (one host branch: the ROB-full state alternates more than I-side waits) */
 	if (!full & (fe_any != DISCARD)) {
-		local = &acct_fmt_slot_at(fa, f->fetch)->local[fe_any];
+		local = &acct_fmt_local_at(fa, f->fetch)[fe_any];
 		shared = &f->shared[fe_any];
 		++*local;
 		++*shared;
