@@ -142,7 +142,7 @@ static uint64_t locate(struct acct *a, uint64_t lo, uint64_t hi, const struct in
 	return find_pos(a, lo, hi, e->seq);
 }
 
-static void branch_fetched(struct acct *a, uint64_t seq, uint64_t pc, int rob_index)
+static inline __attribute__((always_inline)) void branch_fetched(struct acct *a, uint64_t seq, uint64_t pc, int rob_index)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	if (f->fetch - f->head + 2 > a->rows) {
@@ -164,7 +164,7 @@ static void branch_fetched(struct acct *a, uint64_t seq, uint64_t pc, int rob_in
  * entered the ROB by the end of this cycle: the dispatch tail moves over
  * them and their penalty counts from this cycle on. (The cycle record
  * says how far dispatch got, so this needs no event per branch.) */
-static void dispatch_upto(struct acct *a, uint64_t dispatch_seq)
+static inline __attribute__((always_inline)) void dispatch_upto(struct acct *a, uint64_t dispatch_seq)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	while (f->disp < f->fetch) {
@@ -181,7 +181,7 @@ static void dispatch_upto(struct acct *a, uint64_t dispatch_seq)
 
 /* Branches older than `commit_seq` have retired: their local counters go
  * to the global ones and the dispatch head moves over them. */
-static void retire_upto(struct acct *a, uint64_t commit_seq)
+static inline __attribute__((always_inline)) void retire_upto(struct acct *a, uint64_t commit_seq)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	while (f->head < f->disp) {

@@ -73,7 +73,7 @@ static inline void forget_idle_cycle(struct acct_set *s)
 	s->again.armed = 0;
 }
 
-static void note_rows(struct acct_set *s)
+static inline void note_rows(struct acct_set *s)
 {
 	struct acct *fa = s->unit[ACCT_FMT];
 	s->retiring = acct_fmt_seq_at(fa, fa->s.fmt.head) - 1;
