@@ -200,6 +200,10 @@ struct acct {
 	} s;
 };
 
+/* acct_new's set-up of a zeroed unit in place (a set keeps its units in
+ * its own block, acct_set.c); IVX_OK or an error code with err filled. */
+int acct_init(struct acct *a, int method, const struct machine_config *cfg, struct ivx_err *err);
+
 /* Per-method set-up: fill a->obs callbacks and a->state_size, zero state. */
 void acct_naive_init(struct acct *a);
 void acct_power5_init(struct acct *a);

@@ -38,7 +38,6 @@
 
 struct acct_set {
 	struct core_observer obs;
-	struct acct *unit[ACCT_METHOD_COUNT];
 	struct acct_overlap *ov;
 	struct acct_clock clock;        /* every unit's cycles and instructions */
 	/* the observers behind the set: those with miss events or state
@@ -64,6 +63,11 @@ struct acct_set {
 		uint64_t nonfull;       /* 0 or 1 */
 		uint64_t *power5, *fmt, *local, *shared;
 	} again;
+	/* The units themselves, in the set's block rather than each on its
+	 * own: the per-cycle rules reach every unit's state at a fixed
+	 * offset from the set, instead of holding a pointer to each in a
+	 * register (the rules run out of registers as it is). */
+	struct acct unit[ACCT_METHOD_COUNT];
 };
 
 /* Anything but a cycle record may change what the rules of the next idle
@@ -75,7 +79,7 @@ static inline void forget_idle_cycle(struct acct_set *s)
 
 static inline void note_rows(struct acct_set *s)
 {
-	struct acct *fa = s->unit[ACCT_FMT];
+	struct acct *fa = &s->unit[ACCT_FMT];
 	s->retiring = acct_fmt_seq_at(fa, fa->s.fmt.head) - 1;
 	s->entering = acct_fmt_seq_at(fa, fa->s.fmt.disp) - 1;
 }
@@ -83,7 +87,7 @@ static inline void note_rows(struct acct_set *s)
 static void set_on_insn(void *ctx, const struct insn_event *e)
 {
 	struct acct_set *s = ctx;
-	struct acct *fmt = s->unit[ACCT_FMT];
+	struct acct *fmt = &s->unit[ACCT_FMT];
 	forget_idle_cycle(s);
 	switch (e->stage) {
 	case INSN_FETCH:                /* a mispredicted branch (for the overlap) */
@@ -92,8 +96,8 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 		break;
 	case INSN_COMPLETE:             /* a mispredicted branch */
 		acct_fmt_branch(fmt, e);
-		acct_power5_insn(s->unit[ACCT_POWER5], e);
-		acct_ivx_insn(s->unit[ACCT_IVX], e);
+		acct_power5_insn(&s->unit[ACCT_POWER5], e);
+		acct_ivx_insn(&s->unit[ACCT_IVX], e);
 		if (s->ov)
 			acct_overlap_insn(s->ov, e);
 		break;
@@ -140,10 +144,10 @@ static void set_on_miss(void *ctx, const struct miss_event *e)
 			s->nonspec_events[k] += (uint64_t)(e->correct_path != 0);
 		}
 		if ((bit & (MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_DTLB))) && e->correct_path)
-			acct_ivx_miss(s->unit[ACCT_IVX], e);
+			acct_ivx_miss(&s->unit[ACCT_IVX], e);
 	}
 	if ((bit & ACCT_IMISS_FILTER) && !e->correct_path)
-		acct_fmt_miss(s->unit[ACCT_FMT], e);
+		acct_fmt_miss(&s->unit[ACCT_FMT], e);
 	if (s->ov)
 		acct_overlap_miss(s->ov, e);
 }
@@ -195,9 +199,9 @@ static inline void follow_overlap(struct acct_set *s, const struct cycle_record 
 static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, const struct cycle_record *r,
 								int full, int fetch_ok)
 {
-	struct acct *fa = s->unit[ACCT_FMT];
+	struct acct *fa = &s->unit[ACCT_FMT];
 	struct acct_fmt_state_s *f = &fa->s.fmt;
-	struct acct_power5_state *p = &s->unit[ACCT_POWER5]->s.p5;
+	struct acct_power5_state *p = &s->unit[ACCT_POWER5].s.p5;
 	unsigned committed = (unsigned)r->committed;
 	int entered = r->dispatched_correct > 0;
 	int stall = fetch_ok ? FETCH_OK : r->fetch_stall;
@@ -253,13 +257,13 @@ static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, 
 		s->again.local = local;
 		s->again.shared = shared;
 	}
-	acct_ivx_rules(s->unit[ACCT_IVX], r, full, head, fe, 1);
+	acct_ivx_rules(&s->unit[ACCT_IVX], r, full, head, fe, 1);
 }
 
 static void set_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_set *s = ctx;
-	struct acct *fa = s->unit[ACCT_FMT];
+	struct acct *fa = &s->unit[ACCT_FMT];
 	if (r->branches_fetched > 0) {
 		/* the rows written are at `fetch` and after: the copies change
 		 * only if dispatch (and so perhaps retirement) had reached it */
@@ -307,10 +311,10 @@ static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t
 		s->clock.cycles += n;
 		*s->again.power5 += n;
 		*s->again.fmt += n;
-		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull * n;
+		s->unit[ACCT_FMT].s.fmt.nonfull += s->again.nonfull * n;
 		*s->again.local += n;
 		*s->again.shared += n;
-		acct_ivx_cycles(s->unit[ACCT_IVX], r, n);
+		acct_ivx_cycles(&s->unit[ACCT_IVX], r, n);
 		follow_overlap(s, r, n);
 		return;
 	}
@@ -364,16 +368,15 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 		return NULL;
 	}
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		s->unit[m] = acct_new(m, cfg, err);
-		if (!s->unit[m]) {
+		if (acct_init(&s->unit[m], m, cfg, err) < 0) {
 			acct_set_free(s);
 			return NULL;
 		}
-		s->unit[m]->clock = &s->clock;
+		s->unit[m].clock = &s->clock;
 		if (m != ACCT_SFMT)
-			s->sub[s->n_sub++] = acct_observer(s->unit[m]);
+			s->sub[s->n_sub++] = acct_observer(&s->unit[m]);
 	}
-	s->unit[ACCT_SFMT]->src = s->unit[ACCT_FMT];
+	s->unit[ACCT_SFMT].src = &s->unit[ACCT_FMT];
 	if (flags & ACCT_SET_OVERLAP) {
 		s->ov = acct_overlap_new(cfg, err);
 		if (!s->ov) {
@@ -404,8 +407,8 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	s->all_paths = (flags & ACCT_SET_ALL_PATHS) != 0;
 	forget_idle_cycle(s);
 	note_rows(s);
-	s->naive_events = s->unit[ACCT_NAIVE]->s.naive.events;
-	s->nonspec_events = s->unit[ACCT_NAIVE_NONSPEC]->s.naive.events;
+	s->naive_events = s->unit[ACCT_NAIVE].s.naive.events;
+	s->nonspec_events = s->unit[ACCT_NAIVE_NONSPEC].s.naive.events;
 	if (s->all_paths) {
 		/* I-miss bits of both paths, and their squashes */
 		s->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS;
@@ -429,8 +432,6 @@ void acct_set_free(struct acct_set *s)
 {
 	if (!s)
 		return;
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-		acct_free(s->unit[m]);
 	acct_overlap_free(s->ov);
 	ivx_free(s);
 }
@@ -442,7 +443,7 @@ const struct core_observer *acct_set_observer(struct acct_set *s)
 
 const struct acct *acct_set_unit(const struct acct_set *s, int method)
 {
-	return method >= 0 && method < ACCT_METHOD_COUNT ? s->unit[method] : NULL;
+	return method >= 0 && method < ACCT_METHOD_COUNT ? &s->unit[method] : NULL;
 }
 
 const struct acct_overlap *acct_set_overlap(const struct acct_set *s)
