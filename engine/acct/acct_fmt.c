@@ -80,20 +80,14 @@
 #include <stddef.h>
 #include <string.h>
 #include "acct_internal.h"
+#include "acct_fmt_rows.h"
 
 #define seq_at acct_fmt_seq_at
 #define row_of acct_fmt_row_of
+#define open_row acct_fmt_open_row
+#define retire_upto acct_fmt_retire_upto
+#define branch_fetched acct_fmt_branch_fetched
 
-/* Row `pos` becomes the open row: no branch (seq 0), no local counts, not
- * mispredicted. Its other fields are written before they are read again
- * (the branch's fetch, its dispatch, its resolution), so they are left as
- * they are: the ring then touches fewer host cache lines. */
-static void open_row(struct acct *a, uint64_t pos)
-{
-	uint32_t i = row_of(a, pos);
-	a->fr.seq[i] = 0;
-	a->fr.flags[i] = 0;
-}
 
 /* Lay the rows' arrays out in s.fmt.rowmem for a->rows rows. */
 static void rows_init(struct acct *a)
@@ -142,72 +136,9 @@ static uint64_t locate(struct acct *a, uint64_t lo, uint64_t hi, const struct in
 	return find_pos(a, lo, hi, e->seq);
 }
 
-static inline __attribute__((always_inline)) void branch_fetched(struct acct *a, uint64_t seq, uint64_t pc, int rob_index)
-{
-	struct acct_fmt_state_s *f = &a->s.fmt;
-	if (f->fetch - f->head + 2 > a->rows) {
-		/* Table full: the branch goes untracked and the open row keeps
-		 * collecting. Sized so it cannot happen with the configured
-		 * pipeline; counted so it would show. */
-		f->overflows++;
-		return;
-	}
-	uint32_t i = row_of(a, f->fetch);
-	a->fr.seq[i] = seq;
-	a->fr.pc[i] = pc;
-	a->fr.rob_id[i] = rob_index;  /* shown once it has entered the ROB */
-	f->fetch++;
-	open_row(a, f->fetch);
-}
 
-/* Branches fetched before instructions with seq `dispatch_seq` have
- * entered the ROB by the end of this cycle: the dispatch tail moves over
- * them and their penalty counts from this cycle on. (The cycle record
- * says how far dispatch got, so this needs no event per branch.) */
-static inline __attribute__((always_inline)) void dispatch_upto(struct acct *a, uint64_t dispatch_seq)
-{
-	struct acct_fmt_state_s *f = &a->s.fmt;
-	while (f->disp < f->fetch) {
-		uint32_t i = row_of(a, f->disp);
-		if (a->fr.seq[i] >= dispatch_seq)
-			break;
-		a->fr.start[i] = f->nonfull;
-		int32_t rob = a->fr.rob_id[i];
-		if (rob >= 0 && rob < ACCT_MAX_ROB_ID)
-			a->rob_row[rob] = (uint16_t)i;
-		f->disp++;
-	}
-}
 
-/* Branches older than `commit_seq` have retired: their local counters go
- * to the global ones and the dispatch head moves over them. */
-static inline __attribute__((always_inline)) void retire_upto(struct acct *a, uint64_t commit_seq)
-{
-	struct acct_fmt_state_s *f = &a->s.fmt;
-	while (f->head < f->disp) {
-		uint32_t i = row_of(a, f->head);
-		if (a->fr.seq[i] >= commit_seq)
-			break;
-		unsigned flags = a->fr.flags[i];
-		if (flags & ACCT_FMT_ROW_LOCAL)
-			for (int k = 0; k < ACCT_FE_COUNT; k++)
-				f->t.global[k] += a->fr.local[(size_t)i * ACCT_FE_COUNT + k];
-		if (flags & ACCT_FMT_ROW_MISPREDICTED) {
-			/* sFMT: a mispredicted branch retires; what the shared
-			 * counters hold since the older I-miss instructions
-			 * retired was fetched after it, on its wrong path (or
-			 * just after the redirect) */
-			memset(f->shared, 0, sizeof f->shared);
-		}
-		f->head++;
-	}
-}
 
-void acct_fmt_progress(struct acct *a, const struct cycle_record *r)
-{
-	retire_upto(a, r->commit_seq);
-	dispatch_upto(a, r->dispatch_seq);
-}
 
 static void mispredict_resolved(struct acct *a, uint64_t pos)
 {
@@ -314,14 +245,6 @@ void acct_fmt_branch(struct acct *a, const struct insn_event *e)
 	}
 }
 
-void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths)
-{
-	for (int i = 0; i < r->branches_fetched; i++) {
-		const struct fetched_branch *b = &r->branch_fetched[i];
-		if (all_paths | !b->wrong_path)
-			branch_fetched(a, b->seq, b->pc, b->rob_index);
-	}
-}
 
 static void fmt_on_insn(void *ctx, const struct insn_event *e)
 {

@@ -430,25 +430,7 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
  * (a branch's events only). */
 void acct_sfmt_bits(struct acct *a, const struct insn_event *e);
 void acct_fmt_branch(struct acct *a, const struct insn_event *e);
-/* The rows of the branches a cycle record lists as fetched, instead of
- * their fetch events (a set): of both paths, or of the correct path only. */
-void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths);
-/* FMT / sFMT, at the start of each cycle's rules: branches dispatched and
- * retired during the cycle, read from the record's dispatch_seq and
- * commit_seq. */
-void acct_fmt_progress(struct acct *a, const struct cycle_record *r);
-
-/* ... called only when some row moves (most cycles none does). */
-static inline void acct_fmt_follow(struct acct *a, const struct cycle_record *r)
-{
-	const struct acct_fmt_state_s *f = &a->s.fmt;
-	/* the open row's seq is 0, so an empty range never matches... */
-	uint64_t retiring = acct_fmt_seq_at(a, f->head) - 1;
-	uint64_t entering = acct_fmt_seq_at(a, f->disp) - 1;
-	/* ... as 0 - 1 is the largest seq: one test per cycle */
-	if ((retiring < r->commit_seq - 1) | (entering < r->dispatch_seq - 1))
-		acct_fmt_progress(a, r);
-}
+/* (the rows' following: acct_fmt_rows.h) */
 void acct_power5_insn(struct acct *a, const struct insn_event *e);
 /* ivx counters: a mispredicted branch's resolution (the set hands over
  * correct-path ones), and `n` cycles like the record r (n > 1: an idle

@@ -35,6 +35,7 @@
 #include <string.h>
 #include "base/alloc.h"
 #include "acct_internal.h"
+#include "acct_fmt_rows.h"
 
 struct acct_set {
 	struct core_observer obs;
