@@ -4,6 +4,8 @@
  *
  * What makes a set cheaper than the units on their own:
  *   - one clock (cycles, committed instructions) for all units;
+ *   - the units in the set's own block (struct acct_set.unit), so the
+ *     per-cycle rules find each one's state at a fixed offset;
  *   - one FMT table computes the FMT and the sFMT: they differ only in
  *     where an I-side miss cycle waits (the fetch row's local counter, or
  *     the shared one) and when it reaches the global counters; the sFMT
