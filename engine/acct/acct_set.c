@@ -263,9 +263,9 @@ static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, 
 	acct_ivx_rules(&s->unit[ACCT_IVX], r, full, head, fe, 1);
 }
 
-static void set_on_cycle(void *ctx, const struct cycle_record *r)
+static inline __attribute__((always_inline)) void set_cycle(struct acct_set *s, const struct cycle_record *r,
+								int with_overlap)
 {
-	struct acct_set *s = ctx;
 	struct acct *fa = &s->unit[ACCT_FMT];
 	if (r->branches_fetched > 0) {
 		/* the rows written are at `fetch` and after: the copies change
@@ -301,7 +301,20 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		else
 			set_rules(s, r, 0, 0);
 	}
-	follow_overlap(s, r, 1);
+	if (with_overlap)
+		follow_overlap(s, r, 1);
+}
+
+/* The set's on_cycle without an overlap measurement and with one, chosen
+ * when the set is made, so that a cycle does not test for it. */
+static void set_on_cycle(void *ctx, const struct cycle_record *r)
+{
+	set_cycle(ctx, r, 0);
+}
+
+static void set_on_cycle_overlap(void *ctx, const struct cycle_record *r)
+{
+	set_cycle(ctx, r, 1);
 }
 
 /* A run of idle cycles like the last one (core_observer.on_idle_cycles):
@@ -325,7 +338,7 @@ static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t
 	memcpy(&one, r, CYCLE_RECORD_FIXED);
 	one.branches_fetched = 0;
 	for (uint64_t i = 0; i < n; i++, one.cycle++)
-		set_on_cycle(s, &one);
+		s->obs.on_cycle(s, &one);
 }
 
 static size_t set_state_size(void *ctx)
@@ -390,7 +403,8 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	}
 	s->obs = (struct core_observer){
 		.name = "acct", .ctx = s,
-		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_cycle = set_on_cycle,
+		.on_insn = set_on_insn, .on_miss = set_on_miss,
+		.on_cycle = s->ov ? set_on_cycle_overlap : set_on_cycle,
 		.on_idle_cycles = set_on_idle_cycles,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,
 		/* (no unit reads an issue; a correct-path instruction is never
