@@ -68,8 +68,8 @@ struct acct_fmt_rows {
 #define ACCT_FMT_ROW_MISPREDICTED 1u       /* resolved as mispredicted */
 #define ACCT_FMT_ROW_LOCAL 2u              /* local[] holds its counts (else all 0: a
 					      row is opened without writing them) */
-/* 64-bit words of rowmem a row takes: seq, start, pc, penalty, local,
- * and rob_id and flags (12 bytes in 16 rows' words) */
+/* 64-bit words of rowmem a row takes: seq, start, pc, penalty, the
+ * local counters, and one more for rob_id and flags (5 of its bytes) */
 #define ACCT_FMT_ROW_WORDS (4 + ACCT_FE_COUNT + 1)
 
 /*
