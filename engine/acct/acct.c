@@ -58,22 +58,13 @@ static uint32_t fmt_rows_for(const struct machine_config *cfg)
 	return rows;
 }
 
-struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_err *err)
+int acct_init(struct acct *a, int method, const struct machine_config *cfg, struct ivx_err *err)
 {
-	if (method < 0 || method >= ACCT_METHOD_COUNT) {
-		ivx_error(err, IVX_EUSAGE, "unknown accounting method %d", method);
-		return NULL;
-	}
-	if (cfg->rob_size > ACCT_MAX_ROB) {
-		ivx_error(err, IVX_EUSAGE, "accounting supports a ROB of at most %d entries (core.rob_size=%u)",
-			  ACCT_MAX_ROB, cfg->rob_size);
-		return NULL;
-	}
-	struct acct *a = ivx_calloc(1, sizeof *a);
-	if (!a) {
-		ivx_error(err, IVX_ESYS, "out of memory");
-		return NULL;
-	}
+	if (method < 0 || method >= ACCT_METHOD_COUNT)
+		return ivx_error(err, IVX_EUSAGE, "unknown accounting method %d", method);
+	if (cfg->rob_size > ACCT_MAX_ROB)
+		return ivx_error(err, IVX_EUSAGE, "accounting supports a ROB of at most %d entries (core.rob_size=%u)",
+				 ACCT_MAX_ROB, cfg->rob_size);
 	a->method = method;
 	a->src = a;
 	a->memo = &a->memo_store;
@@ -96,6 +87,20 @@ struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_e
 	a->obs.save = acct_save_cb;
 	a->obs.restore = acct_restore_cb;
 	acct_reset(a);
+	return IVX_OK;
+}
+
+struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_err *err)
+{
+	struct acct *a = ivx_calloc(1, sizeof *a);
+	if (!a) {
+		ivx_error(err, IVX_ESYS, "out of memory");
+		return NULL;
+	}
+	if (acct_init(a, method, cfg, err) < 0) {
+		ivx_free(a);
+		return NULL;
+	}
 	return a;
 }
 

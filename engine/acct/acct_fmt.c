@@ -80,25 +80,38 @@
 #include <stddef.h>
 #include <string.h>
 #include "acct_internal.h"
+#include "acct_fmt_rows.h"
 
-#define slot_at acct_fmt_slot_at
+#define seq_at acct_fmt_seq_at
+#define row_of acct_fmt_row_of
+#define open_row acct_fmt_open_row
+#define retire_upto acct_fmt_retire_upto
+#define branch_fetched acct_fmt_branch_fetched
 
-static void open_row(struct acct *a, uint64_t pos)
+
+/* Lay the rows' arrays out in s.fmt.rowmem for a->rows rows. */
+static void rows_init(struct acct *a)
 {
-	struct acct_fmt_slot *s = slot_at(a, pos);
-	memset(s, 0, sizeof *s);
-	s->rob_id = -1;
+	uint64_t *m = a->s.fmt.rowmem;
+	size_t n = a->rows;
+	a->fr.seq = m;
+	a->fr.start = m + n;
+	a->fr.pc = m + 2 * n;
+	a->fr.penalty = m + 3 * n;
+	a->fr.local = m + 4 * n;
+	a->fr.rob_id = (int32_t *)(m + (4 + ACCT_FE_COUNT) * n);
+	a->fr.flags = (uint8_t *)(a->fr.rob_id + n);
 }
 
 /* Position of the branch `seq` in [lo, hi), or UINT64_MAX. Positions hold
  * branches in fetch order, so seq increases with position. */
 static uint64_t find_pos(struct acct *a, uint64_t lo, uint64_t hi, uint64_t seq)
 {
-	if (lo >= hi || seq < slot_at(a, lo)->seq || seq > slot_at(a, hi - 1)->seq)
+	if (lo >= hi || seq < seq_at(a, lo) || seq > seq_at(a, hi - 1))
 		return UINT64_MAX;      /* e.g. a wrong-path branch whose row is gone */
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		uint64_t s = slot_at(a, mid)->seq;
+		uint64_t s = seq_at(a, mid);
 		if (s == seq)
 			return mid;
 		if (s < seq)
@@ -117,83 +130,23 @@ static uint64_t locate(struct acct *a, uint64_t lo, uint64_t hi, const struct in
 	if (e->rob_index >= 0 && e->rob_index < ACCT_MAX_ROB_ID) {
 		uint64_t row = a->rob_row[e->rob_index];
 		uint64_t pos = f->head + ((row - f->head) & (a->rows - 1));
-		if (pos >= lo && pos < hi && slot_at(a, pos)->seq == e->seq)
+		if (pos >= lo && pos < hi && seq_at(a, pos) == e->seq)
 			return pos;
 	}
 	return find_pos(a, lo, hi, e->seq);
 }
 
-static void branch_fetched(struct acct *a, uint64_t seq, uint64_t pc, int rob_index)
-{
-	struct acct_fmt_state_s *f = &a->s.fmt;
-	if (f->fetch - f->head + 2 > a->rows) {
-		/* Table full: the branch goes untracked and the open row keeps
-		 * collecting. Sized so it cannot happen with the configured
-		 * pipeline; counted so it would show. */
-		f->overflows++;
-		return;
-	}
-	struct acct_fmt_slot *s = slot_at(a, f->fetch);
-	s->seq = seq;
-	s->pc = pc;
-	s->rob_id = rob_index;        /* shown once it has entered the ROB */
-	f->fetch++;
-	open_row(a, f->fetch);
-}
 
-/* Branches fetched before instructions with seq `dispatch_seq` have
- * entered the ROB by the end of this cycle: the dispatch tail moves over
- * them and their penalty counts from this cycle on. (The cycle record
- * says how far dispatch got, so this needs no event per branch.) */
-static void dispatch_upto(struct acct *a, uint64_t dispatch_seq)
-{
-	struct acct_fmt_state_s *f = &a->s.fmt;
-	while (f->disp < f->fetch) {
-		struct acct_fmt_slot *s = slot_at(a, f->disp);
-		if (s->seq >= dispatch_seq)
-			break;
-		s->start = f->nonfull;
-		if (s->rob_id >= 0 && s->rob_id < ACCT_MAX_ROB_ID)
-			a->rob_row[s->rob_id] = (uint16_t)(f->disp & (a->rows - 1));
-		f->disp++;
-	}
-}
 
-/* Branches older than `commit_seq` have retired: their local counters go
- * to the global ones and the dispatch head moves over them. */
-static void retire_upto(struct acct *a, uint64_t commit_seq)
-{
-	struct acct_fmt_state_s *f = &a->s.fmt;
-	while (f->head < f->disp) {
-		const struct acct_fmt_slot *s = slot_at(a, f->head);
-		if (s->seq >= commit_seq)
-			break;
-		for (int k = 0; k < ACCT_FE_COUNT; k++)
-			f->t.global[k] += s->local[k];
-		if (s->mispredicted) {
-			/* sFMT: a mispredicted branch retires; what the shared
-			 * counters hold since the older I-miss instructions
-			 * retired was fetched after it, on its wrong path (or
-			 * just after the redirect) */
-			memset(f->shared, 0, sizeof f->shared);
-		}
-		f->head++;
-	}
-}
 
-void acct_fmt_progress(struct acct *a, const struct cycle_record *r)
-{
-	retire_upto(a, r->commit_seq);
-	dispatch_upto(a, r->dispatch_seq);
-}
 
 static void mispredict_resolved(struct acct *a, uint64_t pos)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
-	struct acct_fmt_slot *s = slot_at(a, pos);
-	s->mispredicted = 1;
-	s->penalty = f->nonfull - s->start;
-	f->t.global[ACCT_BPRED] += s->penalty;
+	uint32_t i = row_of(a, pos);
+	a->fr.flags[i] |= ACCT_FMT_ROW_MISPREDICTED;
+	a->fr.penalty[i] = f->nonfull - a->fr.start[i];
+	f->t.global[ACCT_BPRED] += a->fr.penalty[i];
 	f->refill = 1;
 	f->disp = pos + 1;
 	f->fetch = pos + 1;
@@ -212,7 +165,7 @@ static void branch_completed(struct acct *a, const struct insn_event *e)
 	uint64_t pos = locate(a, f->head, f->disp, e);
 	if (pos == UINT64_MAX)
 		return;
-	if (!slot_at(a, pos)->mispredicted)
+	if (!(a->fr.flags[row_of(a, pos)] & ACCT_FMT_ROW_MISPREDICTED))
 		mispredict_resolved(a, pos);
 }
 
@@ -292,14 +245,6 @@ void acct_fmt_branch(struct acct *a, const struct insn_event *e)
 	}
 }
 
-void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths)
-{
-	for (int i = 0; i < r->branches_fetched; i++) {
-		const struct fetched_branch *b = &r->branch_fetched[i];
-		if (all_paths | !b->wrong_path)
-			branch_fetched(a, b->seq, b->pc, b->rob_index);
-	}
-}
 
 static void fmt_on_insn(void *ctx, const struct insn_event *e)
 {
@@ -309,9 +254,8 @@ static void fmt_on_insn(void *ctx, const struct insn_event *e)
 }
 
 /* Wrong-path I-side misses, so a fetch unit waiting on one is seen as such. */
-static void fmt_on_miss(void *ctx, const struct miss_event *e)
+void acct_fmt_miss(struct acct *a, const struct miss_event *e)
 {
-	struct acct *a = ctx;
 	struct acct_fmt_state_s *f = &a->s.fmt;
 	if (e->correct_path)
 		return;
@@ -332,6 +276,11 @@ static void fmt_on_miss(void *ctx, const struct miss_event *e)
 	}
 }
 
+static void fmt_on_miss(void *ctx, const struct miss_event *e)
+{
+	acct_fmt_miss(ctx, e);
+}
+
 static void fmt_on_cycle(void *ctx, const struct cycle_record *r)
 {
 	struct acct_cycle_view v;
@@ -344,7 +293,8 @@ static void fmt_on_cycle(void *ctx, const struct cycle_record *r)
 void acct_fmt_init(struct acct *a)
 {
 	memset(&a->s, 0, sizeof a->s);
-	a->state_size = offsetof(struct acct_fmt_state_s, row) + a->rows * sizeof(struct acct_fmt_slot);
+	a->state_size = offsetof(struct acct_fmt_state_s, rowmem) + (size_t)a->rows * ACCT_FMT_ROW_WORDS * sizeof(uint64_t);
+	rows_init(a);
 	open_row(a, 0);
 	a->obs.on_insn = fmt_on_insn;
 	a->obs.on_miss = fmt_on_miss;
@@ -366,7 +316,7 @@ uint64_t acct_fmt_fetch_count(const struct acct *a, int fe, uint64_t *pos)
 	*pos = f->fetch;
 	if (a->method == ACCT_SFMT)
 		return f->sfmt_global[fe] + f->shared[fe];
-	return f->row[f->fetch & (a->rows - 1)].local[fe];
+	return acct_fmt_local_get(a->src, row_of(a, f->fetch), fe);
 }
 
 int acct_fmt_row_count(const struct acct *a, uint64_t pos, int fe, uint64_t *out)
@@ -374,7 +324,7 @@ int acct_fmt_row_count(const struct acct *a, uint64_t pos, int fe, uint64_t *out
 	const struct acct_fmt_state_s *f = &a->src->s.fmt;
 	if (pos < f->head || pos > f->fetch)
 		return -1;             /* retired (its count is global now) or dropped */
-	*out = f->row[pos & (a->rows - 1)].local[fe];
+	*out = acct_fmt_local_get(a->src, row_of(a, pos), fe);
 	return 0;
 }
 
@@ -403,7 +353,8 @@ int acct_fmt_row(const struct acct *a, int i, struct acct_fmt_row *out)
 	if ((a->method != ACCT_FMT && a->method != ACCT_SFMT) || i < 0 || (uint32_t)i >= a->rows)
 		return -1;
 	const struct acct_fmt_state_s *f = &a->src->s.fmt;
-	const struct acct_fmt_slot *s = &f->row[i];
+	const struct acct *t = a->src;           /* the table's unit */
+	unsigned flags = t->fr.flags[i];
 	/* The position this row holds, counting from the dispatch head. */
 	uint64_t pos = f->head + ((uint64_t)i + a->rows - f->head % a->rows) % a->rows;
 	memset(out, 0, sizeof *out);
@@ -412,11 +363,12 @@ int acct_fmt_row(const struct acct *a, int i, struct acct_fmt_row *out)
 		out->state = ACCT_ROW_FREE;
 		return 0;
 	}
-	out->seq = s->seq;
-	out->pc = s->pc;
-	out->mispredicted = s->mispredicted;
+	out->seq = t->fr.seq[i];
+	out->pc = t->fr.pc[i];
+	out->mispredicted = (flags & ACCT_FMT_ROW_MISPREDICTED) != 0;
 	if (a->method == ACCT_FMT)
-		memcpy(out->local, s->local, sizeof out->local);
+		for (int k = 0; k < ACCT_FE_COUNT; k++)
+			out->local[k] = acct_fmt_local_get(t, (uint32_t)i, k);
 	if (pos == f->fetch) {
 		out->state = ACCT_ROW_OPEN;
 		out->seq = 0;
@@ -424,9 +376,9 @@ int acct_fmt_row(const struct acct *a, int i, struct acct_fmt_row *out)
 	} else if (pos >= f->disp) {
 		out->state = ACCT_ROW_FRONTEND;
 	} else {
-		out->rob_id = s->rob_id;
-		out->state = s->mispredicted ? ACCT_ROW_RESOLVED : ACCT_ROW_ROB;
-		out->branch_penalty = s->mispredicted ? s->penalty : f->nonfull - s->start;
+		out->rob_id = t->fr.rob_id[i];
+		out->state = out->mispredicted ? ACCT_ROW_RESOLVED : ACCT_ROW_ROB;
+		out->branch_penalty = out->mispredicted ? t->fr.penalty[i] : f->nonfull - t->fr.start[i];
 	}
 	return 0;
 }

@@ -46,16 +46,31 @@ struct acct_power5_state {
 	int empty_cause;                   /* enum acct_comp an empty ROB is charged to, -1 none */
 };
 
-/* One FMT row. `local` is the FMT's; the sFMT has no local counters. */
-struct acct_fmt_slot {
-	uint64_t seq;                      /* branch seq, 0 for the open fetch row */
-	uint64_t pc;
-	uint64_t start;                    /* nonfull count when it entered the ROB */
-	uint64_t penalty;                  /* branch penalty, once resolved as mispredicted */
-	uint64_t local[ACCT_FE_COUNT];     /* frontend miss cycles fetched before it */
-	int32_t rob_id;                    /* -1 until dispatched */
-	uint8_t mispredicted;              /* resolved as mispredicted */
+/*
+ * The FMT's rows, a field per array (struct acct_fmt_rows points at them,
+ * in acct_fmt_state_s.rowmem, `rows` entries each). A branch's fetch,
+ * dispatch and retirement each touch a few bytes of its row; with a row's
+ * fields side by side (64 bytes), each of them was a host cache miss on a
+ * memory-bound program, as the table's ring walks through 16 KB. Fields
+ * side by side across rows share those cache lines among 8-64 branches.
+ * `local` is the FMT's; the sFMT has no local counters.
+ */
+struct acct_fmt_rows {
+	uint64_t *seq;                     /* branch seq, 0 for the open fetch row */
+	uint64_t *start;                   /* nonfull count when it entered the ROB */
+	uint8_t *flags;                    /* ACCT_FMT_ROW_* */
+	int32_t *rob_id;                   /* its ROB id (shown once dispatched) */
+	uint64_t *pc;
+	uint64_t *penalty;                 /* branch penalty, once resolved as mispredicted */
+	uint64_t *local;                   /* ACCT_FE_COUNT a row: frontend miss cycles
+					      fetched before it, valid if ACCT_FMT_ROW_LOCAL */
 };
+#define ACCT_FMT_ROW_MISPREDICTED 1u       /* resolved as mispredicted */
+#define ACCT_FMT_ROW_LOCAL 2u              /* local[] holds its counts (else all 0: a
+					      row is opened without writing them) */
+/* 64-bit words of rowmem a row takes: seq, start, pc, penalty, the
+ * local counters, and one more for rob_id and flags (5 of its bytes) */
+#define ACCT_FMT_ROW_WORDS (4 + ACCT_FE_COUNT + 1)
 
 /*
  * The table is a ring addressed by ever-increasing positions (row =
@@ -88,7 +103,7 @@ struct acct_fmt_state_s {
 	uint64_t wp_cache_id;
 	int wp_cache_kind;                 /* ACCT_FE_L1I or ACCT_FE_L2I */
 	uint64_t imiss[ACCT_MAX_ROB_ID / 64]; /* sFMT: I-miss bit per ROB id */
-	struct acct_fmt_slot row[ACCT_FMT_MAX_ROWS];
+	uint64_t rowmem[ACCT_FMT_MAX_ROWS * ACCT_FMT_ROW_WORDS]; /* the rows (struct acct_fmt_rows) */
 };
 
 /* ivx counters (acct_ivx.c): where a misprediction's penalty stands. */
@@ -159,6 +174,9 @@ struct acct {
 	uint32_t dtlb_latency;             /* D-TLB walk cycles */
 	uint32_t dispatch_width;           /* instructions entering the ROB per cycle, at most */
 	size_t state_size;                 /* bytes of `s` the snapshot copies */
+	/* FMT: its rows' arrays, in s.fmt.rowmem (set by acct_fmt_init: the
+	 * state does not move, so they need no snapshot) */
+	struct acct_fmt_rows fr;
 	/* FMT: ROB id -> row of the branch last dispatched there. A hint to
 	 * find a completing branch without a search, always checked against
 	 * the row's seq, so it needs no snapshot. */
@@ -181,6 +199,10 @@ struct acct {
 		struct acct_ivx_state ivx;
 	} s;
 };
+
+/* acct_new's set-up of a zeroed unit in place (a set keeps its units in
+ * its own block, acct_set.c); IVX_OK or an error code with err filled. */
+int acct_init(struct acct *a, int method, const struct machine_config *cfg, struct ivx_err *err);
 
 /* Per-method set-up: fill a->obs callbacks and a->state_size, zero state. */
 void acct_naive_init(struct acct *a);
@@ -244,9 +266,36 @@ struct acct_overlap {
  * Each unit's on_cycle is one of these; acct_set.c calls them directly, so
  * a cycle costs one observer call for all units. */
 
-static inline struct acct_fmt_slot *acct_fmt_slot_at(struct acct *a, uint64_t pos)
+/* The row that holds ring position pos. */
+static inline uint32_t acct_fmt_row_of(const struct acct *a, uint64_t pos)
 {
-	return &a->s.fmt.row[pos & (a->rows - 1)];
+	return (uint32_t)(pos & (a->rows - 1));
+}
+
+/* The seq of the branch at ring position pos (0: the open row). */
+static inline uint64_t acct_fmt_seq_at(const struct acct *a, uint64_t pos)
+{
+	return a->fr.seq[acct_fmt_row_of(a, pos)];
+}
+
+/* The local counters of ring position pos, to add to: made valid (zeroed)
+ * first if the row holds none yet. */
+static inline uint64_t *acct_fmt_local_at(struct acct *a, uint64_t pos)
+{
+	uint32_t i = acct_fmt_row_of(a, pos);
+	uint64_t *l = &a->fr.local[(size_t)i * ACCT_FE_COUNT];
+	if (!(a->fr.flags[i] & ACCT_FMT_ROW_LOCAL)) {
+		a->fr.flags[i] |= ACCT_FMT_ROW_LOCAL;
+		for (int k = 0; k < ACCT_FE_COUNT; k++)
+			l[k] = 0;
+	}
+	return l;
+}
+
+/* Local counter k of row i (any row), 0 if it holds none. */
+static inline uint64_t acct_fmt_local_get(const struct acct *a, uint32_t i, int k)
+{
+	return a->fr.flags[i] & ACCT_FMT_ROW_LOCAL ? a->fr.local[(size_t)i * ACCT_FE_COUNT + k] : 0;
 }
 
 /* What every unit reads from a cycle record, worked out once per cycle. */
@@ -333,7 +382,7 @@ static inline void acct_fmt_cycle(struct acct *a, const struct cycle_record *r,
 	f->nonfull++;
 	int fe = acct_fmt_fetch_imiss(a, r, v->fe);
 	if (fe >= 0) {
-		acct_fmt_slot_at(a, f->fetch)->local[fe]++;
+		acct_fmt_local_at(a, f->fetch)[fe]++;
 		f->shared[fe]++;
 	} else if (f->refill) {
 		f->t.global[ACCT_BPRED]++;
@@ -381,25 +430,7 @@ static inline void acct_overlap_cycle(struct acct_overlap *o, const struct cycle
  * (a branch's events only). */
 void acct_sfmt_bits(struct acct *a, const struct insn_event *e);
 void acct_fmt_branch(struct acct *a, const struct insn_event *e);
-/* The rows of the branches a cycle record lists as fetched, instead of
- * their fetch events (a set): of both paths, or of the correct path only. */
-void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths);
-/* FMT / sFMT, at the start of each cycle's rules: branches dispatched and
- * retired during the cycle, read from the record's dispatch_seq and
- * commit_seq. */
-void acct_fmt_progress(struct acct *a, const struct cycle_record *r);
-
-/* ... called only when some row moves (most cycles none does). */
-static inline void acct_fmt_follow(struct acct *a, const struct cycle_record *r)
-{
-	const struct acct_fmt_state_s *f = &a->s.fmt;
-	/* the open row's seq is 0, so an empty range never matches... */
-	uint64_t retiring = acct_fmt_slot_at(a, f->head)->seq - 1;
-	uint64_t entering = acct_fmt_slot_at(a, f->disp)->seq - 1;
-	/* ... as 0 - 1 is the largest seq: one test per cycle */
-	if ((retiring < r->commit_seq - 1) | (entering < r->dispatch_seq - 1))
-		acct_fmt_progress(a, r);
-}
+/* (the rows' following: acct_fmt_rows.h) */
 void acct_power5_insn(struct acct *a, const struct insn_event *e);
 /* ivx counters: a mispredicted branch's resolution (the set hands over
  * correct-path ones), and `n` cycles like the record r (n > 1: an idle
@@ -645,6 +676,13 @@ void acct_ivx_raw(const struct acct *a, uint64_t *raw);
  * working out the others (the explorer reads one at every miss event). */
 uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp);
 void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e);
+/* The units' miss handlers, which a set calls directly (acct_set.c):
+ * the ivx counters' (a correct-path misprediction's dispatch, a D-TLB
+ * miss's begin), the FMT's (wrong-path I-side misses) and the overlap
+ * measurement's (all it reads). Each ignores the events it does not read. */
+void acct_ivx_miss(struct acct *a, const struct miss_event *e);
+void acct_fmt_miss(struct acct *a, const struct miss_event *e);
+void acct_overlap_miss(struct acct_overlap *o, const struct miss_event *e);
 
 /* The miss events the units read: every kind but the ROB-full / ROB-empty
  * episodes (they read those states from the cycle record). */

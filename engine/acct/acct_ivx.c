@@ -101,7 +101,7 @@
  * Transitions of the misprediction state (s->bp):
  *
  *   NONE --dispatch of a correct-path mispredicted branch--> WINDOW
- *        (ivx_on_miss: MISS_MISPREDICT begins at that dispatch)
+ *        (acct_ivx_miss: MISS_MISPREDICT begins at that dispatch)
  *   WINDOW --the branch resolves--> REFILL   (acct_ivx_insn: charge the row)
  *   REFILL --a correct-path instruction enters the ROB--> NONE
  *        (acct_ivx_cycles)
@@ -132,9 +132,8 @@ static void ivx_on_insn(void *ctx, const struct insn_event *e)
 }
 
 /* A correct-path mispredicted branch entered the ROB: its window opens. */
-static void ivx_on_miss(void *ctx, const struct miss_event *e)
+void acct_ivx_miss(struct acct *a, const struct miss_event *e)
 {
-	struct acct *a = ctx;
 	struct acct_ivx_state *s = &a->s.ivx;
 	if (e->phase != MISS_BEGIN || !e->correct_path)
 		return;
@@ -367,6 +366,11 @@ void acct_ivx_rules_walk(struct acct *a, const struct cycle_record *r, int full,
 	s->tlb_left = 0;
 	acct_ivx_rules_n(a, r, full, ACCT_DTLB, fe, k);
 	acct_ivx_rules_n(a, r, full, head, fe, n - k);
+}
+
+static void ivx_on_miss(void *ctx, const struct miss_event *e)
+{
+	acct_ivx_miss(ctx, e);
 }
 
 static void ivx_on_cycle(void *ctx, const struct cycle_record *r)

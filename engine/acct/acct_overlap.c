@@ -43,9 +43,8 @@ void acct_overlap_insn(struct acct_overlap *o, const struct insn_event *e)
 	}
 }
 
-static void ov_on_miss(void *ctx, const struct miss_event *e)
+void acct_overlap_miss(struct acct_overlap *o, const struct miss_event *e)
 {
-	struct acct_overlap *o = ctx;
 	if (!e->correct_path)
 		return;
 	int k = -1;
@@ -64,6 +63,11 @@ static void ov_on_miss(void *ctx, const struct miss_event *e)
 		o->s.st.events[k]++;
 	if (k == ACCT_L2D || k == ACCT_DTLB)
 		o->s.long_out += e->phase == MISS_BEGIN ? 1 : -1;
+}
+
+static void ov_on_miss(void *ctx, const struct miss_event *e)
+{
+	acct_overlap_miss(ctx, e);
 }
 
 static void ov_on_insn(void *ctx, const struct insn_event *e)

@@ -4,6 +4,8 @@
  *
  * What makes a set cheaper than the units on their own:
  *   - one clock (cycles, committed instructions) for all units;
+ *   - the units in the set's own block (struct acct_set.unit), so the
+ *     per-cycle rules find each one's state at a fixed offset;
  *   - one FMT table computes the FMT and the sFMT: they differ only in
  *     where an I-side miss cycle waits (the fetch row's local counter, or
  *     the shared one) and when it reaches the global counters; the sFMT
@@ -28,33 +30,26 @@
  *     track them, and the tests check that all give the same stacks).
  * Cycle records go to every unit through direct calls of their per-cycle
  * rules (acct_internal.h), compiled once for each of a full ROB or not and
- * a stalled fetch or not (set_on_cycle picks the copy); miss events (rare)
- * through the units' own handlers.
+ * a stalled fetch or not (set_on_cycle picks the copy); miss events
+ * likewise (set_on_miss), the naive units' counts added in place.
  */
 #include <stddef.h>
 #include <string.h>
 #include "base/alloc.h"
 #include "acct_internal.h"
+#include "acct_fmt_rows.h"
 
 struct acct_set {
 	struct core_observer obs;
-	struct acct *unit[ACCT_METHOD_COUNT];
 	struct acct_overlap *ov;
 	struct acct_clock clock;        /* every unit's cycles and instructions */
 	/* the observers behind the set: those with miss events or state
 	 * (every unit but the sFMT view, then the overlap) */
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
-	/* ... those of them with a miss handler, flat (a miss event goes to
-	 * each without reading its observer), with the kinds whose begin and
-	 * whose end each takes (its miss_filter and miss_skip_end: the core
-	 * hands the set the union, and a handler ignores the others anyway) */
-	struct {
-		void (*fn)(void *ctx, const struct miss_event *e);
-		void *ctx;
-		uint32_t mask[2];           /* [0] begins taken, [1] ends taken */
-	} miss[ACCT_METHOD_COUNT + 1];
-	int n_miss;
+	/* The naive units' event counters, where set_on_miss adds to them
+	 * (their own handler would be one call each per miss event). */
+	uint64_t *naive_events, *nonspec_events;
 	/* The FMT's rows at the ends of the ROB as acct_fmt_follow tests them
 	 * (the seq, less one, of the row at `head` and at `disp`), copied here
 	 * so a cycle in which no row moves (most) tests two words instead of
@@ -71,6 +66,11 @@ struct acct_set {
 		uint64_t nonfull;       /* 0 or 1 */
 		uint64_t *power5, *fmt, *local, *shared;
 	} again;
+	/* The units themselves, in the set's block rather than each on its
+	 * own: the per-cycle rules reach every unit's state at a fixed
+	 * offset from the set, instead of holding a pointer to each in a
+	 * register (the rules run out of registers as it is). */
+	struct acct unit[ACCT_METHOD_COUNT];
 };
 
 /* Anything but a cycle record may change what the rules of the next idle
@@ -80,17 +80,17 @@ static inline void forget_idle_cycle(struct acct_set *s)
 	s->again.armed = 0;
 }
 
-static void note_rows(struct acct_set *s)
+static inline void note_rows(struct acct_set *s)
 {
-	struct acct *fa = s->unit[ACCT_FMT];
-	s->retiring = acct_fmt_slot_at(fa, fa->s.fmt.head)->seq - 1;
-	s->entering = acct_fmt_slot_at(fa, fa->s.fmt.disp)->seq - 1;
+	struct acct *fa = &s->unit[ACCT_FMT];
+	s->retiring = acct_fmt_seq_at(fa, fa->s.fmt.head) - 1;
+	s->entering = acct_fmt_seq_at(fa, fa->s.fmt.disp) - 1;
 }
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
 {
 	struct acct_set *s = ctx;
-	struct acct *fmt = s->unit[ACCT_FMT];
+	struct acct *fmt = &s->unit[ACCT_FMT];
 	forget_idle_cycle(s);
 	switch (e->stage) {
 	case INSN_FETCH:                /* a mispredicted branch (for the overlap) */
@@ -99,8 +99,8 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 		break;
 	case INSN_COMPLETE:             /* a mispredicted branch */
 		acct_fmt_branch(fmt, e);
-		acct_power5_insn(s->unit[ACCT_POWER5], e);
-		acct_ivx_insn(s->unit[ACCT_IVX], e);
+		acct_power5_insn(&s->unit[ACCT_POWER5], e);
+		acct_ivx_insn(&s->unit[ACCT_IVX], e);
 		if (s->ov)
 			acct_overlap_insn(s->ov, e);
 		break;
@@ -114,15 +114,45 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 	note_rows(s);
 }
 
+/* The component each miss kind the units read counts in (the naive
+ * units' miss_comp, acct_naive.c); ACCT_COMP_COUNT: none. */
+static const uint8_t naive_comp_of[MISS_KIND_COUNT] = {
+	[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
+	[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
+	[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
+	[MISS_ROB_FULL] = ACCT_COMP_COUNT, [MISS_ROB_EMPTY] = ACCT_COMP_COUNT,
+};
+
+/*
+ * A miss event, to each unit that reads its kind and phase, as their own
+ * handlers would take it (each ignores the others), but without a call
+ * for the ones that only count: a long-latency program has a miss event
+ * every few cycles (muldiv: a divide blocking the head), and a call
+ * through each unit's observer cost more than the counting.
+ *   begin      both naive units count it (non-spec: correct path only);
+ *              the ivx counters take a correct-path misprediction's or
+ *              D-TLB miss's (acct_ivx_miss)
+ *   any phase  the FMT takes a wrong-path I-side miss's (acct_fmt_miss)
+ *   and the overlap measurement, if any, all of them.
+ */
 static void set_on_miss(void *ctx, const struct miss_event *e)
 {
 	struct acct_set *s = ctx;
 	forget_idle_cycle(s);
 	uint32_t bit = MISS_BIT(e->kind);
-	int end = e->phase != MISS_BEGIN;
-	for (int i = 0; i < s->n_miss; i++)
-		if (s->miss[i].mask[end] & bit)
-			s->miss[i].fn(s->miss[i].ctx, e);
+	if (e->phase == MISS_BEGIN) {
+		unsigned k = naive_comp_of[e->kind];
+		if (k < ACCT_COMP_COUNT) {
+			s->naive_events[k]++;
+			s->nonspec_events[k] += (uint64_t)(e->correct_path != 0);
+		}
+		if ((bit & (MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_DTLB))) && e->correct_path)
+			acct_ivx_miss(&s->unit[ACCT_IVX], e);
+	}
+	if ((bit & ACCT_IMISS_FILTER) && !e->correct_path)
+		acct_fmt_miss(&s->unit[ACCT_FMT], e);
+	if (s->ov)
+		acct_overlap_miss(s->ov, e);
 }
 
 /* Lookup tables for the per-cycle rules: the component a blocked ROB head
@@ -172,9 +202,9 @@ static inline void follow_overlap(struct acct_set *s, const struct cycle_record 
 static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, const struct cycle_record *r,
 								int full, int fetch_ok)
 {
-	struct acct *fa = s->unit[ACCT_FMT];
+	struct acct *fa = &s->unit[ACCT_FMT];
 	struct acct_fmt_state_s *f = &fa->s.fmt;
-	struct acct_power5_state *p = &s->unit[ACCT_POWER5]->s.p5;
+	struct acct_power5_state *p = &s->unit[ACCT_POWER5].s.p5;
 	unsigned committed = (unsigned)r->committed;
 	int entered = r->dispatched_correct > 0;
 	int stall = fetch_ok ? FETCH_OK : r->fetch_stall;
@@ -213,7 +243,7 @@ static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, 
 	uint64_t *local = &f->t.global[DISCARD], *shared = local;
 	/* (one host branch: the ROB-full state alternates more than I-side waits) */
 	if (!full & (fe_any != DISCARD)) {
-		local = &acct_fmt_slot_at(fa, f->fetch)->local[fe_any];
+		local = &acct_fmt_local_at(fa, f->fetch)[fe_any];
 		shared = &f->shared[fe_any];
 		++*local;
 		++*shared;
@@ -230,13 +260,13 @@ static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, 
 		s->again.local = local;
 		s->again.shared = shared;
 	}
-	acct_ivx_rules(s->unit[ACCT_IVX], r, full, head, fe, 1);
+	acct_ivx_rules(&s->unit[ACCT_IVX], r, full, head, fe, 1);
 }
 
-static void set_on_cycle(void *ctx, const struct cycle_record *r)
+static inline __attribute__((always_inline)) void set_cycle(struct acct_set *s, const struct cycle_record *r,
+								int with_overlap)
 {
-	struct acct_set *s = ctx;
-	struct acct *fa = s->unit[ACCT_FMT];
+	struct acct *fa = &s->unit[ACCT_FMT];
 	if (r->branches_fetched > 0) {
 		/* the rows written are at `fetch` and after: the copies change
 		 * only if dispatch (and so perhaps retirement) had reached it */
@@ -271,7 +301,20 @@ static void set_on_cycle(void *ctx, const struct cycle_record *r)
 		else
 			set_rules(s, r, 0, 0);
 	}
-	follow_overlap(s, r, 1);
+	if (with_overlap)
+		follow_overlap(s, r, 1);
+}
+
+/* The set's on_cycle without an overlap measurement and with one, chosen
+ * when the set is made, so that a cycle does not test for it. */
+static void set_on_cycle(void *ctx, const struct cycle_record *r)
+{
+	set_cycle(ctx, r, 0);
+}
+
+static void set_on_cycle_overlap(void *ctx, const struct cycle_record *r)
+{
+	set_cycle(ctx, r, 1);
 }
 
 /* A run of idle cycles like the last one (core_observer.on_idle_cycles):
@@ -284,10 +327,10 @@ static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t
 		s->clock.cycles += n;
 		*s->again.power5 += n;
 		*s->again.fmt += n;
-		s->unit[ACCT_FMT]->s.fmt.nonfull += s->again.nonfull * n;
+		s->unit[ACCT_FMT].s.fmt.nonfull += s->again.nonfull * n;
 		*s->again.local += n;
 		*s->again.shared += n;
-		acct_ivx_cycles(s->unit[ACCT_IVX], r, n);
+		acct_ivx_cycles(&s->unit[ACCT_IVX], r, n);
 		follow_overlap(s, r, n);
 		return;
 	}
@@ -295,7 +338,7 @@ static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t
 	memcpy(&one, r, CYCLE_RECORD_FIXED);
 	one.branches_fetched = 0;
 	for (uint64_t i = 0; i < n; i++, one.cycle++)
-		set_on_cycle(s, &one);
+		s->obs.on_cycle(s, &one);
 }
 
 static size_t set_state_size(void *ctx)
@@ -341,16 +384,15 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 		return NULL;
 	}
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
-		s->unit[m] = acct_new(m, cfg, err);
-		if (!s->unit[m]) {
+		if (acct_init(&s->unit[m], m, cfg, err) < 0) {
 			acct_set_free(s);
 			return NULL;
 		}
-		s->unit[m]->clock = &s->clock;
+		s->unit[m].clock = &s->clock;
 		if (m != ACCT_SFMT)
-			s->sub[s->n_sub++] = acct_observer(s->unit[m]);
+			s->sub[s->n_sub++] = acct_observer(&s->unit[m]);
 	}
-	s->unit[ACCT_SFMT]->src = s->unit[ACCT_FMT];
+	s->unit[ACCT_SFMT].src = &s->unit[ACCT_FMT];
 	if (flags & ACCT_SET_OVERLAP) {
 		s->ov = acct_overlap_new(cfg, err);
 		if (!s->ov) {
@@ -361,7 +403,8 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	}
 	s->obs = (struct core_observer){
 		.name = "acct", .ctx = s,
-		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_cycle = set_on_cycle,
+		.on_insn = set_on_insn, .on_miss = set_on_miss,
+		.on_cycle = s->ov ? set_on_cycle_overlap : set_on_cycle,
 		.on_idle_cycles = set_on_idle_cycles,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,
 		/* (no unit reads an issue; a correct-path instruction is never
@@ -381,15 +424,8 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	s->all_paths = (flags & ACCT_SET_ALL_PATHS) != 0;
 	forget_idle_cycle(s);
 	note_rows(s);
-	for (int i = 0; i < s->n_sub; i++)
-		if (s->sub[i]->on_miss) {
-			uint32_t m = s->sub[i]->miss_filter ? s->sub[i]->miss_filter : ~0u;
-			s->miss[s->n_miss].fn = s->sub[i]->on_miss;
-			s->miss[s->n_miss].ctx = s->sub[i]->ctx;
-			s->miss[s->n_miss].mask[0] = m;
-			s->miss[s->n_miss].mask[1] = m & ~s->sub[i]->miss_skip_end;
-			s->n_miss++;
-		}
+	s->naive_events = s->unit[ACCT_NAIVE].s.naive.events;
+	s->nonspec_events = s->unit[ACCT_NAIVE_NONSPEC].s.naive.events;
 	if (s->all_paths) {
 		/* I-miss bits of both paths, and their squashes */
 		s->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS;
@@ -413,8 +449,6 @@ void acct_set_free(struct acct_set *s)
 {
 	if (!s)
 		return;
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-		acct_free(s->unit[m]);
 	acct_overlap_free(s->ov);
 	ivx_free(s);
 }
@@ -426,7 +460,7 @@ const struct core_observer *acct_set_observer(struct acct_set *s)
 
 const struct acct *acct_set_unit(const struct acct_set *s, int method)
 {
-	return method >= 0 && method < ACCT_METHOD_COUNT ? s->unit[method] : NULL;
+	return method >= 0 && method < ACCT_METHOD_COUNT ? &s->unit[method] : NULL;
 }
 
 const struct acct_overlap *acct_set_overlap(const struct acct_set *s)
