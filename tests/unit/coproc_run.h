@@ -1,8 +1,9 @@
 /*
  * coproc_run.h — shared by the co-processor's unit tests: assemble a
- * program from a file, and run a guest program whole with the
- * co-processor and, beside it, the simulator's exact load profile
- * (coproc_truth), as `ivx coproc` does.
+ * program from a file (or a variant of it), load a guest program, seed
+ * the settings, and run a guest program whole with the co-processor and,
+ * beside it, the simulator's exact load profile (coproc_truth), as `ivx
+ * coproc` does.
  */
 #ifndef COPROC_RUN_H
 #define COPROC_RUN_H
@@ -22,6 +23,59 @@ static inline void coproc_test_assemble_file(const char *path, struct coproc_pro
 	struct ivx_err err;
 	if (coproc_asm(buf, n, path, p, &err) < 0)
 		fail_msg("%s", err.msg);
+}
+
+/* path assembled with its lines that start like one of over[] (NULL-ended)
+ * left out and over[] appended. An entry is a directive, its first operand
+ * and a value (".param slots 8" takes the place of any ".param slots"
+ * line); one written "-" and the directive and operand
+ * ("-.param buffer_entries") only leaves its line out. */
+static inline void coproc_test_assemble_with(const char *path, const char *const *over, struct coproc_prog *p)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	static char src[32768];
+	char line[512];
+	src[0] = 0;
+	while (fgets(line, sizeof line, f)) {
+		int replaced = 0;
+		for (int i = 0; over[i]; i++) {
+			const char *o = over[i][0] == '-' ? over[i] + 1 : over[i];
+			const char *sp = strchr(strchr(o, ' ') + 1, ' ');
+			size_t n = sp ? (size_t)(sp - o) + 1 : strlen(o);
+			replaced |= !strncmp(line, o, n);
+		}
+		if (!replaced)
+			strcat(src, line);
+	}
+	fclose(f);
+	for (int i = 0; over[i]; i++)
+		if (over[i][0] != '-')
+			strcat(strcat(src, over[i]), "\n");
+	struct ivx_err err;
+	if (coproc_asm(src, strlen(src), path, p, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+/* The guest program at path; the test fails if it cannot be loaded. */
+static inline struct program *coproc_test_load(const char *path)
+{
+	struct ivx_err err;
+	struct program *prog = program_load_file(path, &err);
+	if (!prog)
+		fail_msg("%s: %s", path, err.msg);
+	return prog;
+}
+
+/* The co-processor's default settings, its LFSR seeded with seed. */
+static inline void coproc_test_config(struct coproc_config *cc, uint64_t seed)
+{
+	struct ivx_err err;
+	char s[32];
+	coproc_config_defaults(cc);
+	snprintf(s, sizeof s, "seed=%llu", (unsigned long long)seed);
+	assert_int_equal(coproc_config_set(cc, s, &err), 0);
 }
 
 struct coproc_test_run {

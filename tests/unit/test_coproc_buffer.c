@@ -24,36 +24,8 @@
  * (NULL: left out). */
 static void assemble_topk_buffer(const char *line, struct coproc_prog *p)
 {
-	FILE *f = fopen("data/coproc/value_topk.s", "rb");
-	if (!f)
-		fail_msg("cannot open data/coproc/value_topk.s");
-	static char src[32768];
-	char l[512];
-	int found = 0;
-	src[0] = 0;
-	while (fgets(l, sizeof l, f)) {
-		if (!strncmp(l, ".param buffer_entries ", 22)) {
-			found = 1;
-			continue;
-		}
-		strcat(src, l);
-	}
-	fclose(f);
-	assert_true(found);
-	if (line)
-		strcat(strcat(src, line), "\n");
-	struct ivx_err err;
-	if (coproc_asm(src, strlen(src), "value_topk.s", p, &err) < 0)
-		fail_msg("%s", err.msg);
-}
-
-static struct program *load(const char *path)
-{
-	struct ivx_err err;
-	struct program *p = program_load_file(path, &err);
-	if (!p)
-		fail_msg("%s: %s", path, err.msg);
-	return p;
+	const char *const over[] = { line ? line : "-.param buffer_entries", NULL };
+	coproc_test_assemble_with("data/coproc/value_topk.s", over, p);
 }
 
 static void the_program_sizes_the_buffer(void **state)
@@ -67,7 +39,7 @@ static void the_program_sizes_the_buffer(void **state)
 	coproc_config_defaults(&cc);
 	coproc_config_defaults(&big);
 	assert_int_equal(coproc_config_set(&big, "buffer=256", &err), 0);
-	struct program *prg = load("data/bin/workloads/muldiv");
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
 	struct crun r;
 	char *argv[] = { "muldiv", "1" };
 	assert_int_equal(crun_start(&r, prg, 2, argv, NULL), 0);
@@ -92,12 +64,8 @@ struct result {
 
 static void run(struct program *prg, char **argv, const struct coproc_prog *p, uint64_t seed, struct result *out)
 {
-	struct ivx_err err;
 	struct coproc_config cc;
-	char s[32];
-	coproc_config_defaults(&cc);
-	snprintf(s, sizeof s, "seed=%llu", (unsigned long long)seed);
-	assert_int_equal(coproc_config_set(&cc, s, &err), 0);
+	coproc_test_config(&cc, seed);
 	struct coproc_test_run x;
 	coproc_test_run(&x, prg, 2, argv, &cc, p);
 	struct coproc_stats st;
@@ -113,7 +81,7 @@ static void a_larger_buffer_holds_bursts(void **state)
 	static struct coproc_prog p, q;
 	coproc_test_assemble_file("data/coproc/value_topk.s", &p);
 	assemble_topk_buffer(NULL, &q);   /* the default 32 records */
-	struct program *prg = load("data/bin/workloads/muldiv");
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
 	char *argv[] = { "muldiv", "1" };
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct result a, b;

@@ -45,9 +45,7 @@ static void run(const char *name, const char *arg, const char *const *settings, 
 	char path[256];
 	snprintf(path, sizeof path, "data/bin/workloads/%s", name);
 	struct ivx_err err;
-	struct program *prog = program_load_file(path, &err);
-	if (!prog)
-		fail_msg("%s: %s", path, err.msg);
+	struct program *prog = coproc_test_load(path);
 	char *argv[] = { (char *)name, (char *)arg };
 	struct coproc_config cc;
 	coproc_config_defaults(&cc);

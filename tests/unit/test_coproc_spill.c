@@ -25,34 +25,6 @@
 #include <cmocka.h>
 #include "coproc_run.h"
 
-/* value_topk.s with the lines starting like one of `over` (a directive and
- * its register or name) replaced by them. */
-static void assemble_topk_with(const char *const *over, struct coproc_prog *p)
-{
-	FILE *f = fopen("data/coproc/value_topk.s", "rb");
-	if (!f)
-		fail_msg("cannot open data/coproc/value_topk.s");
-	static char src[32768];
-	char line[512];
-	src[0] = 0;
-	while (fgets(line, sizeof line, f)) {
-		int replaced = 0;
-		for (int i = 0; over[i]; i++) {
-			const char *sp = strchr(strchr(over[i], ' ') + 1, ' ');
-			size_t n = sp ? (size_t)(sp - over[i]) + 1 : strlen(over[i]);
-			replaced |= !strncmp(line, over[i], n);
-		}
-		if (!replaced)
-			strcat(src, line);
-	}
-	fclose(f);
-	for (int i = 0; over[i]; i++)
-		strcat(strcat(src, over[i]), "\n");
-	struct ivx_err err;
-	if (coproc_asm(src, strlen(src), "value_topk.s", p, &err) < 0)
-		fail_msg("%s", err.msg);
-}
-
 /* 8 slots: way j of slot s is CAM entry s + 8 (j + 1); thrashing after
  * 32 replacements. The buffer stays at 32 records: muldiv 1 runs only
  * about 4800 loads, and with value_topk.s's 128 (branch lvp8) a seed may
@@ -67,14 +39,10 @@ struct result {
 static void run(struct program *prg, const char *const *over, uint64_t seed, struct result *out)
 {
 	static struct coproc_prog p;
-	assemble_topk_with(over, &p);
+	coproc_test_assemble_with("data/coproc/value_topk.s", over, &p);
 	char *argv[] = { "muldiv", "1" };
-	struct ivx_err err;
 	struct coproc_config cc;
-	char s[32];
-	coproc_config_defaults(&cc);
-	snprintf(s, sizeof s, "seed=%llu", (unsigned long long)seed);
-	assert_int_equal(coproc_config_set(&cc, s, &err), 0);
+	coproc_test_config(&cc, seed);
 	struct coproc_test_run x;
 	coproc_test_run(&x, prg, 2, argv, &cc, &p);
 	memset(out, 0, sizeof *out);
@@ -107,21 +75,12 @@ static void run(struct program *prg, const char *const *over, uint64_t seed, str
 	coproc_test_run_free(&x);
 }
 
-static struct program *load_muldiv(void)
-{
-	struct ivx_err err;
-	struct program *p = program_load_file("data/bin/workloads/muldiv", &err);
-	if (!p)
-		fail_msg("muldiv: %s", err.msg);
-	return p;
-}
-
 static void replaced_slots_reach_the_profile(void **state)
 {
 	(void)state;
 	static const char *const on[] = { EIGHT_SLOTS, NULL };
 	static const char *const off[] = { EIGHT_SLOTS, ".param spill_entries 0", NULL };
-	struct program *prg = load_muldiv();
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct result a, b;
 		run(prg, on, seed, &a);
@@ -144,7 +103,7 @@ static void a_full_ring_interrupts(void **state)
 	/* a ring of 2 entries (8 words) */
 	static const char *const small[] = { EIGHT_SLOTS, ".const c7 8", ".param spill_entries 2", NULL };
 	static const char *const big[] = { EIGHT_SLOTS, NULL };
-	struct program *prg = load_muldiv();
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
 	struct result a, b;
 	run(prg, small, 1, &a);
 	run(prg, big, 1, &b);
@@ -159,11 +118,11 @@ static void the_program_sizes_the_profile(void **state)
 	static struct coproc_prog p, q;
 	static const char *const small[] = { ".param profile_entries 1024", NULL };
 	coproc_test_assemble_file("data/coproc/value_topk.s", &p);
-	assemble_topk_with(small, &q);
+	coproc_test_assemble_with("data/coproc/value_topk.s", small, &q);
 	struct ivx_err err;
 	struct coproc_config cc;
 	coproc_config_defaults(&cc);
-	struct program *prg = load_muldiv();
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
 	struct crun r;
 	char *argv[] = { "muldiv", "1" };
 	assert_int_equal(crun_start(&r, prg, 2, argv, NULL), 0);

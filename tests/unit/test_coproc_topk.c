@@ -36,12 +36,8 @@ struct result {
 static void run(struct program *prg, const struct coproc_prog *prog, uint64_t seed, uint64_t pick, struct result *out)
 {
 	char *argv[] = { "strproc", "1" };
-	struct ivx_err err;
 	struct coproc_config cc;
-	char s[32];
-	coproc_config_defaults(&cc);
-	snprintf(s, sizeof s, "seed=%llu", (unsigned long long)seed);
-	assert_int_equal(coproc_config_set(&cc, s, &err), 0);
+	coproc_test_config(&cc, seed);
 	struct coproc_test_run x;
 	coproc_test_run(&x, prg, 2, argv, &cc, prog);
 	struct coproc *cp = x.cp;
@@ -73,15 +69,6 @@ static void run(struct program *prg, const struct coproc_prog *prog, uint64_t se
 	coproc_test_run_free(&x);
 }
 
-static struct program *load_strproc(void)
-{
-	struct ivx_err err;
-	struct program *p = program_load_file("data/bin/workloads/strproc", &err);
-	if (!p)
-		fail_msg("strproc: %s", err.msg);
-	return p;
-}
-
 static void the_program_gets_the_cam_it_needs(void **state)
 {
 	(void)state;
@@ -90,7 +77,7 @@ static void the_program_gets_the_cam_it_needs(void **state)
 	coproc_test_assemble_file("data/coproc/value.s", &value);
 	assert_int_equal(coproc_prog_param(&topk, "ways", 0), 4);
 	assert_int_equal(coproc_prog_param(&topk, "cam_entries", 0), 128 * 5);
-	struct program *prg = load_strproc();
+	struct program *prg = coproc_test_load("data/bin/workloads/strproc");
 	struct result a, b;
 	run(prg, &topk, 1, 0, &a);
 	run(prg, &value, 1, 0, &b);
@@ -107,7 +94,7 @@ static void a_top_value_that_is_rarely_active_is_counted(void **state)
 	static struct coproc_prog topk, value;
 	coproc_test_assemble_file("data/coproc/value_topk.s", &topk);
 	coproc_test_assemble_file("data/coproc/value.s", &value);
-	struct program *prg = load_strproc();
+	struct program *prg = coproc_test_load("data/bin/workloads/strproc");
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct result v, k;
 		run(prg, &value, seed, 0, &v);
@@ -131,7 +118,7 @@ static void the_profile_is_deterministic(void **state)
 	(void)state;
 	static struct coproc_prog topk;
 	coproc_test_assemble_file("data/coproc/value_topk.s", &topk);
-	struct program *prg = load_strproc();
+	struct program *prg = coproc_test_load("data/bin/workloads/strproc");
 	struct result a, b, c;
 	run(prg, &topk, 2, 0, &a);
 	run(prg, &topk, 2, 0, &b);

@@ -39,22 +39,10 @@ static const char wsum_src[] =
 	"   ld v3, [b1 + 0] -> DONE\n"
 	".base b1 1\n";
 
-static struct program *load(const char *path)
-{
-	struct ivx_err err;
-	struct program *p = program_load_file(path, &err);
-	if (!p)
-		fail_msg("%s: %s", path, err.msg);
-	return p;
-}
-
 static void config(struct coproc_config *cc, const char *tagrate, uint64_t seed)
 {
 	struct ivx_err err;
-	char s[32];
-	coproc_config_defaults(cc);
-	snprintf(s, sizeof s, "seed=%llu", (unsigned long long)seed);
-	assert_int_equal(coproc_config_set(cc, s, &err), 0);
+	coproc_test_config(cc, seed);
 	assert_int_equal(coproc_config_set(cc, tagrate, &err), 0);
 }
 
@@ -65,7 +53,7 @@ static void the_weight_is_the_inverse_rate(void **state)
 	struct ivx_err err;
 	if (coproc_asm(wsum_src, strlen(wsum_src), "wsum.s", &p, &err) < 0)
 		fail_msg("%s", err.msg);
-	struct program *prg = load("data/bin/workloads/muldiv");
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
 	char *argv[] = { "muldiv", "1" };
 	struct coproc_config cc;
 	struct coproc_test_run x;
@@ -129,7 +117,7 @@ static void profile_weights(const char *path, const char *tagrate, uint64_t mul,
 {
 	static struct coproc_prog p;
 	coproc_test_assemble_file(path, &p);
-	struct program *prg = load("data/bin/workloads/muldiv");
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
 	char *argv[] = { "muldiv", "1" };
 	struct coproc_config cc;
 	config(&cc, tagrate, 1);
