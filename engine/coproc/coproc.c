@@ -338,7 +338,7 @@ static void write_record(const struct coproc *cp, struct coproc_rec *rec, const 
 	rec->taken = (fl & CPF_TAKEN) ? (uint8_t)e->taken : 0;
 	rec->kind = (uint8_t)e->kind;
 	rec->seq = e->seq;
-	rec->weight = (uint16_t)(1u << shift);
+	rec->weight = 1u << shift;
 }
 
 /* e retires, tagged while the tagger tagged 1 in 2^shift. */

@@ -16,7 +16,7 @@
 struct coproc_rec {
 	uint64_t pc, value, addr, target, seq;
 	uint8_t kind, taken;
-	uint16_t weight;          /* 2^k: tagged at a rate of 1 in 2^k */
+	uint32_t weight;          /* 2^k: tagged at a rate of 1 in 2^k (k <= 16, tagrate 65536) */
 };
 
 enum { FLAG_Z = 1, FLAG_L = 2, FLAG_H = 4, FLAG_S = 8 };
