@@ -206,6 +206,9 @@ int acct_init(struct acct *a, int method, const struct machine_config *cfg, stru
 
 /* Per-method set-up: fill a->obs callbacks and a->state_size, zero state. */
 void acct_naive_init(struct acct *a);
+/* The component a naive unit counts a miss kind's events in
+ * (ACCT_COMP_COUNT: none); a set adds to its naive units' counts with it. */
+extern const uint8_t acct_naive_comp[MISS_KIND_COUNT];
 void acct_power5_init(struct acct *a);
 void acct_fmt_init(struct acct *a);
 void acct_ivx_init(struct acct *a);

@@ -22,28 +22,20 @@
 #include <string.h>
 #include "acct_internal.h"
 
-static int miss_comp(int kind)
-{
-	switch (kind) {
-	case MISS_L1I: return ACCT_L1I;
-	case MISS_L2I: return ACCT_L2I;
-	case MISS_ITLB: return ACCT_ITLB;
-	case MISS_L1D: return ACCT_L1D;
-	case MISS_L2D: return ACCT_L2D;
-	case MISS_DTLB: return ACCT_DTLB;
-	case MISS_MISPREDICT: return ACCT_BPRED;
-	case MISS_FU_STALL: return ACCT_FU;
-	default: return -1;
-	}
-}
+const uint8_t acct_naive_comp[MISS_KIND_COUNT] = {
+	[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
+	[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
+	[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
+	[MISS_ROB_FULL] = ACCT_COMP_COUNT, [MISS_ROB_EMPTY] = ACCT_COMP_COUNT,
+};
 
 static void naive_on_miss(void *ctx, const struct miss_event *e)
 {
 	struct acct *a = ctx;
 	if (e->phase != MISS_BEGIN)
 		return;
-	int k = miss_comp(e->kind);
-	if (k < 0)
+	unsigned k = acct_naive_comp[e->kind];
+	if (k >= ACCT_COMP_COUNT)
 		return;
 	if (a->method == ACCT_NAIVE_NONSPEC && !e->correct_path)
 		return;

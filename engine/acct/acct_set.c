@@ -47,9 +47,6 @@ struct acct_set {
 	 * (every unit but the sFMT view, then the overlap) */
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
-	/* The naive units' event counters, where set_on_miss adds to them
-	 * (their own handler would be one call each per miss event). */
-	uint64_t *naive_events, *nonspec_events;
 	/* The FMT's rows at the ends of the ROB as acct_fmt_follow tests them
 	 * (the seq, less one, of the row at `head` and at `disp`), copied here
 	 * so a cycle in which no row moves (most) tests two words instead of
@@ -114,25 +111,17 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 	note_rows(s);
 }
 
-/* The component each miss kind the units read counts in (the naive
- * units' miss_comp, acct_naive.c); ACCT_COMP_COUNT: none. */
-static const uint8_t naive_comp_of[MISS_KIND_COUNT] = {
-	[MISS_L1I] = ACCT_L1I, [MISS_L2I] = ACCT_L2I, [MISS_ITLB] = ACCT_ITLB,
-	[MISS_L1D] = ACCT_L1D, [MISS_L2D] = ACCT_L2D, [MISS_DTLB] = ACCT_DTLB,
-	[MISS_MISPREDICT] = ACCT_BPRED, [MISS_FU_STALL] = ACCT_FU,
-	[MISS_ROB_FULL] = ACCT_COMP_COUNT, [MISS_ROB_EMPTY] = ACCT_COMP_COUNT,
-};
-
 /*
  * A miss event, to each unit that reads its kind and phase, as their own
  * handlers would take it (each ignores the others), but without a call
  * for the ones that only count: a long-latency program has a miss event
  * every few cycles (muldiv: a divide blocking the head), and a call
  * through each unit's observer cost more than the counting.
- *   begin      both naive units count it (non-spec: correct path only);
- *              the ivx counters take a correct-path misprediction's or
- *              D-TLB miss's (acct_ivx_miss)
- *   any phase  the FMT takes a wrong-path I-side miss's (acct_fmt_miss)
+ *   begin      both naive units count it (non-spec: correct path only;
+ *              acct_naive_comp);
+ *              the ivx counters take a correct-path one of the kinds
+ *              their miss_filter names (acct_ivx_miss)
+ *   any phase  the FMT takes a wrong-path one of its kinds (acct_fmt_miss)
  *   and the overlap measurement, if any, all of them.
  */
 static void set_on_miss(void *ctx, const struct miss_event *e)
@@ -141,15 +130,15 @@ static void set_on_miss(void *ctx, const struct miss_event *e)
 	forget_idle_cycle(s);
 	uint32_t bit = MISS_BIT(e->kind);
 	if (e->phase == MISS_BEGIN) {
-		unsigned k = naive_comp_of[e->kind];
+		unsigned k = acct_naive_comp[e->kind];
 		if (k < ACCT_COMP_COUNT) {
-			s->naive_events[k]++;
-			s->nonspec_events[k] += (uint64_t)(e->correct_path != 0);
+			s->unit[ACCT_NAIVE].s.naive.events[k]++;
+			s->unit[ACCT_NAIVE_NONSPEC].s.naive.events[k] += (uint64_t)(e->correct_path != 0);
 		}
-		if ((bit & (MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_DTLB))) && e->correct_path)
+		if ((bit & s->unit[ACCT_IVX].obs.miss_filter) && e->correct_path)
 			acct_ivx_miss(&s->unit[ACCT_IVX], e);
 	}
-	if ((bit & ACCT_IMISS_FILTER) && !e->correct_path)
+	if ((bit & s->unit[ACCT_FMT].obs.miss_filter) && !e->correct_path)
 		acct_fmt_miss(&s->unit[ACCT_FMT], e);
 	if (s->ov)
 		acct_overlap_miss(s->ov, e);
@@ -424,8 +413,6 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	s->all_paths = (flags & ACCT_SET_ALL_PATHS) != 0;
 	forget_idle_cycle(s);
 	note_rows(s);
-	s->naive_events = s->unit[ACCT_NAIVE].s.naive.events;
-	s->nonspec_events = s->unit[ACCT_NAIVE_NONSPEC].s.naive.events;
 	if (s->all_paths) {
 		/* I-miss bits of both paths, and their squashes */
 		s->obs.insn_filter_at[INSN_DISPATCH] = INSN_WANT_IMISS;

@@ -515,6 +515,15 @@ static uint32_t want_bits(uint32_t classes)
 
 static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
+/* *size raised to the program's `.param name` when that is larger (and at
+ * most limit). */
+static void size_at_least(uint32_t *size, const struct coproc_prog *p, const char *name, int64_t limit)
+{
+	int64_t need = coproc_prog_param(p, name, 0);
+	if (need > (int64_t)*size && need <= limit)
+		*size = (uint32_t)need;
+}
+
 struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_prog *p, struct core *c,
 			  struct ivx_err *err)
 {
@@ -543,32 +552,25 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->cfg = *cfg;
 	cp->prog = *p;
 	cp->core = c;
-	/* A program may say how large a CAM and data array it lays itself out
-	 * in (value_topk.s: a pc entry and 4 (load, value) entries per slot):
-	 * the co-processor is built at least that large, as the hardware is
-	 * sized for its programs; a larger setting is kept. */
-	int64_t need_cam = coproc_prog_param(p, "cam_entries", 0), need_data = coproc_prog_param(p, "data_words", 0);
-	if (need_cam > (int64_t)cp->cfg.cam && need_cam <= 65536)
-		cp->cfg.cam = (uint32_t)need_cam;
-	if (need_data > (int64_t)cp->cfg.data && need_data <= 65536)
-		cp->cfg.data = (uint32_t)need_data;
-	/* ... and how many records its sample buffer must hold
-	 * (`buffer_entries`): loads retire in bursts, and a buffer too small
-	 * for them drops records although the co-processor is mostly idle;
-	 * the governor then thins every load's tagging, and lukewarm loads
-	 * are left with a few records each, whose largest value's share
-	 * overstates their invariance (value_topk.s, docs/coproc.md, branch
-	 * lvp8). */
-	int64_t need_buffer = coproc_prog_param(p, "buffer_entries", 0);
-	if (need_buffer > (int64_t)cp->cfg.buffer && need_buffer <= 4096)
-		cp->cfg.buffer = (uint32_t)need_buffer;
-	/* ... and how large a profile table its handler builds in the main
-	 * processor's memory (`profile_entries`): a program that brings more
-	 * loads into the profile (value_topk.s's spill ring) needs one entry
-	 * per load it has seen, and a full table drops new loads' samples. */
-	int64_t need_profile = coproc_prog_param(p, "profile_entries", 0);
-	if (need_profile > (int64_t)cp->cfg.profile && need_profile <= 1048576)
-		cp->cfg.profile = (uint32_t)need_profile;
+	/* A program may say how large the parts it relies on must be; the
+	 * co-processor is built at least that large, as the hardware is sized
+	 * for its programs, and a larger setting is kept:
+	 *   cam_entries, data_words  the layout it lays itself out in
+	 *        (value_topk.s: a pc entry and 4 (load, value) entries a slot);
+	 *   buffer_entries  the records its sample buffer holds: loads retire
+	 *        in bursts, and a buffer too small for them drops records
+	 *        while the co-processor is mostly idle; the governor then thins
+	 *        every load's tagging and lukewarm loads keep a few records,
+	 *        whose largest value's share overstates their invariance
+	 *        (docs/coproc.md, branch lvp8);
+	 *   profile_entries  the handler's profile table in the main
+	 *        processor's memory: one entry per load it has seen (with
+	 *        value_topk.s's spill ring, sqlite3's 12,168), and a full table
+	 *        drops new loads' samples. */
+	size_at_least(&cp->cfg.cam, p, "cam_entries", 65536);
+	size_at_least(&cp->cfg.data, p, "data_words", 65536);
+	size_at_least(&cp->cfg.buffer, p, "buffer_entries", 4096);
+	size_at_least(&cp->cfg.profile, p, "profile_entries", 1048576);
 	cfg = &cp->cfg;
 	size_t sz[7] = {
 		align8(TAG_RING * sizeof(uint64_t)),
@@ -720,9 +722,16 @@ int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *o
  * values repeat over short stretches (temporal value locality): measured,
  * region-based shares overestimated the invariance of the real programs'
  * loads by more (docs/coproc.md). */
+/* An estimate's denominator: the samples, or their weights when the
+ * program weighs them (value_topk_ipw.s). */
+static uint64_t pentry_samples(const struct coproc_pentry *e)
+{
+	return e->wtotal ? e->wtotal : e->total;
+}
+
 double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value)
 {
-	uint64_t den = e->wtotal ? e->wtotal : e->total;
+	uint64_t den = pentry_samples(e);
 	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].value == value)
 			return den ? (double)e->val[k].count / (double)den : 0.0;
@@ -735,6 +744,6 @@ double coproc_pentry_invariance(const struct coproc_pentry *e)
 	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].count > top)
 			top = e->val[k].count;
-	uint64_t den = e->wtotal ? e->wtotal : e->total;
+	uint64_t den = pentry_samples(e);
 	return den ? (double)top / (double)den : 0.0;
 }

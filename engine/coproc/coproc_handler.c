@@ -243,10 +243,10 @@ static uint64_t account(struct coproc *cp, struct coproc_pentry *e, uint64_t got
 		e->slice_samples = 0;
 	}
 	e->slice_samples += (uint32_t)got;
-	if (mask)
-		cost += maybe_mask(cp, e);
-	if (mask)
+	if (mask) {
+		cost += maybe_mask(cp, e);   /* first: a masked load is not held */
 		cost += maybe_hold(cp, e);
+	}
 	return cost;
 }
 

@@ -730,7 +730,8 @@ static int reconcile(struct dcc *a)
 	int bc = a->back_cls, self = 0;
 	for (size_t i = 0; i < a->n; i++)
 		self += a->code[i].kind == INSN_KIND_CALL && a->code[i].target == a->code[0].pc;
-	if (a->calls >= 0 && bc >= 0 && bc < nc && self) {
+	int known = a->calls >= 0 && bc >= 0 && bc < nc, entry_eq = known && self;
+	if (entry_eq) {
 		/* a procedure that calls itself: the callers' sum covers the
 		 * other procedures only (dcpicalc_calls.c leaves the calls to
 		 * itself out), and its entry runs that often plus as often as
@@ -739,7 +740,7 @@ static int reconcile(struct dcc *a)
 		 * their own whose prior is the callers' estimate */
 		prior[nc] = a->calls;
 		var[nc] = a->calls_var;
-	} else if (a->calls >= 0 && bc >= 0 && bc < nc) {
+	} else if (known) {
 		if (prior[bc] < 0 || !(var[bc] > 0)) {
 			prior[bc] = a->calls;
 			var[bc] = a->calls_var;
@@ -774,7 +775,7 @@ static int reconcile(struct dcc *a)
 		}
 	}
 	int n_unk = nc;
-	if (a->calls >= 0 && bc >= 0 && bc < nc && self) {
+	if (entry_eq) {
 		/* F(entry) - calls - sum F(call site) = 0 */
 		coef[bc] += 1;
 		for (size_t i = 0; i < a->n; i++)
