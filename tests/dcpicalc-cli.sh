@@ -172,6 +172,13 @@ check "each procedure's JSON names its estimator" \
 check "--estimator ivx --all names it in the JSON" \
 	"'$IVX' dcpicalc --db $tmp/mul --estimator ivx --all --json $tmp/mul-all.json >/dev/null &&
 	 grep -q '\"estimator\":\"ivx\"' $tmp/mul-all.json"
+# --all on the out-of-order machine: no issue-stage wait reasons to score the
+# culprits against, so those columns say "-" (not 100%) and a note says why
+check "profile ooo" "'$IVX' profile --quiet --db $tmp/ooo --period 512 --max-cycles 300000 data/bin/workloads/muldiv >/dev/null 2>&1"
+check "--all on an out-of-order profile" "'$IVX' dcpicalc --db $tmp/ooo --all >$tmp/ooo-all.out"
+check "... its culprit columns are '-'" "grep -Eq '^TOTAL +[0-9]+ .* +- +- +[0-9.]+%$' $tmp/ooo-all.out"
+check "... and a note says why" "grep -q 'a profile of the out-of-order machine' $tmp/ooo-all.out"
+check "--all in order keeps its culprit shares" "'$IVX' dcpicalc --db $tmp/mul --all | grep -Eq '^TOTAL +[0-9]+ .*% +[0-9.]+% +[0-9.]+% +[0-9.]+%$'"
 err "unknown option" --db "$tmp/mul" --bogus main
 err "--db without a value" main --db
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# realprogs.sh IVX small|large — run the real programs (data/real/cases) under
+# realprogs.sh IVX small|large — run the real programs (data/real/cases, and
+# the guest-ABI runs of data/real/cases-abi) under
 # qemu-aarch64 and under ivx, functional and timing mode, and compare their
 # standard output and exit status byte for byte.
 #
@@ -28,7 +29,7 @@ case $set_ in
     *) echo "usage: realprogs.sh IVX small|large"; exit 2 ;;
 esac
 out=${REALPROGS_OUT:-data/real/out}
-cases=${REALPROGS_CASES:-data/real/cases}
+cases=${REALPROGS_CASES:-data/real/cases data/real/cases-abi}
 expect=${REALPROGS_EXPECT:-tests/realprogs.expect}
 if [ -n "${REALPROGS_BIN:-}" ]; then
     :
@@ -42,7 +43,7 @@ fi
 rm -f "${TMPDIR:-/tmp}/realprogs-build.$$"
 bin=$(cd "${REALPROGS_BIN:-$out/bin}" && pwd)
 in=$out/inputs-$set_
-if [ ! -f "$in/.done" ]; then
+if [ ! -f "$in/.done" ] || [ ! -f "$in/bench.sh" ]; then
     rm -rf "$in"
     BIN=$bin data/real/make-inputs.sh "$in" "$scale" || { echo "realprogs: FAIL: making the inputs"; exit 1; }
     touch "$in/.done"
@@ -50,6 +51,8 @@ fi
 in=$(cd "$in" && pwd)
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
+# shellcheck disable=SC2086
+cat $cases > "$T/cases" || exit 1
 
 expected() { grep -v '^#' "$expect" | grep -qx "$1"; }
 
@@ -114,7 +117,7 @@ while IFS='|' read -r name prog args stdin; do
         (cd "$in" && "$ivx" cpistack $ivx_in --dir "$in" "$bin/$prog" -- $args) 2>&1 | sed 's/^/          /'
         set +f
     fi
-done < "$cases"
+done < "$T/cases"
 [ -n "$new_names" ] && echo "realprogs: now matching qemu, add to $expect:$new_names"
 [ -n "$notyet_names" ] && echo "realprogs: do not run yet (not a failure until listed in $expect):$notyet_names"
 echo "realprogs ($set_): $n_match match qemu, $n_notyet do not run yet, $n_fail failed"

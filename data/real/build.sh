@@ -2,9 +2,14 @@
 # build.sh — fetch and build the real programs ivx runs as workloads (see
 # docs/workloads.md, "Real programs"): bzip2, gzip, lua5.4 and sqlite3 from
 # Debian's source packages, cross-compiled -O2 -static with
-# aarch64-linux-gnu-gcc, and Debian's arm64 busybox-static as shipped.
+# aarch64-linux-gnu-gcc, and Debian's arm64 busybox-static as shipped; and,
+# for the guest-ABI runs of data/real/cases-abi, Debian's arm64 static
+# shells as shipped: bash-static, zsh-static, and mksh's static builds
+# against glibc (lksh), klibc (mksh), musl (mksh-musl) and dietlibc
+# (mksh-diet).
 #
-#   data/real/build.sh [NAME...]     (default: all five)
+#   data/real/build.sh [NAME...]     (default: all eight: bzip2 gzip lua
+#                                     sqlite3 busybox bash zsh mksh)
 #
 # Everything goes under $REALPROGS_OUT (default data/real/out, ignored by
 # git): apt/ a private apt configuration and its package lists, src/ the
@@ -106,9 +111,35 @@ build_busybox() {
         >> "$OUT/logs/busybox.log" 2>&1
 }
 
-names=${*:-bzip2 gzip lua sqlite3 busybox}
+# deb_extract PACKAGE DIR: Debian's arm64 PACKAGE unpacked into DIR/root
+deb_extract() {
+    apt_ready
+    rm -rf "$2" && mkdir -p "$2" || exit 1
+    (cd "$2" && apt-get $APT download "$1:arm64" && dpkg-deb -x ./"$1"_*_arm64.deb root)
+}
+
+build_bash() {
+    deb_extract bash-static "$OUT/src/bash" >> "$OUT/logs/bash.log" 2>&1 &&
+        cp "$OUT/src/bash/root/bin/bash-static" "$OUT/bin/bash"
+}
+
+build_zsh() {
+    deb_extract zsh-static "$OUT/src/zsh" >> "$OUT/logs/zsh.log" 2>&1 &&
+        cp "$OUT/src/zsh/root/bin/zsh-static" "$OUT/bin/zsh"
+}
+
+build_mksh() {
+    r=$OUT/src/mksh/root
+    deb_extract mksh "$OUT/src/mksh" >> "$OUT/logs/mksh.log" 2>&1 &&
+        cp "$r/bin/lksh" "$OUT/bin/lksh" &&
+        cp "$r/usr/lib/aarch64-linux-musl/bin/mksh" "$OUT/bin/mksh-musl" &&
+        cp "$r/usr/lib/diet/bin/mksh" "$OUT/bin/mksh-diet" &&
+        cp "$r/usr/lib/klibc/bin/mksh" "$OUT/bin/mksh"
+}
+
+names=${*:-bzip2 gzip lua sqlite3 busybox bash zsh mksh}
 for n in $names; do
-    case $n in bzip2|gzip|lua|sqlite3|busybox) ;; *) echo "realprogs: unknown program '$n'"; exit 2;; esac
+    case $n in bzip2|gzip|lua|sqlite3|busybox|bash|zsh|mksh) ;; *) echo "realprogs: unknown program '$n'"; exit 2;; esac
     if [ -x "$OUT/bin/$n" ]; then
         echo "realprogs: $n: built ($OUT/bin/$n)"
         continue

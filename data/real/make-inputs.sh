@@ -8,6 +8,8 @@
 #                     qemu-aarch64 (decompression cases)
 #   bench.lua         data/real/bench.lua.in with N = 10 * SCALE
 #   bench.sql         data/real/bench.sql.in with N = 10 * SCALE
+#   bench.sh          data/real/bench.sh.in with N = SCALE (the shells of
+#                     data/real/cases-abi)
 #
 # BIN (environment) is where the programs are (default data/real/out/bin).
 set -u
@@ -34,6 +36,7 @@ awk -v lines="$scale" 'BEGIN {
 n=$((scale * 10))
 sed "s/@N@/$n/g" "$here/bench.lua.in" > "$dir/bench.lua" || exit 1
 sed "s/@N@/$n/g" "$here/bench.sql.in" > "$dir/bench.sql" || exit 1
+sed "s/@N@/$scale/g" "$here/bench.sh.in" > "$dir/bench.sh" || exit 1
 if [ -x "$bin/gzip" ]; then
     qemu-aarch64 "$bin/gzip" -n -c "$dir/text.txt" > "$dir/text.txt.gz" || exit 1
 fi

@@ -184,6 +184,7 @@ void guest_free(struct guest *g)
 	if (!g)
 		return;
 	mem_free(g->mem);
+	pipes_free(g);
 	ivx_free(g->stdin_data);
 	sandbox_unref(g->sandbox);
 	ivx_free(g);
@@ -391,12 +392,21 @@ int guest_copy(struct guest *dst, const struct guest *src, struct ivx_err *err)
 			return ivx_error(err, IVX_ESYS, "out of host memory");
 		memcpy(stdin_data, src->stdin_data, src->stdin_len);
 	}
+	uint8_t *pipe_bufs[GUEST_MAX_PIPES];
+	if (pipes_copy_buffers(src, pipe_bufs) < 0) {
+		if (stdin_data != dst->stdin_data)
+			ivx_free(stdin_data);
+		return ivx_error(err, IVX_ESYS, "out of host memory");
+	}
 	int rc = mem_copy(dst->mem, src->mem, err);
 	if (rc < 0) {
 		if (stdin_data != dst->stdin_data)
 			ivx_free(stdin_data);
+		for (int i = 0; i < GUEST_MAX_PIPES; i++)
+			ivx_free(pipe_bufs[i]);
 		return rc;
 	}
+	pipes_free(dst);
 	if (stdin_data != dst->stdin_data || !src->stdin_len)
 		ivx_free(dst->stdin_data);
 	struct mem *m = dst->mem;
@@ -409,6 +419,8 @@ int guest_copy(struct guest *dst, const struct guest *src, struct ivx_err *err)
 	dst->cpu.mem = m;
 	dst->spec_checkpoint.mem = m;
 	dst->stdin_data = src->stdin_len ? stdin_data : NULL;
+	for (int i = 0; i < GUEST_MAX_PIPES; i++)
+		dst->pipes[i].buf = pipe_bufs[i];
 	return IVX_OK;
 }
 

@@ -17,14 +17,26 @@
  * a snapshot could still need it. Reads and writes use pread/pwrite at
  * `off`. dup'ed descriptors get their own offset (Linux would share it). */
 #define GUEST_MAX_FDS 64
-enum { GFD_FREE, GFD_STDIN, GFD_OUT, GFD_FILE, GFD_DIR };
+enum { GFD_FREE, GFD_STDIN, GFD_OUT, GFD_FILE, GFD_DIR, GFD_PIPE_R, GFD_PIPE_W };
 struct guest_fd {
 	uint8_t kind;                 /* GFD_* */
 	uint8_t cloexec;              /* FD_CLOEXEC, reported by fcntl only */
 	uint8_t out_fd;               /* GFD_OUT: 1 or 2, where the output sink sends it */
-	int32_t file;                 /* GFD_FILE/DIR: the sandbox's file index */
+	int32_t file;                 /* GFD_FILE/DIR: the sandbox's file index;
+	                                 GFD_PIPE_R/W: the pipe's index */
 	uint32_t flags;               /* guest open flags (O_ACCMODE, O_APPEND ...) */
 	uint64_t off;                 /* file offset (GFD_DIR: getdents cookie) */
+};
+
+/* Pipes the guest made with pipe2 (syscall_pipe.c): one process reading
+ * back what it wrote, as zsh's start-up does. The buffer is the guest's
+ * state, copied with it. */
+#define GUEST_MAX_PIPES 4
+#define GUEST_PIPE_BYTES 65536        /* Linux's default capacity */
+struct guest_pipe {
+	uint8_t *buf;                 /* GUEST_PIPE_BYTES; NULL: the slot is free */
+	uint32_t head, len;           /* the unread bytes: len from head, wrapping */
+	uint16_t readers, writers;    /* descriptors open on each end */
 };
 
 #define GUEST_NSIG 64
@@ -56,6 +68,7 @@ struct guest {
 	void *output_ctx;
 	struct sandbox *sandbox;      /* granted directories (shared with snapshots) */
 	struct guest_fd fds[GUEST_MAX_FDS];
+	struct guest_pipe pipes[GUEST_MAX_PIPES];
 	uint64_t sigactions[GUEST_NSIG][4];  /* rt_sigaction records: handler, flags, restorer, mask */
 	uint64_t sigmask;             /* rt_sigprocmask: recorded, nothing is delivered */
 	uint64_t tid_address;         /* set_tid_address */
@@ -73,8 +86,27 @@ uint64_t guest_random64(struct guest *g);
 
 /* The file system calls (syscall_fs.c): the Linux return value for
  * syscall nr with arguments a, or 1 in *handled = 0 if nr is not one of
- * them. */
-int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled);
+ * them. A call that would block forever (one process cannot unblock
+ * itself) stops the guest: *stop = 1 and the return value is the negative
+ * status ivx_error gave, with err filled. */
+int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
+                   struct ivx_err *err, int *stop);
+
+/* Pipes, and polling (syscall_pipe.c). */
+int64_t pipe_create(struct guest *g, uint64_t fds_addr, uint64_t flags);
+int64_t pipe_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len,
+                  struct ivx_err *err, int *stop);
+int64_t pipe_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len,
+                   struct ivx_err *err, int *stop);
+int64_t sys_ppoll(struct guest *g, uint64_t fds_addr, uint64_t nfds, uint64_t timeout_addr,
+                  struct ivx_err *err, int *stop);
+/* A descriptor slot is taken by a copy of f (dup), or let go (close, or
+ * overwritten by dup3): keeps the pipes' end counts, frees unused pipes. */
+void fd_retain(struct guest *g, const struct guest_fd *f);
+void fd_release(struct guest *g, struct guest_fd *f);
+/* guest_copy's part: copies of src's pipe buffers for dst, all or none. */
+int pipes_copy_buffers(const struct guest *src, uint8_t *bufs[GUEST_MAX_PIPES]);
+void pipes_free(struct guest *g);
 
 /* Simulated time in nanoseconds (clock_gettime and friends). */
 uint64_t guest_now_ns(const struct guest *g);

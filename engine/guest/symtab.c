@@ -3,7 +3,9 @@
  *
  * Keeps STT_FUNC, STT_OBJECT and STT_NOTYPE symbols with a name that does not
  * start with '$' (mapping symbols such as $x/$d mark code/data, not names),
- * sorted by address; lookups are binary searches.
+ * sorted by address; lookups are binary searches. A file without function
+ * symbols (stripped) gets the functions symtab_recover.h finds, named
+ * sub_ADDR after the address they start at.
  */
 #include <gelf.h>
 #include <libelf.h>
@@ -11,12 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/alloc.h"
+#include "symtab_recover.h"
 #include "symtab.h"
+
+/* "sub_" and up to 16 hex digits */
+#define SYNTH_NAME_MAX 21
 
 struct symtab {
 	struct symbol *syms;
 	size_t n;
 	char *names;          /* all names, back to back */
+	char *synth_names;    /* the sub_ADDR names, SYNTH_NAME_MAX bytes each */
 };
 
 static int by_addr(const void *a, const void *b)
@@ -72,8 +79,37 @@ static int load(struct symtab *st, Elf *elf)
 		}
 		break;
 	}
-	if (st->n)      /* no symbols (stripped ELF): syms may be NULL, and qsort(NULL, 0) is UB */
-		qsort(st->syms, st->n, sizeof *st->syms, by_addr);
+	return 0;
+}
+
+/* For a file with no function symbols: the functions symtab_recover finds,
+ * named sub_ADDR. 0, or -1 when out of memory. */
+static int load_recovered(struct symtab *st, Elf *elf)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (st->syms[i].is_func)
+			return 0;
+	struct fn_extent *fns;
+	long count = symtab_recover_functions(elf, &fns);
+	if (count <= 0)
+		return (int)count;
+	struct symbol *syms = ivx_calloc(st->n + (size_t)count, sizeof *syms);
+	st->synth_names = ivx_malloc((size_t)count * SYNTH_NAME_MAX);
+	if (!syms || !st->synth_names) {
+		ivx_free(syms);
+		ivx_free(fns);
+		return -1;
+	}
+	if (st->n)
+		memcpy(syms, st->syms, st->n * sizeof *syms);
+	ivx_free(st->syms);
+	st->syms = syms;
+	for (long i = 0; i < count; i++) {
+		char *name = st->synth_names + i * SYNTH_NAME_MAX;
+		snprintf(name, SYNTH_NAME_MAX, "sub_%llx", (unsigned long long)fns[i].start);
+		st->syms[st->n++] = (struct symbol){ fns[i].start, fns[i].size, 1, name };
+	}
+	ivx_free(fns);
 	return 0;
 }
 
@@ -87,7 +123,11 @@ struct symtab *symtab_from_elf(const void *image, size_t len)
 	Elf *elf = elf_memory((char *)image, len);
 	if (elf) {
 		int rc = load(st, elf);
+		if (rc == 0)
+			rc = load_recovered(st, elf);
 		elf_end(elf);
+		if (rc == 0 && st->n)   /* qsort(NULL, 0) is UB: syms may be NULL */
+			qsort(st->syms, st->n, sizeof *st->syms, by_addr);
 		if (rc < 0) {
 			symtab_free(st);
 			return NULL;
@@ -102,6 +142,7 @@ void symtab_free(struct symtab *st)
 		return;
 	ivx_free(st->syms);
 	ivx_free(st->names);
+	ivx_free(st->synth_names);
 	ivx_free(st);
 }
 

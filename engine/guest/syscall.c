@@ -48,7 +48,8 @@ enum {
 	SYS_munmap = 215, SYS_mremap = 216, SYS_mmap = 222, SYS_mprotect = 226,
 	SYS_madvise = 233, SYS_prlimit64 = 261, SYS_getrandom = 278,
 	SYS_membarrier = 283, SYS_pkey_alloc = 289, SYS_rseq = 293, SYS_prctl = 167,
-	SYS_socket = 198,
+	SYS_socket = 198, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156,
+	SYS_setsid = 157, SYS_pipe2 = 59, SYS_ppoll = 73,
 };
 
 /* Calls that programs try and cope without: answered with ENOSYS. */
@@ -449,7 +450,7 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	int handled, stop = 0;
 	switch (nr) {
 	case SYS_brk:           ret = sys_brk(g, a[0]); break;
-	case SYS_mmap:          ret = sys_mmap(g, a[0], a[1], a[2], a[3], (int64_t)a[4], a[5]); break;
+	case SYS_mmap:          ret = sys_mmap(g, a[0], a[1], (uint32_t)a[2], (uint32_t)a[3], (int32_t)a[4], a[5]); break;
 	case SYS_munmap:        ret = sys_munmap(g, a[0], a[1]); break;
 	case SYS_mprotect:      ret = sys_mprotect(g, a[0], a[1], a[2]); break;
 	case SYS_mremap:        ret = sys_mremap(g, a[0], a[1], a[2], a[3]); break;
@@ -491,6 +492,16 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	case SYS_getpid:
 	case SYS_gettid:        ret = GUEST_PID; break;
 	case SYS_getppid:       ret = GUEST_PPID; break;
+	/* the guest leads its own process group and session (a shell asks) */
+	case SYS_getpgid:
+	case SYS_getsid:        ret = (int32_t)a[0] == 0 || (int32_t)a[0] == GUEST_PID ? GUEST_PID : -ESRCH; break;
+	case SYS_setpgid:
+		ret = ((int32_t)a[0] != 0 && (int32_t)a[0] != GUEST_PID) ? -ESRCH
+		    : ((int32_t)a[1] != 0 && (int32_t)a[1] != GUEST_PID) ? -EPERM : 0;
+		break;
+	case SYS_setsid:        ret = -EPERM; break;   /* already a group leader */
+	case SYS_pipe2:         ret = pipe_create(g, a[0], (uint32_t)a[1]); break;
+	case SYS_ppoll:         ret = sys_ppoll(g, a[0], a[1], a[2], err, &stop); break;
 	case SYS_getuid:
 	case SYS_geteuid:
 	case SYS_getgid:
@@ -528,7 +539,7 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 		c->pc += 4;
 		return IVX_OK;
 	default:
-		ret = syscall_fs(g, nr, a, &handled);
+		ret = syscall_fs(g, nr, a, &handled, err, &stop);
 		if (!handled) {
 			if (!enosys_ok(nr))
 				return unsupported(g, nr, err);

@@ -145,6 +145,13 @@ static int fd_stat(struct guest *g, const struct guest_fd *f, struct stat *st)
 		st->st_nlink = 1;
 		st->st_ino = 1;
 		return 0;
+	case GFD_PIPE_R:
+	case GFD_PIPE_W:
+		st->st_mode = S_IFIFO | 0600;
+		st->st_blksize = 4096;
+		st->st_nlink = 1;
+		st->st_ino = 16 + (ino_t)f->file;
+		return 0;
 	case GFD_OUT:
 		st->st_mode = S_IFIFO | 0600;
 		st->st_blksize = 4096;
@@ -206,8 +213,11 @@ static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t 
 
 /* Write len guest bytes at buf to descriptor f (at `at`, or at its offset
  * when at < 0, moving it). */
-static int64_t do_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len, int64_t at)
+static int64_t do_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len, int64_t at,
+                        struct ivx_err *err, int *stop)
 {
+	if (f->kind == GFD_PIPE_W || f->kind == GFD_PIPE_R)
+		return at >= 0 ? -ESPIPE : pipe_write(g, f, buf, len, err, stop);
 	if (f->kind == GFD_OUT) {
 		if (at >= 0)
 			return -ESPIPE;
@@ -268,8 +278,11 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint6
 	return (int64_t)done;
 }
 
-static int64_t do_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len, int64_t at)
+static int64_t do_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len, int64_t at,
+                       struct ivx_err *err, int *stop)
 {
+	if (f->kind == GFD_PIPE_R || f->kind == GFD_PIPE_W)
+		return at >= 0 ? -ESPIPE : pipe_read(g, f, buf, len, err, stop);
 	if (f->kind == GFD_STDIN) {
 		size_t pos = at >= 0 ? (size_t)at : g->stdin_pos;
 		size_t left = pos < g->stdin_len ? g->stdin_len - pos : 0;
@@ -311,7 +324,8 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64
 }
 
 /* readv / writev: iov is an array of {base, len} pairs. */
-static int64_t do_vec(struct guest *g, struct guest_fd *f, uint64_t iov, uint64_t cnt, int writing)
+static int64_t do_vec(struct guest *g, struct guest_fd *f, uint64_t iov, uint64_t cnt, int writing,
+                      struct ivx_err *err, int *stop)
 {
 	if (cnt > 1024)
 		return -EINVAL;
@@ -322,7 +336,10 @@ static int64_t do_vec(struct guest *g, struct guest_fd *f, uint64_t iov, uint64_
 			return total ? total : -EFAULT;
 		if (!v[1])
 			continue;
-		int64_t r = writing ? do_write(g, f, v[0], v[1], -1) : do_read(g, f, v[0], v[1], -1);
+		int64_t r = writing ? do_write(g, f, v[0], v[1], -1, err, stop)
+				    : do_read(g, f, v[0], v[1], -1, err, stop);
+		if (*stop)
+			return r;
 		if (r < 0)
 			return total ? total : r;
 		total += r;
@@ -355,7 +372,8 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint64_t whence)
 {
 	int64_t base;
-	if (f->kind == GFD_OUT || (f->kind == GFD_STDIN && !g->stdin_data))
+	if (f->kind == GFD_OUT || f->kind == GFD_PIPE_R || f->kind == GFD_PIPE_W ||
+	    (f->kind == GFD_STDIN && !g->stdin_data))
 		return -ESPIPE;          /* (fstat calls these pipes) */
 	if (f->kind == GFD_DIR) {
 		if (whence != SEEK_SET || off < 0)
@@ -473,6 +491,7 @@ static int64_t sys_fcntl(struct guest *g, uint64_t fd, uint64_t cmd, uint64_t ar
 			return n;
 		g->fds[n] = *f;
 		g->fds[n].cloexec = cmd == G_F_DUPFD_CLOEXEC;
+		fd_retain(g, f);
 		return n;
 	}
 	case G_F_GETFD: return f->cloexec;
@@ -491,73 +510,83 @@ static int64_t sys_fcntl(struct guest *g, uint64_t fd, uint64_t cmd, uint64_t ar
 	}
 }
 
-int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled)
+int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
+                   struct ivx_err *err, int *stop)
 {
 	*handled = 1;
+	*stop = 0;
+	/* Descriptors are C ints: the kernel reads only the register's low 32
+	 * bits (klibc passes AT_FDCWD as 0xffffff9c), so must we. */
+	int32_t fd = (int32_t)a[0];
+	uint64_t fd_slot = (uint32_t)fd;      /* a negative one is out of range */
 	struct stat st;
 	struct guest_fd *f;
 	int rc;
 	switch (nr) {
 	case NR_openat:
-		return sys_openat(g, (int64_t)a[0], a[1], a[2], a[3]);
+		return sys_openat(g, fd, a[1], a[2], a[3]);
 	case NR_close:
-		if (!(f = get_fd(g, a[0])))
+		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;
-		f->kind = GFD_FREE;
+		fd_release(g, f);
 		return 0;
 	case NR_read:
-		return (f = get_fd(g, a[0])) ? do_read(g, f, a[1], a[2], -1) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? do_read(g, f, a[1], a[2], -1, err, stop) : -EBADF;
 	case NR_write:
-		return (f = get_fd(g, a[0])) ? do_write(g, f, a[1], a[2], -1) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? do_write(g, f, a[1], a[2], -1, err, stop) : -EBADF;
 	case NR_pread64:
-		return (f = get_fd(g, a[0])) ? ((int64_t)a[3] < 0 ? -EINVAL : do_read(g, f, a[1], a[2], (int64_t)a[3])) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? ((int64_t)a[3] < 0 ? -EINVAL : do_read(g, f, a[1], a[2], (int64_t)a[3], err, stop)) : -EBADF;
 	case NR_pwrite64:
-		return (f = get_fd(g, a[0])) ? ((int64_t)a[3] < 0 ? -EINVAL : do_write(g, f, a[1], a[2], (int64_t)a[3])) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? ((int64_t)a[3] < 0 ? -EINVAL : do_write(g, f, a[1], a[2], (int64_t)a[3], err, stop)) : -EBADF;
 	case NR_readv:
-		return (f = get_fd(g, a[0])) ? do_vec(g, f, a[1], a[2], 0) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? do_vec(g, f, a[1], a[2], 0, err, stop) : -EBADF;
 	case NR_writev:
-		return (f = get_fd(g, a[0])) ? do_vec(g, f, a[1], a[2], 1) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? do_vec(g, f, a[1], a[2], 1, err, stop) : -EBADF;
 	case NR_lseek:
-		return (f = get_fd(g, a[0])) ? sys_lseek(g, f, (int64_t)a[1], a[2]) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? sys_lseek(g, f, (int64_t)a[1], a[2]) : -EBADF;
 	case NR_getdents64:
-		return (f = get_fd(g, a[0])) ? sys_getdents64(g, f, a[1], a[2]) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? sys_getdents64(g, f, a[1], a[2]) : -EBADF;
 	case NR_fstat:
-		if (!(f = get_fd(g, a[0])))
+		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;
 		return (rc = fd_stat(g, f, &st)) < 0 ? rc : put_stat(g, &st, a[1]);
 	case NR_newfstatat:
-		return (rc = at_stat(g, (int64_t)a[0], a[1], a[3], &st)) < 0 ? rc : put_stat(g, &st, a[2]);
+		return (rc = at_stat(g, fd, a[1], a[3], &st)) < 0 ? rc : put_stat(g, &st, a[2]);
 	case NR_statx:
-		return (rc = at_stat(g, (int64_t)a[0], a[1], a[2], &st)) < 0 ? rc : put_statx(g, &st, a[4]);
+		return (rc = at_stat(g, fd, a[1], a[2], &st)) < 0 ? rc : put_statx(g, &st, a[4]);
 	case NR_readlinkat:
-		return sys_readlinkat(g, (int64_t)a[0], a[1], a[2], a[3]);
+		return sys_readlinkat(g, fd, a[1], a[2], a[3]);
 	case NR_faccessat:
-		return sys_faccessat(g, (int64_t)a[0], a[1], a[2], 0);
+		return sys_faccessat(g, fd, a[1], a[2], 0);
 	case NR_faccessat2:
-		return sys_faccessat(g, (int64_t)a[0], a[1], a[2], a[3]);
+		return sys_faccessat(g, fd, a[1], a[2], a[3]);
 	case NR_ioctl:
 		/* nothing the guest holds is a terminal or a device */
-		return get_fd(g, a[0]) ? -ENOTTY : -EBADF;
+		return get_fd(g, fd_slot) ? -ENOTTY : -EBADF;
 	case NR_dup:
-		if (!(f = get_fd(g, a[0])))
+		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;
 		if ((rc = lowest_free(g, 0)) < 0)
 			return rc;
 		g->fds[rc] = *f;
 		g->fds[rc].cloexec = 0;
+		fd_retain(g, f);
 		return rc;
 	case NR_dup3:
-		if (!(f = get_fd(g, a[0])))
+		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;
-		if (a[1] >= GUEST_MAX_FDS)
+		if ((uint32_t)a[1] >= GUEST_MAX_FDS)
 			return -EBADF;
-		if (a[0] == a[1] || (a[2] & ~(uint64_t)G_O_CLOEXEC))
+		if (fd == (int32_t)a[1] || ((uint32_t)a[2] & ~(uint32_t)G_O_CLOEXEC))
 			return -EINVAL;
-		g->fds[a[1]] = *f;
-		g->fds[a[1]].cloexec = (a[2] & G_O_CLOEXEC) != 0;
-		return (int64_t)a[1];
+		fd_retain(g, f);      /* before the release: the target may hold f's last copy's pipe */
+		if (g->fds[(uint32_t)a[1]].kind != GFD_FREE)
+			fd_release(g, &g->fds[(uint32_t)a[1]]);     /* Linux closes it quietly */
+		g->fds[(uint32_t)a[1]] = *f;
+		g->fds[(uint32_t)a[1]].cloexec = ((uint32_t)a[2] & G_O_CLOEXEC) != 0;
+		return (int32_t)a[1];
 	case NR_fcntl:
-		return sys_fcntl(g, a[0], a[1], a[2]);
+		return sys_fcntl(g, fd_slot, (uint32_t)a[1], a[2]);
 	case NR_getcwd: {
 		const char *cwd = sandbox_cwd(g->sandbox);
 		size_t n = strlen(cwd) + 1;

@@ -603,8 +603,20 @@ struct all_ctx {
 	const struct dcpicalc_db *d;
 	struct accuracy tot;
 	FILE *jo;
-	int nproc, have_cul;
+	int nproc, have_cul, have_wait;
 };
+
+/* One coverage column of --all: the share, 100% when there was nothing to
+ * cover, "-" when there is no truth to score it against (the out-of-order
+ * machine has no issue-stage wait reasons, a version 1 database no
+ * culprit pcs). */
+static void print_coverage(int has_truth, double covered, double total)
+{
+	if (!has_truth)
+		printf(" %8s", "-");
+	else
+		printf(" %7.1f%%", total > 0 ? pct(covered, total) : 100.0);
+}
 
 static int all_proc(void *ctx, const char *image, struct dcpicalc_proc *pr)
 {
@@ -618,13 +630,16 @@ static int all_proc(void *ctx, const char *image, struct dcpicalc_proc *pr)
 	if (analyse(c->f, c->d, pr, &a, &acc) < 0)
 		return -1;
 	acc_add(&c->tot, &acc);
-	printf("%-24.24s %8llu %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", pr->name,
+	printf("%-24.24s %8llu %6.1f%% %6.1f%% %6.1f%% %7.1f%%", pr->name,
 	       (unsigned long long)ns, pct(acc.w5, acc.samples), pct(acc.w10, acc.samples),
-	       pct(acc.w15, acc.samples), pct(acc.unexplained, acc.samples),
-	       acc.dyn_true > 0 ? pct(acc.dyn_covered, acc.dyn_true) : 100.0,
-	       acc.cpc_true > 0 ? pct(acc.cpc_covered, acc.cpc_true) : 100.0,
-	       acc.edge_true > 0 ? pct(acc.edge_e10, acc.edge_true) : 100.0);
+	       pct(acc.w15, acc.samples), pct(acc.unexplained, acc.samples));
+	int inorder = c->d->mc.inorder;
+	print_coverage(inorder && pr->has_wait, acc.dyn_covered, acc.dyn_true);
+	print_coverage(inorder && pr->has_culprits, acc.cpc_covered, acc.cpc_true);
+	print_coverage(1, acc.edge_e10, acc.edge_true);
+	putchar('\n');
 	c->have_cul |= pr->has_culprits;
+	c->have_wait |= inorder && pr->has_wait;
 	if (c->jo) {
 		fputs(c->nproc ? ",\n " : "\n ", c->jo);
 		json_proc(c->jo, pr, a, c->f->estimator, pr->period[0], &acc, 0);
@@ -650,12 +665,17 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 	int status = dcpicalc_each_proc(d, all_proc, &c) ? EXIT_INPUT : 0;
 	struct accuracy tot = c.tot;
 	int nproc = c.nproc, have_cul = c.have_cul;
-	printf("%-24s %8.0f %6.1f%% %6.1f%% %6.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", "TOTAL", tot.samples,
+	printf("%-24s %8.0f %6.1f%% %6.1f%% %6.1f%% %7.1f%%", "TOTAL", tot.samples,
 	       pct(tot.w5, tot.samples), pct(tot.w10, tot.samples), pct(tot.w15, tot.samples),
-	       pct(tot.unexplained, tot.samples), tot.dyn_true > 0 ? pct(tot.dyn_covered, tot.dyn_true) : 100.0,
-	       tot.cpc_true > 0 ? pct(tot.cpc_covered, tot.cpc_true) : 100.0,
-	       tot.edge_true > 0 ? pct(tot.edge_e10, tot.edge_true) : 100.0);
-	if (!have_cul && nproc)
+	       pct(tot.unexplained, tot.samples));
+	print_coverage(c.have_wait, tot.dyn_covered, tot.dyn_true);
+	print_coverage(c.have_wait && have_cul, tot.cpc_covered, tot.cpc_true);
+	print_coverage(1, tot.edge_e10, tot.edge_true);
+	putchar('\n');
+	if (!c.have_wait && nproc)
+		printf("culprit, cul-pc: a profile of the out-of-order machine, whose stalls the issue-stage "
+		       "model does not explain (profile with --config data/configs/inorder.ini)\n");
+	else if (!have_cul && nproc)
 		printf("cul-pc: no culprit truth in this profile (written before database version 2: profile again)\n");
 	if (tot.dyn_true > 0) {
 		printf("true dynamic stall cycles by reason, the share with that reason among the culprits%s:\n",

@@ -44,7 +44,8 @@ enum {
 	NR_set_tid_address = 96, NR_futex = 98, NR_set_robust_list = 99, NR_gettimeofday = 169,
 	NR_sched_getaffinity = 123, NR_rt_sigaction = 134, NR_rt_sigprocmask = 135, NR_uname = 160,
 	NR_getpid = 172, NR_gettid = 178, NR_mremap = 216, NR_mprotect = 226, NR_madvise = 233,
-	NR_prlimit64 = 261, NR_statx = 291, NR_rseq = 293,
+	NR_prlimit64 = 261, NR_statx = 291, NR_rseq = 293, NR_pipe2 = 59, NR_read = 63,
+	NR_write = 64, NR_ppoll = 73, NR_setpgid = 154, NR_getpgid = 155, NR_getsid = 156, NR_setsid = 157,
 };
 #define AT_FDCWD (-100)
 #define O_RDONLY 0
@@ -160,6 +161,74 @@ static void process_checks(void)
 	char cwd[256];
 	check("getcwd", SC2(NR_getcwd, cwd, sizeof cwd) > 0, 1);
 	printf("info cwd: %s\n", cwd);
+}
+
+/* pipe2: one process writing to itself and reading it back */
+static void pipe_checks(void)
+{
+	unsigned long ign[4] = { 1 /* SIG_IGN */, 0, 0, 0 };
+	SC4(NR_rt_sigaction, 13, ign, 0, 8);      /* SIGPIPE, as Linux would send it */
+	int fds[2] = { -1, -1 };
+	check("pipe2", SC2(NR_pipe2, fds, 0), 0);
+	check("pipe2 gives two new descriptors", fds[0] >= 3 && fds[1] == fds[0] + 1, 1);
+	check("write to the pipe", SC3(NR_write, fds[1], "hello", 5), 5);
+	check("write more", SC3(NR_write, fds[1], ", pipe", 6), 6);
+	char buf[32] = { 0 };
+	check("read part of it", SC3(NR_read, fds[0], buf, 4), 4);
+	check("read the rest", SC3(NR_read, fds[0], buf + 4, sizeof buf - 4), 7);
+	check("in order", memcmp(buf, "hello, pipe", 11), 0);
+	unsigned char st[128];
+	check("fstat a pipe", SC2(NR_fstat, fds[0], st), 0);
+	check("a pipe is a FIFO", (long)(*(unsigned *)(st + 16) & 0170000), 0010000);
+	check("lseek on a pipe is ESPIPE", SC3(NR_lseek, fds[0], 0, 0), -29);
+	check("read from the write end is EBADF", SC3(NR_read, fds[1], buf, 1), -EBADF);
+	check("write to the read end is EBADF", SC3(NR_write, fds[0], "x", 1), -EBADF);
+	struct { int fd; short events, revents; } pf[4] = {
+		{ fds[0], 1 /* POLLIN */, 7 }, { fds[1], 4 /* POLLOUT */, 7 }, { -1, 1, 7 }, { 50, 1, 7 },
+	};
+	long zero[2] = { 0, 0 };
+	check("ppoll: an empty pipe is not readable", SC4(NR_ppoll, pf, 1, zero, 0), 0);
+	check("ppoll: ... its revents are 0", pf[0].revents, 0);
+	SC3(NR_write, fds[1], "xy", 2);
+	check("ppoll: pipe readable, write end writable, a closed fd", SC4(NR_ppoll, pf, 4, zero, 0), 3);
+	check("ppoll: POLLIN", pf[0].revents, 1);
+	check("ppoll: POLLOUT", pf[1].revents, 4);
+	check("ppoll: a negative fd is ignored", pf[2].revents, 0);
+	check("ppoll: a closed fd is POLLNVAL", pf[3].revents, 0x20);
+	check("ppoll: drain", SC3(NR_read, fds[0], buf, 2), 2);
+	long copy = SC1(NR_dup, fds[1]);
+	check("dup the write end", copy > fds[1], 1);
+	check("close the write end", SC1(NR_close, fds[1]), 0);
+	check("write through the copy", SC3(NR_write, copy, "!", 1), 1);
+	check("close the copy", SC1(NR_close, copy), 0);
+	check("read what the copy wrote", SC3(NR_read, fds[0], buf, sizeof buf), 1);
+	check("no writer left: end of file", SC3(NR_read, fds[0], buf, sizeof buf), 0);
+	check("close the read end", SC1(NR_close, fds[0]), 0);
+
+	check("pipe2 O_NONBLOCK|O_CLOEXEC", SC2(NR_pipe2, fds, 04000 | 02000000), 0);
+	check("an empty non-blocking pipe is EAGAIN", SC3(NR_read, fds[0], buf, 1), -11);
+	check("FD_CLOEXEC is set", SC2(NR_fcntl, fds[0], 1), 1);
+	check("dup3 over the read end closes it", SC3(NR_dup3, fds[1], fds[0], 0), fds[0]);
+	check("no reader left: EPIPE", SC3(NR_write, fds[1], "x", 1), -32);
+	SC1(NR_close, fds[0]);
+	SC1(NR_close, fds[1]);
+	check("pipe2 with unknown flags is EINVAL", SC2(NR_pipe2, fds, 1), -22);
+
+	/* the guest leads its own process group and session */
+	long pid = SC0(NR_getpid);
+	check("getpgid(0) is the pid", SC1(NR_getpgid, 0), pid);
+	check("getpgid(pid)", SC1(NR_getpgid, pid), pid);
+	check("getpgid of another process is ESRCH", SC1(NR_getpgid, 4242), -3);
+	check("getsid(0) is the pid", SC1(NR_getsid, 0), pid);
+	check("setpgid(0, 0)", SC2(NR_setpgid, 0, 0), 0);
+	check("setsid of a group leader is EPERM", SC0(NR_setsid), -1);
+
+	/* int arguments are 32 bits: AT_FDCWD with the register's upper half
+	 * clear (how klibc passes it) is still AT_FDCWD */
+	long fd = SC4(NR_openat, 0xffffff9cl, "/data/hello.txt", O_RDONLY, 0);
+	check("openat with a 32-bit AT_FDCWD", fd >= 0, 1);
+	check("a descriptor with junk in the upper half", SC3(NR_read, fd | (1l << 32), buf, 5), 5);
+	SC1(NR_close, fd);
 }
 
 static void memory_checks(void)
@@ -318,6 +387,7 @@ int main(int argc, char **argv)
 {
 	int walk = argc > 1 && !strcmp(argv[1], "walk");
 	process_checks();
+	pipe_checks();
 	memory_checks();
 	file_checks(walk);
 	printf("%d ok, %d failed\n", oks, fails);

@@ -5,6 +5,9 @@
  *   ignored   SIGUSR1 set to SIG_IGN, then sent: nothing happens, exit 0
  *   handler   SIGUSR1 with a handler, then sent: unsupported (no delivery)
  *   futex     FUTEX_WAIT on an unchanged word: would block forever
+ *   pipe      a read of an empty pipe whose write end is open: the same
+ *   fullpipe  a blocking write of more than a pipe holds: the same
+ *   poll      ppoll on an empty pipe without a timeout: the same
  *   clone     an unsupported call: named with its number
  *   mprotect  a page made read-only, then written: a fault naming it
  *   pid       prints getpid() and exits 0: ivx's fixed 1000 is not what
@@ -46,6 +49,17 @@ int main(int argc, char **argv)
 	} else if (!strcmp(what, "futex")) {
 		int word = 3;
 		sc(98, (long)&word, 0, 3, 0);
+	} else if (!strcmp(what, "pipe") || !strcmp(what, "fullpipe") || !strcmp(what, "poll")) {
+		int fds[2];
+		static char big[65537];
+		sc(59, (long)fds, 0, 0, 0);
+		struct { int fd; short events, revents; } pf = { fds[0], 1, 0 };
+		if (!strcmp(what, "poll"))
+			sc(73, (long)&pf, 1, 0, 0);
+		else if (!strcmp(what, "pipe"))
+			sc(63, fds[0], (long)big, 1, 0);
+		else
+			sc(64, fds[1], (long)big, sizeof big, 0);
 	} else if (!strcmp(what, "pid")) {
 		printf("pid %ld\n", pid);
 		return 0;
