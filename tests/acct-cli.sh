@@ -130,6 +130,18 @@ for args in "--jobs 0 $k" "--jobs x $k" "--json" "--frobnicate $k" "--summary --
     st=$?
     if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ]; then ok; else bad "cpistack $args: status $st, stderr: $(cat "$tmp/err")"; fi
 done
+# a program that ends in the fast-forward: nothing was timed, and the line
+# says why (not "no instructions"), in both commands
+for cmd in cpistack refstack; do
+    "$IVX" $cmd --quiet --fastforward 100M "$k" -- miss 20 >/dev/null 2>"$tmp/err"
+    st=$?
+    if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'ended during --fastforward' "$tmp/err"; then ok
+    else bad "$cmd --fastforward past the end: status $st, stderr: $(cat "$tmp/err")"; fi
+done
+"$IVX" cpistack --quiet --fastforward 1M "$k" -- nosuchmode >/dev/null 2>"$tmp/err"
+st=$?
+if [ "$st" = 2 ] && grep -q 'exited with status [1-9][0-9]* before timing started' "$tmp/err"; then ok
+else bad "cpistack, a program failing in the fast-forward: status $st, stderr: $(cat "$tmp/err")"; fi
 "$IVX" refstack --svg x.svg "$k" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ]; then ok; else bad "refstack --svg should be unknown"; fi
 

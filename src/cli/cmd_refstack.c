@@ -165,7 +165,15 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	sr->simulations = n;
 	const struct refstack_job *real = &sr->job[REF_REAL];
 	if (real->insns == 0) {
-		cli_error("the program committed no instructions");
+		/* nothing was timed: the program ended in the fast-forward (too
+		 * short for it, or it failed at once: a file it could not open) */
+		if (real->exited && real->exit_code != 0)
+			cli_error("the program exited with status %d before timing started (`ivx run` shows its output)",
+				  real->exit_code);
+		else if (real->exited && (real->fastforward || real->start_pc))
+			cli_error("the program ended during --fastforward/--start-at: nothing was left to time");
+		else
+			cli_error("the program committed no instructions");
 		return -1;
 	}
 	/* (its output is not shown here: a usage message would go unseen) */

@@ -1,0 +1,15 @@
+# unseen.mk — the CPI-stack counters on a third, held-out set of real-program
+# runs (data/real/cases-unseen; docs/validation.md, "The unseen set").
+#
+#   acct-validate-unseen  (make validate) each case checked against
+#                         qemu-aarch64, then `ivx cpistack` cold and warm as
+#                         one `ivx sweep`; writes its table into
+#                         docs/validation.md. Needs `make realprogs`; says
+#                         NOT RUN without it.
+.PHONY: acct-validate-unseen
+# Both scripts rewrite docs/validation.md: under `make -j validate` this one
+# waits for acct-validate when that is a goal too.
+acct-validate-unseen: $(BUILD)/ivx realprogs-deps $(filter acct-validate,$(MAKECMDGOALS))
+	@tests/acct-validate-unseen.sh $(BUILD)/ivx
+
+VALIDATE_TARGETS += acct-validate-unseen
