@@ -1,5 +1,5 @@
 #!/bin/sh
-# coproc-unseen-cases.sh IVX — data/real/cases-unseen stays a well-formed,
+# coproc-unseen-cases.sh IVX — data/real/cases-unseen-coproc stays a well-formed,
 # held-out set: every case has the four fields of data/real/cases, a
 # program of data/real/out/bin's five, a unique name, and neither its name
 # nor its program and arguments appear in data/real/cases (the programs
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.." || exit 1
 IVX=${1:-build/ivx}
 fail=0
 bad() { echo "coproc-unseen-cases: FAIL: $*"; fail=1; }
-cases=data/real/cases-unseen
+cases=data/real/cases-unseen-coproc
 [ -f "$cases" ] || { bad "no $cases"; exit 1; }
 # (name|prog|args) of the seen cases, blanks squeezed
 seen=$(grep -v '^#' data/real/cases | awk -F'|' 'NF == 4 {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # coproc-validate-unseen.sh [IVX] — the value profilers on the held-out
-# real programs (data/real/cases-unseen: busybox applet runs never used
+# real programs (data/real/cases-unseen-coproc: busybox applet runs never used
 # to develop or tune data/coproc/value_topk.s), written into
 # docs/coproc.md between the "coproc-validate-unseen" markers
 # (`make coproc-validate-unseen`; opt-in, not part of `make test`).
@@ -29,7 +29,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # one PROGRAM SEED: coproc-validate.sh's small-input table for the unseen set
 one() {
-    COPROC_VALIDATE_SUITE=0 COPROC_VALIDATE_LARGE=0 COPROC_VALIDATE_CASES=data/real/cases-unseen \
+    COPROC_VALIDATE_SUITE=0 COPROC_VALIDATE_LARGE=0 COPROC_VALIDATE_CASES=data/real/cases-unseen-coproc \
         COPROC_VALIDATE_PROGRAM=$1 COPROC_VALIDATE_OPTS="--seed $2" \
         tests/coproc-validate.sh "$IVX" | tee "$TMP/$1-$2"
 }

@@ -32,7 +32,7 @@
 # COPROC_VALIDATE_PROGRAM=value_topk measures data/coproc/value_topk.s
 # instead of value.s (the titles say which).
 # COPROC_VALIDATE_CASES=FILE replaces data/real/cases for the two
-# real-program tables (data/real/cases-unseen is the held-out set;
+# real-program tables (data/real/cases-unseen-coproc is the held-out set;
 # tests/coproc-validate-unseen.sh runs it), and COPROC_VALIDATE_LARGE=0
 # leaves the large-input table out.
 # Besides the error (execution-weighted mean |est - true| of each

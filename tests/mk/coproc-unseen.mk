@@ -1,5 +1,5 @@
 # coproc-unseen.mk — the value profilers on the held-out real programs
-# (data/real/cases-unseen).
+# (data/real/cases-unseen-coproc).
 #
 #   coproc-unseen-cases     (make test, no simulation) the set is well formed
 #                           and shares no case with data/real/cases
