@@ -30,7 +30,11 @@
 # run: COPROC_VALIDATE_OPTS (e.g. "-C resample=4000000");
 # COPROC_VALIDATE_SUITE=0 runs the real programs only;
 # COPROC_VALIDATE_PROGRAM=value_topk measures data/coproc/value_topk.s
-# instead of value.s (the titles still say value).
+# instead of value.s (the titles say which).
+# COPROC_VALIDATE_CASES=FILE replaces data/real/cases for the two
+# real-program tables (data/real/cases-unseen-coproc is the held-out set;
+# tests/coproc-validate-unseen.sh runs it), and COPROC_VALIDATE_LARGE=0
+# leaves the large-input table out.
 # Besides the error (execution-weighted mean |est - true| of each
 # load's top-value invariance), every table gives the paper's measure
 # (rms over the values making up >= 10% of a load, weighted by value
@@ -46,6 +50,8 @@ FF=${COPROC_VALIDATE_FF:-10000000}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 command -v python3 >/dev/null 2>&1 || { echo "coproc-validate: needs python3"; exit 1; }
+[ -f "${COPROC_VALIDATE_CASES:-data/real/cases}" ] ||
+    { echo "coproc-validate: no cases file ${COPROC_VALIDATE_CASES:-data/real/cases}" >&2; exit 2; }
 q=$((CYC / 4))
 # one_workload NAME PROG ARGS -- RUNOPTS...: a table row
 one_workload() {
@@ -134,12 +140,12 @@ real_table() {
     ff=
     [ "$rff" != 0 ] && ff="--fastforward $rff"
     echo
-    echo "real programs, $4 (ivx coproc --program ${COPROC_VALIDATE_PROGRAM:-value} --baseline $ff --max-cycles $rc --dir INPUTS PROG -- ARGS)"
+    echo "real programs, $4 (ivx coproc --program ${COPROC_VALIDATE_PROGRAM:-value} --baseline $OPTS $ff --max-cycles $rc --dir INPUTS PROG -- ARGS)"
     echo
     echo "| program | loads | coproc err @1/4 | coproc err | coproc overhead | never sampled | sampler err @1/4 | sampler err (same overhead) | sampler overhead for coproc's err | coproc rms (paper) | sampler rms (paper) |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     : >"$TMP/sum"
-    grep -v '^#' data/real/cases >"$TMP/cases"
+    grep -v '^#' "${COPROC_VALIDATE_CASES:-data/real/cases}" >"$TMP/cases"
     while IFS='|' read -r name prog args stdin; do
         name=$(echo $name) prog=$(echo $prog) stdin=$(echo $stdin)
         [ -n "$name" ] || continue
@@ -163,6 +169,7 @@ real_table() {
 if [ "${COPROC_VALIDATE_REAL:-1}" != 0 ] && [ -d "$out/bin" ]; then
     real_table small "${COPROC_VALIDATE_REAL_CYCLES:-30000000}" 0 "small inputs, whole runs (start-up included)" \
         "${COPROC_VALIDATE_REAL_CASES:-}"
+    [ "${COPROC_VALIDATE_LARGE:-1}" = 0 ] ||
     real_table large "${COPROC_VALIDATE_LARGE_CYCLES:-30000000}" "${COPROC_VALIDATE_LARGE_FF:-50000000}" \
         "large inputs, a steady-state region (the paper's method)" \
         "${COPROC_VALIDATE_LARGE_CASES:-bzip2-compress gzip-compress lua sqlite3}"
