@@ -172,6 +172,18 @@ static void finish_record(struct coproc *cp)
 	r->st.routines++;
 }
 
+static void settle(struct coproc *cp);
+
+/* Charge the main processor cost cycles of handler; inside a run of idle
+ * cycles that waits for settle. */
+static void charge(struct coproc *cp, uint64_t cost)
+{
+	if (cp->r.in_idle)
+		cp->r.idle_interrupts += cost;
+	else
+		core_interrupt(cp->core, cost);
+}
+
 static void take_interrupt(struct coproc *cp)
 {
 	const struct coproc_rec *h = head(cp);
@@ -180,7 +192,7 @@ static void take_interrupt(struct coproc *cp)
 	uint64_t cost = coproc_handle_interrupt(cp);
 	cp->r.st.handler_cycles += cost;
 	if (cost)
-		core_interrupt(cp->core, cost);
+		charge(cp, cost);
 	finish_record(cp);
 	if (cp->hook)
 		cp->hook(cp->hook_ctx, pc, seq);
@@ -394,6 +406,7 @@ static void on_insn(void *ctx, const struct insn_event *e)
 {
 	struct coproc *cp = ctx;
 	struct coproc_run *r = &cp->r;
+	settle(cp);
 	if (!(cp->prog.classes >> e->kind & 1))
 		return;
 	uint64_t *tag = &cp->tags[e->seq & (TAG_RING - 1)];
@@ -453,13 +466,34 @@ static void tick(struct coproc *cp, uint64_t cycle)
 	if (cost) {
 		r->st.timer_actions++;
 		r->st.handler_cycles += cost;
+		charge(cp, cost);
+	}
+}
+
+/* What a run of idle cycles left waiting: its handlers' cycles, then the
+ * timer tick at its last cycle. The core hands idle cycles over when
+ * something else happens (an event, a cycle that differs) or when a run
+ * stops; settling them at the next callback instead gives every way of
+ * cutting a stretch of idle cycles into runs the result of the uncut one,
+ * where that next callback came in the same cycle as the hand-over. */
+static void settle(struct coproc *cp)
+{
+	struct coproc_run *r = &cp->r;
+	if (r->idle_interrupts) {
+		uint64_t cost = r->idle_interrupts;
+		r->idle_interrupts = 0;
 		core_interrupt(cp->core, cost);
+	}
+	if (r->idle_tick) {
+		r->idle_tick = 0;
+		tick(cp, r->idle_tick_at);
 	}
 }
 
 static void on_cycle(void *ctx, const struct cycle_record *rec)
 {
 	struct coproc *cp = ctx;
+	settle(cp);
 	advance(cp, rec->cycle + 1, 0);
 	tick(cp, rec->cycle);
 }
@@ -467,8 +501,12 @@ static void on_cycle(void *ctx, const struct cycle_record *rec)
 static void on_idle(void *ctx, const struct cycle_record *rec, uint64_t n)
 {
 	struct coproc *cp = ctx;
+	struct coproc_run *r = &cp->r;
+	r->in_idle = 1;
 	advance(cp, rec->cycle + n, 0);
-	tick(cp, rec->cycle + n - 1);
+	r->in_idle = 0;
+	r->idle_tick = 1;               /* (a later run of the same stretch moves it) */
+	r->idle_tick_at = rec->cycle + n - 1;
 }
 
 static size_t state_size(void *ctx)
@@ -663,6 +701,7 @@ void coproc_finish(struct coproc *cp)
 {
 	if (cp->r.finished)
 		return;
+	settle(cp);
 	cp->r.finished = 1;
 	cp->r.st.final_cycles += coproc_handle_final(cp);
 }

@@ -53,6 +53,13 @@ struct coproc_run {
 	uint64_t ticks;           /* timer ticks so far: the time slice's number */
 	uint64_t timer_period;    /* the handler's choice of the next period (0: config timer) */
 	uint64_t aux[4];          /* handler results (callstack: max depth, mismatches, underflows) */
+	/* A run of idle cycles is settled at the co-processor's next callback
+	 * (coproc.c, settle), not when the core hands it over, so that where
+	 * a run is cut (stepping, --interval) cannot change what follows. */
+	int in_idle;              /* inside on_idle: interrupts wait */
+	int idle_tick;            /* a timer tick waits, at idle_tick_at */
+	uint64_t idle_tick_at;
+	uint64_t idle_interrupts; /* handler cycles waiting to be charged */
 	struct coproc_stats st;
 };
 

@@ -172,6 +172,13 @@ static void update_wants(struct core *c)
 {
 	core_flush_idle(c);
 	int had_cycle_sub = c->n_cycle_sub;
+	/* The same cycle subscribers afterwards (the explorer re-attaches its
+	 * breakpoints before every run forward) keep the last record and a run
+	 * of idle cycles going: where a user stops must not change what an
+	 * observer is handed after it. */
+	struct core_sub old_cycle_sub[CORE_MAX_OBSERVERS];
+	memcpy(old_cycle_sub, c->cycle_sub, (size_t)had_cycle_sub * sizeof *old_cycle_sub);
+	int old_cc_current = c->cc_current, old_idle_repeatable = c->idle_repeatable;
 	c->cc_current = 0;
 	c->idle_repeatable = 0;
 	c->n_insn_sub = c->n_cycle_sub = c->n_head_sub = c->n_taken_sub = 0;
@@ -223,6 +230,8 @@ static void update_wants(struct core *c)
 	c->fetch_more = core_fetch_more(c->keep_load_values);
 	if (!had_cycle_sub && c->n_cycle_sub)
 		reset_record_extra(&c->s.cc);   /* (not kept up to date without one) */
+	int old_batching = c->idle_batching, old_head_only = c->cycle_head_only;
+	uint32_t old_skip = c->cycle_skip;
 	c->idle_batching = c->cycle_head_only = c->n_cycle_sub > 0;
 	c->end_of_cycle_work = c->n_cycle_sub > 0 || c->head_counts;
 	c->cycle_skip = ~0u;
@@ -232,6 +241,15 @@ static void update_wants(struct core *c)
 			c->cycle_head_only &= c->obs[i].cycle_head_only != 0;
 			c->cycle_skip &= c->obs[i].cycle_skip;
 		}
+	int same = had_cycle_sub && had_cycle_sub == c->n_cycle_sub && old_batching == c->idle_batching &&
+		   old_head_only == c->cycle_head_only && old_skip == c->cycle_skip;
+	for (int i = 0; same && i < had_cycle_sub; i++)
+		same = old_cycle_sub[i].ctx == c->cycle_sub[i].ctx && old_cycle_sub[i].fn.cycle == c->cycle_sub[i].fn.cycle &&
+		       old_cycle_sub[i].idle == c->cycle_sub[i].idle;
+	if (same) {
+		c->cc_current = old_cc_current;
+		c->idle_repeatable = old_idle_repeatable;
+	}
 }
 
 void core_flush_idle(struct core *c)
