@@ -3,7 +3,7 @@
  * co-processor does. `ivx coproc --interval` runs the core in slices, the
  * explorer in steps (re-attaching its breakpoint observer before each);
  * either used to change the run on sieve (997-cycle slices: 56 fewer
- * instructions committed in 2M cycles), because a timer tick
+ * instructions committed by cycle 997,000), because a timer tick
  * and the handler cycles of a run of idle cycles were settled when the
  * core handed the run over, and a cut hands it over early.
  */
@@ -18,7 +18,7 @@
 
 #include "coproc_run.h"
 
-#define CUT_LIMIT 2000000
+#define CUT_LIMIT 997000
 
 /* What a run leaves: the core's counts, the co-processor's statistics and
  * a digest of its profile table. */
@@ -36,7 +36,8 @@ static void no_insn(void *ctx, const struct insn_event *e)
 
 static char dummy_ctx;
 
-/* Run path with value_topk to CUT_LIMIT cycles in slices of `slice` cycles
+/* Run path with value_topk (and the exact profile beside it, as `ivx
+ * coproc` does) to CUT_LIMIT cycles in slices of `slice` cycles
  * (0: one run); with reattach, an observer of instructions only is removed
  * and added again between slices, as the explorer does with its
  * breakpoints. */
@@ -54,6 +55,9 @@ static void run_cut(const char *path, const char *arg, uint64_t slice, int reatt
 	struct coproc *cp = coproc_new(&cc, &p, r.c, &err);
 	if (!cp)
 		fail_msg("%s", err.msg);
+	struct coproc_truth *truth = coproc_truth_new(r.c, TRUTH_LOADS, 0, 0, 0, &err);
+	assert_non_null(truth);
+	assert_int_equal(core_add_observer(r.c, coproc_truth_observer(truth), &err), 0);
 	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
 	struct core_observer extra = { .name = "extra", .ctx = &dummy_ctx, .on_insn = no_insn,
 				       .insn_filter = INSN_WANT_BRANCH };
@@ -79,6 +83,7 @@ static void run_cut(const char *path, const char *arg, uint64_t slice, int reatt
 			o->profile_digest = o->profile_digest * 1000003 + e.pc * 31 + e.total;
 	}
 	coproc_free(cp);
+	coproc_truth_free(truth);
 	crun_free(&r);
 	program_free(prog);
 }
