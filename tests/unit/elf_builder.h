@@ -21,13 +21,10 @@ struct eb_image {
 	size_t len;
 };
 
-/* Code words go at EB_TEXT + EB_CODE_OFF; data_len zero bytes of RW data. */
-static inline struct eb_image eb_build(const uint32_t *code, size_t n_words, size_t data_len)
+/* An AArch64 executable's ELF header: entry point, phnum program headers
+ * right after it, no section headers. */
+static inline void eb_ehdr_init(Elf64_Ehdr *eh, uint64_t entry, int phnum)
 {
-	size_t code_bytes = n_words * 4;
-	size_t len = EB_CODE_OFF + code_bytes;
-	struct eb_image im = { calloc(1, len), len };
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)im.bytes;
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
 	eh->e_ident[EI_CLASS] = ELFCLASS64;
 	eh->e_ident[EI_DATA] = ELFDATA2LSB;
@@ -35,11 +32,21 @@ static inline struct eb_image eb_build(const uint32_t *code, size_t n_words, siz
 	eh->e_type = ET_EXEC;
 	eh->e_machine = EM_AARCH64;
 	eh->e_version = EV_CURRENT;
-	eh->e_entry = EB_TEXT + EB_CODE_OFF;
+	eh->e_entry = entry;
 	eh->e_phoff = sizeof *eh;
 	eh->e_ehsize = sizeof *eh;
 	eh->e_phentsize = sizeof(Elf64_Phdr);
-	eh->e_phnum = 2;
+	eh->e_phnum = (uint16_t)phnum;
+}
+
+/* Code words go at EB_TEXT + EB_CODE_OFF; data_len zero bytes of RW data. */
+static inline struct eb_image eb_build(const uint32_t *code, size_t n_words, size_t data_len)
+{
+	size_t code_bytes = n_words * 4;
+	size_t len = EB_CODE_OFF + code_bytes;
+	struct eb_image im = { calloc(1, len), len };
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)im.bytes;
+	eb_ehdr_init(eh, EB_TEXT + EB_CODE_OFF, 2);
 	Elf64_Phdr *ph = (Elf64_Phdr *)(im.bytes + sizeof *eh);
 	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = 0,
 			      .p_vaddr = EB_TEXT, .p_paddr = EB_TEXT, .p_filesz = len,

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "elf_builder.h"
 #include "guest/ehframe.h"
 #include "guest/program.h"
 #include "guest/symtab.h"
@@ -195,11 +196,10 @@ static void mangled_sections_are_read_safely(void **state)
 
 /* ---- whole ELF files ----------------------------------------------------- */
 
-#define TEXT 0x400000ull
-#define CODE_OFF 0x100
+#define TEXT EB_TEXT
+#define CODE_OFF EB_CODE_OFF
 #define A64_BL(from, to) (0x94000000u | ((uint32_t)(((int64_t)(to) - (int64_t)(from)) / 4) & 0x3ffffff))
 #define A64_RET 0xd65f03c0u
-#define A64_NOP 0xd503201fu
 
 /* A static executable with section headers and no symbol table: code at
  * TEXT + CODE_OFF, then an .eh_frame, .shstrtab and the section headers,
@@ -214,18 +214,7 @@ static uint8_t *build_stripped(const uint32_t *code, size_t nwords, const struct
 	size_t len = sh_off + 4 * sizeof(Elf64_Shdr);
 	uint8_t *im = calloc(1, len);
 	Elf64_Ehdr *h = (Elf64_Ehdr *)im;
-	memcpy(h->e_ident, ELFMAG, SELFMAG);
-	h->e_ident[EI_CLASS] = ELFCLASS64;
-	h->e_ident[EI_DATA] = ELFDATA2LSB;
-	h->e_ident[EI_VERSION] = EV_CURRENT;
-	h->e_type = ET_EXEC;
-	h->e_machine = EM_AARCH64;
-	h->e_version = EV_CURRENT;
-	h->e_entry = TEXT + CODE_OFF;
-	h->e_phoff = sizeof *h;
-	h->e_ehsize = sizeof *h;
-	h->e_phentsize = sizeof(Elf64_Phdr);
-	h->e_phnum = 1;
+	eb_ehdr_init(h, TEXT + CODE_OFF, 1);
 	h->e_shoff = sh_off;
 	h->e_shentsize = sizeof(Elf64_Shdr);
 	h->e_shnum = 4;
