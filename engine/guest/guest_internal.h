@@ -32,6 +32,7 @@ struct guest_fd {
  * back what it wrote, as zsh's start-up does. The buffer is the guest's
  * state, copied with it. */
 #define GUEST_MAX_PIPES 4
+#define GFD_IS_PIPE(f) ((f)->kind == GFD_PIPE_R || (f)->kind == GFD_PIPE_W)
 #define GUEST_PIPE_BYTES 65536        /* Linux's default capacity */
 struct guest_pipe {
 	uint8_t *buf;                 /* GUEST_PIPE_BYTES; NULL: the slot is free */

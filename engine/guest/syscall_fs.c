@@ -216,7 +216,7 @@ static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t 
 static int64_t do_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len, int64_t at,
                         struct ivx_err *err, int *stop)
 {
-	if (f->kind == GFD_PIPE_W || f->kind == GFD_PIPE_R)
+	if (GFD_IS_PIPE(f))
 		return at >= 0 ? -ESPIPE : pipe_write(g, f, buf, len, err, stop);
 	if (f->kind == GFD_OUT) {
 		if (at >= 0)
@@ -281,7 +281,7 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint6
 static int64_t do_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len, int64_t at,
                        struct ivx_err *err, int *stop)
 {
-	if (f->kind == GFD_PIPE_R || f->kind == GFD_PIPE_W)
+	if (GFD_IS_PIPE(f))
 		return at >= 0 ? -ESPIPE : pipe_read(g, f, buf, len, err, stop);
 	if (f->kind == GFD_STDIN) {
 		size_t pos = at >= 0 ? (size_t)at : g->stdin_pos;
@@ -372,7 +372,7 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint64_t whence)
 {
 	int64_t base;
-	if (f->kind == GFD_OUT || f->kind == GFD_PIPE_R || f->kind == GFD_PIPE_W ||
+	if (f->kind == GFD_OUT || GFD_IS_PIPE(f) ||
 	    (f->kind == GFD_STDIN && !g->stdin_data))
 		return -ESPIPE;          /* (fstat calls these pipes) */
 	if (f->kind == GFD_DIR) {

@@ -37,11 +37,6 @@ static struct guest_pipe *pipe_of(struct guest *g, const struct guest_fd *f)
 	return &g->pipes[f->file];
 }
 
-static int is_pipe(const struct guest_fd *f)
-{
-	return f->kind == GFD_PIPE_R || f->kind == GFD_PIPE_W;
-}
-
 int64_t pipe_create(struct guest *g, uint64_t fds_addr, uint64_t flags)
 {
 	if (flags & ~(uint64_t)(G_O_NONBLOCK | G_O_CLOEXEC | G_O_DIRECT))
@@ -154,7 +149,7 @@ void fd_retain(struct guest *g, const struct guest_fd *f)
 
 void fd_release(struct guest *g, struct guest_fd *f)
 {
-	if (is_pipe(f)) {
+	if (GFD_IS_PIPE(f)) {
 		struct guest_pipe *p = pipe_of(g, f);
 		if (f->kind == GFD_PIPE_R)
 			p->readers--;
