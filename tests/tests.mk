@@ -11,9 +11,15 @@ CMOCKA_LIBS := $(shell $(PKGCONF) --libs cmocka 2>/dev/null)
 UNIT_SRC    := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+# The test programs link libivx.a's ordinary code (its objects are fat,
+# see Makefile), not its LTO code: an LTO link of every test program took
+# 5-20 s, several minutes of `make test`; build/ivx itself is linked with
+# LTO and the end-to-end tests run that.
+TEST_LINK_LTO := $(if $(LTO),-fno-lto)
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libivx.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libivx.a $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(TEST_LINK_LTO) -MMD -MP -o $@ $< $(BUILD)/libivx.a $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
 
 # Tests of the front end (explorer sessions, commands, panes, layouts) are
 # in tests/unit/front/ and link the front-end library whole (see Makefile,
@@ -23,7 +29,7 @@ FRONT_UNIT_BIN := $(FRONT_UNIT_SRC:tests/unit/front/%.c=$(BUILD)/tests/front/%)
 
 $(BUILD)/tests/front/%: tests/unit/front/%.c $(BUILD)/libivxfront.a $(BUILD)/libivx.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(FRONT_LINK) $(BUILD)/libivx.a \
+	$(CC) $(CFLAGS) $(TEST_LINK_LTO) -Itests/unit -MMD -MP -o $@ $< $(FRONT_LINK) $(BUILD)/libivx.a \
 	    $(LDFLAGS) $(CMOCKA_LIBS) $(LDLIBS)
 
 -include $(UNIT_BIN:=.d) $(FRONT_UNIT_BIN:=.d)

@@ -15,7 +15,7 @@ coproc-cli: $(BUILD)/ivx
 
 $(BUILD)/tests/fuzz/coproc_asm_replay: tests/fuzz/coproc_asm.c tests/fuzz/coproc_asm_replay.c $(BUILD)/libivx.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ tests/fuzz/coproc_asm.c tests/fuzz/coproc_asm_replay.c $(BUILD)/libivx.a \
+	$(CC) $(CFLAGS) $(TEST_LINK_LTO) -o $@ tests/fuzz/coproc_asm.c tests/fuzz/coproc_asm_replay.c $(BUILD)/libivx.a \
 	    $(LDFLAGS) $(LDLIBS)
 
 coproc-fuzz-replay: $(BUILD)/tests/fuzz/coproc_asm_replay

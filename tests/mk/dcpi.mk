@@ -16,7 +16,7 @@ dcpi-cli: $(BUILD)/ivx
 
 $(BUILD)/tests/dcpi_db_replay: tests/fuzz/dcpi_db.c $(BUILD)/libivx.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DDCPI_FUZZ_REPLAY -o $@ $< $(BUILD)/libivx.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(TEST_LINK_LTO) -DDCPI_FUZZ_REPLAY -o $@ $< $(BUILD)/libivx.a $(LDFLAGS) $(LDLIBS)
 
 dcpi-fuzz-replay: $(BUILD)/tests/dcpi_db_replay
 	@$(BUILD)/tests/dcpi_db_replay

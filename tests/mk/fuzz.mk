@@ -41,7 +41,7 @@ FUZZ_REPLAY := $(FUZZ_ALL:%=$(BUILD)/tests/fuzz/replay-%)
 $(BUILD)/tests/fuzz/replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_session.h \
 		$(BUILD)/libivx.a $(BUILD)/libivxfront.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c $(call fuzz_libs,$*) \
+	$(CC) $(CFLAGS) $(TEST_LINK_LTO) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c $(call fuzz_libs,$*) \
 	    $(LDFLAGS) $(LDLIBS)
 
 .PHONY: test-fuzz-replay fuzz fuzz-build fuzz-run
