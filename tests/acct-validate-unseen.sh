@@ -16,9 +16,11 @@
 #               of fast-forward);
 #               a case that fails either is FAIL and is left out of the sweep
 #   3. sweep    `ivx cpistack --max-insns INSNS` on each case, cold and warm
-#               (`--fastforward FF`), the paper's reference, as one `ivx sweep`
-#   4. tables   `ivx sweep --merge --md`, warm and cold, to stdout and into
-#               docs/validation.md between the "unseen-set table" markers
+#               (`--fastforward FF`), with the paper's reference and with
+#               ivx's extended one (`--ref-fu`), as one `ivx sweep`
+#   4. tables   `ivx sweep --merge --md`, per reference, warm and cold, to
+#               stdout and into docs/validation.md between the "unseen-set
+#               table" markers
 #
 # Like tests/acct-validate.sh it reports accuracy and does not fail on it; it
 # fails (status 1) when a case differs from qemu, is too short, or a job
@@ -87,6 +89,10 @@ in=$(cd "$in" && pwd)
     echo "command = cpistack"
     echo "options = --max-insns $INSNS"
     echo
+    echo "[axis ref]"
+    echo "paper ="
+    echo "fu = --ref-fu"
+    echo
     echo "[axis start]"
     echo "cold ="
     echo "warm = --fastforward $FF"
@@ -150,13 +156,15 @@ elapsed=$(( $(date +%s) - start ))
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), in ${elapsed} s with $JOBS jobs at a time on $(nproc)"
     echo "cores: \`ivx cpistack --max-insns $INSNS\` on the $n_ok runs of $CASES"
     echo "(each first checked byte for byte against qemu-aarch64$([ "$n_bad" != 0 ] && echo "; $n_bad failed that check and are left out")),"
-    echo "cold and warmed (\`--fastforward $FF\`), the paper's reference, default machine."
-    echo "Columns as in the tables above."
-    for st in warm cold; do
-        echo
-        echo "### Unseen real-program runs, $st, reference: paper"
-        echo
-        "$IVX" sweep --merge --md --select start=$st "$TMP/unseen.jsonl" || status=1
+    echo "cold and warmed (\`--fastforward $FF\`), with the paper's reference and with"
+    echo "ivx's extended one (\`--ref-fu\`), default machine. Columns as in the tables above."
+    for ref in paper fu; do
+        for st in warm cold; do
+            echo
+            echo "### Unseen real-program runs, $st, reference: $ref"
+            echo
+            "$IVX" sweep --merge --md --select ref=$ref --select start=$st "$TMP/unseen.jsonl" || status=1
+        done
     done
 } >"$TMP/table"
 
