@@ -2,8 +2,9 @@
 # runs (data/real/cases-unseen; docs/validation.md, "The unseen set").
 #
 #   acct-validate-unseen  (make validate) each case checked against
-#                         qemu-aarch64, then `ivx cpistack` cold and warm as
-#                         one `ivx sweep`; writes its table into
+#                         qemu-aarch64, then `ivx cpistack` cold and warm,
+#                         with the paper's reference and --ref-fu, as one
+#                         `ivx sweep`; writes its tables into
 #                         docs/validation.md. Needs `make realprogs`; says
 #                         NOT RUN without it.
 .PHONY: acct-validate-unseen
