@@ -178,7 +178,7 @@ struct coproc_pentry {
 	uint32_t slice_samples;  /* value: samples in the latest of them */
 	int held;                /* value: ignored until the next time slice */
 	int masked;
-	/* value.s's `resample_backoff` (ours): a load whose re-check agreed
+	/* the value handler's `resample_backoff` (ours): a load whose re-check agreed
 	 * with the profile sits out `skip` re-samplings (doubling, up to the
 	 * parameter), `skip_left` of them still to go; the re-check compares
 	 * the share of `recheck_value` among the new samples with the

@@ -153,8 +153,10 @@ static int top_value(const struct coproc_pentry *e)
 
 /* A re-checked load is masked again: if its new samples gave the value
  * the profile had on top about the share the profile gave it (within
- * `stable_permille`), it sits out twice as many re-samplings as
- * last time (at most `resample_backoff`); if not, none. So on a long run
+ * `stable_sigmas` tenths of a binomial standard deviation, and at least
+ * `stable_permille`), it agreed; after `stable_agreements` agreements in
+ * a row it sits out twice as many re-samplings as last time, plus one
+ * (at most `resample_backoff`); a disagreement: none. So on a long run
  * the loads whose behaviour does not change stop costing re-checks, and
  * the profiler's overhead follows the working set and its changes, not
  * the run's length. */

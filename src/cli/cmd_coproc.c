@@ -358,10 +358,13 @@ static void print_stats(FILE *out, const struct sim *s)
 		(unsigned long long)cs.uinsns, (unsigned long long)cs.cp_cycles, (unsigned long long)cs.ubranch_miss,
 		(unsigned long long)cs.interrupts, (unsigned long long)cs.timer_actions, (unsigned long long)cs.masked,
 		cs.complete ? "; profile complete" : "");
-	if (cs.resamples)
-		fprintf(out, "re-sampling: %llu rounds unmasked %llu loads to re-check them, left %llu masked (back-off)\n",
-			(unsigned long long)cs.resamples, (unsigned long long)cs.unmasked,
-			(unsigned long long)cs.backed_off);
+	if (cs.resamples) {
+		fprintf(out, "re-sampling: %llu rounds unmasked %llu loads to re-check them",
+			(unsigned long long)cs.resamples, (unsigned long long)cs.unmasked);
+		if (cs.backed_off)
+			fprintf(out, ", left %llu masked (back-off)", (unsigned long long)cs.backed_off);
+		fputc('\n', out);
+	}
 	if (cs.held)
 		fprintf(out, "time slices: %llu times a load was held until the next slice\n",
 			(unsigned long long)cs.held);
