@@ -9,14 +9,18 @@
 ; finds the (load, value) pair. The counts are a space-saving summary:
 ;
 ;   way hit   its count + 1
-;   way miss  one time in 8 (an LFSR draw), the way with the smallest
-;             count takes the value and goes on from that count + 1 (the
-;             count it inherited is kept at b3: the handler subtracts it,
-;             so what reaches the profile is the value's own hits); an
-;             empty way has count 0. The other 7 in 8 only count in the
+;   way miss  an empty way takes the value (ways fill in order, so way 3
+;             tells whether one is empty; branch fill: before it, an empty
+;             way was taken one time in 8 like a full one, and a slot's
+;             top value lost its first hits in every residency of the
+;             slot). With every way in use: one time in 8 (an LFSR draw),
+;             the way with the smallest count takes the value and goes on
+;             from that count + 1 (the count it inherited is kept at b3:
+;             the handler subtracts it, so what reaches the profile is the
+;             value's own hits). The other 7 in 8 only count in the
 ;             total: a frequent value still gets in after a few samples,
-;             and a load whose values all differ costs 6 microinstructions
-;             a record instead of up to 26 (longer routines let fewer records
+;             and a load whose values all differ costs 8 microinstructions
+;             a record instead of up to 28 (longer routines let fewer records
 ;             in: the random tagger thins the tagging while the buffer
 ;             drops, docs/coproc.md)
 ;   total     every sample (b1 + s); it saturates first (the ways' counts
@@ -75,6 +79,8 @@
 .const c5 128          ; slots: from one way's CAM entry to the next
 .const c6 7            ; a value not in the ways takes one in 8 times
 .const c7 2048         ; spill ring words (512 entries of 4)
+.const c8 512          ; 4 x slots: from a slot's CAM entry to its way 3
+.const c9 256          ; 2 x slots: ... to its way 1
 .param slots 128       ; pc entries 0..127
 .param ways 4          ; (load, value) entries per slot
 .param key_shift 40    ; way key = value xor pc << 40 (the handler undoes it)
@@ -97,6 +103,10 @@
 .param min_visits 3
 .param hold 128
 .param resample_thrashed 1000000
+; .param resample_backoff 15 (with stable_permille 20, stable_sigmas 20,
+; stable_agreements 2) makes a re-checked load that agreed with the profile
+; sit out later re-samplings: less overhead on long runs, but more error on
+; sqlite3; off here (docs/coproc.md, branch fill)
 
 load:     lookup i0, pc          -> miss nomatch
           shl v1, pc, 40
@@ -105,7 +115,14 @@ load:     lookup i0, pc          -> miss nomatch
           inc [b1 + i1]                           ; the value's count
 count:    inc [b1 + i0]          -> nsat DONE     ; the slot's total
           mov i4, 3              -> INTERRUPT     ; a total counter is full
-newval:   rand v3, c6            -> nz count      ; 7 in 8 new values: not counted
+newval:   add i3, i0, c8                          ; way 3 (ways fill in order)
+          ld v2, [b1 + i3]       -> nz full       ; used: no way is empty
+          add i2, i0, c9                          ; way 1
+          ld v2, [b1 + i2]       -> z take        ; empty: the value takes it
+          add i2, i2, c5                          ; way 2
+          ld v2, [b1 + i2]       -> z take
+          mov i2, i3             -> take          ; way 3 (v2 = 0)
+full:     rand v3, c6            -> nz count      ; 7 in 8 new values: not counted
           add i2, i0, c5                          ; way 0
           ld v2, [b1 + i2]       -> z take        ; empty
           add i3, i2, c5                          ; way 1

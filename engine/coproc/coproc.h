@@ -124,6 +124,7 @@ struct coproc_stats {
 	uint64_t masked;         /* ignore bits set */
 	uint64_t resamples;      /* re-samplings: masked loads unmasked to be re-checked */
 	uint64_t unmasked;       /* loads unmasked by them */
+	uint64_t backed_off;     /* masked loads a re-sampling left masked (resample_backoff) */
 	uint64_t held;           /* loads held (ignored) until the next time slice */
 	uint64_t spilled;        /* spill-ring entries merged (value_topk.s: replaced slots) */
 	uint64_t uinsns;         /* microinstructions executed */
@@ -177,6 +178,17 @@ struct coproc_pentry {
 	uint32_t slice_samples;  /* value: samples in the latest of them */
 	int held;                /* value: ignored until the next time slice */
 	int masked;
+	/* the value handler's `resample_backoff` (ours): a load whose re-check agreed
+	 * with the profile sits out `skip` re-samplings (doubling, up to the
+	 * parameter), `skip_left` of them still to go; the re-check compares
+	 * the share of `recheck_value` among the new samples with the
+	 * estimate when it was unmasked (`recheck_est`, permille; `recheck`
+	 * is set while it runs, `recheck_count` is the value's count then) */
+	uint32_t skip, skip_left;
+	uint32_t agreed;         /* re-checks in a row that agreed */
+	int recheck;
+	uint32_t recheck_est;
+	uint64_t recheck_value, recheck_count;
 	int nvals;
 	/* per value: samples equal to it while it was the active value
 	 * (count), and samples seen while it was active (region; 0 for

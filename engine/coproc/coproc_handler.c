@@ -33,6 +33,7 @@
  * lost when the active value was re-selected) count against it, as in the
  * paper's estimation where unaccounted samples go to other values.
  */
+#include <math.h>
 #include <string.h>
 #include "coproc_internal.h"
 
@@ -140,6 +141,53 @@ static uint64_t word(const struct coproc *cp, int base, int i)
 
 /* ---- value profiling ----------------------------------------------------- */
 
+/* The value with the most samples (its index), -1 if none. */
+static int top_value(const struct coproc_pentry *e)
+{
+	int top = -1;
+	for (int k = 0; k < e->nvals; k++)
+		if (top < 0 || e->val[k].count > e->val[top].count)
+			top = k;
+	return top;
+}
+
+/* A re-checked load is masked again: if its new samples gave the value
+ * the profile had on top about the share the profile gave it (within
+ * `stable_sigmas` tenths of a binomial standard deviation, and at least
+ * `stable_permille`), it agreed; after `stable_agreements` agreements in
+ * a row it sits out twice as many re-samplings as last time, plus one
+ * (at most `resample_backoff`); a disagreement: none. So on a long run
+ * the loads whose behaviour does not change stop costing re-checks, and
+ * the profiler's overhead follows the working set and its changes, not
+ * the run's length. */
+static void judge_recheck(struct coproc *cp, struct coproc_pentry *e, uint64_t n)
+{
+	e->recheck = 0;
+	int64_t most = param(cp, "resample_backoff", 0);
+	if (most <= 0 || !n)
+		return;
+	uint64_t now_count = 0;
+	for (int k = 0; k < e->nvals; k++)
+		if (e->val[k].value == e->recheck_value)
+			now_count = e->val[k].count;
+	uint64_t gained = now_count > e->recheck_count ? now_count - e->recheck_count : 0;
+	int64_t share = (int64_t)(gained * 1000 / n), d = share - (int64_t)e->recheck_est;
+	/* within `stable_sigmas` binomial standard deviations of n samples
+	 * (tenths), and at least `stable_permille` */
+	double p = e->recheck_est / 1000.0;
+	int64_t tol = (int64_t)(param(cp, "stable_sigmas", 0) * 100.0 * sqrt(p * (1 - p) / (double)n));
+	int64_t floor_tol = param(cp, "stable_permille", 100);
+	if ((d < 0 ? -d : d) <= (tol > floor_tol ? tol : floor_tol)) {
+		uint64_t next = 2 * (uint64_t)e->skip + 1;
+		if (++e->agreed >= (uint64_t)param(cp, "stable_agreements", 1))
+			e->skip = (uint32_t)(next > (uint64_t)most ? (uint64_t)most : next);
+	} else {
+		e->skip = 0;
+		e->agreed = 0;
+	}
+	e->skip_left = e->skip;
+}
+
 /* Mask a load once its invariance is known well enough: many samples and
  * a clear bias either way, or simply very many samples. */
 static uint64_t maybe_mask(struct coproc *cp, struct coproc_pentry *e)
@@ -160,6 +208,8 @@ static uint64_t maybe_mask(struct coproc *cp, struct coproc_pentry *e)
 	e->masked = 1;
 	coproc_set_ignore(cp, e->pc);
 	cp->r.st.masked++;
+	if (e->recheck)
+		judge_recheck(cp, e, n);
 	return cp->cfg.mask_cycles;
 }
 
@@ -489,19 +539,30 @@ uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
 static uint64_t unmask(struct coproc *cp, uint64_t below)
 {
 	struct coproc_run *r = &cp->r;
-	uint64_t n = 0, bits = 0;
+	uint64_t n = 0, bits = 0, kept = 0;
 	for (uint32_t i = 0; i < cp->cfg.profile; i++) {
 		struct coproc_pentry *e = &cp->profile[i];
 		if (e->pc && e->masked && (!below || e->total - e->base < below)) {
+			if (e->skip_left) {   /* resample_backoff: sits this one out */
+				e->skip_left--;
+				kept++;
+				continue;
+			}
 			e->masked = 0;
 			e->base = e->total;
+			int top = top_value(e);
+			e->recheck = 1;
+			e->recheck_est = (uint32_t)(coproc_pentry_invariance(e) * 1000 + 0.5);
+			e->recheck_value = top < 0 ? 0 : e->val[top].value;
+			e->recheck_count = top < 0 ? 0 : e->val[top].count;
 			n++;
 			uint32_t h = coproc_pc_hash(cp, e->pc);
 			bits += cp->ignore[h] != 0;
 			cp->ignore[h] = 0;
 		}
 	}
-	if (below)
+	r->st.backed_off += kept;
+	if (below || kept)
 		for (uint32_t i = 0; i < cp->cfg.profile; i++) {
 			struct coproc_pentry *e = &cp->profile[i];
 			if (e->pc && (e->masked || e->held))

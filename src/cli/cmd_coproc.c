@@ -358,9 +358,13 @@ static void print_stats(FILE *out, const struct sim *s)
 		(unsigned long long)cs.uinsns, (unsigned long long)cs.cp_cycles, (unsigned long long)cs.ubranch_miss,
 		(unsigned long long)cs.interrupts, (unsigned long long)cs.timer_actions, (unsigned long long)cs.masked,
 		cs.complete ? "; profile complete" : "");
-	if (cs.resamples)
-		fprintf(out, "re-sampling: %llu rounds unmasked %llu loads to re-check them\n",
+	if (cs.resamples) {
+		fprintf(out, "re-sampling: %llu rounds unmasked %llu loads to re-check them",
 			(unsigned long long)cs.resamples, (unsigned long long)cs.unmasked);
+		if (cs.backed_off)
+			fprintf(out, ", left %llu masked (back-off)", (unsigned long long)cs.backed_off);
+		fputc('\n', out);
+	}
 	if (cs.held)
 		fprintf(out, "time slices: %llu times a load was held until the next slice\n",
 			(unsigned long long)cs.held);
@@ -379,7 +383,7 @@ static void json_stats(FILE *f, const struct sim *s)
 	fprintf(f, "\"stats\":{\"decoded\":%llu,\"tagged\":%llu,\"retired_tagged\":%llu,\"records\":%llu,"
 		"\"drops\":%llu,\"stalls\":%llu,\"stall_cycles\":%llu,\"interrupts\":%llu,\"timer_actions\":%llu,"
 		"\"handler_cycles\":%llu,\"final_cycles\":%llu,\"masked\":%llu,\"uinsns\":%llu,\"cp_cycles\":%llu,"
-		"\"buffer_max\":%d,\"complete\":%s,\"abandoned\":%llu,\"resamples\":%llu,\"unmasked\":%llu,\"held\":%llu,"
+		"\"buffer_max\":%d,\"complete\":%s,\"abandoned\":%llu,\"resamples\":%llu,\"unmasked\":%llu,\"backed_off\":%llu,\"held\":%llu,"
 		"\"spilled\":%llu,\"untagged\":%llu,\"tag_shift\":%d}",
 		(unsigned long long)cs.decoded, (unsigned long long)cs.tagged, (unsigned long long)cs.retired_tagged,
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
@@ -388,7 +392,7 @@ static void json_stats(FILE *f, const struct sim *s)
 		(unsigned long long)cs.final_cycles, (unsigned long long)cs.masked, (unsigned long long)cs.uinsns,
 		(unsigned long long)cs.cp_cycles, cs.buffer_max, cs.complete ? "true" : "false",
 		(unsigned long long)cs.abandoned, (unsigned long long)cs.resamples, (unsigned long long)cs.unmasked,
-		(unsigned long long)cs.held, (unsigned long long)cs.spilled, (unsigned long long)cs.untagged, cs.tag_shift);
+		(unsigned long long)cs.backed_off, (unsigned long long)cs.held, (unsigned long long)cs.spilled, (unsigned long long)cs.untagged, cs.tag_shift);
 }
 
 static void json_series(FILE *f, const char *name, const struct sim *s)

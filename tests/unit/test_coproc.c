@@ -506,17 +506,26 @@ static void thrashing_slots_resample_masked_loads(void **state)
 {
 	(void)state;
 #define EIGHT_SLOTS ".param slots 8", ".const c3 7", ".const c2 256"
-	static const char *const on[] = { EIGHT_SLOTS, ".param resample_thrashed 50000", NULL };
+	static const char *const on[] = { EIGHT_SLOTS, ".param resample_thrashed 10000", NULL };
 	static const char *const off[] = { EIGHT_SLOTS, ".param resample_thrashed 0", NULL };
+	static const char *const backoff[] = { EIGHT_SLOTS, ".param resample_thrashed 10000", ".param resample_backoff 7",
+					       NULL };
 #undef EIGHT_SLOTS
 	static const char *const fits[] = { ".param resample_thrashed 20000", NULL };
 	struct coproc_stats a = resample_run("interp", "cam=8", on);
 	assert_true(a.resamples > 0);
 	assert_true(a.unmasked > 0);
+	assert_int_equal(a.backed_off, 0);
 	struct coproc_stats b = resample_run("interp", "cam=8", off);
 	assert_int_equal(b.resamples, 0);
 	assert_int_equal(b.unmasked, 0);
 	assert_true(b.masked > 0);
+	/* resample_backoff: loads whose re-check agreed sit out later rounds,
+	 * so fewer are unmasked */
+	struct coproc_stats d = resample_run("interp", "cam=8", backoff);
+	assert_true(d.resamples > 0);
+	assert_true(d.backed_off > 0);
+	assert_true(d.unmasked < a.unmasked);
 	struct coproc_stats c = resample_run("crc", "timer=10000", fits);   /* 128 slots: no thrashing */
 	assert_true(c.masked > 0);
 	assert_int_equal(c.resamples, 0);

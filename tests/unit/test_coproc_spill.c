@@ -29,7 +29,8 @@
  * 32 replacements. The buffer stays at 32 records: muldiv 1 runs only
  * about 4800 loads, and with value_topk.s's 128 (branch lvp8) a seed may
  * harvest once and replace a single slot, too little to exercise the ring */
-#define EIGHT_SLOTS ".param slots 8", ".const c3 7", ".const c5 8", ".const c2 32", ".param buffer_entries 32"
+#define EIGHT_SLOTS ".param slots 8", ".const c3 7", ".const c5 8", ".const c8 32", ".const c9 16", ".const c2 32", \
+		    ".param buffer_entries 32"
 
 struct result {
 	uint64_t records, samples, interrupts, spilled;
@@ -92,7 +93,10 @@ static void replaced_slots_reach_the_profile(void **state)
 		assert_true(a.samples * 100 >= a.records * 98);
 		assert_true(b.samples * 100 < b.records * 95);
 		assert_true(a.few_over < b.few_over);
-		assert_true(a.error * 1.3 < b.error);
+		/* 2.3-4.8% against 5.0-6.9% (seeds 1-3: 1.2-2.2 times as
+		 * much); before empty ways took a new value at once (branch
+		 * fill), 2.0-2.4% against 3.7-4.7% (1.7-1.9 times) */
+		assert_true(a.error * 1.15 < b.error);
 	}
 	program_free(prg);
 }
