@@ -117,11 +117,11 @@ count:    inc [b1 + i0]          -> nsat DONE     ; the slot's total
           mov i4, 3              -> INTERRUPT     ; a total counter is full
 newval:   add i3, i0, c8                          ; way 3 (ways fill in order)
           ld v2, [b1 + i3]       -> nz full       ; used: no way is empty
-          add i2, i0, c9                          ; way 1
-          ld v2, [b1 + i2]       -> z take        ; empty: the value takes it
+          add i2, i0, c9                          ; way 1 (v2 = 0: inherits nothing)
+          ld v3, [b1 + i2]       -> z take        ; empty: the value takes it
           add i2, i2, c5                          ; way 2
-          ld v2, [b1 + i2]       -> z take
-          mov i2, i3             -> take          ; way 3 (v2 = 0)
+          ld v3, [b1 + i2]       -> z take
+          mov i2, i3             -> take          ; way 3
 full:     rand v3, c6            -> nz count      ; 7 in 8 new values: not counted
           add i2, i0, c5                          ; way 0
           ld v2, [b1 + i2]       -> z take        ; empty

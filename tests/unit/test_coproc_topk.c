@@ -8,7 +8,8 @@
  *     executions (out_putc's character loads) but rarely the active value
  *     in value.s's single-value slot: value.s underestimates it by more
  *     than 0.3, value_topk is within 0.1, on seeds 1 to 3;
- *   - its profile is deterministic for a seed.
+ *   - its profile is deterministic for a seed;
+ *   - a way's count stays above what it inherited when it took its value.
  *
  * Run from the top of the tree (make unit does); needs data/bin.
  */
@@ -113,6 +114,56 @@ static void a_top_value_that_is_rarely_active_is_counted(void **state)
 	program_free(prg);
 }
 
+/* A way that takes a new value goes on from what it inherited + 1, so
+ * while it is in use its count is above what it inherited; a way taken
+ * while empty inherits nothing. Checked on every valid way every 2,000
+ * cycles of strproc's whole run, when the co-processor is between
+ * records (a fourth value once took way 3 with way 2's count as its
+ * inheritance, and lost that many hits). */
+static void a_way_counts_more_than_it_inherited(void **state)
+{
+	(void)state;
+	static struct coproc_prog topk;
+	coproc_test_assemble_file("data/coproc/value_topk.s", &topk);
+	struct program *prg = coproc_test_load("data/bin/workloads/strproc");
+	char *argv[] = { "strproc", "1" };
+	struct coproc_config cc;
+	coproc_test_config(&cc, 1);
+	struct crun r;
+	struct ivx_err err;
+	assert_int_equal(crun_start(&r, prg, 2, argv, NULL), 0);
+	struct coproc *cp = coproc_new(&cc, &topk, r.c, &err);
+	assert_non_null(cp);
+	assert_int_equal(core_add_observer(r.c, coproc_observer(cp), &err), 0);
+	int slots = coproc_slot_count(cp);
+	uint64_t checked = 0, fourth = 0;
+	while (!core_done(r.c)) {
+		assert_int_equal(core_run(r.c, core_cycles(r.c) + 2000, 0, &err), IVX_OK);
+		struct coproc_stats st;
+		coproc_get_stats(cp, &st);
+		if (st.state != CPS_IDLE)
+			continue;   /* inside a routine a way can be taken but not yet counted */
+		for (int s = 0; s < slots; s++)
+			for (int j = 0; j < 4; j++) {
+				struct coproc_slot w;
+				coproc_slot(cp, s + slots * (j + 1), &w);
+				if (!w.valid)
+					continue;
+				if (!(w.w[3] < w.w[1] || w.w[1] == 255))
+					fail_msg("cycle %llu: slot %d way %d counts %llu, inherited %llu",
+						 (unsigned long long)core_cycles(r.c), s, j,
+						 (unsigned long long)w.w[1], (unsigned long long)w.w[3]);
+				checked++;
+				fourth += j == 3;
+			}
+	}
+	assert_true(checked > 2000);   /* 5,240 way observations, 924 of way 3 */
+	assert_true(fourth > 300);
+	coproc_free(cp);
+	crun_free(&r);
+	program_free(prg);
+}
+
 static void the_profile_is_deterministic(void **state)
 {
 	(void)state;
@@ -135,6 +186,7 @@ int main(void)
 		cmocka_unit_test(the_program_gets_the_cam_it_needs),
 		cmocka_unit_test(a_top_value_that_is_rarely_active_is_counted),
 		cmocka_unit_test(the_profile_is_deterministic),
+		cmocka_unit_test(a_way_counts_more_than_it_inherited),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
