@@ -763,14 +763,23 @@ int coproc_profile_entry(const struct coproc *cp, int i, struct coproc_pentry *o
  * loads by more (docs/coproc.md). */
 /* An estimate's denominator: the samples, or their weights when the
  * program weighs them (value_topk_ipw.s). */
-static uint64_t pentry_samples(const struct coproc_pentry *e)
+uint64_t coproc_pentry_samples(const struct coproc_pentry *e)
 {
 	return e->wtotal ? e->wtotal : e->total;
 }
 
+int coproc_pentry_top(const struct coproc_pentry *e)
+{
+	int top = -1;
+	for (int k = 0; k < e->nvals; k++)
+		if (top < 0 || e->val[k].count > e->val[top].count)
+			top = k;
+	return top;
+}
+
 double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value)
 {
-	uint64_t den = pentry_samples(e);
+	uint64_t den = coproc_pentry_samples(e);
 	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].value == value)
 			return den ? (double)e->val[k].count / (double)den : 0.0;
@@ -779,10 +788,7 @@ double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value)
 
 double coproc_pentry_invariance(const struct coproc_pentry *e)
 {
-	uint64_t top = 0;
-	for (int k = 0; k < e->nvals; k++)
-		if (e->val[k].count > top)
-			top = e->val[k].count;
-	uint64_t den = pentry_samples(e);
-	return den ? (double)top / (double)den : 0.0;
+	int top = coproc_pentry_top(e);
+	uint64_t den = coproc_pentry_samples(e);
+	return den && top >= 0 ? (double)e->val[top].count / (double)den : 0.0;
 }

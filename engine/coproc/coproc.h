@@ -181,14 +181,13 @@ struct coproc_pentry {
 	/* the value handler's `resample_backoff` (ours): a load whose re-check agreed
 	 * with the profile sits out `skip` re-samplings (doubling, up to the
 	 * parameter), `skip_left` of them still to go; the re-check compares
-	 * the share of `recheck_value` among the new samples with the
-	 * estimate when it was unmasked (`recheck_est`, permille; `recheck`
-	 * is set while it runs, `recheck_count` is the value's count then) */
+	 * the share of `recheck_value` among the new samples with its share
+	 * when the load was unmasked (`recheck_count` over `recheck_den`, the
+	 * estimate's count and denominator then; `recheck` is set while it runs) */
 	uint32_t skip, skip_left;
 	uint32_t agreed;         /* re-checks in a row that agreed */
 	int recheck;
-	uint32_t recheck_est;
-	uint64_t recheck_value, recheck_count;
+	uint64_t recheck_value, recheck_count, recheck_den;
 	int nvals;
 	/* per value: samples equal to it while it was the active value
 	 * (count), and samples seen while it was active (region; 0 for
@@ -203,6 +202,10 @@ int coproc_profile_find(const struct coproc *cp, uint64_t pc, struct coproc_pent
 /* The estimated invariance of an entry: its largest value count over its
  * total samples (over wtotal when the program weighs its samples). */
 double coproc_pentry_invariance(const struct coproc_pentry *e);
+/* The index of e's value with the most samples, -1 if it has none; and
+ * the estimates' denominator (its samples, or their weights). */
+int coproc_pentry_top(const struct coproc_pentry *e);
+uint64_t coproc_pentry_samples(const struct coproc_pentry *e);
 /* The estimated share of `value` among the load's executions, by the same
  * rule (0 for a value the entry does not hold). */
 double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value);

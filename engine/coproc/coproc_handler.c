@@ -141,16 +141,6 @@ static uint64_t word(const struct coproc *cp, int base, int i)
 
 /* ---- value profiling ----------------------------------------------------- */
 
-/* The value with the most samples (its index), -1 if none. */
-static int top_value(const struct coproc_pentry *e)
-{
-	int top = -1;
-	for (int k = 0; k < e->nvals; k++)
-		if (top < 0 || e->val[k].count > e->val[top].count)
-			top = k;
-	return top;
-}
-
 /* A re-checked load is masked again: if its new samples gave the value
  * the profile had on top about the share the profile gave it (within
  * `stable_sigmas` tenths of a binomial standard deviation, and at least
@@ -164,20 +154,21 @@ static void judge_recheck(struct coproc *cp, struct coproc_pentry *e, uint64_t n
 {
 	e->recheck = 0;
 	int64_t most = param(cp, "resample_backoff", 0);
-	if (most <= 0 || !n)
+	uint64_t den = coproc_pentry_samples(e) - e->recheck_den;
+	if (most <= 0 || !n || !den || !e->recheck_den)
 		return;
 	uint64_t now_count = 0;
 	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].value == e->recheck_value)
 			now_count = e->val[k].count;
 	uint64_t gained = now_count > e->recheck_count ? now_count - e->recheck_count : 0;
-	int64_t share = (int64_t)(gained * 1000 / n), d = share - (int64_t)e->recheck_est;
-	/* within `stable_sigmas` binomial standard deviations of n samples
-	 * (tenths), and at least `stable_permille` */
-	double p = e->recheck_est / 1000.0;
-	int64_t tol = (int64_t)(param(cp, "stable_sigmas", 0) * 100.0 * sqrt(p * (1 - p) / (double)n));
-	int64_t floor_tol = param(cp, "stable_permille", 100);
-	if ((d < 0 ? -d : d) <= (tol > floor_tol ? tol : floor_tol)) {
+	double was = (double)e->recheck_count / (double)e->recheck_den;
+	double d = fabs((double)gained / (double)den - was);
+	/* within `stable_sigmas` tenths of a binomial standard deviation of n
+	 * samples, and at least `stable_permille` */
+	double tol = param(cp, "stable_sigmas", 0) / 10.0 * sqrt(was * (1 - was) / (double)n);
+	double floor_tol = param(cp, "stable_permille", 100) / 1000.0;
+	if (d <= (tol > floor_tol ? tol : floor_tol)) {
 		uint64_t next = 2 * (uint64_t)e->skip + 1;
 		if (++e->agreed >= (uint64_t)param(cp, "stable_agreements", 1))
 			e->skip = (uint32_t)(next > (uint64_t)most ? (uint64_t)most : next);
@@ -550,11 +541,11 @@ static uint64_t unmask(struct coproc *cp, uint64_t below)
 			}
 			e->masked = 0;
 			e->base = e->total;
-			int top = top_value(e);
+			int top = coproc_pentry_top(e);
 			e->recheck = 1;
-			e->recheck_est = (uint32_t)(coproc_pentry_invariance(e) * 1000 + 0.5);
 			e->recheck_value = top < 0 ? 0 : e->val[top].value;
 			e->recheck_count = top < 0 ? 0 : e->val[top].count;
+			e->recheck_den = coproc_pentry_samples(e);
 			n++;
 			uint32_t h = coproc_pc_hash(cp, e->pc);
 			bits += cp->ignore[h] != 0;
