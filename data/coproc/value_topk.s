@@ -102,11 +102,11 @@
 .param slice_ticks 1
 .param min_visits 3
 .param hold 128
-.param resample_thrashed 1000000
-; .param resample_backoff 15 (with stable_permille 20, stable_sigmas 20,
-; stable_agreements 2) makes a re-checked load that agreed with the profile
-; sit out later re-samplings: less overhead on long runs, but more error on
-; sqlite3; off here (docs/coproc.md, branch fill)
+.param resample_every 250000   ; unmask every masked load every 250k cycles from the start (ours; branch resample)
+.param resample_backoff 7      ; a load whose re-check agreed twice in a row sits out 1, 3, 7 rounds (ours)
+.param stable_permille 20
+.param stable_sigmas 20
+.param stable_agreements 2
 
 load:     lookup i0, pc          -> miss nomatch
           shl v1, pc, 40

@@ -473,25 +473,35 @@ static uint64_t value_timer(struct coproc *cp, uint64_t records, int executed)
 
 static uint64_t unmask(struct coproc *cp, uint64_t below);
 
-/* Re-sampling once the slots have thrashed (value.s's `resample_thrashed`,
- * ours): every that many cycles, as `-C resample` does for every program.
- * With more hot loads than slots a load's samples come from a few visits
- * of its partition, and a value that repeats over those visits but not
- * over the run gets the load masked as invariant; unmasking lets later
- * visits correct it. Programs whose loads fit in the slots never thrash
- * and keep their masks (re-profiling them only adds overhead, and under
- * policy drop a biased sample: muldiv, docs/coproc.md). */
-static uint64_t resample_if_thrashed(struct coproc *cp)
+/* Re-sampling (ours, as `-C resample` does for every program, but from
+ * the program's parameters):
+ *   resample_every N     every N cycles from the start of the run, for
+ *        every program: a load masked from one stretch of the run is
+ *        looked at again in the next, so a load whose values change
+ *        with the program's phases gets samples from each of them
+ *        (value_topk.s: 250,000 cycles; docs/coproc.md, branch resample);
+ *   resample_thrashed N  every N cycles, but only once the slots have
+ *        thrashed. With more hot loads than slots a load's samples come
+ *        from a few visits of its partition, and a value that repeats
+ *        over those visits but not over the run gets the load masked as
+ *        invariant; unmasking lets later visits correct it. Programs
+ *        whose loads fit in the slots then keep their masks (value.s:
+ *        re-profiling them only added overhead, and under policy drop a
+ *        biased sample: muldiv, docs/coproc.md).
+ * resample_every, when set, is the only period. */
+static uint64_t resample_if_due(struct coproc *cp)
 {
 	struct coproc_run *r = &cp->r;
-	int64_t every = param(cp, "resample_thrashed", 0);
-	if (every <= 0 || !r->thrashed)
+	int64_t every = param(cp, "resample_every", 0);
+	if (every <= 0 && r->thrashed)
+		every = param(cp, "resample_thrashed", 0);
+	if (every <= 0)
 		return 0;
-	if (!r->next_thrashed_resample)
-		r->next_thrashed_resample = (uint64_t)every;
-	if (r->now < r->next_thrashed_resample)
+	if (!r->next_prog_resample)
+		r->next_prog_resample = (uint64_t)every;
+	if (r->now < r->next_prog_resample)
 		return 0;
-	r->next_thrashed_resample = r->now + (uint64_t)every;
+	r->next_prog_resample = r->now + (uint64_t)every;
 	return unmask(cp, (uint64_t)param(cp, "resample_below", 0));
 }
 
@@ -521,7 +531,7 @@ uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed)
 		cp->r.complete = 0;
 		cost = (cost ? cost : cp->cfg.int_cycles) + released;
 	}
-	return cost + resample_if_thrashed(cp);
+	return cost + resample_if_due(cp);
 }
 
 /* Unmask the masked loads with fewer than `below` samples since they were

@@ -26,7 +26,7 @@ struct coproc_run {
 	uint64_t stall_until;     /* core cycle the latest retirement stall ends */
 	uint64_t next_timer;      /* core cycle of the next timer tick */
 	uint64_t next_resample;   /* first tick at or after it re-samples (config resample) */
-	uint64_t next_thrashed_resample;   /* value.s resample_thrashed: time of the next re-sampling (0: not set) */
+	uint64_t next_prog_resample;   /* resample_every / resample_thrashed: time of the next re-sampling (0: not set) */
 	uint64_t records_at_tick; /* stats.records at the previous tick */
 	uint64_t decoded_at_tick; /* stats.decoded at the previous tick */
 	uint64_t routine_start;   /* co-processor time the current record started */

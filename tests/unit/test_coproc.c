@@ -481,7 +481,8 @@ static void time_slices_spread_a_loads_samples(void **state)
 
 /* value.s's resample_thrashed: once the slots have thrashed, every masked
  * load is unmasked every that many cycles; a program whose loads fit in
- * the slots never thrashes and is never re-sampled. */
+ * the slots never thrashes and is never re-sampled, unless the program
+ * asks for it from the start (resample_every, value_topk.s's). */
 static struct coproc_stats resample_run(const char *workload, const char *cam, const char *const *params)
 {
 	assemble_value_with(params);
@@ -512,6 +513,7 @@ static void thrashing_slots_resample_masked_loads(void **state)
 					       NULL };
 #undef EIGHT_SLOTS
 	static const char *const fits[] = { ".param resample_thrashed 20000", NULL };
+	static const char *const every[] = { ".param resample_thrashed 20000", ".param resample_every 20000", NULL };
 	struct coproc_stats a = resample_run("interp", "cam=8", on);
 	assert_true(a.resamples > 0);
 	assert_true(a.unmasked > 0);
@@ -529,6 +531,10 @@ static void thrashing_slots_resample_masked_loads(void **state)
 	struct coproc_stats c = resample_run("crc", "timer=10000", fits);   /* 128 slots: no thrashing */
 	assert_true(c.masked > 0);
 	assert_int_equal(c.resamples, 0);
+	struct coproc_stats e = resample_run("crc", "timer=10000", every);
+	assert_true(e.resamples > 0);
+	assert_true(e.unmasked > 0);
+	assert_true(e.masked > c.masked);   /* its loads are masked again after each round */
 }
 
 /* The exact profile lists every load's (value, count) pairs, ascending,
