@@ -107,6 +107,7 @@
 .param stable_permille 20
 .param stable_sigmas 20
 .param stable_agreements 2
+.param skip_weight 1          ; a re-check that earns skipped rounds counts for them too (ours; branch skipw)
 
 load:     lookup i0, pc          -> miss nomatch
           shl v1, pc, 40

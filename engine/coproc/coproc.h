@@ -191,8 +191,9 @@ struct coproc_pentry {
 	int nvals;
 	/* per value: samples equal to it while it was the active value
 	 * (count), and samples seen while it was active (region; 0 for
-	 * programs that count outcomes, as edge) */
-	struct { uint64_t value, count, region; } val[COPROC_PVALS];
+	 * programs that count outcomes, as edge); at_unmask, its count when
+	 * a re-sampling last unmasked the load (for `skip_weight`) */
+	struct { uint64_t value, count, region, at_unmask; } val[COPROC_PVALS];
 };
 int coproc_profile_size(const struct coproc *cp);    /* table entries */
 /* Entry i, 0 if the entry is empty. */

@@ -104,6 +104,7 @@ static struct coproc_pentry *padd(struct coproc *cp, uint64_t pc, uint64_t total
 	e->val[k].value = value;
 	e->val[k].count = count;
 	e->val[k].region = region;
+	e->val[k].at_unmask = 0;
 	return e;
 }
 
@@ -141,6 +142,22 @@ static uint64_t word(const struct coproc *cp, int base, int i)
 
 /* ---- value profiling ----------------------------------------------------- */
 
+/* `skip_weight` (ours): a re-check whose load then sits out `rounds`
+ * re-samplings stands for them too, so its samples count 1 + rounds
+ * times (each value's hits since the unmasking, and the samples), as if
+ * the load behaved in the rounds nobody looked at as in the one that was
+ * looked at. Without it the rounds a load is seen in weigh by their
+ * samples, and the back-off picks the rounds by how they turned out. */
+static void weigh_recheck(struct coproc_pentry *e, uint32_t rounds)
+{
+	if (e->wtotal)
+		return;   /* weighted samples (value_topk_ipw.s): not combined */
+	for (int k = 0; k < e->nvals; k++)
+		if (e->val[k].count > e->val[k].at_unmask)
+			e->val[k].count += rounds * (e->val[k].count - e->val[k].at_unmask);
+	e->total += rounds * (e->total - e->base);
+}
+
 /* A re-checked load is masked again: if its new samples gave the value
  * the profile had on top about the share the profile gave it (within
  * `stable_sigmas` tenths of a binomial standard deviation, and at least
@@ -177,6 +194,8 @@ static void judge_recheck(struct coproc *cp, struct coproc_pentry *e, uint64_t n
 		e->agreed = 0;
 	}
 	e->skip_left = e->skip;
+	if (e->skip && param(cp, "skip_weight", 0))
+		weigh_recheck(e, e->skip);
 }
 
 /* Mask a load once its invariance is known well enough: many samples and
@@ -556,6 +575,8 @@ static uint64_t unmask(struct coproc *cp, uint64_t below)
 			e->recheck_value = top < 0 ? 0 : e->val[top].value;
 			e->recheck_count = top < 0 ? 0 : e->val[top].count;
 			e->recheck_den = coproc_pentry_samples(e);
+			for (int k = 0; k < e->nvals; k++)
+				e->val[k].at_unmask = e->val[k].count;
 			n++;
 			uint32_t h = coproc_pc_hash(cp, e->pc);
 			bits += cp->ignore[h] != 0;

@@ -483,6 +483,8 @@ static void time_slices_spread_a_loads_samples(void **state)
  * load is unmasked every that many cycles; a program whose loads fit in
  * the slots never thrashes and is never re-sampled, unless the program
  * asks for it from the start (resample_every, value_topk.s's). */
+static uint64_t profile_samples;   /* resample_run: the profile's samples, summed over its loads */
+
 static struct coproc_stats resample_run(const char *workload, const char *cam, const char *const *params)
 {
 	assemble_value_with(params);
@@ -497,6 +499,12 @@ static struct coproc_stats resample_run(const char *workload, const char *cam, c
 		assert_int_equal(core_run(r.c, core_cycles(r.c) + 100000, 0, &err), IVX_OK);
 	struct coproc_stats s;
 	coproc_get_stats(cp, &s);
+	profile_samples = 0;
+	for (int i = 0; i < coproc_profile_size(cp); i++) {
+		struct coproc_pentry e;
+		if (coproc_profile_entry(cp, i, &e))
+			profile_samples += e.total;
+	}
 	coproc_free(cp);
 	crun_free(&r);
 	program_free(prog);
@@ -511,6 +519,8 @@ static void thrashing_slots_resample_masked_loads(void **state)
 	static const char *const off[] = { EIGHT_SLOTS, ".param resample_thrashed 0", NULL };
 	static const char *const backoff[] = { EIGHT_SLOTS, ".param resample_thrashed 10000", ".param resample_backoff 7",
 					       NULL };
+	static const char *const weigh[] = { EIGHT_SLOTS, ".param resample_thrashed 10000", ".param resample_backoff 7",
+					     ".param skip_weight 1", NULL };
 #undef EIGHT_SLOTS
 	static const char *const fits[] = { ".param resample_thrashed 20000", NULL };
 	static const char *const every[] = { ".param resample_thrashed 20000", ".param resample_every 20000", NULL };
@@ -528,6 +538,15 @@ static void thrashing_slots_resample_masked_loads(void **state)
 	assert_true(d.resamples > 0);
 	assert_true(d.backed_off > 0);
 	assert_true(d.unmasked < a.unmasked);
+	/* without skip_weight the profile holds at most the samples that
+	 * reached the co-processor; with it a re-check that earns a load
+	 * skipped rounds counts for them too (0.243 samples a record
+	 * without, 0.270 with, when written) */
+	assert_true(profile_samples <= d.records);
+	double per_record = (double)profile_samples / (double)d.records;
+	struct coproc_stats w = resample_run("interp", "cam=8", weigh);
+	assert_true(w.backed_off > 0);
+	assert_true((double)profile_samples / (double)w.records > per_record * 1.05);
 	struct coproc_stats c = resample_run("crc", "timer=10000", fits);   /* 128 slots: no thrashing */
 	assert_true(c.masked > 0);
 	assert_int_equal(c.resamples, 0);
