@@ -170,6 +170,9 @@ struct coproc_pentry {
 				    samples weighted by their records' weight
 				    (2^k, tagged 1 in 2^k), the estimate's
 				    denominator; 0 otherwise */
+	uint64_t reweighted;     /* of total, samples `skip_weight` added (a
+				    re-check counted again for the rounds it
+				    skips); total - reweighted were harvested */
 	uint64_t base;           /* total when last unmasked by a re-sampling: the
 				    confidence test counts the samples since */
 	uint64_t visit;          /* value: the time slice (timer period) of its

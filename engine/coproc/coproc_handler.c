@@ -155,7 +155,9 @@ static void weigh_recheck(struct coproc_pentry *e, uint32_t rounds)
 	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].count > e->val[k].at_unmask)
 			e->val[k].count += rounds * (e->val[k].count - e->val[k].at_unmask);
-	e->total += rounds * (e->total - e->base);
+	uint64_t again = rounds * (e->total - e->base);
+	e->total += again;
+	e->reweighted += again;
 }
 
 /* A re-checked load is masked again: if its new samples gave the value

@@ -157,7 +157,7 @@ static double est_invariance(const struct sim *s, uint64_t pc, uint64_t *samples
 	struct coproc_pentry e;
 	if (!coproc_profile_find(s->cp, pc, &e))
 		return 0.0;
-	*samples = e.total;
+	*samples = e.total - e.reweighted;   /* harvested: what the records gave */
 	*masked = e.masked;
 	return coproc_pentry_invariance(&e);
 }
