@@ -550,7 +550,8 @@ int dcpi_db_load(const char *epoch_dir, struct dcpi_profile ***out, size_t *n, d
 	if (nn && !list && rc == IVX_OK)
 		rc = ivx_error(err, IVX_ESYS, "out of host memory");
 	if (rc == IVX_OK) {
-		qsort(names, nn, sizeof *names, name_cmp);
+		if (nn)   /* an empty epoch: names is NULL, which qsort must not get */
+			qsort(names, nn, sizeof *names, name_cmp);
 		for (size_t i = 0; i < nn; i++) {
 			char file[4400];
 			struct ivx_err e = { 0 };

@@ -42,7 +42,7 @@ struct dt_ctx {
 	char sigs[64][64];          /* signatures already reported in full */
 	int nsigs, reduced;
 	long bad_encodings;         /* --check-enc: words capstone disagrees with */
-	long form_count[64];        /* instructions generated per form */
+	long form_count[DT_MAX_FORMS]; /* instructions generated per form */
 };
 
 /* --- disassembly -------------------------------------------------------- */

@@ -118,6 +118,10 @@ struct dt_form {
 	                        * ("*": any, for the forms dt_fp.c draws at random) */
 };
 
+/* At most this many forms: difftest.c counts instructions per form in an
+ * array this long (dt_gen.c checks it at compile time). */
+#define DT_MAX_FORMS 128
+
 extern const struct dt_form dt_forms[];
 extern const int dt_nforms;
 

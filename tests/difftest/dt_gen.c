@@ -334,6 +334,7 @@ const struct dt_form dt_forms[] = {
 	{ "ld_atomic",    3, dt_emit_ld_atomic,    "*" },
 };
 const int dt_nforms = (int)(sizeof dt_forms / sizeof dt_forms[0]);
+_Static_assert(sizeof dt_forms / sizeof dt_forms[0] <= DT_MAX_FORMS, "more forms than DT_MAX_FORMS");
 
 /* --- blocks -------------------------------------------------------------- */
 
