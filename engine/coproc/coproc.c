@@ -777,13 +777,18 @@ int coproc_pentry_top(const struct coproc_pentry *e)
 	return top;
 }
 
+uint64_t coproc_pentry_value_count(const struct coproc_pentry *e, uint64_t value)
+{
+	for (int k = 0; k < e->nvals; k++)
+		if (e->val[k].value == value)
+			return e->val[k].count;
+	return 0;
+}
+
 double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value)
 {
 	uint64_t den = coproc_pentry_samples(e);
-	for (int k = 0; k < e->nvals; k++)
-		if (e->val[k].value == value)
-			return den ? (double)e->val[k].count / (double)den : 0.0;
-	return 0.0;
+	return den ? (double)coproc_pentry_value_count(e, value) / (double)den : 0.0;
 }
 
 double coproc_pentry_invariance(const struct coproc_pentry *e)

@@ -210,6 +210,8 @@ double coproc_pentry_invariance(const struct coproc_pentry *e);
  * the estimates' denominator (its samples, or their weights). */
 int coproc_pentry_top(const struct coproc_pentry *e);
 uint64_t coproc_pentry_samples(const struct coproc_pentry *e);
+/* The samples e counted for `value` (0 for a value it does not hold). */
+uint64_t coproc_pentry_value_count(const struct coproc_pentry *e, uint64_t value);
 /* The estimated share of `value` among the load's executions, by the same
  * rule (0 for a value the entry does not hold). */
 double coproc_pentry_value_share(const struct coproc_pentry *e, uint64_t value);

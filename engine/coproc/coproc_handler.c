@@ -176,10 +176,7 @@ static void judge_recheck(struct coproc *cp, struct coproc_pentry *e, uint64_t n
 	uint64_t den = coproc_pentry_samples(e) - e->recheck_den;
 	if (most <= 0 || !n || !den || !e->recheck_den)
 		return;
-	uint64_t now_count = 0;
-	for (int k = 0; k < e->nvals; k++)
-		if (e->val[k].value == e->recheck_value)
-			now_count = e->val[k].count;
+	uint64_t now_count = coproc_pentry_value_count(e, e->recheck_value);
 	uint64_t gained = now_count > e->recheck_count ? now_count - e->recheck_count : 0;
 	double was = (double)e->recheck_count / (double)e->recheck_den;
 	double d = fabs((double)gained / (double)den - was);

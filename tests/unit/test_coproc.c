@@ -483,9 +483,10 @@ static void time_slices_spread_a_loads_samples(void **state)
  * load is unmasked every that many cycles; a program whose loads fit in
  * the slots never thrashes and is never re-sampled, unless the program
  * asks for it from the start (resample_every, value_topk.s's). */
-static uint64_t profile_samples;   /* resample_run: the profile's samples, summed over its loads */
-
-static struct coproc_stats resample_run(const char *workload, const char *cam, const char *const *params)
+/* One run; *samples (if not NULL) gets the profile's samples, summed
+ * over its loads. */
+static struct coproc_stats resample_run(const char *workload, const char *cam, const char *const *params,
+					uint64_t *samples)
 {
 	assemble_value_with(params);
 	char path[64], name[32];
@@ -499,11 +500,13 @@ static struct coproc_stats resample_run(const char *workload, const char *cam, c
 		assert_int_equal(core_run(r.c, core_cycles(r.c) + 100000, 0, &err), IVX_OK);
 	struct coproc_stats s;
 	coproc_get_stats(cp, &s);
-	profile_samples = 0;
-	for (int i = 0; i < coproc_profile_size(cp); i++) {
-		struct coproc_pentry e;
-		if (coproc_profile_entry(cp, i, &e))
-			profile_samples += e.total;
+	if (samples) {
+		*samples = 0;
+		for (int i = 0; i < coproc_profile_size(cp); i++) {
+			struct coproc_pentry e;
+			if (coproc_profile_entry(cp, i, &e))
+				*samples += e.total;
+		}
 	}
 	coproc_free(cp);
 	crun_free(&r);
@@ -524,17 +527,18 @@ static void thrashing_slots_resample_masked_loads(void **state)
 #undef EIGHT_SLOTS
 	static const char *const fits[] = { ".param resample_thrashed 20000", NULL };
 	static const char *const every[] = { ".param resample_thrashed 20000", ".param resample_every 20000", NULL };
-	struct coproc_stats a = resample_run("interp", "cam=8", on);
+	uint64_t plain, weighed;   /* the profile's samples without and with skip_weight */
+	struct coproc_stats a = resample_run("interp", "cam=8", on, NULL);
 	assert_true(a.resamples > 0);
 	assert_true(a.unmasked > 0);
 	assert_int_equal(a.backed_off, 0);
-	struct coproc_stats b = resample_run("interp", "cam=8", off);
+	struct coproc_stats b = resample_run("interp", "cam=8", off, NULL);
 	assert_int_equal(b.resamples, 0);
 	assert_int_equal(b.unmasked, 0);
 	assert_true(b.masked > 0);
 	/* resample_backoff: loads whose re-check agreed sit out later rounds,
 	 * so fewer are unmasked */
-	struct coproc_stats d = resample_run("interp", "cam=8", backoff);
+	struct coproc_stats d = resample_run("interp", "cam=8", backoff, &plain);
 	assert_true(d.resamples > 0);
 	assert_true(d.backed_off > 0);
 	assert_true(d.unmasked < a.unmasked);
@@ -542,15 +546,14 @@ static void thrashing_slots_resample_masked_loads(void **state)
 	 * reached the co-processor; with it a re-check that earns a load
 	 * skipped rounds counts for them too (0.243 samples a record
 	 * without, 0.270 with, when written) */
-	assert_true(profile_samples <= d.records);
-	double per_record = (double)profile_samples / (double)d.records;
-	struct coproc_stats w = resample_run("interp", "cam=8", weigh);
+	assert_true(plain <= d.records);
+	struct coproc_stats w = resample_run("interp", "cam=8", weigh, &weighed);
 	assert_true(w.backed_off > 0);
-	assert_true((double)profile_samples / (double)w.records > per_record * 1.05);
-	struct coproc_stats c = resample_run("crc", "timer=10000", fits);   /* 128 slots: no thrashing */
+	assert_true((double)weighed / (double)w.records > (double)plain / (double)d.records * 1.05);
+	struct coproc_stats c = resample_run("crc", "timer=10000", fits, NULL);   /* 128 slots: no thrashing */
 	assert_true(c.masked > 0);
 	assert_int_equal(c.resamples, 0);
-	struct coproc_stats e = resample_run("crc", "timer=10000", every);
+	struct coproc_stats e = resample_run("crc", "timer=10000", every, NULL);
 	assert_true(e.resamples > 0);
 	assert_true(e.unmasked > 0);
 	assert_true(e.masked > c.masked);   /* its loads are masked again after each round */
