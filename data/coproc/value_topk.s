@@ -13,16 +13,19 @@
 ;             tells whether one is empty; branch fill: before it, an empty
 ;             way was taken one time in 8 like a full one, and a slot's
 ;             top value lost its first hits in every residency of the
-;             slot). With every way in use: one time in 8 (an LFSR draw),
+;             slot). With every way in use: one time in 2 (an LFSR draw),
 ;             the way with the smallest count takes the value and goes on
 ;             from that count + 1 (the count it inherited is kept at b3:
 ;             the handler subtracts it, so what reaches the profile is the
-;             value's own hits). The other 7 in 8 only count in the
-;             total: a frequent value still gets in after a few samples,
-;             and a load whose values all differ costs 8 microinstructions
-;             a record instead of up to 28 (longer routines let fewer records
-;             in: the random tagger thins the tagging while the buffer
-;             drops, docs/coproc.md)
+;             value's own hits). The victim's own hits, if 2 or more, go
+;             to the spill ring first (branch evict): before, they were
+;             lost, so a load with more frequent values than ways (muldiv:
+;             eight of 12.5% each) lost its values' hits at every
+;             eviction, and the draw was one time in 8 to evict less. The
+;             other half only count in the total: a load whose values all
+;             differ costs fewer microinstructions a record (longer
+;             routines let fewer records in: the random tagger thins the
+;             tagging while the buffer drops, docs/coproc.md)
 ;   total     every sample (b1 + s); it saturates first (the ways' counts
 ;             add up to at most it): interrupt (reason 3), the handler
 ;             harvests
@@ -42,12 +45,18 @@
 ; The spill ring (branch lvp7): before a slot is replaced, the victim's
 ; pc, its total, and its largest way's key and own count (less what the
 ; way inherited) are written to a ring at b2; the handler merges them into
-; the profile at the next harvest like the slots' ways. Without it a
+; the profile at the next harvest like the slots' ways. An evicted way
+; writes an entry of the same shape with a total of 0 (its slot's total
+; reaches the profile with the slot), only while the ring has room for a
+; slot's entry besides, so a slot's spill always fits. Without it a
 ; lukewarm load whose slot is replaced over and over reached the profile
 ; only as the one sample its slot held at a harvest (estimate 1.00, true
 ; invariance a few percent: bzip2-compress). 512 entries: a slot is
 ; replaced at most 512 times between harvests (thrashing interrupts), so
-; the ring-full interrupt (reason 4) is a safeguard.
+; the ring-full interrupt (reason 4) was a safeguard. Evicted ways can
+; fill it: then they are not spilled (their hits are lost, as before
+; branch evict) until a replaced slot's entry fills the ring and
+; interrupts, or the next harvest empties it.
 ;
 ; Data array: b1 + entry = the slot's total (entries 0..127) or a way's
 ; count (128..639); b3 + entry = what a way inherited; b0 + entry = the
@@ -77,10 +86,11 @@
 .const c3 127          ; slots - 1
 .const c4 255          ; random numbers 0..255
 .const c5 128          ; slots: from one way's CAM entry to the next
-.const c6 7            ; a value not in the ways takes one in 8 times
+.const c6 1            ; a value not in the full ways takes one in 2 times (branch evict; was 1 in 8)
 .const c7 2048         ; spill ring words (512 entries of 4)
 .const c8 512          ; 4 x slots: from a slot's CAM entry to its way 3
 .const c9 256          ; 2 x slots: ... to its way 1
+.const c10 2           ; an evicted way with this many own hits or more is spilled
 .param slots 128       ; pc entries 0..127
 .param ways 4          ; (load, value) entries per slot
 .param key_shift 40    ; way key = value xor pc << 40 (the handler undoes it)
@@ -138,9 +148,23 @@ way2:     add i3, i3, c5
           mov i2, i3
 way3:     add i3, i3, c5
           ld v3, [b1 + i3]
-          cmp v3, v2             -> ge take
+          cmp v3, v2             -> ge evict
           mov v2, v3
           mov i2, i3
+evict:    ld v3, [b3 + i2]                        ; the victim's own hits:
+          sub v3, v2, v3                          ; its count less what it inherited
+          cmp v3, c10            -> lt take       ; one hit: not worth a ring entry
+          add v4, v7, 8
+          cmp c7, v4             -> lt take       ; keep room for a slot's spill
+          st [b2 + v7], pc                        ; spill the way: its pc,
+          add v7, v7, 1
+          st [b2 + v7], 0                         ; no total (the slot's comes later),
+          add v7, v7, 1
+          ld v4, [b0 + i2]                        ; its key
+          st [b2 + v7], v4
+          add v7, v7, 1
+          st [b2 + v7], v3                        ; and its own hits
+          add v7, v7, 1
 take:     camw i2, v1                             ; the smallest count's way
           st [b0 + i2], v1                        ; its key, for the spill
           st [b3 + i2], v2                        ; ... inherited

@@ -319,7 +319,9 @@ static uint64_t account(struct coproc *cp, struct coproc_pentry *e, uint64_t got
  * the profile only as the one sample it held at a harvest (estimate
  * 1.00). Merged by pc and value like the ways, residencies that saw
  * different values give a low top share and residencies that agree a
- * high one. Costs slot_cycles per entry, like a way. */
+ * high one. Costs slot_cycles per entry, like a way. Since branch evict
+ * value_topk.s also spills a way it evicts from a slot it keeps, with a
+ * total of 0: the value's own hits alone. */
 static uint64_t harvest_spill(struct coproc *cp, int mask)
 {
 	int64_t cap = param(cp, "spill_entries", 0);
@@ -334,8 +336,16 @@ static uint64_t harvest_spill(struct coproc *cp, int mask)
 		uint64_t key = word(cp, 2, (int)k + 2), n = word(cp, 2, (int)k + 3);
 		cost += cp->cfg.slot_cycles;
 		cp->r.st.spilled++;
-		if (!pc || !total)
+		if (!pc)
 			continue;
+		if (!total) {
+			/* a way evicted from a slot (value_topk.s, branch evict): its
+			 * value's own hits; the samples are in the slot's total,
+			 * which comes with the slot's harvest or its own spill */
+			if (n)
+				padd(cp, pc, 0, key ^ (pc << shift), n, n);
+			continue;
+		}
 		struct coproc_pentry *e = padd(cp, pc, total, 0, 0, 0);
 		if (e && ew == 5)
 			e->wtotal += word(cp, 2, (int)k + 4);
