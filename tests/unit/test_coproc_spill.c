@@ -35,8 +35,8 @@
  * about 4800 loads, and with value_topk.s's 128 (branch lvp8) a seed may
  * harvest once and replace a single slot, too little to exercise the ring.
  * A new value takes a full slot's way 1 in 8 times, as before branch evict:
- * at 1 in 2 the longer routines thin the tagging (665-716 records against
- * 883-892) and a seed replaces too few slots. */
+ * at 1 in 2 the longer routines thin the tagging (665 and 716 records on
+ * seeds 1 and 2 against 889 and 892) and a seed replaces too few slots. */
 #define EIGHT_SLOTS ".param slots 8", ".const c3 7", ".const c5 8", ".const c8 32", ".const c9 16", ".const c2 32", \
 		    ".param buffer_entries 32", ".const c6 7"
 
