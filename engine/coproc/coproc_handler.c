@@ -338,20 +338,16 @@ static uint64_t harvest_spill(struct coproc *cp, int mask)
 		cp->r.st.spilled++;
 		if (!pc)
 			continue;
-		if (!total) {
-			/* a way evicted from a slot (value_topk.s, branch evict): its
-			 * value's own hits; the samples are in the slot's total,
-			 * which comes with the slot's harvest or its own spill */
-			if (n)
-				padd(cp, pc, 0, key ^ (pc << shift), n, n);
-			continue;
-		}
-		struct coproc_pentry *e = padd(cp, pc, total, 0, 0, 0);
+		/* A total of 0: a way evicted from a slot still in use
+		 * (value_topk.s, branch evict), its value's own hits alone;
+		 * their samples are in the slot's total, which comes with the
+		 * slot's harvest or its own spill. */
+		struct coproc_pentry *e = total ? padd(cp, pc, total, 0, 0, 0) : NULL;
 		if (e && ew == 5)
 			e->wtotal += word(cp, 2, (int)k + 4);
 		if (n)
 			padd(cp, pc, 0, key ^ (pc << shift), n, n);
-		cost += account(cp, e, total, mask);
+		cost += account(cp, e, total, mask);   /* (nothing for no entry) */
 	}
 	cp->r.v[7] = 0;
 	return cost;

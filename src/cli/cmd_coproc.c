@@ -508,9 +508,7 @@ static void report_edge(FILE *out, FILE *f, const struct sim *s, int top)
 		uint64_t et = 0, etot = 0;
 		if (coproc_profile_find(s->cp, v[i]->key, &e)) {
 			etot = e.total;
-			for (int k = 0; k < e.nvals; k++)
-				if (e.val[k].value == 1)
-					et = e.val[k].count;
+			et = coproc_pentry_value_count(&e, 1);   /* taken */
 		}
 		wrong += et != v[i]->count1 || etot != v[i]->executions;
 		if (i < top)
