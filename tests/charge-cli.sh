@@ -43,6 +43,11 @@ script "$K3" 1 "expected" "info events 0"
 # the last stop's event by default; an interval stands for the miss that ended it
 script "$K3" 0 "true cost: 254 cycles" "catch l2d if sym == \"loop\"" "continue" "tcatch interval" "continue" \
     "info cost"
+# the last catch's event after stepping past its end (it was in progress
+# at the stop)
+script "$K3" 0 "last catch: l2d at cycle" "catch l2d if sym == \"loop\"" "continue" "delete" "step 400" "info cost"
+# an event of the first cycle: measured from cycle 0, not after the end
+script "$K3" 0 "true cost: 289 cycles (from the state at cycle 0," "step 300" "info cost 8"
 # the run is where it was after measuring
 script "$K3" 0 "cycle 15740, 1488 committed" "catch l2d if sym == \"loop\"" "continue" "tcatch interval" \
     "continue" "info cost" "info program"

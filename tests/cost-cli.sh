@@ -57,6 +57,27 @@ if cmp -s "$tmp/bp.json" "$tmp/bp2.json"; then ok; else bad "cost is not determi
 "$IVX" cost --event mispredict --sample 40 --seed 8 --json "$tmp/bp3.json" data/bin/kernels/k2_branch_miss -- miss 20 >/dev/null 2>&1
 if ! cmp -s "$tmp/bp.json" "$tmp/bp3.json"; then ok; else bad "another seed picks the same sample"; fi
 
+# an event of the first cycle: k1's I-TLB misses (the first is at cycle 0;
+# core_run's limit 0 is none, and this used to run the whole program and
+# measure 0 for every event of the sample)
+if "$IVX" cost --event itlb --sample 10 --json "$tmp/itlb.json" data/bin/kernels/k1_icache_miss -- miss 20 >/dev/null 2>"$tmp/err"; then ok
+else bad "cost --event itlb: $(cat "$tmp/err")"; fi
+python3 - "$tmp/itlb.json" <<'PY' && ok || bad "k1: I-TLB misses, the first at cycle 0, each cost something"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["samples"]
+assert s and s[0]["cycle"] == 0, s
+assert all(x["penalty"] > 0 and not x.get("program_ended") for x in s), s
+PY
+
+# a program that fails (here: a usage error) is an error, as for cpistack,
+# and the JSON file is left alone
+echo keep >"$tmp/keep.json"
+"$IVX" cost --event l2d --json "$tmp/keep.json" data/bin/kernels/k3_long_dmiss -- bogus >/dev/null 2>"$tmp/err"
+st=$?
+if [ "$st" = 2 ] && grep -q "exited with status" "$tmp/err" && [ "$(cat "$tmp/keep.json")" = keep ]; then ok
+else bad "cost of a failing program: status $st, stderr: $(cat "$tmp/err")"; fi
+
 for args in "data/bin/kernels/k1_icache_miss" "--event bogus data/bin/kernels/k1_icache_miss" \
             "--event rob_full data/bin/kernels/k1_icache_miss" "--event l1i --sample 0 data/bin/kernels/k1_icache_miss" \
             "--event l1i /nonexistent"; do

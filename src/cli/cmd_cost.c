@@ -202,6 +202,10 @@ static int pass1(const struct program *prog, const struct run_options *o, const 
 		rc = core_run(c, o->max_cycles, o->max_insns, &err);
 	if (rc < 0) {
 		cli_error("%s", err.msg);
+	} else if (core_done(c) && guest_exit_code(g) != 0) {
+		/* (a usage message from a mistyped argument would go unseen) */
+		cli_error("the program exited with status %d (`ivx run` shows its output)", guest_exit_code(g));
+		rc = -1;
 	} else {
 		struct core_stats st;
 		core_stats(c, &st);
@@ -246,7 +250,9 @@ static int pass2(const struct program *prog, const struct run_options *o, const 
 	int rc = 0;
 	for (uint64_t i = 0; i < n && rc == 0; i++) {
 		struct ivx_err err = { 0 };
-		if (core_run(c, ev[i].cycle, 0, &err) < 0) {
+		/* (core_run's limit 0 is none: an event of the first cycle
+		 * needs no run at all) */
+		if (ev[i].cycle > core_cycles(c) && core_run(c, ev[i].cycle, 0, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = -1;
 			break;

@@ -185,6 +185,7 @@ static int build(struct explorer *x, struct ivx_err *err)
 	x->high_water = 0;
 	x->guest_out_bytes = 0;
 	memset(&x->stop, 0, sizeof x->stop);
+	x->has_caught = 0;
 	return xsnaps_take(x->snaps, x->core, err);
 }
 

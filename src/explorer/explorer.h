@@ -132,6 +132,10 @@ struct explorer {
 	int engine_error;              /* the core returned an error: no more forward runs */
 	char engine_msg[512];
 	struct xstop stop;             /* why the last run stopped */
+	/* the event of the last catchpoint hit, kept after later stops
+	 * (`info cost` after stepping past its end) */
+	struct xevent caught;
+	int has_caught;
 	/* settings and front end */
 	struct xsettings set;
 	struct ui_state *ui;           /* the front end's panes and layout: created, owned and

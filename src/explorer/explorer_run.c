@@ -137,6 +137,8 @@ static void report_hit(struct explorer *x, const struct xbreak_hit *h, int reaso
 	if (h->has_event) {
 		st->has_event = 1;
 		st->event = h->ev;
+		x->caught = h->ev;
+		x->has_caught = 1;
 		const struct xevent *e = &h->ev;
 		char what[128];
 		if (e->kind == XEV_INTERVAL)

@@ -558,11 +558,20 @@ static int run_to(struct core *c, uint64_t committed, uint64_t *cycles, int *end
 	return 0;
 }
 
+/* Restore the state at `cycle` (core_run's limit 0 is none: cycle 0 needs
+ * no run after the restore). */
+static int seek(struct explorer *x, uint64_t cycle, struct ivx_err *err)
+{
+	if (xsnaps_restore_cycle(x->snaps, x->core, cycle, err) < 0)
+		return -1;
+	return core_cycles(x->core) < cycle ? core_run(x->core, cycle, 0, err) : 0;
+}
+
 static int measure(struct explorer *x, const struct xevent *e, uint64_t from, struct xcost_result *out,
 		   struct ivx_err *err)
 {
 	struct core *c = x->core;
-	if (xsnaps_restore_cycle(x->snaps, c, from, err) < 0 || core_run(c, from, 0, err) < 0)
+	if (seek(x, from, err) < 0)
 		return -1;
 	const struct machine_config *cfg = core_config(c);
 	/* as ivx cost: past the ROB and the frontend, then 256 more */
@@ -609,7 +618,7 @@ int xcharge_measure(struct explorer *x, const struct xevent *e, struct xcost_res
 	int rc = measure(x, e, from, out, &err);
 	/* back to where the run was, exactly */
 	struct ivx_err err2 = { 0 };
-	if (xsnaps_restore_cycle(x->snaps, x->core, here, &err2) < 0 || core_run(x->core, here, 0, &err2) < 0)
+	if (seek(x, here, &err2) < 0)
 		rc = -1, err = err2;
 	xbreaks_set_mode(x->breaks, XB_STOP);
 	x->high_water = high;

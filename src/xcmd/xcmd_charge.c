@@ -84,8 +84,22 @@ int xcharge_info_events(struct explorer *x, uint64_t n)
 	return 0;
 }
 
+/* The events pane's current copy of e (the same engine event), or NULL:
+ * a copy taken at a stop does not see the event end later. */
+static const struct xevent *current(struct explorer *x, const struct xevent *e)
+{
+	int n = xtrace_event_count(x->trace);
+	for (int i = 0; e->id && i < n; i++) {
+		const struct xevent *c = xtrace_event_at(x->trace, i);
+		if (c->id == e->id && c->kind == e->kind && c->start == e->start)
+			return c;
+	}
+	return NULL;
+}
+
 /* The event `info cost` is about: row N of the events pane, else the row
- * at the top of a scrolled events pane, else the event of the last stop. */
+ * at the top of a scrolled events pane, else the event of the last stop,
+ * else that of the last catchpoint hit (as the events pane has it now). */
 static const struct xevent *pick(struct explorer *x, int argc, char **argv, int *row)
 {
 	int n = xtrace_event_count(x->trace);
@@ -106,8 +120,11 @@ static const struct xevent *pick(struct explorer *x, int argc, char **argv, int 
 		*row = p->scroll + 1;
 		return xtrace_event_at(x->trace, p->scroll);
 	}
-	if (x->stop.has_event)
-		return &x->stop.event;
+	if (x->stop.has_event || x->has_caught) {
+		const struct xevent *e = x->stop.has_event ? &x->stop.event : &x->caught;
+		const struct xevent *now = current(x, e);
+		return now ? now : e;
+	}
 	explorer_error(x, "which event? `info cost N` for row N of the events pane (`info events 10` lists them), "
 		       "or stop at one with `catch`");
 	return NULL;
@@ -148,7 +165,8 @@ int xcharge_info_cost(struct explorer *x, int argc, char **argv)
 	char where[96] = "";
 	if (e.pc)
 		explorer_describe(x, e.pc, where, sizeof where);
-	char which[32] = "last stop:";
+	char which[32];
+	snprintf(which, sizeof which, "%s", x->stop.has_event ? "last stop:" : "last catch:");
 	if (row)
 		snprintf(which, sizeof which, "row %d:", row);
 	explorer_printf(x, "%s %s at cycle %llu, 0x%llx %s, lasted %llu cycles\n", which, xev_name(e.kind), (unsigned long long)xcycle(e.start),
