@@ -188,5 +188,33 @@ done
 if [ -s "$tmp/cut1.out" ] && cmp -s "$tmp/cut1.out" "$tmp/cut2.out"; then ok; else
 	bad "explorer: 1000 steps of 997 cycles and a breakpoint at cycle 997000 differ"; diff "$tmp/cut1.out" "$tmp/cut2.out" | head -5 >&2; fi
 
+# A program too long for the default microcode array: coproc-asm lists it
+# with a note naming the setting; the explorer refuses to load it and
+# keeps the program it had (this used to leave the session without a run,
+# and the next command crashed); a setting the loaded program cannot run
+# with likewise; an interrupt is a moment, so `catch ... end` is refused.
+{ sed -n '/^\.name/,/^br:/p' data/coproc/edge.s | sed '$d'; echo 'br: nop'
+  i=0; while [ $i -lt 300 ]; do echo '  nop'; i=$((i + 1)); done; echo '  nop -> DONE'; } > "$tmp/long.s"
+"$IVX" coproc-asm "$tmp/long.s" >/dev/null 2>"$tmp/e"; st=$?
+if [ "$st" = 0 ] && grep -q "note: with the default settings program edge has 302 microinstructions; the microcode array holds 256 (coproc ucode=N)" "$tmp/e"; then ok
+else bad "coproc-asm of a too-long program: status $st, stderr: $(cat "$tmp/e")"; fi
+printf 'coproc load value\ncoproc load %s\n' "$tmp/long.s" > "$tmp/x1.ivx"
+printf 'coproc load value\ncoproc set cam=64\n' > "$tmp/x2.ivx"
+printf 'coproc load value\ncatch coproc-interrupt end\n' > "$tmp/x3.ivx"
+for n in 1 2 3; do
+	"$IVX" -x "$tmp/x$n.ivx" "$w" -- 1 >/dev/null 2>"$tmp/x$n.err"
+	echo "status $?" >> "$tmp/x$n.err"
+done
+grep -q "302 microinstructions; the microcode array holds 256 (coproc ucode=N) (the co-processor is as it was)" "$tmp/x1.err" &&
+	grep -q "status 1" "$tmp/x1.err" && ok || bad "explorer: loading a too-long program: $(cat "$tmp/x1.err")"
+grep -q "program value uses 128 slots; the CAM has 64 entries (coproc cam=N) (the co-processor is as it was)" "$tmp/x2.err" &&
+	ok || bad "explorer: a setting the program cannot run with: $(cat "$tmp/x2.err")"
+grep -q "catch coproc-interrupt: that event is a moment and has no end" "$tmp/x3.err" && ok ||
+	bad "explorer: catch coproc-interrupt end: $(cat "$tmp/x3.err")"
+# (that the session goes on with the old program: tests/ui-tmux.sh, as a
+# batch script stops at its first error)
+check_refusal "coproc buffer: 99999999999999999999 is outside 1..4096" "$IVX" coproc --program value -C buffer=99999999999999999999 "$w" -- 1
+check_refusal "shipped: value, value_topk, value_topk_ipw, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
+
 echo "coproc-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -282,6 +282,36 @@ wait_for chase 'held for none of the' 10 && ok "after Ctrl-C the catchpoint says
 T send-keys -t chase 'quit' Enter
 wait_exit chase
 
+echo "ui-tmux: a restart that fails leaves a session that still answers"
+echo text > "$TMP/stdin.txt"
+start norun 120 40 LANG=C.UTF-8 -- --stdin "$TMP/stdin.txt" "$K3" -- miss 2
+wait_for norun '(ivx)' || bad "norun session did not open" norun
+rm -f "$TMP/stdin.txt"
+T send-keys -t norun 'restart' Enter
+wait_for norun 'cannot open' 5 || bad "restart without the --stdin file" norun
+T send-keys -t norun 'info program' Enter 'info events' Enter
+wait_for norun 'info: there is no run: the last restart failed' 5 && [ ! -s "$TMP/norun.exit" ] &&
+	ok "after a failed restart, commands that read the run say there is none (no crash)" ||
+	bad "commands after a failed restart" norun
+echo text > "$TMP/stdin.txt"
+T send-keys -t norun 'restart' Enter 'info program' Enter
+wait_for norun 'Stopped at cycle 0' 5 && ok "restart works again once the cause is gone" ||
+	bad "restart after fixing the cause" norun
+{ sed -n '/^\.name/,/^br:/p' data/coproc/edge.s | sed '$d'; echo 'br: nop'
+  i=0; while [ $i -lt 300 ]; do echo '  nop'; i=$((i + 1)); done; echo '  nop -> DONE'; } > "$TMP/long.s"
+T send-keys -t norun 'coproc load value' Enter
+wait_for norun 'value loaded from' 5
+T send-keys -t norun "coproc load $TMP/long.s" Enter
+wait_for norun 'program edge has 302 microinstructions' 5 && T send-keys -t norun 'info coproc' Enter &&
+	wait_for norun 'program value (data/coproc/value.s)' 5 &&
+	ok "a co-processor program too long for the microcode is refused and the loaded one stays" ||
+	bad "coproc load of a too-long program" norun
+T send-keys -t norun 'coproc set cam=64' Enter 'info program' Enter
+wait_for norun 'Stopped at cycle 0' 5 && [ ! -s "$TMP/norun.exit" ] &&
+	ok "after a refused coproc setting the run is there" || bad "info program after a refused coproc set" norun
+T send-keys -t norun 'quit' Enter
+wait_exit norun
+
 echo "ui-tmux: NO_COLOR, ASCII fallback, crash"
 start mono 100 30 LANG=C NO_COLOR=1 -- "$K3" -- miss 2
 wait_for mono '(ivx)' || bad "mono session did not open" mono

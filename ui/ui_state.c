@@ -127,12 +127,19 @@ void ui_state_detach(struct explorer *x)
 	x->changed_ctx = NULL;
 }
 
+/* Whether pane p reads the run: after a restart that failed there is none
+ * (x->core is NULL), and only the console has something to show. */
+static int shows_run(const struct explorer *x, const struct pane *p)
+{
+	return x->core || !strcmp(p->cls->name, "console");
+}
+
 void ui_state_update(struct ui_state *u, struct explorer *x)
 {
 	if (!u->dirty)
 		return;
 	for (int i = 0; i < u->n_panes; i++)
-		if (u->panes[i].cls->update)
+		if (u->panes[i].cls->update && shows_run(x, &u->panes[i]))
 			u->panes[i].cls->update(&u->panes[i], x);
 	u->dirty = 0;
 }
@@ -381,12 +388,20 @@ static void draw_title(struct explorer *x, struct pane *p, struct textbuf *tb, i
 	int attr = focused ? TB_TITLE_FOCUS : TB_TITLE;
 	tb_fill(tb, 0, y, w, tb_glyph(tb, G_HLINE), attr);
 	char st[96] = "";
-	if (p->cls->status)
+	if (p->cls->status && shows_run(x, p))
 		p->cls->status(p, x, st, sizeof st);
 	char t[160];
 	snprintf(t, sizeof t, " %s%s%s%s ", p->cls->title, st[0] ? " " : "", st,
 		 p->scroll ? " [scrolled]" : "");
 	tb_putsn(tb, 1, y, attr, t, w - 2);
+}
+
+static void render_body(struct pane *p, struct explorer *x, struct textbuf *body)
+{
+	if (shows_run(x, p))
+		p->cls->render(p, x, body);
+	else
+		tb_puts(body, 0, 0, TB_WARN, "no run: the last restart failed (see the console)");
 }
 
 void ui_render_pane(struct ui_state *u, struct explorer *x, struct pane *p, struct textbuf *tb,
@@ -396,7 +411,7 @@ void ui_render_pane(struct ui_state *u, struct explorer *x, struct pane *p, stru
 	struct textbuf *body = tb_new(w, rows, tb->ascii);
 	if (!body)
 		return;
-	p->cls->render(p, x, body);
+	render_body(p, x, body);
 	tb_blit(tb, 0, 1, body);
 	tb_free(body);
 	draw_title(x, p, tb, 0, w, 0);   /* after the body: rendering may clamp its scroll */
@@ -433,7 +448,7 @@ void ui_compose(struct ui_state *u, struct explorer *x, struct textbuf *tb)
 			continue;
 		if (u->page_lines && !strcmp(p->cls->name, "console"))
 			page_console(u, p, b->w, b->h - 1);
-		p->cls->render(p, x, body);
+		render_body(p, x, body);
 		tb_blit(tb, b->x, b->y + 1, body);
 		/* (the title after the body: rendering may clamp its scroll) */
 		struct textbuf sub = { .w = b->w, .h = 1, .ascii = tb->ascii };

@@ -562,26 +562,27 @@ static void size_at_least(uint32_t *size, const struct coproc_prog *p, const cha
 		*size = (uint32_t)need;
 }
 
+int coproc_check(const struct coproc_config *cfg, const struct coproc_prog *p, struct ivx_err *err)
+{
+	if (p->n_insns > (int)cfg->ucode)
+		return ivx_error(err, IVX_EUSAGE, "program %s has %d microinstructions; the microcode array holds %u "
+				 "(coproc ucode=N)", p->name, p->n_insns, cfg->ucode);
+	int64_t slots = coproc_prog_param(p, "slots", 0);
+	if (slots > (int64_t)cfg->cam)
+		/* the program lays its slots out in the data array for that many
+		 * CAM entries: fewer would alias them */
+		return ivx_error(err, IVX_EUSAGE, "program %s uses %lld slots; the CAM has %u entries (coproc cam=N)",
+				 p->name, (long long)slots, cfg->cam);
+	if (cfg->ignore & (cfg->ignore - 1))
+		return ivx_error(err, IVX_EUSAGE, "coproc ignore=%u is not a power of two", cfg->ignore);
+	return 0;
+}
+
 struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_prog *p, struct core *c,
 			  struct ivx_err *err)
 {
-	if (p->n_insns > (int)cfg->ucode) {
-		ivx_error(err, IVX_EUSAGE, "program %s has %d microinstructions; the microcode array holds %u "
-			  "(coproc ucode=N)", p->name, p->n_insns, cfg->ucode);
+	if (coproc_check(cfg, p, err) < 0)
 		return NULL;
-	}
-	int64_t slots = coproc_prog_param(p, "slots", 0);
-	if (slots > (int64_t)cfg->cam) {
-		/* the program lays its slots out in the data array for that many
-		 * CAM entries: fewer would alias them */
-		ivx_error(err, IVX_EUSAGE, "program %s uses %lld slots; the CAM has %u entries (coproc cam=N)", p->name,
-			  (long long)slots, cfg->cam);
-		return NULL;
-	}
-	if (cfg->ignore & (cfg->ignore - 1)) {
-		ivx_error(err, IVX_EUSAGE, "coproc ignore=%u is not a power of two", cfg->ignore);
-		return NULL;
-	}
 	struct coproc *cp = ivx_calloc(1, sizeof *cp);
 	if (!cp) {
 		ivx_error(err, IVX_ESYS, "out of memory");

@@ -74,6 +74,11 @@ int coproc_config_get(const struct coproc_config *c, int i, char *buf, size_t n)
 
 struct coproc;
 
+/* Whether program p runs on a co-processor of cfg (its microcode fits,
+ * its slots have CAM entries): coproc_new's own check, for a caller that
+ * wants to know before it builds a core. */
+int coproc_check(const struct coproc_config *cfg, const struct coproc_prog *p, struct ivx_err *err);
+
 /* A co-processor loaded with program p (copied) observing core c. Add its
  * observer with core_add_observer(c, coproc_observer(cp), err). */
 struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_prog *p, struct core *c,

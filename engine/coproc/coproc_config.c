@@ -5,6 +5,7 @@
  * The paper's transcription lost its numbers; the defaults below are our
  * choices, explained in docs/coproc.md (Configuration).
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,13 +116,13 @@ int coproc_config_set(struct coproc_config *c, const char *a, struct ivx_err *er
 			char *end;
 			if (!*v || *v == '-')
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: '%s' is not a number", keys[i].name, v);
+			errno = 0;
 			x = strtoull(v, &end, 0);
 			if (*end)
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: '%s' is not a number", keys[i].name, v);
-			if (x < keys[i].lo || x > keys[i].hi)
-				return ivx_error(err, IVX_EUSAGE, "coproc %s: %llu is outside %llu..%llu", keys[i].name,
-						 (unsigned long long)x, (unsigned long long)keys[i].lo,
-						 (unsigned long long)keys[i].hi);
+			if (errno == ERANGE || x < keys[i].lo || x > keys[i].hi)
+				return ivx_error(err, IVX_EUSAGE, "coproc %s: %s is outside %llu..%llu", keys[i].name, v,
+						 (unsigned long long)keys[i].lo, (unsigned long long)keys[i].hi);
 			if ((!strcmp(keys[i].name, "ignore") || !strcmp(keys[i].name, "tagrate")) && (x & (x - 1)))
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: %llu is not a power of two", keys[i].name,
 						 (unsigned long long)x);

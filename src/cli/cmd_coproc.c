@@ -571,7 +571,7 @@ static const char coproc_help[] =
 	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
 	"                      buffer cam data ucode ignore clock_div policy\n"
 	"                      int_cycles slot_cycles mask_cycles mispredict\n"
-	"                      watchdog timer profile seed)\n"
+	"                      watchdog timer resample profile seed tagrate)\n"
 	"  --json FILE         the profile as JSON (value: loads, overhead_fraction,\n"
 	"                      weighted_error)\n"
 	"  --baseline          value: also run the interrupt-driven sampling profiler\n"
@@ -625,7 +625,7 @@ static int coproc_main(int argc, char **argv)
 			goto out;
 		}
 	if (!fl.program) {
-		cli_error("coproc: --program NAME|FILE is required (value, edge, callstack)");
+		cli_error("coproc: --program NAME|FILE is required (" COPROC_SHIPPED ", or a file)");
 		goto out;
 	}
 	for (int i = 0; i < fl.n_set; i++)
@@ -744,7 +744,9 @@ static const char asm_help[] =
 	"usage: ivx coproc-asm NAME|FILE\n"
 	"Assemble a co-processor program and list it: its settings, the DFE\n"
 	"table and every microinstruction with its address. Errors are\n"
-	"FILE:LINE: message (exit status 2).\n";
+	"FILE:LINE: message (exit status 2). A program that does not fit the\n"
+	"default co-processor (more microinstructions than ucode, more slots\n"
+	"than cam) is listed with a note on stderr naming the -C setting it needs.\n";
 
 static int asm_main(int argc, char **argv)
 {
@@ -805,6 +807,12 @@ static int asm_main(int argc, char **argv)
 		coproc_disasm_insn(p, a, buf, sizeof buf);
 		printf("%4d  %-10s %s\n", a, l ? l : "", buf);
 	}
+	/* A program can be right and still not fit the default co-processor
+	 * (ivx coproc and coproc load would refuse it): say so, and how. */
+	struct coproc_config d;
+	coproc_config_defaults(&d);
+	if (coproc_check(&d, p, &err) < 0)
+		fprintf(stderr, "ivx coproc-asm: note: with the default settings %s\n", err.msg);
 	free(p);
 	return 0;
 }

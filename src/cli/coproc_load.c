@@ -44,7 +44,7 @@ int coproc_load_program(const char *name, struct coproc_prog *out, char *path, s
 		}
 		if (!found)
 			return ivx_error(err, IVX_EUSAGE,
-					 "no co-processor program '%s' (shipped: value, edge, callstack; or give a file)",
+					 "no co-processor program '%s' (shipped: " COPROC_SHIPPED "; or give a file)",
 					 name);
 	}
 	void *data;

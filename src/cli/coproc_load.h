@@ -12,6 +12,9 @@
 #include "base/err.h"
 #include "coproc/coproc_prog.h"
 
+/* The shipped programs (data/coproc/), for messages. */
+#define COPROC_SHIPPED "value, value_topk, value_topk_ipw, edge, callstack"
+
 /* 0, or a negative status with err set ("file:line: message" for an
  * assembly error). `path`, if non-NULL, gets the file it read. */
 int coproc_load_program(const char *name, struct coproc_prog *out, char *path, size_t path_len,

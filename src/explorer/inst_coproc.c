@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/coproc_load.h"
 #include "core/core.h"
 #include "explorer.h"
 #include "inst_coproc.h"
@@ -70,15 +71,19 @@ const struct coproc *xcoproc_engine(const struct xcoproc *xc) { return xc ? xc->
 const char *xcoproc_path(const struct xcoproc *xc) { return xc && xc->prog ? xc->path : NULL; }
 const struct coproc_config *xcoproc_config(const struct xcoproc *xc) { return &xc->cfg; }
 
-int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, const char *path)
+int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, const char *path, struct ivx_err *err)
 {
+	/* checked before the restart: a co-processor the new core could not
+	 * take would leave the session without a run */
+	if (prog && coproc_check(&xc->cfg, prog, err) < 0)
+		return -1;
 	free(xc->prog);
 	xc->prog = NULL;
 	if (!prog)
 		return 0;
 	xc->prog = malloc(sizeof *xc->prog);
 	if (!xc->prog)
-		return -1;
+		return ivx_error(err, IVX_ESYS, "out of memory");
 	*xc->prog = *prog;
 	snprintf(xc->path, sizeof xc->path, "%s", path);
 	return 0;
@@ -86,7 +91,11 @@ int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, cons
 
 int xcoproc_configure(struct xcoproc *xc, const char *a, struct ivx_err *err)
 {
-	return coproc_config_set(&xc->cfg, a, err);
+	struct coproc_config cfg = xc->cfg;
+	if (coproc_config_set(&cfg, a, err) < 0 || (xc->prog && coproc_check(&cfg, xc->prog, err) < 0))
+		return -1;
+	xc->cfg = cfg;
+	return 0;
 }
 
 /* ---- info coproc ---------------------------------------------------------------- */
@@ -98,7 +107,7 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 	const struct xcoproc *xc = explorer_instrument(x, "coproc");
 	const struct coproc *cp = xcoproc_engine(xc);
 	if (!cp) {
-		explorer_printf(x, "No co-processor program (coproc load value|edge|callstack|FILE).\n");
+		explorer_printf(x, "No co-processor program (coproc load NAME|FILE; shipped: " COPROC_SHIPPED ").\n");
 		return 0;
 	}
 	const struct coproc_prog *p = coproc_program(cp);

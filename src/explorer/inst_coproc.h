@@ -16,9 +16,11 @@ struct xcoproc;
 /* The session's co-processor on the current run, NULL when no program is loaded. */
 const struct coproc *xcoproc_engine(const struct xcoproc *xc);
 /* Load (prog non-NULL, copied) or unload (NULL) a program; `path` names it.
- * Takes effect at the next restart. */
-int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, const char *path);
-/* A -C style setting, at the next restart. 0 or -1 with err. */
+ * Takes effect at the next restart. A program the settings cannot run
+ * (coproc_check) is an error, and the old one stays. */
+int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, const char *path, struct ivx_err *err);
+/* A -C style setting, at the next restart. 0 or -1 with err (a bad one,
+ * or one the loaded program cannot run with: the settings stay). */
 int xcoproc_configure(struct xcoproc *xc, const char *assignment, struct ivx_err *err);
 const char *xcoproc_path(const struct xcoproc *xc);
 const struct coproc_config *xcoproc_config(const struct xcoproc *xc);

@@ -233,7 +233,12 @@ int xcmd_execute(struct explorer *x, const char *line, const struct xcmd **cmd)
 	if (cmd)
 		*cmd = c;
 	x->err[0] = 0;
-	int rc = c->exec(x, argc, argv, trimmed);
+	int rc;
+	if (!x->core && !(c->flags & XCMD_NO_RUN))
+		rc = explorer_error(x, "%s: there is no run: the last restart failed (%s); change what made it fail "
+				    "and `restart`", c->name, x->engine_msg);
+	else
+		rc = c->exec(x, argc, argv, trimmed);
 	free(copy);
 	free(trimmed);
 	free(argv);

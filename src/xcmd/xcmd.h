@@ -27,6 +27,8 @@ enum {
 	XCMD_REPEAT = 1,   /* Enter on an empty line repeats it (stepping commands) */
 	XCMD_FORMAT = 2,   /* takes gdb's /FORMAT after its name (print/x, x/4x): argv[0]
 	                    * is the word as typed, "print/x" */
+	XCMD_NO_RUN = 4,   /* works without a run (after a restart that failed): the
+	                    * others are refused then, as they read the core */
 };
 
 struct xcmd {

@@ -276,6 +276,12 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 		bp.at_end = phase;
 	else if (bp.cond && (xexpr_uses(bp.cond, "latency") || xexpr_uses(bp.cond, "end")))
 		bp.at_end = 1;
+	if (bp.at_end && kind >= XEV_INSTRUMENT) {
+		/* (an instrument reports a moment: it has no end to catch) */
+		xexpr_free(bp.cond);
+		return explorer_error(x, "catch %s: that event is a moment and has no end; catch %s stops at it",
+				      xev_name(kind), xev_name(kind));
+	}
 	if (bp.at_end && kind != XEV_OVERLAP && kind != XEV_INTERVAL)
 		snprintf(bp.where, sizeof bp.where, "%s end", xev_name(kind));
 	char note[200] = "";

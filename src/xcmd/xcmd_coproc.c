@@ -3,7 +3,7 @@
  * co-processor, change its settings or switch it off; each restarts the
  * run (the co-processor watches a run from its first cycle).
  *
- *   coproc load NAME|FILE    value, edge, callstack or a .s file
+ *   coproc load NAME|FILE    a shipped program (value, edge, ...) or a .s file
  *   coproc set KEY=VALUE     buffer, cam, clock_div, policy, ... (ivx coproc --help)
  *   coproc off
  */
@@ -38,19 +38,19 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 		char path[256];
 		if (coproc_load_program(argv[2], &prog, path, sizeof path, &err) < 0)
 			return explorer_error(x, "%s", err.msg);
-		if (xcoproc_set_program(xc, &prog, path) < 0)
-			return explorer_error(x, "out of memory");
+		if (xcoproc_set_program(xc, &prog, path, &err) < 0)
+			return explorer_error(x, "%s (the co-processor is as it was)", err.msg);
 		snprintf(msg, sizeof msg, "Co-processor program %s loaded from %s", prog.name, path);
 		return restart(x, msg);
 	}
 	if (!strcmp(argv[1], "set") && argc == 3) {
 		if (xcoproc_configure(xc, argv[2], &err) < 0)
-			return explorer_error(x, "%s", err.msg);
+			return explorer_error(x, "%s (the co-processor is as it was)", err.msg);
 		snprintf(msg, sizeof msg, "Co-processor %s", argv[2]);
 		return restart(x, msg);
 	}
 	if (!strcmp(argv[1], "off") && argc == 2) {
-		xcoproc_set_program(xc, NULL, NULL);
+		xcoproc_set_program(xc, NULL, NULL, &err);
 		return restart(x, "Co-processor off");
 	}
 	return explorer_error(x, "usage: coproc load NAME|FILE | coproc set KEY=VALUE | coproc off");
@@ -58,8 +58,9 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 
 static const struct xcmd coproc_cmd = {
 	.name = "coproc",
+	.flags = XCMD_NO_RUN,
 	.usage = "coproc load NAME|FILE | set KEY=VALUE | off",
-	.summary = "load a profiling program into the co-processor (value, edge, callstack, FILE), set it, or switch it off",
+	.summary = "load a profiling program into the co-processor (" COPROC_SHIPPED ", FILE), set it, or switch it off",
 	.help = "Each restarts the run. `info coproc` shows the co-processor, the coproc pane its slots;\n"
 		"`catch coproc-interrupt` stops when its microcode interrupts the main processor.",
 	.complete = XC_FILE,

@@ -40,6 +40,7 @@ static int help_exec(struct explorer *x, int argc, char **argv, const char *args
 
 static const struct xcmd help_cmd = {
 	.name = "help", .aliases = "h", .usage = "help [COMMAND]",
+	.flags = XCMD_NO_RUN,
 	.summary = "list the commands, or describe one",
 	.complete = XC_COMMAND, .exec = help_exec,
 };

@@ -31,6 +31,7 @@ static int layout_exec(struct explorer *x, int argc, char **argv, const char *ar
 
 static const struct xcmd layout_cmd = {
 	.name = "layout", .usage = "layout [NAME]",
+	.flags = XCMD_NO_RUN,
 	.summary = "switch the screen layout (no NAME: list them)",
 	.help = "Layouts: default rob timeline fmt cpi code annotate, or a pane name to show it alone.\n"
 		"Panes that do not fit the terminal are dropped, least important first.",
@@ -52,6 +53,7 @@ static int focus_exec(struct explorer *x, int argc, char **argv, const char *arg
 
 static const struct xcmd focus_cmd = {
 	.name = "focus", .aliases = "fs", .usage = "focus PANE|next",
+	.flags = XCMD_NO_RUN,
 	.summary = "give a pane the focus: PgUp/PgDn scroll it, Ctrl-X KEY and F2 go to it",
 	.complete = XC_PANE, .exec = focus_exec,
 };
@@ -72,6 +74,7 @@ static int zoom_exec(struct explorer *x, int argc, char **argv, const char *args
 
 static const struct xcmd zoom_cmd = {
 	.name = "zoom", .usage = "zoom [PANE]",
+	.flags = XCMD_NO_RUN,
 	.summary = "show the focused pane (or PANE) full screen; again to go back",
 	.complete = XC_PANE, .exec = zoom_exec,
 };
@@ -88,6 +91,7 @@ static int refresh_exec(struct explorer *x, int argc, char **argv, const char *a
 
 static const struct xcmd refresh_cmd = {
 	.name = "refresh", .usage = "refresh",
+	.flags = XCMD_NO_RUN,
 	.summary = "redraw the whole screen (also Ctrl-L)",
 	.exec = refresh_exec,
 };

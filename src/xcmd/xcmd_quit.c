@@ -12,6 +12,7 @@ static int quit_exec(struct explorer *x, int argc, char **argv, const char *args
 
 static const struct xcmd quit_cmd = {
 	.name = "quit", .aliases = "q exit", .usage = "quit",
+	.flags = XCMD_NO_RUN,
 	.summary = "leave the explorer",
 	.exec = quit_exec,
 };

@@ -20,6 +20,7 @@ static int restart_exec(struct explorer *x, int argc, char **argv, const char *a
 
 static const struct xcmd restart_cmd = {
 	.name = "restart", .usage = "restart",
+	.flags = XCMD_NO_RUN,
 	.summary = "start the program again and stop at cycle 0",
 	.exec = restart_exec,
 };
@@ -34,6 +35,7 @@ static int run_exec(struct explorer *x, int argc, char **argv, const char *args)
 
 static const struct xcmd run_cmd = {
 	.name = "run", .aliases = "r", .usage = "run",
+	.flags = XCMD_NO_RUN,
 	.summary = "start the program again and continue until a breakpoint, the end or Ctrl-C",
 	.exec = run_exec,
 };

@@ -181,6 +181,7 @@ config:;
 
 static const struct xcmd set_cmd = {
 	.name = "set", .usage = "set NAME VALUE | set SECTION.KEY VALUE",
+	.flags = XCMD_NO_RUN,
 	.summary = "change an explorer setting or (from the next restart) the machine",
 	.help =
 	"Settings:\n"

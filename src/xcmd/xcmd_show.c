@@ -80,7 +80,7 @@ static const struct xcmd show_cmd = {
 	"Panes: rob timeline fmt (sfmt: the shared-FMT view) cpistack code events\n"
 	"(charges: with each accounting method's charge per event; code-misses,\n"
 	"code-stalls: the code with miss events or stall cycles per instruction)\n"
-	"console. The width is `set width` (default 100); the rows are the pane's\n"
+	"console, and the instruments' sampler annotate coproc strat. The width is `set width` (default 100); the rows are the pane's\n"
 	"own unless given or set with `set height`.",
 	.complete = XC_SHOW, .exec = show_exec,
 };

@@ -30,6 +30,7 @@ static int source_exec(struct explorer *x, int argc, char **argv, const char *ar
 
 static const struct xcmd source_cmd = {
 	.name = "source", .usage = "source FILE",
+	.flags = XCMD_NO_RUN,
 	.summary = "run the commands in FILE (stops at the first error)",
 	.complete = XC_FILE, .exec = source_exec,
 };
@@ -43,6 +44,7 @@ static int echo_exec(struct explorer *x, int argc, char **argv, const char *args
 
 static const struct xcmd echo_cmd = {
 	.name = "echo", .usage = "echo TEXT",
+	.flags = XCMD_NO_RUN,
 	.summary = "print TEXT",
 	.exec = echo_exec,
 };

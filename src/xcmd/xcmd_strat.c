@@ -49,6 +49,7 @@ static int strat_exec(struct explorer *x, int argc, char **argv, const char *arg
 
 static const struct xcmd strat_cmd = {
 	.name = "strat", .usage = "strat [SPEC [value|edge|call[,...]] [charge] | off]",
+	.flags = XCMD_NO_RUN,
 	.summary = "choose a stratified-sampling stream compressor (restarts the run)",
 	.help = "SPEC as for ivx strat: R256, P256, CR256, D256, H[P256]2048, T2[256]2048/2,\n"
 		"with +A16 for a second level, or CM1024x4 / SS512. The profile is value\n"
