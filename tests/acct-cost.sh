@@ -1,11 +1,11 @@
 #!/bin/sh
-# acct-cost.sh DRIVER — the five accounting units' cost in host
+# acct-cost.sh DRIVER — the six accounting units' cost in host
 # instructions (make acct-cost; needs valgrind).
 #
 # For every workload of data/bin/MANIFEST (default arguments; the -On
 # variants, kernels and selftest left out), callgrind counts the host
 # instructions core_run executes over ACCT_COST_CYCLES cycles (default
-# 1 M) without observers and with the five units as one set
+# 1 M) without observers and with the six units as one set
 # (tests/tools/acct_cost.c). Unlike CPU time, these counts are the same
 # on every run, whatever else the machine does; they are not time (the
 # units' code runs at a different rate per instruction than the core's),

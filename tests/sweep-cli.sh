@@ -3,15 +3,18 @@
 #   - a spec of 2 programs x 2 configs expands to 4 jobs (--list), runs under
 #     GNU parallel into one JSON line per job, in job order, with the point,
 #     the command line, cycles, instructions, CPI and every method's stack;
-#   - a sweep is deterministic: -j 1, -j 2 and each --job I alone write the
-#     same bytes;
+#   - a sweep is deterministic: -j1 (the attached form), -j 2 and each
+#     --job I alone write the same bytes;
 #   - --merge tabulates lines in any order (text, CSV, Markdown, JSON lines),
 #     says when jobs are missing or repeated, and makes a column of every
-#     method it finds (one it has never heard of too);
+#     method it finds (one it has never heard of too); a --select or --value
+#     naming nothing in the lines, or two output formats, is an error that
+#     says what there is; no line at all is said, with status 1;
 #   - a failing job is a line with its error, and the sweep exits 1;
 #   - arguments reach ivx as written: no shell ever sees them;
 #   - --slurm writes an array of 0..N-1 whose tasks, run by hand with
-#     SLURM_ARRAY_TASK_ID set, and whose merge give the parallel run's lines
+#     SLURM_ARRAY_TASK_ID set (no submit.sh: a task makes its results
+#     folder), and whose merge give the parallel run's lines
 #     byte for byte (tests/sweep-slurm.sh submits them to a real Slurm);
 #   - a bad spec is one "file:line: message" line and status 2.
 IVX=${1:-${IVX:-build/ivx}}
@@ -76,8 +79,9 @@ assert lines[0]["cycles"] != lines[1]["cycles"] or lines[2]["cycles"] != lines[3
 PY
 
 # deterministic: one at a time, and each job alone, give the same bytes
-"$IVX" sweep -j 1 --results "$tmp/r1.jsonl" "$tmp/small.spec" 2>/dev/null
-if cmp -s "$tmp/r1.jsonl" "$tmp/r2.jsonl"; then ok; else bad "-j 1 and -j 2 differ"; fi
+# (-j1 attached, as make and parallel take it; -j 1 apart is run below)
+"$IVX" sweep -j1 --results "$tmp/r1.jsonl" "$tmp/small.spec" 2>"$tmp/err"
+if cmp -s "$tmp/r1.jsonl" "$tmp/r2.jsonl"; then ok; else bad "-j1 and -j 2 differ: $(cat "$tmp/err")"; fi
 : >"$tmp/each.jsonl"
 for i in 3 1 0 2; do "$IVX" sweep --job $i --results "$tmp/each.jsonl" "$tmp/small.spec"; done
 sort "$tmp/each.jsonl" >"$tmp/each.sorted"
@@ -124,6 +128,32 @@ if [ $? = 1 ] && grep -q '1 of 4 jobs have no result line (the first: job 1)' "$
 else bad "merge with a job missing: $(cat "$tmp/err")"; fi
 cat "$tmp/r2.jsonl" "$tmp/r2.jsonl" | "$IVX" sweep --merge - >/dev/null 2>"$tmp/err"
 if [ $? = 1 ] && grep -q '4 result lines repeat a job' "$tmp/err"; then ok; else bad "merge with repeats: $(cat "$tmp/err")"; fi
+# no line at all: all jobs missing, said in one line, status 1, no table
+: >"$tmp/empty.jsonl"
+"$IVX" sweep --merge "$tmp/empty.jsonl" >"$tmp/out" 2>"$tmp/err"
+if [ $? = 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+   grep -q "^ivx: sweep --merge: no result lines in $tmp/empty.jsonl$" "$tmp/err"; then ok
+else bad "merge of an empty file: $(cat "$tmp/out" "$tmp/err")"; fi
+
+# typos in the options: status 2, one line saying what there is, no table
+check_merge() {   # MESSAGE-PATTERN ARGS...
+    pat=$1; shift
+    "$IVX" sweep --merge "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ $st = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^ivx: sweep.*$pat" "$tmp/err"; then ok
+    else bad "merge $* (want: $pat), status $st: $(cat "$tmp/out" "$tmp/err")"; fi
+}
+check_merge '--value nonsense: .*(they have: cpi, components\.base, .*max_error, max_error_inverse)$' \
+    --value nonsense "$tmp/r2.jsonl"
+check_merge "--select foo=bar: the lines have no dimension 'foo' (they have: program, config, command)$" \
+    --select foo=bar "$tmp/r2.jsonl"
+check_merge '--select config=rob65: no line has config=rob65 (its labels: default, rob64)$' \
+    --select config=rob64 --select config=rob65 "$tmp/r2.jsonl"
+check_merge '--csv and --md cannot be combined' --csv --md "$tmp/r2.jsonl"
+check_merge '--md and --jsonl cannot be combined' --md --jsonl "$tmp/r2.jsonl"
+"$IVX" sweep --merge --csv --csv "$tmp/r2.jsonl" >"$tmp/t2.csv" 2>"$tmp/err"
+if cmp -s "$tmp/t2.csv" "$tmp/t.csv"; then ok; else bad "--csv given twice: $(cat "$tmp/err")"; fi
+
 echo 'not json' >"$tmp/junk"
 "$IVX" sweep --merge "$tmp/junk" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ] && grep -q "junk:1: not a sweep result line" "$tmp/err"; then ok; else bad "merge of junk: $(cat "$tmp/err")"; fi
@@ -175,7 +205,7 @@ PY
 if [ $? = 0 ] && grep -q '^#SBATCH --array=0-3$' "$tmp/sl/sweep.sbatch" && [ -x "$tmp/sl/submit.sh" ] &&
    sh -n "$tmp/sl/sweep.sbatch" && sh -n "$tmp/sl/merge.sbatch" && sh -n "$tmp/sl/submit.sh"
 then ok; else bad "--slurm scripts: $(cat "$tmp/out" "$tmp/err")"; fi
-mkdir -p "$tmp/sl/results"
+[ ! -e "$tmp/sl/results" ] || bad "--slurm made results/ (a task is to make it)"
 for i in 2 0 3 1; do
     (cd / && SLURM_ARRAY_TASK_ID=$i sh "$tmp/sl/sweep.sbatch") || bad "array task $i"
 done
@@ -215,7 +245,8 @@ printf '# nothing\n' >"$tmp/empty.spec"
 if [ $? = 2 ] && grep -q "^ivx: $tmp/empty.spec: no \[program\] section" "$tmp/err"; then ok; else bad "empty spec: $(cat "$tmp/err")"; fi
 
 # bad command lines: status 2, one line
-for args in "" "--job 4 $tmp/small.spec" "--job x $tmp/small.spec" "-j 0 $tmp/small.spec" "--merge" \
+for args in "" "--job 4 $tmp/small.spec" "--job x $tmp/small.spec" "-j 0 $tmp/small.spec" "-j0 $tmp/small.spec" \
+            "-jx $tmp/small.spec" "--merge" \
             "--csv $tmp/small.spec" "--list --merge $tmp/small.spec" "--bogus $tmp/small.spec" \
             "$tmp/nonexistent.spec" "--merge --select nokey $tmp/r2.jsonl" "--merge $tmp/nonexistent.jsonl"; do
     # shellcheck disable=SC2086

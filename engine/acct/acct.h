@@ -220,7 +220,7 @@ void acct_overlap_get(const struct acct_overlap *o, struct acct_overlap_stats *o
 
 /* ---- all of them on one simulation ---------------------------------------- */
 
-/* The five units and the overlap measurement behind one observer, which
+/* The six units and the overlap measurement behind one observer, which
  * hands each unit only the events it reads (most instruction events are
  * of no interest to any unit), so attaching all of them costs little more
  * than attaching one. The units stay individually readable. */
@@ -240,7 +240,7 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 /* = acct_set_new_opts(cfg, ACCT_SET_OVERLAP, err) */
 struct acct_set *acct_set_new(const struct machine_config *cfg, struct ivx_err *err);
 /* The same without the acct_overlap measurement (acct_set_overlap is NULL):
- * the five units alone, as `make bench` times them. */
+ * the six units alone, as `make bench` times them. */
 struct acct_set *acct_set_new_units(const struct machine_config *cfg, struct ivx_err *err);
 void acct_set_free(struct acct_set *s);
 const struct core_observer *acct_set_observer(struct acct_set *s);

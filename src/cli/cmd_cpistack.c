@@ -453,8 +453,8 @@ static void collect(struct measured *m, const struct stackrun *sr, int no_ref)
 	m->first = no_ref ? 2 : 0;
 }
 
-/* --bench: the same simulation without observers and with the five units
- * (no overlap measurement), alternately, five times each, one at a time;
+/* --bench: the same simulation without observers and with the six units
+ * (acct_set_new_units: no overlap measurement), alternately, five times each, one at a time;
  * the least CPU time of the timing loop of each (noise on a shared
  * machine only ever adds time, so the minimum is the steadiest figure).
  * Under callgrind, once each, one dump per run (cli.h). */
@@ -499,7 +499,7 @@ static int run_bench(struct stackrun *sr)
 	/* the cost both ways: time added, and speed lost (the share of the
 	 * timing model's cycles per second the units take away) */
 	int timed = best[0] > 0 && best[1] > 0;
-	printf("%s: %llu cycles; timing model %.3f s (%.2f M cycles/s), with the five units %.3f s "
+	printf("%s: %llu cycles; timing model %.3f s (%.2f M cycles/s), with the six units %.3f s "
 	       "(%.2f M cycles/s): time %+.1f%%, speed %+.1f%%\n", program_name(sr->prog),
 	       (unsigned long long)cycles, best[0], timed ? (double)cycles / best[0] / 1e6 : 0.0, best[1],
 	       timed ? (double)cycles / best[1] / 1e6 : 0.0, timed ? 100.0 * (best[1] / best[0] - 1.0) : 0.0,
@@ -563,7 +563,8 @@ const struct cli_command cmd_cpistack_entry = {
 	"Run PROG on the timing model with six CPI accounting units observing\n"
 	"the same simulation (naive, naive non-spec, IBM POWER5, FMT, sFMT of\n"
 	"Eyerman et al., ASPLOS 2006, and ivx counters, ours) and, in parallel,\n"
-	"the 13 simulations of the reference stacks (see `ivx refstack --help`).\n"
+	"the other simulations of the reference stacks (see `ivx refstack --help`):\n"
+	"12 simulations in all, the one with the units included; 13 with --ref-fu.\n"
 	"Prints the stacks side by side in CPI and % of CPI, each method's\n"
 	"maximum component error (|component - reference component| / reference\n"
 	"CPI), the fraction of cycles where a frontend miss penalty overlaps a\n"
@@ -574,7 +575,7 @@ const struct cli_command cmd_cpistack_entry = {
 	"  --svg FILE          draw normalized stacked bars per method\n"
 	"  --no-ref            only the counter stacks (one simulation)\n"
 	"  --summary           one tab-separated line (for make validate)\n"
-	"  --bench             time the simulation without and with the five units\n"
+	"  --bench             time the simulation without and with the six units\n"
 	"                      (least CPU time of 5 runs each; for make bench)\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
 	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"

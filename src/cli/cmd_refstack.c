@@ -2,9 +2,10 @@
  * cmd_refstack.c — `ivx refstack`: the simulation-based reference CPI
  * stacks, and the set-up both it and `ivx cpistack` use (cpistack.h).
  *
- * The 13 simulations of the two sequences run on a pool of threads (one
- * per host core by default). Each owns its guest; the guest's output is
- * dropped, since 13 copies of it would only get in the way.
+ * The 13 runs of the two sequences (12 simulations: without --ref-fu the
+ * +fu run is the base run) run on a pool of threads (one per host core by
+ * default). Each owns its guest; the guest's output is dropped, since a
+ * dozen copies of it would only get in the way.
  */
 #include <stdlib.h>
 #include <string.h>

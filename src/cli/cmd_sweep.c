@@ -41,6 +41,7 @@ struct sweep_args {
 	const char *results;          /* --results FILE */
 	const char *slurm_dir;        /* --slurm DIR */
 	struct sweep_merge_opts m;
+	const char *format_opt;       /* the --csv, --md or --jsonl given, if any */
 	char **files;                 /* SPEC, or the --merge inputs */
 	int n_files;
 };
@@ -583,7 +584,12 @@ static int do_slurm(const struct sweep_spec *s, const char *spec_path, const cha
 		   "#SBATCH --cpus-per-task=1\n", (unsigned long long)s->n_jobs - 1);
 	fputs("set -u\ncd ", f);
 	shell_quote(f, cwd);
-	fputs(" || exit 1\ni=$SLURM_ARRAY_TASK_ID\nout=", f);
+	/* the task makes its results folder itself, so that a task run by hand
+	 * (SLURM_ARRAY_TASK_ID=I sh sweep.sbatch) works without submit.sh;
+	 * mkdir -p is safe with the other tasks doing the same at once */
+	fputs(" || exit 1\ni=$SLURM_ARRAY_TASK_ID\nmkdir -p ", f);
+	shell_quote(f, dir);
+	fputs("/results || exit 1\nout=", f);
 	shell_quote(f, dir);
 	fputs("/results/task-$i.jsonl\nrm -f \"$out\"\nexec ", f);
 	shell_quote(f, exe);
@@ -641,11 +647,25 @@ out:
 
 /* ---- the command ----------------------------------------------------------------- */
 
+/* --csv, --md or --jsonl: one of them (the same one twice is harmless). */
+static int set_format(struct sweep_args *a, const char *opt, enum sweep_format f)
+{
+	if (a->format_opt && strcmp(a->format_opt, opt)) {
+		cli_error("sweep: %s and %s cannot be combined: give one output format", a->format_opt, opt);
+		return -1;
+	}
+	a->format_opt = opt;
+	a->m.format = f;
+	return 0;
+}
+
 static int parse_args(struct sweep_args *a, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		/* -jN, attached as make and parallel take it */
+		const char *attached = !strncmp(o, "-j", 2) && o[2] ? o + 2 : NULL;
 		int takes = !strcmp(o, "--job") || !strcmp(o, "-j") || !strcmp(o, "--jobs") || !strcmp(o, "--results") ||
 			    !strcmp(o, "--slurm") || !strcmp(o, "--select") || !strcmp(o, "--value");
 		if (takes && !val) {
@@ -656,27 +676,27 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 			a->list = 1;
 		else if (!strcmp(o, "--merge"))
 			a->merge = 1;
-		else if (!strcmp(o, "--csv"))
-			a->m.format = SWEEP_CSV;
-		else if (!strcmp(o, "--md"))
-			a->m.format = SWEEP_MD;
-		else if (!strcmp(o, "--jsonl"))
-			a->m.format = SWEEP_JSONL;
-		else if (!strcmp(o, "--job")) {
+		else if (!strcmp(o, "--csv") || !strcmp(o, "--md") || !strcmp(o, "--jsonl")) {
+			enum sweep_format f = !strcmp(o, "--csv") ? SWEEP_CSV : !strcmp(o, "--md") ? SWEEP_MD : SWEEP_JSONL;
+			if (set_format(a, o, f) < 0)
+				return -1;
+		} else if (!strcmp(o, "--job")) {
 			if (cli_parse_u64(val, &a->job) < 0) {
 				cli_error("sweep: --job takes a job number (got '%s')", val);
 				return -1;
 			}
 			a->have_job = 1;
 			i++;
-		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+		} else if (attached || !strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+			const char *num = attached ? attached : val;
 			uint64_t n;
-			if (cli_parse_u64(val, &n) < 0 || n < 1 || n > 4096) {
-				cli_error("sweep: %s takes a number of jobs at once, 1 to 4096 (got '%s')", o, val);
+			if (cli_parse_u64(num, &n) < 0 || n < 1 || n > 4096) {
+				cli_error("sweep: %s takes a number of jobs at once, 1 to 4096 (got '%s')",
+					  attached ? "-j" : o, num);
 				return -1;
 			}
 			a->jobs = (int)n;
-			i++;
+			i += !attached;
 		} else if (!strcmp(o, "--results")) {
 			a->results = argv[++i];
 		} else if (!strcmp(o, "--slurm")) {
@@ -766,7 +786,7 @@ const struct cli_command cmd_sweep_entry = {
 	"their product. Each job writes one JSON line: the point, the command line,\n"
 	"cycles, instructions, CPI and the command's whole JSON (every method's CPI\n"
 	"stack for cpistack). docs/sweep.md describes the spec and the lines.\n\n"
-	"  -j, --jobs N        jobs at once (default: the host's processors)\n"
+	"  -j, --jobs N        jobs at once (default: the host's processors); -jN too\n"
 	"  --results FILE      where the lines go (default stdout); with --job the\n"
 	"                      line is appended\n"
 	"  --slurm DIR         write DIR/sweep.sbatch (#SBATCH --array=0-(N-1), task I\n"
@@ -774,11 +794,14 @@ const struct cli_command cmd_sweep_entry = {
 	"                      DIR/submit.sh, which submits both\n"
 	"  --merge FILE...     result lines (any order, - = stdin) as a table in job\n"
 	"                      order: text (default), --csv (every number), --md, or\n"
-	"                      --jsonl (the lines); exit 1 if jobs are missing\n"
-	"  --select KEY=VALUE  only the rows whose point has this value (repeatable)\n"
+	"                      --jsonl (the lines), one of them; exit 1 if jobs are\n"
+	"                      missing (the table printed anyway) or there is no line\n"
+	"  --select KEY=VALUE  only the rows whose point has this value (repeatable);\n"
+	"                      a KEY or VALUE no line has is an error\n"
 	"  --value PATH        what the method columns show: a number in each method's\n"
-	"                      JSON (default max_error, in %; e.g. cpi, components.l2d)\n\n"
-	"Exit status: 0; 1 when jobs failed (their lines say why); 2 on a bad spec\n"
-	"(file:line: message) or bad options.\n",
+	"                      JSON (default max_error, in %; e.g. cpi, components.l2d);\n"
+	"                      one no method has is an error\n\n"
+	"Exit status: 0; 1 when jobs failed (their lines say why) or --merge finds\n"
+	"jobs missing; 2 on a bad spec (file:line: message) or bad options.\n",
 	.main = cmd_sweep_main,
 };

@@ -1,7 +1,7 @@
 /*
  * cpistack.h — what `ivx cpistack` and `ivx refstack` share: one program,
- * one machine, and the 13 simulations of the reference sequences
- * (refstack.h), run in parallel; the run of the machine as configured can
+ * one machine, and the simulations of the reference sequences
+ * (refstack.h: 13 runs, 12 simulations unless --ref-fu), run in parallel; the run of the machine as configured can
  * carry observers (the accounting units).
  *
  * cmd_refstack.c implements this and the refstack command; cmd_cpistack.c

@@ -162,18 +162,26 @@ static const char *point_value(const struct row *r, const char *key)
 	return json_string(json_get(json_get(r->v, "point"), key));
 }
 
+/* The KEY of a --select KEY=VALUE into key; its VALUE, or NULL when the
+ * KEY does not fit (no dimension is that long). */
+static const char *select_split(const char *sel, char *key, size_t len)
+{
+	const char *eq = strchr(sel, '=');
+	size_t kl = (size_t)(eq - sel);
+	if (kl >= len)
+		return NULL;
+	memcpy(key, sel, kl);
+	key[kl] = '\0';
+	return eq + 1;
+}
+
 static int selected(const struct row *r, const struct sweep_merge_opts *o)
 {
 	for (int i = 0; i < o->n_select; i++) {
-		const char *eq = strchr(o->select[i], '=');
 		char key[256];
-		size_t kl = (size_t)(eq - o->select[i]);
-		if (kl >= sizeof key)
-			return 0;
-		memcpy(key, o->select[i], kl);
-		key[kl] = '\0';
-		const char *v = point_value(r, key);
-		if (!v || strcmp(v, eq + 1))
+		const char *want = select_split(o->select[i], key, sizeof key);
+		const char *v = want ? point_value(r, key) : NULL;
+		if (!v || strcmp(v, want))
 			return 0;
 	}
 	return 1;
@@ -206,6 +214,23 @@ static void names_free(struct names *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->s[i]);
 	free(l->s);
+}
+
+/* "a, b, c" (malloc'd; NULL when out of memory), for an error line. */
+static char *names_join(const struct names *l)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < l->n; i++)
+		fprintf(f, "%s%s", i ? ", " : "", l->s[i]);
+	if (fclose(f) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 /* A dotted path ("components.l2d") inside v. */
@@ -242,6 +267,75 @@ static int add_leaves(struct names *l, const struct json_val *v, const char *pre
 static const struct json_val *methods_of(const struct row *r)
 {
 	return json_get(json_get(r->v, "result"), "methods");
+}
+
+/* ---- checking the options against the lines -------------------------------- */
+
+/* Each --select names a dimension of the lines and a label one of them has:
+ * a typo would otherwise print an empty table. 0, or -1 after an error
+ * line naming the dimensions (or the dimension's labels) there are. */
+static int check_select(const struct table *t, const struct sweep_merge_opts *o)
+{
+	int rc = 0;
+	for (int i = 0; i < o->n_select && rc == 0; i++) {
+		char key[256];
+		const char *want = select_split(o->select[i], key, sizeof key);
+		struct names dims = { 0 }, labels = { 0 };
+		int known = 0, matched = 0;
+		for (size_t r = 0; r < t->n; r++) {
+			const struct json_val *p = json_get(t->r[r].v, "point");
+			for (size_t k = 0; k < json_count(p); k++)
+				names_add(&dims, json_key_at(p, k));
+			const char *v = want ? point_value(&t->r[r], key) : NULL;
+			if (v) {
+				known = 1;
+				matched |= !strcmp(v, want);
+				names_add(&labels, v);
+			}
+		}
+		if (!known || !matched) {
+			char *list = names_join(known ? &labels : &dims);
+			if (!known)
+				cli_error("sweep --merge: --select %s: the lines have no dimension '%s' (they have: %s)",
+					  o->select[i], want ? key : o->select[i], list ? list : "?");
+			else
+				cli_error("sweep --merge: --select %s: no line has %s=%s (its labels: %s)", o->select[i],
+					  key, want, list ? list : "?");
+			free(list);
+			rc = -1;
+		}
+		names_free(&dims);
+		names_free(&labels);
+	}
+	return rc;
+}
+
+/* --value names a number of some method's object: otherwise every method
+ * column would silently go. 0, or -1 after an error line naming the
+ * numbers the methods have. */
+static int check_value(const struct table *t, const char *value)
+{
+	struct names leaves = { 0 };
+	for (size_t r = 0; r < t->n; r++) {
+		const struct json_val *m = methods_of(&t->r[r]);
+		for (size_t k = 0; k < json_count(m); k++) {
+			if (json_type(get_path(json_at(m, k), value)) == JSON_NUMBER) {
+				names_free(&leaves);
+				return 0;
+			}
+			add_leaves(&leaves, json_at(m, k), "");
+		}
+	}
+	char *list = names_join(&leaves);
+	if (!leaves.n)
+		cli_error("sweep --merge: --value %s: no line has per-method results (result.methods, as "
+			  "`ivx cpistack` writes)", value);
+	else
+		cli_error("sweep --merge: --value %s: no method has this number (they have: %s)", value,
+			  list ? list : "?");
+	free(list);
+	names_free(&leaves);
+	return -1;
 }
 
 /* ---- cells ---------------------------------------------------------------- */
@@ -524,6 +618,16 @@ int sweep_merge(const struct sweep_merge_opts *o, char *const *files, int n, FIL
 	for (int i = 0; i < n && rc == 0; i++)
 		if (read_file(&t, files[i]) < 0)
 			rc = 2;
+	if (rc == 0 && !t.n) {
+		/* all jobs missing (tasks that never ran leave empty files): the
+		 * status of missing jobs, but no table, since it would be a header */
+		cli_error("sweep --merge: no result lines in %s", n == 1 ? (strcmp(files[0], "-") ? files[0] : "stdin") :
+								 "any of the files");
+		rc = 1;
+	}
+	if (rc == 0 && (check_select(&t, o) < 0 ||
+			((o->format == SWEEP_TEXT || o->format == SWEEP_MD) && o->value && check_value(&t, o->value) < 0)))
+		rc = 2;
 	if (rc) {
 		table_free(&t);
 		return rc;

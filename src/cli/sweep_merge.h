@@ -27,8 +27,10 @@ struct sweep_merge_opts {
 
 /* Read the result lines of files[0..n) ("-" = stdin) and print the table on
  * out. Returns 0; 1 when jobs of a sweep are missing or repeated (said on
- * stderr, the table is printed all the same); 2 after an error line (an
- * unreadable file, a line that is not a result, a bad --select). */
+ * stderr, the table is printed all the same), or when there is no line at
+ * all (said, nothing printed); 2 after an error line (an unreadable file, a
+ * line that is not a result, a --select of a dimension or label no line
+ * has, a --value no method has). */
 int sweep_merge(const struct sweep_merge_opts *o, char *const *files, int n, FILE *out);
 
 #endif

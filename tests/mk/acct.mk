@@ -1,7 +1,7 @@
 # acct.mk — CPI-stack accounting (engine/acct/, ivx cpistack / refstack).
 #
 #   acct-cli       the two commands end to end: text, JSON, SVG, bad input
-#   acct-bench     what the five accounting units cost in timing-mode speed
+#   acct-bench     what the six accounting units cost in timing-mode speed
 #   acct-cost      the same cost in host instructions under callgrind:
 #                  repeatable, unlike time (not in make bench: needs valgrind)
 #   acct-validate  accuracy against the reference stacks over the whole suite

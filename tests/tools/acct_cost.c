@@ -1,7 +1,7 @@
 /*
  * acct_cost.c — the driver tests/acct-cost.sh counts host instructions of:
  * run the timing model on PROG for CYCLES cycles, without observers
- * (units = 0) or with the five accounting units as one set (units = 1).
+ * (units = 0) or with the six accounting units as one set (units = 1).
  * Only core_run is meant to be measured (callgrind --toggle-collect).
  *
  *   acct_cost UNITS CYCLES PROG [ARGS...]
