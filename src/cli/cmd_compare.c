@@ -637,7 +637,7 @@ const struct cli_command cmd_compare_entry = {
 	"other run options written on one side only apply to both; written on\n"
 	"both, each side has its own. Guest arguments without a / are the same\n"
 	"for both. The program's own output is discarded.\n\n"
-	"  --method NAME       one CPI stack: naive, naive_nonspec, power5, fmt, sfmt\n"
+	"  --method NAME       one CPI stack: naive, naive_nonspec, power5, fmt, sfmt, ivx\n"
 	"  --json FILE         everything as JSON\n"
 	"  --svg FILE          the two runs' CPI stacks as bars on one scale\n"
 	"  --timeline          ... instead, the two runs' timelines (with --svg)\n"

@@ -1,6 +1,6 @@
 /*
  * inst_acct.c — the explorer's accounting instrument (see inst_acct.h):
- * one acct_set, which runs the five units behind a single observer and
+ * one acct_set, which runs the six units behind a single observer and
  * hands each only the events it reads.
  */
 #include <stdlib.h>
@@ -33,7 +33,7 @@ static int xacct_attach(void *self, struct core *c, struct ivx_err *err)
 	struct xacct *xa = self;
 	/* The old set observed a core that is gone. */
 	acct_set_free(xa->set);
-	/* the five units (no pane shows the overlap measurement), with FMT
+	/* the six units (no pane shows the overlap measurement), with FMT
 	 * rows for wrong-path branches, as the pane teaches the hardware */
 	xa->set = acct_set_new_opts(core_config(c), ACCT_SET_ALL_PATHS, err);
 	if (!xa->set)
