@@ -46,6 +46,13 @@ script "$K3" 0 "true cost: 254 cycles" "catch l2d if sym == \"loop\"" "continue"
 # the last catch's event after stepping past its end (it was in progress
 # at the stop)
 script "$K3" 0 "last catch: l2d at cycle" "catch l2d if sym == \"loop\"" "continue" "delete" "step 400" "info cost"
+# ... but one caught as it began and gone from the pane before its end was
+# seen there cannot be measured: said so, not "still in progress"
+K4="data/bin/kernels/k4_overlapping_dmiss -- miss 100"
+script "$K4" 1 "that l2d has left the events pane (it keeps the newest 1024) before its end was seen" \
+    "catch l2d if pc == k_mode_index+0x14" "continue" "delete" "step 52000" "info cost"
+# a condition on latency or end at an event's begin could never hold
+script "$K4" 1 "catch l2d begin: latency and end are known only when the event ends" "catch l2d begin if latency > 100"
 # an event of the first cycle: measured from cycle 0, not after the end
 script "$K3" 0 "true cost: 289 cycles (from the state at cycle 0," "step 300" "info cost 8"
 # the run is where it was after measuring

@@ -272,6 +272,13 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 	snprintf(bp.where, sizeof bp.where, "%s", xev_name(kind));
 	if (xexpr_parse_arg(x, cond, &bp.cond) < 0)
 		return -1;
+	if (phase == 0 && bp.cond && (xexpr_uses(bp.cond, "latency") || xexpr_uses(bp.cond, "end"))) {
+		/* (at the begin they read 0: the catchpoint could never hit, or
+		 * hit every event) */
+		xexpr_free(bp.cond);
+		return explorer_error(x, "catch %s begin: latency and end are known only when the event ends; "
+				      "leave out `begin` (a condition on them catches the end)", xev_name(kind));
+	}
 	if (phase >= 0)
 		bp.at_end = phase;
 	else if (bp.cond && (xexpr_uses(bp.cond, "latency") || xexpr_uses(bp.cond, "end")))

@@ -123,6 +123,14 @@ static const struct xevent *pick(struct explorer *x, int argc, char **argv, int 
 	if (x->stop.has_event || x->has_caught) {
 		const struct xevent *e = x->stop.has_event ? &x->stop.event : &x->caught;
 		const struct xevent *now = current(x, e);
+		if (!now && !e->ended) {
+			/* caught as it began, and gone from the pane before its end
+			 * was seen there: nothing knows when it ended */
+			explorer_error(x, "that %s has left the events pane (it keeps the newest %d) before its end "
+				       "was seen: `catch %s end` stops where info cost can measure one",
+				       xev_name(e->kind), XTRACE_EVENTS, xev_name(e->kind));
+			return NULL;
+		}
 		return now ? now : e;
 	}
 	explorer_error(x, "which event? `info cost N` for row N of the events pane (`info events 10` lists them), "
