@@ -213,6 +213,25 @@ grep -q "catch coproc-interrupt: that event is a moment and has no end" "$tmp/x3
 	bad "explorer: catch coproc-interrupt end: $(cat "$tmp/x3.err")"
 # (that the session goes on with the old program: tests/ui-tmux.sh, as a
 # batch script stops at its first error)
+# A run that fails is not profiled (as cpistack: a profile of a usage
+# message would look like any other), and the JSON file is left alone; a
+# fast-forward past the end leaves nothing to time; the value-only options
+# are refused for the others; a run too short to record anything costs
+# nothing; the report says where timing began.
+echo keep > "$tmp/keep.json"
+"$IVX" coproc --program value --json "$tmp/keep.json" data/bin/kernels/k3_long_dmiss -- bogus >/dev/null 2>"$tmp/e"
+st=$?   # (the guest's own usage message comes first on stderr)
+[ "$st" = 2 ] && tail -n 1 "$tmp/e" | grep -q "^ivx: the program exited with status 2" && [ "$(cat "$tmp/keep.json")" = keep ] &&
+	ok || bad "coproc of a failing program: status $st, stderr $(cat "$tmp/e"), json $(head -c 40 "$tmp/keep.json")"
+check_refusal "the program ended during --fastforward/--start-at" "$IVX" coproc --program value --fastforward 10M "$w" -- 1
+check_refusal "coproc: --fates is for value programs; edge builds a branch profile" "$IVX" coproc --program edge --fates "$w" -- 1
+check_refusal "--interval: '0': expected a number of cycles" "$IVX" coproc --program value --interval 0 "$w" -- 1
+"$IVX" coproc --program value_topk --max-cycles 1 "$w" -- 1 2>/dev/null | grep -q "profiler 0 cycles = 0.00%" && ok ||
+	bad "coproc of a 1-cycle run charges a final harvest"
+"$IVX" coproc --program value --fastforward 300000 --json "$tmp/ff.json" "$w" -- 1 >"$tmp/ff.out" 2>&1
+grep -q "^timed from instruction 300000 " "$tmp/ff.out" &&
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['timed_from'] == 300000 and d['exit_code'] == 0, d" "$tmp/ff.json" &&
+	ok || bad "coproc --fastforward: the window in the report and the JSON: $(head -3 "$tmp/ff.out")"
 check_refusal "coproc buffer: 99999999999999999999 is outside 1..4096" "$IVX" coproc --program value -C buffer=99999999999999999999 "$w" -- 1
 check_refusal "shipped: value, value_topk, value_topk_ipw, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
 

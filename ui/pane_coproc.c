@@ -17,6 +17,20 @@
 #include "pane.h"
 #include "textbuf.h"
 
+/* Text at col on row *y, or at the start of the next row (indented) when
+ * it does not fit: a number cut at the pane's edge would read as another
+ * number. The column after it; -1 when the pane has no row left. */
+static int part(struct textbuf *tb, int *y, int col, int attr, const char *text)
+{
+	int len = (int)strlen(text);
+	if (col + len > tb->w && col > 6) {
+		if (++*y >= tb->h)
+			return -1;
+		col = 6;
+	}
+	return tb_puts(tb, col, *y, attr, text);
+}
+
 static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 {
 	const struct coproc *cp = xcoproc_engine(explorer_instrument(x, "coproc"));
@@ -48,10 +62,16 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	for (int k = 0; k < INSN_KIND_COUNT; k++)
 		if (pr->classes >> k & 1)
 			col = tb_printf(tb, col, y, TB_NORMAL, "%s ", insn_kind_name(k));
-	tb_printf(tb, col, y, TB_NORMAL, "| PC hash mask %d bits, match %u | tagged %llu/%llu (%.1f%%) | masked %llu",
-		  s.pc_width, s.pc_match, (unsigned long long)s.tagged, (unsigned long long)s.decoded,
-		  s.decoded ? 100.0 * (double)s.tagged / (double)s.decoded : 0.0, (unsigned long long)s.masked);
-	if (++y >= tb->h)
+	char text[96];
+	snprintf(text, sizeof text, "| PC hash mask %d bits, match %u ", s.pc_width, s.pc_match);
+	if ((col = part(tb, &y, col, TB_NORMAL, text)) < 0)
+		return;
+	snprintf(text, sizeof text, "| tagged %llu/%llu (%.1f%%) ", (unsigned long long)s.tagged,
+		 (unsigned long long)s.decoded, s.decoded ? 100.0 * (double)s.tagged / (double)s.decoded : 0.0);
+	if ((col = part(tb, &y, col, TB_NORMAL, text)) < 0)
+		return;
+	snprintf(text, sizeof text, "| masked %llu", (unsigned long long)s.masked);
+	if (part(tb, &y, col, TB_NORMAL, text) < 0 || ++y >= tb->h)
 		return;
 	col = tb_puts(tb, 0, y, TB_DIM, "buffer ");
 	int bw = 16;
@@ -59,81 +79,86 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	for (int i = 0; i < bw; i++)
 		tb_putc(tb, col + i, y, i < fill ? TB_WARN : TB_DIM, i < fill ? L'#' : L'.');
 	col += bw;
-	tb_printf(tb, col, y, TB_NORMAL, " %d/%u  records %llu  dropped %llu  stalls %llu (%llu cyc) | interrupts %llu (%llu cyc)",
-		  s.buffer_count, cfg->buffer, (unsigned long long)s.records, (unsigned long long)s.drops,
-		  (unsigned long long)s.stalls, (unsigned long long)s.stall_cycles, (unsigned long long)s.interrupts,
-		  (unsigned long long)s.handler_cycles);
-	if (++y >= tb->h)
+	col = tb_printf(tb, col, y, TB_NORMAL, " %d/%u  records %llu  dropped %llu  stalls %llu (%llu cyc)",
+			s.buffer_count, cfg->buffer, (unsigned long long)s.records, (unsigned long long)s.drops,
+			(unsigned long long)s.stalls, (unsigned long long)s.stall_cycles);
+	snprintf(text, sizeof text, " | interrupts %llu (%llu cyc)", (unsigned long long)s.interrupts,
+		 (unsigned long long)s.handler_cycles);
+	if (part(tb, &y, col, TB_NORMAL, text) < 0 || ++y >= tb->h)
 		return;
 	int value = !strcmp(pr->handler, "value"), edge = !strcmp(pr->handler, "edge");
-	int ways = value ? (int)coproc_prog_param(pr, "ways", 0) : 0;
-	if (ways)
-		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %18s %11s %5s %5s %s", "slot", "pc", "symbol",
-			  "top way's value", "own/count", "ways", "total", "state");
-	else if (value)
-		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %18s %11s %5s %5s %s", "slot", "pc", "symbol",
-			  "active value", "hits/region", "match", "total", "state");
-	else if (edge)
-		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %10s %10s", "slot", "pc", "symbol", "taken", "not taken");
-	else
-		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-22s %10s %10s %10s %10s", "slot", "key", "symbol", "w0", "w1",
-			  "w2", "w3");
-	y++;
+	struct xcoproc_topk t;
+	int ways = value && xcoproc_topk_slot(cp, 0, &t);
+	/* the symbol column gives way on a narrow pane, down to 8 (the
+	 * others are numbers, which must not be cut) */
+	int sw = tb->w - (value ? 66 : edge ? 38 : 60);
+	sw = sw < 8 ? 8 : sw > 22 ? 22 : sw;
 	int n = coproc_slot_count(cp), used = 0, shown = 0;
-	uint64_t cmax = (pr->cwidth >= 63) ? UINT64_MAX : (1ull << pr->cwidth) - 1;
 	for (int i = 0; i < n; i++) {
 		struct coproc_slot sl;
 		coproc_slot(cp, i, &sl);
+		used += sl.valid != 0;
+	}
+	if (used && y == tb->h - 1) {
+		/* room for one line: the count says more than the column names */
+		tb_printf(tb, 0, y, TB_DIM, "(%d slots in use: a taller pane, or info coproc slots)", used);
+		return;
+	}
+	if (ways)
+		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-*s %18s %11s %5s %5s %s", "slot", "pc", sw, "symbol",
+			  "top way's value", "own/count", "ways", "total", "state");
+	else if (value)
+		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-*s %18s %11s %5s %5s %s", "slot", "pc", sw, "symbol",
+			  "active value", "hits/region", "match", "total", "state");
+	else if (edge)
+		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-*s %10s %10s", "slot", "pc", sw, "symbol", "taken", "not taken");
+	else
+		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-*s %10s %10s %10s %10s", "slot", "key", sw, "symbol", "w0", "w1",
+			  "w2", "w3");
+	y++;
+	/* the rows for slots, less one for the count of those left out */
+	int rows = tb->h - y;
+	if (used > rows)
+		rows--;
+	uint64_t cmax = (pr->cwidth >= 63) ? UINT64_MAX : (1ull << pr->cwidth) - 1;
+	for (int i = 0; i < n && shown < rows; i++) {
+		struct coproc_slot sl;
+		coproc_slot(cp, i, &sl);
 		if (!sl.valid)
-			continue;
-		used++;
-		if (y >= tb->h)
 			continue;
 		shown++;
 		char sym[64];
 		explorer_describe(x, sl.pc, sym, sizeof sym);
 		if (ways) {
-			/* the ways: CAM entries i + n * (j + 1), count at b1, inherited at b3 */
-			struct coproc_slot wy, top = { 0 };
-			int inuse = 0;
-			for (int j = 0; j < ways; j++) {
-				coproc_slot(cp, i + n * (j + 1), &wy);
-				if (!wy.valid)
-					continue;
-				inuse++;
-				if (!top.valid || wy.w[1] > top.w[1])
-					top = wy;
-			}
-			int shift = (int)coproc_prog_param(pr, "key_shift", 40) & 63;
+			xcoproc_topk_slot(cp, i, &t);
 			const char *st = sl.masked ? "masked" : sl.w[1] == cmax ? "full" : "";
-			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL, "%4d %#10llx %-22.22s %#18llx %5llu/%-5llu %5d %5llu %s",
-				  i, (unsigned long long)sl.pc, sym,
-				  (unsigned long long)(top.valid ? top.pc ^ (sl.pc << shift) : 0),
-				  (unsigned long long)(top.w[1] > top.w[3] ? top.w[1] - top.w[3] : 0),
-				  (unsigned long long)top.w[1], inuse, (unsigned long long)sl.w[1], st);
+			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL, "%4d %#10llx %-*.*s %#18llx %5llu/%-5llu %5d %5llu %s",
+				  i, (unsigned long long)sl.pc, sw, sw, sym, (unsigned long long)t.value,
+				  (unsigned long long)t.own, (unsigned long long)t.count, t.ways,
+				  (unsigned long long)sl.w[1], st);
 		} else if (value) {
 			/* the active value's region: hits and misses since it was selected */
 			uint64_t region = sl.w[1] + sl.w[3];
 			const char *st = sl.masked ? "masked" : sl.w[2] == cmax ? "full" : "";
 			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL,
-				  "%4d %#10llx %-22.22s %#18llx %5llu/%-5llu %4.0f%% %5llu %s", i,
-				  (unsigned long long)sl.pc, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
+				  "%4d %#10llx %-*.*s %#18llx %5llu/%-5llu %4.0f%% %5llu %s", i,
+				  (unsigned long long)sl.pc, sw, sw, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
 				  (unsigned long long)region, region ? 100.0 * (double)sl.w[1] / (double)region : 0.0,
 				  (unsigned long long)sl.w[2], st);
 		} else if (edge) {
-			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-22.22s %10llu %10llu", i, (unsigned long long)sl.pc,
-				  sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1]);
+			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-*.*s %10llu %10llu", i, (unsigned long long)sl.pc,
+				  sw, sw, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1]);
 		} else {
-			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-22.22s %10llu %10llu %10llu %10llu", i,
-				  (unsigned long long)sl.pc, sym, (unsigned long long)sl.w[0],
+			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-*.*s %10llu %10llu %10llu %10llu", i,
+				  (unsigned long long)sl.pc, sw, sw, sym, (unsigned long long)sl.w[0],
 				  (unsigned long long)sl.w[1], (unsigned long long)sl.w[2], (unsigned long long)sl.w[3]);
 		}
 		y++;
 	}
 	if (!used && y < tb->h)
 		tb_puts(tb, 0, y, TB_DIM, "(no slot in use)");
-	else if (shown < used)
-		tb_printf(tb, tb->w > 28 ? tb->w - 28 : 0, tb->h - 1, TB_DIM, " %3d slots in use, %3d shown", used,
+	else if (shown < used && y < tb->h)
+		tb_printf(tb, 0, y, TB_DIM, "(%d slots in use, %d shown: a taller pane, or info coproc slots)", used,
 			  shown);
 }
 

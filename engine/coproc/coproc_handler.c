@@ -624,6 +624,11 @@ uint64_t coproc_handle_resample(struct coproc *cp)
 uint64_t coproc_handle_final(struct coproc *cp)
 {
 	const char *h = cp->prog.handler;
+	/* no record ever reached the co-processor: nothing to read out, and
+	 * no handler runs (on a run of a few cycles its fixed cost would be
+	 * the whole "overhead") */
+	if (!cp->r.st.records)
+		return 0;
 	if (!strcmp(h, "value"))
 		return cp->cfg.int_cycles + harvest_value(cp, 0);
 	if (!strcmp(h, "edge"))

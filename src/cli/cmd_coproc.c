@@ -82,10 +82,14 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 			cli_error("%s: '%s' is not a number", o, v);
 			return -1;
 		}
-		if (!strcmp(o, "--top"))
+		if (!strcmp(o, "--top")) {
 			f->top = (int)n;
-		else
+		} else if (n == 0) {
+			cli_error("--interval: '%s': expected a number of cycles, 1 or more", v);
+			return -1;
+		} else {
 			f->interval = n;
+		}
 	}
 	return 2;
 }
@@ -113,6 +117,7 @@ struct sim {
 	struct core_stats st;
 	int rc;
 	int exited;
+	uint64_t timed_from;          /* instructions run before timing (--fastforward, --start-at) */
 	struct ivx_err err;
 	struct point *series;
 	int npoints;
@@ -124,6 +129,11 @@ static double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void drop_output(void *ctx, int fd, const void *buf, size_t len)
+{
+	(void)ctx, (void)fd, (void)buf, (void)len;
 }
 
 static int truth_kind(const struct coproc_prog *p)
@@ -256,6 +266,9 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 	}
 	if (run_options_warm(o, prog, s->core, err) < 0)   /* --fastforward, --start-at */
 		goto fail;
+	s->timed_from = guest_insns(s->g);
+	if (period)   /* (the baseline's run repeats the guest's output) */
+		guest_set_output(s->g, drop_output, NULL);
 	fflush(stdout);
 	double t0 = now_seconds();
 	for (;;) {
@@ -650,6 +663,12 @@ static int coproc_main(int argc, char **argv)
 		goto out;
 	}
 	int value = truth_kind(cprog) == TRUTH_LOADS;
+	if (!value && (fl.baseline || fl.fates || fl.interval)) {
+		cli_error("coproc: %s is for value programs; %s builds a %s profile", fl.baseline ? "--baseline" :
+			  fl.fates ? "--fates" : "--interval", cprog->name,
+			  truth_kind(cprog) == TRUTH_BRANCHES ? "branch" : "call-depth");
+		goto out;
+	}
 	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value && !fl.speed ? fl.interval : 0, !fl.speed,
 		     value && fl.fates) < 0) {
 		status = EXIT_INPUT;
@@ -660,6 +679,17 @@ static int coproc_main(int argc, char **argv)
 	if (s.rc < 0) {
 		cli_error("%s", s.err.msg);
 		status = EXIT_GUEST;
+		goto out;
+	}
+	/* as cpistack: a profile of a failed run (a mistyped argument, a file
+	 * it could not open) would look like any other */
+	status = EXIT_GUEST;
+	if (s.exited && !s.st.committed) {
+		cli_error("the program ended during --fastforward/--start-at: nothing was left to time");
+		goto out;
+	}
+	if (s.exited && guest_exit_code(s.g) != 0) {
+		cli_error("the program exited with status %d (`ivx run` shows its output)", guest_exit_code(s.g));
 		goto out;
 	}
 	if (!s.exited)
@@ -690,6 +720,9 @@ static int coproc_main(int argc, char **argv)
 	FILE *out = stdout;
 	fprintf(out, "co-processor program %s (%s, %d microinstructions) on %s\n", cprog->name, ppath,
 		cprog->n_insns, program_name(prog));
+	if (s.timed_from)
+		fprintf(out, "timed from instruction %llu (--fastforward/--start-at): the profiles cover what ran after it\n",
+			(unsigned long long)s.timed_from);
 	print_stats(out, &s);
 	struct outfile *jo = NULL;
 	FILE *f = NULL;
@@ -702,9 +735,12 @@ static int coproc_main(int argc, char **argv)
 		outfile_json_string(f, cprog->name);
 		fprintf(f, ",\"workload\":");
 		outfile_json_string(f, program_name(prog));
-		fprintf(f, ",\"cycles\":%llu,\"instructions\":%llu,\"overhead_cycles\":%llu,\"end\":\"%s\",",
-			(unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
-			(unsigned long long)overhead_cycles(&s), s.exited ? "exit" : "limit");
+		fprintf(f, ",\"cycles\":%llu,\"instructions\":%llu,\"timed_from\":%llu,\"overhead_cycles\":%llu,"
+			"\"end\":\"%s\",", (unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
+			(unsigned long long)s.timed_from, (unsigned long long)overhead_cycles(&s),
+			s.exited ? "exit" : "limit");
+		if (s.exited)
+			fprintf(f, "\"exit_code\":0,");
 		json_stats(f, &s);
 		fprintf(f, ",");
 	}

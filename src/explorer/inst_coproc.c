@@ -98,6 +98,32 @@ int xcoproc_configure(struct xcoproc *xc, const char *a, struct ivx_err *err)
 	return 0;
 }
 
+int xcoproc_topk_slot(const struct coproc *cp, int slot, struct xcoproc_topk *out)
+{
+	const struct coproc_prog *pr = coproc_program(cp);
+	int ways = strcmp(pr->handler, "value") ? 0 : (int)coproc_prog_param(pr, "ways", 0);
+	memset(out, 0, sizeof *out);
+	if (ways <= 0)
+		return 0;
+	int n = coproc_slot_count(cp);
+	struct coproc_slot sl, wy, top = { 0 };
+	coproc_slot(cp, slot, &sl);
+	for (int j = 0; j < ways; j++) {
+		coproc_slot(cp, slot + n * (j + 1), &wy);
+		if (!wy.valid)
+			continue;
+		out->ways++;
+		if (!top.valid || wy.w[1] > top.w[1])
+			top = wy;
+	}
+	/* a way's key is its value xor the load's pc shifted up */
+	int shift = (int)coproc_prog_param(pr, "key_shift", 40) & 63;
+	out->value = top.valid ? top.pc ^ (sl.pc << shift) : 0;
+	out->own = top.w[1] > top.w[3] ? top.w[1] - top.w[3] : 0;
+	out->count = top.w[1];
+	return 1;
+}
+
 /* ---- info coproc ---------------------------------------------------------------- */
 
 static const char *const state_names[] = { "idle", "running", "stopped" };
@@ -165,6 +191,16 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 			continue;
 		char sym[96];
 		explorer_describe(x, sl.pc, sym, sizeof sym);
+		struct xcoproc_topk t;
+		if (xcoproc_topk_slot(cp, i, &t)) {
+			/* (the raw words are the slot's pc and total, not a value) */
+			explorer_printf(x, "slot %2d %#10llx %-24.24s top value %#18llx own %5llu of %5llu, %d ways, "
+					"total %5llu%s\n", i, (unsigned long long)sl.pc, sym, (unsigned long long)t.value,
+					(unsigned long long)t.own, (unsigned long long)t.count, t.ways,
+					(unsigned long long)sl.w[1], sl.masked ? " masked" : "");
+			shown++;
+			continue;
+		}
 		explorer_printf(x, "slot %2d %#10llx %-24.24s w0 %#18llx w1 %5llu w2 %5llu w3 %5llu%s\n", i,
 				(unsigned long long)sl.pc, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
 				(unsigned long long)sl.w[2], (unsigned long long)sl.w[3], sl.masked ? " masked" : "");

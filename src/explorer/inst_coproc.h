@@ -23,6 +23,18 @@ int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, cons
  * or one the loaded program cannot run with: the settings stay). */
 int xcoproc_configure(struct xcoproc *xc, const char *assignment, struct ivx_err *err);
 const char *xcoproc_path(const struct xcoproc *xc);
+
+/* A slot of value_topk.s (ours; a program with a `ways` parameter): its
+ * ways are CAM entries slot + slots x (way + 1), each with its count at
+ * w1 and what it inherited at w3; the top way is the one counting most. */
+struct xcoproc_topk {
+	int ways;            /* ways in use */
+	uint64_t value;      /* the top way's value (0: no way in use) */
+	uint64_t own;        /* its own hits: count less inherited */
+	uint64_t count;      /* its count */
+};
+/* 1 and *out for a program with ways, 0 for any other. */
+int xcoproc_topk_slot(const struct coproc *cp, int slot, struct xcoproc_topk *out);
 const struct coproc_config *xcoproc_config(const struct xcoproc *xc);
 
 #endif
