@@ -51,6 +51,9 @@ script "$K3" 0 "last catch: l2d at cycle" "catch l2d if sym == \"loop\"" "contin
 K4="data/bin/kernels/k4_overlapping_dmiss -- miss 100"
 script "$K4" 1 "that l2d has left the events pane (it keeps the newest 1024) before its end was seen" \
     "catch l2d if pc == k_mode_index+0x14" "continue" "delete" "step 52000" "info cost"
+# ... or one a reverse command went back before
+script "$K3" 1 "that l2d begins at cycle 15477, after this one: a reverse command went back before it" \
+    "catch l2d if sym == \"loop\"" "continue" "reverse-step 100" "info cost"
 # a condition on latency or end at an event's begin could never hold
 script "$K4" 1 "catch l2d begin: latency and end are known only when the event ends" "catch l2d begin if latency > 100"
 # an event of the first cycle: measured from cycle 0, not after the end

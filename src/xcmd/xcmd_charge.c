@@ -123,6 +123,10 @@ static const struct xevent *pick(struct explorer *x, int argc, char **argv, int 
 	if (x->stop.has_event || x->has_caught) {
 		const struct xevent *e = x->stop.has_event ? &x->stop.event : &x->caught;
 		const struct xevent *now = current(x, e);
+		if (!now && e->start >= explorer_cycle(x))
+			return explorer_error(x, "that %s begins at cycle %llu, after this one: a reverse command went "
+					      "back before it", xev_name(e->kind), (unsigned long long)xcycle(e->start)),
+			       NULL;
 		if (!now && !e->ended) {
 			/* caught as it began, and gone from the pane before its end
 			 * was seen there: nothing knows when it ended */
