@@ -6,7 +6,7 @@
 # 1. `continue` to the end of PROG against headless timing mode, in CPU
 #    seconds (user + system, so a busy machine does not skew it):
 #      headless     ivx run PROG                  the core alone
-#      accounting   ivx cpistack --no-ref PROG    the core + the five CPI
+#      accounting   ivx cpistack --no-ref PROG    the core + the six CPI
 #                                                 accounting units the
 #                                                 explorer also runs
 #      batch        ivx -x (continue) PROG        the explorer, no terminal

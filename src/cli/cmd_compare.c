@@ -21,7 +21,7 @@
  * options (--json, --svg, --method, --timeline, --window) go anywhere.
  *
  * The runs happen one after the other, each a fresh guest and core with
- * the five accounting units attached; then cycles, instructions, CPI,
+ * the six accounting units attached; then cycles, instructions, CPI,
  * every miss event count and the CPI stacks are printed side by side with
  * the difference, and the extra cycles per event of the kind whose count
  * differs most: Δcycles / Δevents, what one such event costs.

@@ -86,7 +86,7 @@ static inline void fake_free(struct fake *f)
 	acct_set_free(f->set);
 }
 
-/* Every observer: the five units, the overlap measurement, the set. */
+/* Every observer: the six units, the overlap measurement, the set. */
 #define FAKE_N_OBSERVERS (ACCT_METHOD_COUNT + 2)
 #define FAKE_EACH_OBSERVER(f, o, body)                                              \
 	do {                                                                        \

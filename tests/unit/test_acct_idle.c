@@ -3,7 +3,7 @@
  * (core_observer.on_idle_cycles) count exactly as cycle by cycle.
  *
  * The same program runs on three cores, each with an accounting set of
- * the five units and an ACCT_SET_ALL_PATHS set:
+ * the six units and an ACCT_SET_ALL_PATHS set:
  *   batched   core_run, and an extra observer that takes runs too and
  *             counts how many cycles came in runs (so the test knows
  *             the batching happened);

@@ -1,6 +1,6 @@
 /*
  * test_acct_kernels.c — end to end: the micro-kernels of data/kernels run
- * on the core with the five accounting units attached, next to the 13
+ * on the core with the six accounting units attached, next to the 13
  * reference simulations, and each kernel's event must show up where
  * interval analysis says (the paper's §3) — in the FMT, close to the
  * reference, and in the baselines with their known failure modes.
