@@ -6,6 +6,7 @@
  * draws past its total and shows a negative base. Components are letters
  * (readable without colour) drawn in the component's colour.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "acct/acct.h"
@@ -34,6 +35,43 @@ static char comp_letter(int k)
 static const char *comp_name(int k)
 {
 	return k ? legend_name(k - 1) : "base";
+}
+
+/* The line of numbers under a method's bar: base and each component that
+ * has cycles, in the legend's order, whole items only. When they do not
+ * all fit, the smallest components are the ones left out (a number cut
+ * at the edge would read as another number, and the large ones are what
+ * the line is for), and the line says how many. */
+static void number_line(struct textbuf *tb, int y, const struct acct_stack *s, double d)
+{
+	char item[ACCT_COMP_COUNT + 1][32];
+	double v[ACCT_COMP_COUNT + 1];
+	int len[ACCT_COMP_COUNT + 1], shown[ACCT_COMP_COUNT + 1], total = LABEL_W, left_out = 0;
+	for (int k = 0; k <= ACCT_COMP_COUNT; k++) {
+		v[k] = k == 0 ? (double)s->base / d : (double)s->comp[k - 1] / d;
+		shown[k] = k == 0 || s->comp[k - 1] != 0;
+		len[k] = snprintf(item[k], sizeof item[k], "%s %.3f  ", comp_name(k), v[k]);
+		total += shown[k] ? len[k] : 0;
+	}
+	const int note = 14;   /* "(+N smaller)" */
+	while (total > tb->w) {
+		int smallest = -1;
+		for (int k = 1; k <= ACCT_COMP_COUNT; k++)
+			if (shown[k] && (smallest < 0 || fabs(v[k]) < fabs(v[smallest])))
+				smallest = k;
+		if (smallest < 0)
+			break;
+		shown[smallest] = 0;
+		total -= len[smallest];
+		if (!left_out++)
+			total += note;
+	}
+	int col = LABEL_W;
+	for (int k = 0; k <= ACCT_COMP_COUNT; k++)
+		if (shown[k])
+			col = tb_puts(tb, col, y, s->base < 0 ? TB_WARN : TB_DIM, item[k]);
+	if (left_out)
+		tb_printf(tb, col, y, TB_DIM, "(+%d smaller)", left_out);
 }
 
 static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
@@ -96,17 +134,8 @@ static void cpi_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		}
 		tb_printf(tb, xx + bar_w + 1, y, TB_BOLD, "%6.3f", total);
 		y++;
-		if ((m == ACCT_IVX ? numbers_ivx : numbers) && y < tb->h) {
-			char line[256];
-			size_t used = (size_t)snprintf(line, sizeof line, "%*s", LABEL_W, "");
-			for (int k = 0; k <= ACCT_COMP_COUNT && used < sizeof line; k++) {
-				double v = k == 0 ? (double)s[m].base / d : (double)s[m].comp[k - 1] / d;
-				if (k && s[m].comp[k - 1] == 0)
-					continue;
-				used += (size_t)snprintf(line + used, sizeof line - used, "%s %.3f  ", comp_name(k), v);
-			}
-			tb_puts(tb, 0, y++, s[m].base < 0 ? TB_WARN : TB_DIM, line);
-		}
+		if ((m == ACCT_IVX ? numbers_ivx : numbers) && y < tb->h)
+			number_line(tb, y++, &s[m], d);
 	}
 }
 

@@ -58,14 +58,14 @@ static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb
 		if (p->view) {
 			char charged[160];
 			xcharge_format(x, e, charged, sizeof charged);
-			tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s%s  %s%s", (unsigned long long)xcycle(when),
-				  letter == '?' ? ' ' : letter, xev_name(e->kind), lat, charged, where,
-				  e->correct_path ? "" : " (wrong path)");
+			int col = tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s%s  ", (unsigned long long)xcycle(when),
+					    letter == '?' ? ' ' : letter, xev_name(e->kind), lat, charged);
+			tb_put_location(tb, col, row, attr, where, e->correct_path ? NULL : " (wrong path)");
 			continue;
 		}
-		tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s %-16s %s%s", (unsigned long long)xcycle(when),
-			  letter == '?' ? ' ' : letter, xev_name(e->kind), lat, pc, where,
-			  e->correct_path ? "" : " (wrong path)");
+		int col = tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s %-16s ", (unsigned long long)xcycle(when),
+				    letter == '?' ? ' ' : letter, xev_name(e->kind), lat, pc);
+		tb_put_location(tb, col, row, attr, where, e->correct_path ? NULL : " (wrong path)");
 	}
 }
 

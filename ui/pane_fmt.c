@@ -71,14 +71,11 @@ static void fmt_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 			ptr[1] = 'H';
 		if (i == st.dispatch_tail && st.in_rob)
 			ptr[2] = 'T';
-		char rob[16] = "-", where[96] = "";
+		char rob[16] = "-", where[80] = "";
 		if (r.rob_id >= 0)
 			snprintf(rob, sizeof rob, "%d", r.rob_id);
-		if (r.pc) {
-			char d[80];
-			snprintf(where, sizeof where, "0x%llx %s", (unsigned long long)r.pc,
-				 explorer_describe(x, r.pc, d, sizeof d));
-		}
+		if (r.pc)
+			explorer_describe(x, r.pc, where, sizeof where);
 		int attr = r.mispredicted ? TB_MISS : r.state == ACCT_ROW_OPEN ? TB_INFO :
 			   r.state == ACCT_ROW_FRONTEND ? TB_DIM : TB_NORMAL;
 		if (x->stop.insn_seq && r.seq == x->stop.insn_seq)
@@ -88,7 +85,11 @@ static void fmt_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		if (!sfmt)
 			col = tb_printf(tb, col, y, attr, "%5llu %5llu %5llu  ", (unsigned long long)r.local[ACCT_FE_L1I],
 					(unsigned long long)r.local[ACCT_FE_L2I], (unsigned long long)r.local[ACCT_FE_ITLB]);
-		tb_printf(tb, col, y, attr, "%-10s %s", state_name(r.state), where);
+		col = tb_printf(tb, col, y, attr, "%-10s ", state_name(r.state));
+		if (r.pc) {
+			col = tb_printf(tb, col, y, attr, "0x%llx ", (unsigned long long)r.pc);
+			tb_put_location(tb, col, y, attr, where, NULL);
+		}
 	}
 	if (y < tb->h && st.overflows)
 		tb_printf(tb, 0, y, TB_WARN, "%llu branches untracked (table full)", (unsigned long long)st.overflows);

@@ -156,6 +156,26 @@ int tb_puts(struct textbuf *tb, int x, int y, int attr, const char *s)
 	return tb_putsn(tb, x, y, attr, s, tb->w - x);
 }
 
+int tb_put_location(struct textbuf *tb, int x, int y, int attr, const char *s, const char *tail)
+{
+	int room = tb->w - x - (tail ? (int)strlen(tail) : 0), len = (int)strlen(s);
+	if (len <= room || room <= 0) {
+		x = tb_puts(tb, x, y, attr, s);
+	} else {
+		const char *plus = strrchr(s, '+');
+		int off = plus ? (int)strlen(plus) : 0;
+		int keep = room - off - 1;   /* the name's part, then '~' */
+		if (!plus || keep < 1) {
+			x = tb_putsn(tb, x, y, attr, s, room);
+		} else {
+			x = tb_putsn(tb, x, y, attr, s, keep);
+			x = tb_putsn(tb, x, y, attr, "~", 1);
+			x = tb_putsn(tb, x, y, attr, plus, off);
+		}
+	}
+	return tail ? tb_puts(tb, x, y, attr, tail) : x;
+}
+
 int tb_printf(struct textbuf *tb, int x, int y, int attr, const char *fmt, ...)
 {
 	char buf[1024];

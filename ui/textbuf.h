@@ -79,6 +79,11 @@ int tb_printf(struct textbuf *tb, int x, int y, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Write at most `maxw` columns. */
 int tb_putsn(struct textbuf *tb, int x, int y, int attr, const char *s, int maxw);
+/* A location ("name+0x2c") up to the buffer's edge, less the room of
+ * `tail` (may be NULL), which follows it whole: when it does not fit, the name gives way
+ * ("nam~+0x2c"), never the offset, since a cut offset reads as another
+ * one. Returns the column after it. */
+int tb_put_location(struct textbuf *tb, int x, int y, int attr, const char *s, const char *tail);
 void tb_putc(struct textbuf *tb, int x, int y, int attr, wchar_t ch);
 /* How a character is drawn: *ch itself in its columns (a CJK character or
  * an emoji takes two), or one '?' for what has no width of its own (a
