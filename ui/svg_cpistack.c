@@ -99,8 +99,8 @@ void svg_cpistack_doc(FILE *f, const char *title, const struct svg_stacks *runs,
 				const struct pal_entry *e = palette_of(TB_BAR0 + k);
 				double x = LEFT + acc / scale * BAR_W, bw = v / scale * BAR_W;
 				fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
-					"stroke=\"#333333\" stroke-width=\"0.4\"><title>%c %s: %.4f CPI</title></rect>\n", x, by,
-					bw, BAR_H, palette_rgb(e->bg, 1), 'A' + r, comp_name(k), v);
+					"stroke=\"#333333\" stroke-width=\"0.4\"><title>%s%s: %.4f CPI</title></rect>\n", x, by,
+					bw, BAR_H, palette_rgb(e->bg, 1), n > 1 ? (r ? "B " : "A ") : "", comp_name(k), v);
 				if (bw >= 10)
 					fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-family=\"monospace\" font-weight=\"bold\" "
 						"fill=\"%s\">%c</text>\n", x + 2, by + BAR_H - 6, palette_rgb(e->fg, 0),

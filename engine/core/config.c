@@ -356,6 +356,7 @@ struct load_ctx {
 	int err_line;               /* first line a handler refused, 0 if none */
 	const char *bad_line;       /* why the reader stopped at lc->line, or NULL */
 	int max_line;               /* the longest line it takes */
+	int set_at[N_KEYS];         /* line that set each key, 0 if none */
 	char msg[400];
 };
 
@@ -394,9 +395,14 @@ static int load_handler(void *user, const char *section, const char *name, const
 	} else {
 		snprintf(full, sizeof full, "%s.%s", section, name);
 		const struct config_key *k = find_key(full);
-		if (k && apply(&lc->cfg, k, value, msg, sizeof msg) == 0)
+		int *first = k ? &lc->set_at[k - keys] : NULL;
+		if (first && *first) {
+			/* (inih would let the last one win without a word) */
+			snprintf(msg, sizeof msg, "'%s' is set twice (first on line %d)", full, *first);
+		} else if (k && apply(&lc->cfg, k, value, msg, sizeof msg) == 0) {
+			*first = lc->line;
 			return 1;
-		if (!k) {
+		} else if (!k) {
 			suggest(full, hint, sizeof hint);
 			snprintf(msg, sizeof msg, "unknown key '%s'%s", full, hint);
 		}
@@ -412,9 +418,9 @@ static int load_stream(struct machine_config *c, FILE *f, const char *path, stru
 {
 	struct load_ctx lc = { .cfg = *c, .f = f };
 	int rc = ini_parse_stream(load_reader, &lc, load_handler, &lc);
-	int read_error = ferror(lc.f);
+	int read_error = ferror(lc.f) ? errno : 0;
 	if (read_error)
-		return ivx_error(err, IVX_EINPUT, "%s: read error", path);
+		return ivx_error(err, IVX_EINPUT, "%s: read error: %s", path, strerror(read_error));
 	if (lc.bad_line && !lc.err_line)
 		return ivx_error(err, IVX_EINPUT, lc.max_line ? "%s:%d: %s (at most %d characters)" : "%s:%d: %s",
 				 path, lc.line, lc.bad_line, lc.max_line);

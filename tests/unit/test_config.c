@@ -348,6 +348,36 @@ static void test_first_of_several_errors_is_reported(void **state)
 	unlink(path);
 }
 
+/* A key set twice is an error naming both lines (inih would let the last
+ * one win silently), also across two [core] sections; the same section
+ * twice with other keys is fine. A directory is a read error with its
+ * reason. */
+static void test_key_set_twice(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	config_defaults(&c);
+	temp_ini(path, sizeof path, "[core]\nrob_size = 64\nrob_size = 32\n");
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:3: 'core.rob_size' is set twice (first on line 2)", path);
+	expect_msg_has(&err, want);
+	unlink(path);
+	temp_ini(path, sizeof path, "[core]\nrob_size = 64\n[l1d]\nsize = 32768\n[core]\nROB_SIZE = 32\n");
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:6: 'core.ROB_SIZE' is set twice (first on line 2)", path);
+	expect_msg_has(&err, want);
+	unlink(path);
+	temp_ini(path, sizeof path, "[core]\nrob_size = 64\n[core]\nlsq_size = 32\n");
+	assert_int_equal(config_load(&c, path, &err), IVX_OK);
+	assert_int_equal(c.rob_size, 64);
+	assert_int_equal(c.lsq_size, 32);
+	unlink(path);
+	assert_int_equal(config_load(&c, "/tmp", &err), IVX_EINPUT);
+	expect_msg_has(&err, "/tmp: read error: Is a directory");
+}
+
 static void test_key_outside_section(void **state)
 {
 	(void)state;
@@ -681,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_override_bad_values),
 		cmocka_unit_test(test_every_key_round_trips_through_get_and_set),
 		cmocka_unit_test(test_get_formats_values),
+		cmocka_unit_test(test_key_set_twice),
 		cmocka_unit_test(test_validate_rejects_impossible_machines),
 		cmocka_unit_test(test_validate_rejects_bad_geometry),
 		cmocka_unit_test(test_validate_rejects_bad_tables),

@@ -146,6 +146,14 @@ static void test_cpistacks_two_runs_one_scale(void **state)
 	assert_int_equal(count(s, ">IBM POWER5</text>"), 0);
 	assert_non_null(strstr(s, "<title>A L2D: 3.0000 CPI</title>"));
 	assert_non_null(strstr(s, "<title>B L2D: 1.0000 CPI</title>"));
+	/* one run: no side letter in the tooltips either */
+	struct capture one;
+	capture_start(&one);
+	svg_cpistack_doc(one.f, "T", st, 1);
+	char *s1 = capture_end(&one);
+	assert_non_null(strstr(s1, "<title>L2D: 3.0000 CPI</title>"));
+	assert_null(strstr(s1, "<title>A "));
+	free(s1);
 	/* the scale is the longest bar, naive A's 4.5 CPI of components */
 	assert_non_null(strstr(s, ">4.50</text>"));
 	assert_non_null(strstr(s, ">base -0.500</text>"));
