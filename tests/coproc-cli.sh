@@ -232,6 +232,27 @@ check_refusal "--interval: '0': expected a number of cycles" "$IVX" coproc --pro
 grep -q "^timed from instruction 300000 " "$tmp/ff.out" &&
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['timed_from'] == 300000 and d['exit_code'] == 0, d" "$tmp/ff.json" &&
 	ok || bad "coproc --fastforward: the window in the report and the JSON: $(head -3 "$tmp/ff.out")"
+# A program of one's own (.handler none): its CAM entries and data words,
+# not a value profile it never made
+cat > "$tmp/stores.s" <<'S'
+.name stores
+.classes store
+.fields pc addr
+.dfe store st
+.base b1 64
+.const c0 64
+st:  lookup i0, pc      -> miss new
+     inc [b1 + i0]      -> DONE
+new: cmp i1, c0         -> ge DONE
+     camw i1, pc
+     mov i0, i1
+     add i1, i1, 1
+     inc [b1 + i0]      -> DONE
+S
+"$IVX" coproc --program "$tmp/stores.s" --json "$tmp/stores.json" "$w" -- 1 >"$tmp/stores.out" 2>&1
+grep -q "^no handler: the program's CAM entries" "$tmp/stores.out" && ! grep -q "loads executed" "$tmp/stores.out" &&
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 'loads' not in d and d['entries'] and all(e['words'][1] >= 1 for e in d['entries']), d" "$tmp/stores.json" &&
+	ok || bad "coproc with .handler none: $(tail -3 "$tmp/stores.out")"
 check_refusal "coproc buffer: 99999999999999999999 is outside 1..4096" "$IVX" coproc --program value -C buffer=99999999999999999999 "$w" -- 1
 check_refusal "shipped: value, value_topk, value_topk_ipw, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
 

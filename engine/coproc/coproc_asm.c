@@ -60,6 +60,20 @@ struct asm_state {
 	uint32_t dfe_default_line;
 	uint32_t fields_used;     /* fields the microcode reads */
 	int fields_set;
+	uint8_t treg_set[COPROC_NT];       /* .target gave tN a label */
+	uint32_t treg_used_at[COPROC_NT];  /* first line branching to tN, 0 if none */
+	uint32_t classes_line;    /* the .classes line (0: none) */
+};
+
+/* The parameters something reads (the handlers, and the co-processor's
+ * sizes): any other name is a typo, which would otherwise leave the
+ * default in place without a word. */
+static const char *const param_names[] = {
+	"buffer_entries", "cam_entries", "confident", "data_words", "depth", "enough", "hi_permille", "hold",
+	"inherited_permille", "key_shift", "lo_permille", "low_yield", "max_width", "min_slice", "min_visits",
+	"partition_interrupts", "profile_entries", "resample_backoff", "resample_below", "resample_every",
+	"resample_thrashed", "skip_weight", "slice_div", "slice_ticks", "slots", "spill_entries",
+	"stable_agreements", "stable_permille", "stable_sigmas", "ways", "weighted",
 };
 
 static int fail(struct asm_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -297,13 +311,19 @@ static int parse_insn(struct asm_state *s, const struct words *w, int k)
 		if (k >= w->n)
 			return fail(s, "'->' needs a target");
 		const char *t = w->w[k];
+		for (int c = 1; c < CPC_COUNT; c++)
+			if (!strcmp(t, cond_names[c]) && k + 1 >= w->n)
+				return fail(s, "'-> %s' needs a target after the condition", t);
 		int tr;
 		if (!strcmp(t, "DONE"))
 			u->tkind = CPT_DONE;
 		else if (!strcmp(t, "INTERRUPT"))
 			u->tkind = CPT_INTERRUPT;
-		else if ((tr = reg_num(t, 't', COPROC_NT)) >= 0)
+		else if ((tr = reg_num(t, 't', COPROC_NT)) >= 0) {
 			u->tkind = CPT_TREG, u->target = (uint16_t)tr;
+			if (!s->treg_used_at[tr])
+				s->treg_used_at[tr] = s->line;
+		}
 		else if (is_ident(t)) {
 			u->tkind = CPT_LABEL;
 			if (add_fixup(s, t, 0, p->n_insns) < 0)
@@ -335,7 +355,8 @@ static int parse_kind(struct asm_state *s, const char *w, uint32_t *mask)
 	if (k < 0)
 		return fail(s, "unknown instruction class '%s'", w);
 	if (k == INSN_KIND_ALU || k == INSN_KIND_OTHER || k == INSN_KIND_SYSCALL)
-		return fail(s, "class '%s' cannot be tagged (loads, stores, branches, calls, returns, mul, div)", w);
+		return fail(s, "class '%s' cannot be tagged (load, store, cond-branch, jump, call, indirect, "
+			    "return, branch, mul, div, fp, fdiv, simd)", w);
 	*mask |= 1u << k;
 	return 0;
 }
@@ -366,6 +387,8 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 		for (; k < w->n; k++)
 			if (parse_kind(s, w->w[k], &p->classes) < 0)
 				return -1;
+		if (!s->classes_line)
+			s->classes_line = s->line;
 		return 0;
 	}
 	if (!strcmp(d, ".fields")) {
@@ -428,6 +451,7 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 			return fail(s, "'%s' is not a branch target register (t0-t3)", w->w[k]);
 		if (!is_ident(w->w[k + 1]))
 			return fail(s, "'%s' is not a label", w->w[k + 1]);
+		s->treg_set[r] = 1;
 		return add_fixup(s, w->w[k + 1], 2, r);
 	}
 	if (!strcmp(d, ".iwidth") || !strcmp(d, ".cwidth") || !strcmp(d, ".awidth")) {
@@ -457,6 +481,12 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 			return fail(s, "'%s' is not a parameter name", w->w[k]);
 		if (parse_num(w->w[k + 1], &v) < 0)
 			return fail(s, "'%s' is not a number", w->w[k + 1]);
+		size_t known = 0;
+		while (known < sizeof param_names / sizeof *param_names && strcmp(param_names[known], w->w[k]))
+			known++;
+		if (known == sizeof param_names / sizeof *param_names)
+			return fail(s, "unknown parameter '%s': nothing reads it (docs/coproc.md lists the parameters)",
+				    w->w[k]);
 		for (int i = 0; i < p->n_params; i++)
 			if (!strcmp(p->param[i].name, w->w[k]))
 				return fail(s, "parameter '%s' set twice", w->w[k]);
@@ -562,7 +592,7 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 	}
 	for (int c = 0; rc == 0 && c < INSN_KIND_COUNT; c++)
 		if ((out->classes & (1u << c)) && out->dfe[c] < 0) {
-			s->line = 1;
+			s->line = s->classes_line ? s->classes_line : 1;
 			rc = fail(s, "class %s is tagged (.classes) but has no .dfe routine", insn_kind_name(c));
 		}
 	if (rc == 0 && !out->classes) {
@@ -580,6 +610,27 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 				}
 			}
 			rc = fail(s, "the microcode reads '%s' but .fields does not collect it", field_names[f]);
+		}
+	/* a branch through a target register needs a .target for it (the
+	 * register would hold 0, the first microinstruction) */
+	for (int r = 0; rc == 0 && r < COPROC_NT; r++)
+		if (s->treg_used_at[r] && !s->treg_set[r]) {
+			s->line = s->treg_used_at[r];
+			rc = fail(s, "a branch to t%d, which no .target sets", r);
+		}
+	/* a handler reads the records of its own classes: the value handler
+	 * loads, the edge handler conditional branches, the call-stack one
+	 * calls and returns */
+	static const struct { const char *handler; uint32_t needs; const char *what; } reads[] = {
+		{ "value", 1u << INSN_KIND_LOAD, "load" },
+		{ "edge", 1u << INSN_KIND_COND_BRANCH, "cond-branch" },
+		{ "callstack", 1u << INSN_KIND_CALL | 1u << INSN_KIND_RETURN, "call and return" },
+	};
+	for (size_t h = 0; rc == 0 && h < sizeof reads / sizeof *reads; h++)
+		if (!strcmp(out->handler, reads[h].handler) && (out->classes & reads[h].needs) != reads[h].needs) {
+			s->line = s->classes_line ? s->classes_line : 1;
+			rc = fail(s, "the %s handler profiles %s records: .classes must have %s", out->handler,
+				  reads[h].what, reads[h].what);
 		}
 	/* branches must land inside the microcode; memory offsets come from
 	 * registers so they are checked (masked) at run time */

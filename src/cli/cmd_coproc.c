@@ -136,6 +136,11 @@ static void drop_output(void *ctx, int fd, const void *buf, size_t len)
 	(void)ctx, (void)fd, (void)buf, (void)len;
 }
 
+static int no_handler(const struct coproc_prog *p)
+{
+	return !strcmp(p->handler, "none");
+}
+
 static int truth_kind(const struct coproc_prog *p)
 {
 	return !strcmp(p->handler, "edge") ? TRUTH_BRANCHES : !strcmp(p->handler, "callstack") ? TRUTH_CALLS :
@@ -385,7 +390,8 @@ static void print_stats(FILE *out, const struct sim *s)
 		fprintf(out, "spill ring: %llu entries of replaced slots merged into the profile\n",
 			(unsigned long long)cs.spilled);
 	if (cs.abandoned || cs.profile_full)
-		fprintf(out, "warning: %llu records abandoned (watchdog), %llu profile entries lost (table full)\n",
+		fprintf(out, "warning: %llu records abandoned (the watchdog, or microcode running off its end), "
+			"%llu profile entries lost (table full)\n",
 			(unsigned long long)cs.abandoned, (unsigned long long)cs.profile_full);
 }
 
@@ -574,6 +580,38 @@ static void report_callstack(FILE *out, FILE *f, const struct sim *s)
 			(unsigned long long)wrong);
 }
 
+/* A program without a handler (.handler none, a user's own): nothing in
+ * ivx knows what it collects, so the report is what its CAM entries and
+ * the words beside them hold at the end (as `info coproc slots` shows
+ * them), with no exact profile to compare. */
+static void report_raw(FILE *out, FILE *f, const struct sim *s, int top)
+{
+	int n = coproc_slot_count(s->cp), used = 0;
+	fprintf(out, "no handler: the program's CAM entries at the end, each with data[bK + entry] for K = 0..3\n");
+	fprintf(out, "%5s %18s %-28s %12s %12s %12s %12s\n", "entry", "key", "symbol", "w0", "w1", "w2", "w3");
+	if (f)
+		fprintf(f, "\"entries\":[");
+	for (int i = 0; i < n; i++) {
+		struct coproc_slot sl;
+		coproc_slot(s->cp, i, &sl);
+		if (!sl.valid)
+			continue;
+		char b[96];
+		if (used < top || !top)
+			fprintf(out, "%5d %#18llx %-28.28s %12llu %12llu %12llu %12llu%s\n", i, (unsigned long long)sl.pc,
+				sym(s->prog, sl.pc, b, sizeof b), (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
+				(unsigned long long)sl.w[2], (unsigned long long)sl.w[3], sl.masked ? " masked" : "");
+		if (f)
+			fprintf(f, "%s{\"entry\":%d,\"key\":%llu,\"words\":[%llu,%llu,%llu,%llu]}", used ? "," : "", i,
+				(unsigned long long)sl.pc, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
+				(unsigned long long)sl.w[2], (unsigned long long)sl.w[3]);
+		used++;
+	}
+	fprintf(out, "%d CAM entries in use of %d\n", used, n);
+	if (f)
+		fprintf(f, "]");
+}
+
 static const char coproc_help[] =
 	"usage: ivx coproc [RUN OPTIONS] --program NAME|FILE [PROG] [-- ARGS...]\n"
 	"Run PROG on the timing model with the profiling co-processor running a\n"
@@ -662,14 +700,15 @@ static int coproc_main(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	int value = truth_kind(cprog) == TRUTH_LOADS;
+	int raw = no_handler(cprog), value = !raw && truth_kind(cprog) == TRUTH_LOADS;
 	if (!value && (fl.baseline || fl.fates || fl.interval)) {
-		cli_error("coproc: %s is for value programs; %s builds a %s profile", fl.baseline ? "--baseline" :
+		cli_error("coproc: %s is for value programs; %s builds %s", fl.baseline ? "--baseline" :
 			  fl.fates ? "--fates" : "--interval", cprog->name,
-			  truth_kind(cprog) == TRUTH_BRANCHES ? "branch" : "call-depth");
+			  raw ? "no profile ivx knows (.handler none)" :
+			  truth_kind(cprog) == TRUTH_BRANCHES ? "a branch profile" : "a call-depth profile");
 		goto out;
 	}
-	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value && !fl.speed ? fl.interval : 0, !fl.speed,
+	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value && !fl.speed ? fl.interval : 0, !fl.speed && !raw,
 		     value && fl.fates) < 0) {
 		status = EXIT_INPUT;
 		goto out;
@@ -744,7 +783,9 @@ static int coproc_main(int argc, char **argv)
 		json_stats(f, &s);
 		fprintf(f, ",");
 	}
-	if (value)
+	if (raw)
+		report_raw(out, f, &s, fl.top);
+	else if (value)
 		report_value(out, f, &s, have_base ? &base : NULL, fl.top);
 	else if (truth_kind(cprog) == TRUTH_BRANCHES)
 		report_edge(out, f, &s, fl.top);

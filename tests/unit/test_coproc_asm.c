@@ -84,14 +84,14 @@ static void settings_reach_the_program(void **state)
 {
 	(void)state;
 	struct ivx_err err = { 0 };
-	const char *src = ".name t\n.handler edge\n.classes load store\n.fields pc addr\n"
+	const char *src = ".name t\n.handler none\n.classes load store\n.fields pc addr\n"
 			  ".dfe load a\n.dfe default b\n.const c3 0x10\n.base b2 100\n.target t1 b\n"
 			  ".iwidth 5\n.cwidth 12\n.pcfilter 3 5\n.param slots 8\n"
 			  "a: add v0, pc, #4 -> DONE\nb: st [b2 + i1], addr -> t1\n   rand i2, c3 -> nsat INTERRUPT\n";
 	if (assemble(src, &err) < 0)
 		fail_msg("%s", err.msg);
 	assert_string_equal(prog.name, "t");
-	assert_string_equal(prog.handler, "edge");
+	assert_string_equal(prog.handler, "none");
 	assert_int_equal(prog.classes, (1u << INSN_KIND_LOAD) | (1u << INSN_KIND_STORE));
 	assert_int_equal(prog.fields, CPF_PC | CPF_ADDR);
 	assert_int_equal(prog.dfe[INSN_KIND_LOAD], 0);
@@ -137,16 +137,24 @@ static const struct bad bad[] = {
 	{ HDR "s: nop\ns: nop\n", "t.s:5: label 's' defined twice" },
 	{ HDR "s: nop $\n", "t.s:4: unexpected character '$'" },
 	{ HDR "s: nop\n.frob 1\n", "t.s:5: unknown directive '.frob'" },
-	{ HDR ".classes alu\ns: nop\n", "t.s:4: class 'alu' cannot be tagged (loads, stores, branches, calls, returns, mul, div)" },
+	{ HDR ".classes alu\ns: nop\n", "t.s:4: class 'alu' cannot be tagged (load, store, cond-branch, jump, call, indirect, "
+	  "return, branch, mul, div, fp, fdiv, simd)" },
 	{ HDR ".classes nothing\ns: nop\n", "t.s:4: unknown instruction class 'nothing'" },
 	{ HDR ".fields colour\ns: nop\n", "t.s:4: unknown record field 'colour' (pc, value, addr, target, taken)" },
 	{ HDR ".iwidth 40\ns: nop\n", "t.s:4: .iwidth: '40' is not a width of 1..32 bits" },
 	{ HDR ".pcfilter 2 9\ns: nop\n", "t.s:4: .pcfilter: match '9' does not fit in 2 bits" },
 	{ HDR ".const x0 1\ns: nop\n", "t.s:4: 'x0' is not a constant (c0-c15) register" },
-	{ HDR ".param a 1\n.param a 2\ns: nop\n", "t.s:5: parameter 'a' set twice" },
+	{ HDR ".param slots 1\n.param slots 2\ns: nop\n", "t.s:5: parameter 'slots' set twice" },
+	{ HDR ".param buffer_entrys 128\ns: nop\n",
+	  "t.s:4: unknown parameter 'buffer_entrys': nothing reads it (docs/coproc.md lists the parameters)" },
+	{ HDR "s: nop -> t2\n", "t.s:4: a branch to t2, which no .target sets" },
+	{ HDR "s: mov v0, pc -> lt\n", "t.s:4: '-> lt' needs a target after the condition" },
+	{ HDR ".handler edge\ns: nop\n", "t.s:1: the edge handler profiles cond-branch records: .classes must have cond-branch" },
 	{ HDR ".handler magic\ns: nop\n", "t.s:4: unknown handler 'magic' (value, edge, callstack, none)" },
 	{ ".classes load store\n.fields pc\n.dfe load s\ns: nop -> DONE\n",
 	  "t.s:1: class store is tagged (.classes) but has no .dfe routine" },
+	{ "\n\n.classes load store\n.fields pc\n.dfe load s\ns: nop -> DONE\n",
+	  "t.s:3: class store is tagged (.classes) but has no .dfe routine" },
 	{ ".fields pc\n.dfe load s\ns: nop\n", "t.s:1: no .classes: the program would never receive a record" },
 	{ ".classes load\n.fields pc\n.dfe load s\ns: nop\n\n  mov v0, addr\n",
 	  "t.s:6: the microcode reads 'addr' but .fields does not collect it" },
