@@ -59,6 +59,19 @@ if "$IVX" cpistack --no-ref --max-insns 20k "$k" -- miss 20 >"$tmp/out" 2>"$tmp/
    grep -q "one simulation" "$tmp/out" && ! grep -q "ref-inv" "$tmp/out"; then ok
 else bad "cpistack --no-ref: $(cat "$tmp/err")"; fi
 
+# --ref-fu and --summary need the reference: with --no-ref, one line, status 2
+for o in --ref-fu --summary; do
+    "$IVX" cpistack --no-ref $o "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ "$st" = 2 ] && grep -q "^ivx: $o needs the reference stacks (drop --no-ref)" "$tmp/err"; then ok
+    else bad "cpistack --no-ref $o: status $st, $(cat "$tmp/err")"; fi
+done
+# a --start-at that is never reached is named as such (it said "real run:")
+"$IVX" cpistack --start-at main:2 data/bin/workloads/crc -- 1 >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ "$st" = 2 ] && grep -q "^ivx: --start-at main:2: the program exited before reaching" "$tmp/err"; then ok
+else bad "cpistack --start-at main:2: status $st, $(cat "$tmp/err")"; fi
+
 # a limit: status 0, which limit on stderr and in the JSON; a whole run says "exit"
 if "$IVX" cpistack --no-ref --max-insns 5k --json "$tmp/l.json" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
    grep -q 'stopped at the --max-insns limit: the stacks cover 50[0-9][0-9] instructions' "$tmp/err" &&

@@ -54,6 +54,9 @@ script "$K4" 1 "that l2d has left the events pane (it keeps the newest 1024) bef
 # ... or one a reverse command went back before
 script "$K3" 1 "that l2d begins at cycle 15477, after this one: a reverse command went back before it" \
     "catch l2d if sym == \"loop\"" "continue" "reverse-step 100" "info cost"
+# an overlap or an interval is a moment: begin or end after it is refused
+script "$K3" 1 "catch overlap: an overlap happens at one moment; leave out \`end\`" "catch overlap end"
+script "$K3" 1 "catch interval: an interval happens at one moment; leave out \`begin\`" "catch interval begin"
 # a condition on latency or end at an event's begin could never hold
 script "$K4" 1 "catch l2d begin: latency and end are known only when the event ends" "catch l2d begin if latency > 100"
 # an event of the first cycle: measured from cycle 0, not after the end

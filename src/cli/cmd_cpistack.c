@@ -518,9 +518,9 @@ static int cmd_cpistack_main(int argc, char **argv)
 		return EXIT_USAGE;
 	sr.ref_fu = fl.ref_fu;
 	const struct named_file outputs[] = { { "--json", fl.json_path }, { "--svg", fl.svg_path } };
-	int bad_options = fl.summary && fl.no_ref;
+	int bad_options = (fl.summary || fl.ref_fu) && fl.no_ref;
 	if (bad_options)
-		cli_error("--summary needs the reference stacks (drop --no-ref)");
+		cli_error("%s needs the reference stacks (drop --no-ref)", fl.summary ? "--summary" : "--ref-fu");
 	else
 		bad_options = run_options_check_outputs(&sr.o, outputs, 2) < 0;
 	if (bad_options) {

@@ -150,7 +150,12 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	if (rc < 0) {
 		for (int k = 0; k < n; k++)
 			if (list[k].rc < 0) {
-				cli_error("%s run: %s", refstack_run_name(run_of[k]), list[k].err.msg);
+				/* (the warm-up is every run's: name the option) */
+				if (sr->o.start_at && (strstr(list[k].err.msg, "not reached") ||
+						       strstr(list[k].err.msg, "before reaching")))
+					cli_error("--start-at %s: %s", sr->o.start_at, list[k].err.msg);
+				else
+					cli_error("%s run: %s", refstack_run_name(run_of[k]), list[k].err.msg);
 				break;
 			}
 		return -1;

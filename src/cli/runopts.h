@@ -62,7 +62,8 @@ int run_options_check_outputs(const struct run_options *o, const struct named_fi
 	"                      TLBs and predictor (timing mode)\n" \
 	"  --start-at LOC[:N]  the same until the pc reaches LOC (SYMBOL, SYMBOL+OFF or\n" \
 	"                      an address) for the N-th time (default 1): timing starts\n" \
-	"                      there (after --fastforward N)\n" \
+	"                      there (after --fastforward N); with --max-insns M it\n" \
+	"                      looks for LOC in at most M instructions\n" \
 	"  --config FILE       machine description (default data/configs/default.ini)\n" \
 	"  -o SECTION.KEY=VAL  override one configuration value (repeatable)\n" \
 	"  Numbers take 0x hex and k, M, G suffixes (1M = 1000000).\n"

@@ -136,8 +136,9 @@ static int info_events(struct explorer *x, int argc, char **argv, const char *ar
 				(unsigned long long)xreset_event_total(x, k), "-");
 	if (xreset_since(x))
 		explorer_printf(x, "(since `reset stats` at cycle %llu)\n", (unsigned long long)xreset_since(x));
-	explorer_printf(x, "(overlap and interval counts are since the explorer's trace began: "
-			   "the events pane shows the latest)\n");
+	if (!xreset_since(x))
+		explorer_printf(x, "(overlap and interval counts are since the explorer's trace began: "
+				   "the events pane shows the latest)\n");
 	return 0;
 }
 
