@@ -127,13 +127,14 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		if (!sl.valid)
 			continue;
 		shown++;
-		char sym[64];
-		explorer_describe(x, sl.pc, sym, sizeof sym);
+		char full[96], sym[64];
+		explorer_describe(x, sl.pc, full, sizeof full);
+		tb_fit_location(full, sw, sym, sizeof sym);
 		if (ways) {
 			xcoproc_topk_slot(cp, i, &t);
 			const char *st = sl.masked ? "masked" : sl.w[1] == cmax ? "full" : "";
-			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL, "%4d %#10llx %-*.*s %#18llx %5llu/%-5llu %5d %5llu %s",
-				  i, (unsigned long long)sl.pc, sw, sw, sym, (unsigned long long)t.value,
+			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL, "%4d %#10llx %-*s %#18llx %5llu/%-5llu %5d %5llu %s",
+				  i, (unsigned long long)sl.pc, sw, sym, (unsigned long long)t.value,
 				  (unsigned long long)t.own, (unsigned long long)t.count, t.ways,
 				  (unsigned long long)sl.w[1], st);
 		} else if (value) {
@@ -141,16 +142,16 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 			uint64_t region = sl.w[1] + sl.w[3];
 			const char *st = sl.masked ? "masked" : sl.w[2] == cmax ? "full" : "";
 			tb_printf(tb, 0, y, sl.masked ? TB_DIM : TB_NORMAL,
-				  "%4d %#10llx %-*.*s %#18llx %5llu/%-5llu %4.0f%% %5llu %s", i,
-				  (unsigned long long)sl.pc, sw, sw, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
+				  "%4d %#10llx %-*s %#18llx %5llu/%-5llu %4.0f%% %5llu %s", i,
+				  (unsigned long long)sl.pc, sw, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
 				  (unsigned long long)region, region ? 100.0 * (double)sl.w[1] / (double)region : 0.0,
 				  (unsigned long long)sl.w[2], st);
 		} else if (edge) {
-			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-*.*s %10llu %10llu", i, (unsigned long long)sl.pc,
-				  sw, sw, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1]);
+			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-*s %10llu %10llu", i, (unsigned long long)sl.pc,
+				  sw, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1]);
 		} else {
-			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-*.*s %10llu %10llu %10llu %10llu", i,
-				  (unsigned long long)sl.pc, sw, sw, sym, (unsigned long long)sl.w[0],
+			tb_printf(tb, 0, y, TB_NORMAL, "%4d %#10llx %-*s %10llu %10llu %10llu %10llu", i,
+				  (unsigned long long)sl.pc, sw, sym, (unsigned long long)sl.w[0],
 				  (unsigned long long)sl.w[1], (unsigned long long)sl.w[2], (unsigned long long)sl.w[3]);
 		}
 		y++;

@@ -156,23 +156,25 @@ int tb_puts(struct textbuf *tb, int x, int y, int attr, const char *s)
 	return tb_putsn(tb, x, y, attr, s, tb->w - x);
 }
 
+void tb_fit_location(const char *s, int width, char *out, size_t n)
+{
+	int len = (int)strlen(s);
+	const char *plus = strrchr(s, '+');
+	int off = plus ? (int)strlen(plus) : 0;
+	int keep = width - off - 1;   /* the name's part, then '~' */
+	if (len <= width || width <= 0)
+		snprintf(out, n, "%s", s);
+	else if (!plus || keep < 1)
+		snprintf(out, n, "%.*s", width, s);
+	else
+		snprintf(out, n, "%.*s~%s", keep, s, plus);
+}
+
 int tb_put_location(struct textbuf *tb, int x, int y, int attr, const char *s, const char *tail)
 {
-	int room = tb->w - x - (tail ? (int)strlen(tail) : 0), len = (int)strlen(s);
-	if (len <= room || room <= 0) {
-		x = tb_puts(tb, x, y, attr, s);
-	} else {
-		const char *plus = strrchr(s, '+');
-		int off = plus ? (int)strlen(plus) : 0;
-		int keep = room - off - 1;   /* the name's part, then '~' */
-		if (!plus || keep < 1) {
-			x = tb_putsn(tb, x, y, attr, s, room);
-		} else {
-			x = tb_putsn(tb, x, y, attr, s, keep);
-			x = tb_putsn(tb, x, y, attr, "~", 1);
-			x = tb_putsn(tb, x, y, attr, plus, off);
-		}
-	}
+	char fit[256];
+	tb_fit_location(s, tb->w - x - (tail ? (int)strlen(tail) : 0), fit, sizeof fit);
+	x = tb_puts(tb, x, y, attr, fit);
 	return tail ? tb_puts(tb, x, y, attr, tail) : x;
 }
 

@@ -84,6 +84,8 @@ int tb_putsn(struct textbuf *tb, int x, int y, int attr, const char *s, int maxw
  * ("nam~+0x2c"), never the offset, since a cut offset reads as another
  * one. Returns the column after it. */
 int tb_put_location(struct textbuf *tb, int x, int y, int attr, const char *s, const char *tail);
+/* The same shortening into out, for a column of `width` characters. */
+void tb_fit_location(const char *s, int width, char *out, size_t n);
 void tb_putc(struct textbuf *tb, int x, int y, int attr, wchar_t ch);
 /* How a character is drawn: *ch itself in its columns (a CJK character or
  * an emoji takes two), or one '?' for what has no width of its own (a

@@ -189,19 +189,19 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 		coproc_slot(cp, i, &sl);
 		if (!sl.valid)
 			continue;
-		char sym[96];
+		char sym[96];   /* (whole: a cut one could cut its offset) */
 		explorer_describe(x, sl.pc, sym, sizeof sym);
 		struct xcoproc_topk t;
 		if (xcoproc_topk_slot(cp, i, &t)) {
 			/* (the raw words are the slot's pc and total, not a value) */
-			explorer_printf(x, "slot %2d %#10llx %-24.24s top value %#18llx own %5llu of %5llu, %d ways, "
+			explorer_printf(x, "slot %2d %#10llx %-24s top value %#18llx own %5llu of %5llu, %d ways, "
 					"total %5llu%s\n", i, (unsigned long long)sl.pc, sym, (unsigned long long)t.value,
 					(unsigned long long)t.own, (unsigned long long)t.count, t.ways,
 					(unsigned long long)sl.w[1], sl.masked ? " masked" : "");
 			shown++;
 			continue;
 		}
-		explorer_printf(x, "slot %2d %#10llx %-24.24s w0 %#18llx w1 %5llu w2 %5llu w3 %5llu%s\n", i,
+		explorer_printf(x, "slot %2d %#10llx %-24s w0 %#18llx w1 %5llu w2 %5llu w3 %5llu%s\n", i,
 				(unsigned long long)sl.pc, sym, (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
 				(unsigned long long)sl.w[2], (unsigned long long)sl.w[3], sl.masked ? " masked" : "");
 		shown++;
