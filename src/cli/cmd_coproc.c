@@ -24,6 +24,7 @@
 #include "guest/program.h"
 #include "outfile.h"
 #include "runopts.h"
+#include "textbuf.h"
 
 #define MAX_SETTINGS 32
 
@@ -324,6 +325,16 @@ static const char *sym(const struct program *prog, uint64_t pc, char *buf, size_
 	return program_describe(prog, pc, buf, n);
 }
 
+/* The same for a report's column of SYM_COLUMN characters: a long name
+ * gives way, never its offset. */
+#define SYM_COLUMN 28
+static const char *sym_column(const struct program *prog, uint64_t pc, char *buf, size_t n)
+{
+	char full[128];
+	tb_fit_location(program_describe(prog, pc, full, sizeof full), SYM_COLUMN, buf, n);
+	return buf;
+}
+
 static int by_executions(const void *a, const void *b)
 {
 	const struct truth_key *x = *(const struct truth_key *const *)a, *y = *(const struct truth_key *const *)b;
@@ -451,7 +462,7 @@ static void report_value(FILE *out, FILE *f, const struct sim *s, const struct s
 		}
 		if (i < top)
 			fprintf(out, "%#-18llx %-28.28s %10llu %8llu %6.1f%% %6.1f%% %6.1f %s%s\n",
-				(unsigned long long)v[i]->key, sym(s->prog, v[i]->key, b, sizeof b),
+				(unsigned long long)v[i]->key, sym_column(s->prog, v[i]->key, b, sizeof b),
 				(unsigned long long)v[i]->executions, (unsigned long long)samples, 100 * t, 100 * e,
 				100 * fabs(e - t), masked ? "yes" : "", fabs(e - t) > 0.05 ? " *" : "");
 	}
@@ -532,7 +543,7 @@ static void report_edge(FILE *out, FILE *f, const struct sim *s, int top)
 		wrong += et != v[i]->count1 || etot != v[i]->executions;
 		if (i < top)
 			fprintf(out, "%#-18llx %-28.28s %10llu %10llu %10llu %10llu%s\n", (unsigned long long)v[i]->key,
-				sym(s->prog, v[i]->key, b, sizeof b), (unsigned long long)v[i]->executions,
+				sym_column(s->prog, v[i]->key, b, sizeof b), (unsigned long long)v[i]->executions,
 				(unsigned long long)v[i]->count1, (unsigned long long)et, (unsigned long long)etot,
 				et != v[i]->count1 || etot != v[i]->executions ? " *" : "");
 		if (f)
@@ -599,7 +610,7 @@ static void report_raw(FILE *out, FILE *f, const struct sim *s, int top)
 		char b[96];
 		if (used < top || !top)
 			fprintf(out, "%5d %#18llx %-28.28s %12llu %12llu %12llu %12llu%s\n", i, (unsigned long long)sl.pc,
-				sym(s->prog, sl.pc, b, sizeof b), (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
+				sym_column(s->prog, sl.pc, b, sizeof b), (unsigned long long)sl.w[0], (unsigned long long)sl.w[1],
 				(unsigned long long)sl.w[2], (unsigned long long)sl.w[3], sl.masked ? " masked" : "");
 		if (f)
 			fprintf(f, "%s{\"entry\":%d,\"key\":%llu,\"words\":[%llu,%llu,%llu,%llu]}", used ? "," : "", i,
