@@ -35,7 +35,8 @@ bad() {
 }
 
 # start NAME W H ENV... -- ARGS: run ivx ARGS in a shell that records the
-# exit status and the terminal modes after ivx ends.
+# exit status and the terminal modes after ivx ends (the modes first: a
+# check that waits for the status then finds them written).
 start() {
 	local name=$1 w=$2 h=$3
 	shift 3
@@ -44,7 +45,7 @@ start() {
 	shift
 	rm -f "$TMP/$name.exit" "$TMP/$name.stty"
 	T new-session -d -s "$name" -x "$w" -y "$h" \
-		"env ${envs[*]} $IVX $*; echo \$? > $TMP/$name.exit; stty -a > $TMP/$name.stty; sleep 600"
+		"env ${envs[*]} $IVX $*; s=\$?; stty -a > $TMP/$name.stty; echo \$s > $TMP/$name.exit; sleep 600"
 }
 
 # wait_for NAME TEXT [SECONDS]: until the screen shows TEXT.
