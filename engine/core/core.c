@@ -1089,6 +1089,11 @@ int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx
 	return rc;
 }
 
+int core_run_to_cycle(struct core *c, uint64_t cycle, struct ivx_err *err)
+{
+	return core_cycles(c) < cycle ? core_run(c, cycle, 0, err) : IVX_OK;
+}
+
 void core_request_stop(struct core *c) { c->s.stop_requested = 1; }
 
 void core_forgive(struct core *c, int kind, uint64_t seq)

@@ -57,6 +57,11 @@ int core_cycle(struct core *c, struct ivx_err *err);
  * for config deadlock_cycles, with the ROB head and the reason). */
 int core_run(struct core *c, uint64_t max_cycles, uint64_t max_insns, struct ivx_err *err);
 
+/* core_run to cycle `cycle`, and nothing when the core is there or past
+ * it (core_run's limit 0 would be no limit: stopping "at cycle 0" would
+ * run the program to its end). */
+int core_run_to_cycle(struct core *c, uint64_t cycle, struct ivx_err *err);
+
 /* Ask core_run to return at the end of the current cycle. */
 void core_request_stop(struct core *c);
 

@@ -42,6 +42,16 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_error_guest_status(int status)
+{
+	cli_error("the program exited with status %d (`ivx run` shows its output)", status);
+}
+
+void cli_drop_output(void *ctx, int fd, const void *buf, size_t len)
+{
+	(void)ctx, (void)fd, (void)buf, (void)len;
+}
+
 struct program *cli_load_program(const char *path)
 {
 	struct ivx_err err = { 0 };

@@ -28,6 +28,13 @@ enum { EXIT_USAGE = 2, EXIT_INPUT = 2, EXIT_GUEST = 2, EXIT_OUTPUT = 2 };
 /* Print "ivx: message" on stderr, as one line: control characters in the
  * message (from the user's arguments) are shown as \xNN. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "the program exited with status N (`ivx run` shows its output)": a
+ * command that times or profiles a run refuses one that failed, whose
+ * numbers would be those of a usage message. */
+void cli_error_guest_status(int status);
+/* A guest_output_fn that drops the guest's output (repeated or
+ * reference runs). */
+void cli_drop_output(void *ctx, int fd, const void *buf, size_t len);
 
 /* Load PROG (a path), or the embedded default program when path is NULL.
  * Prints the error and returns NULL on failure. */

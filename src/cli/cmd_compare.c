@@ -286,10 +286,6 @@ static int side_parse(struct side *s)
 	return 0;
 }
 
-static void drop_output(void *ctx, int fd, const void *buf, size_t len)
-{
-	(void)ctx, (void)fd, (void)buf, (void)len;
-}
 
 /* Run one side to the end (or its limits). 0, or -1 after an error
  * line naming the side. */
@@ -309,7 +305,7 @@ static int side_run(struct side *s, char name, const struct compare_flags *f)
 	int rc = -1;
 	if (!g)
 		goto out;
-	guest_set_output(g, drop_output, NULL);
+	guest_set_output(g, cli_drop_output, NULL);
 	c = core_new(&cfg, g, &err);
 	if (!c || run_options_warm(&s->o, prog, c, &err) < 0)
 		goto fail;

@@ -132,10 +132,6 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void drop_output(void *ctx, int fd, const void *buf, size_t len)
-{
-	(void)ctx, (void)fd, (void)buf, (void)len;
-}
 
 static int no_handler(const struct coproc_prog *p)
 {
@@ -274,7 +270,7 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 		goto fail;
 	s->timed_from = guest_insns(s->g);
 	if (period)   /* (the baseline's run repeats the guest's output) */
-		guest_set_output(s->g, drop_output, NULL);
+		guest_set_output(s->g, cli_drop_output, NULL);
 	fflush(stdout);
 	double t0 = now_seconds();
 	for (;;) {
@@ -739,7 +735,7 @@ static int coproc_main(int argc, char **argv)
 		goto out;
 	}
 	if (s.exited && guest_exit_code(s.g) != 0) {
-		cli_error("the program exited with status %d (`ivx run` shows its output)", guest_exit_code(s.g));
+		cli_error_guest_status(guest_exit_code(s.g));
 		goto out;
 	}
 	if (!s.exited)

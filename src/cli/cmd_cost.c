@@ -168,10 +168,6 @@ static struct core *start(const struct program *prog, const struct run_options *
 	return c;
 }
 
-static void drop_output(void *ctx, int fd, const void *buf, size_t len)
-{
-	(void)ctx, (void)fd, (void)buf, (void)len;
-}
 
 /* Pass 1: the sample, the event total and each method's charge. */
 static int pass1(const struct program *prog, const struct run_options *o, const struct machine_config *cfg,
@@ -181,7 +177,7 @@ static int pass1(const struct program *prog, const struct run_options *o, const 
 	struct core *c = start(prog, o, cfg, &g);
 	if (!c)
 		return -1;
-	guest_set_output(g, drop_output, NULL);
+	guest_set_output(g, cli_drop_output, NULL);
 	struct ivx_err err = { 0 };
 	struct acct_set *set = acct_set_new_units(cfg, &err);
 	s->core = c;
@@ -204,7 +200,7 @@ static int pass1(const struct program *prog, const struct run_options *o, const 
 		cli_error("%s", err.msg);
 	} else if (core_done(c) && guest_exit_code(g) != 0) {
 		/* (a usage message from a mistyped argument would go unseen) */
-		cli_error("the program exited with status %d (`ivx run` shows its output)", guest_exit_code(g));
+		cli_error_guest_status(guest_exit_code(g));
 		rc = -1;
 	} else {
 		struct core_stats st;
@@ -244,15 +240,13 @@ static int pass2(const struct program *prog, const struct run_options *o, const 
 	struct core *c = start(prog, o, cfg, &g);
 	if (!c)
 		return -1;
-	guest_set_output(g, drop_output, NULL);
+	guest_set_output(g, cli_drop_output, NULL);
 	/* far enough that the event's instruction has committed, plus the window */
 	uint64_t reach = cfg->rob_size + cfg->fetch_buffer + cfg->frontend_depth * cfg->fetch_width + window;
 	int rc = 0;
 	for (uint64_t i = 0; i < n && rc == 0; i++) {
 		struct ivx_err err = { 0 };
-		/* (core_run's limit 0 is none: an event of the first cycle
-		 * needs no run at all) */
-		if (ev[i].cycle > core_cycles(c) && core_run(c, ev[i].cycle, 0, &err) < 0) {
+		if (core_run_to_cycle(c, ev[i].cycle, &err) < 0) {
 			cli_error("%s", err.msg);
 			rc = -1;
 			break;

@@ -19,10 +19,6 @@
 #include "guest/guest.h"
 #include "guest/program.h"
 
-static void drop_output(void *ctx, int fd, const void *buf, size_t len)
-{
-	(void)ctx, (void)fd, (void)buf, (void)len;
-}
 
 int stack_flags_parse(void *ctx, int argc, char **argv, int i)
 {
@@ -81,7 +77,7 @@ int stackrun_prepare(struct stackrun *sr, int threads)
 		memset(j, 0, sizeof *j);
 		j->prog = sr->prog;
 		j->gopt = (struct guest_options){
-			.stdin_data = sr->stdin_data, .stdin_len = sr->stdin_len, .output = drop_output,
+			.stdin_data = sr->stdin_data, .stdin_len = sr->stdin_len, .output = cli_drop_output,
 		};
 		run_options_guest(o, &j->gopt, sr->cwd, sizeof sr->cwd);
 		refstack_config(&sr->cfg, r, sr->ref_fu, &j->cfg);
@@ -184,7 +180,7 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	}
 	/* (its output is not shown here: a usage message would go unseen) */
 	if (real->exited && real->exit_code != 0) {
-		cli_error("the program exited with status %d (`ivx run` shows its output)", real->exit_code);
+		cli_error_guest_status(real->exit_code);
 		return -1;
 	}
 	/* a limit the user set is a normal end; the stacks cover what ran */

@@ -411,7 +411,7 @@ static int replay_to(struct explorer *x, uint64_t cycle)
 	if (cycle < core_cycles(c) && xsnaps_restore_cycle(x->snaps, c, cycle, &err) < 0)
 		return explorer_error(x, "%s", err.msg);
 	xbreaks_set_mode(x->breaks, XB_OFF);
-	int rc = core_cycles(c) < cycle ? core_run(c, cycle, 0, &err) : 0;
+	int rc = core_run_to_cycle(c, cycle, &err);
 	xbreaks_set_mode(x->breaks, XB_STOP);
 	x->engine_error = 0;
 	settle(x);

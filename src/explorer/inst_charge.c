@@ -558,13 +558,12 @@ static int run_to(struct core *c, uint64_t committed, uint64_t *cycles, int *end
 	return 0;
 }
 
-/* Restore the state at `cycle` (core_run's limit 0 is none: cycle 0 needs
- * no run after the restore). */
+/* The state at `cycle`: the snapshot before it, then on to it. */
 static int seek(struct explorer *x, uint64_t cycle, struct ivx_err *err)
 {
 	if (xsnaps_restore_cycle(x->snaps, x->core, cycle, err) < 0)
 		return -1;
-	return core_cycles(x->core) < cycle ? core_run(x->core, cycle, 0, err) : 0;
+	return core_run_to_cycle(x->core, cycle, err);
 }
 
 static int measure(struct explorer *x, const struct xevent *e, uint64_t from, struct xcost_result *out,
