@@ -45,6 +45,7 @@ struct xinfo_topic {
 	/* argv[0] is the topic; `rest` the raw text after it. 0, or -1 with
 	 * explorer_error. */
 	int (*exec)(struct explorer *x, int argc, char **argv, const char *rest);
+	const char *detail;      /* more for `help info NAME`, may be NULL */
 };
 
 struct xinstrument {

@@ -93,6 +93,7 @@ int xcmd_count_arg(struct explorer *x, int argc, char **argv, unsigned long long
 /* The info topics (the built-in ones, then the instruments'), for
  * completion and `help`; NULL past the end. */
 const char *xcmd_info_topic_name(int i);
+int xcmd_info_help(struct explorer *x, const char *topic);   /* `help info TOPIC` */
 const char *xcmd_setting_name(int i);     /* NULL past the end */
 /* A setting's value as text; -1 if there is no such setting. */
 int xcmd_setting_text(struct explorer *x, const char *name, char *buf, size_t n);

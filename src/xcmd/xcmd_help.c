@@ -23,12 +23,14 @@ static int help_exec(struct explorer *x, int argc, char **argv, const char *args
 				   "run. Output longer than the console shows from its top. `help COMMAND` for details.\n");
 		return 0;
 	}
-	if (argc > 2)
-		return explorer_error(x, "help takes at most one argument");
 	char err[200];
 	const struct xcmd *c = xcmd_lookup(argv[1], err, sizeof err);
 	if (!c)
 		return explorer_error(x, "%s", err);
+	if (argc == 3 && !strcmp(c->name, "info"))
+		return xcmd_info_help(x, argv[2]);
+	if (argc > 2)
+		return explorer_error(x, "usage: help [COMMAND], or help info TOPIC");
 	explorer_printf(x, "usage: %s\n%s.\n", c->usage, c->summary);
 	if (c->aliases)
 		explorer_printf(x, "Aliases: %s\n", c->aliases);
@@ -39,7 +41,7 @@ static int help_exec(struct explorer *x, int argc, char **argv, const char *args
 }
 
 static const struct xcmd help_cmd = {
-	.name = "help", .aliases = "h", .usage = "help [COMMAND]",
+	.name = "help", .aliases = "h", .usage = "help [COMMAND | info TOPIC]",
 	.flags = XCMD_NO_RUN,
 	.summary = "list the commands, or describe one",
 	.complete = XC_COMMAND, .exec = help_exec,

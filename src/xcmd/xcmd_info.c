@@ -234,20 +234,44 @@ static int info_display(struct explorer *x, int argc, char **argv, const char *a
 }
 
 static const struct xinfo_topic builtin_topics[] = {
-	{ "breakpoints", "breakpoints and catchpoints", "info breakpoints", 0, info_breakpoints },
-	{ "registers", "guest registers (at fetch)", "info registers", 0, info_registers },
-	{ "rob", "every ROB entry", "info rob", 0, info_rob },
-	{ "fmt", "the whole FMT (`info fmt sfmt`)", "info fmt [sfmt]", 1, info_fmt },
-	{ "caches", "cache/TLB geometry and misses", "info caches", 0, info_caches },
-	{ "events", "miss events by kind (N: the newest N, what each method charged)",
-	  "info events [N]", 1, info_events },
-	{ "cost", "one event's true cost (run without it) beside each method's charge", "info cost [ROW]", 1,
-	  info_cost },
-	{ "snapshots", "reverse-execution memory", "info snapshots", 0, info_snapshots },
-	{ "config", "machine configuration", "info config [KEY]", 1, info_config },
-	{ "program", "where the run is", "info program", 0, info_program },
-	{ "symbol", "the symbol an address is in", "info symbol ADDR", 16, info_symbol },
-	{ "display", "the expressions `display` prints after each stop", "info display", 0, info_display },
+	{ .name = "breakpoints", .help = "breakpoints and catchpoints",
+	  .usage = "info breakpoints", .max_args = 0, .exec = info_breakpoints },
+	{ .name = "registers", .help = "guest registers (at fetch)",
+	  .usage = "info registers", .max_args = 0, .exec = info_registers },
+	{ .name = "rob", .help = "every ROB entry",
+	  .usage = "info rob", .max_args = 0, .exec = info_rob },
+	{ .name = "fmt", .help = "the whole FMT (`info fmt sfmt`)",
+	  .usage = "info fmt [sfmt]", .max_args = 1, .exec = info_fmt,
+	  .detail = "Every row of the frontend miss event table, or of the sFMT with `sfmt`, with its\n"
+		"branch, ROB id and local counters, then the global counters." },
+	{ .name = "caches", .help = "cache/TLB geometry and misses",
+	  .usage = "info caches", .max_args = 0, .exec = info_caches },
+	{ .name = "events", .help = "miss events by kind (N: the newest N, what each method charged)",
+	  .usage = "info events [N]", .max_args = 1, .exec = info_events,
+	  .detail = "Without N: how many miss events of each kind, correct path and wrong path (since\n"
+		"`reset stats`, if used). With N: the newest N rows of the events pane, numbered as\n"
+		"`info cost ROW` takes them (1 is the newest), with what each method charged them." },
+	{ .name = "cost", .help = "one event's true cost (run without it) beside each method's charge",
+	  .usage = "info cost [ROW]", .max_args = 1, .exec = info_cost,
+	  .detail = "Which event: row ROW of the events pane (`info events N` numbers them, 1 the newest);\n"
+		"without ROW, the row under the events pane's cursor if it is scrolled, else the event\n"
+		"the run stopped at or last caught (`catch KIND`). Kinds measured: l1i, l2i, itlb, l1d,\n"
+		"l2d, dtlb, mispredict. The run is replayed from a snapshot with that one event\n"
+		"removed (the branch predicted, the access hitting) and the true cost is how many\n"
+		"cycles earlier the same instruction count commits; `ivx cost` measures a sample." },
+	{ .name = "snapshots", .help = "reverse-execution memory",
+	  .usage = "info snapshots", .max_args = 0, .exec = info_snapshots },
+	{ .name = "config", .help = "machine configuration",
+	  .usage = "info config [KEY]", .max_args = 1, .exec = info_config,
+	  .detail = "Every key and its value as a config file sets it (docs/config.md), and the running\n"
+		"value beside it where `set` changed one for the next run; KEY, or a prefix such\n"
+		"as `l1d`, shows only the keys it names." },
+	{ .name = "program", .help = "where the run is",
+	  .usage = "info program", .max_args = 0, .exec = info_program },
+	{ .name = "symbol", .help = "the symbol an address is in",
+	  .usage = "info symbol ADDR", .max_args = 16, .exec = info_symbol },
+	{ .name = "display", .help = "the expressions `display` prints after each stop",
+	  .usage = "info display", .max_args = 0, .exec = info_display },
 	{ 0 },
 };
 
@@ -325,6 +349,18 @@ static int info_exec(struct explorer *x, int argc, char **argv, const char *args
 		return explorer_error(x, "usage: %s", t->usage);
 	}
 	return t->exec(x, argc - 1, argv + 1, rest);
+}
+
+/* `help info TOPIC`: its usage, its line of the table and its detail. */
+int xcmd_info_help(struct explorer *x, const char *word)
+{
+	const struct xinfo_topic *t = find_topic(x, word);
+	if (!t)
+		return -1;
+	explorer_printf(x, "usage: %s\n%s.\n", t->usage ? t->usage : t->name, t->help);
+	if (t->detail)
+		explorer_printf(x, "%s\n", t->detail);
+	return 0;
 }
 
 /* `help info`: one line per topic, from the table. */
