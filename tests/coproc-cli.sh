@@ -159,6 +159,17 @@ grep -q "buffer: [0-9]* records, 0 dropped" "$tmp/s" && ok || bad "stall policy 
 grep -q "^baseline (interrupt per sampled load" "$tmp/b" && ok || bad "no baseline line"
 grep -q "^at cycle" "$tmp/b" && ok || bad "no series"
 grep -q '"baseline":{' "$tmp/b.json" && ok || bad "no baseline in JSON"
+# the period the report prints is the one the sampler ran with: the loads
+# over the co-processor's overhead in samples of 420 cycles (the default
+# int_cycles + slot_cycles), rounded down
+python3 - "$tmp/b.json" "$tmp/b" <<'PY' && ok || bad "baseline period: $(grep '^baseline' "$tmp/b")"
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+loads = sum(l["executions"] for l in j["loads"])
+want = loads // (j["overhead_cycles"] // 420)
+shown = int(re.search(r"period (\d+) loads", open(sys.argv[2]).read()).group(1))
+sys.exit(0 if shown == want == j["baseline"]["period"] else 1)
+PY
 # the sampler's estimates count: at 16 times the overhead, on a workload
 # whose loads are mostly invariant, it is far better than estimating 0
 # for every load (the error would then be the mean invariance)

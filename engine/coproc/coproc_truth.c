@@ -240,4 +240,5 @@ uint64_t coproc_truth_count(const struct coproc_truth *t, uint64_t key, uint64_t
 
 uint64_t coproc_truth_events(const struct coproc_truth *t) { return t->events; }
 uint64_t coproc_truth_samples(const struct coproc_truth *t) { return t->samples; }
+uint64_t coproc_truth_period(const struct coproc_truth *t) { return t->period; }
 uint64_t coproc_truth_overhead(const struct coproc_truth *t) { return t->overhead; }

@@ -55,6 +55,7 @@ uint64_t coproc_truth_count(const struct coproc_truth *t, uint64_t key, uint64_t
 
 uint64_t coproc_truth_events(const struct coproc_truth *t);   /* instructions observed */
 uint64_t coproc_truth_samples(const struct coproc_truth *t);  /* sampled: interrupts taken */
+uint64_t coproc_truth_period(const struct coproc_truth *t);   /* the sampler's mean period, 0 none */
 uint64_t coproc_truth_overhead(const struct coproc_truth *t); /* sampled: cycles charged */
 
 #endif

@@ -338,8 +338,7 @@ static int attrib_run(const struct run_options *o, struct attrib_flags *f)
 		goto out;
 	int exited = core_done(c) && guest_state(g) == GUEST_EXITED;
 	if (!exited)
-		cli_error("stopped after %llu cycles (limit reached); the attribution covers them",
-			  (unsigned long long)core_cycles(c));
+		run_options_note_limit(o, core_cycles(c), core_committed(c), "; the attribution covers them");
 	attrib_finish(a);
 	size_t n;
 	if (!(rows = sorted_rows(a, &n))) {

@@ -479,8 +479,7 @@ static void report_value(FILE *out, FILE *f, const struct sim *s, const struct s
 		boh = base->st.cycles ? (double)overhead_cycles(base) / (double)base->st.cycles : 0.0;
 		fprintf(out, "baseline (interrupt per sampled load, period %llu loads, %llu samples): error %.2f "
 			"points (paper's %.2f), overhead %.2f%%\n",
-			(unsigned long long)(coproc_truth_events(base->sampler) /
-					     (coproc_truth_samples(base->sampler) ? coproc_truth_samples(base->sampler) : 1)),
+			(unsigned long long)coproc_truth_period(base->sampler),
 			(unsigned long long)coproc_truth_samples(base->sampler), 100 * berr, 100 * brms, 100 * boh);
 	}
 	for (int i = 0; i < s->npoints; i++)
@@ -510,8 +509,9 @@ static void report_value(FILE *out, FILE *f, const struct sim *s, const struct s
 		json_series(f, "series", s);
 		if (base) {
 			fprintf(f, ",\"baseline\":{\"overhead_fraction\":%.6f,\"weighted_error\":%.6f,"
-				"\"weighted_rms_error\":%.6f,\"samples\":%llu",
-				boh, berr, brms, (unsigned long long)coproc_truth_samples(base->sampler));
+				"\"weighted_rms_error\":%.6f,\"samples\":%llu,\"period\":%llu",
+				boh, berr, brms, (unsigned long long)coproc_truth_samples(base->sampler),
+				(unsigned long long)coproc_truth_period(base->sampler));
 			json_series(f, "series", base);
 			fprintf(f, "}");
 		}
@@ -739,8 +739,7 @@ static int coproc_main(int argc, char **argv)
 		goto out;
 	}
 	if (!s.exited)
-		cli_error("stopped after %llu cycles, %llu instructions (limit reached)",
-			  (unsigned long long)s.st.cycles, (unsigned long long)s.st.committed);
+		run_options_note_limit(&o, s.st.cycles, s.st.committed, NULL);
 	if (fl.speed) {
 		print_stats(stdout, &s);
 		printf("host %.3f s: %.2f M cycles/s, %.2f MIPS\n", s.host_seconds,
@@ -787,6 +786,8 @@ static int coproc_main(int argc, char **argv)
 			s.exited ? "exit" : "limit");
 		if (s.exited)
 			fprintf(f, "\"exit_code\":0,");
+		else
+			fprintf(f, "\"limit\":\"%s\",", run_options_limit_key(&o, s.st.committed));
 		json_stats(f, &s);
 		fprintf(f, ",");
 	}

@@ -346,8 +346,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	if (rc < 0)
 		goto out;
 	if (!exited) {
-		cli_error("stopped after %llu cycles (limit reached); the profile covers them",
-			  (unsigned long long)core_cycles(c));
+		run_options_note_limit(o, core_cycles(c), core_committed(c), "; the profile covers them");
 	}
 	dcpi_flush(d);
 	if (collect(d, c, prog, image, &rp, &err) < 0)

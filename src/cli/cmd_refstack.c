@@ -211,8 +211,7 @@ void stackrun_json_end(FILE *f, const struct stackrun *sr)
 	if (real->exited)
 		fprintf(f, "\"end\":\"exit\"");
 	else
-		fprintf(f, "\"end\":\"limit\",\"limit\":\"%s\"",
-			sr->o.max_insns && real->insns >= sr->o.max_insns ? "max_insns" : "max_cycles");
+		fprintf(f, "\"end\":\"limit\",\"limit\":\"%s\"", run_options_limit_key(&sr->o, real->insns));
 }
 
 const char *refstack_kind(const struct stackrun *sr)

@@ -250,11 +250,8 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 			status = EXIT_USAGE;
 	} else if (!exited) {
 		/* the user's limit: a normal end (as in sim-outorder and gem5) */
-		int by_insns = o->max_insns && st.committed >= o->max_insns;
-		limit = by_insns ? "max_insns" : "max_cycles";
-		cli_error("stopped after %llu cycles, %llu instructions (%s limit reached)",
-			  (unsigned long long)st.cycles, (unsigned long long)st.committed,
-			  by_insns ? "--max-insns" : "--max-cycles");
+		limit = run_options_limit_key(o, st.committed);
+		run_options_note_limit(o, st.cycles, st.committed, NULL);
 		status = 0;
 	}
 	if (f->json_path && write_json(f->json_path, &st, exited ? "exit" : rc == IVX_OK ? "limit" : "error",

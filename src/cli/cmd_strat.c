@@ -486,8 +486,7 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 	struct core_stats cst;
 	core_stats(c, &cst);
 	if (!exited)
-		cli_error("stopped after %llu instructions (limit reached): the profile so far",
-			  (unsigned long long)cst.committed);
+		run_options_note_limit(o, cst.cycles, cst.committed, ": the profile so far");
 	double err_final[MAX_SPECS];
 	struct strat_run_stats rs[MAX_SPECS];
 	struct strat_err_detail det[MAX_SPECS];
@@ -508,11 +507,15 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 		if (profiles & b)
 			printf(" %s (%llu events)", strat_profile_name(b),
 			       (unsigned long long)rs[0].events_by[b == 1 ? 0 : b == 2 ? 1 : 2]);
-	printf("\n%llu events in %llu instructions, %llu cycles (%llu more in handlers); "
-	       "%llu selected tuples of %llu pcs in the error\n",
-	       (unsigned long long)rs[0].events, (unsigned long long)cst.committed,
-	       (unsigned long long)(cst.cycles - cst.handler_cycles), (unsigned long long)cst.handler_cycles,
-	       (unsigned long long)det[0].tuples, (unsigned long long)det[0].pcs);
+	/* (the overhead fractions below are over the program's cycles, the
+	 * handlers' left out, as the paper's model has them) */
+	printf("\n%llu events in %llu instructions, %llu cycles", (unsigned long long)rs[0].events,
+	       (unsigned long long)cst.committed, (unsigned long long)(cst.cycles - cst.handler_cycles));
+	if (cst.handler_cycles)
+		printf(" of the program + %llu in handlers = %llu", (unsigned long long)cst.handler_cycles,
+		       (unsigned long long)cst.cycles);
+	printf("; %llu selected tuples of %llu pcs in the error\n", (unsigned long long)det[0].tuples,
+	       (unsigned long long)det[0].pcs);
 	double thr = f->threshold * 100;
 	printf("\n%-18s %9s %9s %10s %12s %9s %8s %12s\n", "spec", "samples", "messages", "interrupts", "overhead cyc",
 	       "overhead", "error", "under-from");
@@ -550,9 +553,12 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 		fprintf(j, "{\"program\":");
 		outfile_json_string(j, pname);
 		fprintf(j, ",\"profile\":\"%s\",\"cycles\":%llu,\"handler_cycles\":%llu,\"instructions\":%llu,"
-			   "\"end\":\"%s\",\"runs\":[", f->profile, (unsigned long long)(cst.cycles - cst.handler_cycles),
+			   "\"end\":\"%s\",", f->profile, (unsigned long long)(cst.cycles - cst.handler_cycles),
 			(unsigned long long)cst.handler_cycles, (unsigned long long)cst.committed,
 			exited ? "exit" : "limit");
+		if (!exited)
+			fprintf(j, "\"limit\":\"%s\",", run_options_limit_key(o, cst.committed));
+		fprintf(j, "\"runs\":[");
 		for (int i = 0; i < n; i++) {
 			fprintf(j, "%s{\"spec\":\"%s\",\"events\":%llu,\"samples\":%llu,\"messages\":%llu,"
 				   "\"interrupts\":%llu,\"overhead_cycles\":%llu,\"overhead_fraction\":%.6f,",

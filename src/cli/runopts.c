@@ -166,6 +166,22 @@ void run_options_guest(const struct run_options *o, struct guest_options *go, ch
 	go->sandbox_walk = walk && *walk == '1';
 }
 
+const char *run_options_limit_hit(const struct run_options *o, uint64_t committed)
+{
+	return o->max_insns && committed >= o->max_insns ? "--max-insns" : "--max-cycles";
+}
+
+const char *run_options_limit_key(const struct run_options *o, uint64_t committed)
+{
+	return o->max_insns && committed >= o->max_insns ? "max_insns" : "max_cycles";
+}
+
+void run_options_note_limit(const struct run_options *o, uint64_t cycles, uint64_t committed, const char *then)
+{
+	cli_error("stopped after %llu cycles, %llu instructions (%s limit reached)%s", (unsigned long long)cycles,
+		  (unsigned long long)committed, run_options_limit_hit(o, committed), then ? then : "");
+}
+
 int run_options_check_outputs(const struct run_options *o, const struct named_file *outputs, int n)
 {
 	const struct named_file inputs[] = {

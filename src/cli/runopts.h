@@ -56,7 +56,8 @@ int run_options_check_outputs(const struct run_options *o, const struct named_fi
 	"                      HOST, seen at GUEST (default: the same path), read-only\n" \
 	"                      unless rw (repeatable; nothing else is visible)\n" \
 	"  --seed N            seed for AT_RANDOM and getrandom (default 1)\n" \
-	"  --max-insns N       stop after N committed instructions\n" \
+	"  --max-insns N       stop at the end of the cycle that commits instruction N\n" \
+	"                      (a few more may commit in it; exactly N in --functional)\n" \
 	"  --max-cycles N      stop after N cycles (timing mode)\n" \
 	"  --fastforward N     run N instructions functionally first, warming caches,\n" \
 	"                      TLBs and predictor (timing mode)\n" \
@@ -67,6 +68,16 @@ int run_options_check_outputs(const struct run_options *o, const struct named_fi
 	"  --config FILE       machine description (default data/configs/default.ini)\n" \
 	"  -o SECTION.KEY=VAL  override one configuration value (repeatable)\n" \
 	"  Numbers take 0x hex and k, M, G suffixes (1M = 1000000).\n"
+
+/* A run that ended at the user's limit (a normal end): which limit it
+ * was, as the command line spells it ("--max-insns" or "--max-cycles"),
+ * and the line that says so, "stopped after C cycles, I instructions
+ * (--max-X limit reached)" and then `then` (e.g. ": the profile covers
+ * them"), on stderr. */
+const char *run_options_limit_hit(const struct run_options *o, uint64_t committed);
+/* ... as the JSON outputs' "limit" spells it ("max_insns", "max_cycles") */
+const char *run_options_limit_key(const struct run_options *o, uint64_t committed);
+void run_options_note_limit(const struct run_options *o, uint64_t cycles, uint64_t committed, const char *then);
 
 struct program;
 struct guest;
