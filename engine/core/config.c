@@ -566,6 +566,12 @@ static int check_cache(const char *name, const struct cache_config *cc, struct i
 				 name, lines, cc->assoc);
 	if (!cc->mshrs)
 		return ivx_error(err, IVX_EUSAGE, "%s.mshrs must be at least 1", name);
+	/* (an access that crosses a line takes two at once, and the L2 serves
+	 * both of its lines when both miss there too: with one it would wait
+	 * forever) */
+	if (cc->mshrs < 2 && strcmp(name, "l1i"))
+		return ivx_error(err, IVX_EUSAGE,
+				 "%s.mshrs must be at least 2: an access that crosses a line boundary needs two", name);
 	if (!cc->latency)
 		return ivx_error(err, IVX_EUSAGE, "%s.latency must be at least 1", name);
 	return IVX_OK;

@@ -604,6 +604,16 @@ static void test_validate_rejects_impossible_machines(void **state)
 	expect_invalid("l1d.line=48", "l1d.line=48 is not a power of two");
 	expect_invalid("l2.size=768K", "power-of-two number of sets");
 	expect_invalid("l2.size=1000", "l2.size=1000 is not a multiple of the line (64)");
+	/* one MSHR: a line-crossing access that misses twice waited forever
+	 * (a deadlock on sqlite3's first unaligned store); the I-side never
+	 * crosses a line, so one is enough there */
+	expect_invalid("l1d.mshrs=1", "l1d.mshrs must be at least 2");
+	expect_invalid("l2.mshrs=1", "l2.mshrs must be at least 2");
+	struct machine_config c;
+	struct ivx_err err = { 0 };
+	config_defaults(&c);
+	set_ok(&c, "l1i.mshrs=1");
+	assert_int_equal(config_validate(&c, &err), IVX_OK);
 }
 
 static void test_validate_rejects_bad_geometry(void **state)

@@ -253,10 +253,12 @@ static void test_refused_access_retry_cycle_is_exact(void **state)
 	load(m, A + 64, 3);
 	check_refused_until_retry(m, A + 0x5000, 4);
 	memsys_free(m);
-	/* L2 MSHRs busy (the L1 has room), no TLB */
-	const char *o2[] = { "l2.mshrs=1", NULL };
+	/* L2 MSHRs busy (the L1 has room), no TLB; two is the least a
+	 * machine may have (config.c) */
+	const char *o2[] = { "l2.mshrs=2", NULL };
 	m = make(o2);
 	load(m, A, 0);
+	load(m, A + 0x20000, 0);
 	check_refused_until_retry(m, A + 0x8000, 5);
 	memsys_free(m);
 }
@@ -264,9 +266,10 @@ static void test_refused_access_retry_cycle_is_exact(void **state)
 static void test_l2_mshrs_limit_memory_misses(void **state)
 {
 	(void)state;
-	const char *o[] = { "l2.mshrs=1", NULL };
+	const char *o[] = { "l2.mshrs=2", NULL };
 	struct memsys *m = make(o);
 	struct mem_access a = load(m, A, 0);
+	load(m, A + 0x20000, 0);
 	struct mem_access b = load(m, A + 64, 0);
 	assert_true(b.blocked);
 	assert_false(memsys_probe(m, L1D, A + 64));
