@@ -79,7 +79,10 @@ cmp -s "$tmp/again.out" "$tmp/again2.out" && ok || bad "the same comparison twic
 
 # --max-insns once: both sides; -o: its own side only
 "$IVX" compare --json "$tmp/rob.json" --max-insns 20000 -o core.rob_size=32 / -o core.rob_size=64 \
-	$K/k3_long_dmiss -- miss 100 >/dev/null 2>&1
+	$K/k3_long_dmiss -- miss 100 >/dev/null 2>"$tmp/lim.err"
+# (each side's stop at the limit is said, as every command says it)
+[ "$(grep -c '(--max-insns limit reached) on side [AB]$' "$tmp/lim.err")" = 2 ] && ok ||
+	bad "compare at a limit: $(cat "$tmp/lim.err")"
 python3 - "$tmp/rob.json" <<'PY' && ok || bad "--max-insns applies to both sides, -o to its own"
 import json, sys
 d = json.load(open(sys.argv[1]))

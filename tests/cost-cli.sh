@@ -87,5 +87,20 @@ for args in "data/bin/kernels/k1_icache_miss" "--event bogus data/bin/kernels/k1
     if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ]; then ok; else bad "cost $args: status $st, stderr: $(cat "$tmp/err")"; fi
 done
 
+# A limit chooses which events are sampled, not how far their runs go: the
+# last long miss before --max-cycles costs what it costs without the limit
+# (it was cut to 153 of its 254 cycles, and info cost said 254), and the
+# limit is named on stderr
+"$IVX" cost --event l2d --sample 1000 --json "$tmp/all.json" data/bin/kernels/k3_long_dmiss -- miss 2 >/dev/null 2>&1
+if "$IVX" cost --event l2d --sample 1000 --max-cycles 15740 --json "$tmp/lim.json" data/bin/kernels/k3_long_dmiss -- miss 2 \
+	>/dev/null 2>"$tmp/err" && grep -q "(--max-cycles limit reached): the events before it were sampled" "$tmp/err" &&
+   python3 - "$tmp/all.json" "$tmp/lim.json" <<'PY'
+import json, sys
+full = {e["seq"]: e["penalty"] for e in json.load(open(sys.argv[1]))["samples"]}
+cut = json.load(open(sys.argv[2]))["samples"]
+sys.exit(0 if cut and 1884 in {e["seq"] for e in cut} and all(full[e["seq"]] == e["penalty"] for e in cut) else 1)
+PY
+then ok; else bad "cost under --max-cycles: penalties differ from the whole run's: $(cat "$tmp/err")"; fi
+
 echo "cost-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -349,6 +349,11 @@ static int side_run(struct side *s, char name, const struct compare_flags *f)
 			  s->label, guest_exit_code(g));
 		goto out;
 	}
+	if (!core_done(c)) {   /* (each side's own limit: a normal end) */
+		char then[64];
+		snprintf(then, sizeof then, " on side %c", name);
+		run_options_note_limit(&s->o, s->st.cycles, s->st.committed, then);
+	}
 	rc = 0;
 	goto out;
 fail:

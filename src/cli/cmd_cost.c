@@ -205,6 +205,8 @@ static int pass1(const struct program *prog, const struct run_options *o, const 
 	} else {
 		struct core_stats st;
 		core_stats(c, &st);
+		if (!core_done(c))
+			run_options_note_limit(o, st.cycles, st.committed, ": the events before it were sampled");
 		*events = st.events_correct[s->kind];
 		for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
 			struct acct_stack a;
@@ -220,10 +222,10 @@ static int pass1(const struct program *prog, const struct run_options *o, const 
 
 /* Cycles until `committed` instructions have committed from the current
  * state (or the program ended). */
-static int run_to(struct core *c, uint64_t committed, uint64_t max_cycles, uint64_t *cycles, int *ended)
+static int run_to(struct core *c, uint64_t committed, uint64_t *cycles, int *ended)
 {
 	struct ivx_err err = { 0 };
-	if (core_run(c, max_cycles, committed, &err) < 0) {
+	if (core_run(c, 0, committed, &err) < 0) {
 		cli_error("%s", err.msg);
 		return -1;
 	}
@@ -257,14 +259,17 @@ static int pass2(const struct program *prog, const struct run_options *o, const 
 			rc = -1;
 			break;
 		}
+		/* (past a --max-cycles limit too, as past --max-insns: the limit
+		 * chose which events to sample, and a penalty cut at it would be
+		 * too small; info cost measures the same way) */
 		uint64_t target = ev[i].committed + reach, with = 0, without = 0;
 		int ended_with = 0, ended_without = 0;
-		rc = run_to(c, target, o->max_cycles, &with, &ended_with);
+		rc = run_to(c, target, &with, &ended_with);
 		if (rc == 0 && core_snapshot_restore(c, snap, &err) < 0)
 			rc = -1, cli_error("%s", err.msg);
 		if (rc == 0) {
 			core_forgive(c, kind, ev[i].seq);
-			rc = run_to(c, target, o->max_cycles, &without, &ended_without);
+			rc = run_to(c, target, &without, &ended_without);
 		}
 		if (rc == 0 && core_snapshot_restore(c, snap, &err) < 0)
 			rc = -1, cli_error("%s", err.msg);
