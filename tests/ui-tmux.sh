@@ -283,6 +283,19 @@ wait_for chase 'held for none of the' 10 && ok "after Ctrl-C the catchpoint says
 T send-keys -t chase 'quit' Enter
 wait_exit chase
 
+echo "ui-tmux: Ctrl-C ends a sourced script, not only its running command"
+printf 'continue\necho after-first\ncontinue\necho after-second\n' > "$TMP/two-runs.ivx"
+start src 120 40 LANG=C.UTF-8 -- data/bin/workloads/ptrchase -- 4000
+wait_for src '(ivx)' || bad "ptrchase session did not open" src
+T send-keys -t src "source $TMP/two-runs.ivx" Enter
+sleep 1
+T send-keys -t src C-c
+wait_for src 'interrupted: the rest of the script is skipped' 10 &&
+	! T capture-pane -p -t src | grep -q 'after-first' && ok "one Ctrl-C stops the whole sourced script" ||
+	bad "Ctrl-C during a sourced script" src
+T send-keys -t src 'quit' Enter
+wait_exit src
+
 echo "ui-tmux: a restart that fails leaves a session that still answers"
 echo text > "$TMP/stdin.txt"
 start norun 120 40 LANG=C.UTF-8 -- --stdin "$TMP/stdin.txt" "$K3" -- miss 2

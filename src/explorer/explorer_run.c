@@ -292,6 +292,7 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 		}
 		if (x->poll_interrupt && x->poll_interrupt(x->poll_ctx)) {
 			reason = STOP_INTERRUPT;
+			x->interrupts++;
 			break;
 		}
 		if (x->progress && t - t_prog > 0.2) {
@@ -549,6 +550,7 @@ int explorer_reverse_continue(struct explorer *x)
 				return -1;
 			memset(&x->stop, 0, sizeof x->stop);
 			x->stop.reason = STOP_INTERRUPT;
+			x->interrupts++;
 			snprintf(x->stop.msg, sizeof x->stop.msg, "interrupted");
 			stopf(x, "\nInterrupted: no hit found back to cycle %llu.\n", (unsigned long long)end);
 			print_position(x);

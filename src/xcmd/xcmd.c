@@ -330,8 +330,15 @@ int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 			rc = explorer_error(x, "line too long (more than %d bytes)", XCMD_LINE_MAX);
 		else if (got == LINE_NUL)
 			rc = explorer_error(x, "NUL byte in line");
-		else
+		else {
+			unsigned interrupts = x->interrupts;
 			rc = xcmd_execute(x, line, NULL);
+			/* On the screen, Ctrl-C ends a sourced script as in gdb (one
+			 * press, not one per `continue` in it); batch mode runs the
+			 * rest, so that its `info` lines say where the run got to. */
+			if (rc == 0 && !x->batch && x->interrupts != interrupts)
+				rc = explorer_error(x, "interrupted: the rest of the script is skipped");
+		}
 		if (rc < 0) {
 			locate_error(x, name, lineno);
 			break;

@@ -94,6 +94,9 @@ int xcmd_count_arg(struct explorer *x, int argc, char **argv, unsigned long long
  * completion and `help`; NULL past the end. */
 const char *xcmd_info_topic_name(int i);
 int xcmd_info_help(struct explorer *x, const char *topic);   /* `help info TOPIC` */
+/* 0 if addr is an instruction of the program, else -1 after an error that
+ * says why (outside the code, with its ranges; not 4-byte aligned). */
+int xcmd_check_code_address(struct explorer *x, uint64_t addr);
 const char *xcmd_setting_name(int i);     /* NULL past the end */
 /* A setting's value as text; -1 if there is no such setting. */
 int xcmd_setting_text(struct explorer *x, const char *name, char *buf, size_t n);

@@ -20,6 +20,24 @@
 /* Split "WHAT if COND" into what and cond (cond empty without "if").
  * 0, or -1 (x->err, calling WHAT noun) when WHAT does not fit in wn
  * bytes: a location cut short would be a different location. */
+
+int xcmd_check_code_address(struct explorer *x, uint64_t addr)
+{
+	if (program_uop(x->prog, addr))
+		return 0;
+	char ranges[200] = "";
+	size_t used = 0;
+	for (int i = 0; i < program_segment_count(x->prog) && used < sizeof ranges; i++) {
+		const struct program_segment *sg = program_segment(x->prog, i);
+		if (sg->prot & MEM_X)
+			used += (size_t)snprintf(ranges + used, sizeof ranges - used, "%s0x%llx-0x%llx", used ? ", " : "",
+						 (unsigned long long)sg->vaddr, (unsigned long long)(sg->vaddr + sg->memsz));
+	}
+	if ((addr & 3) && program_uop(x->prog, addr & ~(uint64_t)3))
+		return explorer_error(x, "0x%llx is not an instruction address (not 4-byte aligned)",
+				      (unsigned long long)addr);
+	return explorer_error(x, "0x%llx is outside the program's code (%s)", (unsigned long long)addr, ranges);
+}
 static int split_if(struct explorer *x, const char *args, const char *noun, char *what, size_t wn,
 		    const char **cond)
 {
@@ -88,22 +106,8 @@ static int break_common(struct explorer *x, const char *args, int temp)
 		uint64_t addr;
 		if (explorer_parse_addr(x, what, &addr) < 0)
 			return -1;
-		if (!program_uop(x->prog, addr)) {
-			char ranges[200] = "";
-			size_t used = 0;
-			for (int i = 0; i < program_segment_count(x->prog) && used < sizeof ranges; i++) {
-				const struct program_segment *sg = program_segment(x->prog, i);
-				if (sg->prot & MEM_X)
-					used += (size_t)snprintf(ranges + used, sizeof ranges - used, "%s0x%llx-0x%llx",
-								 used ? ", " : "", (unsigned long long)sg->vaddr,
-								 (unsigned long long)(sg->vaddr + sg->memsz));
-			}
-			if ((addr & 3) && program_uop(x->prog, addr & ~(uint64_t)3))
-				return explorer_error(x, "0x%llx is not an instruction address (not 4-byte aligned)",
-						      (unsigned long long)addr);
-			return explorer_error(x, "0x%llx is outside the program's code (%s)",
-					      (unsigned long long)addr, ranges);
-		}
+		if (xcmd_check_code_address(x, addr) < 0)
+			return -1;
 		bp.type = XBP_CODE;
 		bp.addr = addr;
 		char desc[128];

@@ -59,8 +59,8 @@ static int until_exec(struct explorer *x, int argc, char **argv, const char *arg
 	uint64_t addr;
 	if (!*args)
 		return explorer_error(x, "usage: %s LOCATION", argv[0]);
-	if (explorer_parse_addr(x, args, &addr) < 0)
-		return -1;
+	if (explorer_parse_addr(x, args, &addr) < 0 || xcmd_check_code_address(x, addr) < 0)
+		return -1;   /* (an address no instruction has would run to the end) */
 	return explorer_until(x, addr);
 }
 
