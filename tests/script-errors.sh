@@ -257,5 +257,19 @@ else
     bad "continue, step with --max-cycles 30000 -> status $got"
 fi
 
+# 13. Commands that did nothing, or named the wrong problem, say what is
+# wrong: until to an address no instruction has (it ran to the end), an
+# info config key that matches nothing (silent), a count too large for x
+# (an "unknown letter"), info cost at a rob-full stop (advice to catch
+# its end, which then was refused too).
+script until0 'until 0' 'echo not reached'
+expect_error "until0.ivx:1: 0x0 is outside the program's code" "$tmp/until0.ivx"
+script nokey 'info config nosuch'
+expect_error "nokey.ivx:1: info config: no key is or begins with 'nosuch'" "$tmp/nokey.ivx"
+script xbig 'x/99999xb sp'
+expect_error "xbig.ivx:1: x/NFU: N from 1 to 4096" "$tmp/xbig.ivx"
+script robfull 'catch rob-full' 'continue' 'info cost'
+expect_error "robfull.ivx:3: the run stopped at a rob-full: only l1i" "$tmp/robfull.ivx"
+
 echo "script errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -112,8 +113,8 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 		}
 	FILE *in = strcmp(f->script, "-") ? fopen(f->script, "r") : stdin;
 	if (!in) {
-		cli_error("%s: cannot open", f->script);
-		return 1;
+		cli_error("%s: cannot open: %s", f->script, strerror(errno));
+		return EXIT_INPUT;   /* (bad input, as a missing program) */
 	}
 	int rc = xcmd_run_script(x, in, strcmp(f->script, "-") ? f->script : "<stdin>");
 	if (in != stdin)

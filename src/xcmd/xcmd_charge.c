@@ -122,6 +122,12 @@ static const struct xevent *pick(struct explorer *x, int argc, char **argv, int 
 	}
 	if (x->stop.has_event || x->has_caught) {
 		const struct xevent *e = x->stop.has_event ? &x->stop.event : &x->caught;
+		int derived = e->kind >= MISS_KIND_COUNT && e->kind < XEV_INSTRUMENT && e->cause >= 0 &&
+			      e->cause <= MISS_MISPREDICT;
+		if (e->kind > MISS_MISPREDICT && !derived)   /* (before looking for it: a rob-full has no id) */
+			return explorer_error(x, "the run stopped at a %s: only l1i, l2i, itlb, l1d, l2d, dtlb and "
+					      "mispredict events can be taken away (ivx cost's kinds)", xev_name(e->kind)),
+			       NULL;
 		const struct xevent *now = current(x, e);
 		if (!now && e->start >= explorer_cycle(x))
 			return explorer_error(x, "that %s begins at cycle %llu, after this one: a reverse command went "

@@ -161,6 +161,7 @@ static int info_snapshots(struct explorer *x, int argc, char **argv, const char 
 static int info_config(struct explorer *x, int argc, char **argv, const char *arg)
 {
 	char val[128];
+	int shown = 0;
 	for (size_t i = 0; config_key_name(i); i++) {
 		const char *k = config_key_name(i);
 		if (*arg && strcmp(arg, k) && strncmp(k, arg, strlen(arg)))
@@ -173,7 +174,10 @@ static int info_config(struct explorer *x, int argc, char **argv, const char *ar
 			explorer_printf(x, "%-28s %-10s (running: %s)\n", k, val, live);
 		else
 			explorer_printf(x, "%-28s %s\n", k, val);
+		shown++;
 	}
+	if (!shown)
+		return explorer_error(x, "info config: no key is or begins with '%s' (`info config` lists them)", arg);
 	return 0;
 }
 

@@ -26,8 +26,9 @@ static int x_exec(struct explorer *x, int argc, char **argv, const char *args)
 		const char *p = slash + 1;
 		if (isdigit((unsigned char)*p)) {
 			count = 0;
-			while (isdigit((unsigned char)*p) && count <= X_MAX_ITEMS)
-				count = count * 10 + (uint64_t)(*p++ - '0');
+			for (; isdigit((unsigned char)*p); p++)   /* (every digit read: a long N is too large, not a letter) */
+				if (count <= X_MAX_ITEMS)
+					count = count * 10 + (uint64_t)(*p - '0');
 		}
 		for (; *p; p++) {
 			if (strchr("xdu", *p))
