@@ -656,9 +656,13 @@ uint64_t config_longest_commit_gap(const struct machine_config *c)
 	uint64_t mem = c->memory_latency;
 	uint64_t itrip = (uint64_t)c->l1i.latency + c->l2.latency + mem;
 	uint64_t dtrip = (uint64_t)c->l1d.latency + c->l2.latency + mem;
-	uint64_t unit = c->div_latency > c->mul_latency ? c->div_latency : c->mul_latency;
-	if (c->load_latency > unit)
-		unit = c->load_latency;
+	/* (every unit: a non-pipelined FP divider waits like the integer one) */
+	const uint32_t latencies[] = { c->div_latency, c->mul_latency, c->load_latency, c->fdiv_latency,
+				       c->fp_latency, c->fma_latency, c->simd_latency };
+	uint64_t unit = 0;
+	for (size_t i = 0; i < sizeof latencies / sizeof latencies[0]; i++)
+		if (latencies[i] > unit)
+			unit = latencies[i];
 	return c->itlb.miss_latency + 3 * itrip + c->frontend_depth + CONFIG_BACKEND_STAGES + 2 * unit +
 	       c->dtlb.miss_latency + 3 * dtrip;
 }

@@ -678,6 +678,13 @@ static void test_deadlock_limit_follows_the_machine(void **state)
 	c.memory_latency += 100;
 	assert_int_equal(config_longest_commit_gap(&c), gap + 600);
 	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	/* every unit's latency counts: an fsqrt behind a non-pipelined FP
+	 * divide of 1000 cycles was called a deadlock at a limit the check
+	 * had accepted (only div, mul and load were counted) */
+	config_defaults(&c);
+	uint64_t base_gap = config_longest_commit_gap(&c);
+	c.fdiv_latency = 1000;
+	assert_true(config_longest_commit_gap(&c) >= base_gap - 2ull * c.div_latency + 2000);
 }
 
 static void test_validate_accepts_odd_but_working_machines(void **state)
