@@ -92,6 +92,8 @@ expect 2 "exited with status 2"   -- refstack --jobs 2 "$good" -- abc
 
 # --stdin files: said once, with the reason
 expect 2 "cannot open"            -- -x "$tmp/empty" --stdin "$tmp/nonexistent" "$good"
+# a second --config would replace the first unread
+expect 2 "--config given twice"   -- run --config data/configs/inorder.ini --config data/configs/default.ini "$good"
 # a script that is not there: the reason, and the bad-input status (it was 1)
 expect 2 "nonexistent.ivx: cannot open: No such file or directory" -- -x "$tmp/nonexistent.ivx" "$good"
 expect 2 "cannot read: Is a directory" -- run --functional --stdin /tmp "$good"

@@ -233,6 +233,7 @@ printf '# no path\n[program a]\nargs = 1\n[program b]\npath = y\n' | check_spec 
 printf '[sweep]\ncommand = cpistack runn\n[program]\npath = x\n' | check_spec 2 "unknown command 'runn'"
 printf '[program p]\npath = x\n[program p]\npath = y\n' | check_spec 3 "two programs are labelled 'p'"
 printf '[sweep]\noptions = --json out.json\n[program]\npath = x\n' | check_spec 2 "'--json' cannot be a sweep option"
+printf '[sweep]\noptions = --svg=out.svg\n[program]\npath = x\n' | check_spec 2 "'--svg=out.svg' cannot be a sweep option"
 printf '[program]\npath = x\n\n[axis warm]\n' | check_spec 4 '\[axis warm\] has no values'
 printf '[sweep]\no = core.rob_size\n[program]\npath = x\n' | check_spec 2 '`o = SECTION.KEY=V1,V2,...` expected'
 printf '[sweep]\no = core.rob_size=64,,128\n[program]\npath = x\n' | check_spec 2 '`o = core.rob_size=...`: an empty value in the list'

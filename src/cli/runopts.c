@@ -104,12 +104,19 @@ int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extr
 			if ((rc = need_value(argc, argv, i)) == 0)
 				o->start_at = argv[++i];
 		} else if (!strcmp(a, "--config")) {
+			/* (one machine description: a second would have replaced the
+			 * first unread; -o changes single keys) */
+			if (o->config_path) {
+				cli_error("--config given twice (%s, %s): one file describes the machine; -o "
+					  "SECTION.KEY=VAL changes single keys", o->config_path, i + 1 < argc ? argv[i + 1] : "");
+				goto fail;
+			}
 			if ((rc = need_value(argc, argv, i)) == 0)
 				o->config_path = argv[++i];
 		} else if (!strcmp(a, "-o")) {
 			if ((rc = need_value(argc, argv, i)) == 0) {
 				if (o->n_overrides == RUNOPTS_MAX_OVERRIDES) {
-					cli_error("too many -o overrides");
+					cli_error("too many -o overrides (at most %d)", RUNOPTS_MAX_OVERRIDES);
 					goto fail;
 				}
 				o->overrides[o->n_overrides++] = argv[++i];

@@ -175,14 +175,17 @@ static int options_at(struct reader *r, int line, const char *value, char ***w)
 {
 	int n = words_at(r, line, value, w);
 	for (int i = 0; i < n; i++)
-		for (size_t k = 0; k < sizeof reserved_options / sizeof reserved_options[0]; k++)
-			if (!strcmp((*w)[i], reserved_options[k])) {
+		for (size_t k = 0; k < sizeof reserved_options / sizeof reserved_options[0]; k++) {
+			/* (and its --json=FILE form, which each job would refuse) */
+			size_t len = strlen(reserved_options[k]);
+			if (!strncmp((*w)[i], reserved_options[k], len) && ((*w)[i][len] == 0 || (*w)[i][len] == '=')) {
 				failf(r, line, "'%s' cannot be a sweep option (%s)", (*w)[i],
 				      !strcmp((*w)[i], "--") ? "program arguments go in `args =`"
 							     : "the sweep writes each job's JSON itself");
 				free_words(*w, n);
 				return -1;
 			}
+		}
 	return n;
 }
 
