@@ -77,6 +77,9 @@ patch "$tmp/entry_partial" 24 '\040\006\100'
 expect 2 "entry point 0x400620"   -- run --functional "$tmp/entry_partial"
 expect 2 "not in .* code"         -- disasm "$kernel" k_mode_str
 expect 2 "needs the timing model" -- run --functional --json "$tmp/j.json" "$good"
+expect 2 "--fastforward needs the timing model" -- run --functional --fastforward 10 "$good"
+# a functional run reads no machine, but a mistyped key is still an error
+expect 2 "unknown key 'core.bogus'" -- run --functional -o core.bogus=2 "$good"
 expect 2 "a NUL byte"             -- run --config /dev/zero "$good"
 expect 2 "larger than 256 MB"     -- run --stdin /dev/zero "$good"
 expect 2 "no command 'nosuch'"    -- help nosuch

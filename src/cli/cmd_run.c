@@ -281,9 +281,17 @@ static int cmd_run_main(int argc, char **argv)
 		return EXIT_USAGE;
 	/* a functional run has no cycles: these would be ignored */
 	const char *timing_only = f.json_path ? "--json" : f.kanata_path ? "--kanata" :
-				  f.window_lo || f.window_hi ? "--window" : o.max_cycles ? "--max-cycles" : NULL;
+				  f.window_lo || f.window_hi ? "--window" : o.max_cycles ? "--max-cycles" :
+				  o.fastforward ? "--fastforward" : o.start_at ? "--start-at" : NULL;
 	if (f.functional && timing_only) {
 		cli_error("run: %s needs the timing model; it does not go with --functional", timing_only);
+		run_options_free(&o);
+		return EXIT_USAGE;
+	}
+	/* (a functional run has no machine, but a mistyped key or a file that
+	 * is not there is still a mistake to hear about) */
+	struct machine_config unused;
+	if (f.functional && (o.config_path || o.n_overrides) && run_options_config(&o, &unused) < 0) {
 		run_options_free(&o);
 		return EXIT_USAGE;
 	}
