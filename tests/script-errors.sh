@@ -271,5 +271,15 @@ expect_error "xbig.ivx:1: x/NFU: N from 1 to 4096" "$tmp/xbig.ivx"
 script robfull 'catch rob-full' 'continue' 'info cost'
 expect_error "robfull.ivx:3: the run stopped at a rob-full: only l1i" "$tmp/robfull.ivx"
 
+# 14. export writes over no input: the --stdin file, or the script itself
+# (both were overwritten; the guest then read an SVG after `restart`)
+echo text >"$tmp/in.txt"
+script exin 'step 10' "export svg $tmp/in.txt"
+expect_error "export: $tmp/in.txt is the program's --stdin file" "$tmp/exin.ivx" --stdin "$tmp/in.txt"
+script exself 'step 10' "export svg $tmp/exself.ivx"
+expect_error "export: $tmp/exself.ivx is a script being run" "$tmp/exself.ivx"
+[ "$(cat "$tmp/in.txt")" = text ] && grep -q '^step 10$' "$tmp/exself.ivx" && pass=$((pass + 1)) ||
+    bad "export changed an input"
+
 echo "script errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

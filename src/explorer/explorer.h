@@ -159,6 +159,9 @@ struct explorer {
 	int redraw_all;                /* `refresh`: repaint the terminal from scratch */
 	int batch;                     /* no terminal */
 	int source_depth;              /* nested `source` files */
+	const char *scripts_open[10];  /* the scripts being read, outermost first
+					  (`export` must not write over one) */
+	int n_scripts_open;
 	char err[512];                 /* message of the last failed command */
 	int err_located;               /* script lines x->err names: "FILE:LINE: " and
 					  each "sourced from" after it (0: none) */

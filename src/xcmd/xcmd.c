@@ -307,6 +307,9 @@ int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 		return explorer_error(x, "out of memory");
 	long lineno = 0;
 	int rc = 0;
+	int listed = x->n_scripts_open < (int)(sizeof x->scripts_open / sizeof x->scripts_open[0]);
+	if (listed)
+		x->scripts_open[x->n_scripts_open++] = name;
 	/* Commands piped or typed into `ivx -x -` get their answers before the
 	 * next line is read (a program driving ivx waits for them). */
 	struct stat st;
@@ -345,6 +348,8 @@ int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 		}
 	}
 	free(line);
+	if (listed)
+		x->n_scripts_open--;
 	return rc;
 }
 

@@ -241,6 +241,11 @@ static int export_exec(struct explorer *x, int argc, char **argv, const char *ar
 		return explorer_error(x, "export: no screen to draw");
 	if (same_file(file, x->opts.prog_path) || same_file(file, x->opts.config_path))
 		return explorer_error(x, "export: %s is the program or its configuration: give another file", file);
+	if (same_file(file, x->opts.stdin_path))
+		return explorer_error(x, "export: %s is the program's --stdin file: give another file", file);
+	for (int i = 0; i < x->n_scripts_open; i++)
+		if (same_file(file, x->scripts_open[i]))
+			return explorer_error(x, "export: %s is a script being run: give another file", file);
 	struct ivx_err err = { 0 };
 	ui_state_update(x->ui, x);
 	struct outfile *o = outfile_open(file, &err);
