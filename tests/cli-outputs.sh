@@ -76,6 +76,14 @@ timeout -s INT 1 "$IVX" run --kanata old.kanata "$LONG" -- 48 >out 2>err
 [ $? = 124 ] && ok || bad "the long run was not interrupted"
 intact old.kanata
 no_temporaries
+# ... by any signal that ends the process: a reader that went away
+# (SIGPIPE, `| head`) and SIGUSR1 left the temporary beside the target
+sh -c '"$1" run --kanata old.kanata "$2" -- 48 | head -c 0' sh "$IVX" "$LONG" >out 2>err
+intact old.kanata
+no_temporaries
+timeout -s USR1 1 "$IVX" run --kanata old.kanata "$LONG" -- 48 >out 2>err
+intact old.kanata
+no_temporaries
 
 # Through a symbolic link: the file it names gets the output, the link stays.
 echo previous >linked.json

@@ -24,7 +24,10 @@ struct outfile {
 #define MAX_PENDING 8
 static char pending[MAX_PENDING][PATH_MAX];
 static volatile sig_atomic_t pending_used[MAX_PENDING];
-static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+/* (every signal whose default ends the process without a core dump, and
+ * SIGQUIT: `ivx run --kanata t.log | head` dies of SIGPIPE mid-run) */
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2,
+				       SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ };
 
 static void remove_pending_and_die(int sig)
 {
