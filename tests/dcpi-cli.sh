@@ -3,7 +3,8 @@
 # to end: runs add to the current epoch (runs = 2), a new epoch starts
 # empty, the same seed gives the same profile and another seed another,
 # the truth columns and JSON are there and well-formed, a corrupt profile
-# is named in one line while the rest stay readable, bad options exit 2.
+# is named in one line while the rest stay readable, bad options exit 2;
+# a --json inside the database or over an image it names is refused.
 IVX=${1:-${IVX:-build/ivx}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -73,6 +74,23 @@ check "truncated file named" "grep -q truncated $tmp/err"
 printf 'hello world, not a profile' >"$f"
 "$IVX" dcpiprof --db $tmp/b >/dev/null 2>$tmp/err
 check "foreign file named" "grep -q 'not an ivx profile' $tmp/err"
+
+# an output inside the database, or over an image it names: refused, the
+# database and the image as they were
+prof --db $tmp/o --seed 1
+f=$(ls $tmp/o/epoch-0001/*.cycles.samples)
+cp "$f" $tmp/keep.samples
+cp $p $tmp/crc && prof --db $tmp/o2 --max-insns 20k 2>/dev/null && "$IVX" profile --quiet --db $tmp/o2 --max-insns 20k $tmp/crc >/dev/null 2>&1
+cp $tmp/crc $tmp/keep.crc
+for args in "dcpiprof --db $tmp/o --json $f" "dcpistats --json $f $tmp/o" "dcpicalc --db $tmp/o --all --json $f" \
+            "profile --quiet --db $tmp/o --json $f $p" "dcpiprof --db $tmp/o --json $tmp/o/new.json" \
+            "dcpiprof --db $tmp/o2 -i crc-nomatch --json $tmp/crc" "dcpistats --json $tmp/crc $tmp/o2" \
+            "dcpicalc --db $tmp/o2 --all --json $tmp/crc"; do
+    "$IVX" $args >/dev/null 2>$tmp/err; rc=$?
+    check "'ivx $args' refused (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'inside the database\\|would overwrite an image' $tmp/err"
+done
+check "the database file is intact" "cmp -s $f $tmp/keep.samples && [ ! -e $tmp/o/new.json ]"
+check "the image is intact" "cmp -s $tmp/crc $tmp/keep.crc"
 
 # bad input: exit 2 and one line
 for args in "profile --events bogus $p" "profile --period 10:20 $p" "profile --period x $p" \

@@ -391,7 +391,8 @@ static int cmd_profile_main(int argc, char **argv)
 	if (run_options_parse(&o, argc, argv, profile_extra, &f) < 0)
 		return EXIT_USAGE;
 	const struct named_file outputs[] = { { "--json", f.json_path } };
-	int status = run_options_check_outputs(&o, outputs, 1) < 0 ? EXIT_USAGE : profile_run(&o, &f);
+	int status = run_options_check_outputs(&o, outputs, 1) < 0 ||
+			     outfile_check_within(outputs, 1, f.db, "the database") < 0 ? EXIT_USAGE : profile_run(&o, &f);
 	run_options_free(&o);
 	return status;
 }
