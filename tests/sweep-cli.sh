@@ -16,6 +16,8 @@
 #     SLURM_ARRAY_TASK_ID set (no submit.sh: a task makes its results
 #     folder), and whose merge give the parallel run's lines
 #     byte for byte (tests/sweep-slurm.sh submits them to a real Slurm);
+#   - a results file or --slurm script that would overwrite the spec, a
+#     program or a --config or --stdin file is refused, nothing changed;
 #   - a bad spec is one "file:line: message" line and status 2.
 IVX=${1:-${IVX:-build/ivx}}
 IVX=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX")
@@ -199,6 +201,46 @@ t = sys.argv[2]
 # a backquote is no quote in a spec: the last two words are `touch and DIR/INJECTED2`
 assert l["argv"][-4:] == ["$(touch %s/INJECTED)" % t, 'a;b "c"', "`touch", "%s/INJECTED2`" % t], l["argv"]
 PY
+
+# never an input: a results file or a --slurm script that is the spec, a
+# program, a --config or --stdin file (in the program's cwd) is refused
+# before any job runs, and the file is as it was
+mkdir -p "$tmp/own/cw"
+cp data/bin/workloads/crc "$tmp/own/crc"
+echo '[core]' >"$tmp/own/c.ini"
+echo hi >"$tmp/own/cw/in.txt"
+cat >"$tmp/own/own.spec" <<EOF
+[sweep]
+command = run
+options = --max-insns 10k --stdin in.txt
+[program crc]
+path = $tmp/own/crc
+cwd = cw
+[config c]
+file = c.ini
+EOF
+cp -r "$tmp/own" "$tmp/own.keep"
+refuse() {   # PATTERN ARGS...
+    pat=$1; shift
+    (cd "$tmp/own" && "$IVX" sweep "$@" >"$tmp/out" 2>"$tmp/err")
+    st=$?
+    if [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q -- "$pat" "$tmp/err" && diff -r "$tmp/own" "$tmp/own.keep" >/dev/null
+    then ok; else bad "ivx sweep $* (want: $pat), status $st: $(cat "$tmp/err"; diff -r "$tmp/own" "$tmp/own.keep")"; fi
+}
+refuse '^ivx: --results own.spec would overwrite the spec$' -j1 --results own.spec own.spec
+refuse '^ivx: --results own.spec would overwrite the spec$' --job 0 --results own.spec own.spec
+refuse '^ivx: --results crc would overwrite the program$' -j1 --results crc own.spec
+refuse '^ivx: --results ./crc would overwrite the program$' --job 0 --results ./crc own.spec
+refuse '^ivx: --results c.ini would overwrite the --config file$' -j1 --results c.ini own.spec
+refuse '^ivx: --results cw/in.txt would overwrite the --stdin file$' --job 0 --results cw/in.txt own.spec
+refuse '--results goes with running jobs' --slurm "$tmp/own/sl" --results x own.spec
+mkdir -p "$tmp/own/sl/results" "$tmp/own.keep/sl/results"
+cp "$tmp/own/own.spec" "$tmp/own/sl/sweep.sbatch"; cp "$tmp/own/own.spec" "$tmp/own.keep/sl/sweep.sbatch"
+refuse 'ivx: --slurm .*/sl/sweep.sbatch would overwrite the spec$' --slurm sl sl/sweep.sbatch
+cp "$tmp/own/own.spec" "$tmp/own/sl/results/x.spec"; cp "$tmp/own/own.spec" "$tmp/own.keep/sl/results/x.spec"
+refuse 'the spec, sl/results/x.spec, is in .*/sl/results, where the scripts write$' --slurm sl sl/results/x.spec
+(cd "$tmp/own" && "$IVX" sweep --job 0 --results in.txt own.spec >/dev/null 2>&1) && rm "$tmp/own/in.txt" && ok ||
+    bad "--results in.txt beside the spec (the --stdin file is cw/in.txt)"
 
 # --slurm: the array's indices and the merge, run by hand
 "$IVX" sweep --slurm "$tmp/sl" "$tmp/small.spec" >"$tmp/out" 2>"$tmp/err"

@@ -156,6 +156,101 @@ static void last_error(const char *text, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/* ---- what a sweep reads: never an output ---------------------------------------- */
+
+/* The files a sweep's jobs read, for outfile_check: the spec, every
+ * program, and the --config and --stdin files of every job (--stdin is
+ * read in the program's cwd, --config in the sweep's directory, as
+ * run_command gives them). A --dir is a directory: no output can be it. */
+struct sweep_inputs {
+	struct named_file *v;
+	int n, cap;
+	char **owned;                 /* the cwd-relative paths made here */
+	int n_owned;
+};
+
+static int add_input(struct sweep_inputs *in, const char *what, const char *path, const char *cwd)
+{
+	if (in->n == in->cap) {
+		int cap = in->cap ? 2 * in->cap : 16;
+		struct named_file *v = realloc(in->v, (size_t)cap * sizeof *v);
+		char **owned = realloc(in->owned, (size_t)cap * sizeof *owned);
+		if (v)
+			in->v = v;
+		if (owned)
+			in->owned = owned;
+		if (!v || !owned)
+			return -1;
+		in->cap = cap;
+	}
+	if (cwd && path[0] != '/') {
+		size_t n = strlen(cwd) + strlen(path) + 2;
+		char *p = malloc(n);
+		if (!p)
+			return -1;
+		snprintf(p, n, "%s/%s", cwd, path);
+		in->owned[in->n_owned++] = p;
+		path = p;
+	}
+	in->v[in->n++] = (struct named_file){ what, path };
+	return 0;
+}
+
+static int add_option_inputs(struct sweep_inputs *in, char **opt, int n, const char *cwd)
+{
+	for (int k = 0; k + 1 < n; k++) {
+		const char *o = opt[k], *v = opt[k + 1];
+		int rc = !strcmp(o, "--config") ? add_input(in, "the --config file", v, NULL) :
+			 !strcmp(o, "--stdin") ? add_input(in, "the --stdin file", v, cwd) : 0;
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void inputs_free(struct sweep_inputs *in)
+{
+	for (int i = 0; i < in->n_owned; i++)
+		free(in->owned[i]);
+	free(in->owned);
+	free(in->v);
+}
+
+/* Fill in with the files s reads. 0, or -1 when out of memory (said). */
+static int inputs_list(const struct sweep_spec *s, struct sweep_inputs *in)
+{
+	int rc = add_input(in, "the spec", s->path, NULL);
+	for (int d = 0; d < s->n_dims && rc == 0; d++)
+		for (int v = 0; v < s->dims[d].n && rc == 0; v++) {
+			const struct sweep_value *val = &s->dims[d].v[v];
+			if (s->dims[d].kind == SWEEP_PROGRAM) {
+				rc = add_input(in, "the program", val->path, NULL);
+				/* every job of this program: its own, the sweep's and
+				 * the other dimensions' options, in its cwd */
+				if (rc == 0)
+					rc = add_option_inputs(in, val->opt, val->n_opt, val->cwd);
+				if (rc == 0)
+					rc = add_option_inputs(in, s->common, s->n_common, val->cwd);
+				for (int e = 0; e < s->n_dims && rc == 0; e++)
+					for (int w = 0; e != d && w < s->dims[e].n && rc == 0; w++)
+						rc = add_option_inputs(in, s->dims[e].v[w].opt, s->dims[e].v[w].n_opt, val->cwd);
+			}
+		}
+	if (rc < 0)
+		cli_error("sweep: out of memory");
+	return rc;
+}
+
+/* 0 if no output is the spec or a file a job reads; else -1 after one
+ * line on stderr. */
+static int check_outputs(const struct sweep_spec *s, const struct named_file *out, int n_out)
+{
+	struct sweep_inputs in = { 0 };
+	int rc = inputs_list(s, &in) < 0 ? -1 : outfile_check(out, n_out, in.v, in.n);
+	inputs_free(&in);
+	return rc;
+}
+
 /* ---- --list ---------------------------------------------------------------------- */
 
 static int do_list(const struct sweep_spec *s)
@@ -554,6 +649,39 @@ static int script_close(FILE *f, const char *path)
 	return 0;
 }
 
+/* The files --slurm DIR writes, now or when its scripts run: none may be
+ * the spec or a file a job reads. 0, or -1 after one line on stderr. */
+static int check_slurm_outputs(const struct sweep_spec *s, const char *dir)
+{
+	static const char *const names[] = { "sweep.sbatch", "merge.sbatch", "submit.sh",
+					     "results.jsonl", "table.txt", "table.csv" };
+	enum { N = sizeof names / sizeof names[0] };
+	char paths[N][PATH_MAX + 32];
+	struct named_file out[N];
+	for (int i = 0; i < N; i++) {
+		snprintf(paths[i], sizeof paths[i], "%s/%s", dir, names[i]);
+		out[i] = (struct named_file){ "--slurm", paths[i] };
+	}
+	if (check_outputs(s, out, N) < 0)
+		return -1;
+	/* submit.sh empties DIR/results and the tasks write there and in
+	 * DIR/logs: nothing a job reads may be in them */
+	struct sweep_inputs in = { 0 };
+	int rc = inputs_list(s, &in);
+	for (int i = 0; i < 2 && rc == 0; i++) {
+		char sub[PATH_MAX + 32];
+		snprintf(sub, sizeof sub, "%s/%s", dir, i ? "logs" : "results");
+		for (int k = 0; k < in.n && rc == 0; k++)
+			if (outfile_within(in.v[k].path, sub)) {
+				cli_error("sweep: --slurm %s: %s, %s, is in %s, where the scripts write", dir,
+					  in.v[k].option, in.v[k].path, sub);
+				rc = -1;
+			}
+	}
+	inputs_free(&in);
+	return rc;
+}
+
 static int do_slurm(const struct sweep_spec *s, const char *spec_path, const char *dir_arg)
 {
 	char exe[PATH_MAX], cwd[PATH_MAX], path[PATH_MAX + 64];
@@ -569,7 +697,7 @@ static int do_slurm(const struct sweep_spec *s, const char *spec_path, const cha
 	}
 	char *dir = absolute(dir_arg), *spec = absolute(spec_path);
 	int rc = EXIT_USAGE;
-	if (!dir || !spec)
+	if (!dir || !spec || check_slurm_outputs(s, dir) < 0)
 		goto out;
 	FILE *f = script_open(dir, "sweep.sbatch", path, sizeof path);
 	if (!f)
@@ -724,6 +852,11 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 		cli_error("sweep: --csv, --md, --jsonl, --select and --value go with --merge");
 		return -1;
 	}
+	if ((a->list || a->slurm_dir) && a->results) {
+		cli_error("sweep: --results goes with running jobs (a sweep or --job); %s",
+			  a->list ? "--list prints on stdout" : "--slurm's tasks write DIR/results");
+		return -1;
+	}
 	if (a->merge && (a->results || a->jobs)) {
 		cli_error("sweep: --merge prints on stdout; -j and --results are for running a sweep");
 		return -1;
@@ -758,7 +891,10 @@ static int cmd_sweep_main(int argc, char **argv)
 		cli_error("%s", err);
 		goto out;
 	}
-	if (a.list)
+	const struct named_file results = { "--results", a.results };
+	if (a.results && check_outputs(s, &results, 1) < 0)
+		rc = EXIT_USAGE;
+	else if (a.list)
 		rc = do_list(s);
 	else if (a.have_job)
 		rc = do_job(s, a.job, a.results);
