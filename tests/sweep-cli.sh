@@ -18,6 +18,10 @@
 #     byte for byte (tests/sweep-slurm.sh submits them to a real Slurm);
 #   - a results file or --slurm script that would overwrite the spec, a
 #     program or a --config or --stdin file is refused, nothing changed;
+#   - a full disk or stdout stops the sweep with status 2, the old results
+#     kept; SIGINT, SIGTERM, SIGHUP stop parallel and its jobs, leave no
+#     temporary and give 128+N; a relative TMPDIR works with a cwd; a
+#     failed job's error is its error line;
 #   - a bad spec is one "file:line: message" line and status 2.
 IVX=${1:-${IVX:-build/ivx}}
 IVX=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX")
@@ -180,6 +184,79 @@ import json, sys
 a, b = [json.loads(l) for l in open(sys.argv[1])]
 assert a["status"] == "ok" and a["point"]["config"] == "core.rob_size=64" and a["cycles"] > 0, a
 assert b["status"] == "failed" and b["exit"] == 2 and "rob_sise" in b["error"] and "result" not in b, b
+PY
+
+# a full disk: the sweep stops, says so, status 2, the previous results kept
+cat >"$tmp/quick.spec" <<EOF
+[sweep]
+command = run
+options = --max-insns 10k
+[program crc]
+path = $PWD/data/bin/workloads/crc
+EOF
+"$IVX" sweep -j1 --results /dev/full "$tmp/quick.spec" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q '^ivx: sweep: cannot write /dev/full: No space left on device; the sweep was stopped$' "$tmp/err" &&
+    ! grep -q 'jobs done' "$tmp/err" && ok || bad "--results /dev/full: status $st: $(cat "$tmp/err")"
+"$IVX" sweep -j1 "$tmp/quick.spec" >/dev/full 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q '^ivx: error writing standard output: No space left on device$' "$tmp/err" &&
+    ! grep -q 'jobs done' "$tmp/err" && ok || bad "a sweep to a full stdout: status $st: $(cat "$tmp/err")"
+
+# a stopped sweep stops GNU parallel and its jobs, leaves the previous
+# results and no temporary, and dies of the signal (Ctrl-C: 130, kill: 143,
+# hangup: 129); an interrupted --job removes its temporaries too
+cat >"$tmp/slow.spec" <<EOF
+[sweep]
+command = run
+options = --max-insns 500M
+[program crc]
+path = $PWD/data/bin/workloads/crc
+[axis seed]
+a = --seed 1
+b = --seed 2
+c = --seed 3
+EOF
+mkdir "$tmp/td"
+echo previous >"$tmp/prev.jsonl"
+for sw in INT:130 TERM:143 HUP:129; do
+    sig=${sw%:*} want=${sw#*:}
+    TMPDIR=$tmp/td timeout --preserve-status -s $sig 2 "$IVX" sweep -j2 --results "$tmp/prev.jsonl" "$tmp/slow.spec" 2>"$tmp/err"
+    st=$?
+    sleep 0.5
+    left=$(pgrep -f "$tmp/slow.spec" | wc -l)
+    if [ $st = $want ] && [ "$left" = 0 ] && [ "$(cat "$tmp/prev.jsonl")" = previous ] && [ -z "$(ls -A "$tmp/td")" ] &&
+       [ -z "$(ls -A "$tmp" | grep '\.ivx-')" ]; then ok
+    else bad "SIG$sig to a sweep: status $st (want $want), $left processes left, $(ls -A "$tmp/td"): $(cat "$tmp/err")"; fi
+done
+TMPDIR=$tmp/td timeout --preserve-status -s INT 1 "$IVX" sweep --job 0 "$tmp/slow.spec" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st = 130 ] && [ ! -s "$tmp/out" ] && [ -z "$(ls -A "$tmp/td")" ] && ok ||
+    bad "Ctrl-C of --job: status $st, left in TMPDIR: $(ls -A "$tmp/td")"
+
+# a relative TMPDIR and a program's cwd: the job still runs, and leaves
+# nothing in the cwd; a failed job's error is its error, not a statistic
+mkdir -p "$tmp/rel/sub"
+cp data/bin/workloads/crc "$tmp/rel/crc"
+cat >"$tmp/rel/t.spec" <<EOF
+[sweep]
+command = run
+options = --max-insns 10k
+[program crc]
+path = crc
+cwd = sub
+[program usage]
+path = crc
+args = -5
+EOF
+(cd "$tmp/rel" && TMPDIR=. "$IVX" sweep --job 0 t.spec && TMPDIR=. "$IVX" sweep --job 1 t.spec) >"$tmp/rel.jsonl" 2>"$tmp/err"
+python3 - "$tmp/rel.jsonl" <<'PY' && [ -z "$(ls -A "$tmp/rel/sub")" ] && [ "$(ls -A "$tmp/rel")" = "crc
+sub
+t.spec" ] && ok || bad "TMPDIR=. with a cwd: $(cat "$tmp/rel.jsonl" "$tmp/err"; ls -A "$tmp/rel" "$tmp/rel/sub")"
+import json, sys
+a, b = [json.loads(l) for l in open(sys.argv[1])]
+assert a["status"] == "ok", a
+assert b["status"] == "failed" and b["error"] == "the program exited with status 2", b.get("error")
 PY
 
 # no shell in the way: a spec path with blanks and quotes, an argument with
