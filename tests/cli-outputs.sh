@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli-outputs.sh [IVX] — the files ivx writes (--json, --svg, --kanata) never
 # cost the user a file: an output that is one of the run's inputs or another
-# output is refused before the run; a run interrupted or a disk full leaves
+# output (or the co-processor's --program file) is refused before the run; a run interrupted or a disk full leaves
 # the previous file as it was, with no temporary beside it; a run that fails
 # says so in its JSON; the program's name cannot break the JSON or the SVG.
 IVX=${1:-${IVX:-build/ivx}}
@@ -56,6 +56,9 @@ expect 2 "would overwrite the --config"    -- cpistack --no-ref --svg c.ini --co
 intact c.ini
 expect 2 "would overwrite the --stdin"     -- refstack --json "$tmp/in.txt" --stdin in.txt prog -- miss 2
 intact in.txt
+cp "$(dirname "$KERNEL")/../../coproc/value.s" v.s && cp v.s keep/
+expect 2 "would overwrite the --program file" -- coproc --program v.s --json v.s --max-insns 10k prog -- miss 2
+intact v.s
 expect 2 "--json and --kanata name the same file" -- run --json x --kanata ./x prog -- miss 2
 expect 2 "--json and --svg name the same file"    -- cpistack --no-ref --json y --svg "$tmp/y" prog -- miss 2
 expect 2 "no such directory"               -- run --json nodir/x prog -- miss 2

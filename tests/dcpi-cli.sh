@@ -3,7 +3,11 @@
 # to end: runs add to the current epoch (runs = 2), a new epoch starts
 # empty, the same seed gives the same profile and another seed another,
 # the truth columns and JSON are there and well-formed, a corrupt profile
-# is named in one line while the rest stay readable, bad options exit 2.
+# is named in one line while the rest stay readable, bad options exit 2;
+# a --json inside the database or over an image it names is refused; a
+# failing or interrupted --new-epoch run makes no epoch; runs of another
+# machine are refused; runs stored at once are all counted, and a run
+# killed while storing is in all of the epoch's files or in none.
 IVX=${1:-${IVX:-build/ivx}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -73,6 +77,67 @@ check "truncated file named" "grep -q truncated $tmp/err"
 printf 'hello world, not a profile' >"$f"
 "$IVX" dcpiprof --db $tmp/b >/dev/null 2>$tmp/err
 check "foreign file named" "grep -q 'not an ivx profile' $tmp/err"
+
+# --new-epoch makes the epoch only for a run it stores: a failing run or
+# an interrupted one leaves the current epoch current
+cp $p $tmp/trap && printf '\000\000\000\000' | dd of=$tmp/trap bs=1 seek=256 conv=notrunc 2>/dev/null
+prof --db $tmp/e --max-insns 20k 2>/dev/null
+"$IVX" profile --quiet --db $tmp/e --new-epoch $tmp/trap >/dev/null 2>$tmp/err; rc=$?
+check "a failing --new-epoch run: exit 2, no epoch made (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/e/epoch-0002 ] && '$IVX' dcpiprof --db $tmp/e >/dev/null"
+timeout --preserve-status -s INT 1 "$IVX" profile --quiet --db $tmp/e --new-epoch $p -- 48 >/dev/null 2>&1; rc=$?
+check "an interrupted --new-epoch run: exit 130, no epoch made (got $rc)" "[ $rc = 130 ] && [ ! -e $tmp/e/epoch-0002 ]"
+
+# one epoch, one machine: a run of another is refused, naming the first key
+# that differs, and goes into a new epoch
+"$IVX" profile --quiet --db $tmp/e --config data/configs/inorder.ini --max-insns 20k $p >/dev/null 2>$tmp/err; rc=$?
+check "another machine: exit 2, one line (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'epoch-0001 holds runs of another machine (core.mode = ooo there, inorder here): profile into a new epoch with --new-epoch' $tmp/err"
+check "another machine: the epoch keeps one run" "'$IVX' dcpiprof --db $tmp/e --json $tmp/e.json >/dev/null && grep -q '\"runs\":1,' $tmp/e.json"
+check "another machine with --new-epoch" "'$IVX' profile --quiet --db $tmp/e --new-epoch --config data/configs/inorder.ini --max-insns 20k $p >/dev/null 2>&1 && grep -q 'mode = inorder' $tmp/e/epoch-0002/machine.ini"
+"$IVX" profile --quiet --db $tmp/e --config data/configs/inorder.ini -o core.rob_size=32 --max-insns 20k $p >/dev/null 2>$tmp/err; rc=$?
+check "an -o override is another machine (got $rc)" "[ $rc = 2 ] && grep -q '(core.rob_size = 16 there, 32 here)' $tmp/err"
+
+# runs stored at once into one database: each one counted, no temporary left
+prof --db $tmp/m --max-insns 5k 2>/dev/null
+for s in 1 2 3 4 5 6; do prof --db $tmp/m --max-insns 50k --seed $s 2>/dev/null & done
+wait
+check "six runs at once: all merged" "'$IVX' dcpiprof --db $tmp/m --json $tmp/m.json >/dev/null && grep -q '\"runs\":7,' $tmp/m.json"
+check "six runs at once: no temporary" "[ -z \"\$(ls -A $tmp/m/epoch-0001 | grep tmp)\" ]"
+
+# runs killed at any moment: the epoch holds each run in all of its files
+# or in none (every header says the same number of runs), no temporary
+if command -v python3 >/dev/null 2>&1; then
+    "$IVX" profile --quiet --db $tmp/k --max-insns 20k $p >/dev/null 2>&1
+    for i in $(seq 10 5 100); do
+        "$IVX" profile --quiet --db $tmp/k --max-insns 20k $p >/dev/null 2>&1 &
+        k=$!
+        sleep "$(printf '0.%03d' $i)"
+        kill -TERM $k 2>/dev/null
+        wait $k 2>/dev/null
+    done
+    check "killed runs: each whole or absent in the epoch" "python3 - $tmp/k/epoch-0001 <<'PY'
+import glob, struct, sys
+runs = {f: struct.unpack('<Q', open(f, 'rb').read()[24:32])[0] for f in glob.glob(sys.argv[1] + '/*.samples') + glob.glob(sys.argv[1] + '/*.truth')}
+assert len(set(runs.values())) == 1, sorted(set(runs.values()))
+PY"
+    check "killed runs: no temporary left" "[ -z \"\$(ls -A $tmp/k/epoch-0001 | grep tmp)\" ]"
+fi
+
+# an output inside the database, or over an image it names: refused, the
+# database and the image as they were
+prof --db $tmp/o --seed 1
+f=$(ls $tmp/o/epoch-0001/*.cycles.samples)
+cp "$f" $tmp/keep.samples
+cp $p $tmp/crc && prof --db $tmp/o2 --max-insns 20k 2>/dev/null && "$IVX" profile --quiet --db $tmp/o2 --max-insns 20k $tmp/crc >/dev/null 2>&1
+cp $tmp/crc $tmp/keep.crc
+for args in "dcpiprof --db $tmp/o --json $f" "dcpistats --json $f $tmp/o" "dcpicalc --db $tmp/o --all --json $f" \
+            "profile --quiet --db $tmp/o --json $f $p" "dcpiprof --db $tmp/o --json $tmp/o/new.json" \
+            "dcpiprof --db $tmp/o2 -i crc-nomatch --json $tmp/crc" "dcpistats --json $tmp/crc $tmp/o2" \
+            "dcpicalc --db $tmp/o2 --all --json $tmp/crc"; do
+    "$IVX" $args >/dev/null 2>$tmp/err; rc=$?
+    check "'ivx $args' refused (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'inside the database\\|would overwrite an image' $tmp/err"
+done
+check "the database file is intact" "cmp -s $f $tmp/keep.samples && [ ! -e $tmp/o/new.json ]"
+check "the image is intact" "cmp -s $tmp/crc $tmp/keep.crc"
 
 # bad input: exit 2 and one line
 for args in "profile --events bogus $p" "profile --period 10:20 $p" "profile --period x $p" \

@@ -16,6 +16,12 @@
 #     SLURM_ARRAY_TASK_ID set (no submit.sh: a task makes its results
 #     folder), and whose merge give the parallel run's lines
 #     byte for byte (tests/sweep-slurm.sh submits them to a real Slurm);
+#   - a results file or --slurm script that would overwrite the spec, a
+#     program or a --config or --stdin file is refused, nothing changed;
+#   - a full disk or stdout stops the sweep with status 2, the old results
+#     kept; SIGINT, SIGTERM, SIGHUP stop parallel and its jobs, leave no
+#     temporary and give 128+N; a relative TMPDIR works with a cwd; a
+#     failed job's error is its error line;
 #   - a bad spec is one "file:line: message" line and status 2.
 IVX=${1:-${IVX:-build/ivx}}
 IVX=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX")
@@ -180,6 +186,79 @@ assert a["status"] == "ok" and a["point"]["config"] == "core.rob_size=64" and a[
 assert b["status"] == "failed" and b["exit"] == 2 and "rob_sise" in b["error"] and "result" not in b, b
 PY
 
+# a full disk: the sweep stops, says so, status 2, the previous results kept
+cat >"$tmp/quick.spec" <<EOF
+[sweep]
+command = run
+options = --max-insns 10k
+[program crc]
+path = $PWD/data/bin/workloads/crc
+EOF
+"$IVX" sweep -j1 --results /dev/full "$tmp/quick.spec" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q '^ivx: sweep: cannot write /dev/full: No space left on device; the sweep was stopped$' "$tmp/err" &&
+    ! grep -q 'jobs done' "$tmp/err" && ok || bad "--results /dev/full: status $st: $(cat "$tmp/err")"
+"$IVX" sweep -j1 "$tmp/quick.spec" >/dev/full 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q '^ivx: error writing standard output: No space left on device$' "$tmp/err" &&
+    ! grep -q 'jobs done' "$tmp/err" && ok || bad "a sweep to a full stdout: status $st: $(cat "$tmp/err")"
+
+# a stopped sweep stops GNU parallel and its jobs, leaves the previous
+# results and no temporary, and dies of the signal (Ctrl-C: 130, kill: 143,
+# hangup: 129); an interrupted --job removes its temporaries too
+cat >"$tmp/slow.spec" <<EOF
+[sweep]
+command = run
+options = --max-insns 500M
+[program crc]
+path = $PWD/data/bin/workloads/crc
+[axis seed]
+a = --seed 1
+b = --seed 2
+c = --seed 3
+EOF
+mkdir "$tmp/td"
+echo previous >"$tmp/prev.jsonl"
+for sw in INT:130 TERM:143 HUP:129; do
+    sig=${sw%:*} want=${sw#*:}
+    TMPDIR=$tmp/td timeout --preserve-status -s $sig 2 "$IVX" sweep -j2 --results "$tmp/prev.jsonl" "$tmp/slow.spec" 2>"$tmp/err"
+    st=$?
+    sleep 0.5
+    left=$(pgrep -f "$tmp/slow.spec" | wc -l)
+    if [ $st = $want ] && [ "$left" = 0 ] && [ "$(cat "$tmp/prev.jsonl")" = previous ] && [ -z "$(ls -A "$tmp/td")" ] &&
+       [ -z "$(ls -A "$tmp" | grep '\.ivx-')" ]; then ok
+    else bad "SIG$sig to a sweep: status $st (want $want), $left processes left, $(ls -A "$tmp/td"): $(cat "$tmp/err")"; fi
+done
+TMPDIR=$tmp/td timeout --preserve-status -s INT 1 "$IVX" sweep --job 0 "$tmp/slow.spec" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st = 130 ] && [ ! -s "$tmp/out" ] && [ -z "$(ls -A "$tmp/td")" ] && ok ||
+    bad "Ctrl-C of --job: status $st, left in TMPDIR: $(ls -A "$tmp/td")"
+
+# a relative TMPDIR and a program's cwd: the job still runs, and leaves
+# nothing in the cwd; a failed job's error is its error, not a statistic
+mkdir -p "$tmp/rel/sub"
+cp data/bin/workloads/crc "$tmp/rel/crc"
+cat >"$tmp/rel/t.spec" <<EOF
+[sweep]
+command = run
+options = --max-insns 10k
+[program crc]
+path = crc
+cwd = sub
+[program usage]
+path = crc
+args = -5
+EOF
+(cd "$tmp/rel" && TMPDIR=. "$IVX" sweep --job 0 t.spec && TMPDIR=. "$IVX" sweep --job 1 t.spec) >"$tmp/rel.jsonl" 2>"$tmp/err"
+python3 - "$tmp/rel.jsonl" <<'PY' && [ -z "$(ls -A "$tmp/rel/sub")" ] && [ "$(ls -A "$tmp/rel")" = "crc
+sub
+t.spec" ] && ok || bad "TMPDIR=. with a cwd: $(cat "$tmp/rel.jsonl" "$tmp/err"; ls -A "$tmp/rel" "$tmp/rel/sub")"
+import json, sys
+a, b = [json.loads(l) for l in open(sys.argv[1])]
+assert a["status"] == "ok", a
+assert b["status"] == "failed" and b["error"] == "the program exited with status 2", b.get("error")
+PY
+
 # no shell in the way: a spec path with blanks and quotes, an argument with
 # shell syntax; the argument reaches the guest as written
 mkdir -p "$tmp/a dir'x"
@@ -199,6 +278,46 @@ t = sys.argv[2]
 # a backquote is no quote in a spec: the last two words are `touch and DIR/INJECTED2`
 assert l["argv"][-4:] == ["$(touch %s/INJECTED)" % t, 'a;b "c"', "`touch", "%s/INJECTED2`" % t], l["argv"]
 PY
+
+# never an input: a results file or a --slurm script that is the spec, a
+# program, a --config or --stdin file (in the program's cwd) is refused
+# before any job runs, and the file is as it was
+mkdir -p "$tmp/own/cw"
+cp data/bin/workloads/crc "$tmp/own/crc"
+echo '[core]' >"$tmp/own/c.ini"
+echo hi >"$tmp/own/cw/in.txt"
+cat >"$tmp/own/own.spec" <<EOF
+[sweep]
+command = run
+options = --max-insns 10k --stdin in.txt
+[program crc]
+path = $tmp/own/crc
+cwd = cw
+[config c]
+file = c.ini
+EOF
+cp -r "$tmp/own" "$tmp/own.keep"
+refuse() {   # PATTERN ARGS...
+    pat=$1; shift
+    (cd "$tmp/own" && "$IVX" sweep "$@" >"$tmp/out" 2>"$tmp/err")
+    st=$?
+    if [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q -- "$pat" "$tmp/err" && diff -r "$tmp/own" "$tmp/own.keep" >/dev/null
+    then ok; else bad "ivx sweep $* (want: $pat), status $st: $(cat "$tmp/err"; diff -r "$tmp/own" "$tmp/own.keep")"; fi
+}
+refuse '^ivx: --results own.spec would overwrite the spec$' -j1 --results own.spec own.spec
+refuse '^ivx: --results own.spec would overwrite the spec$' --job 0 --results own.spec own.spec
+refuse '^ivx: --results crc would overwrite the program$' -j1 --results crc own.spec
+refuse '^ivx: --results ./crc would overwrite the program$' --job 0 --results ./crc own.spec
+refuse '^ivx: --results c.ini would overwrite the --config file$' -j1 --results c.ini own.spec
+refuse '^ivx: --results cw/in.txt would overwrite the --stdin file$' --job 0 --results cw/in.txt own.spec
+refuse '--results goes with running jobs' --slurm "$tmp/own/sl" --results x own.spec
+mkdir -p "$tmp/own/sl/results" "$tmp/own.keep/sl/results"
+cp "$tmp/own/own.spec" "$tmp/own/sl/sweep.sbatch"; cp "$tmp/own/own.spec" "$tmp/own.keep/sl/sweep.sbatch"
+refuse 'ivx: --slurm .*/sl/sweep.sbatch would overwrite the spec$' --slurm sl sl/sweep.sbatch
+cp "$tmp/own/own.spec" "$tmp/own/sl/results/x.spec"; cp "$tmp/own/own.spec" "$tmp/own.keep/sl/results/x.spec"
+refuse 'the spec, sl/results/x.spec, is in .*/sl/results, where the scripts write$' --slurm sl sl/results/x.spec
+(cd "$tmp/own" && "$IVX" sweep --job 0 --results in.txt own.spec >/dev/null 2>&1) && rm "$tmp/own/in.txt" && ok ||
+    bad "--results in.txt beside the spec (the --stdin file is cw/in.txt)"
 
 # --slurm: the array's indices and the merge, run by hand
 "$IVX" sweep --slurm "$tmp/sl" "$tmp/small.spec" >"$tmp/out" 2>"$tmp/err"

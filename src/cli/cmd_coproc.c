@@ -691,14 +691,15 @@ static int coproc_main(int argc, char **argv)
 			cli_error("%s", err.msg);
 			goto out;
 		}
-	char ppath[4096];
+	char ppath[4096] = "";
 	if (coproc_load_program(fl.program, cprog, ppath, sizeof ppath, &err) < 0) {
 		cli_error("%s", err.msg);
 		status = EXIT_INPUT;
 		goto out;
 	}
 	struct named_file outs[] = { { "--json", fl.json_path } };
-	if (run_options_check_outputs(&o, outs, 1) < 0)
+	const struct named_file source[] = { { "the --program file", ppath[0] ? ppath : NULL } };
+	if (run_options_check_outputs(&o, outs, 1) < 0 || outfile_check(outs, 1, source, 1) < 0)
 		goto out;
 	if (run_options_config(&o, &mc) < 0)
 		goto out;

@@ -13,11 +13,13 @@
 #include <string.h>
 #include "cli.h"
 #include "dcpi/dcpi.h"
+#include "dcpi/dcpi_db.h"
 #include "dcpicalc_calls.h"
 #include "dcpicalc_load.h"
 #include "guest/program.h"
 #include "guest/symtab.h"
 #include "isa/disasm.h"
+#include "dcpi_report.h"
 #include "outfile.h"
 
 struct calc_flags {
@@ -769,6 +771,16 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 	struct dcpicalc_db d;
 	if (dcpicalc_db_open(&d, f.db) < 0)
 		return EXIT_INPUT;
+	const char **images = calloc(d.n + 1, sizeof *images);
+	for (size_t i = 0; images && i < d.n; i++)
+		images[i] = d.list[i]->path;
+	const struct named_file out = { "--json", f.json_path };
+	int refused = !images ? (cli_error("out of host memory"), 1) : dcpi_check_output(&out, f.db, images, d.n) < 0;
+	free(images);
+	if (refused) {
+		dcpicalc_db_close(&d);
+		return EXIT_USAGE;
+	}
 	if (f.estimator == DCC_EST_IVX && !(f.calls = dcpicalc_calls_gather(&d))) {
 		dcpicalc_db_close(&d);
 		return EXIT_INPUT;

@@ -202,6 +202,11 @@ static int cmd_dcpiprof_main(int argc, char **argv)
 	if (dcpi_report_load(&r, f.db, (int)f.epoch, f.image) < 0)
 		return EXIT_INPUT;
 	int status = 0;
+	const struct named_file out = { "--json", f.json_path };
+	if (dcpi_check_output(&out, f.db, r.images, r.n_images) < 0) {
+		dcpi_report_free(&r);
+		return EXIT_USAGE;
+	}
 	if (!r.sampled) {
 		cli_error("%s: no samples%s%s", r.epoch, f.image ? " of image " : "", f.image ? f.image : "");
 		status = EXIT_INPUT;

@@ -80,6 +80,10 @@ static int cmd_dcpistats_main(int argc, char **argv)
 			break;
 		}
 	}
+	const struct named_file out = { "--json", json_path };
+	for (int s = 0; s < loaded && status == 0; s++)
+		if (dcpi_check_output(&out, dbs[s], rep[s].images, rep[s].n_images) < 0)
+			status = EXIT_USAGE;
 	struct stat_row *rows = NULL;
 	size_t n_rows = 0;
 	if (status == 0) {

@@ -9,11 +9,17 @@
  * can read its symbols from anywhere; pcs outside it (none for the static
  * programs ivx runs) would go to the image "[unknown]".
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "core/config.h"
 #include "core/core.h"
@@ -289,6 +295,51 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 	return 0;
 }
 
+/* Add the run to the database, as one step: under a lock on DB/.lock, so
+ * that runs storing at once each read what the other wrote, and with
+ * SIGINT, SIGTERM and SIGHUP held until every file is written, so that an
+ * interrupted run is in all of the epoch's files or in none. The epoch
+ * (made here, for --new-epoch or a new database) goes to epoch. 0; -1
+ * after an error line; -2 if the epoch holds another machine's runs. */
+static int store_run(const struct profile_flags *f, struct run_profiles *rp, const struct dcpi_wait *w,
+		     const struct program *prog, const char *image, uint64_t cycles, const struct machine_config *mc,
+		     char *epoch, size_t epoch_len)
+{
+	sigset_t hold, old;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	char lock_path[4200];
+	snprintf(lock_path, sizeof lock_path, "%s/.lock", f->db);
+	int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int rc = 0;
+	struct ivx_err err = { 0 };
+	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+		cli_error("%s: cannot lock the database: %s", lock_path, strerror(errno));
+		rc = -1;
+	} else if (dcpi_db_epoch(f->db, 1, f->new_epoch, epoch, epoch_len, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = -1;
+	} else if (w && dcpicalc_machine_check(epoch, mc) < 0) {
+		rc = -2;   /* (checked again: another run may have stored since the start) */
+	}
+	for (int img = 0; img < 2 && rc == 0; img++)
+		for (int k = 0; k < 2 && rc == 0; k++)
+			for (int ev = 0; ev < DCPI_EVENT_COUNT && rc == 0; ev++)
+				if (rp->p[img][k][ev] && dcpi_db_store(epoch, rp->p[img][k][ev], &err) < 0) {
+					cli_error("%s", err.msg);
+					rc = -1;
+				}
+	if (rc == 0 && w && dcpicalc_truth_store(epoch, w, prog, image, cycles, mc) < 0)
+		rc = -1;
+	if (lock >= 0)
+		close(lock);   /* (releases the lock) */
+	sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is delivered now */
+	return rc;
+}
+
 static int profile_run(const struct run_options *o, struct profile_flags *f)
 {
 	struct machine_config mc;
@@ -316,11 +367,21 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 		snprintf(image, sizeof image, "[builtin]");
 	else if (!realpath(o->prog_path, image))
 		snprintf(image, sizeof image, "%s", o->prog_path);
+	/* the database is checked now, before a long run; the epoch is made
+	 * only when there is a run to store in it (store_run) */
 	char epoch[4200];
-	if (dcpi_db_epoch(f->db, 1, f->new_epoch, epoch, sizeof epoch, &err) < 0) {
-		cli_error("%s", err.msg);
+	if (mkdir(f->db, 0755) < 0 && errno != EEXIST) {
+		cli_error("%s: %s", f->db, strerror(errno));
 		return EXIT_INPUT;
 	}
+	if (access(f->db, R_OK | W_OK | X_OK) < 0) {
+		cli_error("%s: %s", f->db, strerror(errno));
+		return EXIT_INPUT;
+	}
+	if (!f->new_epoch && dcpi_db_epoch(f->db, 0, 0, epoch, sizeof epoch, &err) == 0 &&
+	    dcpicalc_machine_check(epoch, &mc) < 0)
+		return EXIT_USAGE;
+	err.msg[0] = 0;
 	struct program *prog = cli_load_program(o->prog_path);
 	if (!prog)
 		return EXIT_INPUT;
@@ -352,17 +413,12 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	if (collect(d, c, prog, image, &rp, &err) < 0)
 		goto out;
 	status = exited ? guest_exit_code(g) : 0;   /* the user's limit: a normal end */
-	for (int img = 0; img < 2; img++)
-		for (int k = 0; k < 2; k++)
-			for (int ev = 0; ev < DCPI_EVENT_COUNT; ev++) {
-				struct ivx_err e = { 0 };
-				if (rp.p[img][k][ev] && dcpi_db_store(epoch, rp.p[img][k][ev], &e) < 0) {
-					cli_error("%s", e.msg);
-					status = EXIT_OUTPUT;
-				}
-			}
-	if (w && dcpicalc_truth_store(epoch, w, prog, image, core_cycles(c), &mc) < 0)
-		status = EXIT_OUTPUT;
+	int stored = store_run(f, &rp, w, prog, image, core_cycles(c), &mc, epoch, sizeof epoch);
+	if (stored < 0) {
+		status = stored == -2 ? EXIT_USAGE : EXIT_OUTPUT;
+		err.msg[0] = 0;
+		goto out;
+	}
 	if (!f->quiet)
 		print_stats(stderr, d, epoch);
 	if (f->json_path && write_json(f->json_path, d, epoch) < 0)
@@ -391,7 +447,8 @@ static int cmd_profile_main(int argc, char **argv)
 	if (run_options_parse(&o, argc, argv, profile_extra, &f) < 0)
 		return EXIT_USAGE;
 	const struct named_file outputs[] = { { "--json", f.json_path } };
-	int status = run_options_check_outputs(&o, outputs, 1) < 0 ? EXIT_USAGE : profile_run(&o, &f);
+	int status = run_options_check_outputs(&o, outputs, 1) < 0 ||
+			     outfile_check_within(outputs, 1, f.db, "the database") < 0 ? EXIT_USAGE : profile_run(&o, &f);
 	run_options_free(&o);
 	return status;
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -156,6 +157,141 @@ static void last_error(const char *text, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/* ---- what a sweep reads: never an output ---------------------------------------- */
+
+/* The files a sweep's jobs read, for outfile_check: the spec, every
+ * program, and the --config and --stdin files of every job (--stdin is
+ * read in the program's cwd, --config in the sweep's directory, as
+ * run_command gives them). A --dir is a directory: no output can be it. */
+struct sweep_inputs {
+	struct named_file *v;
+	int n, cap;
+	char **owned;                 /* the cwd-relative paths made here */
+	int n_owned;
+};
+
+static int add_input(struct sweep_inputs *in, const char *what, const char *path, const char *cwd)
+{
+	if (in->n == in->cap) {
+		int cap = in->cap ? 2 * in->cap : 16;
+		struct named_file *v = realloc(in->v, (size_t)cap * sizeof *v);
+		char **owned = realloc(in->owned, (size_t)cap * sizeof *owned);
+		if (v)
+			in->v = v;
+		if (owned)
+			in->owned = owned;
+		if (!v || !owned)
+			return -1;
+		in->cap = cap;
+	}
+	if (cwd && path[0] != '/') {
+		size_t n = strlen(cwd) + strlen(path) + 2;
+		char *p = malloc(n);
+		if (!p)
+			return -1;
+		snprintf(p, n, "%s/%s", cwd, path);
+		in->owned[in->n_owned++] = p;
+		path = p;
+	}
+	in->v[in->n++] = (struct named_file){ what, path };
+	return 0;
+}
+
+static int add_option_inputs(struct sweep_inputs *in, char **opt, int n, const char *cwd)
+{
+	for (int k = 0; k + 1 < n; k++) {
+		const char *o = opt[k], *v = opt[k + 1];
+		int rc = !strcmp(o, "--config") ? add_input(in, "the --config file", v, NULL) :
+			 !strcmp(o, "--stdin") ? add_input(in, "the --stdin file", v, cwd) : 0;
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void inputs_free(struct sweep_inputs *in)
+{
+	for (int i = 0; i < in->n_owned; i++)
+		free(in->owned[i]);
+	free(in->owned);
+	free(in->v);
+}
+
+/* Fill in with the files s reads. 0, or -1 when out of memory (said). */
+static int inputs_list(const struct sweep_spec *s, struct sweep_inputs *in)
+{
+	int rc = add_input(in, "the spec", s->path, NULL);
+	for (int d = 0; d < s->n_dims && rc == 0; d++)
+		for (int v = 0; v < s->dims[d].n && rc == 0; v++) {
+			const struct sweep_value *val = &s->dims[d].v[v];
+			if (s->dims[d].kind == SWEEP_PROGRAM) {
+				rc = add_input(in, "the program", val->path, NULL);
+				/* every job of this program: its own, the sweep's and
+				 * the other dimensions' options, in its cwd */
+				if (rc == 0)
+					rc = add_option_inputs(in, val->opt, val->n_opt, val->cwd);
+				if (rc == 0)
+					rc = add_option_inputs(in, s->common, s->n_common, val->cwd);
+				for (int e = 0; e < s->n_dims && rc == 0; e++)
+					for (int w = 0; e != d && w < s->dims[e].n && rc == 0; w++)
+						rc = add_option_inputs(in, s->dims[e].v[w].opt, s->dims[e].v[w].n_opt, val->cwd);
+			}
+		}
+	if (rc < 0)
+		cli_error("sweep: out of memory");
+	return rc;
+}
+
+/* 0 if no output is the spec or a file a job reads; else -1 after one
+ * line on stderr. */
+static int check_outputs(const struct sweep_spec *s, const struct named_file *out, int n_out)
+{
+	struct sweep_inputs in = { 0 };
+	int rc = inputs_list(s, &in) < 0 ? -1 : outfile_check(out, n_out, in.v, in.n);
+	inputs_free(&in);
+	return rc;
+}
+
+/* ---- signals: stop the children, clean up, then die of the signal --------------- */
+
+/* A sweep and a job each wait for a child (GNU parallel, the job's
+ * command) that must not outlive them: a SIGINT, SIGTERM or SIGHUP is
+ * passed on to it, and once it has ended the temporaries are removed and
+ * this process dies of the signal as any ivx command does (status 128+N). */
+static volatile sig_atomic_t caught_signal;
+static volatile pid_t signal_child;      /* where a signal goes on: a pid, or -pgid */
+static int signal_as_term;               /* send SIGTERM for any signal (GNU parallel) */
+
+static void pass_signal_on(int sig)
+{
+	if (!caught_signal)
+		caught_signal = sig;
+	/* (GNU parallel only waits for its jobs on SIGHUP; SIGTERM stops them) */
+	if (signal_child)
+		kill(signal_child, signal_as_term && sig != SIGINT ? SIGTERM : sig);
+}
+
+static const int passed_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void catch_signals(pid_t child, int as_term)
+{
+	signal_child = child;
+	signal_as_term = as_term;
+	for (size_t i = 0; i < sizeof passed_signals / sizeof passed_signals[0]; i++)
+		cli_catch_signal(passed_signals[i], pass_signal_on, 0);
+}
+
+/* After the cleanup: die of the signal caught, if any. */
+static void die_of_caught_signal(void)
+{
+	int sig = caught_signal;
+	if (!sig)
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);   /* (not reached) */
+}
+
 /* ---- --list ---------------------------------------------------------------------- */
 
 static int do_list(const struct sweep_spec *s)
@@ -203,13 +339,18 @@ static int do_list(const struct sweep_spec *s)
 
 /* ---- --job I: one job, one line -------------------------------------------------- */
 
+/* A temporary in $TMPDIR, by absolute path: the job's command may run in
+ * the program's cwd, and a relative TMPDIR would name another place. */
 static int tmp_file(char *path, size_t len, const char *what)
 {
 	const char *dir = getenv("TMPDIR");
-	snprintf(path, len, "%s/ivx-sweep-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
+	dir = dir && *dir ? dir : "/tmp";
+	char *abs = absolute(dir);
+	snprintf(path, len, "%s/ivx-sweep-%s-XXXXXX", abs ? abs : dir, what);
+	free(abs);
 	int fd = mkstemp(path);
 	if (fd < 0) {
-		cli_error("sweep: cannot create a temporary file in %s: %s", dir && *dir ? dir : "/tmp", strerror(errno));
+		cli_error("sweep: cannot create a temporary file in %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	return fd;
@@ -241,12 +382,17 @@ static int run_command(const char *exe, const char **av, int argc, const char *c
 			}
 		argv[prog_at + 1] = prog_abs;
 	}
-	pid_t pid = fork();
+	pid_t pid = caught_signal ? -1 : fork();
 	if (pid < 0) {
-		cli_error("sweep: fork: %s", strerror(errno));
+		if (!caught_signal)
+			cli_error("sweep: fork: %s", strerror(errno));
+		while (n_abs)
+			free(abs_config[--n_abs]);
 		return -1;
 	}
 	if (pid == 0) {
+		for (size_t i = 0; i < sizeof passed_signals / sizeof passed_signals[0]; i++)
+			signal(passed_signals[i], SIG_DFL);   /* (unless ignored: exec keeps that) */
 		int null = open("/dev/null", O_RDWR);
 		if (null >= 0) {
 			dup2(null, 0);
@@ -261,6 +407,9 @@ static int run_command(const char *exe, const char **av, int argc, const char *c
 		dprintf(2, "ivx: sweep: cannot start %s: %s\n", exe, strerror(errno));
 		_exit(2);
 	}
+	signal_child = pid;
+	if (caught_signal)   /* (arrived before signal_child was set) */
+		kill(pid, caught_signal);
 	for (int k = 0; k < n_abs; k++)
 		free(abs_config[k]);
 	int st;
@@ -269,6 +418,7 @@ static int run_command(const char *exe, const char **av, int argc, const char *c
 			cli_error("sweep: waitpid: %s", strerror(errno));
 			return -1;
 		}
+	signal_child = 0;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -287,6 +437,9 @@ static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
 		cli_error("sweep: --results %s: %s", results, strerror(errno));
 		return EXIT_USAGE;
 	}
+	/* a signal (Ctrl-C, parallel stopping its jobs) still removes the
+	 * temporaries: the command is stopped and waited for first */
+	catch_signals(0, 0);
 	int jfd = tmp_file(json_path, sizeof json_path, "json");
 	if (jfd < 0)
 		return EXIT_USAGE;
@@ -312,6 +465,12 @@ static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
 	char *etext = slurp(err_path, &elen);
 	unlink(json_path);
 	unlink(err_path);
+	if (caught_signal) {   /* stopped: no line for a job that did not end */
+		free(jtext);
+		free(etext);
+		free(av);
+		die_of_caught_signal();
+	}
 	char msg[128];
 	struct json *doc = jtext && jlen ? json_parse(jtext, jlen, msg, sizeof msg) : NULL;
 	const struct json_val *res = json_root(doc);
@@ -354,7 +513,14 @@ static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
 		}
 		if (!ok) {
 			char e[300];
-			last_error(etext ? etext : "", e, sizeof e);
+			const struct json_val *end = json_get(res, "end"), *code = json_get(res, "exit_code");
+			if (status > 128 && status < 128 + NSIG)
+				snprintf(e, sizeof e, "killed by signal %d (%s)", status - 128, strsignal(status - 128));
+			else if (json_string(end) && !strcmp(json_string(end), "exit") && json_raw(code))
+				/* (ivx's last lines are then its statistics, not an error) */
+				snprintf(e, sizeof e, "the program exited with status %s", json_raw(code));
+			else
+				last_error(etext ? etext : "", e, sizeof e);
 			if (!*e)
 				snprintf(e, sizeof e, status < 0 ? "the job could not be started" :
 						      "exit status %d and no JSON", status);
@@ -382,6 +548,7 @@ static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
 	json_free(doc);
 	free(jtext);
 	free(etext);
+	die_of_caught_signal();
 	if (rc)
 		return rc;
 	return ok ? 0 : 1;
@@ -443,16 +610,12 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 		jobs = n > 0 ? (int)n : 1;
 	}
 	struct outfile *o = NULL;
-	int out_fd = 1;
-	if (results) {
-		if (!(o = outfile_open_cli(results))) {
-			free(spec_abs);
-			return EXIT_USAGE;
-		}
-		fflush(outfile_stream(o));
-		out_fd = fileno(outfile_stream(o));
-	} else
-		cli_flush_stdout();
+	if (results && !(o = outfile_open_cli(results))) {
+		free(spec_abs);
+		return EXIT_USAGE;
+	}
+	FILE *out = o ? outfile_stream(o) : stdout;
+	cli_flush_stdout();
 	char jn[16];
 	snprintf(jn, sizeof jn, "%d", jobs);
 	/* --quote: parallel quotes the command's words itself, so paths reach
@@ -462,63 +625,130 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 			       isatty(2) ? "--bar" : "--silent", exe, "sweep", "--job", "{}", spec_abs, NULL };
 	fprintf(stderr, "ivx: sweep: %llu jobs of %s, %d at a time (GNU parallel)\n", (unsigned long long)s->n_jobs,
 		spec_path, jobs);
-	int in[2];
-	if (pipe(in) < 0) {
+	/* parallel reads the job numbers from `in` and writes the lines to
+	 * `lines`, which this process copies to the results, checking every
+	 * write: a full disk stops the sweep instead of losing its lines */
+	int in[2], lines[2] = { -1, -1 };
+	if (pipe(in) < 0 || pipe(lines) < 0) {
 		cli_error("sweep: pipe: %s", strerror(errno));
 		outfile_discard(o);
 		free(spec_abs);
 		return EXIT_USAGE;
 	}
-	/* Ctrl-C goes to parallel too (one process group); it stops the jobs
-	 * and fails, and this process then keeps the old results file rather
-	 * than dying with a temporary one left beside it */
-	void (*old_int)(int) = signal(SIGINT, SIG_IGN);
-	pid_t pid = fork();
+	/* parallel leads a process group of its own: a signal to this process
+	 * (Ctrl-C, kill, a closed terminal) is passed on to it, which stops
+	 * its jobs, and is not also sent to it by the terminal */
+	catch_signals(0, 1);
+	pid_t self = getpid();
+	pid_t pid = caught_signal ? -1 : fork();
 	if (pid == 0) {
-		signal(SIGINT, old_int);
+		setpgid(0, 0);
+		/* and if this process is killed outright, parallel is stopped too */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != self)
+			_exit(127);
 		dup2(in[0], 0);
+		dup2(lines[1], 1);
 		close(in[0]);
 		close(in[1]);
-		if (out_fd != 1)
-			dup2(out_fd, 1);
+		close(lines[0]);
+		close(lines[1]);
 		execvp("parallel", (char *const *)argv);
 		dprintf(2, "ivx: sweep: cannot start parallel: %s\n", strerror(errno));
 		_exit(127);
 	}
 	close(in[0]);
+	close(lines[1]);
 	int rc = 0;
 	if (pid < 0) {
-		cli_error("sweep: fork: %s", strerror(errno));
+		if (!caught_signal)
+			cli_error("sweep: fork: %s", strerror(errno));
 		rc = EXIT_USAGE;
+	} else {
+		setpgid(pid, pid);   /* (also here: a signal may come before the child has run) */
+		signal_child = -pid;
+		if (caught_signal)
+			pass_signal_on(caught_signal);
 	}
-	/* parallel reads the job numbers while it runs them: write them all,
-	 * a closed pipe (parallel gone) ends the list early */
-	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-	for (uint64_t i = 0; i < s->n_jobs && pid > 0; i++) {
-		char b[32];
-		int n = snprintf(b, sizeof b, "%llu\n", (unsigned long long)i);
-		if (write_all(in[1], b, (size_t)n) < 0)
-			break;
+	/* parallel reads the job numbers while it runs them: a child writes
+	 * them all (a closed pipe, parallel gone, ends the list early) while
+	 * this process copies the lines */
+	pid_t feeder = pid > 0 ? fork() : -1;
+	if (feeder == 0) {
+		for (size_t i = 0; i < sizeof passed_signals / sizeof passed_signals[0]; i++)
+			signal(passed_signals[i], SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		close(lines[0]);
+		for (uint64_t i = 0; i < s->n_jobs; i++) {
+			char b[32];
+			int n = snprintf(b, sizeof b, "%llu\n", (unsigned long long)i);
+			if (write_all(in[1], b, (size_t)n) < 0)
+				_exit(1);
+		}
+		_exit(0);
 	}
 	close(in[1]);
-	signal(SIGPIPE, old);
+	if (pid > 0 && feeder < 0) {
+		cli_error("sweep: fork: %s", strerror(errno));
+		kill(-pid, SIGTERM);
+		rc = EXIT_USAGE;
+	}
+	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+	int write_errno = 0;
+	char buf[1 << 16];
+	for (;;) {
+		ssize_t n = pid > 0 ? read(lines[0], buf, sizeof buf) : 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (write_errno)
+			continue;   /* (parallel is being stopped: let it write) */
+		errno = 0;
+		if (fwrite(buf, 1, (size_t)n, out) != (size_t)n || (o ? fflush(out) : cli_flush_stdout()) != 0) {
+			write_errno = errno ? errno : EIO;
+			kill(-pid, SIGTERM);
+		}
+	}
+	close(lines[0]);
+	signal(SIGPIPE, old_pipe);
 	int st = 0;
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	signal(SIGINT, old_int);
+	if (feeder > 0) {
+		kill(feeder, SIGKILL);   /* (it may be stuck on a pipe a stray job holds) */
+		while (waitpid(feeder, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	signal_child = 0;
 	free(spec_abs);
+	if (caught_signal) {
+		outfile_discard(o);
+		die_of_caught_signal();
+	}
 	if (rc) {
 		outfile_discard(o);
 		return rc;
 	}
+	if (write_errno) {
+		outfile_discard(o);
+		struct stat st_res;
+		if (o)
+			cli_error("sweep: cannot write %s: %s; the sweep was stopped%s", results, strerror(write_errno),
+				  stat(results, &st_res) == 0 && S_ISREG(st_res.st_mode) ? " and the file is as it was" : "");
+		/* (stdout: cli_close_stdout says why, once) */
+		return EXIT_OUTPUT;
+	}
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
-	if (code > 101) {   /* parallel's own failure or an interrupt, not the jobs' */
+	if (code > 101) {   /* parallel's own failure, not the jobs' */
 		cli_error("sweep: GNU parallel stopped (status %d)%s", code, results ? "; the results file is as it was" : "");
 		outfile_discard(o);
 		return EXIT_USAGE;
 	}
 	if (o && outfile_commit_cli(o) < 0)
-		return EXIT_USAGE;
+		return EXIT_OUTPUT;
+	if (!o && cli_flush_stdout() < 0)
+		return EXIT_OUTPUT;
 	if (code) {
 		cli_error("sweep: %s%d of %llu jobs failed; their result lines say why (\"status\":\"failed\", \"error\")",
 			  code == 101 ? "more than " : "", code == 101 ? 100 : code, (unsigned long long)s->n_jobs);
@@ -554,6 +784,39 @@ static int script_close(FILE *f, const char *path)
 	return 0;
 }
 
+/* The files --slurm DIR writes, now or when its scripts run: none may be
+ * the spec or a file a job reads. 0, or -1 after one line on stderr. */
+static int check_slurm_outputs(const struct sweep_spec *s, const char *dir)
+{
+	static const char *const names[] = { "sweep.sbatch", "merge.sbatch", "submit.sh",
+					     "results.jsonl", "table.txt", "table.csv" };
+	enum { N = sizeof names / sizeof names[0] };
+	char paths[N][PATH_MAX + 32];
+	struct named_file out[N];
+	for (int i = 0; i < N; i++) {
+		snprintf(paths[i], sizeof paths[i], "%s/%s", dir, names[i]);
+		out[i] = (struct named_file){ "--slurm", paths[i] };
+	}
+	if (check_outputs(s, out, N) < 0)
+		return -1;
+	/* submit.sh empties DIR/results and the tasks write there and in
+	 * DIR/logs: nothing a job reads may be in them */
+	struct sweep_inputs in = { 0 };
+	int rc = inputs_list(s, &in);
+	for (int i = 0; i < 2 && rc == 0; i++) {
+		char sub[PATH_MAX + 32];
+		snprintf(sub, sizeof sub, "%s/%s", dir, i ? "logs" : "results");
+		for (int k = 0; k < in.n && rc == 0; k++)
+			if (outfile_within(in.v[k].path, sub)) {
+				cli_error("sweep: --slurm %s: %s, %s, is in %s, where the scripts write", dir,
+					  in.v[k].option, in.v[k].path, sub);
+				rc = -1;
+			}
+	}
+	inputs_free(&in);
+	return rc;
+}
+
 static int do_slurm(const struct sweep_spec *s, const char *spec_path, const char *dir_arg)
 {
 	char exe[PATH_MAX], cwd[PATH_MAX], path[PATH_MAX + 64];
@@ -569,7 +832,7 @@ static int do_slurm(const struct sweep_spec *s, const char *spec_path, const cha
 	}
 	char *dir = absolute(dir_arg), *spec = absolute(spec_path);
 	int rc = EXIT_USAGE;
-	if (!dir || !spec)
+	if (!dir || !spec || check_slurm_outputs(s, dir) < 0)
 		goto out;
 	FILE *f = script_open(dir, "sweep.sbatch", path, sizeof path);
 	if (!f)
@@ -724,6 +987,11 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 		cli_error("sweep: --csv, --md, --jsonl, --select and --value go with --merge");
 		return -1;
 	}
+	if ((a->list || a->slurm_dir) && a->results) {
+		cli_error("sweep: --results goes with running jobs (a sweep or --job); %s",
+			  a->list ? "--list prints on stdout" : "--slurm's tasks write DIR/results");
+		return -1;
+	}
 	if (a->merge && (a->results || a->jobs)) {
 		cli_error("sweep: --merge prints on stdout; -j and --results are for running a sweep");
 		return -1;
@@ -758,7 +1026,10 @@ static int cmd_sweep_main(int argc, char **argv)
 		cli_error("%s", err);
 		goto out;
 	}
-	if (a.list)
+	const struct named_file results = { "--results", a.results };
+	if (a.results && check_outputs(s, &results, 1) < 0)
+		rc = EXIT_USAGE;
+	else if (a.list)
 		rc = do_list(s);
 	else if (a.have_job)
 		rc = do_job(s, a.job, a.results);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "dcpi/dcpi_db.h"
 #include "dcpi_report.h"
+#include "outfile.h"
 #include "guest/program.h"
 #include "guest/symtab.h"
 
@@ -93,6 +94,22 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 	int n_syms = 0, rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct dcpi_profile *p = list[i];
+		size_t k = 0;
+		while (k < r->n_images && strcmp(r->images[k], p->path))
+			k++;
+		if (k == r->n_images) {
+			const char **more = realloc(r->images, (k + 1) * sizeof *more);
+			char *copy = strdup(p->path);
+			if (more)
+				r->images = more;
+			if (!more || !copy) {
+				free(copy);
+				cli_error("out of host memory");
+				rc = -1;
+				break;
+			}
+			r->images[r->n_images++] = copy;
+		}
 		if (!image_matches(p->path, image) || p->kind > DCPI_KIND_TRUTH)
 			continue;
 		int truth = p->kind == DCPI_KIND_TRUTH;
@@ -144,7 +161,26 @@ void dcpi_report_free(struct dcpi_report *r)
 		free(r->rows[i].proc);
 	}
 	free(r->rows);
+	for (size_t i = 0; i < r->n_images; i++)
+		free((char *)r->images[i]);
+	free(r->images);
 	memset(r, 0, sizeof *r);
+}
+
+int dcpi_check_output(const struct named_file *out, const char *db, const char *const *images, size_t n)
+{
+	if (!out->path)
+		return 0;
+	struct named_file *in = calloc(n + 1, sizeof *in);
+	if (!in) {
+		cli_error("out of host memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		in[i] = (struct named_file){ "an image the database names", images[i] };
+	int rc = outfile_check_within(out, 1, db, "the database") < 0 || outfile_check(out, 1, in, (int)n) < 0 ? -1 : 0;
+	free(in);
+	return rc;
 }
 
 static int row_cmp(const void *a, const void *b, void *ctx)

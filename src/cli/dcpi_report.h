@@ -30,6 +30,8 @@ struct dcpi_report {
 	uint32_t sampled;                  /* bit e: the epoch holds samples of event e */
 	uint32_t truthed;                  /* bit e: ... and truth of event e */
 	int bad_files;                     /* unreadable profile files (reported) */
+	const char **images;               /* every image the epoch names, -i or not */
+	size_t n_images;
 	char epoch[4200];                  /* the epoch directory read */
 };
 
@@ -38,6 +40,11 @@ struct dcpi_report {
  * line (no database, no such epoch). */
 int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const char *image);
 void dcpi_report_free(struct dcpi_report *r);
+/* 0 if the output (--json FILE) is outside the database db and none of
+ * the n images the database names; else -1 after one line on stderr.
+ * Also outfile_check's checks: it can be written. */
+struct named_file;
+int dcpi_check_output(const struct named_file *out, const char *db, const char *const *images, size_t n);
 /* Sort rows by samples of event ev (then truth, then name), largest first. */
 void dcpi_report_sort(struct dcpi_report *r, int ev);
 

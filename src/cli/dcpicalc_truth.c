@@ -6,7 +6,9 @@
  * pcs outside the image are left out.
  */
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "dcpi/dcpi_db.h"
 #include "dcpicalc_truth.h"
@@ -15,8 +17,15 @@
 
 int dcpicalc_write_machine(const char *file, const struct machine_config *mc)
 {
+	/* a temporary of this process's own, beside the file: two runs
+	 * storing at once never write into one temporary */
 	char tmp[4300];
-	snprintf(tmp, sizeof tmp, "%s.tmp", file);
+	const char *slash = strrchr(file, '/');
+	int dl = slash ? (int)(slash - file + 1) : 0;
+	if (snprintf(tmp, sizeof tmp, "%.*s.%s.tmp%ld", dl, file, file + dl, (long)getpid()) >= (int)sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return -1;
@@ -37,9 +46,42 @@ int dcpicalc_write_machine(const char *file, const struct machine_config *mc)
 		}
 		fprintf(f, "%s = %s\n", dot + 1, val);
 	}
-	if (fclose(f) != 0)
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad || rename(tmp, file) != 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
 		return -1;
-	return rename(tmp, file);
+	}
+	return 0;
+}
+
+int dcpicalc_machine_check(const char *epoch, const struct machine_config *mc)
+{
+	char file[4300];
+	snprintf(file, sizeof file, "%s/machine.ini", epoch);
+	if (access(file, F_OK) != 0)
+		return 0;   /* (runs with --no-truth leave none: nothing to hold to) */
+	struct machine_config old;
+	struct ivx_err err = { 0 };
+	config_defaults(&old);
+	if (config_load(&old, file, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	for (size_t i = 0; config_key_name(i); i++) {
+		const char *key = config_key_name(i);
+		char there[128], here[128];
+		if (!strchr(key, '.') || config_get(&old, key, there, sizeof there, &err) < 0 ||
+		    config_get(mc, key, here, sizeof here, &err) < 0)
+			continue;
+		if (strcmp(there, here)) {
+			cli_error("%s holds runs of another machine (%s = %s there, %s here): profile into a new epoch "
+				  "with --new-epoch, or with the same --config and -o", epoch, key, there, here);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const struct program *prog,
@@ -95,7 +137,7 @@ int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const str
 	char file[4300];
 	snprintf(file, sizeof file, "%s/machine.ini", epoch);
 	if (dcpicalc_write_machine(file, mc) < 0) {
-		cli_error("%s: cannot write the machine description", file);
+		cli_error("%s: cannot write the machine description: %s", file, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -16,7 +16,11 @@ struct program;
  * description into epoch. 0, or -1 after an error line. */
 int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const struct program *prog,
 			 const char *image, uint64_t cycles, const struct machine_config *mc);
-/* Write mc as an INI file config_load reads back. 0 or -1 (errno). */
+/* 0 if epoch's machine.ini (if any) describes mc; else -1 after one line
+ * naming the first key that differs: runs of two machines do not merge. */
+int dcpicalc_machine_check(const char *epoch, const struct machine_config *mc);
+/* Write mc as an INI file config_load reads back, whole or not at all.
+ * 0 or -1 (errno). */
 int dcpicalc_write_machine(const char *file, const struct machine_config *mc);
 
 #endif

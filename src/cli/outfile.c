@@ -182,6 +182,27 @@ int outfile_check(const struct named_file *outputs, int n_out, const struct name
 	return 0;
 }
 
+int outfile_within(const char *path, const char *dir)
+{
+	char real_dir[PATH_MAX], target[PATH_MAX], where[PATH_MAX];
+	if (!path || !path[0] || !dir || !realpath(dir, real_dir))
+		return 0;   /* (no such directory yet: nothing in it to overwrite) */
+	if (resolve_links(path, target) < 0 || future_path(target, where) < 0)
+		return 0;   /* (outfile_check says what is wrong with it) */
+	size_t len = strcmp(real_dir, "/") ? strlen(real_dir) : 0;
+	return !strncmp(where, real_dir, len) && where[len] == '/';
+}
+
+int outfile_check_within(const struct named_file *outputs, int n_out, const char *dir, const char *what)
+{
+	for (int i = 0; i < n_out; i++)
+		if (outfile_within(outputs[i].path, dir)) {
+			cli_error("%s %s is inside %s %s", outputs[i].option, outputs[i].path, what, dir);
+			return -1;
+		}
+	return 0;
+}
+
 /* ---- writing ------------------------------------------------------------- */
 
 /* The temporary's mkstemp template beside path: ".NAME.ivx-XXXXXX".
