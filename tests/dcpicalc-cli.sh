@@ -137,6 +137,7 @@ err "missing database" --db "$tmp/none" main
 err "procedure without samples" --db "$tmp/mul" abort
 err "no PROC" --db "$tmp/mul"
 err "unknown estimator" --db "$tmp/mul" --estimator best main
+err "--min-samples without --all (it was ignored)" --db "$tmp/mul" --min-samples 1 main
 # ivx's estimator: its frequencies keep the flow equations (a block runs
 # as often as its incoming edges together, and as its outgoing ones) to
 # 0.1% of the block, where the paper's estimates break them somewhere

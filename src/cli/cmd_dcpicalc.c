@@ -26,6 +26,7 @@ struct calc_flags {
 	const char *db, *json_path, *target;
 	int truth, all;
 	uint64_t min_samples;
+	int min_samples_given;
 	enum dcc_estimator estimator;   /* --estimator: paper (default) or ivx */
 	struct dcpicalc_calls *calls;   /* ivx: the procedures' calls from their callers */
 };
@@ -749,6 +750,7 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 			} else {
 				char *end;
 				f.min_samples = strtoull(argv[++i], &end, 10);
+				f.min_samples_given = 1;
 				if (*end || !*argv[i]) {
 					cli_error("dcpicalc: --min-samples needs a number");
 					return EXIT_USAGE;
@@ -763,6 +765,10 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 			cli_error("dcpicalc: too many arguments (usage: ivx dcpicalc [--db DIR] [--json FILE] [--truth] PROC|ADDR)");
 			return EXIT_USAGE;
 		}
+	}
+	if (f.min_samples_given && !f.all) {   /* (one procedure is analysed whatever its samples) */
+		cli_error("dcpicalc: --min-samples goes with --all");
+		return EXIT_USAGE;
 	}
 	if (!f.target && !f.all) {
 		cli_error("dcpicalc: missing PROC|ADDR (usage: ivx dcpicalc [--db DIR] [--json FILE] [--truth] PROC|ADDR, or --all)");
