@@ -207,7 +207,7 @@ if [ -s "$tmp/cut1.out" ] && cmp -s "$tmp/cut1.out" "$tmp/cut2.out"; then ok; el
 { sed -n '/^\.name/,/^br:/p' data/coproc/edge.s | sed '$d'; echo 'br: nop'
   i=0; while [ $i -lt 300 ]; do echo '  nop'; i=$((i + 1)); done; echo '  nop -> DONE'; } > "$tmp/long.s"
 "$IVX" coproc-asm "$tmp/long.s" >/dev/null 2>"$tmp/e"; st=$?
-if [ "$st" = 0 ] && grep -q "note: with the default settings program edge has 302 microinstructions; the microcode array holds 256 (coproc ucode=N)" "$tmp/e"; then ok
+if [ "$st" = 0 ] && grep -q "note: with the default settings program edge has 302 microinstructions; the microcode array holds 256 (-C ucode=N; in the explorer coproc set ucode=N)" "$tmp/e"; then ok
 else bad "coproc-asm of a too-long program: status $st, stderr: $(cat "$tmp/e")"; fi
 printf 'coproc load value\ncoproc load %s\n' "$tmp/long.s" > "$tmp/x1.ivx"
 printf 'coproc load value\ncoproc set cam=64\n' > "$tmp/x2.ivx"
@@ -216,9 +216,9 @@ for n in 1 2 3; do
 	"$IVX" -x "$tmp/x$n.ivx" "$w" -- 1 >/dev/null 2>"$tmp/x$n.err"
 	echo "status $?" >> "$tmp/x$n.err"
 done
-grep -q "302 microinstructions; the microcode array holds 256 (coproc ucode=N) (the co-processor is as it was)" "$tmp/x1.err" &&
+grep -q "302 microinstructions; the microcode array holds 256 (-C ucode=N; in the explorer coproc set ucode=N) (the co-processor is as it was)" "$tmp/x1.err" &&
 	grep -q "status 1" "$tmp/x1.err" && ok || bad "explorer: loading a too-long program: $(cat "$tmp/x1.err")"
-grep -q "program value uses 128 slots; the CAM has 64 entries (coproc cam=N) (the co-processor is as it was)" "$tmp/x2.err" &&
+grep -q "program value uses 128 slots; the CAM has 64 entries (-C cam=N; in the explorer coproc set cam=N) (the co-processor is as it was)" "$tmp/x2.err" &&
 	ok || bad "explorer: a setting the program cannot run with: $(cat "$tmp/x2.err")"
 grep -q "catch coproc-interrupt: that event is a moment and has no end" "$tmp/x3.err" && ok ||
 	bad "explorer: catch coproc-interrupt end: $(cat "$tmp/x3.err")"

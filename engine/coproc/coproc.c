@@ -566,15 +566,15 @@ int coproc_check(const struct coproc_config *cfg, const struct coproc_prog *p, s
 {
 	if (p->n_insns > (int)cfg->ucode)
 		return ivx_error(err, IVX_EUSAGE, "program %s has %d microinstructions; the microcode array holds %u "
-				 "(coproc ucode=N)", p->name, p->n_insns, cfg->ucode);
+				 "(-C ucode=N; in the explorer coproc set ucode=N)", p->name, p->n_insns, cfg->ucode);
 	int64_t slots = coproc_prog_param(p, "slots", 0);
 	if (slots > (int64_t)cfg->cam)
 		/* the program lays its slots out in the data array for that many
 		 * CAM entries: fewer would alias them */
-		return ivx_error(err, IVX_EUSAGE, "program %s uses %lld slots; the CAM has %u entries (coproc cam=N)",
+		return ivx_error(err, IVX_EUSAGE, "program %s uses %lld slots; the CAM has %u entries (-C cam=N; in the explorer coproc set cam=N)",
 				 p->name, (long long)slots, cfg->cam);
 	if (cfg->ignore & (cfg->ignore - 1))
-		return ivx_error(err, IVX_EUSAGE, "coproc ignore=%u is not a power of two", cfg->ignore);
+		return ivx_error(err, IVX_EUSAGE, "ignore=%u is not a power of two", cfg->ignore);
 	return 0;
 }
 

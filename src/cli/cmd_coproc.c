@@ -556,7 +556,7 @@ static void report_edge(FILE *out, FILE *f, const struct sim *s, int top)
 	free(v);
 }
 
-static void report_callstack(FILE *out, FILE *f, const struct sim *s)
+static void report_callstack(FILE *out, FILE *f, const struct sim *s, int top)
 {
 	int n = 0;
 	while (coproc_truth_key(s->truth, n))
@@ -570,13 +570,16 @@ static void report_callstack(FILE *out, FILE *f, const struct sim *s)
 		struct coproc_pentry e;
 		uint64_t est = coproc_profile_find(s->cp, k->key, &e) ? e.total : 0;
 		wrong += est != k->executions;
-		fprintf(out, "%6llu %12llu %12llu%s\n", (unsigned long long)k->key - 1, (unsigned long long)k->executions,
-			(unsigned long long)est, est != k->executions ? " *" : "");
+		if (i < top)   /* (the shallowest first: the depths come in order) */
+			fprintf(out, "%6llu %12llu %12llu%s\n", (unsigned long long)k->key - 1,
+				(unsigned long long)k->executions, (unsigned long long)est, est != k->executions ? " *" : "");
 		if (f)
 			fprintf(f, "%s{\"depth\":%llu,\"calls\":%llu,\"calls_est\":%llu}", i ? "," : "",
 				(unsigned long long)k->key - 1, (unsigned long long)k->executions,
 				(unsigned long long)est);
 	}
+	if (n > top)
+		fprintf(out, "(%d more depths; --top N shows more)\n", n - top);
 	fprintf(out, "deepest %llu; %llu returns elsewhere than their call's successor, %llu at depth 0; "
 		"%llu depths differ from the exact profile\n",
 		(unsigned long long)coproc_aux(s->cp, 0), (unsigned long long)coproc_aux(s->cp, 1),
@@ -799,7 +802,7 @@ static int coproc_main(int argc, char **argv)
 	else if (truth_kind(cprog) == TRUTH_BRANCHES)
 		report_edge(out, f, &s, fl.top);
 	else
-		report_callstack(out, f, &s);
+		report_callstack(out, f, &s, fl.top);
 	status = 0;   /* the guest exited, or the user's limit: a normal end */
 	if (jo) {
 		fprintf(f, "}\n");

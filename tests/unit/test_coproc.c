@@ -630,7 +630,7 @@ static void settings_are_checked(void **state)
 	coproc_config_defaults(&c);
 	assert_int_equal(coproc_config_set(&c, "cam=64", &err), 0);
 	assert_null(coproc_new(&c, &cprog, NULL, &err));
-	assert_string_equal(err.msg, "program value uses 128 slots; the CAM has 64 entries (coproc cam=N)");
+	assert_string_equal(err.msg, "program value uses 128 slots; the CAM has 64 entries (-C cam=N; in the explorer coproc set cam=N)");
 }
 
 int main(void)
