@@ -73,12 +73,26 @@ static int check(struct program *p, struct ivx_err *err)
 			       p->name, eh.e_machine);
 		goto out;
 	}
-	if (eh.e_type != ET_EXEC) {
-		rc = ivx_error(err, IVX_EINPUT, "%s: not a static executable (e_type %d, need ET_EXEC)", p->name, eh.e_type);
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {   /* an object file, a core dump */
+		rc = ivx_error(err, IVX_EINPUT, "%s: not an executable (e_type %d, need ET_EXEC)", p->name, eh.e_type);
 		goto out;
 	}
 	if (elf_getphdrnum(elf, &phnum) != 0 || phnum == 0) {
 		rc = ivx_error(err, IVX_EINPUT, "%s: no program headers (truncated file?)", p->name);
+		goto out;
+	}
+	if (eh.e_type == ET_DYN) {
+		/* (Debian's gcc makes a PIE by default: say what to build instead) */
+		int interp = 0;
+		for (size_t i = 0; i < phnum; i++) {
+			GElf_Phdr ph;
+			interp |= gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP;
+		}
+		if (interp)
+			rc = ivx_error(err, IVX_EINPUT, "%s: dynamically linked (has PT_INTERP); build with -static", p->name);
+		else
+			rc = ivx_error(err, IVX_EINPUT, "%s: position-independent (ET_DYN: a static-pie or a shared library); "
+				       "build with -static -no-pie", p->name);
 		goto out;
 	}
 	p->entry = eh.e_entry;

@@ -135,8 +135,11 @@ static void wrong_class_is_refused(void **s)
 static void not_an_executable_is_refused(void **s)
 {
 	struct eb_image im = eb_build(exit_7, 3, 0);
-	eb_ehdr(&im)->e_type = ET_DYN;
-	expect_refused(im, "ET_EXEC");
+	eb_ehdr(&im)->e_type = ET_DYN;   /* a static-pie: say how to build one that runs */
+	expect_refused(im, "build with -static -no-pie");
+	im = eb_build(exit_7, 3, 0);
+	eb_ehdr(&im)->e_type = ET_REL;
+	expect_refused(im, "not an executable (e_type 1, need ET_EXEC)");
 	im = eb_build(exit_7, 3, 0);
 	memcpy(im.bytes, "\x7f" "ELG", 4);
 	expect_refused(im, "not an ELF");
