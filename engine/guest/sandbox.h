@@ -18,7 +18,12 @@
  *
  * Anything outside every grant, or reached through an escaping symlink, is
  * ENOENT, as if it did not exist. A grant is read-only unless it says rw:
- * opening for writing or creating under a read-only grant is EROFS.
+ * opening for writing or creating under a read-only grant is EROFS. For
+ * those opens the path is resolved here, component by component, so the
+ * grant that decides is the innermost one whose directory the path lands
+ * in, whatever grant its text names (a symlink cannot carry a write from
+ * an rw grant into a read-only one nested in it). FIFOs, sockets and
+ * devices are ENXIO: opening them could block, or reach past the files.
  *
  * The sandbox also keeps the host descriptors of the files the guest
  * opened. They stay open for the sandbox's life, one per distinct file and
