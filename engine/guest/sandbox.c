@@ -655,3 +655,147 @@ int sandbox_guest_path(const struct sandbox *s, const char *host, char *out, siz
 					      : snprintf(out, outsz, "%s%s", best->guest, rest);
 	return w < 0 || (size_t)w >= outsz ? -1 : 0;
 }
+
+/* ---- calls that change a directory ----------------------------------------- */
+
+/* Resolve a guest path for a change (see locate). 0 or -errno. */
+static int land(struct sandbox *s, const char *dir, const char *path, int follow_last, struct landing *l)
+{
+	const char *rest;
+	const struct grant *g;
+	char clean[SANDBOX_PATH_MAX];
+	if (!s)
+		return -ENOENT;
+	int rc = lookup(s, dir, path, clean, sizeof clean, &rest, &g);
+	return rc < 0 ? rc : locate(s, g, rest, follow_last, l);
+}
+
+/* 1 if l's last component is a granted directory (which may not be
+ * removed or renamed: EBUSY, as for a mount point), with its grant in *g. */
+static int landed_on_grant(const struct sandbox *s, const struct landing *l, const struct grant **g)
+{
+	struct stat st;
+	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	return (*g = grant_of(s, &st)) != NULL;
+}
+
+/* The checks every removal or renaming of l's last component makes. */
+static int may_change_entry(const struct sandbox *s, const struct landing *l)
+{
+	const struct grant *root;
+	if (landed_on_grant(s, l, &root))
+		return -EBUSY;
+	return l->g->rw ? 0 : -EROFS;
+}
+
+int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode)
+{
+	struct landing l;
+	int rc = land(s, dir, path, 0, &l);
+	if (rc < 0)
+		return rc;
+	struct stat st;
+	if (!l.g->rw)
+		rc = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -EROFS;
+	else if (mkdirat(l.dirfd, l.name, (mode_t)mode) < 0)
+		rc = -errno;
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmdir)
+{
+	struct landing l;
+	int rc = land(s, dir, path, 0, &l);
+	if (rc < 0)
+		return rc;
+	if ((rc = may_change_entry(s, &l)) == 0 && unlinkat(l.dirfd, l.name, rmdir ? AT_REMOVEDIR : 0) < 0)
+		rc = -errno;
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
+		   unsigned flags)
+{
+	struct landing from, to;
+	int rc = land(s, odir, opath, 0, &from);
+	if (rc < 0)
+		return rc;
+	if ((rc = land(s, ndir, npath, 0, &to)) < 0) {
+		close(from.dirfd);
+		return rc;
+	}
+	if ((rc = may_change_entry(s, &from)) == 0 && (rc = may_change_entry(s, &to)) == 0 &&
+	    syscall(SYS_renameat2, from.dirfd, from.name, to.dirfd, to.name, flags) < 0)
+		rc = -errno;
+	close(from.dirfd);
+	close(to.dirfd);
+	return rc;
+}
+
+int sandbox_symlink(struct sandbox *s, const char *target, const char *dir, const char *path)
+{
+	struct landing l;
+	int rc = land(s, dir, path, 0, &l);
+	if (rc < 0)
+		return rc;
+	/* the link may point anywhere: every lookup through it is checked */
+	if (!l.g->rw)
+		rc = -EROFS;
+	else if (symlinkat(target, l.dirfd, l.name) < 0)
+		rc = -errno;
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
+		 int follow)
+{
+	struct landing from, to;
+	int rc = land(s, odir, opath, follow, &from);
+	if (rc < 0)
+		return rc;
+	if ((rc = land(s, ndir, npath, 0, &to)) < 0) {
+		close(from.dirfd);
+		return rc;
+	}
+	/* A second name for a file of another grant would carry writes into
+	 * it if that grant is read-only: EXDEV, as across mount points. */
+	if (from.g != to.g)
+		rc = -EXDEV;
+	else if (!to.g->rw)
+		rc = -EROFS;
+	else if (linkat(from.dirfd, from.name, to.dirfd, to.name, 0) < 0)
+		rc = -errno;
+	close(from.dirfd);
+	close(to.dirfd);
+	return rc;
+}
+
+int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const struct timespec *ts, int follow)
+{
+	struct landing l;
+	int rc = land(s, dir, path, follow, &l);
+	if (rc < 0)
+		return rc;
+	struct stat st;
+	const struct grant *g = l.g;
+	if (fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		rc = -errno;
+	} else {
+		landed_on_grant(s, &l, &g);      /* a granted directory obeys its own grant */
+		if (!g->rw)
+			rc = -EROFS;
+		else if (utimensat(l.dirfd, l.name, ts, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -errno;
+	}
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_file_writable(const struct sandbox *s, int i)
+{
+	return (s->files[i].acc & O_ACCMODE) != O_RDONLY;
+}

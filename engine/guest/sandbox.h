@@ -40,6 +40,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include "base/err.h"
 
 struct sandbox;
@@ -92,6 +93,25 @@ int sandbox_fd(const struct sandbox *s, int i);
  * without opening it for I/O: an O_PATH descriptor (caller closes) for
  * stat and readlink; nofollow = do not follow a final symlink. */
 int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path, int nofollow);
+
+/* Calls that change a directory (mkdir, unlink, rename, symlink, link,
+ * utimensat), resolved as sandbox_open resolves a write: the grant the
+ * path lands in must be rw (else EROFS), and the call is made with the
+ * *at form beneath the directory found, on the last component itself
+ * (a final symlink is followed only where `follow` says). A granted
+ * directory cannot be removed, renamed or replaced (EBUSY, as a mount
+ * point); a hard link between two grants is EXDEV. 0 or -errno. */
+int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode);
+int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmdir);
+int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
+		   unsigned flags);
+int sandbox_symlink(struct sandbox *s, const char *target, const char *dir, const char *path);
+int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
+		 int follow);
+int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const struct timespec *ts, int follow);
+
+/* 1 if file index i was opened for writing (and so passed the checks). */
+int sandbox_file_writable(const struct sandbox *s, int i);
 
 /* The guest path under which host path `host` (absolute, clean) is
  * visible, into out; -1 if no grant covers it. */

@@ -4,7 +4,8 @@
  * granted directory so that neither "..", nor absolute paths, nor symlinks
  * (relative, absolute, looping) reach anything outside it; read-only grants
  * refuse writes with EROFS, and a grant nested in another rules its subtree
- * even through a symlink; FIFOs are refused, not waited on; both resolvers (openat2 and the component walk)
+ * even through a symlink, for opens and for mkdir, unlink, rename, link
+ * and utimens; FIFOs are refused, not waited on; both resolvers (openat2 and the component walk)
  * are held to the same rules.
  */
 #define _GNU_SOURCE
@@ -312,6 +313,42 @@ static void a_fifo_is_refused_without_waiting_for_a_writer(void **s)
 	unlink(p);
 }
 
+static void directory_changes_obey_the_grant_they_land_in(void **s)
+{
+	for (int walk = 0; walk < 2; walk++) {
+		struct sandbox *sb = make(walk);   /* /data read-only, /data/out rw inside it */
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/d", 0755), 0);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/d", 0755), -EEXIST);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/d", 0755), -EROFS);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/elsewhere/d", 0755), -ENOENT);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/d", NULL, "/data/out/e", 0), 0);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/e", NULL, "/data/e", 0), -EROFS);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/e", NULL, "/data/out/../../secret", 0), -ENOENT);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/e", NULL, "/elsewhere/e", 0), -ENOENT);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/a.txt", NULL, "/data/out/a.txt", 0), -EROFS);
+		/* a granted directory is a mount point: not removed nor renamed */
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out", 1), -EBUSY);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/a.txt", 0), -EROFS);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/e", 1), 0);
+		/* a link the guest makes may point out; nothing is reached through it */
+		assert_int_equal(sandbox_symlink(sb, "../../secret", NULL, "/data/out/up"), 0);
+		assert_int_equal(try_open(sb, "/data/out/up", 0), walk ? -ELOOP : -ENOENT);
+		assert_int_equal(try_open(sb, "/data/out/up", G_WRONLY | G_TRUNC), walk ? -ELOOP : -ENOENT);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/up", 0), 0);
+		/* a hard link between grants is EXDEV */
+		assert_int_equal(sandbox_link(sb, NULL, "/data/a.txt", NULL, "/data/out/a2", 0), -EXDEV);
+		struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/a.txt", ts, 1), -EROFS);
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/nothing", ts, 1), -ENOENT);
+		sandbox_unref(sb);
+	}
+	char p[512];
+	snprintf(p, sizeof p, "%s/secret", root);
+	assert_int_equal(access(p, F_OK), 0);
+	snprintf(p, sizeof p, "%s/in/e", root);
+	assert_int_equal(access(p, F_OK), -1);
+}
+
 static void the_same_file_opened_twice_shares_one_host_descriptor(void **s)
 {
 	struct sandbox *sb = make(0);
@@ -362,6 +399,7 @@ int main(void)
 		cmocka_unit_test(writes_need_a_read_write_grant),
 		cmocka_unit_test(a_nested_grant_rules_its_subtree_however_the_path_reaches_it),
 		cmocka_unit_test(a_fifo_is_refused_without_waiting_for_a_writer),
+		cmocka_unit_test(directory_changes_obey_the_grant_they_land_in),
 		cmocka_unit_test(the_same_file_opened_twice_shares_one_host_descriptor),
 		cmocka_unit_test(host_paths_map_to_guest_paths),
 		cmocka_unit_test(a_missing_host_directory_is_a_clear_error),
