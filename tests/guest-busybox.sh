@@ -2,7 +2,8 @@
 # guest-busybox.sh IVX [BUSYBOX] — the file system calls of common busybox
 # applets, end to end through the sandbox: sendfile (cat, cp), chdir (sh's
 # cd), mkdirat (mkdir), unlinkat (rm, rmdir), renameat (mv), symlinkat and
-# linkat (ln), utimensat (touch) work inside an rw grant, as on Linux, and
+# linkat (ln), utimensat (touch), fchmodat (chmod), ftruncate (truncate)
+# and the calls of sed -i and cp -a work inside an rw grant, as on Linux, and
 # change nothing anywhere else: not outside every grant, not in a read-only
 # grant nested in the rw one (by name or through a symlink), not through a
 # symlink the guest made pointing out; an rw grant nested in a read-only
@@ -109,6 +110,23 @@ check "touch -d sets its time (utimensat)" 0 '[ "$(date -u -r "$T/box/t" +%Y)" =
 touch -d "2002-02-02 00:00:00" "$T/box/ro/prot"
 check "touch in the read-only grant is refused" 1 '[ "$(date -u -r "$T/box/ro/prot" +%Y)" = 2002 ]' touch ro/prot
 check "touch in it through a symlink is refused" 1 '[ "$(date -u -r "$T/box/ro/prot" +%Y)" = 2002 ]' touch rolink/prot
+
+check "touch of a directory" 0 '[ "$(date -u -r "$T/box/d" +%Y)" = 2003 ]' touch -d "2003-01-01 00:00:00" d
+
+# fchmodat, ftruncate, fchownat: chmod, truncate, sed -i, cp -r / -p / -a
+check "chmod (fchmodat)" 0 '[ "$(stat -c %a "$T/box/t")" = 640 ]' chmod 640 t
+check "chmod drops set-id bits" 0 '[ "$(stat -c %a "$T/box/t")" = 755 ]' chmod 4755 t
+check "chmod in the read-only grant through a symlink is refused" 1 '[ "$(stat -c %a "$T/box/ro/prot")" = 644 ]' \
+    chmod 777 rolink/prot
+check "truncate (ftruncate)" 0 '[ "$(wc -c <"$T/box/d/moved")" = 5 ]' truncate -s 5 d/moved
+check "truncate in the read-only grant through a symlink is refused" 1 "$prot_intact" truncate -s 0 rolink/prot
+echo hello >"$T/box/edit.txt"
+check "sed -i (a temporary file, fchmod, rename)" 0 '[ "$(cat "$T/box/edit.txt")" = bye ]' sed -i s/hello/bye/ edit.txt
+check "cp -r of a directory" 0 '[ -e "$T/box/d2/moved" ]' cp -r d d2
+check "cp -a keeps times and modes (chown to the same owner)" 0 \
+    '[ "$(stat -c %a.%Y "$T/box/d2/moved")" = "$(stat -c %a.%Y "$T/box/d3/moved")" ]' cp -a d2 d3
+check "chown to another user is refused" 1 '[ "$(stat -c %u "$T/box/t")" = "$(id -u)" ]' chown 12345 t
+check "sync" 0 true sync
 
 # the component walk (no openat2) follows no symlink, but refuses the same
 walk=1

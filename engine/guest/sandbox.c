@@ -675,9 +675,12 @@ static int land(struct sandbox *s, const char *dir, const char *path, int follow
 static int landed_on_grant(const struct sandbox *s, const struct landing *l, const struct grant **g)
 {
 	struct stat st;
-	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+	const struct grant *root;
+	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+	    !(root = grant_of(s, &st)))
 		return 0;
-	return (*g = grant_of(s, &st)) != NULL;
+	*g = root;
+	return 1;
 }
 
 /* The checks every removal or renaming of l's last component makes. */
@@ -687,6 +690,18 @@ static int may_change_entry(const struct sandbox *s, const struct landing *l)
 	if (landed_on_grant(s, l, &root))
 		return -EBUSY;
 	return l->g->rw ? 0 : -EROFS;
+}
+
+/* The grant a change to the file at l's last component obeys: a granted
+ * directory's own, else its directory's. The file must exist: -errno. */
+static int landed_file(const struct sandbox *s, const struct landing *l, struct stat *st, const struct grant **g)
+{
+	if (fstatat(l->dirfd, l->name, st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	*g = l->g;
+	if (S_ISDIR(st->st_mode) && grant_of(s, st))
+		*g = grant_of(s, st);
+	return 0;
 }
 
 int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode)
@@ -777,15 +792,12 @@ int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const c
 int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const struct timespec *ts, int follow)
 {
 	struct landing l;
+	struct stat st;
+	const struct grant *g;
 	int rc = land(s, dir, path, follow, &l);
 	if (rc < 0)
 		return rc;
-	struct stat st;
-	const struct grant *g = l.g;
-	if (fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		rc = -errno;
-	} else {
-		landed_on_grant(s, &l, &g);      /* a granted directory obeys its own grant */
+	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
 		if (!g->rw)
 			rc = -EROFS;
 		else if (utimensat(l.dirfd, l.name, ts, AT_SYMLINK_NOFOLLOW) < 0)
@@ -798,4 +810,41 @@ int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const 
 int sandbox_file_writable(const struct sandbox *s, int i)
 {
 	return (s->files[i].acc & O_ACCMODE) != O_RDONLY;
+}
+
+int sandbox_chmod(struct sandbox *s, const char *dir, const char *path, int mode)
+{
+	struct landing l;
+	struct stat st;
+	const struct grant *g;
+	int rc = land(s, dir, path, 1, &l);
+	if (rc < 0)
+		return rc;
+	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
+		if (!g->rw)
+			rc = -EROFS;
+		/* NOFOLLOW: what locate found is what changes, even if swapped since */
+		else if (fchmodat(l.dirfd, l.name, (mode_t)mode, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -errno;
+	}
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_chown(struct sandbox *s, const char *dir, const char *path, uint32_t uid, uint32_t gid, int follow)
+{
+	struct landing l;
+	struct stat st;
+	const struct grant *g;
+	int rc = land(s, dir, path, follow, &l);
+	if (rc < 0)
+		return rc;
+	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
+		if (!g->rw)
+			rc = -EROFS;
+		else if ((uid != UINT32_MAX && uid != st.st_uid) || (gid != UINT32_MAX && gid != st.st_gid))
+			rc = -EPERM;       /* files are never given away; keeping the owner is a no-op */
+	}
+	close(l.dirfd);
+	return rc;
 }

@@ -110,6 +110,12 @@ int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const c
 		 int follow);
 int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const struct timespec *ts, int follow);
 
+/* chmod (the caller drops set-id and sticky bits) and chown, which only
+ * accepts the file's own owner and group (EPERM otherwise: the guest
+ * gives no file away); both in rw grants only. 0 or -errno. */
+int sandbox_chmod(struct sandbox *s, const char *dir, const char *path, int mode);
+int sandbox_chown(struct sandbox *s, const char *dir, const char *path, uint32_t uid, uint32_t gid, int follow);
+
 /* 1 if file index i was opened for writing (and so passed the checks). */
 int sandbox_file_writable(const struct sandbox *s, int i);
 

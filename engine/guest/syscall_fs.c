@@ -39,6 +39,8 @@ enum {
 	NR_fstat = 80, NR_statx = 291, NR_faccessat2 = 439,
 	NR_mkdirat = 34, NR_unlinkat = 35, NR_symlinkat = 36, NR_linkat = 37, NR_renameat = 38,
 	NR_chdir = 49, NR_fchdir = 50, NR_sendfile = 71, NR_utimensat = 88, NR_renameat2 = 276,
+	NR_truncate = 45, NR_ftruncate = 46, NR_fchmod = 52, NR_fchmodat = 53, NR_fchownat = 54,
+	NR_fchown = 55, NR_sync = 81, NR_fsync = 82, NR_fdatasync = 83,
 };
 
 #define G_AT_FDCWD           (-100)
@@ -645,6 +647,50 @@ static int64_t sys_utimensat(struct guest *g, int64_t dirfd, uint64_t path_addr,
 	return sandbox_utimens(g->sandbox, dir, path, tsp, !(flags & G_AT_SYMLINK_NOFOLLOW));
 }
 
+/* Set-id and sticky bits are dropped: a guest running as "root" must not
+ * leave a set-uid file on the host. */
+#define CHMOD_BITS 0777
+
+/* fchmod and fchown on a descriptor: a directory by its path; a file only
+ * if opened for writing (the only opens checked against the grant). */
+static int64_t fd_chattr(struct guest *g, const struct guest_fd *f, int chown, uint64_t mode, uint32_t uid,
+                         uint32_t gid)
+{
+	if (f->kind == GFD_DIR) {
+		const char *p = sandbox_dir_path(g->sandbox, f->file);
+		return chown ? sandbox_chown(g->sandbox, NULL, p, uid, gid, 1)
+			     : sandbox_chmod(g->sandbox, NULL, p, (int)(mode & CHMOD_BITS));
+	}
+	if (f->kind != GFD_FILE || !sandbox_file_writable(g->sandbox, f->file))
+		return -EROFS;
+	int host = sandbox_fd(g->sandbox, f->file);
+	if (!chown)
+		return fchmod(host, (mode_t)(mode & CHMOD_BITS)) < 0 ? -errno : 0;
+	struct stat st;
+	if (fstat(host, &st) < 0)
+		return -errno;
+	return (uid != UINT32_MAX && uid != st.st_uid) || (gid != UINT32_MAX && gid != st.st_gid) ? -EPERM : 0;
+}
+
+static int64_t sys_fchownat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint32_t uid, uint32_t gid,
+                            uint64_t flags)
+{
+	char path[SANDBOX_PATH_MAX];
+	const char *dir;
+	int rc = read_path(g, path_addr, path, sizeof path);
+	if (rc < 0)
+		return rc;
+	if (flags & ~(uint64_t)(G_AT_SYMLINK_NOFOLLOW | G_AT_EMPTY_PATH))
+		return -EINVAL;
+	if (!path[0] && (flags & G_AT_EMPTY_PATH)) {
+		const struct guest_fd *f = get_fd(g, (uint32_t)dirfd);
+		return f ? fd_chattr(g, f, 1, 0, uid, gid) : -EBADF;
+	}
+	if ((rc = at_dir(g, dirfd, path, &dir)) < 0)
+		return rc;
+	return sandbox_chown(g->sandbox, dir, path, uid, gid, !(flags & G_AT_SYMLINK_NOFOLLOW));
+}
+
 static int64_t sys_fcntl(struct guest *g, uint64_t fd, uint64_t cmd, uint64_t arg)
 {
 	struct guest_fd *f = get_fd(g, fd);
@@ -793,6 +839,40 @@ int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled
 		return sys_symlinkat(g, a[0], (int32_t)a[1], a[2]);
 	case NR_utimensat:
 		return sys_utimensat(g, fd, a[1], a[2], (uint32_t)a[3]);
+	case NR_ftruncate:
+		if (!(f = get_fd(g, fd_slot)))
+			return -EBADF;
+		if (f->kind != GFD_FILE || !(f->flags & G_O_ACCMODE) || (int64_t)a[1] < 0)
+			return -EINVAL;       /* Linux's answer for a descriptor not open for writing */
+		return ftruncate(sandbox_fd(g->sandbox, f->file), (off_t)a[1]) < 0 ? -errno : 0;
+	case NR_truncate: {
+		char path[SANDBOX_PATH_MAX];
+		if ((rc = read_path(g, a[0], path, sizeof path)) < 0)
+			return rc;
+		if ((int64_t)a[1] < 0)
+			return -EINVAL;
+		if ((rc = sandbox_open(g->sandbox, cwd_of(g), path, 1 /* O_WRONLY */, 0)) < 0)
+			return rc;
+		return ftruncate(sandbox_fd(g->sandbox, rc), (off_t)a[1]) < 0 ? -errno : 0;
+	}
+	case NR_fchmod:
+		return (f = get_fd(g, fd_slot)) ? fd_chattr(g, f, 0, a[1], 0, 0) : -EBADF;
+	case NR_fchmodat: {
+		char path[SANDBOX_PATH_MAX];
+		const char *dir;
+		if ((rc = at_path(g, fd, a[1], path, sizeof path, &dir)) < 0)
+			return rc;
+		return sandbox_chmod(g->sandbox, dir, path, (int)(a[2] & CHMOD_BITS));
+	}
+	case NR_fchown:
+		return (f = get_fd(g, fd_slot)) ? fd_chattr(g, f, 1, 0, (uint32_t)a[1], (uint32_t)a[2]) : -EBADF;
+	case NR_fchownat:
+		return sys_fchownat(g, fd, a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4]);
+	case NR_sync:
+		return 0;             /* the host has every write already; durability is its business */
+	case NR_fsync:
+	case NR_fdatasync:
+		return get_fd(g, fd_slot) ? 0 : -EBADF;
 	case NR_getcwd: {
 		const char *cwd = cwd_of(g);
 		size_t n = strlen(cwd) + 1;

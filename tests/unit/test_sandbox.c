@@ -4,8 +4,8 @@
  * granted directory so that neither "..", nor absolute paths, nor symlinks
  * (relative, absolute, looping) reach anything outside it; read-only grants
  * refuse writes with EROFS, and a grant nested in another rules its subtree
- * even through a symlink, for opens and for mkdir, unlink, rename, link
- * and utimens; FIFOs are refused, not waited on; both resolvers (openat2 and the component walk)
+ * even through a symlink, for opens and for mkdir, unlink, rename, link,
+ * utimens, chmod and chown; FIFOs are refused, not waited on; both resolvers (openat2 and the component walk)
  * are held to the same rules.
  */
 #define _GNU_SOURCE
@@ -340,6 +340,14 @@ static void directory_changes_obey_the_grant_they_land_in(void **s)
 		struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
 		assert_int_equal(sandbox_utimens(sb, NULL, "/data/a.txt", ts, 1), -EROFS);
 		assert_int_equal(sandbox_utimens(sb, NULL, "/data/nothing", ts, 1), -ENOENT);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/t", 0755), 0);
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/out/t", ts, 1), 0);   /* a plain directory */
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/out", ts, 1), 0);     /* the rw grant itself */
+		assert_int_equal(sandbox_chmod(sb, NULL, "/data/out/t", 0700), 0);
+		assert_int_equal(sandbox_chmod(sb, NULL, "/data/sub", 0700), -EROFS);
+		assert_int_equal(sandbox_chown(sb, NULL, "/data/out/t", getuid() + 1, UINT32_MAX, 1), -EPERM);
+		assert_int_equal(sandbox_chown(sb, NULL, "/data/out/t", getuid(), UINT32_MAX, 1), 0);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/t", 1), 0);
 		sandbox_unref(sb);
 	}
 	char p[512];
