@@ -460,7 +460,9 @@ fail:
 static int open_changing(struct sandbox *s, const struct grant *g, const char *rest, int hf, int mode)
 {
 	struct landing l;
-	int rc = locate(s, g, rest, !(hf & O_NOFOLLOW), &l);
+	/* O_CREAT | O_EXCL follows no final symlink: a dangling one is EEXIST */
+	int excl = (hf & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	int rc = locate(s, g, rest, !(hf & O_NOFOLLOW) && !excl, &l);
 	if (rc < 0)
 		return rc;
 	struct stat st;

@@ -335,6 +335,13 @@ static void directory_changes_obey_the_grant_they_land_in(void **s)
 		assert_int_equal(try_open(sb, "/data/out/up", 0), walk ? -ELOOP : -ENOENT);
 		assert_int_equal(try_open(sb, "/data/out/up", G_WRONLY | G_TRUNC), walk ? -ELOOP : -ENOENT);
 		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/up", 0), 0);
+		/* O_EXCL creates nothing through a dangling link, as on Linux */
+		assert_int_equal(sandbox_symlink(sb, "target", NULL, "/data/out/dangling"), 0);
+		assert_int_equal(try_open(sb, "/data/out/dangling", G_WRONLY | G_CREAT | 0200 /* O_EXCL */), -EEXIST);
+		char t[512];
+		snprintf(t, sizeof t, "%s/out/target", root);
+		assert_int_equal(access(t, F_OK), -1);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/dangling", 0), 0);
 		/* a hard link between grants is EXDEV */
 		assert_int_equal(sandbox_link(sb, NULL, "/data/a.txt", NULL, "/data/out/a2", 0), -EXDEV);
 		struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
