@@ -70,6 +70,20 @@ check "cd moves the working directory (chdir)" 0 \
 check "cd .. comes back" 0 '[ "$(cat "$T/o")" = "$T/box" ]' sh -c 'cd d && cd .. && pwd'
 check "cd outside every grant fails" 2 '! grep -q . "$T/o"' sh -c 'cd /etc && pwd'
 
+# the working directory is the guest's state: going back before two cd's
+# and running on must find them again (a stale d/d would make `cd d` fail)
+mkdir -p "$T/box/d/d"
+printf 'set snapshot-interval 1000\nstep 210000\nreverse-step 200000\ncontinue\n' >"$T/cd.ivx"
+(cd "$T/box" && timeout 60 "$abs_ivx" -x "$T/cd.ivx" --dir "$T/box:rw" "$abs_bb" -- sh -c 'cd d && cd d && pwd') \
+    >"$T/o" 2>&1
+if grep -q '^cycle 10000,' "$T/o" && grep -q 'exited with code 0' "$T/o" && ! grep -q 'exited with code [1-9]' "$T/o" &&
+   grep -q "^$T/box/d/d\$" "$T/o"; then
+    pass "reverse stepping over chdir restores the working directory"
+else
+    fail "reverse stepping over chdir: $(tr '\n' ' ' <"$T/o" | head -c 300)"
+fi
+rmdir "$T/box/d/d"
+
 # mkdirat, unlinkat
 check "mkdir (mkdirat)" 0 '[ -d "$T/box/newdir" ]' mkdir newdir
 check "rmdir (unlinkat AT_REMOVEDIR)" 0 '[ ! -e "$T/box/newdir" ]' rmdir newdir
