@@ -3,7 +3,7 @@
  * (`--dir HOST[:GUEST][:ro|rw]`), and nothing else.
  *
  * The guest names files by guest paths (absolute, or relative to its
- * working directory, which is always "/"). A guest path is first cleaned
+ * working directory or an open directory). A guest path is first cleaned
  * lexically ("//", "." and ".." folded, ".." never climbing above "/"),
  * then matched against the grants' guest directories, longest first, on
  * whole components; the rest of the path is resolved on the host beneath
@@ -68,8 +68,9 @@ int sandbox_parse_grant(const char *spec, char *buf, size_t bufsz, struct sandbo
 /* Clean a guest path lexically into out (see above). 0 or -ENAMETOOLONG. */
 int sandbox_clean_path(const char *path, char *out, size_t outsz);
 
-/* The guest's working directory: relative paths start there. "/" unless
- * set (to a clean absolute guest path). 0 or -EINVAL. */
+/* The working directory the guest starts in: relative paths with a NULL
+ * dir start there. "/" unless set (to a clean absolute guest path); a
+ * guest's chdir is its own state (guest_internal.h). 0 or -EINVAL. */
 int sandbox_set_cwd(struct sandbox *s, const char *guest_dir);
 const char *sandbox_cwd(const struct sandbox *s);
 
