@@ -4,7 +4,11 @@
  *
  * The guest starts with three descriptors: 0 reads the --stdin bytes (a
  * copy held by the guest), 1 and 2 go to the output sink. Every other
- * descriptor comes from openat on a path the sandbox grants (sandbox.h).
+ * descriptor comes from openat on a path the sandbox grants (sandbox.h);
+ * the calls that change directories (mkdir, unlink, rename, links, times,
+ * modes) are the sandbox's too, checked against the grant the path lands
+ * in. sendfile moves bytes through a host buffer by the read and write
+ * paths below (xfer_put/xfer_get), so it is exactly as allowed as they are.
  * A descriptor's offset is the guest's (struct guest_fd) and I/O is
  * pread/pwrite at it, so a snapshot holds the complete file state the
  * guest can observe, except the contents of files it wrote: a write to a
