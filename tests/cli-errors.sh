@@ -2,7 +2,7 @@
 # cli-errors.sh [IVX] — bad input gets one line on stderr and exit status 2,
 # never a crash or a hang: missing, non-ELF, truncated, foreign-machine and
 # malformed programs, bad options, runaway guests, endless or unreadable
-# input files, a full stdout, closed standard fds.
+# input files, FIFOs given as inputs, a full stdout, closed standard fds.
 IVX=${1:-${IVX:-build/ivx}}
 LC_ALL=C; export LC_ALL   # the patterns quote strerror in English
 tmp=$(mktemp -d)
@@ -18,7 +18,7 @@ expect() {
 expect_to() {
     to=$1 want=$2 pattern=$3
     shift 4
-    timeout 20 "$IVX" "$@" >"$to" 2>"$tmp/err"
+    timeout "${limit:-20}" "$IVX" "$@" >"$to" 2>"$tmp/err"
     got=$?
     lines=$(wc -l <"$tmp/err")
     if [ "$got" = "$want" ] && [ "$lines" = 1 ] && grep -q -- "$pattern" "$tmp/err"; then
@@ -101,6 +101,26 @@ expect 2 "--config given twice"   -- run --config data/configs/inorder.ini --con
 expect 2 "nonexistent.ivx: cannot open: No such file or directory" -- -x "$tmp/nonexistent.ivx" "$good"
 expect 2 "cannot read: Is a directory" -- run --functional --stdin /tmp "$good"
 expect 2 "cannot read: Is a directory" -- -x "$tmp/empty" --stdin /tmp "$good"
+
+# A FIFO given as an input is refused at once: its open() would wait for a
+# writer that never comes (status 124 from timeout is a hang)
+mkfifo "$tmp/fifo"
+ln -s fifo "$tmp/fifo.s"
+echo "source $tmp/fifo" >"$tmp/source-fifo.ivx"
+fifo="a FIFO, not a regular file"
+limit=10
+expect 2 "$fifo"                  -- run --functional "$tmp/fifo"
+expect 2 "$fifo"                  -- run --functional --stdin "$tmp/fifo" "$good"
+expect 2 "$fifo"                  -- run --config "$tmp/fifo" "$good"
+expect 2 "$fifo"                  -- cpistack --config "$tmp/fifo" "$good"
+expect 2 "$fifo"                  -- coproc-asm "$tmp/fifo.s"
+expect 2 "$fifo"                  -- coproc --program "$tmp/fifo.s" "$good"
+expect 2 "$fifo"                  -- -x "$tmp/fifo" "$good"
+expect 1 "$fifo"                  -- -x "$tmp/source-fifo.ivx" "$good"
+expect 2 "$fifo"                  -- sweep --list "$tmp/fifo"
+expect 2 "$fifo"                  -- sweep --merge "$tmp/fifo"
+expect 2 "$fifo"                  -- dcpicalc --db "$tmp/fifo" main
+limit=
 
 # A full stdout fails the run, whoever wrote to it: the guest, a command, the explorer
 echo help >"$tmp/help.ivx"

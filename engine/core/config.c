@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 #include <ini.h>
+#include "base/file.h"
 #include "config.h"
 
 enum key_type {
@@ -438,9 +439,9 @@ static int load_stream(struct machine_config *c, FILE *f, const char *path, stru
 
 int config_load(struct machine_config *c, const char *path, struct ivx_err *err)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = ivx_fopen_input(path, err);
 	if (!f)
-		return ivx_error(err, IVX_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+		return IVX_EINPUT;
 	int rc = load_stream(c, f, path, err);
 	fclose(f);
 	return rc;

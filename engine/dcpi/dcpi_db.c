@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/alloc.h"
+#include "base/file.h"
 #include "dcpi.h"
 #include "dcpi_db.h"
 
@@ -339,9 +340,9 @@ int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, 
 int dcpi_profile_read(const char *file, struct dcpi_profile **out, struct ivx_err *err)
 {
 	*out = NULL;
-	FILE *f = fopen(file, "rb");
+	FILE *f = ivx_fopen_input(file, err);
 	if (!f)
-		return ivx_error(err, IVX_EINPUT, "%s: %s", file, strerror(errno));
+		return IVX_EINPUT;
 	struct stat st;
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > DCPI_DB_MAX_FILE) {
 		fclose(f);

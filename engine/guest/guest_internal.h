@@ -6,6 +6,7 @@
 #ifndef IVX_GUEST_INTERNAL_H
 #define IVX_GUEST_INTERNAL_H
 
+#include <string.h>
 #include "guest.h"
 #include "isa/mem.h"
 #include "sandbox.h"
@@ -75,6 +76,8 @@ struct guest {
 	uint64_t tid_address;         /* set_tid_address */
 	uint64_t robust_list;         /* set_robust_list */
 	uint32_t umask;
+	int32_t cwd_file;             /* chdir'ed to: the sandbox's file index of the directory;
+	                                 -1: the run's starting one (sandbox_cwd) */
 	const struct uop *step_lo;    /* guest_step's lookup cache: the uops from step_lo */
 	const struct uop *step_end;   /* up to step_end belong to one code run */
 };
@@ -93,11 +96,32 @@ uint64_t guest_random64(struct guest *g);
 int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
                    struct ivx_err *err, int *stop);
 
-/* Pipes, and polling (syscall_pipe.c). */
+/* Where a read puts its bytes and a write takes them from: guest memory
+ * at addr, or host + addr when host is not NULL (sendfile's buffer, so it
+ * can use the read and write paths unchanged). 0, or -1 on a guest fault. */
+static inline int xfer_put(struct guest *g, uint8_t *host, uint64_t addr, const void *src, size_t n)
+{
+	if (host) {
+		memcpy(host + addr, src, n);
+		return 0;
+	}
+	return mem_write_bytes(g->mem, addr, src, n, 1, NULL) < 0 ? -1 : 0;
+}
+
+static inline int xfer_get(struct guest *g, const uint8_t *host, uint64_t addr, void *dst, size_t n)
+{
+	if (host) {
+		memcpy(dst, host + addr, n);
+		return 0;
+	}
+	return mem_read_bytes(g->mem, addr, dst, n, 1, NULL) < 0 ? -1 : 0;
+}
+
+/* Pipes, and polling (syscall_pipe.c). buf/host as for xfer_put. */
 int64_t pipe_create(struct guest *g, uint64_t fds_addr, uint64_t flags);
-int64_t pipe_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len,
+int64_t pipe_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint64_t buf, uint64_t len,
                   struct ivx_err *err, int *stop);
-int64_t pipe_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len,
+int64_t pipe_write(struct guest *g, struct guest_fd *f, const uint8_t *host, uint64_t buf, uint64_t len,
                    struct ivx_err *err, int *stop);
 int64_t sys_ppoll(struct guest *g, uint64_t fds_addr, uint64_t nfds, uint64_t timeout_addr,
                   struct ivx_err *err, int *stop);

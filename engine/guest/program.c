@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/alloc.h"
+#include "base/file.h"
 #include "isa/disasm.h"
 #include "isa/isa.h"
 #include "isa/mem.h"
@@ -221,11 +222,9 @@ struct program *program_load_image(const void *image, size_t len, const char *na
 
 struct program *program_load_file(const char *path, struct ivx_err *err)
 {
-	int fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		ivx_error(err, IVX_EINPUT, "%s: cannot open: %m", path);
+	int fd = ivx_open_input(path, err);
+	if (fd < 0)
 		return NULL;
-	}
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		ivx_error(err, IVX_EINPUT, "%s: not a regular file", path);

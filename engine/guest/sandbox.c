@@ -5,6 +5,8 @@
  *
  *   guest path --clean--> "/a/b/c" --match grants--> grant k, rest "b/c"
  *        --resolve beneath grant k's directory fd--> host fd
+ *          (an open that may write: locate() -> the directory it lands in
+ *           and that directory's innermost grant, which must be rw)
  *        --dedupe by (dev, inode, access mode)--> file index
  *
  * Resolution never looks at a host path string after sandbox_new: every
@@ -44,6 +46,8 @@ struct grant {
 	char *guest;               /* clean absolute guest path */
 	size_t guest_len;
 	char *host_real;           /* realpath of the host directory */
+	dev_t dev;                 /* the directory's identity, for locate() */
+	ino_t ino;
 };
 
 struct sfile {
@@ -163,6 +167,14 @@ struct sandbox *sandbox_new(const struct sandbox_grant *grants, int n, int force
 		}
 		s->n_grants++;
 		g->rw = grants[i].rw;
+		struct stat st;
+		if (fstat(g->dirfd, &st) < 0) {
+			ivx_error(err, IVX_ESYS, "--dir %s: %s", grants[i].host, strerror(errno));
+			sandbox_unref(s);
+			return NULL;
+		}
+		g->dev = st.st_dev;
+		g->ino = st.st_ino;
 		g->host_real = realpath(grants[i].host, NULL);
 		if (!g->host_real) {
 			ivx_error(err, IVX_ESYS, "--dir %s: %s", grants[i].host, strerror(errno));
@@ -300,6 +312,188 @@ static int resolve(struct sandbox *s, const struct grant *g, const char *rest, i
 	return walk_open(g->dirfd, rest, flags, mode);
 }
 
+/* The grant whose directory is the file st describes, if any (a
+ * read-only one when one directory is granted twice). */
+static const struct grant *grant_of(const struct sandbox *s, const struct stat *st)
+{
+	const struct grant *best = NULL;
+	for (int i = 0; i < s->n_grants; i++) {
+		const struct grant *g = &s->grants[i];
+		if (g->dev == st->st_dev && g->ino == st->st_ino && (!best || !g->rw))
+			best = g;
+	}
+	return best;
+}
+
+/* Where a call that changes the file system lands (see locate). */
+struct landing {
+	int dirfd;                 /* the directory holding the last component (caller closes) */
+	char name[NAME_MAX + 1];   /* the last component; "." when the path ends on a directory */
+	const struct grant *g;     /* the innermost grant whose directory holds dirfd */
+};
+
+#define LOCATE_DEPTH 128           /* directories open at once while resolving */
+#define LOCATE_LINKS 40            /* symlinks followed per path, as Linux's MAXSYMLINKS */
+
+/* Resolve rest beneath grant g0 up to its last component, one component at
+ * a time, following symlinks ourselves (the last one too if follow_last),
+ * so as to know which grant's directory every step is in. The grant a
+ * change obeys is the one the path really lands in, not the one its text
+ * names: a symlink in an rw grant may lead into a read-only grant nested
+ * in it (or the reverse), and the nested grant takes precedence for its
+ * subtree however it is reached. The rules are openat2's RESOLVE_BENEATH:
+ * ".." above g0 and absolute symlinks are ENOENT (as if absent), more
+ * than 40 links ELOOP; with the walk resolver no symlink is followed
+ * (ELOOP). 0 with *out filled, or -errno. */
+static int locate(struct sandbox *s, const struct grant *g0, const char *rest, int follow_last,
+		  struct landing *out)
+{
+	int follow = !s->force_walk && !s->no_openat2;
+	char buf[2 * SANDBOX_PATH_MAX], comp[NAME_MAX + 1];
+	int fds[LOCATE_DEPTH];
+	const struct grant *gs[LOCATE_DEPTH];
+	int depth = 0, links = 0, rc;
+	size_t len = strlen(rest);
+	if (len >= sizeof buf)
+		return -ENAMETOOLONG;
+	memcpy(buf, rest, len + 1);
+	fds[0] = g0->dirfd;
+	gs[0] = g0;
+	char *p = buf;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		char *q = p;
+		while (*q && *q != '/')
+			q++;
+		size_t n = (size_t)(q - p);
+		char *next = q;
+		while (*next == '/')
+			next++;
+		int last = *next == 0;
+		if (n > NAME_MAX) {
+			rc = -ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(comp, p, n);
+		comp[n] = 0;
+		if (n == 0 || !strcmp(comp, ".") || !strcmp(comp, "..")) {
+			if (n == 2) {
+				if (depth == 0) {
+					rc = -ENOENT;        /* above the grant */
+					goto fail;
+				}
+				close(fds[depth--]);
+			}
+			if (last) {
+				strcpy(comp, ".");
+				break;
+			}
+			p = next;
+			continue;
+		}
+		struct stat st;
+		if (fstatat(fds[depth], comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) &&
+		    (!last || follow_last)) {
+			char target[SANDBOX_PATH_MAX];
+			ssize_t tl;
+			if (!follow || ++links > LOCATE_LINKS) {
+				rc = -ELOOP;
+				goto fail;
+			}
+			if ((tl = readlinkat(fds[depth], comp, target, sizeof target)) < 0) {
+				rc = -errno;
+				goto fail;
+			}
+			if (tl == 0 || (size_t)tl == sizeof target || target[0] == '/') {
+				rc = tl == 0 ? -ENOENT : tl == sizeof target ? -ENAMETOOLONG : -ENOENT;
+				goto fail;                   /* an absolute link leads out */
+			}
+			/* splice: the target, then what followed the link */
+			size_t rl = strlen(next);
+			if ((size_t)tl + 1 + rl >= sizeof buf) {
+				rc = -ENAMETOOLONG;
+				goto fail;
+			}
+			memmove(buf + tl + 1, next, rl + 1);
+			memcpy(buf, target, (size_t)tl);
+			buf[tl] = rl ? '/' : 0;
+			p = buf;
+			continue;
+		}
+		if (last)
+			break;
+		if (depth + 1 == LOCATE_DEPTH) {
+			rc = -ENAMETOOLONG;
+			goto fail;
+		}
+		int fd = openat(fds[depth], comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			rc = -errno;
+			if (fd >= 0)
+				close(fd);
+			goto fail;
+		}
+		const struct grant *inner = grant_of(s, &st);
+		fds[++depth] = fd;
+		gs[depth] = inner ? inner : gs[depth - 1];
+		p = next;
+	}
+	out->dirfd = depth ? fds[depth] : fcntl(fds[0], F_DUPFD_CLOEXEC, 0);
+	if (out->dirfd < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	strcpy(out->name, comp);
+	out->g = gs[depth];
+	while (--depth > 0)
+		close(fds[depth]);
+	return 0;
+fail:
+	while (depth > 0)
+		close(fds[depth--]);
+	return rc;
+}
+
+/* An open that may write, truncate or create: resolved by locate and
+ * checked against the grant it lands in. A host fd or -errno. */
+static int open_changing(struct sandbox *s, const struct grant *g, const char *rest, int hf, int mode)
+{
+	struct landing l;
+	/* O_CREAT | O_EXCL follows no final symlink: a dangling one is EEXIST */
+	int excl = (hf & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	int rc = locate(s, g, rest, !(hf & O_NOFOLLOW) && !excl, &l);
+	if (rc < 0)
+		return rc;
+	struct stat st;
+	int exists = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	int e = exists ? 0 : errno;
+	const struct grant *gov = l.g;
+	if (exists && S_ISDIR(st.st_mode) && grant_of(s, &st))
+		gov = grant_of(s, &st);          /* a granted directory itself */
+	if (!gov->rw) {
+		/* Linux's answers on a read-only file system: writing or
+		 * truncating an existing file is EROFS, so is creating one;
+		 * O_CREAT on a file that exists just opens it. */
+		if (((hf & O_ACCMODE) != O_RDONLY || (hf & O_TRUNC)) && exists)
+			rc = -EROFS;
+		else if (!exists)
+			rc = e == ENOENT && (hf & O_CREAT) ? -EROFS : -e;
+		else if ((hf & O_EXCL) && (hf & O_CREAT))
+			rc = -EEXIST;
+		hf &= ~(O_CREAT | O_EXCL);
+	} else if (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		rc = -ENXIO;                     /* a FIFO's open would block (see sandbox_open) */
+	}
+	if (rc == 0) {
+		rc = openat(l.dirfd, l.name, hf | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+		if (rc < 0)
+			rc = -errno;
+	}
+	close(l.dirfd);
+	return rc;
+}
+
 static int host_flags(int gflags)
 {
 	int acc = gflags & G_O_ACCMODE;
@@ -365,22 +559,6 @@ const char *sandbox_exe(const struct sandbox *s) { return s && s->exe ? s->exe :
 
 const char *sandbox_dir_path(const struct sandbox *s, int i) { return s->files[i].dir_path; }
 
-/* What creating rest would give under a read-only grant: EROFS if its
- * directory exists, else that lookup's error (ENOENT, ELOOP ...). */
-static int create_refused(struct sandbox *s, const struct grant *g, const char *rest)
-{
-	char parent[SANDBOX_PATH_MAX];
-	const char *slash = strrchr(rest, '/');
-	size_t n = slash ? (size_t)(slash - rest) : 0;
-	memcpy(parent, rest, n);
-	parent[n] = 0;
-	int probe = resolve(s, g, parent, O_PATH | O_DIRECTORY, 0);
-	if (probe < 0)
-		return probe;
-	close(probe);
-	return -EROFS;
-}
-
 int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int flags, int mode)
 {
 	const char *rest;
@@ -392,32 +570,12 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 	if (rc < 0)
 		return rc;
 	int hf = host_flags(flags);
-	if (!g->rw) {
-		/* Linux's answers on a read-only file system: writing or
-		 * truncating an existing file is EROFS, so is creating one;
-		 * O_CREAT on a file that exists just opens it. */
-		if ((hf & O_ACCMODE) != O_RDONLY || (hf & O_TRUNC)) {
-			int probe = resolve(s, g, rest, O_PATH, 0);
-			if (probe >= 0) {
-				close(probe);
-				return -EROFS;
-			}
-			return (hf & O_CREAT) && probe == -ENOENT ? create_refused(s, g, rest) : probe;
-		}
-		if (hf & O_CREAT) {
-			int probe = resolve(s, g, rest, O_PATH, 0);
-			if (probe >= 0)
-				close(probe);
-			if (probe >= 0 && (hf & O_EXCL))
-				return -EEXIST;
-			if (probe < 0)
-				return probe == -ENOENT ? create_refused(s, g, rest) : probe;
-			hf &= ~(O_CREAT | O_EXCL);
-		}
-	}
 	if (s->n_files == MAX_FILES)
 		return -EMFILE;
-	int fd = resolve(s, g, rest, hf, mode & 07777);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer that cannot come */
+	int fd = (hf & O_ACCMODE) != O_RDONLY || (hf & (O_CREAT | O_TRUNC))
+			 ? open_changing(s, g, rest, hf, mode & 07777)
+			 : resolve(s, g, rest, hf | O_NONBLOCK, 0);
 	if (fd < 0)
 		return fd;
 	struct stat st;
@@ -425,6 +583,10 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 		int e = errno;
 		close(fd);
 		return -e;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -ENXIO;       /* FIFOs, sockets, devices: nothing a single process can use safely */
 	}
 	int acc = (hf & O_ACCMODE) | (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0);
 	for (int i = 0; i < s->n_files; i++)
@@ -494,4 +656,197 @@ int sandbox_guest_path(const struct sandbox *s, const char *host, char *out, siz
 	int w = best->guest_len == 1 && *rest ? snprintf(out, outsz, "%s", rest)
 					      : snprintf(out, outsz, "%s%s", best->guest, rest);
 	return w < 0 || (size_t)w >= outsz ? -1 : 0;
+}
+
+/* ---- calls that change a directory ----------------------------------------- */
+
+/* Resolve a guest path for a change (see locate). 0 or -errno. */
+static int land(struct sandbox *s, const char *dir, const char *path, int follow_last, struct landing *l)
+{
+	const char *rest;
+	const struct grant *g;
+	char clean[SANDBOX_PATH_MAX];
+	if (!s)
+		return -ENOENT;
+	int rc = lookup(s, dir, path, clean, sizeof clean, &rest, &g);
+	return rc < 0 ? rc : locate(s, g, rest, follow_last, l);
+}
+
+/* 1 if l's last component is a granted directory (which may not be
+ * removed or renamed: EBUSY, as for a mount point), with its grant in *g. */
+static int landed_on_grant(const struct sandbox *s, const struct landing *l, const struct grant **g)
+{
+	struct stat st;
+	const struct grant *root;
+	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+	    !(root = grant_of(s, &st)))
+		return 0;
+	*g = root;
+	return 1;
+}
+
+/* The checks every removal or renaming of l's last component makes. */
+static int may_change_entry(const struct sandbox *s, const struct landing *l)
+{
+	const struct grant *root;
+	if (landed_on_grant(s, l, &root))
+		return -EBUSY;
+	return l->g->rw ? 0 : -EROFS;
+}
+
+/* The grant a change to the file at l's last component obeys: a granted
+ * directory's own, else its directory's. The file must exist: -errno. */
+static int landed_file(const struct sandbox *s, const struct landing *l, struct stat *st, const struct grant **g)
+{
+	if (fstatat(l->dirfd, l->name, st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	*g = l->g;
+	if (S_ISDIR(st->st_mode) && grant_of(s, st))
+		*g = grant_of(s, st);
+	return 0;
+}
+
+int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode)
+{
+	struct landing l;
+	int rc = land(s, dir, path, 0, &l);
+	if (rc < 0)
+		return rc;
+	struct stat st;
+	if (!l.g->rw)
+		rc = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -EROFS;
+	else if (mkdirat(l.dirfd, l.name, (mode_t)mode) < 0)
+		rc = -errno;
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmdir)
+{
+	struct landing l;
+	int rc = land(s, dir, path, 0, &l);
+	if (rc < 0)
+		return rc;
+	if ((rc = may_change_entry(s, &l)) == 0 && unlinkat(l.dirfd, l.name, rmdir ? AT_REMOVEDIR : 0) < 0)
+		rc = -errno;
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
+		   unsigned flags)
+{
+	struct landing from, to;
+	int rc = land(s, odir, opath, 0, &from);
+	if (rc < 0)
+		return rc;
+	if ((rc = land(s, ndir, npath, 0, &to)) < 0) {
+		close(from.dirfd);
+		return rc;
+	}
+	if ((rc = may_change_entry(s, &from)) == 0 && (rc = may_change_entry(s, &to)) == 0 &&
+	    syscall(SYS_renameat2, from.dirfd, from.name, to.dirfd, to.name, flags) < 0)
+		rc = -errno;
+	close(from.dirfd);
+	close(to.dirfd);
+	return rc;
+}
+
+int sandbox_symlink(struct sandbox *s, const char *target, const char *dir, const char *path)
+{
+	struct landing l;
+	int rc = land(s, dir, path, 0, &l);
+	if (rc < 0)
+		return rc;
+	/* the link may point anywhere: every lookup through it is checked */
+	if (!l.g->rw)
+		rc = -EROFS;
+	else if (symlinkat(target, l.dirfd, l.name) < 0)
+		rc = -errno;
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
+		 int follow)
+{
+	struct landing from, to;
+	int rc = land(s, odir, opath, follow, &from);
+	if (rc < 0)
+		return rc;
+	if ((rc = land(s, ndir, npath, 0, &to)) < 0) {
+		close(from.dirfd);
+		return rc;
+	}
+	/* A second name for a file of another grant would carry writes into
+	 * it if that grant is read-only: EXDEV, as across mount points. */
+	if (from.g != to.g)
+		rc = -EXDEV;
+	else if (!to.g->rw)
+		rc = -EROFS;
+	else if (linkat(from.dirfd, from.name, to.dirfd, to.name, 0) < 0)
+		rc = -errno;
+	close(from.dirfd);
+	close(to.dirfd);
+	return rc;
+}
+
+int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const struct timespec *ts, int follow)
+{
+	struct landing l;
+	struct stat st;
+	const struct grant *g;
+	int rc = land(s, dir, path, follow, &l);
+	if (rc < 0)
+		return rc;
+	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
+		if (!g->rw)
+			rc = -EROFS;
+		else if (utimensat(l.dirfd, l.name, ts, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -errno;
+	}
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_file_writable(const struct sandbox *s, int i)
+{
+	return (s->files[i].acc & O_ACCMODE) != O_RDONLY;
+}
+
+int sandbox_chmod(struct sandbox *s, const char *dir, const char *path, int mode)
+{
+	struct landing l;
+	struct stat st;
+	const struct grant *g;
+	int rc = land(s, dir, path, 1, &l);
+	if (rc < 0)
+		return rc;
+	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
+		if (!g->rw)
+			rc = -EROFS;
+		/* NOFOLLOW: what locate found is what changes, even if swapped since */
+		else if (fchmodat(l.dirfd, l.name, (mode_t)mode, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -errno;
+	}
+	close(l.dirfd);
+	return rc;
+}
+
+int sandbox_chown(struct sandbox *s, const char *dir, const char *path, uint32_t uid, uint32_t gid, int follow)
+{
+	struct landing l;
+	struct stat st;
+	const struct grant *g;
+	int rc = land(s, dir, path, follow, &l);
+	if (rc < 0)
+		return rc;
+	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
+		if (!g->rw)
+			rc = -EROFS;
+		else if ((uid != UINT32_MAX && uid != st.st_uid) || (gid != UINT32_MAX && gid != st.st_gid))
+			rc = -EPERM;       /* files are never given away; keeping the owner is a no-op */
+	}
+	close(l.dirfd);
+	return rc;
 }

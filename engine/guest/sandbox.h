@@ -3,7 +3,7 @@
  * (`--dir HOST[:GUEST][:ro|rw]`), and nothing else.
  *
  * The guest names files by guest paths (absolute, or relative to its
- * working directory, which is always "/"). A guest path is first cleaned
+ * working directory or an open directory). A guest path is first cleaned
  * lexically ("//", "." and ".." folded, ".." never climbing above "/"),
  * then matched against the grants' guest directories, longest first, on
  * whole components; the rest of the path is resolved on the host beneath
@@ -18,7 +18,12 @@
  *
  * Anything outside every grant, or reached through an escaping symlink, is
  * ENOENT, as if it did not exist. A grant is read-only unless it says rw:
- * opening for writing or creating under a read-only grant is EROFS.
+ * opening for writing or creating under a read-only grant is EROFS. For
+ * those opens the path is resolved here, component by component, so the
+ * grant that decides is the innermost one whose directory the path lands
+ * in, whatever grant its text names (a symlink cannot carry a write from
+ * an rw grant into a read-only one nested in it). FIFOs, sockets and
+ * devices are ENXIO: opening them could block, or reach past the files.
  *
  * The sandbox also keeps the host descriptors of the files the guest
  * opened. They stay open for the sandbox's life, one per distinct file and
@@ -35,6 +40,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include "base/err.h"
 
 struct sandbox;
@@ -62,8 +68,9 @@ int sandbox_parse_grant(const char *spec, char *buf, size_t bufsz, struct sandbo
 /* Clean a guest path lexically into out (see above). 0 or -ENAMETOOLONG. */
 int sandbox_clean_path(const char *path, char *out, size_t outsz);
 
-/* The guest's working directory: relative paths start there. "/" unless
- * set (to a clean absolute guest path). 0 or -EINVAL. */
+/* The working directory the guest starts in: relative paths with a NULL
+ * dir start there. "/" unless set (to a clean absolute guest path); a
+ * guest's chdir is its own state (guest_internal.h). 0 or -EINVAL. */
 int sandbox_set_cwd(struct sandbox *s, const char *guest_dir);
 const char *sandbox_cwd(const struct sandbox *s);
 
@@ -87,6 +94,31 @@ int sandbox_fd(const struct sandbox *s, int i);
  * without opening it for I/O: an O_PATH descriptor (caller closes) for
  * stat and readlink; nofollow = do not follow a final symlink. */
 int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path, int nofollow);
+
+/* Calls that change a directory (mkdir, unlink, rename, symlink, link,
+ * utimensat), resolved as sandbox_open resolves a write: the grant the
+ * path lands in must be rw (else EROFS), and the call is made with the
+ * *at form beneath the directory found, on the last component itself
+ * (a final symlink is followed only where `follow` says). A granted
+ * directory cannot be removed, renamed or replaced (EBUSY, as a mount
+ * point); a hard link between two grants is EXDEV. 0 or -errno. */
+int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode);
+int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmdir);
+int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
+		   unsigned flags);
+int sandbox_symlink(struct sandbox *s, const char *target, const char *dir, const char *path);
+int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
+		 int follow);
+int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const struct timespec *ts, int follow);
+
+/* chmod (the caller drops set-id and sticky bits) and chown, which only
+ * accepts the file's own owner and group (EPERM otherwise: the guest
+ * gives no file away); both in rw grants only. 0 or -errno. */
+int sandbox_chmod(struct sandbox *s, const char *dir, const char *path, int mode);
+int sandbox_chown(struct sandbox *s, const char *dir, const char *path, uint32_t uid, uint32_t gid, int follow);
+
+/* 1 if file index i was opened for writing (and so passed the checks). */
+int sandbox_file_writable(const struct sandbox *s, int i);
 
 /* The guest path under which host path `host` (absolute, clean) is
  * visible, into out; -1 if no grant covers it. */

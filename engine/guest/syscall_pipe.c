@@ -79,7 +79,7 @@ static int64_t would_block(struct guest *g, const char *what, struct ivx_err *er
 	return ivx_error(err, IVX_EGUEST, "%s would block forever (one process) at %s", what, where);
 }
 
-int64_t pipe_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len,
+int64_t pipe_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint64_t buf, uint64_t len,
                   struct ivx_err *err, int *stop)
 {
 	if (f->kind != GFD_PIPE_R)
@@ -99,7 +99,7 @@ int64_t pipe_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t le
 		uint32_t run = GUEST_PIPE_BYTES - p->head;
 		if (run > n - done)
 			run = (uint32_t)(n - done);
-		if (mem_write_bytes(g->mem, buf + done, p->buf + p->head, run, 1, NULL) < 0)
+		if (xfer_put(g, host, buf + done, p->buf + p->head, run) < 0)
 			break;
 		p->head = (p->head + run) % GUEST_PIPE_BYTES;
 		p->len -= run;
@@ -108,7 +108,7 @@ int64_t pipe_read(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t le
 	return done ? (int64_t)done : -EFAULT;
 }
 
-int64_t pipe_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len,
+int64_t pipe_write(struct guest *g, struct guest_fd *f, const uint8_t *host, uint64_t buf, uint64_t len,
                    struct ivx_err *err, int *stop)
 {
 	if (f->kind != GFD_PIPE_W)
@@ -131,7 +131,7 @@ int64_t pipe_write(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t l
 		uint32_t run = GUEST_PIPE_BYTES - tail;
 		if (run > n - done)
 			run = (uint32_t)(n - done);
-		if (mem_read_bytes(g->mem, buf + done, p->buf + tail, run, 1, NULL) < 0)
+		if (xfer_get(g, host, buf + done, p->buf + tail, run) < 0)
 			break;
 		p->len += run;
 		done += run;

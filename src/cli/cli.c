@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "base/err.h"
+#include "base/file.h"
 #include "guest/program.h"
 /* --bench under callgrind (the bench scripts' BENCH_TOOL=callgrind): the
  * client requests are a few no-op instructions on the host. */
@@ -103,9 +104,9 @@ int cli_parse_u64(const char *s, uint64_t *out)
 
 int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_err *err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = ivx_fopen_input(path, err);
 	if (!f)
-		return ivx_error(err, IVX_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+		return IVX_EINPUT;
 	/* one byte of room past the limit tells "exactly CLI_MAX_FILE" from
 	 * "more" (/dev/zero would never end) */
 	size_t cap = 1 << 16, n = 0;

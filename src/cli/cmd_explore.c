@@ -9,10 +9,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/file.h"
 #include "cli.h"
 #include "dcpi_opts.h"
 #include "explorer/explorer.h"
@@ -111,10 +111,11 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 			ex_error(x, f->commands[i]);
 			return 1;
 		}
-	FILE *in = strcmp(f->script, "-") ? fopen(f->script, "r") : stdin;
+	struct ivx_err err = { 0 };
+	FILE *in = strcmp(f->script, "-") ? ivx_fopen_input(f->script, &err) : stdin;
 	if (!in) {
-		cli_error("%s: cannot open: %s", f->script, strerror(errno));
-		return EXIT_INPUT;   /* (bad input, as a missing program) */
+		cli_error("%s", err.msg);
+		return EXIT_INPUT;     /* no script ran: an input error, not a script's */
 	}
 	int rc = xcmd_run_script(x, in, strcmp(f->script, "-") ? f->script : "<stdin>");
 	if (in != stdin)

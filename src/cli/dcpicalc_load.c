@@ -3,9 +3,12 @@
  * dcpicalc (see dcpicalc_load.h). Profile records are sorted by offset,
  * so a procedure's counts are a binary search and a walk.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "base/file.h"
 #include "cli.h"
 #include "dcpi/dcpi.h"
 #include "dcpi/dcpi_db.h"
@@ -28,12 +31,15 @@ int dcpicalc_db_open(struct dcpicalc_db *d, const char *db)
 	config_defaults(&d->mc);
 	char probe[4300];
 	snprintf(probe, sizeof probe, "%s", db);
-	FILE *f = fopen(probe, "r");
-	if (!f) {
-		cli_error("dcpicalc: no profile database '%s' (make one with ivx profile)", db);
+	int fd = ivx_open_input(probe, &err);
+	if (fd < 0) {
+		if (errno == ENXIO)
+			cli_error("%s", err.msg);
+		else
+			cli_error("dcpicalc: no profile database '%s' (make one with ivx profile)", db);
 		return -1;
 	}
-	fclose(f);
+	close(fd);
 	if (dcpi_db_epoch(db, 0, 0, d->epoch, sizeof d->epoch, &err) < 0) {
 		cli_error("%s", err.msg);
 		return -1;
@@ -44,7 +50,8 @@ int dcpicalc_db_open(struct dcpicalc_db *d, const char *db)
 	}
 	char mfile[4300];
 	snprintf(mfile, sizeof mfile, "%s/machine.ini", d->epoch);
-	if ((f = fopen(mfile, "r"))) {
+	FILE *f;
+	if ((f = ivx_fopen_input(mfile, NULL))) {
 		fclose(f);
 		if (config_load(&d->mc, mfile, &err) < 0) {
 			cli_error("%s", err.msg);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/file.h"
 
 #include "cli.h"
 #include "json.h"
@@ -43,9 +44,10 @@ static void table_free(struct table *t)
 
 static int read_file(struct table *t, const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct ivx_err err = { 0 };
+	FILE *f = strcmp(path, "-") ? ivx_fopen_input(path, &err) : stdin;
 	if (!f) {
-		cli_error("sweep --merge: %s: %s", path, strerror(errno));
+		cli_error("sweep --merge: %s", err.msg);
 		return -1;
 	}
 	char *line = NULL;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/file.h"
 
 static const char *const known_commands[] = { "cpistack", "run", "refstack" };
 
@@ -752,9 +753,13 @@ struct sweep_spec *sweep_spec_parse(const char *path, const char *text, size_t l
 
 struct sweep_spec *sweep_spec_load(const char *path, char *err, size_t err_len)
 {
-	FILE *f = fopen(path, "rb");
+	struct ivx_err e = { 0 };
+	FILE *f = ivx_fopen_input(path, &e);
 	if (!f) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		if (errno == ENXIO)
+			snprintf(err, err_len, "%s", e.msg);        /* a FIFO */
+		else
+			snprintf(err, err_len, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	size_t cap = 4096, len = 0;

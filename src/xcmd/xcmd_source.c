@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/file.h"
 #include "explorer/explorer.h"
 #include "xcmd.h"
 
@@ -18,9 +19,10 @@ static int source_exec(struct explorer *x, int argc, char **argv, const char *ar
 		return explorer_error(x, "usage: source FILE");
 	if (x->source_depth >= MAX_DEPTH)
 		return explorer_error(x, "source: nested too deeply (more than %d files)", MAX_DEPTH);
-	FILE *f = fopen(args, "r");
+	struct ivx_err err = { 0 };
+	FILE *f = ivx_fopen_input(args, &err);
 	if (!f)
-		return explorer_error(x, "%s: %s", args, strerror(errno));
+		return explorer_error(x, "%s", err.msg);
 	x->source_depth++;
 	int rc = xcmd_run_script(x, f, args);
 	x->source_depth--;

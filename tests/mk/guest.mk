@@ -8,7 +8,11 @@
 #                        determinism and what reached the host; sys_stop.c the
 #                        calls that end a run; sys_copy.c file offsets across
 #                        reverse stepping in the explorer
-.PHONY: test-guest-syscalls
+#   test-guest-busybox   busybox's cat, cp, cd, mkdir, rm, mv, ln and touch
+#                        inside an rw grant, and their escape attempts (out
+#                        of the grants, into a nested read-only grant, through
+#                        symlinks); not run without data/real/out (make realprogs)
+.PHONY: test-guest-syscalls test-guest-busybox
 GUEST_TEST_DIR := $(BUILD)/tests/guests
 GUEST_TEST_CC  ?= aarch64-linux-gnu-gcc
 GUEST_TEST_CFLAGS = -std=gnu11 -O2 -ffreestanding -nostdinc \
@@ -25,5 +29,8 @@ test-guest-syscalls: $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check $(GUEST_TEST_DIR)/
 	@tests/guest-syscalls.sh $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check $(GUEST_TEST_DIR)/sys_stop \
 	    $(GUEST_TEST_DIR)/sys_copy
 
-TEST_TARGETS  += test-guest-syscalls
-CHECK_TARGETS += test-guest-syscalls
+test-guest-busybox: $(BUILD)/ivx
+	@tests/guest-busybox.sh $(BUILD)/ivx data/real/out/bin/busybox
+
+TEST_TARGETS  += test-guest-syscalls test-guest-busybox
+CHECK_TARGETS += test-guest-syscalls test-guest-busybox

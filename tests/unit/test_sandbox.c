@@ -3,7 +3,9 @@
  * matched against grants on whole components, and resolved beneath the
  * granted directory so that neither "..", nor absolute paths, nor symlinks
  * (relative, absolute, looping) reach anything outside it; read-only grants
- * refuse writes with EROFS; both resolvers (openat2 and the component walk)
+ * refuse writes with EROFS, and a grant nested in another rules its subtree
+ * even through a symlink, for opens and for mkdir, unlink, rename, link,
+ * utimens, chmod and chown; FIFOs are refused, not waited on; both resolvers (openat2 and the component walk)
  * are held to the same rules.
  */
 #define _GNU_SOURCE
@@ -233,6 +235,135 @@ static void writes_need_a_read_write_grant(void **s)
 	}
 }
 
+/* A sandbox over root/nest: the whole of it granted `outer_rw`, its
+ * subdirectory "sub" granted the other way; nest/sublink -> sub. */
+static struct sandbox *make_nested(int walk, int outer_rw)
+{
+	char outer[512], inner[512];
+	snprintf(outer, sizeof outer, "%s/nest", root);
+	snprintf(inner, sizeof inner, "%s/nest/sub", root);
+	struct sandbox_grant g[] = { { outer, "/n", outer_rw }, { inner, "/n/sub", !outer_rw } };
+	struct ivx_err err = { 0 };
+	struct sandbox *s = sandbox_new(g, 2, walk, &err);
+	if (!s)
+		fail_msg("%s", err.msg);
+	return s;
+}
+
+static void a_nested_grant_rules_its_subtree_however_the_path_reaches_it(void **s)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/nest", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof p, "%s/nest/sub", root);
+	mkdir(p, 0755);
+	put_file("nest/sub/prot", "p\n");
+	link_at("sub", "nest/sublink");
+	link_at("sub/prot", "nest/protlink");
+	link_at("../nest/sub", "nest/uplink");     /* out and back in: out */
+	for (int walk = 0; walk < 2; walk++) {
+		/* read-only inside read-write: the symlinks do not get around it */
+		struct sandbox *sb = make_nested(walk, 1);
+		int via_link = walk ? -ELOOP : -EROFS;   /* the walk follows no symlink */
+		assert_int_equal(try_open(sb, "/n/sub/prot", G_WRONLY), -EROFS);
+		assert_int_equal(try_open(sb, "/n/sublink/prot", G_WRONLY), via_link);
+		assert_int_equal(try_open(sb, "/n/sublink/prot", G_TRUNC), via_link);
+		assert_int_equal(try_open(sb, "/n/sublink/new", G_WRONLY | G_CREAT), via_link);
+		assert_int_equal(try_open(sb, "/n/protlink", G_WRONLY), via_link);
+		assert_int_equal(try_open(sb, "/n/uplink/prot", G_WRONLY), walk ? -ELOOP : -ENOENT);
+		assert_int_equal(try_open(sb, "/n/sublink/prot", 0), walk ? -ELOOP : 0);
+		assert_int_equal(try_open(sb, "/n/top", G_WRONLY | G_CREAT), 0);
+		sandbox_unref(sb);
+		/* read-write inside read-only: writable through the link too */
+		sb = make_nested(walk, 0);
+		assert_int_equal(try_open(sb, "/n/sub/prot", G_WRONLY), 0);
+		assert_int_equal(try_open(sb, "/n/sublink/prot", G_WRONLY), walk ? -ELOOP : 0);
+		assert_int_equal(try_open(sb, "/n/protlink", G_WRONLY), walk ? -ELOOP : 0);
+		assert_int_equal(try_open(sb, "/n/top2", G_WRONLY | G_CREAT), -EROFS);
+		assert_int_equal(try_open(sb, "/n/sub/../top2", G_WRONLY | G_CREAT), -EROFS);
+		sandbox_unref(sb);
+	}
+	snprintf(p, sizeof p, "%s/nest/sub/new", root);
+	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof p, "%s/nest/top2", root);
+	assert_int_equal(access(p, F_OK), -1);
+	FILE *f = fopen(p, "r");
+	assert_null(f);
+	snprintf(p, sizeof p, "%s/nest/sub/prot", root);
+	char b[8] = { 0 };
+	f = fopen(p, "r");
+	assert_non_null(f);
+	assert_int_equal(fread(b, 1, sizeof b, f), 2);
+	fclose(f);
+	assert_string_equal(b, "p\n");
+}
+
+static void a_fifo_is_refused_without_waiting_for_a_writer(void **s)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/out/fifo", root);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	for (int walk = 0; walk < 2; walk++) {
+		struct sandbox *sb = make(walk);
+		assert_int_equal(try_open(sb, "/data/out/fifo", 0), -ENXIO);
+		assert_int_equal(try_open(sb, "/data/out/fifo", G_WRONLY), -ENXIO);
+		assert_int_equal(try_open(sb, "/data/out/fifo", 2 /* O_RDWR */), -ENXIO);
+		sandbox_unref(sb);
+	}
+	unlink(p);
+}
+
+static void directory_changes_obey_the_grant_they_land_in(void **s)
+{
+	for (int walk = 0; walk < 2; walk++) {
+		struct sandbox *sb = make(walk);   /* /data read-only, /data/out rw inside it */
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/d", 0755), 0);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/d", 0755), -EEXIST);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/d", 0755), -EROFS);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/elsewhere/d", 0755), -ENOENT);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/d", NULL, "/data/out/e", 0), 0);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/e", NULL, "/data/e", 0), -EROFS);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/e", NULL, "/data/out/../../secret", 0), -ENOENT);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/e", NULL, "/elsewhere/e", 0), -ENOENT);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/a.txt", NULL, "/data/out/a.txt", 0), -EROFS);
+		/* a granted directory is a mount point: not removed nor renamed */
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out", 1), -EBUSY);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/a.txt", 0), -EROFS);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/e", 1), 0);
+		/* a link the guest makes may point out; nothing is reached through it */
+		assert_int_equal(sandbox_symlink(sb, "../../secret", NULL, "/data/out/up"), 0);
+		assert_int_equal(try_open(sb, "/data/out/up", 0), walk ? -ELOOP : -ENOENT);
+		assert_int_equal(try_open(sb, "/data/out/up", G_WRONLY | G_TRUNC), walk ? -ELOOP : -ENOENT);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/up", 0), 0);
+		/* O_EXCL creates nothing through a dangling link, as on Linux */
+		assert_int_equal(sandbox_symlink(sb, "target", NULL, "/data/out/dangling"), 0);
+		assert_int_equal(try_open(sb, "/data/out/dangling", G_WRONLY | G_CREAT | 0200 /* O_EXCL */), -EEXIST);
+		char t[512];
+		snprintf(t, sizeof t, "%s/out/target", root);
+		assert_int_equal(access(t, F_OK), -1);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/dangling", 0), 0);
+		/* a hard link between grants is EXDEV */
+		assert_int_equal(sandbox_link(sb, NULL, "/data/a.txt", NULL, "/data/out/a2", 0), -EXDEV);
+		struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/a.txt", ts, 1), -EROFS);
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/nothing", ts, 1), -ENOENT);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/t", 0755), 0);
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/out/t", ts, 1), 0);   /* a plain directory */
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/out", ts, 1), 0);     /* the rw grant itself */
+		assert_int_equal(sandbox_chmod(sb, NULL, "/data/out/t", 0700), 0);
+		assert_int_equal(sandbox_chmod(sb, NULL, "/data/sub", 0700), -EROFS);
+		assert_int_equal(sandbox_chown(sb, NULL, "/data/out/t", getuid() + 1, UINT32_MAX, 1), -EPERM);
+		assert_int_equal(sandbox_chown(sb, NULL, "/data/out/t", getuid(), UINT32_MAX, 1), 0);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/t", 1), 0);
+		sandbox_unref(sb);
+	}
+	char p[512];
+	snprintf(p, sizeof p, "%s/secret", root);
+	assert_int_equal(access(p, F_OK), 0);
+	snprintf(p, sizeof p, "%s/in/e", root);
+	assert_int_equal(access(p, F_OK), -1);
+}
+
 static void the_same_file_opened_twice_shares_one_host_descriptor(void **s)
 {
 	struct sandbox *sb = make(0);
@@ -281,6 +412,9 @@ int main(void)
 		cmocka_unit_test(nothing_outside_a_grant_is_reachable_with_openat2),
 		cmocka_unit_test(nothing_outside_a_grant_is_reachable_with_the_walk),
 		cmocka_unit_test(writes_need_a_read_write_grant),
+		cmocka_unit_test(a_nested_grant_rules_its_subtree_however_the_path_reaches_it),
+		cmocka_unit_test(a_fifo_is_refused_without_waiting_for_a_writer),
+		cmocka_unit_test(directory_changes_obey_the_grant_they_land_in),
 		cmocka_unit_test(the_same_file_opened_twice_shares_one_host_descriptor),
 		cmocka_unit_test(host_paths_map_to_guest_paths),
 		cmocka_unit_test(a_missing_host_directory_is_a_clear_error),
