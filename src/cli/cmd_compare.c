@@ -47,7 +47,7 @@
 
 struct compare_flags {
 	const char *json_path, *svg_path;
-	int method;                   /* -1: all five */
+	int method;                   /* -1: all six */
 	int timeline;                 /* --timeline: the SVG shows timelines */
 	uint64_t win_lo, win_hi;      /* --window A:B (cycles) */
 	int window_set;
@@ -626,7 +626,7 @@ const struct cli_command cmd_compare_entry = {
 	.help =
 	"usage: ivx compare [OPTIONS] [SIDE A] / [SIDE B] [-- ARGS_A [/ ARGS_B]]\n\n"
 	"Run two variants one after the other and print side by side their\n"
-	"instructions, cycles, CPI, miss event counts and CPI stacks (five\n"
+	"instructions, cycles, CPI, miss event counts and CPI stacks (the six\n"
 	"methods, or --method), the difference B - A, and the extra cycles per\n"
 	"event: B - A cycles over B - A events of the kind whose count differs\n"
 	"most, what one such event costs. A `/` on its own separates the sides:\n\n"

@@ -204,8 +204,8 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 		fprintf(out, "(one simulation, the accounting units attached: %.2f s CPU, %.2f M cycles/s)\n\n",
 			real->seconds, real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0);
 	else
-		fprintf(out, "(%d simulations on %d threads, %.1f s; the one with the accounting units: %.2f s CPU, "
-			"%.2f M cycles/s)\n(%s%s)\n\n", sr->simulations, sr->threads, sr->seconds, real->seconds,
+		fprintf(out, "(%d simulations on %d thread%s, %.1f s; the one with the accounting units: %.2f s CPU, "
+			"%.2f M cycles/s)\n(%s%s)\n\n", sr->simulations, sr->threads, sr->threads == 1 ? "" : "s", sr->seconds, real->seconds,
 			real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0, refstack_kind(sr),
 			sr->ref_fu ? "" : "; the counters' long-latency component is compared inside base");
 	stack_table_print(out, m->st + m->first, m->n - m->first);

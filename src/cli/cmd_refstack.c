@@ -306,7 +306,7 @@ static int cmd_refstack_main(int argc, char **argv)
 	printf("reference CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n",
 	       program_name(sr.prog), (unsigned long long)real->insns, (unsigned long long)real->cycles,
 	       sr.ref.cpi);
-	printf("(%d simulations on %d threads, %.1f s; %s)\n\n", sr.simulations, sr.threads, sr.seconds,
+	printf("(%d simulations on %d thread%s, %.1f s; %s)\n\n", sr.simulations, sr.threads, sr.threads == 1 ? "" : "s", sr.seconds,
 	       refstack_kind(&sr));
 	stack_table_print(stdout, st, 2);
 	printf("\nruns (each turns one more component real):\n");

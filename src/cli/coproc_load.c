@@ -42,10 +42,20 @@ int coproc_load_program(const char *name, struct coproc_prog *out, char *path, s
 				found = exists(buf);
 			}
 		}
-		if (!found)
+		if (!found) {
+			/* a shipped name whose file is not where ivx looks: say where */
+			char listed[sizeof COPROC_SHIPPED + 2];
+			snprintf(listed, sizeof listed, " %s,", COPROC_SHIPPED);
+			char word[80];
+			snprintf(word, sizeof word, " %s,", name);
+			if (strstr(listed, word))
+				return ivx_error(err, IVX_EINPUT,
+						 "the shipped program '%s' is not in data/coproc/ (looked in the current "
+						 "directory and beside the ivx binary); give its file", name);
 			return ivx_error(err, IVX_EUSAGE,
 					 "no co-processor program '%s' (shipped: " COPROC_SHIPPED "; or give a file)",
 					 name);
+		}
 	}
 	void *data;
 	size_t len;

@@ -74,10 +74,12 @@ int xcharge_info_events(struct explorer *x, uint64_t n)
 {
 	char head[160];
 	xcharge_header(head, sizeof head);
+	int count = xtrace_event_count(x->trace);
+	if (n > (uint64_t)count)   /* (the pane keeps the newest XTRACE_EVENTS) */
+		n = (uint64_t)count;
 	explorer_printf(x, "the %llu newest events, with the cycles each method has charged each one "
 			"so far (docs/explorer.md, info events)\n", (unsigned long long)n);
 	explorer_printf(x, "%4s %9s %-10s %6s%s  %s\n", "row", "cycle", "event", "cycles", head, "where");
-	int count = xtrace_event_count(x->trace);
 	for (int i = 0; i < count && (uint64_t)i < n; i++)
 		event_line(x, i + 1, xtrace_event_at(x->trace, i));
 	explorer_printf(x, "(naive: its fixed [penalty] per event; `true`: what `info cost ROW` measured)\n");
