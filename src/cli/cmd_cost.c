@@ -370,7 +370,10 @@ static void print_text(const struct program *prog, const struct cost_flags *f, u
 	printf("\naverage cycles each method charged one such event (its component / events):\n");
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
 		printf("  %-15s %9.1f%s\n", acct_method_label(m), charged[m],
-		       m == ACCT_NAIVE || m == ACCT_NAIVE_NONSPEC ? "  (a fixed penalty per event)" : "");
+		       /* (naive charges wrong-path events too, so its average per
+			* correct-path event is above its fixed penalty) */
+		       m == ACCT_NAIVE ? "  (a fixed penalty for every event, wrong-path ones too)" :
+		       m == ACCT_NAIVE_NONSPEC ? "  (a fixed penalty per event)" : "");
 }
 
 static int cmd_cost_main(int argc, char **argv)
