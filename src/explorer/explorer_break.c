@@ -324,8 +324,8 @@ void xbreaks_describe(const struct xbp *bp, char *buf, size_t n)
 		 * reported when it ends */
 		if (bp->ev_kind == XEV_INTERVAL)
 			snprintf(buf, n, "interval ends");
-		else if (bp->ev_kind == XEV_OVERLAP)
-			snprintf(buf, n, "overlap");
+		else if (bp->ev_kind == XEV_OVERLAP || bp->ev_kind >= XEV_INSTRUMENT)
+			snprintf(buf, n, "%s", xev_name(bp->ev_kind));   /* (an instrument's events are moments too) */
 		else
 			snprintf(buf, n, "%s %s", xev_name(bp->ev_kind), bp->at_end ? "ends" : "begins");
 		break;
