@@ -281,5 +281,15 @@ expect_error "export: $tmp/exself.ivx is a script being run" "$tmp/exself.ivx"
 [ "$(cat "$tmp/in.txt")" = text ] && grep -q '^step 10$' "$tmp/exself.ivx" && pass=$((pass + 1)) ||
     bad "export changed an input"
 
+# 15. What cannot take effect says so: a catchpoint on an instrument that
+# is not running, continue N not at a breakpoint (as gdb), and coproc off
+# with no program (it restarted the run)
+script idle 'catch coproc-interrupt' 'catch sample'
+expect_output "note: sampling is off: \`sampling on\` starts it; until then this catchpoint cannot hit" "$tmp/idle.ivx"
+script contn 'continue 3'
+expect_output "Not stopped at any breakpoint; argument ignored." "$tmp/contn.ivx" --max-cycles 2000
+script cpoff 'step 100' 'coproc off' 'info program'
+expect_output "Stopped at cycle 100:" "$tmp/cpoff.ivx"
+
 echo "script errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

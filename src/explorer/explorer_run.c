@@ -377,12 +377,14 @@ int explorer_continue(struct explorer *x, uint64_t ignore_count)
 {
 	if (can_run(x) < 0)
 		return -1;
-	if (ignore_count > 1 && x->stop.reason == STOP_BREAK) {
-		struct xbp *bp = xbreaks_find(x->breaks, x->stop.bp);
+	if (ignore_count > 1) {
+		struct xbp *bp = x->stop.reason == STOP_BREAK ? xbreaks_find(x->breaks, x->stop.bp) : NULL;
 		if (bp) {
 			bp->ignore = ignore_count - 1;
 			explorer_printf(x, "Will ignore next %llu crossings of breakpoint %d.  Continuing.\n",
 					(unsigned long long)bp->ignore, bp->num);
+		} else {   /* (as gdb says it) */
+			explorer_printf(x, "Not stopped at any breakpoint; argument ignored.\n");
 		}
 	}
 	return forward(x, NO_LIMIT, NO_LIMIT, 0);

@@ -219,6 +219,16 @@ static const struct xinfo_topic coproc_info[] = {
 
 static const char *const coproc_events[] = { "coproc-interrupt", NULL };
 
+int xcoproc_has_program(const struct xcoproc *xc)
+{
+	return xc->prog != NULL;
+}
+
+static const char *xc_idle(const void *self)
+{
+	return ((const struct xcoproc *)self)->prog ? NULL : "the co-processor has no program: `coproc load NAME` gives it one";
+}
+
 static const struct xinstrument xinst_coproc = {
 	.name = "coproc",
 	.summary = "the programmable profiling co-processor (coproc load value)",
@@ -228,6 +238,7 @@ static const struct xinstrument xinst_coproc = {
 	.free = xc_free,
 	.info = coproc_info,
 	.events = coproc_events,
+	.idle = xc_idle,
 	.panes = "coproc",
 	.commands = "coproc",
 };

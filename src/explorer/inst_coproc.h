@@ -23,6 +23,7 @@ int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, cons
  * or one the loaded program cannot run with: the settings stay). */
 int xcoproc_configure(struct xcoproc *xc, const char *assignment, struct ivx_err *err);
 const char *xcoproc_path(const struct xcoproc *xc);
+int xcoproc_has_program(const struct xcoproc *xc);   /* loaded (running after the next restart) */
 
 /* A slot of value_topk.s (ours; a program with a `ways` parameter): its
  * ways are CAM entries slot + slots x (way + 1), each with its count at

@@ -192,6 +192,11 @@ static const char *const dcpi_events[] = {
 	"sample-retired", NULL,
 };
 
+static const char *xdcpi_idle(const void *self)
+{
+	return ((const struct xdcpi *)self)->enabled ? NULL : "sampling is off: `sampling on` starts it";
+}
+
 static const struct xinstrument xinst_dcpi = {
 	.name = "dcpi",
 	.summary = "DCPI sampling: counters, skid, the driver's hash table (off until `sampling on`)",
@@ -201,6 +206,7 @@ static const struct xinstrument xinst_dcpi = {
 	.free = xdcpi_free,
 	.info = dcpi_info,
 	.events = dcpi_events,
+	.idle = xdcpi_idle,
 	.panes = "sampler annotate",
 	.commands = "sampling annotate",
 };

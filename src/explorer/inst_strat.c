@@ -165,6 +165,11 @@ static const struct xinfo_topic strat_info[] = {
 
 static const char *const strat_events[] = { "strat-interrupt", NULL };
 
+static const char *xstrat_idle(const void *self)
+{
+	return ((const struct xstrat *)self)->enabled ? NULL : "no stream compressor runs: `strat SPEC` starts one";
+}
+
 static const struct xinstrument xinst_strat = {
 	.name = "strat",
 	.summary = "stratified sampling: a hardware stream compressor and its software side",
@@ -174,6 +179,7 @@ static const struct xinstrument xinst_strat = {
 	.free = xstrat_free,
 	.info = strat_info,
 	.events = strat_events,
+	.idle = xstrat_idle,
 	.panes = "strat",
 	.commands = "strat",
 };

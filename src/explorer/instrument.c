@@ -56,6 +56,17 @@ void *explorer_instrument(const struct explorer *x, const char *name)
 	return NULL;
 }
 
+const char *explorer_event_idle(const struct explorer *x, const char *event)
+{
+	for (int i = 0; i < x->n_instruments; i++) {
+		const struct xinstrument *in = xinstrument_at(i);
+		for (int k = 0; in->events && in->events[k]; k++)
+			if (!strcmp(in->events[k], event))
+				return in->idle && x->instruments[i] ? in->idle(x->instruments[i]) : NULL;
+	}
+	return NULL;
+}
+
 void explorer_instrument_event(struct explorer *x, const char *name, uint64_t pc, uint64_t seq, uint64_t addr)
 {
 	int kind = xev_from_name(name);

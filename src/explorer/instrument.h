@@ -57,6 +57,9 @@ struct xinstrument {
 	void (*free)(void *self);
 	const struct xinfo_topic *info;   /* may be NULL */
 	const char *const *events;        /* NULL-terminated catchable event names, may be NULL */
+	/* NULL while it runs; otherwise what to do so that it does (a
+	 * catchpoint on its events cannot hit before). May be NULL. */
+	const char *(*idle)(const void *self);
 	const char *panes;       /* space-separated pane names, may be NULL */
 	const char *commands;    /* space-separated command names, may be NULL */
 };
@@ -71,6 +74,9 @@ const struct xinstrument *xinstrument_at(int i);
 
 /* The session's object of the instrument `name` (NULL if there is none). */
 void *explorer_instrument(const struct explorer *x, const char *name);
+/* What the instrument whose event this is needs before the event can
+ * happen (its `idle`), or NULL when it runs or the event is the core's. */
+const char *explorer_event_idle(const struct explorer *x, const char *event);
 
 /* An instrument's event `name` (one of its `events`) happened during the
  * current cycle at instruction pc (seq: its dynamic number, 0 if none;

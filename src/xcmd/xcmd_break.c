@@ -13,6 +13,7 @@
 #include "explorer/explorer.h"
 #include "explorer/explorer_break.h"
 #include "explorer/explorer_expr.h"
+#include "explorer/instrument.h"
 #include "guest/program.h"
 #include "isa/mem.h"
 #include "xcmd.h"
@@ -307,6 +308,9 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 	if (add(x, &bp, "Catchpoint") < 0)
 		return -1;
 	explorer_printf(x, "%s", note);
+	const char *idle = explorer_event_idle(x, xev_name(kind));
+	if (idle)
+		explorer_printf(x, "note: %s; until then this catchpoint cannot hit\n", idle);
 	if (wanted > longest)
 		explorer_printf(x, "warning: no %s miss lasts more than %d cycles unless it waits for a free MSHR, "
 				"which may never happen: this catchpoint may never hit\n", xev_name(kind), longest);

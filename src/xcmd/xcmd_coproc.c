@@ -50,6 +50,10 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 		return restart(x, msg);
 	}
 	if (!strcmp(argv[1], "off") && argc == 2) {
+		if (!xcoproc_has_program(xc)) {   /* (nothing to stop: keep the run where it is) */
+			explorer_printf(x, "The co-processor is off already.\n");
+			return 0;
+		}
 		xcoproc_set_program(xc, NULL, NULL, &err);
 		return restart(x, "Co-processor off");
 	}
