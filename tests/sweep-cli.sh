@@ -338,6 +338,19 @@ PATH=/nonexistent "$IVX" sweep "$tmp/small.spec" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ] && grep -q 'GNU parallel is not installed' "$tmp/err"; then ok; else bad "no parallel: $(cat "$tmp/err")"; fi
 
 # bad specs: file:line: message, status 2
+# a spec edited between two jobs: the lines carry two fingerprints, and
+# --merge says so (status 1) instead of tabulating a mix of two sweeps
+mkdir -p "$tmp/ed"
+printf '[sweep]\ncommand = run\noptions = --max-insns 2k\no = core.rob_size = 32, 64\n[program crc]\npath = %s\n' \
+	"$PWD/data/bin/workloads/crc" >"$tmp/ed/e.spec"
+"$IVX" sweep --job 0 "$tmp/ed/e.spec" >"$tmp/ed/l.jsonl" 2>/dev/null
+sed -i 's/32, 64/48, 96/' "$tmp/ed/e.spec"
+"$IVX" sweep --job 1 "$tmp/ed/e.spec" >>"$tmp/ed/l.jsonl" 2>/dev/null
+"$IVX" sweep --merge "$tmp/ed/l.jsonl" >/dev/null 2>"$tmp/ed/err"
+st=$?
+[ $st = 1 ] && grep -q '1 of 2 lines come from another version of the spec' "$tmp/ed/err" && ok ||
+	bad "merge of lines from an edited spec: status $st, $(cat "$tmp/ed/err")"
+
 check_spec() {   # LINE MESSAGE-PATTERN (spec on stdin)
     cat >"$tmp/bad.spec"
     "$IVX" sweep --list "$tmp/bad.spec" >/dev/null 2>"$tmp/err"

@@ -485,7 +485,8 @@ static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
 	if (f) {
 		int idx[s->n_dims];
 		sweep_spec_point(s, i, idx);
-		fprintf(f, "{\"job\":%llu,\"jobs\":%llu,\"point\":{", (unsigned long long)i, (unsigned long long)s->n_jobs);
+		fprintf(f, "{\"job\":%llu,\"jobs\":%llu,\"spec\":\"%016llx\",\"point\":{", (unsigned long long)i,
+			(unsigned long long)s->n_jobs, (unsigned long long)s->text_hash);
 		for (int d = 0; d < s->n_dims; d++) {
 			fputs(d ? "," : "", f);
 			outfile_json_string(f, s->dims[d].name);
@@ -749,6 +750,16 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 		return EXIT_OUTPUT;
 	if (!o && cli_flush_stdout() < 0)
 		return EXIT_OUTPUT;
+	/* each job read the spec again: an edit while they ran mixes versions */
+	char e[256];
+	struct sweep_spec *now = sweep_spec_load(spec_path, e, sizeof e);
+	uint64_t now_hash = now ? now->text_hash : 0;
+	sweep_spec_free(now);
+	if (now_hash != s->text_hash) {
+		cli_error("sweep: %s changed (or went away) while the sweep ran: its result lines may come from "
+			  "two versions of it (`ivx sweep --merge` tells them apart); run the sweep again", spec_path);
+		return 1;
+	}
 	if (code) {
 		cli_error("sweep: %s%d of %llu jobs failed; their result lines say why (\"status\":\"failed\", \"error\")",
 			  code == 101 ? "more than " : "", code == 101 ? 100 : code, (unsigned long long)s->n_jobs);

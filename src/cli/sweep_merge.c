@@ -115,10 +115,31 @@ static int by_job(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Lines of one spec: 0, or 1 after saying how many specs the lines come
+ * from (a spec edited while its sweep ran, or two sweeps merged into one
+ * table). Lines written before lines carried "spec" are not counted. */
+static int check_one_spec(const struct table *t)
+{
+	const char *first = NULL;
+	size_t others = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *h = json_string(json_get(t->r[i].v, "spec"));
+		if (h && !first)
+			first = h;
+		else if (h && strcmp(h, first))
+			others++;
+	}
+	if (!others)
+		return 0;
+	cli_error("sweep --merge: %zu of %zu lines come from another version of the spec than the first "
+		  "(\"spec\" differs: edited while the sweep ran, or two sweeps in one table)", others, t->n);
+	return 1;
+}
+
 /* Every job 0..jobs-1 of each sweep once: 0, or 1 after saying what is not. */
 static int check_complete(const struct table *t)
 {
-	int rc = 0;
+	int rc = check_one_spec(t);
 	for (size_t i = 0; i < t->n; i++) {
 		uint64_t jobs = t->r[i].jobs;
 		int seen_before = 0;

@@ -688,6 +688,14 @@ void sweep_spec_free(struct sweep_spec *s)
 	free(s);
 }
 
+uint64_t sweep_text_hash(const char *text, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+	return h;
+}
+
 struct sweep_spec *sweep_spec_parse(const char *path, const char *text, size_t len, char *err, size_t err_len)
 {
 	struct reader r = { .path = path, .err = err, .err_len = err_len };
@@ -696,6 +704,7 @@ struct sweep_spec *sweep_spec_parse(const char *path, const char *text, size_t l
 		free(r.s);
 		return NULL;
 	}
+	r.s->text_hash = sweep_text_hash(text, len);
 	int line = 0;
 	if (memchr(text, '\0', len))
 		failf(&r, 0, "a NUL byte in the file: not a text spec");

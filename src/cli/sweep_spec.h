@@ -45,7 +45,13 @@ struct sweep_spec {
 	int n_dims;
 	struct sweep_dim *dims;       /* in expansion order (see above) */
 	uint64_t n_jobs;              /* product of the dimensions' sizes */
+	uint64_t text_hash;           /* of the spec's bytes (sweep_text_hash): each
+					 result line carries it, so lines of two
+					 versions of a spec are told apart */
 };
+
+/* FNV-1a over len bytes: the spec fingerprint of result lines. */
+uint64_t sweep_text_hash(const char *text, size_t len);
 
 /* Most jobs a spec may expand to: beyond it a typo is likelier than a plan. */
 #define SWEEP_MAX_JOBS 10000000ULL
