@@ -123,6 +123,15 @@ else
     echo "cli-outputs: (skipped the locked-directory check: needs root and setpriv)"
 fi
 
+# Inside a read-write --dir: refused before the run. The guest could put a
+# link there, and ivx wrote the JSON through it to a file outside every
+# grant (busybox ln -sf ../outside/c.txt out.json).
+mkdir -p rwbox
+expect 2 "is inside the read-write --dir" -- run -q --json rwbox/out.json --dir rwbox:rw prog -- miss 2
+[ ! -e rwbox/out.json ] && ok || bad "a refused output was written"
+expect 2 "--db rwbox/db is inside the read-write --dir" -- profile --quiet --db rwbox/db --dir rwbox:rw prog -- miss 2
+"$IVX" run -q --json rwbox/ro.json --dir rwbox prog -- miss 2 >out 2>err && ok || bad "an output in a read-only grant"
+
 # A full disk: an error, and the target untouched.
 expect 2 "cannot write /dev/full: No space left" -- cpistack --no-ref --json /dev/full prog -- miss 2
 

@@ -447,7 +447,9 @@ static int cmd_profile_main(int argc, char **argv)
 	if (run_options_parse(&o, argc, argv, profile_extra, &f) < 0)
 		return EXIT_USAGE;
 	const struct named_file outputs[] = { { "--json", f.json_path } };
-	int status = run_options_check_outputs(&o, outputs, 1) < 0 ||
+	/* (the database's files are written after the run too) */
+	const struct named_file db[] = { { "--db", f.db } };
+	int status = run_options_check_outputs(&o, outputs, 1) < 0 || run_options_check_grants(&o, db, 1) < 0 ||
 			     outfile_check_within(outputs, 1, f.db, "the database") < 0 ? EXIT_USAGE : profile_run(&o, &f);
 	run_options_free(&o);
 	return status;

@@ -1,5 +1,6 @@
 /* runopts.c — parsing the shared program-running options (see runopts.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,7 +196,31 @@ int run_options_check_outputs(const struct run_options *o, const struct named_fi
 		{ "the program", o->prog_path }, { "the --config file", o->config_path },
 		{ "the --stdin file", o->stdin_path },
 	};
-	return outfile_check(outputs, n, inputs, 3);
+	if (outfile_check(outputs, n, inputs, 3) < 0)
+		return -1;
+	return run_options_check_grants(o, outputs, n);
+}
+
+static int same_dir(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	return a && b && realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+int run_options_check_grants(const struct run_options *o, const struct named_file *outputs, int n)
+{
+	/* Outputs are written after the program ran (or while it runs): one
+	 * inside a directory it may write could have been replaced by a link
+	 * to any host file, which ivx would then write. */
+	for (int d = 0; d < o->n_dirs; d++)
+		for (int i = 0; o->dirs[d].rw && i < n; i++)
+			if (outfile_within(outputs[i].path, o->dirs[d].host) || same_dir(outputs[i].path, o->dirs[d].host)) {
+				cli_error("%s %s is inside the read-write --dir %s: the program could replace it with a link "
+					  "to another file before ivx writes it; write it elsewhere", outputs[i].option,
+					  outputs[i].path, o->dirs[d].host);
+				return -1;
+			}
+	return 0;
 }
 
 struct guest *run_options_make_guest(const struct program *prog, const struct run_options *o)

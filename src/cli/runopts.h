@@ -49,6 +49,11 @@ void run_options_free(struct run_options *o);
 struct named_file;
 int run_options_check_outputs(const struct run_options *o, const struct named_file *outputs, int n);
 
+/* Refuse outputs inside a read-write --dir grant (the guest could put a
+ * link there): 0, or -1 after an error line. run_options_check_outputs
+ * does it too; for outputs it does not see (a profile database). */
+int run_options_check_grants(const struct run_options *o, const struct named_file *outputs, int n);
+
 /* The help text for the shared options, to embed in a command's help. */
 #define RUN_OPTIONS_HELP \
 	"  --stdin FILE        the guest reads FILE on fd 0 (default: empty)\n" \

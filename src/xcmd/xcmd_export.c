@@ -246,6 +246,10 @@ static int export_exec(struct explorer *x, int argc, char **argv, const char *ar
 	for (int i = 0; i < x->n_scripts_open; i++)
 		if (same_file(file, x->scripts_open[i]))
 			return explorer_error(x, "export: %s is a script being run: give another file", file);
+	for (int d = 0; d < x->opts.n_dirs; d++)   /* (as run_options_check_grants) */
+		if (x->opts.dirs[d].rw && outfile_within(file, x->opts.dirs[d].host))
+			return explorer_error(x, "export: %s is inside the read-write --dir %s: the program could have "
+					      "put a link to another file there; write it elsewhere", file, x->opts.dirs[d].host);
 	struct ivx_err err = { 0 };
 	ui_state_update(x->ui, x);
 	struct outfile *o = outfile_open(file, &err);
