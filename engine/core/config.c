@@ -634,8 +634,10 @@ int config_validate(const struct machine_config *c, struct ivx_err *err)
 		return ivx_error(err, IVX_EUSAGE,
 				 "sim.deadlock_cycles=%llu is not above the longest a healthy core can go without "
 				 "committing (%llu cycles with this machine: a fetch and a data access each missing "
-				 "to memory, with TLB walks, MSHR waits, the frontend and a busy long-latency unit)",
-				 (unsigned long long)c->deadlock_cycles, (unsigned long long)worst);
+				 "to memory, with TLB walks, MSHR waits, the frontend and a busy long-latency unit); "
+				 "raise it with sim.deadlock_cycles=%llu or more",
+				 (unsigned long long)c->deadlock_cycles, (unsigned long long)worst,
+				 (unsigned long long)worst + 1);
 	return IVX_OK;
 }
 
