@@ -351,28 +351,29 @@ st=$?
 [ $st = 1 ] && grep -q '1 of 2 lines come from another version of the spec' "$tmp/ed/err" && ok ||
 	bad "merge of lines from an edited spec: status $st, $(cat "$tmp/ed/err")"
 
-check_spec() {   # LINE MESSAGE-PATTERN (spec on stdin)
-    cat >"$tmp/bad.spec"
+check_spec() {   # LINE MESSAGE-PATTERN SPEC-TEXT (not from a pipe: a subshell would lose the counts)
+    printf '%s\n' "$3" >"$tmp/bad.spec"
     "$IVX" sweep --list "$tmp/bad.spec" >/dev/null 2>"$tmp/err"
     st=$?
     if [ $st = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^ivx: $tmp/bad.spec:$1: $2" "$tmp/err"; then ok
     else bad "bad spec (want line $1: $2), status $st: $(cat "$tmp/err")"; fi
 }
-printf '[sweep]\ncommand = cpistack\n[progam]\npath = x\n' | check_spec 3 'unknown section \[progam\]'
-printf '[program]\npath = x\nargz = 1\n' | check_spec 3 "unknown key 'argz' in \[program\]"
-printf '[program]\npath = x\nargs = "a b\n' | check_spec 3 'unclosed " quote'
-printf '# no path\n[program a]\nargs = 1\n[program b]\npath = y\n' | check_spec 2 '\[program a\] has no `path =`'
-printf '[sweep]\ncommand = cpistack runn\n[program]\npath = x\n' | check_spec 2 "unknown command 'runn'"
-printf '[program p]\npath = x\n[program p]\npath = y\n' | check_spec 3 "two programs are labelled 'p'"
-printf '[sweep]\noptions = --json out.json\n[program]\npath = x\n' | check_spec 2 "'--json' cannot be a sweep option"
-printf '[sweep]\noptions = --svg=out.svg\n[program]\npath = x\n' | check_spec 2 "'--svg=out.svg' cannot be a sweep option"
-printf '[program]\npath = x\n\n[axis warm]\n' | check_spec 4 '\[axis warm\] has no values'
-printf '[sweep]\no = core.rob_size\n[program]\npath = x\n' | check_spec 2 '`o = SECTION.KEY=V1,V2,...` expected'
-printf '[sweep]\no = core.rob_size=64,,128\n[program]\npath = x\n' | check_spec 2 '`o = core.rob_size=...`: an empty value in the list'
-printf '[program]\npath = x\n[axis program]\na =\n' | check_spec 3 "a dimension named 'program' already exists"
-printf 'path = x\n' | check_spec 1 "'path =' before any \[section\]"
-printf '[program]\npath = x\njust words\n' | check_spec 3 'expected `key = value` or a \[section\]'
-printf '[program]\npath = x\n[axis a]\none =\none = --ref-fu\n' | check_spec 5 "\[axis a\]: 'one' is listed twice"
+check_spec 3 'unknown section \[progam\]' "$(printf '[sweep]\ncommand = cpistack\n[progam]\npath = x\n')"
+check_spec 2 "\\[axis status\\]: 'status' is a column of the merged table" "$(printf '[sweep]\n[axis status]\na =\n[program]\npath = x\n')"
+check_spec 3 "unknown key 'argz' in \[program\]" "$(printf '[program]\npath = x\nargz = 1\n')"
+check_spec 3 'unclosed " quote' "$(printf '[program]\npath = x\nargs = "a b\n')"
+check_spec 2 '\[program a\] has no `path =`' "$(printf '# no path\n[program a]\nargs = 1\n[program b]\npath = y\n')"
+check_spec 2 "unknown command 'runn'" "$(printf '[sweep]\ncommand = cpistack runn\n[program]\npath = x\n')"
+check_spec 3 "two programs are labelled 'p'" "$(printf '[program p]\npath = x\n[program p]\npath = y\n')"
+check_spec 2 "'--json' cannot be a sweep option" "$(printf '[sweep]\noptions = --json out.json\n[program]\npath = x\n')"
+check_spec 2 "'--svg=out.svg' cannot be a sweep option" "$(printf '[sweep]\noptions = --svg=out.svg\n[program]\npath = x\n')"
+check_spec 4 '\[axis warm\] has no values' "$(printf '[program]\npath = x\n\n[axis warm]\n')"
+check_spec 2 '`o = SECTION.KEY=V1,V2,...` expected' "$(printf '[sweep]\no = core.rob_size\n[program]\npath = x\n')"
+check_spec 2 '`o = core.rob_size=...`: an empty value in the list' "$(printf '[sweep]\no = core.rob_size=64,,128\n[program]\npath = x\n')"
+check_spec 3 "a dimension named 'program' already exists" "$(printf '[program]\npath = x\n[axis program]\na =\n')"
+check_spec 1 "'path =' before any \[section\]" "$(printf 'path = x\n')"
+check_spec 3 'expected `key = value` or a \[section\]' "$(printf '[program]\npath = x\njust words\n')"
+check_spec 5 "\[axis a\]: 'one' is listed twice" "$(printf '[program]\npath = x\n[axis a]\none =\none = --ref-fu\n')"
 printf '# nothing\n' >"$tmp/empty.spec"
 "$IVX" sweep --list "$tmp/empty.spec" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ] && grep -q "^ivx: $tmp/empty.spec: no \[program\] section" "$tmp/err"; then ok; else bad "empty spec: $(cat "$tmp/err")"; fi

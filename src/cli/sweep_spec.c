@@ -247,6 +247,18 @@ static int valid_name(const char *s)
 
 /* A dimension name must not collide with another's: it is a key of the
  * point in every result line. */
+/* The merged table's own columns (sweep_merge.c): an axis of that name
+ * would make two columns of one name. */
+static int names_a_column(const char *name)
+{
+	static const char *const columns[] = { "job", "jobs", "spec", "status", "exit", "instructions", "cycles",
+					       "cpi", "error" };
+	for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
+		if (!strcmp(name, columns[i]))
+			return 1;
+	return 0;
+}
+
 static int name_taken(struct reader *r, const char *name)
 {
 	if (!strcmp(name, "program") || !strcmp(name, "config") || !strcmp(name, "command"))
@@ -377,6 +389,9 @@ static void section(struct reader *r, int line, char *head)
 			failf(r, line, "[axis NAME]: NAME is letters, digits, '_', '.', '-' (got '%s')", label);
 		else if (name_taken(r, label))
 			failf(r, line, "a dimension named '%s' already exists", label);
+		else if (names_a_column(label))
+			failf(r, line, "[axis %s]: '%s' is a column of the merged table; give the axis another name",
+			      label, label);
 		else if ((r->axis = add_dim(r, SWEEP_AXIS, label, line)))
 			r->sec = SEC_AXIS;
 	} else {
