@@ -95,6 +95,8 @@ expect 2 "exited with status 2"   -- refstack --jobs 2 "$good" -- abc
 
 # --stdin files: said once, with the reason
 expect 2 "cannot open"            -- -x "$tmp/empty" --stdin "$tmp/nonexistent" "$good"
+# an empty --window (0 stands for "open" only when left out: 0:0 traced the whole run)
+expect 2 "--window: '0:0' is not A:B with A < B" -- run --kanata "$tmp/k.log" --window 0:0 "$good"
 # a second --config would replace the first unread
 expect 2 "--config given twice"   -- run --config data/configs/inorder.ini --config data/configs/default.ini "$good"
 # a script that is not there: the reason, and the bad-input status (it was 1)

@@ -42,6 +42,8 @@ static int parse_window(const char *s, struct run_flags *f)
 	if ((lo[0] && cli_parse_u64(lo, &f->window_lo) < 0) ||
 	    (colon[1] && cli_parse_u64(colon + 1, &f->window_hi) < 0))
 		return -1;
+	if (colon[1] && !f->window_hi)   /* (an empty window: 0 stands for "open" only when left out) */
+		return -1;
 	if (f->window_hi && f->window_hi <= f->window_lo)
 		return -1;
 	return 0;
@@ -333,6 +335,7 @@ const struct cli_command cmd_run_entry = {
 	"                      wrong}}} to FILE\n"
 	"  --kanata FILE       write a pipeline trace for the Konata viewer\n"
 	"  --window A:B        ... only of instructions fetched in cycles [A, B)\n"
+	"                      (A: from A on, :B from the start)\n"
 	RUN_OPTIONS_HELP,
 	.main = cmd_run_main,
 };
