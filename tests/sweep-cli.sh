@@ -360,6 +360,7 @@ check_spec() {   # LINE MESSAGE-PATTERN SPEC-TEXT (not from a pipe: a subshell w
 }
 check_spec 3 'unknown section \[progam\]' "$(printf '[sweep]\ncommand = cpistack\n[progam]\npath = x\n')"
 check_spec 2 "\\[axis status\\]: 'status' is a column of the merged table" "$(printf '[sweep]\n[axis status]\na =\n[program]\npath = x\n')"
+check_spec 2 ".*'256k 512k' holds a blank; values are separated by commas" "$(printf '[sweep]\no = l2.size = 256k 512k\n[program]\npath = x\n')"
 check_spec 3 "unknown key 'argz' in \[program\]" "$(printf '[program]\npath = x\nargz = 1\n')"
 check_spec 3 'unclosed " quote' "$(printf '[program]\npath = x\nargs = "a b\n')"
 check_spec 2 '\[program a\] has no `path =`' "$(printf '# no path\n[program a]\nargs = 1\n[program b]\npath = y\n')"

@@ -482,6 +482,11 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 					failf(r, line, "`o = %s=...`: an empty value in the list", name);
 					break;
 				}
+				if (strpbrk(t, " \t")) {   /* (no config value holds a blank: a missing comma) */
+					failf(r, line, "`o = %s=...`: '%s' holds a blank; values are separated by commas",
+					      name, t);
+					break;
+				}
 				struct sweep_value *sv = add_value(r, d, line);
 				if (!sv)
 					break;
