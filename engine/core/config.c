@@ -239,9 +239,29 @@ static int distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* " (did you mean 'x'?)" for the closest key within 3 edits, else "". */
+/* " (did you mean 'x'?)" for, in turn: the key whose part after the dot
+ * is name (rob_size: core.rob_size; several: the first few), the key that
+ * name begins (core.rob: core.rob_size), the closest key within 3 edits;
+ * else "". */
 static void suggest(const char *name, char *buf, size_t n)
 {
+	size_t used = 0, found = 0;
+	for (size_t i = 0; i < N_KEYS && !strchr(name, '.'); i++) {
+		const char *dot = strchr(keys[i].name, '.');
+		if (dot && !strcasecmp(dot + 1, name) && used + 64 < n)
+			used += (size_t)snprintf(buf + used, n - used, "%s'%s'", found++ ? ", " : " (did you mean ",
+						 keys[i].name);
+	}
+	if (found) {
+		snprintf(buf + used, n - used, "?)");
+		return;
+	}
+	size_t len = strlen(name);
+	for (size_t i = 0; i < N_KEYS && len > 2; i++)
+		if (!strncasecmp(keys[i].name, name, len)) {
+			snprintf(buf, n, " (did you mean '%s'?)", keys[i].name);
+			return;
+		}
 	const char *best = NULL;
 	int best_d = 4;
 	for (size_t i = 0; i < N_KEYS; i++) {
@@ -388,7 +408,7 @@ static char *load_reader(char *buf, int size, void *stream)
 static int load_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *lc = user;
-	char full[128], msg[400], hint[80];
+	char full[128], msg[400], hint[200];
 	if (lc->err_line)
 		return 0;  /* keep only the first error */
 	if (!*section) {
@@ -464,7 +484,7 @@ int config_load_text(struct machine_config *c, const char *text, size_t len, con
 
 int config_set(struct machine_config *c, const char *assignment, struct ivx_err *err)
 {
-	char name[128], msg[400], hint[80];
+	char name[128], msg[400], hint[200];
 	const char *eq = strchr(assignment, '=');
 	if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name)
 		return ivx_error(err, IVX_EUSAGE, "-o %s: expected section.key=value", assignment);
@@ -504,7 +524,7 @@ int config_get(const struct machine_config *c, const char *key, char *buf, size_
 	       struct ivx_err *err)
 {
 	const struct config_key *k = find_key(key);
-	char hint[80];
+	char hint[200];
 	if (!k) {
 		suggest(key, hint, sizeof hint);
 		return ivx_error(err, IVX_EUSAGE, "unknown key '%s'%s", key, hint);

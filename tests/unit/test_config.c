@@ -493,6 +493,13 @@ static void test_override_unknown_key(void **state)
 	before = c;
 	assert_int_equal(config_set(&c, "l1d.sizee=1", &err), IVX_EUSAGE);
 	expect_msg(&err, "-o l1d.sizee=1: unknown key 'l1d.sizee' (did you mean 'l1d.size'?)");
+	/* a key without its section, or cut short: the keys it names */
+	assert_int_equal(config_set(&c, "rob_size=1", &err), IVX_EUSAGE);
+	expect_msg(&err, "-o rob_size=1: unknown key 'rob_size' (did you mean 'core.rob_size'?)");
+	assert_int_equal(config_set(&c, "mshrs=1", &err), IVX_EUSAGE);
+	expect_msg(&err, "-o mshrs=1: unknown key 'mshrs' (did you mean 'l1i.mshrs', 'l1d.mshrs', 'l2.mshrs'?)");
+	assert_int_equal(config_set(&c, "core.rob=1", &err), IVX_EUSAGE);
+	expect_msg(&err, "-o core.rob=1: unknown key 'core.rob' (did you mean 'core.rob_size'?)");
 	expect_same_config(&c, &before);
 	/* Nothing close: no suggestion. */
 	assert_int_equal(config_set(&c, "frobnicate.widget=1", &err), IVX_EUSAGE);
