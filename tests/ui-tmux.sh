@@ -110,6 +110,10 @@ T send-keys -t main Enter
 wait_for main 'Catchpoint 1: l2d begins if sym == "loop"' && ok "catch l2d" || bad "catch" main
 T send-keys -t main 'set l2.lat' Tab
 wait_cmdline main "(ivx) set l2.latency" && ok "Tab completes a config key" || bad "config key completion: '$(cmdline main)'" main
+T send-keys -t main C-u 'coproc ' Tab
+wait_for main 'load  off  set' && ok "Tab lists a command's subcommands" || bad "subcommand completion" main
+T send-keys -t main C-u 'catch l1d e' Tab
+wait_cmdline main "(ivx) catch l1d end" && ok "Tab completes catch's end" || bad "catch end completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'continue' Enter
 wait_for main 'Catchpoint 1 (l2d begins), cycle 15477' && ok "continue stops at the catchpoint and says why" ||
 	bad "catchpoint hit" main

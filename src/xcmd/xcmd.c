@@ -467,6 +467,17 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 	if (!c)
 		goto done;
 	int kind = c->complete;
+	if (c->words && argc == 1) {   /* a subcommand first */
+		char w[256];
+		snprintf(w, sizeof w, "%s", c->words);
+		for (char *save = NULL, *t = strtok_r(w, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			offer(&k, t);
+		if (kind != XC_FILE)
+			goto done;
+		kind = XC_NONE;
+	} else if (c->words && kind == XC_FILE) {
+		argc = 1;   /* (coproc load FILE: the file after the subcommand) */
+	}
 	if (kind == XC_EVENT || kind == XC_LOCATION || kind == XC_SYMBOL) {
 		/* The location or event first, then "if", then the condition. */
 		if (argc >= 2) {
@@ -475,6 +486,8 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 				after_if |= !strcmp(argv[i], "if");
 			if (!after_if && !(argc == 2 && !strcmp(argv[1], "cycle")))
 				offer(&k, "if");
+			if (!after_if && kind == XC_EVENT)   /* catch EVENT [begin|end] [if COND] */
+				offer(&k, "begin"), offer(&k, "end");
 			kind = after_if ? XC_EXPR : XC_NONE;
 		}
 	} else if (kind == XC_BREAKNUM) {

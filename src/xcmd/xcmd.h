@@ -40,6 +40,10 @@ struct xcmd {
 	const char *(*help_fn)(void); /* ... or built when asked (from a table), may be NULL */
 	int flags;             /* XCMD_* */
 	int complete;          /* enum xcmd_complete */
+	/* space-separated words the first argument completes to (subcommands,
+	 * on/off), before or instead of `complete`'s; may be NULL. With
+	 * XC_FILE, the later arguments complete to files. */
+	const char *words;
 	/* argv[0] is the word typed; `args` is the raw text after it (trimmed),
 	 * for expressions. 0, or -1 with x->err set (explorer_error). */
 	int (*exec)(struct explorer *x, int argc, char **argv, const char *args);

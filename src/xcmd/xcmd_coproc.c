@@ -68,6 +68,7 @@ static const struct xcmd coproc_cmd = {
 	.help = "Each restarts the run. `info coproc` shows the co-processor, the coproc pane its slots;\n"
 		"`catch coproc-interrupt` stops when its microcode interrupts the main processor.",
 	.complete = XC_FILE,
+	.words = "load set off",
 	.exec = coproc_exec,
 };
 XCMD_REGISTER(coproc_cmd);

@@ -56,6 +56,7 @@ static const struct xcmd xcmd_sampling = {
 		"--mux-cycles, --charge, --cost, --table-buckets, --buffer-entries.\n"
 		"--seed N seeds the counters' period generators (default 1).\n"
 		"Then `catch sample`, `info samples`, `show sampler`.",
+	.words = "on off --events --period --skid --counters --charge",
 	.exec = sampling_exec,
 };
 XCMD_REGISTER(xcmd_sampling);

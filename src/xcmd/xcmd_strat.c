@@ -55,6 +55,7 @@ static const struct xcmd strat_cmd = {
 		"with +A16 for a second level, or CM1024x4 / SS512. The profile is value\n"
 		"(loads), edge (branches) or call (calls); charge gives the interrupt handler's\n"
 		"cycles to the core. See the strat pane, info strat, catch strat-interrupt.",
+	.words = "off R256 P256 H[P256]2048 T2[256]2048/2",
 	.exec = strat_exec,
 };
 XCMD_REGISTER(strat_cmd);
