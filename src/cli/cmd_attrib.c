@@ -71,8 +71,12 @@ static int attrib_extra(void *ctx, int argc, char **argv, int i)
 			return -1;
 	} else {
 		uint64_t n;
-		if (cli_parse_u64(v, &n) < 0 || n > (1u << 24)) {
+		if (cli_parse_u64(v, &n) < 0) {
 			cli_error("%s: expected a number, got '%s'", opt, v);
+			return -1;
+		}
+		if (n > (1u << 24)) {   /* (16M: far more than a table or a listing needs) */
+			cli_error("%s: %s is out of range (at most %u)", opt, v, 1u << 24);
 			return -1;
 		}
 		if (!strcmp(opt, "--top"))
