@@ -280,6 +280,9 @@ int run_options_start_pc(const struct run_options *o, const struct program *prog
 		*plus = 0;
 	const struct symbol *s = symtab_find(program_symbols(prog), loc);
 	if (s && (!plus || cli_parse_u64(plus + 1, &off) == 0)) {
+		if (off > UINT64_MAX - s->addr)   /* (it wrapped round to the program's start) */
+			return ivx_error(err, IVX_EUSAGE, "--start-at %s: the offset runs past the end of memory",
+					 o->start_at);
 		addr = s->addr + off;
 	} else {
 		if (plus)
