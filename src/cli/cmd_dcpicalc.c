@@ -543,7 +543,9 @@ static int run_one(struct calc_flags *f, struct dcpicalc_db *d)
 		uint64_t off;
 		const struct symbol *s = by_addr ? symtab_lookup(program_symbols(p), addr, &off) :
 						   symtab_find(program_symbols(p), f->target);
-		if (!s || (by_addr && s->size && off >= s->size)) {
+		/* (an address outside the code belongs to no procedure, whatever
+		 * symbol precedes it: _end) */
+		if (!s || (by_addr && ((s->size && off >= s->size) || !program_uop(p, addr)))) {
 			program_free(p);
 			continue;
 		}
