@@ -140,15 +140,6 @@ int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_e
 	return 0;
 }
 
-int cli_read_file(const char *path, void **data, size_t *len)
-{
-	struct ivx_err err = { 0 };
-	if (cli_read_file_quiet(path, data, len, &err) < 0) {
-		cli_error("%s", err.msg);
-		return -1;
-	}
-	return 0;
-}
 
 void cli_catch_signal(int sig, void (*handler)(int), int flags)
 {

@@ -52,11 +52,10 @@ int cli_scan_u64(const char *s, uint64_t *out, const char **end);
 int cli_parse_u64(const char *s, uint64_t *out);
 
 /* Read a whole host file the user named (for --stdin), of at most
- * CLI_MAX_FILE bytes, into a malloc'd *data the caller frees. 0, or -1
- * after an error line; the _quiet form prints nothing, it fills err and
- * returns its negative status (for the explorer, whose screen owns stderr). */
+ * CLI_MAX_FILE bytes, into a malloc'd *data the caller frees. 0, or err
+ * filled and its negative status; it prints nothing (the explorer's screen
+ * owns stderr; run_options_read_stdin says which option named the file). */
 #define CLI_MAX_FILE (256 << 20)
-int cli_read_file(const char *path, void **data, size_t *len);
 int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_err *err);
 
 /* A guest_output_fn writing the guest's fd 1 / 2 bytes to the host's fd

@@ -62,7 +62,7 @@ int stackrun_prepare(struct stackrun *sr, int threads)
 	const struct run_options *o = &sr->o;
 	if (run_options_config(o, &sr->cfg) < 0)
 		return -1;
-	if (o->stdin_path && cli_read_file(o->stdin_path, &sr->stdin_data, &sr->stdin_len) < 0)
+	if (o->stdin_path && run_options_read_stdin(o, &sr->stdin_data, &sr->stdin_len) < 0)
 		return -1;
 	sr->prog = cli_load_program(o->prog_path);
 	if (!sr->prog)

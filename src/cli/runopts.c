@@ -190,6 +190,16 @@ void run_options_note_limit(const struct run_options *o, uint64_t cycles, uint64
 		  (unsigned long long)committed, run_options_limit_hit(o, committed), then ? then : "");
 }
 
+int run_options_read_stdin(const struct run_options *o, void **data, size_t *len)
+{
+	struct ivx_err err = { 0 };
+	if (cli_read_file_quiet(o->stdin_path, data, len, &err) < 0) {
+		cli_error("--stdin %s", err.msg);   /* (which of the files named it was) */
+		return -1;
+	}
+	return 0;
+}
+
 int run_options_check_outputs(const struct run_options *o, const struct named_file *outputs, int n)
 {
 	const struct named_file inputs[] = {
@@ -227,7 +237,7 @@ struct guest *run_options_make_guest(const struct program *prog, const struct ru
 {
 	void *in = NULL;
 	size_t in_len = 0;
-	if (o->stdin_path && cli_read_file(o->stdin_path, &in, &in_len) < 0)
+	if (o->stdin_path && run_options_read_stdin(o, &in, &in_len) < 0)
 		return NULL;
 	struct guest_options go = { .stdin_data = in, .stdin_len = in_len, .output = cli_guest_output };
 	char cwd[4096];

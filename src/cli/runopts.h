@@ -49,6 +49,9 @@ void run_options_free(struct run_options *o);
 struct named_file;
 int run_options_check_outputs(const struct run_options *o, const struct named_file *outputs, int n);
 
+/* Read the --stdin file whole: 0, or -1 after "ivx: --stdin FILE: why". */
+int run_options_read_stdin(const struct run_options *o, void **data, size_t *len);
+
 /* Refuse outputs inside a read-write --dir grant (the guest could put a
  * link there): 0, or -1 after an error line. run_options_check_outputs
  * does it too; for outputs it does not see (a profile database). */
