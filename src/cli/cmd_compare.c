@@ -293,8 +293,10 @@ static int side_run(struct side *s, char name, const struct compare_flags *f)
 {
 	struct machine_config cfg;
 	struct ivx_err err = { 0 };
-	if (run_options_config(&s->o, &cfg) < 0)
+	if (run_options_config_quiet(&s->o, &cfg, &err) < 0) {
+		cli_error("compare: side %c: %s", name, err.msg);
 		return -1;
+	}
 	struct program *prog = cli_load_program(s->o.prog_path);
 	if (!prog)
 		return -1;

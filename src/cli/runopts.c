@@ -250,21 +250,25 @@ struct guest *run_options_make_guest(const struct program *prog, const struct ru
 	return g;
 }
 
+int run_options_config_quiet(const struct run_options *o, struct machine_config *cfg, struct ivx_err *err)
+{
+	config_defaults(cfg);
+	if (o->config_path && config_load(cfg, o->config_path, err) < 0)
+		return -1;
+	for (int i = 0; i < o->n_overrides; i++)
+		if (config_set(cfg, o->overrides[i], err) < 0)
+			return -1;
+	return config_validate(cfg, err) < 0 ? -1 : 0;
+}
+
 int run_options_config(const struct run_options *o, struct machine_config *cfg)
 {
 	struct ivx_err err = { 0 };
-	config_defaults(cfg);
-	if (o->config_path && config_load(cfg, o->config_path, &err) < 0)
-		goto fail;
-	for (int i = 0; i < o->n_overrides; i++)
-		if (config_set(cfg, o->overrides[i], &err) < 0)
-			goto fail;
-	if (config_validate(cfg, &err) < 0)
-		goto fail;
+	if (run_options_config_quiet(o, cfg, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
 	return 0;
-fail:
-	cli_error("%s", err.msg);
-	return -1;
 }
 
 int run_options_start_pc(const struct run_options *o, const struct program *prog, uint64_t *pc,

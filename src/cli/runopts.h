@@ -115,5 +115,7 @@ struct machine_config;
  * in order, validated. 0, or -1 after printing the error (file:line for a
  * bad key in a file). */
 int run_options_config(const struct run_options *o, struct machine_config *cfg);
+/* ... printing nothing: err says what is wrong (compare names the side) */
+int run_options_config_quiet(const struct run_options *o, struct machine_config *cfg, struct ivx_err *err);
 
 #endif
