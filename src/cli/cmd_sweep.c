@@ -912,6 +912,10 @@ static int do_slurm(const struct sweep_spec *s, const char *spec_path, const cha
 		goto out;
 	printf("%s/sweep.sbatch: %llu array tasks; %s/merge.sbatch: the merge\nsubmit both: %s/submit.sh\n", dir,
 	       (unsigned long long)s->n_jobs, dir, dir);
+	if (s->n_jobs > 1001)   /* (Slurm refuses the array at submission, not here) */
+		fprintf(stderr, "ivx: sweep: note: %llu array tasks is more than Slurm's default MaxArraySize allows "
+			"(1001); `scontrol show config | grep MaxArraySize` says the site's\n",
+			(unsigned long long)s->n_jobs);
 	rc = 0;
 out:
 	free(dir);
