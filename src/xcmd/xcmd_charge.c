@@ -107,9 +107,11 @@ static const struct xevent *pick(struct explorer *x, int argc, char **argv, int 
 	int n = xtrace_event_count(x->trace);
 	*row = 0;
 	if (argc >= 2) {
-		unsigned long long v;
-		if (xcmd_parse_count(x, argv[1], &v) < 0)
+		uint64_t v;
+		if (xcmd_parse_uint(argv[1], UINT64_MAX, &v) < 0) {
+			explorer_error(x, "info cost ROW: expected a row number, got \"%s\"", argv[1]);
 			return NULL;
+		}
 		if (v < 1 || v > (uint64_t)n) {
 			explorer_error(x, "no row %s: the events pane has %d rows (1 is the newest)", argv[1], n);
 			return NULL;
