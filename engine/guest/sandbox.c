@@ -37,6 +37,11 @@
 #define G_O_DIRECTORY 040000
 #define G_O_NOFOLLOW  0100000
 
+/* The mode bits a file or directory the guest creates may have: never
+ * set-uid, set-gid or sticky (the guest runs as "root"; a set-uid file
+ * left on the host would run with the user's rights for anyone). */
+#define CREATE_BITS 0777
+
 #define MAX_GRANTS 32
 #define MAX_FILES  4096
 
@@ -574,7 +579,7 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 		return -EMFILE;
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer that cannot come */
 	int fd = (hf & O_ACCMODE) != O_RDONLY || (hf & (O_CREAT | O_TRUNC))
-			 ? open_changing(s, g, rest, hf, mode & 07777)
+			 ? open_changing(s, g, rest, hf, mode & CREATE_BITS)
 			 : resolve(s, g, rest, hf | O_NONBLOCK, 0);
 	if (fd < 0)
 		return fd;
@@ -715,7 +720,7 @@ int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode
 	struct stat st;
 	if (!l.g->rw)
 		rc = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -EROFS;
-	else if (mkdirat(l.dirfd, l.name, (mode_t)mode) < 0)
+	else if (mkdirat(l.dirfd, l.name, (mode_t)(mode & CREATE_BITS)) < 0)
 		rc = -errno;
 	close(l.dirfd);
 	return rc;

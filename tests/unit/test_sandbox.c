@@ -364,6 +364,31 @@ static void directory_changes_obey_the_grant_they_land_in(void **s)
 	assert_int_equal(access(p, F_OK), -1);
 }
 
+/* The mode of a file or directory the sandbox creates on the host (host
+ * path rel under root). */
+static unsigned host_mode(const char *rel)
+{
+	char p[512];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	assert_int_equal(lstat(p, &st), 0);
+	return st.st_mode & 07777;
+}
+
+static void nothing_created_is_set_id_or_sticky(void **s)
+{
+	for (int walk = 0; walk < 2; walk++) {
+		struct sandbox *sb = make(walk);
+		assert_true(sandbox_open(sb, NULL, "/data/out/suid", G_WRONLY | G_CREAT, 06755) >= 0);
+		assert_int_equal(host_mode("out/suid") & 07000, 0);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/sticky", 07777), 0);
+		assert_int_equal(host_mode("out/sticky") & 07000, 0);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/suid", 0), 0);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/sticky", 1), 0);
+		sandbox_unref(sb);
+	}
+}
+
 static void the_same_file_opened_twice_shares_one_host_descriptor(void **s)
 {
 	struct sandbox *sb = make(0);
@@ -415,6 +440,7 @@ int main(void)
 		cmocka_unit_test(a_nested_grant_rules_its_subtree_however_the_path_reaches_it),
 		cmocka_unit_test(a_fifo_is_refused_without_waiting_for_a_writer),
 		cmocka_unit_test(directory_changes_obey_the_grant_they_land_in),
+		cmocka_unit_test(nothing_created_is_set_id_or_sticky),
 		cmocka_unit_test(the_same_file_opened_twice_shares_one_host_descriptor),
 		cmocka_unit_test(host_paths_map_to_guest_paths),
 		cmocka_unit_test(a_missing_host_directory_is_a_clear_error),
