@@ -96,6 +96,17 @@ check "rm outside every grant is refused" 1 '[ -e "$T/out/secret" ]' rm "$T/out/
 check "rm ../ out of the grant is refused" 1 '[ -e "$T/out/secret" ]' rm ../out/secret
 check "rmdir of the read-only grant itself is refused" 1 '[ -d "$T/box/ro" ]' rmdir ro
 
+# the mode of a new file or directory is the guest's mode & ~umask, exactly:
+# the host's umask (022 here) must not be applied on top
+umask 022
+check "open(O_CREAT) obeys the guest's umask, not the host's" 0 \
+    '[ "$(stat -c %a "$T/box/um1")" = 600 ] && [ "$(stat -c %a "$T/box/um2")" = 666 ]' \
+    sh -c 'umask 077; echo s > um1; umask 0; echo x > um2'
+check "mkdir obeys the guest's umask, not the host's" 0 '[ "$(stat -c %a "$T/box/um3")" = 777 ]' \
+    sh -c 'umask 0; mkdir um3'      # the last command runs in place: a fork would be clone
+check "mkdir under umask 077" 0 '[ "$(stat -c %a "$T/box/um4")" = 700 ]' sh -c 'umask 077; mkdir um4'
+rm -rf "$T/box/um1" "$T/box/um2" "$T/box/um3" "$T/box/um4"
+
 # renameat
 check "mv (renameat)" 0 'cmp -s "$T/box/big.txt" "$T/box/d/moved" && [ ! -e "$T/box/big2.txt" ]' mv big2.txt d/moved
 check "mv of a file out of the grant fails and keeps it" 1 '[ ! -e "$T/out/x" ] && [ -e "$T/box/in.txt" ]' \

@@ -491,9 +491,23 @@ static int open_changing(struct sandbox *s, const struct grant *g, const char *r
 		rc = -ENXIO;                     /* a FIFO's open would block (see sandbox_open) */
 	}
 	if (rc == 0) {
-		rc = openat(l.dirfd, l.name, hf | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+		/* A file this call creates gets exactly `mode` (the guest's umask
+		 * is already applied), not mode less the host process's umask:
+		 * O_EXCL tells a creation from an open of a file that appeared
+		 * meanwhile, whose mode is left alone. */
+		int create = !exists && (hf & O_CREAT);
+		rc = openat(l.dirfd, l.name, hf | (create ? O_EXCL : 0) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+		if (rc < 0 && errno == EEXIST && create && !(hf & O_EXCL)) {
+			create = 0;
+			rc = openat(l.dirfd, l.name, (hf & ~O_CREAT) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		}
 		if (rc < 0)
 			rc = -errno;
+		else if (create && fchmod(rc, (mode_t)mode) < 0) {
+			int e = errno;
+			close(rc);
+			rc = -e;
+		}
 	}
 	close(l.dirfd);
 	return rc;
@@ -720,8 +734,9 @@ int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode
 	struct stat st;
 	if (!l.g->rw)
 		rc = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -EROFS;
-	else if (mkdirat(l.dirfd, l.name, (mode_t)(mode & CREATE_BITS)) < 0)
-		rc = -errno;
+	else if (mkdirat(l.dirfd, l.name, (mode_t)(mode & CREATE_BITS)) < 0 ||
+		 fchmodat(l.dirfd, l.name, (mode_t)(mode & CREATE_BITS), 0) < 0)
+		rc = -errno;     /* (the chmod: exactly mode, without the host's umask) */
 	close(l.dirfd);
 	return rc;
 }

@@ -81,7 +81,8 @@ const char *sandbox_exe(const struct sandbox *s);
 /* Open a guest path; a relative one is taken from guest directory `dir`
  * (NULL: the working directory). flags are Linux/AArch64 open flags (O_ACCMODE,
  * O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY, O_NOFOLLOW, O_APPEND honoured);
- * mode for O_CREAT (set-id and sticky bits dropped). Returns a file index >= 0 for sandbox_fd, or -errno. */
+ * mode for O_CREAT: a file the call creates gets exactly mode (less
+ * set-id and sticky bits; the host's umask is not applied). Returns a file index >= 0 for sandbox_fd, or -errno. */
 int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int flags, int mode);
 
 /* The clean guest path of file index i if it is a directory, else NULL. */
@@ -101,8 +102,8 @@ int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path
  * *at form beneath the directory found, on the last component itself
  * (a final symlink is followed only where `follow` says). A granted
  * directory cannot be removed, renamed or replaced (EBUSY, as a mount
- * point); a hard link between two grants is EXDEV; mkdir drops set-id and
- * sticky bits from mode. 0 or -errno. */
+ * point); a hard link between two grants is EXDEV; mkdir gives exactly
+ * mode, less set-id and sticky bits. 0 or -errno. */
 int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode);
 int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmdir);
 int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,

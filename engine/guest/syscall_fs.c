@@ -379,7 +379,7 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 	int fd = lowest_free(g, 0);
 	if (fd < 0)
 		return fd;
-	int idx = sandbox_open(g->sandbox, dir, path, (int)flags, (int)mode);
+	int idx = sandbox_open(g->sandbox, dir, path, (int)flags, (int)(mode & ~g->umask));
 	if (idx < 0)
 		return idx;
 	g->fds[fd] = (struct guest_fd){
