@@ -691,24 +691,49 @@ static int land(struct sandbox *s, const char *dir, const char *path, int follow
 	return rc < 0 ? rc : locate(s, g, rest, follow_last, l);
 }
 
-/* 1 if l's last component is a granted directory (which may not be
- * removed or renamed: EBUSY, as for a mount point), with its grant in *g. */
-static int landed_on_grant(const struct sandbox *s, const struct landing *l, const struct grant **g)
+/* 1 if directory st is a granted directory or holds one at any depth on
+ * the host. Such a directory may not be removed or renamed (EBUSY, as a
+ * mount point): moving a read-only grant's parent away would let the
+ * guest make a new directory of its own at the grant's old host path.
+ * Found by identity, going up from each grant's descriptor with "..",
+ * so renames on the host cannot mislead it. */
+static int holds_grant(const struct sandbox *s, const struct stat *dir)
 {
-	struct stat st;
-	const struct grant *root;
-	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
-	    !(root = grant_of(s, &st)))
-		return 0;
-	*g = root;
-	return 1;
+	for (int i = 0; i < s->n_grants; i++) {
+		int fd = s->grants[i].dirfd, found = 0;
+		struct stat st;
+		if (fstat(fd, &st) < 0)
+			continue;
+		for (;;) {
+			if (st.st_dev == dir->st_dev && st.st_ino == dir->st_ino) {
+				found = 1;
+				break;
+			}
+			int up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			struct stat ust;
+			if (up < 0 || fstat(up, &ust) < 0 || (ust.st_dev == st.st_dev && ust.st_ino == st.st_ino)) {
+				if (up >= 0)
+					close(up);
+				break;                       /* the host's root */
+			}
+			if (fd != s->grants[i].dirfd)
+				close(fd);
+			fd = up;
+			st = ust;
+		}
+		if (fd != s->grants[i].dirfd)
+			close(fd);
+		if (found)
+			return 1;
+	}
+	return 0;
 }
 
 /* The checks every removal or renaming of l's last component makes. */
 static int may_change_entry(const struct sandbox *s, const struct landing *l)
 {
-	const struct grant *root;
-	if (landed_on_grant(s, l, &root))
+	struct stat st;
+	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) && holds_grant(s, &st))
 		return -EBUSY;
 	return l->g->rw ? 0 : -EROFS;
 }

@@ -101,8 +101,8 @@ int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path
  * path lands in must be rw (else EROFS), and the call is made with the
  * *at form beneath the directory found, on the last component itself
  * (a final symlink is followed only where `follow` says). A granted
- * directory cannot be removed, renamed or replaced (EBUSY, as a mount
- * point); a hard link between two grants is EXDEV; mkdir gives exactly
+ * directory, or one holding a grant at any depth, cannot be removed,
+ * renamed or replaced (EBUSY, as a mount point); a hard link between two grants is EXDEV; mkdir gives exactly
  * mode, less set-id and sticky bits. 0 or -errno. */
 int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode);
 int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmdir);

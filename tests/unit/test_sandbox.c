@@ -389,6 +389,38 @@ static void nothing_created_is_set_id_or_sticky(void **s)
 	}
 }
 
+/* With root/anc granted rw and root/anc/p/inner read-only, moving p (or
+ * anything holding inner) would let the guest refill the host path of the
+ * read-only grant with its own files: every directory that holds a grant
+ * is as immovable as the grant itself. */
+static void a_directory_holding_a_grant_cannot_be_moved_or_removed(void **s)
+{
+	char p[512], cmd[1600];
+	snprintf(p, sizeof p, "%s/anc/p/inner", root);
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s' '%s/anc/other' '%s/anc/loose'", p, root, root);
+	assert_int_equal(system(cmd), 0);
+	put_file("anc/p/inner/i", "i\n");
+	for (int walk = 0; walk < 2; walk++) {
+		char outer[512];
+		snprintf(outer, sizeof outer, "%s/anc", root);
+		struct sandbox_grant g[] = { { outer, "/a", 1 }, { p, "/a/p/inner", 0 } };
+		struct ivx_err err = { 0 };
+		struct sandbox *sb = sandbox_new(g, 2, walk, &err);
+		assert_non_null(sb);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/p", NULL, "/a/q", 0), -EBUSY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/other", NULL, "/a/p", 2 /* RENAME_EXCHANGE */), -EBUSY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/p", NULL, "/a/other", 2), -EBUSY);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/a/p", 1), -EBUSY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/p/inner", NULL, "/a/q", 0), -EBUSY);
+		/* a directory holding none moves as usual */
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/loose", NULL, "/a/loose2", 0), 0);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/loose2", NULL, "/a/loose", 0), 0);
+		sandbox_unref(sb);
+	}
+	snprintf(p, sizeof p, "%s/anc/p/inner/i", root);
+	assert_int_equal(access(p, F_OK), 0);
+}
+
 static void the_same_file_opened_twice_shares_one_host_descriptor(void **s)
 {
 	struct sandbox *sb = make(0);
@@ -441,6 +473,7 @@ int main(void)
 		cmocka_unit_test(a_fifo_is_refused_without_waiting_for_a_writer),
 		cmocka_unit_test(directory_changes_obey_the_grant_they_land_in),
 		cmocka_unit_test(nothing_created_is_set_id_or_sticky),
+		cmocka_unit_test(a_directory_holding_a_grant_cannot_be_moved_or_removed),
 		cmocka_unit_test(the_same_file_opened_twice_shares_one_host_descriptor),
 		cmocka_unit_test(host_paths_map_to_guest_paths),
 		cmocka_unit_test(a_missing_host_directory_is_a_clear_error),
