@@ -88,6 +88,9 @@ rmdir "$T/box/d/d"
 check "mkdir (mkdirat)" 0 '[ -d "$T/box/newdir" ]' mkdir newdir
 check "rmdir (unlinkat AT_REMOVEDIR)" 0 '[ ! -e "$T/box/newdir" ]' rmdir newdir
 check "rm (unlinkat)" 0 '[ ! -e "$T/box/copy.txt" ]' rm copy.txt
+check "mkdir -p of an absolute path (its ancestors above the grant exist)" 0 '[ -d "$T/box/p1/p2" ]' \
+    mkdir -p "$T/box/p1/p2"
+rm -rf "$T/box/p1"
 check "mkdir in the read-only grant through a symlink is refused" 1 '[ ! -e "$T/box/ro/nd" ]' mkdir rolink/nd
 check "mkdir outside every grant is refused" 1 '[ ! -e "$T/out/nd" ]' mkdir "$T/out/nd"
 check "rm in the read-only grant is refused" 1 "$prot_intact" rm ro/prot

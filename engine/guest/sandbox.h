@@ -96,6 +96,15 @@ int sandbox_fd(const struct sandbox *s, int i);
  * stat and readlink; nofollow = do not follow a final symlink. */
 int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path, int nofollow);
 
+/* "/" and the directories above a grant's guest path that no grant
+ * covers are not host directories, yet the guest must see that they
+ * exist (`mkdir -p /home/me/x` stats and mkdirs each of them): for such a
+ * path st is a read-only, empty directory's stat (fixed, per path) and 0;
+ * else -ENOENT. They cannot be opened or entered (sandbox_open: EACCES):
+ * the guest reaches only the grants beneath them. mkdir of one is EEXIST. */
+struct stat;
+int sandbox_stat_above(const struct sandbox *s, const char *dir, const char *path, struct stat *st);
+
 /* Calls that change a directory (mkdir, unlink, rename, symlink, link,
  * utimensat), resolved as sandbox_open resolves a write: the grant the
  * path lands in must be rw (else EROFS), and the call is made with the

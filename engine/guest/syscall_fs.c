@@ -224,6 +224,8 @@ static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t 
 	if ((rc = at_dir(g, dirfd, path, &dir)) < 0)
 		return rc;
 	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
+	if (fd == -ENOENT)
+		return sandbox_stat_above(g->sandbox, dir, path, st) == 0 ? 0 : fd;    /* "/" and the like */
 	if (fd < 0)
 		return fd;
 	rc = fstat(fd, st) < 0 ? -errno : 0;
@@ -484,6 +486,12 @@ static int64_t sys_faccessat(struct guest *g, int64_t dirfd, uint64_t path_addr,
 	if (rc < 0 || (rc = at_dir(g, dirfd, path, &dir)) < 0)
 		return rc;
 	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
+	if (fd == -ENOENT) {
+		struct stat st;
+		if (sandbox_stat_above(g->sandbox, dir, path, &st) < 0)
+			return fd;
+		return mode & W_OK ? -EROFS : 0;
+	}
 	if (fd < 0)
 		return fd;
 	close(fd);
