@@ -119,6 +119,10 @@ check "mv into it through a symlink is refused" 1 '[ ! -e "$T/box/ro/m" ] && [ -
     mv d/moved rolink/m
 check "mv of the read-only grant itself is refused" 1 '[ -d "$T/box/ro" ]' mv ro gone
 
+check "mv to a name ending in / that is no directory fails (ENOTDIR)" 1 \
+    '[ -e "$T/box/in.txt" ] && [ ! -e "$T/box/nodir" ]' mv in.txt nodir/
+check "cp to it fails too" 1 '[ ! -e "$T/box/nodir" ]' cp in.txt nodir/
+
 # symlinkat, linkat
 check "ln -s (symlinkat)" 0 '[ "$(readlink "$T/box/lnk")" = in.txt ]' ln -s in.txt lnk
 check "a symlink the guest made is followed inside the grant" 0 '[ "$(cat "$T/o")" = hello ]' cat lnk

@@ -114,6 +114,15 @@ int sandbox_clean_path(const char *path, char *out, size_t outsz)
 	return 0;
 }
 
+/* 1 if a guest path ends in "/" or "/." (or is "."): cleaning drops that,
+ * but Linux then wants the last component to be a directory, following
+ * a final symlink ("a/" is ENOTDIR for a file, "link/" its target). */
+static int ends_as_dir(const char *path)
+{
+	size_t n = strlen(path);
+	return n && (path[n - 1] == '/' || (path[n - 1] == '.' && (n == 1 || path[n - 2] == '/')));
+}
+
 int sandbox_parse_grant(const char *spec, char *buf, size_t bufsz, struct sandbox_grant *g, struct ivx_err *err)
 {
 	if (strlen(spec) >= bufsz)
@@ -335,6 +344,7 @@ struct landing {
 	int dirfd;                 /* the directory holding the last component (caller closes) */
 	char name[NAME_MAX + 1];   /* the last component; "." when the path ends on a directory */
 	const struct grant *g;     /* the innermost grant whose directory holds dirfd */
+	int slash;                 /* the path ended in "/" or "/.": it must name a directory */
 };
 
 #define LOCATE_DEPTH 128           /* directories open at once while resolving */
@@ -462,7 +472,7 @@ fail:
 
 /* An open that may write, truncate or create: resolved by locate and
  * checked against the grant it lands in. A host fd or -errno. */
-static int open_changing(struct sandbox *s, const struct grant *g, const char *rest, int hf, int mode)
+static int open_changing(struct sandbox *s, const struct grant *g, const char *rest, int hf, int mode, int slash)
 {
 	struct landing l;
 	/* O_CREAT | O_EXCL follows no final symlink: a dangling one is EEXIST */
@@ -470,6 +480,10 @@ static int open_changing(struct sandbox *s, const struct grant *g, const char *r
 	int rc = locate(s, g, rest, !(hf & O_NOFOLLOW) && !excl, &l);
 	if (rc < 0)
 		return rc;
+	if (slash && (hf & O_CREAT)) {
+		close(l.dirfd);
+		return -EISDIR;          /* Linux: open("x/", O_CREAT) creates no file, whatever x is */
+	}
 	struct stat st;
 	int exists = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 	int e = exists ? 0 : errno;
@@ -604,11 +618,14 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 	if (rc < 0)
 		return rc;
 	int hf = host_flags(flags);
+	int slash = ends_as_dir(guest_path);
+	if (slash)
+		hf = (hf & ~O_NOFOLLOW) | O_DIRECTORY;      /* "x/" follows x and must be a directory */
 	if (s->n_files == MAX_FILES)
 		return -EMFILE;
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer that cannot come */
 	int fd = (hf & O_ACCMODE) != O_RDONLY || (hf & (O_CREAT | O_TRUNC))
-			 ? open_changing(s, g, rest, hf, mode & CREATE_BITS)
+			 ? open_changing(s, g, rest, hf, mode & CREATE_BITS, slash)
 			 : resolve(s, g, rest, hf | O_NONBLOCK, 0);
 	if (fd < 0)
 		return fd;
@@ -658,6 +675,8 @@ int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path
 	int rc = lookup(s, dir, guest_path, clean, sizeof clean, &rest, &g);
 	if (rc < 0)
 		return rc;
+	if (ends_as_dir(guest_path))
+		return resolve(s, g, rest, O_PATH | O_DIRECTORY, 0);   /* lstat("link/") is its target's */
 	int fd = resolve(s, g, rest, O_PATH | (nofollow ? O_NOFOLLOW : 0), 0);
 	if (fd >= 0 && !nofollow && (s->force_walk || s->no_openat2)) {
 		/* the walk opened a final symlink itself: it may not be followed */
@@ -703,7 +722,33 @@ static int land(struct sandbox *s, const char *dir, const char *path, int follow
 	if (!s)
 		return -ENOENT;
 	int rc = lookup(s, dir, path, clean, sizeof clean, &rest, &g);
-	return rc < 0 ? rc : locate(s, g, rest, follow_last, l);
+	if (rc < 0 || (rc = locate(s, g, rest, follow_last, l)) < 0)
+		return rc;
+	l->slash = ends_as_dir(path);
+	return 0;
+}
+
+/* Linux's answers for a path ending in "/" whose last component the call
+ * does not follow: a name to create is ENOENT (EEXIST if taken); an entry
+ * to remove must be a directory (unlink: EISDIR, a file or symlink:
+ * ENOTDIR). `create` picks the first. 0 if no slash. */
+static int slash_entry(const struct landing *l, int create)
+{
+	struct stat st;
+	if (!l->slash)
+		return 0;
+	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return create ? -ENOENT : -errno;
+	if (create)
+		return -EEXIST;
+	return S_ISDIR(st.st_mode) ? -EISDIR : -ENOTDIR;
+}
+
+/* 1 if l's last component (not followed) is a directory. */
+static int entry_is_dir(const struct landing *l)
+{
+	struct stat st;
+	return fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* 1 if directory st is a granted directory or holds one at any depth on
@@ -759,6 +804,8 @@ static int landed_file(const struct sandbox *s, const struct landing *l, struct 
 {
 	if (fstatat(l->dirfd, l->name, st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
+	if (l->slash && !S_ISDIR(st->st_mode))
+		return -ENOTDIR;                 /* "file/" (a symlink was followed to get here) */
 	*g = l->g;
 	if (S_ISDIR(st->st_mode) && grant_of(s, st))
 		*g = grant_of(s, st);
@@ -814,7 +861,9 @@ int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmd
 	int rc = land(s, dir, path, 0, &l);
 	if (rc < 0)
 		return rc;
-	if ((rc = may_change_entry(s, &l)) == 0 && unlinkat(l.dirfd, l.name, rmdir ? AT_REMOVEDIR : 0) < 0)
+	if ((rc = may_change_entry(s, &l)) == 0 && !rmdir)
+		rc = slash_entry(&l, 0);     /* rmdir of a non-directory is ENOTDIR anyway */
+	if (rc == 0 && unlinkat(l.dirfd, l.name, rmdir ? AT_REMOVEDIR : 0) < 0)
 		rc = -errno;
 	close(l.dirfd);
 	return rc;
@@ -831,8 +880,20 @@ int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const
 		close(from.dirfd);
 		return rc;
 	}
+	struct stat st;
+	int exchange = (flags & RENAME_EXCHANGE) != 0;
 	if ((rc = may_change_entry(s, &from)) == 0 && (rc = may_change_entry(s, &to)) == 0 &&
-	    syscall(SYS_renameat2, from.dirfd, from.name, to.dirfd, to.name, flags) < 0)
+	    fstatat(from.dirfd, from.name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		/* a trailing "/" on either name asks for a directory (Linux's
+		 * rule: the new name's only matters when the old is no
+		 * directory, or when the two are exchanged) */
+		if (!S_ISDIR(st.st_mode) && (from.slash || (!exchange && to.slash)))
+			rc = -ENOTDIR;
+		else if (exchange && to.slash && fstatat(to.dirfd, to.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			 !S_ISDIR(st.st_mode))
+			rc = -ENOTDIR;
+	}
+	if (rc == 0 && syscall(SYS_renameat2, from.dirfd, from.name, to.dirfd, to.name, flags) < 0)
 		rc = -errno;
 	close(from.dirfd);
 	close(to.dirfd);
@@ -846,9 +907,10 @@ int sandbox_symlink(struct sandbox *s, const char *target, const char *dir, cons
 	if (rc < 0)
 		return rc;
 	/* the link may point anywhere: every lookup through it is checked */
-	if (!l.g->rw)
+	rc = slash_entry(&l, 1);
+	if (rc == 0 && !l.g->rw)
 		rc = -EROFS;
-	else if (symlinkat(target, l.dirfd, l.name) < 0)
+	if (rc == 0 && symlinkat(target, l.dirfd, l.name) < 0)
 		rc = -errno;
 	close(l.dirfd);
 	return rc;
@@ -858,16 +920,20 @@ int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const c
 		 int follow)
 {
 	struct landing from, to;
-	int rc = land(s, odir, opath, follow, &from);
+	int rc = land(s, odir, opath, follow || ends_as_dir(opath), &from);
 	if (rc < 0)
 		return rc;
 	if ((rc = land(s, ndir, npath, 0, &to)) < 0) {
 		close(from.dirfd);
 		return rc;
 	}
+	if (from.slash)                      /* the old name is then a directory, or ENOTDIR */
+		rc = entry_is_dir(&from) ? -EPERM : -ENOTDIR;
+	else if ((rc = slash_entry(&to, 1)) < 0)
+		;
 	/* A second name for a file of another grant would carry writes into
 	 * it if that grant is read-only: EXDEV, as across mount points. */
-	if (from.g != to.g)
+	else if (from.g != to.g)
 		rc = -EXDEV;
 	else if (!to.g->rw)
 		rc = -EROFS;
@@ -883,7 +949,7 @@ int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const 
 	struct landing l;
 	struct stat st;
 	const struct grant *g;
-	int rc = land(s, dir, path, follow, &l);
+	int rc = land(s, dir, path, follow || ends_as_dir(path), &l);
 	if (rc < 0)
 		return rc;
 	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
@@ -925,7 +991,7 @@ int sandbox_chown(struct sandbox *s, const char *dir, const char *path, uint32_t
 	struct landing l;
 	struct stat st;
 	const struct grant *g;
-	int rc = land(s, dir, path, follow, &l);
+	int rc = land(s, dir, path, follow || ends_as_dir(path), &l);
 	if (rc < 0)
 		return rc;
 	if ((rc = landed_file(s, &l, &st, &g)) == 0) {

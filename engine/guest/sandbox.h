@@ -4,7 +4,8 @@
  *
  * The guest names files by guest paths (absolute, or relative to its
  * working directory or an open directory). A guest path is first cleaned
- * lexically ("//", "." and ".." folded, ".." never climbing above "/"),
+ * lexically ("//", "." and ".." folded, ".." never climbing above "/";
+ * a trailing "/" is remembered: the last component must be a directory),
  * then matched against the grants' guest directories, longest first, on
  * whole components; the rest of the path is resolved on the host beneath
  * the granted directory's descriptor, so neither ".." nor a symlink can

@@ -431,6 +431,57 @@ static void a_directory_holding_a_grant_cannot_be_moved_or_removed(void **s)
 	assert_int_equal(access(p, F_OK), 0);
 }
 
+/* Cleaning drops a trailing "/", but Linux reads it as "a directory":
+ * a call naming a file "f/" must not act on the file. */
+static void a_trailing_slash_asks_for_a_directory(void **s)
+{
+	put_file("out/f", "f\n");
+	char p[512];
+	snprintf(p, sizeof p, "%s/out/dd", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	link_at("dd", "out/ld");
+	for (int walk = 0; walk < 2; walk++) {
+		struct sandbox *sb = make(walk);
+		struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/f/", 0), -ENOTDIR);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/dd/", 0), -EISDIR);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/ld/", 0), -ENOTDIR);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/f/", NULL, "/data/out/z", 0), -ENOTDIR);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/f", NULL, "/data/out/nodir/", 0), -ENOTDIR);
+		assert_int_equal(sandbox_chmod(sb, NULL, "/data/out/f/", 0600), -ENOTDIR);
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/out/f/", ts, 0), -ENOTDIR);
+		assert_int_equal(sandbox_chown(sb, NULL, "/data/out/f/", getuid(), UINT32_MAX, 0), -ENOTDIR);
+		assert_int_equal(sandbox_symlink(sb, "t", NULL, "/data/out/new/"), -ENOENT);
+		assert_int_equal(sandbox_link(sb, NULL, "/data/out/f", NULL, "/data/out/new/", 0), -ENOENT);
+		assert_int_equal(sandbox_link(sb, NULL, "/data/out/f/", NULL, "/data/out/new", 0), -ENOTDIR);
+		assert_int_equal(try_open(sb, "/data/out/f/", 0), -ENOTDIR);
+		assert_int_equal(try_open(sb, "/data/out/f/.", 0), -ENOTDIR);
+		assert_int_equal(try_open(sb, "/data/out/f/", G_WRONLY), -ENOTDIR);      /* truncate("f/") */
+		assert_int_equal(try_open(sb, "/data/out/new/", G_WRONLY | G_CREAT), -EISDIR);
+		assert_int_equal(try_open(sb, "/data/out/dd/", 0), 0);
+		assert_int_equal(sandbox_open_path(sb, NULL, "/data/out/f/", 1), -ENOTDIR);
+		if (!walk) {
+			/* lstat("ld/") is the directory's, not the link's */
+			int fd = sandbox_open_path(sb, NULL, "/data/out/ld/", 1);
+			struct stat st;
+			assert_true(fd >= 0);
+			assert_int_equal(fstat(fd, &st), 0);
+			assert_true(S_ISDIR(st.st_mode));
+			close(fd);
+			assert_int_equal(sandbox_chmod(sb, NULL, "/data/out/ld/", 0700), 0);
+		}
+		sandbox_unref(sb);
+	}
+	assert_int_equal(host_mode("out/f"), 0644);
+	snprintf(p, sizeof p, "%s/out/nodir", root);
+	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof p, "%s/out/new", root);
+	assert_int_equal(access(p, F_OK), -1);
+	char cmd[1600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s/out/f' '%s/out/dd' '%s/out/ld'", root, root, root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void the_same_file_opened_twice_shares_one_host_descriptor(void **s)
 {
 	struct sandbox *sb = make(0);
@@ -484,6 +535,7 @@ int main(void)
 		cmocka_unit_test(directory_changes_obey_the_grant_they_land_in),
 		cmocka_unit_test(nothing_created_is_set_id_or_sticky),
 		cmocka_unit_test(a_directory_holding_a_grant_cannot_be_moved_or_removed),
+		cmocka_unit_test(a_trailing_slash_asks_for_a_directory),
 		cmocka_unit_test(the_same_file_opened_twice_shares_one_host_descriptor),
 		cmocka_unit_test(host_paths_map_to_guest_paths),
 		cmocka_unit_test(a_missing_host_directory_is_a_clear_error),
