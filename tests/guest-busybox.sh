@@ -84,6 +84,29 @@ else
 fi
 rmdir "$T/box/d/d"
 
+# a replayed mkdir would meet the directory it made (EEXIST) and the run
+# would go another way: the explorer refuses to go back before it, names
+# the first cycle it can go back to, and can go back to that one
+revdir() {   # revdir SCRIPT-TEXT: the explorer over `mkdir -p m1/m2` in a fresh $T/box/rv
+    rm -rf "$T/box/rv" && mkdir "$T/box/rv"
+    printf "$1" >"$T/rv.ivx"
+    (cd "$T/box/rv" && timeout 60 "$abs_ivx" -x "$T/rv.ivx" --dir "$T/box/rv:rw" "$abs_bb" -- mkdir -p m1/m2) >"$T/o" 2>&1
+}
+revdir 'continue\nreverse-step 1000000\n'
+n=$(sed -n "s/.*changed the host's directories (mkdirat) before cycle \([0-9]*\):.*/\1/p" "$T/o")
+if [ -n "$n" ] && [ -d "$T/box/rv/m1/m2" ]; then
+    pass "reverse stepping before a mkdir is refused"
+else
+    fail "reverse stepping before a mkdir: $(tr '\n' ' ' <"$T/o" | tail -c 300)"
+fi
+revdir "continue\ngoto ${n:-0}\ncontinue\n"
+if [ -n "$n" ] && grep -q "^cycle $n," "$T/o" && grep -q 'exited with code 0' "$T/o" && ! grep -q 'exited with code [1-9]' "$T/o"; then
+    pass "going back to the cycle it names works and the run ends the same"
+else
+    fail "going back to cycle ${n:-?}: $(tr '\n' ' ' <"$T/o" | tail -c 300)"
+fi
+rm -rf "$T/box/rv"
+
 # mkdirat, unlinkat
 check "mkdir (mkdirat)" 0 '[ -d "$T/box/newdir" ]' mkdir newdir
 check "rmdir (unlinkat AT_REMOVEDIR)" 0 '[ ! -e "$T/box/newdir" ]' rmdir newdir
