@@ -123,6 +123,22 @@ static int ends_as_dir(const char *path)
 	return n && (path[n - 1] == '/' || (path[n - 1] == '.' && (n == 1 || path[n - 2] == '/')));
 }
 
+/* 1 if a guest path's last component is ".", 2 if "..", else 0. Cleaning
+ * folds them into the directory they name, but Linux refuses to remove,
+ * rename or make an entry by such a name (rmdir("d/.") is EINVAL, not
+ * the removal of d). */
+static int last_dots(const char *path)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (n >= 1 && path[n - 1] == '.' && (n == 1 || path[n - 2] == '/'))
+		return 1;
+	if (n >= 2 && path[n - 1] == '.' && path[n - 2] == '.' && (n == 2 || path[n - 3] == '/'))
+		return 2;
+	return 0;
+}
+
 int sandbox_parse_grant(const char *spec, char *buf, size_t bufsz, struct sandbox_grant *g, struct ivx_err *err)
 {
 	if (strlen(spec) >= bufsz)
@@ -345,6 +361,7 @@ struct landing {
 	char name[NAME_MAX + 1];   /* the last component; "." when the path ends on a directory */
 	const struct grant *g;     /* the innermost grant whose directory holds dirfd */
 	int slash;                 /* the path ended in "/" or "/.": it must name a directory */
+	int dots;                  /* it ended in "." (1) or ".." (2): see last_dots */
 };
 
 #define LOCATE_DEPTH 128           /* directories open at once while resolving */
@@ -725,7 +742,16 @@ static int land(struct sandbox *s, const char *dir, const char *path, int follow
 	if (rc < 0 || (rc = locate(s, g, rest, follow_last, l)) < 0)
 		return rc;
 	l->slash = ends_as_dir(path);
+	l->dots = last_dots(path);
 	return 0;
+}
+
+/* The answer to removing or renaming "x/." or "x/.." (Linux: the name is
+ * no entry of a directory): -errno if x is missing, else `busy`. */
+static int dots_entry(const struct landing *l, int busy)
+{
+	struct stat st;
+	return fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : busy;
 }
 
 /* Linux's answers for a path ending in "/" whose last component the call
@@ -846,7 +872,9 @@ int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode
 	if (rc < 0 || (rc = locate(s, g, rest, 0, &l)) < 0)
 		return rc;
 	struct stat st;
-	if (!l.g->rw)
+	if (last_dots(path))
+		rc = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -errno;
+	else if (!l.g->rw)
 		rc = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -EROFS;
 	else if (mkdirat(l.dirfd, l.name, (mode_t)(mode & CREATE_BITS)) < 0 ||
 		 fchmodat(l.dirfd, l.name, (mode_t)(mode & CREATE_BITS), 0) < 0)
@@ -861,7 +889,9 @@ int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmd
 	int rc = land(s, dir, path, 0, &l);
 	if (rc < 0)
 		return rc;
-	if ((rc = may_change_entry(s, &l)) == 0 && !rmdir)
+	if (rmdir && l.dots)
+		rc = dots_entry(&l, l.dots == 1 ? -EINVAL : -ENOTEMPTY);
+	else if ((rc = may_change_entry(s, &l)) == 0 && !rmdir)
 		rc = slash_entry(&l, 0);     /* rmdir of a non-directory is ENOTDIR anyway */
 	if (rc == 0 && unlinkat(l.dirfd, l.name, rmdir ? AT_REMOVEDIR : 0) < 0)
 		rc = -errno;
@@ -882,8 +912,10 @@ int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const
 	}
 	struct stat st;
 	int exchange = (flags & RENAME_EXCHANGE) != 0;
-	if ((rc = may_change_entry(s, &from)) == 0 && (rc = may_change_entry(s, &to)) == 0 &&
-	    fstatat(from.dirfd, from.name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+	if (from.dots || to.dots)
+		rc = dots_entry(from.dots ? &from : &to, -EBUSY);
+	else if ((rc = may_change_entry(s, &from)) == 0 && (rc = may_change_entry(s, &to)) == 0 &&
+		 fstatat(from.dirfd, from.name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		/* a trailing "/" on either name asks for a directory (Linux's
 		 * rule: the new name's only matters when the old is no
 		 * directory, or when the two are exchanged) */

@@ -460,6 +460,13 @@ static void a_trailing_slash_asks_for_a_directory(void **s)
 		assert_int_equal(try_open(sb, "/data/out/new/", G_WRONLY | G_CREAT), -EISDIR);
 		assert_int_equal(try_open(sb, "/data/out/dd/", 0), 0);
 		assert_int_equal(sandbox_open_path(sb, NULL, "/data/out/f/", 1), -ENOTDIR);
+		/* "." and ".." name no entry: nothing is removed, renamed or made */
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/dd/.", 1), -EINVAL);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/dd/..", 1), -ENOTEMPTY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/dd/.", NULL, "/data/out/z", 0), -EBUSY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/f", NULL, "/data/out/dd/.", 0), -EBUSY);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/new/.", 0755), -ENOENT);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/dd/.", 0755), -EEXIST);
 		if (!walk) {
 			/* lstat("ld/") is the directory's, not the link's */
 			int fd = sandbox_open_path(sb, NULL, "/data/out/ld/", 1);
@@ -477,6 +484,8 @@ static void a_trailing_slash_asks_for_a_directory(void **s)
 	assert_int_equal(access(p, F_OK), -1);
 	snprintf(p, sizeof p, "%s/out/new", root);
 	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof p, "%s/out/dd", root);
+	assert_int_equal(access(p, F_OK), 0);
 	char cmd[1600];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s/out/f' '%s/out/dd' '%s/out/ld'", root, root, root);
 	assert_int_equal(system(cmd), 0);
