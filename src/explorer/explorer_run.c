@@ -25,8 +25,9 @@
  * directories (guest_host_changes). A replayed write puts the same bytes
  * in the same place again, but a replayed mkdir or rename meets a host
  * that has already seen it, fails, and the run goes another way. So a
- * forward run takes a snapshot as soon as such a change was made, and
- * backward motion refuses to restore a snapshot from before the last one.
+ * forward run takes a snapshot soon after such changes (one slice after
+ * the last of a burst, or where the run stops), and backward motion
+ * refuses to restore a snapshot from before the last change.
  */
 #include <stdio.h>
 #include <string.h>
@@ -241,6 +242,7 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 	double t_start = now_sec(), t_prog = t_start;
 	uint64_t c_start = core_cycles(c);
 	uint64_t changes = guest_host_changes(core_guest(c), NULL);
+	int pending = 0;        /* a change since the last snapshot (see below) */
 	double cps = 0;
 	xbreaks_set_mode(x->breaks, XB_STOP);
 	xbreaks_run_begin(x->breaks);
@@ -270,9 +272,15 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 			reason = STOP_ERROR;
 			break;
 		}
+		/* After a change to the host's directories, the earliest point
+		 * reverse motion may go back to is the next snapshot: take one
+		 * once a slice makes none (a burst, `rm -r`, costs one) or when
+		 * the run stops. */
 		if (guest_host_changes(core_guest(c), NULL) != changes) {
-			/* the earliest point reverse motion can go back to from now on */
 			changes = guest_host_changes(core_guest(c), NULL);
+			pending = 1;
+		} else if (pending) {
+			pending = 0;
 			if (xsnaps_take(x->snaps, c, &err) < 0) {
 				reason = STOP_ERROR;
 				rc = -1;
@@ -317,6 +325,8 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 			x->progress(x->progress_ctx, x);
 		}
 	}
+	if (pending && rc >= 0)
+		xsnaps_take(x->snaps, c, NULL);    /* (without it, going back is refused further) */
 	xsnaps_maybe_take(x->snaps, c, cps, NULL);
 	settle(x);
 	uint64_t limit_value = 0;
