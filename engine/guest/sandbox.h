@@ -18,7 +18,8 @@
  *     not followed at all (ELOOP).
  *
  * Anything outside every grant, or reached through an escaping symlink, is
- * ENOENT, as if it did not exist. A grant is read-only unless it says rw:
+ * ENOENT, as if it did not exist; only "/" and the directories above a
+ * grant exist for the guest, as closed empty ones (sandbox_stat_above). A grant is read-only unless it says rw:
  * opening for writing or creating under a read-only grant is EROFS. For
  * those opens the path is resolved here, component by component, so the
  * grant that decides is the innermost one whose directory the path lands
