@@ -84,10 +84,36 @@ else
 fi
 rmdir "$T/box/d/d"
 
+# a replayed mkdir would meet the directory it made (EEXIST) and the run
+# would go another way: the explorer refuses to go back before it, names
+# the first cycle it can go back to, and can go back to that one
+revdir() {   # revdir SCRIPT-TEXT: the explorer over `mkdir -p m1/m2` in a fresh $T/box/rv
+    rm -rf "$T/box/rv" && mkdir "$T/box/rv"
+    printf "$1" >"$T/rv.ivx"
+    (cd "$T/box/rv" && timeout 60 "$abs_ivx" -x "$T/rv.ivx" --dir "$T/box/rv:rw" "$abs_bb" -- mkdir -p m1/m2) >"$T/o" 2>&1
+}
+revdir 'continue\nreverse-step 1000000\n'
+n=$(sed -n "s/.*changed the host's directories (mkdirat) before cycle \([0-9]*\):.*/\1/p" "$T/o")
+if [ -n "$n" ] && [ -d "$T/box/rv/m1/m2" ]; then
+    pass "reverse stepping before a mkdir is refused"
+else
+    fail "reverse stepping before a mkdir: $(tr '\n' ' ' <"$T/o" | tail -c 300)"
+fi
+revdir "continue\ngoto ${n:-0}\ncontinue\n"
+if [ -n "$n" ] && grep -q "^cycle $n," "$T/o" && grep -q 'exited with code 0' "$T/o" && ! grep -q 'exited with code [1-9]' "$T/o"; then
+    pass "going back to the cycle it names works and the run ends the same"
+else
+    fail "going back to cycle ${n:-?}: $(tr '\n' ' ' <"$T/o" | tail -c 300)"
+fi
+rm -rf "$T/box/rv"
+
 # mkdirat, unlinkat
 check "mkdir (mkdirat)" 0 '[ -d "$T/box/newdir" ]' mkdir newdir
 check "rmdir (unlinkat AT_REMOVEDIR)" 0 '[ ! -e "$T/box/newdir" ]' rmdir newdir
 check "rm (unlinkat)" 0 '[ ! -e "$T/box/copy.txt" ]' rm copy.txt
+check "mkdir -p of an absolute path (its ancestors above the grant exist)" 0 '[ -d "$T/box/p1/p2" ]' \
+    mkdir -p "$T/box/p1/p2"
+rm -rf "$T/box/p1"
 check "mkdir in the read-only grant through a symlink is refused" 1 '[ ! -e "$T/box/ro/nd" ]' mkdir rolink/nd
 check "mkdir outside every grant is refused" 1 '[ ! -e "$T/out/nd" ]' mkdir "$T/out/nd"
 check "rm in the read-only grant is refused" 1 "$prot_intact" rm ro/prot
@@ -95,6 +121,17 @@ check "rm in it through a symlink is refused" 1 "$prot_intact" rm rolink/prot
 check "rm outside every grant is refused" 1 '[ -e "$T/out/secret" ]' rm "$T/out/secret"
 check "rm ../ out of the grant is refused" 1 '[ -e "$T/out/secret" ]' rm ../out/secret
 check "rmdir of the read-only grant itself is refused" 1 '[ -d "$T/box/ro" ]' rmdir ro
+
+# the mode of a new file or directory is the guest's mode & ~umask, exactly:
+# the host's umask (022 here) must not be applied on top
+umask 022
+check "open(O_CREAT) obeys the guest's umask, not the host's" 0 \
+    '[ "$(stat -c %a "$T/box/um1")" = 600 ] && [ "$(stat -c %a "$T/box/um2")" = 666 ]' \
+    sh -c 'umask 077; echo s > um1; umask 0; echo x > um2'
+check "mkdir obeys the guest's umask, not the host's" 0 '[ "$(stat -c %a "$T/box/um3")" = 777 ]' \
+    sh -c 'umask 0; mkdir um3'      # the last command runs in place: a fork would be clone
+check "mkdir under umask 077" 0 '[ "$(stat -c %a "$T/box/um4")" = 700 ]' sh -c 'umask 077; mkdir um4'
+rm -rf "$T/box/um1" "$T/box/um2" "$T/box/um3" "$T/box/um4"
 
 # renameat
 check "mv (renameat)" 0 'cmp -s "$T/box/big.txt" "$T/box/d/moved" && [ ! -e "$T/box/big2.txt" ]' mv big2.txt d/moved
@@ -104,6 +141,10 @@ check "mv out of the read-only grant is refused" 1 "$prot_intact" mv ro/prot sto
 check "mv into it through a symlink is refused" 1 '[ ! -e "$T/box/ro/m" ] && [ -e "$T/box/d/moved" ]' \
     mv d/moved rolink/m
 check "mv of the read-only grant itself is refused" 1 '[ -d "$T/box/ro" ]' mv ro gone
+
+check "mv to a name ending in / that is no directory fails (ENOTDIR)" 1 \
+    '[ -e "$T/box/in.txt" ] && [ ! -e "$T/box/nodir" ]' mv in.txt nodir/
+check "cp to it fails too" 1 '[ ! -e "$T/box/nodir" ]' cp in.txt nodir/
 
 # symlinkat, linkat
 check "ln -s (symlinkat)" 0 '[ "$(readlink "$T/box/lnk")" = in.txt ]' ln -s in.txt lnk

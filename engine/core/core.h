@@ -168,5 +168,7 @@ struct core_snapshot *core_snapshot_save(const struct core *c, struct ivx_err *e
 int core_snapshot_restore(struct core *c, const struct core_snapshot *s, struct ivx_err *err);
 void core_snapshot_free(struct core_snapshot *s);
 size_t core_snapshot_bytes(const struct core_snapshot *s);
+/* The guest state a snapshot holds (read only: e.g. guest_host_changes). */
+const struct guest *core_snapshot_guest(const struct core_snapshot *s);
 
 #endif

@@ -181,3 +181,8 @@ size_t core_snapshot_bytes(const struct core_snapshot *sn)
 {
 	return sn->bytes;
 }
+
+const struct guest *core_snapshot_guest(const struct core_snapshot *sn)
+{
+	return sn->g;
+}

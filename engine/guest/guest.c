@@ -369,6 +369,13 @@ int guest_in_spec(const struct guest *g) { return g->in_spec; }
 int guest_state(const struct guest *g) { return g->state; }
 int guest_exit_code(const struct guest *g) { return g->exit_code; }
 uint64_t guest_insns(const struct guest *g) { return g->insns; }
+
+uint64_t guest_host_changes(const struct guest *g, const char **last_call)
+{
+	if (last_call)
+		*last_call = g->host_change_call;
+	return g->host_changes;
+}
 struct cpu *guest_cpu(struct guest *g) { return &g->cpu; }
 const struct cpu *guest_cpu_const(const struct guest *g) { return &g->cpu; }
 struct mem *guest_mem(struct guest *g) { return g->mem; }

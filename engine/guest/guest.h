@@ -27,6 +27,15 @@ struct program;
 struct mem;
 struct sandbox_grant;
 
+/* How many calls the guest made that changed the host's directories in a
+ * way replaying them would not repeat (mkdir, unlink, rmdir, rename, link,
+ * symlink, an O_CREAT|O_EXCL open that created a file), and the last
+ * one's name ("mkdirat"; NULL if none). Part of the guest's state, so a
+ * snapshot holds the count of its moment: restoring one with fewer than
+ * the live guest and running on would replay calls against a host that
+ * has already seen them (mkdir then fails with EEXIST). */
+uint64_t guest_host_changes(const struct guest *g, const char **last_call);
+
 /* Where the guest's writes to fd 1 and 2 go. */
 typedef void (*guest_output_fn)(void *ctx, int fd, const void *buf, size_t len);
 

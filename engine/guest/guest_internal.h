@@ -76,6 +76,8 @@ struct guest {
 	uint64_t tid_address;         /* set_tid_address */
 	uint64_t robust_list;         /* set_robust_list */
 	uint32_t umask;
+	uint64_t host_changes;        /* calls made that changed the host's directories */
+	const char *host_change_call; /* the last one's name (a static string) */
 	int32_t cwd_file;             /* chdir'ed to: the sandbox's file index of the directory;
 	                                 -1: the run's starting one (sandbox_cwd) */
 	const struct uop *step_lo;    /* guest_step's lookup cache: the uops from step_lo */

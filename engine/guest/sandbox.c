@@ -37,6 +37,11 @@
 #define G_O_DIRECTORY 040000
 #define G_O_NOFOLLOW  0100000
 
+/* The mode bits a file or directory the guest creates may have: never
+ * set-uid, set-gid or sticky (the guest runs as "root"; a set-uid file
+ * left on the host would run with the user's rights for anyone). */
+#define CREATE_BITS 0777
+
 #define MAX_GRANTS 32
 #define MAX_FILES  4096
 
@@ -106,6 +111,31 @@ int sandbox_clean_path(const char *path, char *out, size_t outsz)
 		p = q;
 	}
 	out[o] = 0;
+	return 0;
+}
+
+/* 1 if a guest path ends in "/" or "/." (or is "."): cleaning drops that,
+ * but Linux then wants the last component to be a directory, following
+ * a final symlink ("a/" is ENOTDIR for a file, "link/" its target). */
+static int ends_as_dir(const char *path)
+{
+	size_t n = strlen(path);
+	return n && (path[n - 1] == '/' || (path[n - 1] == '.' && (n == 1 || path[n - 2] == '/')));
+}
+
+/* 1 if a guest path's last component is ".", 2 if "..", else 0. Cleaning
+ * folds them into the directory they name, but Linux refuses to remove,
+ * rename or make an entry by such a name (rmdir("d/.") is EINVAL, not
+ * the removal of d). */
+static int last_dots(const char *path)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (n >= 1 && path[n - 1] == '.' && (n == 1 || path[n - 2] == '/'))
+		return 1;
+	if (n >= 2 && path[n - 1] == '.' && path[n - 2] == '.' && (n == 2 || path[n - 3] == '/'))
+		return 2;
 	return 0;
 }
 
@@ -330,6 +360,8 @@ struct landing {
 	int dirfd;                 /* the directory holding the last component (caller closes) */
 	char name[NAME_MAX + 1];   /* the last component; "." when the path ends on a directory */
 	const struct grant *g;     /* the innermost grant whose directory holds dirfd */
+	int slash;                 /* the path ended in "/" or "/.": it must name a directory */
+	int dots;                  /* it ended in "." (1) or ".." (2): see last_dots */
 };
 
 #define LOCATE_DEPTH 128           /* directories open at once while resolving */
@@ -457,7 +489,7 @@ fail:
 
 /* An open that may write, truncate or create: resolved by locate and
  * checked against the grant it lands in. A host fd or -errno. */
-static int open_changing(struct sandbox *s, const struct grant *g, const char *rest, int hf, int mode)
+static int open_changing(struct sandbox *s, const struct grant *g, const char *rest, int hf, int mode, int slash)
 {
 	struct landing l;
 	/* O_CREAT | O_EXCL follows no final symlink: a dangling one is EEXIST */
@@ -465,6 +497,10 @@ static int open_changing(struct sandbox *s, const struct grant *g, const char *r
 	int rc = locate(s, g, rest, !(hf & O_NOFOLLOW) && !excl, &l);
 	if (rc < 0)
 		return rc;
+	if (slash && (hf & O_CREAT)) {
+		close(l.dirfd);
+		return -EISDIR;          /* Linux: open("x/", O_CREAT) creates no file, whatever x is */
+	}
 	struct stat st;
 	int exists = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 	int e = exists ? 0 : errno;
@@ -486,9 +522,23 @@ static int open_changing(struct sandbox *s, const struct grant *g, const char *r
 		rc = -ENXIO;                     /* a FIFO's open would block (see sandbox_open) */
 	}
 	if (rc == 0) {
-		rc = openat(l.dirfd, l.name, hf | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+		/* A file this call creates gets exactly `mode` (the guest's umask
+		 * is already applied), not mode less the host process's umask:
+		 * O_EXCL tells a creation from an open of a file that appeared
+		 * meanwhile, whose mode is left alone. */
+		int create = !exists && (hf & O_CREAT);
+		rc = openat(l.dirfd, l.name, hf | (create ? O_EXCL : 0) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+		if (rc < 0 && errno == EEXIST && create && !(hf & O_EXCL)) {
+			create = 0;
+			rc = openat(l.dirfd, l.name, (hf & ~O_CREAT) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		}
 		if (rc < 0)
 			rc = -errno;
+		else if (create && fchmod(rc, (mode_t)mode) < 0) {
+			int e = errno;
+			close(rc);
+			rc = -e;
+		}
 	}
 	close(l.dirfd);
 	return rc;
@@ -534,6 +584,19 @@ static int lookup(const struct sandbox *s, const char *dir, const char *path, ch
 	return *g ? 0 : -ENOENT;
 }
 
+/* 1 if clean guest path p is "/" or a directory above a grant's guest
+ * path: the guest sees those exist (it reaches the grants through them). */
+static int above_grant(const struct sandbox *s, const char *p)
+{
+	size_t n = strlen(p);
+	for (int i = 0; i < s->n_grants; i++) {
+		const char *gp = s->grants[i].guest;
+		if (n == 1 || (strncmp(gp, p, n) == 0 && (gp[n] == '/' || gp[n] == 0)))
+			return 1;
+	}
+	return 0;
+}
+
 int sandbox_set_cwd(struct sandbox *s, const char *guest_dir)
 {
 	char clean[SANDBOX_PATH_MAX];
@@ -567,14 +630,19 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 	if (!s)
 		return -ENOENT;
 	int rc = lookup(s, dir, guest_path, clean, sizeof clean, &rest, &g);
+	if (rc == -ENOENT && guest_path[0] && above_grant(s, clean))
+		return -EACCES;          /* it exists (sandbox_stat_above) but is no host directory */
 	if (rc < 0)
 		return rc;
 	int hf = host_flags(flags);
+	int slash = ends_as_dir(guest_path);
+	if (slash)
+		hf = (hf & ~O_NOFOLLOW) | O_DIRECTORY;      /* "x/" follows x and must be a directory */
 	if (s->n_files == MAX_FILES)
 		return -EMFILE;
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer that cannot come */
 	int fd = (hf & O_ACCMODE) != O_RDONLY || (hf & (O_CREAT | O_TRUNC))
-			 ? open_changing(s, g, rest, hf, mode & 07777)
+			 ? open_changing(s, g, rest, hf, mode & CREATE_BITS, slash)
 			 : resolve(s, g, rest, hf | O_NONBLOCK, 0);
 	if (fd < 0)
 		return fd;
@@ -624,6 +692,8 @@ int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path
 	int rc = lookup(s, dir, guest_path, clean, sizeof clean, &rest, &g);
 	if (rc < 0)
 		return rc;
+	if (ends_as_dir(guest_path))
+		return resolve(s, g, rest, O_PATH | O_DIRECTORY, 0);   /* lstat("link/") is its target's */
 	int fd = resolve(s, g, rest, O_PATH | (nofollow ? O_NOFOLLOW : 0), 0);
 	if (fd >= 0 && !nofollow && (s->force_walk || s->no_openat2)) {
 		/* the walk opened a final symlink itself: it may not be followed */
@@ -669,27 +739,87 @@ static int land(struct sandbox *s, const char *dir, const char *path, int follow
 	if (!s)
 		return -ENOENT;
 	int rc = lookup(s, dir, path, clean, sizeof clean, &rest, &g);
-	return rc < 0 ? rc : locate(s, g, rest, follow_last, l);
+	if (rc < 0 || (rc = locate(s, g, rest, follow_last, l)) < 0)
+		return rc;
+	l->slash = ends_as_dir(path);
+	l->dots = last_dots(path);
+	return 0;
 }
 
-/* 1 if l's last component is a granted directory (which may not be
- * removed or renamed: EBUSY, as for a mount point), with its grant in *g. */
-static int landed_on_grant(const struct sandbox *s, const struct landing *l, const struct grant **g)
+/* The answer to removing or renaming "x/." or "x/.." (Linux: the name is
+ * no entry of a directory): -errno if x is missing, else `busy`. */
+static int dots_entry(const struct landing *l, int busy)
 {
 	struct stat st;
-	const struct grant *root;
-	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
-	    !(root = grant_of(s, &st)))
+	return fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : busy;
+}
+
+/* Linux's answers for a path ending in "/" whose last component the call
+ * does not follow: a name to create is ENOENT (EEXIST if taken); an entry
+ * to remove must be a directory (unlink: EISDIR, a file or symlink:
+ * ENOTDIR). `create` picks the first. 0 if no slash. */
+static int slash_entry(const struct landing *l, int create)
+{
+	struct stat st;
+	if (!l->slash)
 		return 0;
-	*g = root;
-	return 1;
+	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return create ? -ENOENT : -errno;
+	if (create)
+		return -EEXIST;
+	return S_ISDIR(st.st_mode) ? -EISDIR : -ENOTDIR;
+}
+
+/* 1 if l's last component (not followed) is a directory. */
+static int entry_is_dir(const struct landing *l)
+{
+	struct stat st;
+	return fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* 1 if directory st is a granted directory or holds one at any depth on
+ * the host. Such a directory may not be removed or renamed (EBUSY, as a
+ * mount point): moving a read-only grant's parent away would let the
+ * guest make a new directory of its own at the grant's old host path.
+ * Found by identity, going up from each grant's descriptor with "..",
+ * so renames on the host cannot mislead it. */
+static int holds_grant(const struct sandbox *s, const struct stat *dir)
+{
+	for (int i = 0; i < s->n_grants; i++) {
+		int fd = s->grants[i].dirfd, found = 0;
+		struct stat st;
+		if (fstat(fd, &st) < 0)
+			continue;
+		for (;;) {
+			if (st.st_dev == dir->st_dev && st.st_ino == dir->st_ino) {
+				found = 1;
+				break;
+			}
+			int up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			struct stat ust;
+			if (up < 0 || fstat(up, &ust) < 0 || (ust.st_dev == st.st_dev && ust.st_ino == st.st_ino)) {
+				if (up >= 0)
+					close(up);
+				break;                       /* the host's root */
+			}
+			if (fd != s->grants[i].dirfd)
+				close(fd);
+			fd = up;
+			st = ust;
+		}
+		if (fd != s->grants[i].dirfd)
+			close(fd);
+		if (found)
+			return 1;
+	}
+	return 0;
 }
 
 /* The checks every removal or renaming of l's last component makes. */
 static int may_change_entry(const struct sandbox *s, const struct landing *l)
 {
-	const struct grant *root;
-	if (landed_on_grant(s, l, &root))
+	struct stat st;
+	if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) && holds_grant(s, &st))
 		return -EBUSY;
 	return l->g->rw ? 0 : -EROFS;
 }
@@ -700,23 +830,55 @@ static int landed_file(const struct sandbox *s, const struct landing *l, struct 
 {
 	if (fstatat(l->dirfd, l->name, st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
+	if (l->slash && !S_ISDIR(st->st_mode))
+		return -ENOTDIR;                 /* "file/" (a symlink was followed to get here) */
 	*g = l->g;
 	if (S_ISDIR(st->st_mode) && grant_of(s, st))
 		*g = grant_of(s, st);
 	return 0;
 }
 
+int sandbox_stat_above(const struct sandbox *s, const char *dir, const char *path, struct stat *st)
+{
+	const char *rest;
+	const struct grant *g;
+	char clean[SANDBOX_PATH_MAX];
+	if (!s || lookup(s, dir, path, clean, sizeof clean, &rest, &g) != -ENOENT || !path[0] || !above_grant(s, clean))
+		return -ENOENT;
+	memset(st, 0, sizeof *st);
+	st->st_mode = S_IFDIR | 0555;
+	st->st_nlink = 2;
+	st->st_blksize = 4096;
+	/* a fixed inode per path, never 0, so tools that compare (dev, inode)
+	 * to spot loops tell these directories apart */
+	uint64_t h = 1469598103934665603ull;
+	for (const char *c = clean; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	st->st_ino = (ino_t)(h | 1);
+	return 0;
+}
+
 int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode)
 {
 	struct landing l;
-	int rc = land(s, dir, path, 0, &l);
-	if (rc < 0)
+	const char *rest;
+	const struct grant *g;
+	char clean[SANDBOX_PATH_MAX];
+	if (!s)
+		return -ENOENT;
+	int rc = lookup(s, dir, path, clean, sizeof clean, &rest, &g);
+	if (rc == -ENOENT && path[0] && above_grant(s, clean))
+		return -EEXIST;                      /* what `mkdir -p /abs/path` skips */
+	if (rc < 0 || (rc = locate(s, g, rest, 0, &l)) < 0)
 		return rc;
 	struct stat st;
-	if (!l.g->rw)
+	if (last_dots(path))
+		rc = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -errno;
+	else if (!l.g->rw)
 		rc = fstatat(l.dirfd, l.name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -EROFS;
-	else if (mkdirat(l.dirfd, l.name, (mode_t)mode) < 0)
-		rc = -errno;
+	else if (mkdirat(l.dirfd, l.name, (mode_t)(mode & CREATE_BITS)) < 0 ||
+		 fchmodat(l.dirfd, l.name, (mode_t)(mode & CREATE_BITS), 0) < 0)
+		rc = -errno;     /* (the chmod: exactly mode, without the host's umask) */
 	close(l.dirfd);
 	return rc;
 }
@@ -727,7 +889,11 @@ int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmd
 	int rc = land(s, dir, path, 0, &l);
 	if (rc < 0)
 		return rc;
-	if ((rc = may_change_entry(s, &l)) == 0 && unlinkat(l.dirfd, l.name, rmdir ? AT_REMOVEDIR : 0) < 0)
+	if (rmdir && l.dots)
+		rc = dots_entry(&l, l.dots == 1 ? -EINVAL : -ENOTEMPTY);
+	else if ((rc = may_change_entry(s, &l)) == 0 && !rmdir)
+		rc = slash_entry(&l, 0);     /* rmdir of a non-directory is ENOTDIR anyway */
+	if (rc == 0 && unlinkat(l.dirfd, l.name, rmdir ? AT_REMOVEDIR : 0) < 0)
 		rc = -errno;
 	close(l.dirfd);
 	return rc;
@@ -744,8 +910,22 @@ int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const
 		close(from.dirfd);
 		return rc;
 	}
-	if ((rc = may_change_entry(s, &from)) == 0 && (rc = may_change_entry(s, &to)) == 0 &&
-	    syscall(SYS_renameat2, from.dirfd, from.name, to.dirfd, to.name, flags) < 0)
+	struct stat st;
+	int exchange = (flags & RENAME_EXCHANGE) != 0;
+	if (from.dots || to.dots)
+		rc = dots_entry(from.dots ? &from : &to, -EBUSY);
+	else if ((rc = may_change_entry(s, &from)) == 0 && (rc = may_change_entry(s, &to)) == 0 &&
+		 fstatat(from.dirfd, from.name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		/* a trailing "/" on either name asks for a directory (Linux's
+		 * rule: the new name's only matters when the old is no
+		 * directory, or when the two are exchanged) */
+		if (!S_ISDIR(st.st_mode) && (from.slash || (!exchange && to.slash)))
+			rc = -ENOTDIR;
+		else if (exchange && to.slash && fstatat(to.dirfd, to.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			 !S_ISDIR(st.st_mode))
+			rc = -ENOTDIR;
+	}
+	if (rc == 0 && syscall(SYS_renameat2, from.dirfd, from.name, to.dirfd, to.name, flags) < 0)
 		rc = -errno;
 	close(from.dirfd);
 	close(to.dirfd);
@@ -759,9 +939,10 @@ int sandbox_symlink(struct sandbox *s, const char *target, const char *dir, cons
 	if (rc < 0)
 		return rc;
 	/* the link may point anywhere: every lookup through it is checked */
-	if (!l.g->rw)
+	rc = slash_entry(&l, 1);
+	if (rc == 0 && !l.g->rw)
 		rc = -EROFS;
-	else if (symlinkat(target, l.dirfd, l.name) < 0)
+	if (rc == 0 && symlinkat(target, l.dirfd, l.name) < 0)
 		rc = -errno;
 	close(l.dirfd);
 	return rc;
@@ -771,16 +952,20 @@ int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const c
 		 int follow)
 {
 	struct landing from, to;
-	int rc = land(s, odir, opath, follow, &from);
+	int rc = land(s, odir, opath, follow || ends_as_dir(opath), &from);
 	if (rc < 0)
 		return rc;
 	if ((rc = land(s, ndir, npath, 0, &to)) < 0) {
 		close(from.dirfd);
 		return rc;
 	}
+	if (from.slash)                      /* the old name is then a directory, or ENOTDIR */
+		rc = entry_is_dir(&from) ? -EPERM : -ENOTDIR;
+	else if ((rc = slash_entry(&to, 1)) < 0)
+		;
 	/* A second name for a file of another grant would carry writes into
 	 * it if that grant is read-only: EXDEV, as across mount points. */
-	if (from.g != to.g)
+	else if (from.g != to.g)
 		rc = -EXDEV;
 	else if (!to.g->rw)
 		rc = -EROFS;
@@ -796,7 +981,7 @@ int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const 
 	struct landing l;
 	struct stat st;
 	const struct grant *g;
-	int rc = land(s, dir, path, follow, &l);
+	int rc = land(s, dir, path, follow || ends_as_dir(path), &l);
 	if (rc < 0)
 		return rc;
 	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
@@ -838,7 +1023,7 @@ int sandbox_chown(struct sandbox *s, const char *dir, const char *path, uint32_t
 	struct landing l;
 	struct stat st;
 	const struct grant *g;
-	int rc = land(s, dir, path, follow, &l);
+	int rc = land(s, dir, path, follow || ends_as_dir(path), &l);
 	if (rc < 0)
 		return rc;
 	if ((rc = landed_file(s, &l, &st, &g)) == 0) {

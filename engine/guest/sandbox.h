@@ -4,7 +4,8 @@
  *
  * The guest names files by guest paths (absolute, or relative to its
  * working directory or an open directory). A guest path is first cleaned
- * lexically ("//", "." and ".." folded, ".." never climbing above "/"),
+ * lexically ("//", "." and ".." folded, ".." never climbing above "/";
+ * a trailing "/" is remembered: the last component must be a directory),
  * then matched against the grants' guest directories, longest first, on
  * whole components; the rest of the path is resolved on the host beneath
  * the granted directory's descriptor, so neither ".." nor a symlink can
@@ -17,7 +18,8 @@
  *     not followed at all (ELOOP).
  *
  * Anything outside every grant, or reached through an escaping symlink, is
- * ENOENT, as if it did not exist. A grant is read-only unless it says rw:
+ * ENOENT, as if it did not exist; only "/" and the directories above a
+ * grant exist for the guest, as closed empty ones (sandbox_stat_above). A grant is read-only unless it says rw:
  * opening for writing or creating under a read-only grant is EROFS. For
  * those opens the path is resolved here, component by component, so the
  * grant that decides is the innermost one whose directory the path lands
@@ -81,7 +83,8 @@ const char *sandbox_exe(const struct sandbox *s);
 /* Open a guest path; a relative one is taken from guest directory `dir`
  * (NULL: the working directory). flags are Linux/AArch64 open flags (O_ACCMODE,
  * O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY, O_NOFOLLOW, O_APPEND honoured);
- * mode for O_CREAT. Returns a file index >= 0 for sandbox_fd, or -errno. */
+ * mode for O_CREAT: a file the call creates gets exactly mode (less
+ * set-id and sticky bits; the host's umask is not applied). Returns a file index >= 0 for sandbox_fd, or -errno. */
 int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int flags, int mode);
 
 /* The clean guest path of file index i if it is a directory, else NULL. */
@@ -95,13 +98,23 @@ int sandbox_fd(const struct sandbox *s, int i);
  * stat and readlink; nofollow = do not follow a final symlink. */
 int sandbox_open_path(struct sandbox *s, const char *dir, const char *guest_path, int nofollow);
 
+/* "/" and the directories above a grant's guest path that no grant
+ * covers are not host directories, yet the guest must see that they
+ * exist (`mkdir -p /home/me/x` stats and mkdirs each of them): for such a
+ * path st is a read-only, empty directory's stat (fixed, per path) and 0;
+ * else -ENOENT. They cannot be opened or entered (sandbox_open: EACCES):
+ * the guest reaches only the grants beneath them. mkdir of one is EEXIST. */
+struct stat;
+int sandbox_stat_above(const struct sandbox *s, const char *dir, const char *path, struct stat *st);
+
 /* Calls that change a directory (mkdir, unlink, rename, symlink, link,
  * utimensat), resolved as sandbox_open resolves a write: the grant the
  * path lands in must be rw (else EROFS), and the call is made with the
  * *at form beneath the directory found, on the last component itself
  * (a final symlink is followed only where `follow` says). A granted
- * directory cannot be removed, renamed or replaced (EBUSY, as a mount
- * point); a hard link between two grants is EXDEV. 0 or -errno. */
+ * directory, or one holding a grant at any depth, cannot be removed,
+ * renamed or replaced (EBUSY, as a mount point); a hard link between two grants is EXDEV; mkdir gives exactly
+ * mode, less set-id and sticky bits. 0 or -errno. */
 int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode);
 int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmdir);
 int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,

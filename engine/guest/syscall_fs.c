@@ -224,6 +224,8 @@ static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t 
 	if ((rc = at_dir(g, dirfd, path, &dir)) < 0)
 		return rc;
 	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
+	if (fd == -ENOENT)
+		return sandbox_stat_above(g->sandbox, dir, path, st) == 0 ? 0 : fd;    /* "/" and the like */
 	if (fd < 0)
 		return fd;
 	rc = fstat(fd, st) < 0 ? -errno : 0;
@@ -379,7 +381,7 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 	int fd = lowest_free(g, 0);
 	if (fd < 0)
 		return fd;
-	int idx = sandbox_open(g->sandbox, dir, path, (int)flags, (int)mode);
+	int idx = sandbox_open(g->sandbox, dir, path, (int)flags, (int)(mode & ~g->umask));
 	if (idx < 0)
 		return idx;
 	g->fds[fd] = (struct guest_fd){
@@ -484,6 +486,12 @@ static int64_t sys_faccessat(struct guest *g, int64_t dirfd, uint64_t path_addr,
 	if (rc < 0 || (rc = at_dir(g, dirfd, path, &dir)) < 0)
 		return rc;
 	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
+	if (fd == -ENOENT) {
+		struct stat st;
+		if (sandbox_stat_above(g->sandbox, dir, path, &st) < 0)
+			return fd;
+		return mode & W_OK ? -EROFS : 0;
+	}
 	if (fd < 0)
 		return fd;
 	close(fd);
@@ -729,8 +737,40 @@ static int64_t sys_fcntl(struct guest *g, uint64_t fd, uint64_t cmd, uint64_t ar
 	}
 }
 
+static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
+                       struct ivx_err *err, int *stop);
+
+/* The name of call nr with arguments a if, when it succeeds, it changes
+ * the host's directories so that making it again would fail (see
+ * guest_host_changes), else NULL. */
+static const char *host_change(uint64_t nr, const uint64_t *a)
+{
+	switch (nr) {
+	case NR_mkdirat: return "mkdirat";
+	case NR_unlinkat: return ((uint32_t)a[2] & G_AT_REMOVEDIR) ? "rmdir" : "unlinkat";
+	case NR_renameat: return "renameat";
+	case NR_renameat2: return "renameat2";
+	case NR_linkat: return "linkat";
+	case NR_symlinkat: return "symlinkat";
+	case NR_openat: return (a[2] & 0300) == 0300 ? "openat(O_CREAT|O_EXCL)" : NULL;
+	default: return NULL;
+	}
+}
+
 int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
                    struct ivx_err *err, int *stop)
+{
+	int64_t r = fs_call(g, nr, a, handled, err, stop);
+	const char *name;
+	if (*handled && !*stop && r >= 0 && (name = host_change(nr, a))) {
+		g->host_changes++;
+		g->host_change_call = name;
+	}
+	return r;
+}
+
+static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
+                       struct ivx_err *err, int *stop)
 {
 	*handled = 1;
 	*stop = 0;

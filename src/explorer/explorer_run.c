@@ -20,6 +20,14 @@
  *                              -> exited? error? Ctrl-C? target? -> stop
  *                              -> maybe snapshot, next slice
  *   goto_cycle(T): restore the snapshot <= T, replay to T (XB_OFF)
+ *
+ * One thing replaying cannot repeat: the guest's changes to the host's
+ * directories (guest_host_changes). A replayed write puts the same bytes
+ * in the same place again, but a replayed mkdir or rename meets a host
+ * that has already seen it, fails, and the run goes another way. So a
+ * forward run takes a snapshot soon after such changes (one slice after
+ * the last of a burst, or where the run stops), and backward motion
+ * refuses to restore a snapshot from before the last change.
  */
 #include <stdio.h>
 #include <string.h>
@@ -233,6 +241,8 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 	int reason = STOP_DONE, rc = 0;
 	double t_start = now_sec(), t_prog = t_start;
 	uint64_t c_start = core_cycles(c);
+	uint64_t changes = guest_host_changes(core_guest(c), NULL);
+	int pending = 0;        /* a change since the last snapshot (see below) */
 	double cps = 0;
 	xbreaks_set_mode(x->breaks, XB_STOP);
 	xbreaks_run_begin(x->breaks);
@@ -261,6 +271,21 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 		if (rc < 0) {
 			reason = STOP_ERROR;
 			break;
+		}
+		/* After a change to the host's directories, the earliest point
+		 * reverse motion may go back to is the next snapshot: take one
+		 * once a slice makes none (a burst, `rm -r`, costs one) or when
+		 * the run stops. */
+		if (guest_host_changes(core_guest(c), NULL) != changes) {
+			changes = guest_host_changes(core_guest(c), NULL);
+			pending = 1;
+		} else if (pending) {
+			pending = 0;
+			if (xsnaps_take(x->snaps, c, &err) < 0) {
+				reason = STOP_ERROR;
+				rc = -1;
+				break;
+			}
 		}
 		const char *cerr = xbreaks_take_error(x->breaks);
 		if (cerr) {
@@ -300,6 +325,8 @@ static int forward(struct explorer *x, uint64_t to_cycle, uint64_t to_committed,
 			x->progress(x->progress_ctx, x);
 		}
 	}
+	if (pending && rc >= 0)
+		xsnaps_take(x->snaps, c, NULL);    /* (without it, going back is refused further) */
 	xsnaps_maybe_take(x->snaps, c, cps, NULL);
 	settle(x);
 	uint64_t limit_value = 0;
@@ -405,14 +432,39 @@ int explorer_until(struct explorer *x, uint64_t addr)
 
 /* ---- backward ----------------------------------------------------------- */
 
+/* 1 if restoring snapshot sn would replay calls that changed the host's
+ * directories (see the top of the file). */
+static int replays_host_changes(struct explorer *x, const struct core_snapshot *sn)
+{
+	return sn && guest_host_changes(core_snapshot_guest(sn), NULL) != guest_host_changes(core_guest(x->core), NULL);
+}
+
+static int refuse_going_back(struct explorer *x)
+{
+	const char *call;
+	int found;
+	uint64_t n = guest_host_changes(core_guest(x->core), &call);
+	uint64_t from = xsnaps_first_with_changes(x->snaps, n, &found);
+	if (!found)
+		return explorer_error(x, "the program changed the host's directories (%s): going back would make "
+				      "that call again against the changed host, and the run would not be the same", call);
+	return explorer_error(x, "the program changed the host's directories (%s) before cycle %llu: going back "
+			      "further would make that call again against the changed host, and the run would not "
+			      "be the same", call, (unsigned long long)from);
+}
+
 /* Make the state that of position `cycle` (<= the current one, or ahead on
  * the already-simulated run), silently. 0 or -1 (x->err). */
 static int replay_to(struct explorer *x, uint64_t cycle)
 {
 	struct ivx_err err = { 0 };
 	struct core *c = x->core;
-	if (cycle < core_cycles(c) && xsnaps_restore_cycle(x->snaps, c, cycle, &err) < 0)
-		return explorer_error(x, "%s", err.msg);
+	if (cycle < core_cycles(c)) {
+		if (replays_host_changes(x, xsnaps_find_cycle(x->snaps, cycle)))
+			return refuse_going_back(x);
+		if (xsnaps_restore_cycle(x->snaps, c, cycle, &err) < 0)
+			return explorer_error(x, "%s", err.msg);
+	}
 	xbreaks_set_mode(x->breaks, XB_OFF);
 	int rc = core_run_to_cycle(c, cycle, &err);
 	xbreaks_set_mode(x->breaks, XB_STOP);
@@ -480,6 +532,8 @@ int explorer_reverse_stepi(struct explorer *x, uint64_t insns)
 	uint64_t want = insns >= k ? 0 : k - insns;   /* committed count to go back to */
 	/* The latest position <= now with at most `want` committed: replay from
 	 * a snapshot with at most `want` committed until the count exceeds it. */
+	if (replays_host_changes(x, xsnaps_find_committed(x->snaps, want)))
+		return refuse_going_back(x);
 	if (xsnaps_restore_committed(x->snaps, c, want, &err) < 0)
 		return explorer_error(x, "%s", err.msg);
 	xbreaks_set_mode(x->breaks, XB_OFF);
@@ -517,6 +571,12 @@ int explorer_reverse_continue(struct explorer *x)
 		uint64_t start = xsnaps_before(x->snaps, end, &found);
 		if (!found)
 			break;
+		if (replays_host_changes(x, xsnaps_find_cycle(x->snaps, start))) {
+			/* no hit back to here, and no going further: stay put */
+			if (end != now && replay_to(x, now) < 0)
+				return -1;
+			return refuse_going_back(x);
+		}
 		if (xsnaps_restore_cycle(x->snaps, c, start, &err) < 0)
 			return explorer_error(x, "%s", err.msg);
 		if (xbreaks_attach(x->breaks, c, &err) < 0)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "core/core.h"
+#include "guest/guest.h"
 #include "explorer_snap.h"
 
 struct snap {
@@ -170,20 +171,47 @@ static int restore_index(struct xsnaps *s, struct core *c, int i, struct ivx_err
 	return core_snapshot_restore(c, s->v[i].s, err);
 }
 
-int xsnaps_restore_cycle(struct xsnaps *s, struct core *c, uint64_t cycle, struct ivx_err *err)
+/* The latest snapshot at or before cycle (by_committed 0) or with at most
+ * that many committed (1); -1 if none. */
+static int find(const struct xsnaps *s, uint64_t at, int by_committed)
 {
 	int i = s->count - 1;
-	while (i >= 0 && s->v[i].cycle > cycle)
+	while (i >= 0 && (by_committed ? s->v[i].committed : s->v[i].cycle) > at)
 		i--;
-	return restore_index(s, c, i, err);
+	return i;
+}
+
+int xsnaps_restore_cycle(struct xsnaps *s, struct core *c, uint64_t cycle, struct ivx_err *err)
+{
+	return restore_index(s, c, find(s, cycle, 0), err);
 }
 
 int xsnaps_restore_committed(struct xsnaps *s, struct core *c, uint64_t committed, struct ivx_err *err)
 {
-	int i = s->count - 1;
-	while (i >= 0 && s->v[i].committed > committed)
-		i--;
-	return restore_index(s, c, i, err);
+	return restore_index(s, c, find(s, committed, 1), err);
+}
+
+const struct core_snapshot *xsnaps_find_cycle(const struct xsnaps *s, uint64_t cycle)
+{
+	int i = find(s, cycle, 0);
+	return i < 0 ? NULL : s->v[i].s;
+}
+
+const struct core_snapshot *xsnaps_find_committed(const struct xsnaps *s, uint64_t committed)
+{
+	int i = find(s, committed, 1);
+	return i < 0 ? NULL : s->v[i].s;
+}
+
+uint64_t xsnaps_first_with_changes(const struct xsnaps *s, uint64_t changes, int *found)
+{
+	for (int i = 0; i < s->count; i++)
+		if (guest_host_changes(core_snapshot_guest(s->v[i].s), NULL) == changes) {
+			*found = 1;
+			return s->v[i].cycle;
+		}
+	*found = 0;
+	return 0;
 }
 
 uint64_t xsnaps_before(const struct xsnaps *s, uint64_t cycle, int *found)

@@ -47,6 +47,15 @@ int xsnaps_take(struct xsnaps *s, struct core *c, struct ivx_err *err);
 int xsnaps_restore_cycle(struct xsnaps *s, struct core *c, uint64_t cycle, struct ivx_err *err);
 int xsnaps_restore_committed(struct xsnaps *s, struct core *c, uint64_t committed, struct ivx_err *err);
 
+/* The snapshot xsnaps_restore_cycle / _committed would restore (NULL if
+ * none), to look at before restoring it. */
+const struct core_snapshot *xsnaps_find_cycle(const struct xsnaps *s, uint64_t cycle);
+const struct core_snapshot *xsnaps_find_committed(const struct xsnaps *s, uint64_t committed);
+
+/* The cycle of the oldest snapshot whose guest made `changes` host
+ * directory changes (guest_host_changes); *found = 0 if none. */
+uint64_t xsnaps_first_with_changes(const struct xsnaps *s, uint64_t changes, int *found);
+
 /* The cycle of the latest snapshot strictly before `cycle`, for walking
  * back window by window; 0 and *found = 0 when there is none. */
 uint64_t xsnaps_before(const struct xsnaps *s, uint64_t cycle, int *found);

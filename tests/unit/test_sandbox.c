@@ -171,7 +171,7 @@ static void escapes(int walk)
 	assert_int_equal(try_open(sb, "/data/sub/b.txt", 0), 0);
 	assert_int_equal(try_open(sb, "/data/sub/../a.txt", 0), 0);
 	/* outside every grant */
-	assert_int_equal(try_open(sb, "/", G_DIRECTORY), -ENOENT);
+	assert_int_equal(try_open(sb, "/", G_DIRECTORY), -EACCES);      /* above a grant: exists, closed */
 	assert_int_equal(try_open(sb, "/etc/passwd", 0), -ENOENT);
 	assert_int_equal(try_open(sb, "/data/../secret", 0), -ENOENT);
 	assert_int_equal(try_open(sb, "../../../secret", 0), -ENOENT);
@@ -201,7 +201,7 @@ static void escapes(int walk)
 	char many[SANDBOX_PATH_MAX - 100] = "/data";
 	while (strlen(many) + 3 < sizeof many - 20)
 		strcat(many, "/..");                  /* cleans to "/": a directory, outside */
-	assert_int_equal(try_open(sb, many, 0), -ENOENT);
+	assert_int_equal(try_open(sb, many, 0), -EACCES);
 	sandbox_unref(sb);
 }
 
@@ -321,6 +321,16 @@ static void directory_changes_obey_the_grant_they_land_in(void **s)
 		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/d", 0755), -EEXIST);
 		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/d", 0755), -EROFS);
 		assert_int_equal(sandbox_mkdir(sb, NULL, "/elsewhere/d", 0755), -ENOENT);
+		/* "/" and the grants' own guest paths exist, as on Linux (mkdir -p) */
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/", 0755), -EEXIST);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data", 0755), -EEXIST);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out", 0755), -EEXIST);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/dat", 0755), -ENOENT);
+		struct stat st;
+		assert_int_equal(sandbox_stat_above(sb, NULL, "/", &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+		assert_int_equal(sandbox_stat_above(sb, NULL, "/data", &st), -ENOENT);   /* a grant: the host's */
+		assert_int_equal(sandbox_stat_above(sb, NULL, "/dat", &st), -ENOENT);
 		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/d", NULL, "/data/out/e", 0), 0);
 		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/e", NULL, "/data/e", 0), -EROFS);
 		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/e", NULL, "/data/out/../../secret", 0), -ENOENT);
@@ -362,6 +372,123 @@ static void directory_changes_obey_the_grant_they_land_in(void **s)
 	assert_int_equal(access(p, F_OK), 0);
 	snprintf(p, sizeof p, "%s/in/e", root);
 	assert_int_equal(access(p, F_OK), -1);
+}
+
+/* The mode of a file or directory the sandbox creates on the host (host
+ * path rel under root). */
+static unsigned host_mode(const char *rel)
+{
+	char p[512];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	assert_int_equal(lstat(p, &st), 0);
+	return st.st_mode & 07777;
+}
+
+static void nothing_created_is_set_id_or_sticky(void **s)
+{
+	for (int walk = 0; walk < 2; walk++) {
+		struct sandbox *sb = make(walk);
+		assert_true(sandbox_open(sb, NULL, "/data/out/suid", G_WRONLY | G_CREAT, 06755) >= 0);
+		assert_int_equal(host_mode("out/suid") & 07000, 0);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/sticky", 07777), 0);
+		assert_int_equal(host_mode("out/sticky") & 07000, 0);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/suid", 0), 0);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/sticky", 1), 0);
+		sandbox_unref(sb);
+	}
+}
+
+/* With root/anc granted rw and root/anc/p/inner read-only, moving p (or
+ * anything holding inner) would let the guest refill the host path of the
+ * read-only grant with its own files: every directory that holds a grant
+ * is as immovable as the grant itself. */
+static void a_directory_holding_a_grant_cannot_be_moved_or_removed(void **s)
+{
+	char p[512], cmd[1600];
+	snprintf(p, sizeof p, "%s/anc/p/inner", root);
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s' '%s/anc/other' '%s/anc/loose'", p, root, root);
+	assert_int_equal(system(cmd), 0);
+	put_file("anc/p/inner/i", "i\n");
+	for (int walk = 0; walk < 2; walk++) {
+		char outer[512];
+		snprintf(outer, sizeof outer, "%s/anc", root);
+		struct sandbox_grant g[] = { { outer, "/a", 1 }, { p, "/a/p/inner", 0 } };
+		struct ivx_err err = { 0 };
+		struct sandbox *sb = sandbox_new(g, 2, walk, &err);
+		assert_non_null(sb);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/p", NULL, "/a/q", 0), -EBUSY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/other", NULL, "/a/p", 2 /* RENAME_EXCHANGE */), -EBUSY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/p", NULL, "/a/other", 2), -EBUSY);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/a/p", 1), -EBUSY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/p/inner", NULL, "/a/q", 0), -EBUSY);
+		/* a directory holding none moves as usual */
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/loose", NULL, "/a/loose2", 0), 0);
+		assert_int_equal(sandbox_rename(sb, NULL, "/a/loose2", NULL, "/a/loose", 0), 0);
+		sandbox_unref(sb);
+	}
+	snprintf(p, sizeof p, "%s/anc/p/inner/i", root);
+	assert_int_equal(access(p, F_OK), 0);
+}
+
+/* Cleaning drops a trailing "/", but Linux reads it as "a directory":
+ * a call naming a file "f/" must not act on the file. */
+static void a_trailing_slash_asks_for_a_directory(void **s)
+{
+	put_file("out/f", "f\n");
+	char p[512];
+	snprintf(p, sizeof p, "%s/out/dd", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	link_at("dd", "out/ld");
+	for (int walk = 0; walk < 2; walk++) {
+		struct sandbox *sb = make(walk);
+		struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/f/", 0), -ENOTDIR);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/dd/", 0), -EISDIR);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/ld/", 0), -ENOTDIR);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/f/", NULL, "/data/out/z", 0), -ENOTDIR);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/f", NULL, "/data/out/nodir/", 0), -ENOTDIR);
+		assert_int_equal(sandbox_chmod(sb, NULL, "/data/out/f/", 0600), -ENOTDIR);
+		assert_int_equal(sandbox_utimens(sb, NULL, "/data/out/f/", ts, 0), -ENOTDIR);
+		assert_int_equal(sandbox_chown(sb, NULL, "/data/out/f/", getuid(), UINT32_MAX, 0), -ENOTDIR);
+		assert_int_equal(sandbox_symlink(sb, "t", NULL, "/data/out/new/"), -ENOENT);
+		assert_int_equal(sandbox_link(sb, NULL, "/data/out/f", NULL, "/data/out/new/", 0), -ENOENT);
+		assert_int_equal(sandbox_link(sb, NULL, "/data/out/f/", NULL, "/data/out/new", 0), -ENOTDIR);
+		assert_int_equal(try_open(sb, "/data/out/f/", 0), -ENOTDIR);
+		assert_int_equal(try_open(sb, "/data/out/f/.", 0), -ENOTDIR);
+		assert_int_equal(try_open(sb, "/data/out/f/", G_WRONLY), -ENOTDIR);      /* truncate("f/") */
+		assert_int_equal(try_open(sb, "/data/out/new/", G_WRONLY | G_CREAT), -EISDIR);
+		assert_int_equal(try_open(sb, "/data/out/dd/", 0), 0);
+		assert_int_equal(sandbox_open_path(sb, NULL, "/data/out/f/", 1), -ENOTDIR);
+		/* "." and ".." name no entry: nothing is removed, renamed or made */
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/dd/.", 1), -EINVAL);
+		assert_int_equal(sandbox_unlink(sb, NULL, "/data/out/dd/..", 1), -ENOTEMPTY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/dd/.", NULL, "/data/out/z", 0), -EBUSY);
+		assert_int_equal(sandbox_rename(sb, NULL, "/data/out/f", NULL, "/data/out/dd/.", 0), -EBUSY);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/new/.", 0755), -ENOENT);
+		assert_int_equal(sandbox_mkdir(sb, NULL, "/data/out/dd/.", 0755), -EEXIST);
+		if (!walk) {
+			/* lstat("ld/") is the directory's, not the link's */
+			int fd = sandbox_open_path(sb, NULL, "/data/out/ld/", 1);
+			struct stat st;
+			assert_true(fd >= 0);
+			assert_int_equal(fstat(fd, &st), 0);
+			assert_true(S_ISDIR(st.st_mode));
+			close(fd);
+			assert_int_equal(sandbox_chmod(sb, NULL, "/data/out/ld/", 0700), 0);
+		}
+		sandbox_unref(sb);
+	}
+	assert_int_equal(host_mode("out/f"), 0644);
+	snprintf(p, sizeof p, "%s/out/nodir", root);
+	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof p, "%s/out/new", root);
+	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof p, "%s/out/dd", root);
+	assert_int_equal(access(p, F_OK), 0);
+	char cmd[1600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s/out/f' '%s/out/dd' '%s/out/ld'", root, root, root);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void the_same_file_opened_twice_shares_one_host_descriptor(void **s)
@@ -415,6 +542,9 @@ int main(void)
 		cmocka_unit_test(a_nested_grant_rules_its_subtree_however_the_path_reaches_it),
 		cmocka_unit_test(a_fifo_is_refused_without_waiting_for_a_writer),
 		cmocka_unit_test(directory_changes_obey_the_grant_they_land_in),
+		cmocka_unit_test(nothing_created_is_set_id_or_sticky),
+		cmocka_unit_test(a_directory_holding_a_grant_cannot_be_moved_or_removed),
+		cmocka_unit_test(a_trailing_slash_asks_for_a_directory),
 		cmocka_unit_test(the_same_file_opened_twice_shares_one_host_descriptor),
 		cmocka_unit_test(host_paths_map_to_guest_paths),
 		cmocka_unit_test(a_missing_host_directory_is_a_clear_error),
