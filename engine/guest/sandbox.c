@@ -899,17 +899,26 @@ int sandbox_unlink(struct sandbox *s, const char *dir, const char *path, int rmd
 	return rc;
 }
 
+/* Both names of a two-name call (rename, link): 0 with both landed, or
+ * an error with neither open. */
+static int land_pair(struct sandbox *s, const char *odir, const char *opath, int follow_old, const char *ndir,
+		     const char *npath, struct landing *from, struct landing *to)
+{
+	int rc = land(s, odir, opath, follow_old, from);
+	if (rc < 0)
+		return rc;
+	if ((rc = land(s, ndir, npath, 0, to)) < 0)
+		close(from->dirfd);
+	return rc;
+}
+
 int sandbox_rename(struct sandbox *s, const char *odir, const char *opath, const char *ndir, const char *npath,
 		   unsigned flags)
 {
 	struct landing from, to;
-	int rc = land(s, odir, opath, 0, &from);
+	int rc = land_pair(s, odir, opath, 0, ndir, npath, &from, &to);
 	if (rc < 0)
 		return rc;
-	if ((rc = land(s, ndir, npath, 0, &to)) < 0) {
-		close(from.dirfd);
-		return rc;
-	}
 	struct stat st;
 	int exchange = (flags & RENAME_EXCHANGE) != 0;
 	if (from.dots || to.dots)
@@ -952,13 +961,9 @@ int sandbox_link(struct sandbox *s, const char *odir, const char *opath, const c
 		 int follow)
 {
 	struct landing from, to;
-	int rc = land(s, odir, opath, follow || ends_as_dir(opath), &from);
+	int rc = land_pair(s, odir, opath, follow || ends_as_dir(opath), ndir, npath, &from, &to);
 	if (rc < 0)
 		return rc;
-	if ((rc = land(s, ndir, npath, 0, &to)) < 0) {
-		close(from.dirfd);
-		return rc;
-	}
 	if (from.slash)                      /* the old name is then a directory, or ENOTDIR */
 		rc = entry_is_dir(&from) ? -EPERM : -ENOTDIR;
 	else if ((rc = slash_entry(&to, 1)) < 0)
