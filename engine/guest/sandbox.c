@@ -824,18 +824,28 @@ static int may_change_entry(const struct sandbox *s, const struct landing *l)
 	return l->g->rw ? 0 : -EROFS;
 }
 
-/* The grant a change to the file at l's last component obeys: a granted
- * directory's own, else its directory's. The file must exist: -errno. */
-static int landed_file(const struct sandbox *s, const struct landing *l, struct stat *st, const struct grant **g)
+/* Land on an existing file whose times, mode or owner a call changes:
+ * 0 with l open (the caller closes it) and st its status, or an error with
+ * nothing open. The grant the change obeys is a granted directory's own,
+ * else its directory's: a read-only one is EROFS. */
+static int land_file_to_change(struct sandbox *s, const char *dir, const char *path, int follow,
+			       struct landing *l, struct stat *st)
 {
+	int rc = land(s, dir, path, follow, l);
+	if (rc < 0)
+		return rc;
+	const struct grant *g = l->g;
 	if (fstatat(l->dirfd, l->name, st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
-	if (l->slash && !S_ISDIR(st->st_mode))
-		return -ENOTDIR;                 /* "file/" (a symlink was followed to get here) */
-	*g = l->g;
-	if (S_ISDIR(st->st_mode) && grant_of(s, st))
-		*g = grant_of(s, st);
-	return 0;
+		rc = -errno;
+	else if (l->slash && !S_ISDIR(st->st_mode))
+		rc = -ENOTDIR;                   /* "file/" (a symlink was followed to get here) */
+	else if (S_ISDIR(st->st_mode) && grant_of(s, st))
+		g = grant_of(s, st);
+	if (rc == 0 && !g->rw)
+		rc = -EROFS;
+	if (rc < 0)
+		close(l->dirfd);
+	return rc;
 }
 
 int sandbox_stat_above(const struct sandbox *s, const char *dir, const char *path, struct stat *st)
@@ -985,16 +995,11 @@ int sandbox_utimens(struct sandbox *s, const char *dir, const char *path, const 
 {
 	struct landing l;
 	struct stat st;
-	const struct grant *g;
-	int rc = land(s, dir, path, follow || ends_as_dir(path), &l);
+	int rc = land_file_to_change(s, dir, path, follow || ends_as_dir(path), &l, &st);
 	if (rc < 0)
 		return rc;
-	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
-		if (!g->rw)
-			rc = -EROFS;
-		else if (utimensat(l.dirfd, l.name, ts, AT_SYMLINK_NOFOLLOW) < 0)
-			rc = -errno;
-	}
+	if (utimensat(l.dirfd, l.name, ts, AT_SYMLINK_NOFOLLOW) < 0)
+		rc = -errno;
 	close(l.dirfd);
 	return rc;
 }
@@ -1008,17 +1013,12 @@ int sandbox_chmod(struct sandbox *s, const char *dir, const char *path, int mode
 {
 	struct landing l;
 	struct stat st;
-	const struct grant *g;
-	int rc = land(s, dir, path, 1, &l);
+	int rc = land_file_to_change(s, dir, path, 1, &l, &st);
 	if (rc < 0)
 		return rc;
-	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
-		if (!g->rw)
-			rc = -EROFS;
-		/* NOFOLLOW: what locate found is what changes, even if swapped since */
-		else if (fchmodat(l.dirfd, l.name, (mode_t)mode, AT_SYMLINK_NOFOLLOW) < 0)
-			rc = -errno;
-	}
+	/* NOFOLLOW: what locate found is what changes, even if swapped since */
+	if (fchmodat(l.dirfd, l.name, (mode_t)mode, AT_SYMLINK_NOFOLLOW) < 0)
+		rc = -errno;
 	close(l.dirfd);
 	return rc;
 }
@@ -1027,16 +1027,11 @@ int sandbox_chown(struct sandbox *s, const char *dir, const char *path, uint32_t
 {
 	struct landing l;
 	struct stat st;
-	const struct grant *g;
-	int rc = land(s, dir, path, follow || ends_as_dir(path), &l);
+	int rc = land_file_to_change(s, dir, path, follow || ends_as_dir(path), &l, &st);
 	if (rc < 0)
 		return rc;
-	if ((rc = landed_file(s, &l, &st, &g)) == 0) {
-		if (!g->rw)
-			rc = -EROFS;
-		else if ((uid != UINT32_MAX && uid != st.st_uid) || (gid != UINT32_MAX && gid != st.st_gid))
-			rc = -EPERM;       /* files are never given away; keeping the owner is a no-op */
-	}
+	if ((uid != UINT32_MAX && uid != st.st_uid) || (gid != UINT32_MAX && gid != st.st_gid))
+		rc = -EPERM;       /* files are never given away; keeping the owner is a no-op */
 	close(l.dirfd);
 	return rc;
 }

@@ -42,6 +42,13 @@ static void put_file(const char *rel, const char *text)
 	fclose(f);
 }
 
+static void make_dir(const char *rel)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	mkdir(p, 0755);
+}
+
 static void link_at(const char *target, const char *rel)
 {
 	char p[512];
@@ -53,13 +60,9 @@ static int setup(void **state)
 {
 	snprintf(root, sizeof root, "/tmp/ivx-sandbox-XXXXXX");
 	assert_non_null(mkdtemp(root));
-	char p[512];
-	snprintf(p, sizeof p, "%s/in", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof p, "%s/in/sub", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof p, "%s/out", root);
-	mkdir(p, 0755);
+	make_dir("in");
+	make_dir("in/sub");
+	make_dir("out");
 	put_file("secret", "s\n");
 	put_file("in/a.txt", "a\n");
 	put_file("in/sub/b.txt", "b\n");
@@ -253,10 +256,8 @@ static struct sandbox *make_nested(int walk, int outer_rw)
 static void a_nested_grant_rules_its_subtree_however_the_path_reaches_it(void **s)
 {
 	char p[512];
-	snprintf(p, sizeof p, "%s/nest", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof p, "%s/nest/sub", root);
-	mkdir(p, 0755);
+	make_dir("nest");
+	make_dir("nest/sub");
 	put_file("nest/sub/prot", "p\n");
 	link_at("sub", "nest/sublink");
 	link_at("sub/prot", "nest/protlink");
