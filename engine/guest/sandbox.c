@@ -597,6 +597,18 @@ static int above_grant(const struct sandbox *s, const char *p)
 	return 0;
 }
 
+/* lookup, telling apart the directories that hold grants ("/" and the
+ * grants' ancestors: they exist, but are no host directory): LOOKUP_ABOVE */
+#define LOOKUP_ABOVE 1
+static int lookup_or_above(const struct sandbox *s, const char *dir, const char *path, char *buf, size_t bufsz,
+			   const char **rest, const struct grant **g)
+{
+	if (!s)
+		return -ENOENT;
+	int rc = lookup(s, dir, path, buf, bufsz, rest, g);
+	return rc == -ENOENT && path[0] && above_grant(s, buf) ? LOOKUP_ABOVE : rc;
+}
+
 int sandbox_set_cwd(struct sandbox *s, const char *guest_dir)
 {
 	char clean[SANDBOX_PATH_MAX];
@@ -627,10 +639,8 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 	const char *rest;
 	const struct grant *g;
 	char clean[SANDBOX_PATH_MAX];
-	if (!s)
-		return -ENOENT;
-	int rc = lookup(s, dir, guest_path, clean, sizeof clean, &rest, &g);
-	if (rc == -ENOENT && guest_path[0] && above_grant(s, clean))
+	int rc = lookup_or_above(s, dir, guest_path, clean, sizeof clean, &rest, &g);
+	if (rc == LOOKUP_ABOVE)
 		return -EACCES;          /* it exists (sandbox_stat_above) but is no host directory */
 	if (rc < 0)
 		return rc;
@@ -853,7 +863,7 @@ int sandbox_stat_above(const struct sandbox *s, const char *dir, const char *pat
 	const char *rest;
 	const struct grant *g;
 	char clean[SANDBOX_PATH_MAX];
-	if (!s || lookup(s, dir, path, clean, sizeof clean, &rest, &g) != -ENOENT || !path[0] || !above_grant(s, clean))
+	if (lookup_or_above(s, dir, path, clean, sizeof clean, &rest, &g) != LOOKUP_ABOVE)
 		return -ENOENT;
 	memset(st, 0, sizeof *st);
 	st->st_mode = S_IFDIR | 0555;
@@ -874,10 +884,8 @@ int sandbox_mkdir(struct sandbox *s, const char *dir, const char *path, int mode
 	const char *rest;
 	const struct grant *g;
 	char clean[SANDBOX_PATH_MAX];
-	if (!s)
-		return -ENOENT;
-	int rc = lookup(s, dir, path, clean, sizeof clean, &rest, &g);
-	if (rc == -ENOENT && path[0] && above_grant(s, clean))
+	int rc = lookup_or_above(s, dir, path, clean, sizeof clean, &rest, &g);
+	if (rc == LOOKUP_ABOVE)
 		return -EEXIST;                      /* what `mkdir -p /abs/path` skips */
 	if (rc < 0 || (rc = locate(s, g, rest, 0, &l)) < 0)
 		return rc;
