@@ -220,6 +220,14 @@ struct sandbox *sandbox_new(const struct sandbox_grant *grants, int n, int force
 			return NULL;
 		}
 		g->guest_len = strlen(g->guest);
+		/* (the first would win silently, and the user meant both) */
+		for (int j = 0; j < s->n_grants - 1; j++)
+			if (!strcmp(s->grants[j].guest, g->guest)) {
+				ivx_error(err, IVX_EUSAGE, "--dir %s and --dir %s: both at guest path %s",
+					  grants[j].host, grants[i].host, g->guest);
+				sandbox_unref(s);
+				return NULL;
+			}
 	}
 	return s;
 }

@@ -532,6 +532,15 @@ static void a_missing_host_directory_is_a_clear_error(void **s)
 	sandbox_unref(NULL);
 }
 
+static void two_grants_at_one_guest_path_are_refused(void **s)
+{
+	struct sandbox_grant g[2] = { { "/tmp", "/data", 0 }, { "/", "/data/", 1 } };
+	struct ivx_err err = { 0 };
+	assert_null(sandbox_new(g, 2, 0, &err));
+	assert_int_equal(err.code, IVX_EUSAGE);
+	assert_non_null(strstr(err.msg, "both at guest path /data"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +558,7 @@ int main(void)
 		cmocka_unit_test(the_same_file_opened_twice_shares_one_host_descriptor),
 		cmocka_unit_test(host_paths_map_to_guest_paths),
 		cmocka_unit_test(a_missing_host_directory_is_a_clear_error),
+		cmocka_unit_test(two_grants_at_one_guest_path_are_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
