@@ -235,7 +235,8 @@ st=$?
     bad "Ctrl-C of --job: status $st, left in TMPDIR: $(ls -A "$tmp/td")"
 
 # a relative TMPDIR and a program's cwd: the job still runs, and leaves
-# nothing in the cwd; a failed job's error is its error, not a statistic
+# nothing in the cwd; a failed job's error is its error, not a statistic;
+# the line's argv names the program as the job ran it
 mkdir -p "$tmp/rel/sub"
 cp data/bin/workloads/crc "$tmp/rel/crc"
 cat >"$tmp/rel/t.spec" <<EOF
@@ -257,6 +258,9 @@ import json, sys
 a, b = [json.loads(l) for l in open(sys.argv[1])]
 assert a["status"] == "ok", a
 assert b["status"] == "failed" and b["error"] == "the program exited with status 2", b.get("error")
+# the line re-runs from its cwd: the program the sweep resolved is absolute
+assert a["cwd"] == "sub" and a["argv"][-1].startswith("/") and a["argv"][-1].endswith("/rel/crc"), a["argv"]
+assert b["argv"][-3] == "crc", b["argv"]
 PY
 
 # no shell in the way: a spec path with blanks and quotes, an argument with

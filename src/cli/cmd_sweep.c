@@ -75,6 +75,16 @@ static char *absolute(const char *path)
 	return p;
 }
 
+/* In the program's cwd, the paths the sweep resolves against its own
+ * directory (the program, --config) are shown absolute, as the job runs
+ * them: av[k] made absolute, or NULL when it is shown as it is. */
+static char *resolved_word(const struct sweep_value *prog, const char **av, int k)
+{
+	if (!prog->cwd || !(av[k] == prog->path || (k > 0 && !strcmp(av[k - 1], "--config"))))
+		return NULL;
+	return absolute(av[k]);
+}
+
 /* A word for a POSIX shell: single-quoted, a ' inside as '\''. */
 static void shell_quote(FILE *f, const char *s)
 {
@@ -319,15 +329,9 @@ static int do_list(const struct sweep_spec *s)
 			fputs(" && ", stdout);
 		}
 		fputs("ivx", stdout);
-		int prog_at = 0;
-		while (av[prog_at] != prog->path)
-			prog_at++;
 		for (int k = 0; av[k]; k++) {
 			fputc(' ', stdout);
-			/* in the program's cwd, the paths the sweep resolves are shown
-			 * absolute, as the job runs them */
-			char *abs = prog->cwd && (k == prog_at || (k > 0 && !strcmp(av[k - 1], "--config"))) ?
-					    absolute(av[k]) : NULL;
+			char *abs = resolved_word(prog, av, k);
 			shell_quote(stdout, abs ? abs : av[k]);
 			free(abs);
 		}
@@ -497,7 +501,9 @@ static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
 		const char **list = sweep_spec_argv(s, i, NULL, NULL);   /* without the temporary --json */
 		for (int k = 0; list && list[k]; k++) {
 			fputs(k ? "," : "", f);
-			outfile_json_string(f, list[k]);
+			char *abs = resolved_word(prog, list, k);   /* (re-runnable from cwd) */
+			outfile_json_string(f, abs ? abs : list[k]);
+			free(abs);
 		}
 		free(list);
 		fputc(']', f);
