@@ -379,6 +379,7 @@ check_spec 3 "a dimension named 'program' already exists" "$(printf '[program]\n
 check_spec 1 "'path =' before any \[section\]" "$(printf 'path = x\n')"
 check_spec 3 'expected `key = value` or a \[section\]' "$(printf '[program]\npath = x\njust words\n')"
 check_spec 5 "\[axis a\]: 'one' is listed twice" "$(printf '[program]\npath = x\n[axis a]\none =\none = --ref-fu\n')"
+check_spec 2 "'--jobs' is an option of cpistack and refstack, not of 'run'" "$(printf '[sweep]\noptions = --jobs 2\ncommand = run cpistack\n[program]\npath = x\n')"
 printf '# nothing\n' >"$tmp/empty.spec"
 "$IVX" sweep --list "$tmp/empty.spec" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ] && grep -q "^ivx: $tmp/empty.spec: no \[program\] section" "$tmp/err"; then ok; else bad "empty spec: $(cat "$tmp/err")"; fi

@@ -39,6 +39,7 @@ struct reader {
 	char *config_file;            /* [config]: file = */
 	int n_cfg_o;                  /* [config]: o = lines, as "-o" "K=V" pairs */
 	char **cfg_o;
+	int jobs_line;                /* the first option line with --jobs, 0 if none */
 	int commands_line;            /* where `command =` was, 0 if not given */
 	char **commands;
 	int n_commands;
@@ -175,7 +176,9 @@ static int words_at(struct reader *r, int line, const char *value, char ***w)
 static int options_at(struct reader *r, int line, const char *value, char ***w)
 {
 	int n = words_at(r, line, value, w);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		if (!r->jobs_line && (!strcmp((*w)[i], "--jobs") || !strncmp((*w)[i], "--jobs=", 7)))
+			r->jobs_line = line;
 		for (size_t k = 0; k < sizeof reserved_options / sizeof reserved_options[0]; k++) {
 			/* (and its --json=FILE form, which each job would refuse) */
 			size_t len = strlen(reserved_options[k]);
@@ -187,6 +190,7 @@ static int options_at(struct reader *r, int line, const char *value, char ***w)
 				return -1;
 			}
 		}
+	}
 	return n;
 }
 
@@ -653,6 +657,10 @@ static void finish(struct reader *r, int last_line)
 		for (int k = 0; k < i; k++)
 			if (!strcmp(d->v[k].label, v->label))
 				failf(r, r->commands_line, "command '%s' is listed twice", v->label);
+		/* (every run job would fail on it; the sweep gives the others --jobs 1) */
+		if (r->jobs_line && !strcmp(v->label, "run"))
+			failf(r, r->jobs_line, "'--jobs' is an option of cpistack and refstack, not of 'run', which this "
+					       "sweep also runs (leave it out, or sweep 'run' in a spec of its own)");
 	}
 	for (int k = 0; k < s->n_dims; k++)   /* unique labels among programs and configs */
 		if (s->dims[k].kind == SWEEP_PROGRAM || s->dims[k].kind == SWEEP_CONFIG)
