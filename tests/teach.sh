@@ -68,7 +68,7 @@ script 0 "Catchpoint 1 (l2d ends if latency > 300) held for none of the 72 l2d e
     "catch l2d if latency > 300" "continue"
 script 0 "Catchpoint 1 (l2d ended after 291 cycles)" "catch l2d if latency > 261" "continue"
 # ... but one whose ignore count skipped the hits held: it must not say "none"
-script 0 "breakpoint already hit 72 times" "catch l2d if latency > 200" "ignore 1 100" "continue" "info breakpoints"
+script 0 "catchpoint already hit 72 times" "catch l2d if latency > 200" "ignore 1 100" "continue" "info breakpoints"
 if grep -qF "held for none" "$tmp/out"; then
     bad "an ignored catchpoint that held said it held for none"
 else

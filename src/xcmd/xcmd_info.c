@@ -36,17 +36,17 @@ static int info_breakpoints(struct explorer *x, int argc, char **argv, const cha
 			explorer_printf(x, "Num     Type           Disp Enb What\n");
 		char d[128];
 		xbreaks_describe(bp, d, sizeof d);
-		explorer_printf(x, "%-7d %-14s %-4s %-3s %s\n", bp->num,
-				bp->type == XBP_CATCH ? "catchpoint" : "breakpoint",
-				bp->temp ? "del" : "keep", bp->enabled ? "y" : "n", d);
+		const char *type = bp->type == XBP_CATCH ? "catchpoint" : "breakpoint";
+		explorer_printf(x, "%-7d %-14s %-4s %-3s %s\n", bp->num, type, bp->temp ? "del" : "keep",
+				bp->enabled ? "y" : "n", d);
 		if (bp->cond)
 			explorer_printf(x, "\tstop only if %s\n", xexpr_text(bp->cond));
 		if (bp->hits)
-			explorer_printf(x, "\tbreakpoint already hit %llu time%s\n",
+			explorer_printf(x, "\t%s already hit %llu time%s\n", type,
 					(unsigned long long)bp->hits, bp->hits == 1 ? "" : "s");
 		if (bp->ignore)
-			explorer_printf(x, "\tWill ignore next %llu crossings of breakpoint.\n",
-					(unsigned long long)bp->ignore);
+			explorer_printf(x, "\tWill ignore next %llu crossings of %s.\n",
+					(unsigned long long)bp->ignore, type);
 	}
 	if (!shown)
 		explorer_printf(x, "No breakpoints or catchpoints.\n");
