@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "core/core.h"
@@ -355,7 +356,7 @@ static void set_flt(struct xval *v, double d)
 {
 	v->is_str = 0;
 	v->is_float = 1;
-	v->fnum = d;
+	v->fnum = d != d ? NAN : d;   /* (x86's 0.0 / 0 has its sign bit set: shown "nan", not "-nan") */
 	v->num = d != d ? 0 : d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
 	v->str[0] = 0;
 }
@@ -489,13 +490,7 @@ static int eval(const struct xexpr *e, int k, const struct xexpr_env *env, struc
 		case '+': set_flt(out, fx + fy); return 0;
 		case '-': set_flt(out, fx - fy); return 0;
 		case '*': set_flt(out, fx * fy); return 0;
-		case '/':
-			if (fy == 0) {
-				snprintf(err, n, "division by zero");
-				return -1;
-			}
-			set_flt(out, fx / fy);
-			return 0;
+		case '/': set_flt(out, fx / fy); return 0;   /* (IEEE: inf or nan by zero, as in C and gdb) */
 		case OP_EQ: set_num(out, fx == fy); return 0;
 		case OP_NE: set_num(out, fx != fy); return 0;
 		case '<': set_num(out, fx < fy); return 0;

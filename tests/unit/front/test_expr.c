@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -283,6 +284,11 @@ static void test_eval_errors(void **state)
 	struct explorer *x = *state;
 	eval_fails(x, "7 / 0", "division by zero");
 	eval_fails(x, "7 % (1 - 1)", "division by zero");
+	/* a decimal division is C's (and gdb's): infinite, not an error */
+	struct xval v = eval_ok(x, "1.0 / 0");
+	assert_true(v.is_float && isinf(v.fnum) && v.fnum > 0);
+	v = eval_ok(x, "-2 / (0 * 1.0)");
+	assert_true(v.is_float && isinf(v.fnum) && v.fnum < 0);
 	eval_fails(x, "*0", "cannot access memory at address 0x0");
 	eval_fails(x, "-\"a\"", "operator '-' needs a number");
 	eval_fails(x, "sym < \"a\"", "strings can only be compared with == and !=");
