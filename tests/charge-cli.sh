@@ -43,6 +43,10 @@ script "$K3" 1 "expected" "info events 0"
 # the last stop's event by default; an interval stands for the miss that ended it
 script "$K3" 0 "true cost: 254 cycles" "catch l2d if sym == \"loop\"" "continue" "tcatch interval" "continue" \
     "info cost"
+# an event a few instructions before the program's end: the end is what
+# both runs reach, and the message says so (no instruction that never commits)
+script "$K3" 0 "true cost: 12 cycles (from the state at cycle 17843, the program ends at cycle 18115 with the event" \
+    "continue" "info cost 6"
 # the last catch's event after stepping past its end (it was in progress
 # at the stop)
 script "$K3" 0 "last catch: l2d at cycle" "catch l2d if sym == \"loop\"" "continue" "delete" "step 400" "info cost"

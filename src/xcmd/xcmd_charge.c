@@ -193,11 +193,16 @@ int xcharge_info_cost(struct explorer *x, int argc, char **argv)
 		snprintf(which, sizeof which, "row %d:", row);
 	explorer_printf(x, "%s %s at cycle %llu, 0x%llx %s, lasted %llu cycles\n", which, xev_name(e.kind), (unsigned long long)xcycle(e.start),
 			(unsigned long long)e.pc, where, (unsigned long long)(e.end - e.start));
-	explorer_printf(x, "true cost: %lld cycles (from the state at cycle %llu, instruction %llu commits at cycle %llu "
-			"with the event and at cycle %llu without it)%s\n", (long long)r.penalty,
-			(unsigned long long)r.from_cycle, (unsigned long long)r.target,
-			(unsigned long long)r.with, (unsigned long long)r.without,
-			r.ended ? " (the program ended first)" : "");
+	if (r.ended)   /* (instruction r.target never commits: the end is what both reach) */
+		explorer_printf(x, "true cost: %lld cycles (from the state at cycle %llu, the program ends at cycle %llu "
+				"with the event and at cycle %llu without it)\n", (long long)r.penalty,
+				(unsigned long long)r.from_cycle, (unsigned long long)r.with,
+				(unsigned long long)r.without);
+	else
+		explorer_printf(x, "true cost: %lld cycles (from the state at cycle %llu, instruction %llu commits at "
+				"cycle %llu with the event and at cycle %llu without it)\n", (long long)r.penalty,
+				(unsigned long long)r.from_cycle, (unsigned long long)r.target,
+				(unsigned long long)r.with, (unsigned long long)r.without);
 	int64_t v[ACCT_METHOD_COUNT];
 	int known[ACCT_METHOD_COUNT];
 	int have = xcharge_get(x, &e, v, known) == 0;
