@@ -32,6 +32,7 @@ if command -v python3 >/dev/null 2>&1; then
     check "k3 JSON: oracle accounts for every cycle; the load owns the misses" "python3 - $tmp/k3.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+assert d['end'] == 'exit' and d['exit_code'] == 0 and d['complete'], (d['end'], d['complete'])
 ins = d['instructions']
 tot = sum(i['true_cycles'] for i in ins) + d['oracle']['unattributed_cycles']
 assert abs(tot - d['cycles']) < 1e-3 * len(ins), (tot, d['cycles'])

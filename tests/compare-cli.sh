@@ -58,6 +58,7 @@ for side in "a miss" "b nomiss"; do
 import json, sys
 c, r = json.load(open(sys.argv[1]))[sys.argv[3]], json.load(open(sys.argv[2]))
 assert c["cycles"] == r["cycles"] and c["instructions"] == r["instructions"], (c["cycles"], r["cycles"])
+assert c["end"] == r["end"] == "exit" and c["exit_code"] == 0, (c["end"], r["end"])
 for k, v in r["events"].items():
     assert c["events"][k] == v["correct"], (k, c["events"][k], v)
 PY
@@ -88,6 +89,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 a, b = d["a"], d["b"]
 assert 20000 <= a["instructions"] < 20010 and 20000 <= b["instructions"] < 20010, (a["instructions"], b["instructions"])
+assert a["end"] == b["end"] == "limit" and a["limit"] == b["limit"] == "max_insns", (a["end"], b["end"])
 assert "rob_size=32" in a["label"] and "rob_size=64" not in a["label"] and "rob_size=64" in b["label"], d
 assert a["cycles"] > b["cycles"], (a["cycles"], b["cycles"])
 PY

@@ -175,8 +175,8 @@ static void print_text(FILE *out, const struct attrib *a, const struct program *
 	}
 }
 
-static int write_json(const char *path, const struct attrib *a, const struct program *prog, const char *prog_path,
-		      const struct attrib_row *rows, size_t n, int complete)
+static int write_json(const char *path, const struct attrib *a, const struct program *prog,
+		      const struct run_options *ro, const struct attrib_row *rows, size_t n, int complete, int exit_code)
 {
 	struct outfile *o = outfile_open_cli(path);
 	if (!o)
@@ -187,7 +187,9 @@ static int write_json(const char *path, const struct attrib *a, const struct pro
 	const struct attrib_config *cfg = attrib_get_config(a);
 	uint64_t U = attrib_unit(a), all = st.cycles * U;
 	fprintf(f, "{\"program\":");
-	outfile_json_string(f, prog_path ? prog_path : program_name(prog));
+	outfile_json_string(f, ro->prog_path ? ro->prog_path : program_name(prog));
+	fputc(',', f);
+	run_options_json_end(f, ro, complete, exit_code, st.commits);
 	fprintf(f, ",\"complete\":%s,\"cycles\":%llu,\"commits\":%llu,\"unit\":%llu,\"period\":%llu,\"delta\":%llu,"
 		"\"seed\":%llu,\"samples\":%llu,\"oracle\":{\"unattributed_cycles\":%.4f,\"unattributed_units\":%llu,"
 		"\"causes\":{",
@@ -351,7 +353,7 @@ static int attrib_run(const struct run_options *o, struct attrib_flags *f)
 	}
 	print_text(stdout, a, prog, rows, n, f->top);
 	status = 0;   /* the guest exited, or the user's limit: a normal end */
-	if (f->json_path && write_json(f->json_path, a, prog, o->prog_path, rows, n, exited) < 0)
+	if (f->json_path && write_json(f->json_path, a, prog, o, rows, n, exited, exited ? guest_exit_code(g) : 0) < 0)
 		status = EXIT_OUTPUT;
 	err.msg[0] = 0;
 out:

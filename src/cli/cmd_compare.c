@@ -63,6 +63,7 @@ struct side {
 	char label[512];              /* "k3_long_dmiss miss 100 -o core.rob_size=32" */
 	/* results */
 	struct core_stats st;
+	int exited;                   /* the guest exited (with status 0), else a limit stopped it */
 	struct acct_stack stack[ACCT_METHOD_COUNT];
 	struct svg_timeline tl;
 	int have_tl;
@@ -351,6 +352,7 @@ static int side_run(struct side *s, char name, const struct compare_flags *f)
 			  s->label, guest_exit_code(g));
 		goto out;
 	}
+	s->exited = core_done(c);
 	if (!core_done(c)) {   /* (each side's own limit: a normal end) */
 		char then[64];
 		snprintf(then, sizeof then, " on side %c", name);
@@ -493,7 +495,9 @@ static void json_side(FILE *out, const struct side *s, const struct compare_flag
 		fprintf(out, "%s", i ? "," : "");
 		outfile_json_string(out, s->arg[i]);
 	}
-	fprintf(out, "],\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,\"events\":{",
+	fprintf(out, "],");
+	run_options_json_end(out, &s->o, s->exited, 0, s->st.committed);
+	fprintf(out, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,\"events\":{",
 		(unsigned long long)s->st.committed, (unsigned long long)s->st.cycles, cpi_of(&s->st));
 	for (int k = 0; k < MISS_KIND_COUNT; k++)
 		fprintf(out, "%s\"%s\":%llu", k ? "," : "", miss_kind_name(k), (unsigned long long)s->st.events_correct[k]);

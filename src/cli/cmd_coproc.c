@@ -784,14 +784,11 @@ static int coproc_main(int argc, char **argv)
 		outfile_json_string(f, cprog->name);
 		fprintf(f, ",\"workload\":");
 		outfile_json_string(f, program_name(prog));
-		fprintf(f, ",\"cycles\":%llu,\"instructions\":%llu,\"timed_from\":%llu,\"overhead_cycles\":%llu,"
-			"\"end\":\"%s\",", (unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
-			(unsigned long long)s.timed_from, (unsigned long long)overhead_cycles(&s),
-			s.exited ? "exit" : "limit");
-		if (s.exited)
-			fprintf(f, "\"exit_code\":0,");
-		else
-			fprintf(f, "\"limit\":\"%s\",", run_options_limit_key(&o, s.st.committed));
+		fprintf(f, ",\"cycles\":%llu,\"instructions\":%llu,\"timed_from\":%llu,\"overhead_cycles\":%llu,",
+			(unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
+			(unsigned long long)s.timed_from, (unsigned long long)overhead_cycles(&s));
+		run_options_json_end(f, &o, s.exited, 0, s.st.committed);   /* (another status is an error) */
+		fputc(',', f);
 		json_stats(f, &s);
 		fprintf(f, ",");
 	}

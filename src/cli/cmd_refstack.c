@@ -231,10 +231,7 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 void stackrun_json_end(FILE *f, const struct stackrun *sr)
 {
 	const struct refstack_job *real = stackrun_real(sr);
-	if (real->exited)
-		fprintf(f, "\"end\":\"exit\"");
-	else
-		fprintf(f, "\"end\":\"limit\",\"limit\":\"%s\"", run_options_limit_key(&sr->o, real->insns));
+	run_options_json_end(f, &sr->o, real->exited, real->exit_code, real->insns);
 }
 
 const char *refstack_kind(const struct stackrun *sr)

@@ -552,12 +552,11 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 		FILE *j = outfile_stream(of);
 		fprintf(j, "{\"program\":");
 		outfile_json_string(j, pname);
-		fprintf(j, ",\"profile\":\"%s\",\"cycles\":%llu,\"handler_cycles\":%llu,\"instructions\":%llu,"
-			   "\"end\":\"%s\",", f->profile, (unsigned long long)(cst.cycles - cst.handler_cycles),
-			(unsigned long long)cst.handler_cycles, (unsigned long long)cst.committed,
-			exited ? "exit" : "limit");
-		if (!exited)
-			fprintf(j, "\"limit\":\"%s\",", run_options_limit_key(o, cst.committed));
+		fprintf(j, ",\"profile\":\"%s\",\"cycles\":%llu,\"handler_cycles\":%llu,\"instructions\":%llu,",
+			f->profile, (unsigned long long)(cst.cycles - cst.handler_cycles),
+			(unsigned long long)cst.handler_cycles, (unsigned long long)cst.committed);
+		run_options_json_end(j, o, exited, exited ? guest_exit_code(g) : 0, cst.committed);
+		fputc(',', j);
 		fprintf(j, "\"runs\":[");
 		for (int i = 0; i < n; i++) {
 			fprintf(j, "%s{\"spec\":\"%s\",\"events\":%llu,\"samples\":%llu,\"messages\":%llu,"

@@ -184,6 +184,14 @@ const char *run_options_limit_key(const struct run_options *o, uint64_t committe
 	return o->max_insns && committed >= o->max_insns ? "max_insns" : "max_cycles";
 }
 
+void run_options_json_end(FILE *f, const struct run_options *o, int exited, int exit_code, uint64_t committed)
+{
+	if (exited)
+		fprintf(f, "\"end\":\"exit\",\"exit_code\":%d", exit_code);
+	else
+		fprintf(f, "\"end\":\"limit\",\"limit\":\"%s\"", run_options_limit_key(o, committed));
+}
+
 void run_options_note_limit(const struct run_options *o, uint64_t cycles, uint64_t committed, const char *then)
 {
 	cli_error("stopped after %llu cycles, %llu instructions (%s limit reached)%s", (unsigned long long)cycles,

@@ -9,6 +9,7 @@
 #define IVX_RUNOPTS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "guest/sandbox.h"
@@ -87,6 +88,10 @@ const char *run_options_limit_hit(const struct run_options *o, uint64_t committe
 /* ... as the JSON outputs' "limit" spells it ("max_insns", "max_cycles") */
 const char *run_options_limit_key(const struct run_options *o, uint64_t committed);
 void run_options_note_limit(const struct run_options *o, uint64_t cycles, uint64_t committed, const char *then);
+/* How a run ended, as the JSON outputs say it: `"end":"exit","exit_code":N`
+ * when the guest exited, else `"end":"limit","limit":"max_insns"` (or
+ * "max_cycles"); no separator around it. */
+void run_options_json_end(FILE *f, const struct run_options *o, int exited, int exit_code, uint64_t committed);
 
 struct program;
 struct guest;
