@@ -37,6 +37,8 @@ echo "hello" >"$tmp/text"
 : >"$tmp/empty"
 
 expect 2 "cannot open"            -- run --functional "$tmp/nonexistent"
+# the explorer without a terminal (stdout to a file here): what to use instead
+expect 2 "the explorer needs a terminal; use \`ivx -x SCRIPT\`" -- "$good"
 expect 2 "not an ELF"             -- run --functional "$tmp/text"
 expect 2 "not an ELF"             -- run --functional "$tmp/empty"
 expect 2 "trunc50"                -- run --functional "$tmp/trunc50"

@@ -372,7 +372,7 @@ int ui_run(struct explorer *x)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "ivx: the explorer needs a terminal; use `ivx -x SCRIPT` for batch mode\n");
-		return 1;
+		return 2;   /* (a usage mistake, as bad options are) */
 	}
 	struct screen s;
 	memset(&s, 0, sizeof s);
