@@ -60,6 +60,21 @@ static int same_event(const struct xevent *a, const struct xevent *b)
 	return a->kind == b->kind && a->id == b->id && a->start == b->start && a->pc == b->pc;
 }
 
+/* An axis label: the cycle in full while it fits between two ticks (ten
+ * columns), else in exact thousands or millions when it is a multiple
+ * of them (beyond 10^8 cycles the digits would run into the next tick). */
+static void axis_label(char *buf, size_t n, uint64_t cycle)
+{
+	if (cycle < 100000000u)
+		snprintf(buf, n, "%llu", (unsigned long long)cycle);
+	else if (cycle % 1000000u == 0)
+		snprintf(buf, n, "%lluM", (unsigned long long)(cycle / 1000000u));
+	else if (cycle % 1000u == 0)
+		snprintf(buf, n, "%lluk", (unsigned long long)(cycle / 1000u));
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)cycle);
+}
+
 static void digit(struct textbuf *tb, int x, int y, int v, int attr)
 {
 	tb_putc(tb, x, y, v ? attr : TB_DIM, v == 0 ? '.' : v < 10 ? (wchar_t)('0' + v) : '+');
@@ -123,6 +138,7 @@ static void timeline_render(struct pane *p, struct explorer *x, struct textbuf *
 		tb_puts(tb, 0, y_lanes + l, TB_DIM, lane_names[l]);
 
 	int rob_size = core_rob_size(x->core);   /* the run's configuration: the same in every cycle */
+	int label_end = -1;   /* the axis column after the last label and its blank */
 	for (int c = 0; c < cols; c++) {
 		struct column col = { 0 };
 		for (int j = 0; j < k; j++) {
@@ -157,14 +173,17 @@ static void timeline_render(struct pane *p, struct explorer *x, struct textbuf *
 		/* axis: a tick every 10 columns' worth of cycles, a label every 50 */
 		uint64_t tick = 10 * (uint64_t)k, lo = xcycle(col.lo), hi = xcycle(col.hi);
 		uint64_t m = (hi / tick) * tick;
-		if (m >= lo && m) {
+		if (m >= lo && m && c > label_end) {   /* (a long label hides the ticks it covers) */
 			int big = m % (5 * tick) == 0;
 			tb_putc(tb, xx, y_axis, TB_DIM, big ? '+' : '\'');
 			if (big) {
 				char lab[24];
-				int n = snprintf(lab, sizeof lab, "%llu", (unsigned long long)m);
-				if (c + 1 + n <= cols)
+				axis_label(lab, sizeof lab, m);
+				int n = (int)strlen(lab);
+				if (c + 1 + n <= cols) {
 					tb_puts(tb, xx + 1, y_axis, TB_DIM, lab);
+					label_end = c + n + 1;
+				}
 			}
 		}
 	}
