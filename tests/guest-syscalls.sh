@@ -1,5 +1,5 @@
 #!/bin/sh
-# guest-syscalls.sh IVX SYS_CHECK SYS_STOP SYS_COPY — system calls and the file sandbox, end
+# guest-syscalls.sh IVX SYS_CHECK SYS_STOP SYS_COPY SYS_MKDIR — system calls and the file sandbox, end
 # to end (see tests/guests/sys_check.c for the checks made inside the guest).
 #
 # Here: the guest passes every check in functional and timing mode, with
@@ -10,12 +10,14 @@
 # nothing appeared under the read-only one; bad --dir values are one-line
 # errors with status 2; the calls that end a run (tests/guests/sys_stop.c)
 # do so with one line and status 2; reverse stepping in the explorer over
-# reads and writes (tests/guests/sys_copy.c) leaves the copies exact. One
-# line per check, exit 1 on any failure.
+# reads and writes (tests/guests/sys_copy.c) leaves the copies exact;
+# `info cost` never makes or replays a change to the host's directories
+# (tests/guests/sys_mkdir.c). One line per check, exit 1 on any failure.
 ivx=$1
 prog=$2
 stop_prog=$3
 copy_prog=$4
+mkdir_prog=$5
 fails=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }
@@ -177,6 +179,36 @@ continue"; do
         fail "$what: copies differ or output repeated ($(grep -c '^copied$' "$T/copy.out") 'copied'): $(tail -2 "$T/copy.out" | tr '\n' ' ')"
     fi
 done
+
+# `info cost` runs the program twice from before the event: those runs must
+# not make a mkdir the real run has not made yet (it would then fail), and
+# one the real run has made cannot be replayed
+mkdir -p "$T/mk"
+mkdir_case() {   # mkdir_case WHAT CATCH-SCRIPT EXPECTED-MESSAGE DIRS-AFTER
+    rm -rf "$T/mk/a" "$T/mk/b"
+    printf "$2" >"$T/mk.ivx"
+    "$ivx" -x "$T/mk.ivx" --dir "$T/mk:/out:rw" "$mkdir_prog" -- /out >"$T/mk.out" 2>&1
+    if grep -qF "$3" "$T/mk.out" && [ "$(ls "$T/mk" | tr '\n' ' ')" = "$4" ]; then
+        pass "$1"
+    else
+        fail "$1: $(tail -1 "$T/mk.out"); made: $(ls "$T/mk" | tr '\n' ' ')"
+    fi
+}
+mkdir_case "info cost whose runs would reach a mkdir is refused, the mkdir not made" \
+    'catch l2d end if insns > 5500\ncontinue\ninfo cost\n' \
+    "cannot measure it: the program calls mkdirat at pc" ""
+mkdir_case "info cost of a miss before a mkdir already made is refused" \
+    'catch l2d end if insns > 5700\ncontinue\ndelete\nbreak mkdir_\ncontinue\ninfo cost\n' \
+    "the program changed the host's directories (mkdirat) before cycle" "a "
+mkdir_case "without info cost the run makes both" 'continue\n' "made (0)" "a b "
+# ivx cost's second pass starts the program again: it stops at the mkdir
+# the first pass made, instead of measuring a run that went another way
+rm -rf "$T/mk/a" "$T/mk/b"
+"$ivx" cost --event mispredict --dir "$T/mk:/out:rw" "$mkdir_prog" -- /out >/dev/null 2>"$T/mk.err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$T/mk.err")" = 1 ] && grep -q "calls mkdirat at .*(ivx cost runs the program again" "$T/mk.err" &&
+    pass "ivx cost past a mkdir of the first run: one line, status 2" ||
+    fail "ivx cost past a mkdir: status $rc, $(cat "$T/mk.err")"
 
 echo "guest-syscalls: $fails failed"
 [ "$fails" = 0 ]

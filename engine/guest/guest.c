@@ -370,6 +370,12 @@ int guest_state(const struct guest *g) { return g->state; }
 int guest_exit_code(const struct guest *g) { return g->exit_code; }
 uint64_t guest_insns(const struct guest *g) { return g->insns; }
 
+void guest_freeze_host(struct guest *g, int on)
+{
+	if (g->sandbox)
+		sandbox_freeze(g->sandbox, on);
+}
+
 uint64_t guest_host_changes(const struct guest *g, const char **last_call)
 {
 	if (last_call)

@@ -35,6 +35,10 @@ struct sandbox_grant;
  * the live guest and running on would replay calls against a host that
  * has already seen them (mkdir then fails with EEXIST). */
 uint64_t guest_host_changes(const struct guest *g, const char **last_call);
+/* While on, such a call stops the run with an error instead of being made
+ * (runs that are thrown away: the explorer's `info cost`); it also holds
+ * for the guest's snapshots, which share the granted directories. */
+void guest_freeze_host(struct guest *g, int on);
 
 /* Where the guest's writes to fd 1 and 2 go. */
 typedef void (*guest_output_fn)(void *ctx, int fd, const void *buf, size_t len);

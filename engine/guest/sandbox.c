@@ -73,6 +73,7 @@ struct sandbox {
 	struct sfile *files;
 	char cwd[SANDBOX_PATH_MAX];    /* the guest's working directory, clean */
 	char *exe;                 /* what readlink("/proc/self/exe") gives */
+	int frozen;                /* sandbox_freeze: no call may change the host's directories */
 };
 
 int sandbox_clean_path(const char *path, char *out, size_t outsz)
@@ -256,6 +257,9 @@ void sandbox_unref(struct sandbox *s)
 	ivx_free(s->exe);
 	ivx_free(s);
 }
+
+void sandbox_freeze(struct sandbox *s, int on) { s->frozen = on; }
+int sandbox_frozen(const struct sandbox *s) { return s && s->frozen; }
 
 int sandbox_grant_count(const struct sandbox *s) { return s ? s->n_grants : 0; }
 int sandbox_uses_openat2(const struct sandbox *s) { return s && !s->force_walk && !s->no_openat2; }

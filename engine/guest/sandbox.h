@@ -137,6 +137,13 @@ int sandbox_file_writable(const struct sandbox *s, int i);
  * visible, into out; -1 if no grant covers it. */
 int sandbox_guest_path(const struct sandbox *s, const char *host, char *out, size_t outsz);
 
+/* While frozen, the guest's calls that would change the host's
+ * directories (guest_host_changes' calls) stop the run instead: for runs
+ * made only to be thrown away, which must not change what the real run
+ * will find. Not part of any snapshot: the sandbox is shared. */
+void sandbox_freeze(struct sandbox *s, int on);
+int sandbox_frozen(const struct sandbox *s);
+
 int sandbox_grant_count(const struct sandbox *s);
 int sandbox_uses_openat2(const struct sandbox *s);
 

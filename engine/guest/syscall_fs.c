@@ -760,8 +760,16 @@ static const char *host_change(uint64_t nr, const uint64_t *a)
 int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
                    struct ivx_err *err, int *stop)
 {
-	int64_t r = fs_call(g, nr, a, handled, err, stop);
 	const char *name;
+	if (sandbox_frozen(g->sandbox) && (name = host_change(nr, a))) {
+		char where[200];
+		guest_describe_pc(g, g->cpu.pc, where, sizeof where);
+		g->state = GUEST_STOPPED;
+		*handled = *stop = 1;
+		return ivx_error(err, IVX_EUSAGE, "the program calls %s at %s, which would change the host's "
+				 "directories in a run made only to measure", name, where);
+	}
+	int64_t r = fs_call(g, nr, a, handled, err, stop);
 	if (*handled && !*stop && r >= 0 && (name = host_change(nr, a))) {
 		g->host_changes++;
 		g->host_change_call = name;

@@ -226,7 +226,10 @@ static int run_to(struct core *c, uint64_t committed, uint64_t *cycles, int *end
 {
 	struct ivx_err err = { 0 };
 	if (core_run(c, 0, committed, &err) < 0) {
-		cli_error("%s", err.msg);
+		/* (IVX_EUSAGE from a run: the frozen sandbox of pass 2) */
+		cli_error("%s%s", err.msg, err.code == IVX_EUSAGE ? " (ivx cost runs the program again after its first run "
+								  "made that change: give it its directory read-only, "
+								  "or a fresh copy)" : "");
 		return -1;
 	}
 	*cycles = core_cycles(c);
@@ -243,6 +246,9 @@ static int pass2(const struct program *prog, const struct run_options *o, const 
 	if (!c)
 		return -1;
 	guest_set_output(g, cli_drop_output, NULL);
+	/* pass 1 made the program's changes to the host's directories: a
+	 * second run would find them made and go another way */
+	guest_freeze_host(g, 1);
 	/* far enough that the event's instruction has committed, plus the window */
 	uint64_t reach = cfg->rob_size + cfg->fetch_buffer + cfg->frontend_depth * cfg->fetch_width + window;
 	int rc = 0;

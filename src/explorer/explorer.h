@@ -214,6 +214,10 @@ int explorer_goto_cycle(struct explorer *x, uint64_t cycle);
 int explorer_reverse_step(struct explorer *x, uint64_t cycles);
 int explorer_reverse_stepi(struct explorer *x, uint64_t insns);
 int explorer_reverse_continue(struct explorer *x);
+/* 0 if the state of `cycle` (before the current one) can be rebuilt from
+ * a snapshot without replaying a change to the host's directories, else
+ * -1 with x->err saying from which cycle on it can. */
+int explorer_can_go_back(struct explorer *x, uint64_t cycle);
 
 /* Tell the front end (x->changed) that the engine state changed. */
 void explorer_state_changed(struct explorer *x);

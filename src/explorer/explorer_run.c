@@ -453,6 +453,11 @@ static int refuse_going_back(struct explorer *x)
 			      "be the same", call, (unsigned long long)from);
 }
 
+int explorer_can_go_back(struct explorer *x, uint64_t cycle)
+{
+	return replays_host_changes(x, xsnaps_find_cycle(x->snaps, cycle)) ? refuse_going_back(x) : 0;
+}
+
 /* Make the state that of position `cycle` (<= the current one, or ahead on
  * the already-simulated run), silently. 0 or -1 (x->err). */
 static int replay_to(struct explorer *x, uint64_t cycle)
@@ -460,8 +465,8 @@ static int replay_to(struct explorer *x, uint64_t cycle)
 	struct ivx_err err = { 0 };
 	struct core *c = x->core;
 	if (cycle < core_cycles(c)) {
-		if (replays_host_changes(x, xsnaps_find_cycle(x->snaps, cycle)))
-			return refuse_going_back(x);
+		if (explorer_can_go_back(x, cycle) < 0)
+			return -1;
 		if (xsnaps_restore_cycle(x->snaps, c, cycle, &err) < 0)
 			return explorer_error(x, "%s", err.msg);
 	}

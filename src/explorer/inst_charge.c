@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/core.h"
+#include "guest/guest.h"
 #include "explorer_break.h"
 #include "explorer_snap.h"
 #include "explorer_trace.h"
@@ -611,10 +612,16 @@ int xcharge_measure(struct explorer *x, const struct xevent *e, struct xcost_res
 		from = c->fetch_cycle - 1;
 	}
 	uint64_t here = core_cycles(x->core), high = x->high_water;
+	if (explorer_can_go_back(x, from) < 0)
+		return -1;
 	struct ivx_err err = { 0 };
 	x->high_water = UINT64_MAX;          /* the guest's output is not printed again */
 	xbreaks_set_mode(x->breaks, XB_OFF);
+	/* the two runs are thrown away: a call of theirs that changed the
+	 * host's directories would meet the real run again, changed */
+	guest_freeze_host(x->guest, 1);
 	int rc = measure(x, e, from, out, &err);
+	guest_freeze_host(x->guest, 0);
 	/* back to where the run was, exactly */
 	struct ivx_err err2 = { 0 };
 	if (seek(x, here, &err2) < 0)
@@ -623,7 +630,7 @@ int xcharge_measure(struct explorer *x, const struct xevent *e, struct xcost_res
 	x->high_water = high;
 	explorer_state_changed(x);
 	if (rc < 0)
-		return explorer_error(x, "%s", err.msg);
+		return explorer_error(x, "cannot measure it: %s", err.msg);
 	if (xcharge_true_cost(x, e, &(int64_t){ 0 }) < 0) {
 		struct true_cost *t = &xc->costs[xc->n_costs < TRUE_COSTS ? xc->n_costs++ : TRUE_COSTS - 1];
 		*t = (struct true_cost){ .id = e->id, .start = e->start, .kind = e->kind, .penalty = out->penalty };
