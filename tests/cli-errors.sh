@@ -73,7 +73,7 @@ expect 0 "stopped after 1000 instructions" -- run --functional --max-insns 1000 
 cp "$kernel" "$tmp/huge_text"             # text 1 GiB in memory (zero-filled), bss moved past it
 patch "$tmp/huge_text" 104 '\000\000\000\100'
 patch "$tmp/huge_text" 136 '\050\006\100\100'
-expect 2 "write to protected address 0x410628" -- run --functional "$tmp/huge_text"
+expect 2 "write to read-only address 0x410628" -- run --functional "$tmp/huge_text"
 cp "$kernel" "$tmp/entry_partial"         # entry on the text's last, partial word
 patch "$tmp/entry_partial" 24 '\040\006\100'
 expect 2 "entry point 0x400620"   -- run --functional "$tmp/entry_partial"

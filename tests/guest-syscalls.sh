@@ -144,7 +144,7 @@ stop_case pipe "a read of an empty pipe would block forever (one process) at pc"
 stop_case fullpipe "a write to a full pipe would block forever (one process) at pc"
 stop_case poll "a ppoll with nothing ready and no timeout would block forever (one process) at pc"
 stop_case clone "unsupported system call 220 (clone) at pc"
-stop_case mprotect "guest fault: write to protected address 0x7f0000001000"
+stop_case mprotect "guest fault: write to read-only address 0x7f0000001000"
 "$ivx" run --functional "$stop_prog" -- ignored > "$T/s.out" 2> "$T/s.err"
 rc=$?
 [ "$rc" = 0 ] && [ "$(cat "$T/s.out")" = "tgkill: 0" ] && pass "an ignored signal sent to itself does nothing" \

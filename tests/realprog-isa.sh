@@ -114,4 +114,47 @@ else
     fail "$cc unsup.c: $(head -1 "$work/unsup_cc.err")"
 fi
 
+# Guest ABI corners (tests/guests/abi_real.c): cases that must print what
+# they print under qemu-aarch64, and cases ivx stops on purpose with one
+# line and status 2 (SIGSEGV and SIGILL under qemu, or stale code).
+abi=$work/abi_real
+if "$cc" -O1 -static -o "$abi" tests/guests/abi_real.c 2> "$work/cc_abi.err"; then
+    for what in reexec; do
+        env -i qemu-aarch64 "$abi" "$what" > "$work/qemu_abi_$what.out" 2>&1
+        qrc=$?
+        for mode in functional timing; do
+            if [ $mode = functional ]; then set -- --functional; else set --; fi
+            "$ivx" run "$@" "$abi" -- "$what" > "$work/ivx_abi_$what.out" 2> "$work/ivx_abi_$what.err"
+            rc=$?
+            if [ $rc -eq $qrc ] && [ -s "$work/qemu_abi_$what.out" ] &&
+               cmp -s "$work/qemu_abi_$what.out" "$work/ivx_abi_$what.out"; then
+                pass "abi $what $mode: as qemu-aarch64: $(head -1 "$work/ivx_abi_$what.out")"
+            else
+                fail "abi $what $mode: exit $rc (qemu $qrc), $(head -1 "$work/ivx_abi_$what.out") vs qemu $(head -1 "$work/qemu_abi_$what.out") $(grep -v 'cycles' "$work/ivx_abi_$what.err" | head -1)"
+            fi
+        done
+    done
+    abi_stop() {
+        what=$1 want=$2 out=$3
+        for mode in functional timing; do
+            if [ $mode = functional ]; then set -- --functional; else set --; fi
+            "$ivx" run "$@" "$abi" -- "$what" > "$work/ivx_abi_$what.out" 2> "$work/ivx_abi_$what.err"
+            rc=$?
+            # (timing mode prints its counters first: the message is the last line)
+            msg=$(tail -n 1 "$work/ivx_abi_$what.err")
+            if [ $rc -eq 2 ] && [ "$(grep -c 'not supported\|guest fault\|unsupported' "$work/ivx_abi_$what.err")" -eq 1 ] &&
+               printf '%s' "$msg" | grep -Eq -- "$want" && [ "$(cat "$work/ivx_abi_$what.out")" = "$out" ]; then
+                pass "abi $what $mode: $msg"
+            else
+                fail "abi $what $mode: exit $rc, stdout '$(cat "$work/ivx_abi_$what.out")', stderr '$msg' (want '$want')"
+            fi
+        done
+    }
+    abi_stop smc "^ivx: self-modifying code is not supported: mprotect would make the program's code at 0x[0-9a-f]+ \\(rx\\) writable .* at pc 0x[0-9a-f]+ \\(mprotect\\+0x[0-9a-f]+\\)" ""
+    abi_stop noexec "^ivx: guest fault: instruction fetch from non-executable address 0x[0-9a-f]+ \\(alone\\), reached by the branch at pc 0x[0-9a-f]+ \\(main\\+0x[0-9a-f]+\\): word 0x[0-9a-f]+ .blr x[0-9]+.$" "mprotect 0"
+    abi_stop jit "^ivx: generated code is not supported: mprotect\\(PROT_EXEC\\) of 0x7f[0-9a-f]+ \\(mmap\\), outside the program's code" ""
+else
+    fail "$cc abi_real.c: $(head -1 "$work/cc_abi.err")"
+fi
+
 [ $fails -eq 0 ] || exit 1

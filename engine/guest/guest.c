@@ -202,11 +202,56 @@ void guest_describe_pc(const struct guest *g, uint64_t pc, char *buf, size_t n)
 		snprintf(buf, n, "pc 0x%llx (%s)", (unsigned long long)pc, sym);
 }
 
+const char *guest_describe_addr(const struct guest *g, uint64_t addr, char *buf, size_t n)
+{
+	if (program_symbol_at(g->prog, addr, buf, n))
+		return buf;
+	const struct mem_region *r = mem_find(g->mem, addr);
+	const char *what = !r ? "unmapped" : strcmp(r->name, "file") == 0 ? "mmap" : r->name;
+	if (r && !strcmp(r->name, "stack"))
+		what = "stack";
+	else if (r && strcmp(r->name, "heap") && strcmp(r->name, "mmap") && strcmp(r->name, "file"))
+		what = "program";      /* a segment's bytes no symbol covers */
+	snprintf(buf, n, "%s", what);
+	return buf;
+}
+
+/* How a mapped address refused an access of this kind. */
+static const char *refusal(const struct mem_region *r, int kind)
+{
+	return kind == FAULT_WRITE && (r->prot & MEM_R) ? "read-only" : "inaccessible";
+}
+
+/* A load or store fault at cpu.pc (`where` describes it). A write to the
+ * program's code (writable only in a W+X segment) is self-modifying
+ * code: ivx decoded it once and would run stale instructions. */
+static int data_fault(struct guest *g, const char *where, struct ivx_err *err)
+{
+	const struct cpu *c = &g->cpu;
+	char sym[96];
+	uint64_t a = c->fault_addr, stack_lo = GUEST_STACK_TOP - GUEST_STACK_SIZE;
+	const struct mem_region *r = mem_find(g->mem, a);
+	const char *what = c->fault_kind == FAULT_WRITE ? "write to" :
+			   c->fault_kind == FAULT_ALIGN ? "misaligned exclusive/atomic access at" : "read of";
+	if (a < stack_lo && a >= stack_lo - GUEST_STACK_GUARD)
+		return ivx_error(err, IVX_EGUEST, "guest stack overflow: %s 0x%llx at %s", what,
+				 (unsigned long long)a, where);
+	guest_describe_addr(g, a, sym, sizeof sym);
+	if (r && c->fault_kind == FAULT_WRITE && (r->prot & (MEM_W | MEM_X)) == (MEM_W | MEM_X))
+		return ivx_error(err, IVX_EUNSUP, "self-modifying code is not supported: write to the program's "
+				 "code at 0x%llx (%s), which ivx decoded at load, at %s", (unsigned long long)a, sym, where);
+	if (c->fault_kind == FAULT_ALIGN)
+		return ivx_error(err, IVX_EGUEST, "guest fault: %s address 0x%llx (%s) at %s", what,
+				 (unsigned long long)a, sym, where);
+	return ivx_error(err, IVX_EGUEST, "guest fault: %s %s address 0x%llx (%s) at %s", what,
+			 r ? refusal(r, c->fault_kind) : "unmapped", (unsigned long long)a, sym, where);
+}
+
 /* Turn a non-ISA_NEXT/TAKEN handler result at cpu.pc into a status. */
 static int stop_reason(struct guest *g, int result, struct ivx_err *err)
 {
 	struct cpu *c = &g->cpu;
-	char where[200], sym[96];
+	char where[200];
 	if (result == ISA_SVC)
 		return syscall_handle(g, err);
 	if (result == ISA_ENV) {
@@ -222,18 +267,8 @@ static int stop_reason(struct guest *g, int result, struct ivx_err *err)
 	g->state = GUEST_STOPPED;
 	guest_describe_pc(g, c->pc, where, sizeof where);
 	switch (result) {
-	case ISA_FAULT: {
-		const char *what = c->fault_kind == FAULT_WRITE ? "write to" :
-				   c->fault_kind == FAULT_ALIGN ? "misaligned exclusive/atomic access at" :
-				   c->fault_kind == FAULT_FETCH ? "instruction fetch from" : "read of";
-		uint64_t a = c->fault_addr, stack_lo = GUEST_STACK_TOP - GUEST_STACK_SIZE;
-		if (a < stack_lo && a >= stack_lo - GUEST_STACK_GUARD)
-			return ivx_error(err, IVX_EGUEST, "guest stack overflow: %s 0x%llx at %s", what,
-					 (unsigned long long)a, where);
-		program_describe(g->prog, a, sym, sizeof sym);
-		return ivx_error(err, IVX_EGUEST, "guest fault: %s %s address 0x%llx (%s) at %s", what,
-				 mem_find(g->mem, a) ? "protected" : "unmapped", (unsigned long long)a, sym, where);
-	}
+	case ISA_FAULT:
+		return data_fault(g, where, err);
 	case ISA_HALT:
 		return ivx_error(err, IVX_EGUEST, "guest stopped by a trap instruction at %s", where);
 	case ISA_UNSUPPORTED:
@@ -242,20 +277,42 @@ static int stop_reason(struct guest *g, int result, struct ivx_err *err)
 	}
 }
 
+/* The fetch at cpu.pc failed: say why (unmapped, not executable,
+ * misaligned, past the decoded words) and, when a branch went there, which. */
 static int fetch_fault(struct guest *g, struct ivx_err *err)
 {
 	struct cpu *c = &g->cpu;
-	char sym[96];
+	char sym[96], from[240] = "";
 	g->state = GUEST_STOPPED;
-	program_describe(g->prog, c->pc, sym, sizeof sym);
-	const char *what = (c->pc & 3) ? "misaligned" : "non-executable";
+	guest_describe_addr(g, c->pc, sym, sizeof sym);
+	const struct mem_region *r = mem_find(g->mem, c->pc);
+	const char *what = (c->pc & 3) ? "misaligned" : !r ? "unmapped" : "non-executable";
 	for (int i = 0; i < program_segment_count(g->prog); i++) {
 		const struct program_segment *s = program_segment(g->prog, i);
-		if ((s->prot & MEM_X) && c->pc - s->vaddr < s->memsz && !(c->pc & 3))
+		if ((s->prot & MEM_X) && c->pc - s->vaddr < s->memsz && !(c->pc & 3) && r && (r->prot & MEM_X))
 			what = "zero-filled (past its segment's file contents)";
 	}
-	return ivx_error(err, IVX_EGUEST, "guest fault: instruction fetch from %s address 0x%llx (%s)", what,
-			 (unsigned long long)c->pc, sym);
+	if (g->branch_target == c->pc && g->branch_pc != c->pc) {
+		char where[200];
+		guest_describe_pc(g, g->branch_pc, where, sizeof where);
+		snprintf(from, sizeof from, ", reached by the branch at %s", where);
+	}
+	return ivx_error(err, IVX_EGUEST, "guest fault: instruction fetch from %s address 0x%llx (%s)%s", what,
+			 (unsigned long long)c->pc, sym, from);
+}
+
+/* After an mprotect changed the code's X permission: is pc on an
+ * executable page? If so, clip *end so the run stops at the end of that
+ * page's region (the next one may not be executable). */
+static int executable_run(struct guest *g, uint64_t pc, const struct uop *u, const struct uop **end)
+{
+	const struct mem_region *r = mem_find(g->mem, pc);
+	if (!r || !(r->prot & MEM_X))
+		return -1;
+	uint64_t left = (r->base + r->size - pc) / 4;
+	if ((uint64_t)(*end - u) > left)
+		*end = u + left;
+	return 0;
 }
 
 int guest_run(struct guest *g, uint64_t max_insns, struct ivx_err *err)
@@ -264,7 +321,8 @@ int guest_run(struct guest *g, uint64_t max_insns, struct ivx_err *err)
 	uint64_t limit = max_insns ? g->insns + max_insns : UINT64_MAX;
 	while (g->state == GUEST_RUNNING && g->insns < limit) {
 		const struct uop *u, *end;
-		if (program_code_run(g->prog, c->pc, &u, &end) < 0)
+		if (program_code_run(g->prog, c->pc, &u, &end) < 0 ||
+		    (g->code_prot_changed && executable_run(g, c->pc, u, &end) < 0))
 			return fetch_fault(g, err);
 		/* Stay in this code run until a taken branch, a stop or the limit. */
 		uint64_t budget = limit - g->insns;
@@ -285,8 +343,11 @@ int guest_run(struct guest *g, uint64_t max_insns, struct ivx_err *err)
 			continue;
 		}
 		g->insns += (uint64_t)(u - first) + 1;
-		if (result == ISA_TAKEN)
+		if (result == ISA_TAKEN) {
+			g->branch_pc = u->pc;
+			g->branch_target = c->pc;
 			continue;
+		}
 		c->pc = u->pc;
 		g->insns--;              /* the stopping instruction did not complete ... */
 		int rc = stop_reason(g, result, err);
@@ -315,7 +376,9 @@ static inline const struct uop *step_uop(struct guest *g, uint64_t pc)
 int guest_step(struct guest *g, struct guest_step *st, struct ivx_err *err)
 {
 	struct cpu *c = &g->cpu;
-	const struct uop *u = step_uop(g, c->pc);
+	const struct uop *u = step_uop(g, c->pc), *end = u ? u + 1 : NULL;
+	if (u && g->code_prot_changed && executable_run(g, c->pc, u, &end) < 0)
+		u = NULL;
 	memset(st, 0, sizeof *st);
 	st->pc = c->pc;
 	if (!u) {
@@ -332,6 +395,10 @@ int guest_step(struct guest *g, struct guest_step *st, struct ivx_err *err)
 		c->pc += 4;
 	} else if (result == ISA_TAKEN) {
 		st->taken = 1;
+		if (!g->in_spec) {
+			g->branch_pc = st->pc;
+			g->branch_target = c->pc;
+		}
 	} else if (g->in_spec) {
 		st->next_pc = c->pc;     /* the wrong path stops here, state untouched */
 		return IVX_OK;

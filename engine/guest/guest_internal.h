@@ -80,6 +80,10 @@ struct guest {
 	const char *host_change_call; /* the last one's name (a static string) */
 	int32_t cwd_file;             /* chdir'ed to: the sandbox's file index of the directory;
 	                                 -1: the run's starting one (sandbox_cwd) */
+	int code_prot_changed;        /* mprotect changed X on the program's code: fetches
+	                                 check the page's permission (else they need not) */
+	uint64_t branch_pc;           /* the last taken branch (named by fetch faults) ... */
+	uint64_t branch_target;       /* ... and where it went */
 	const struct uop *step_lo;    /* guest_step's lookup cache: the uops from step_lo */
 	const struct uop *step_end;   /* up to step_end belong to one code run */
 };
@@ -89,6 +93,10 @@ struct guest {
 int syscall_handle(struct guest *g, struct ivx_err *err);
 
 uint64_t guest_random64(struct guest *g);
+
+/* What is at a guest address, for messages: the symbol covering it, else
+ * its region ("stack", "heap", "mmap", ...) or "unmapped". */
+const char *guest_describe_addr(const struct guest *g, uint64_t addr, char *buf, size_t n);
 
 /* The file system calls (syscall_fs.c): the Linux return value for
  * syscall nr with arguments a, or 1 in *handled = 0 if nr is not one of

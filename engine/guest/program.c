@@ -320,7 +320,46 @@ const struct uop *program_uop(const struct program *p, uint64_t pc)
 	return program_code_run(p, pc, &u, &end) == 0 ? u : NULL;
 }
 
+int program_overlaps_code(const struct program *p, uint64_t lo, uint64_t hi)
+{
+	for (int i = 0; i < p->n_segs; i++) {
+		const struct program_segment *s = &p->segs[i];
+		uint64_t base = s->vaddr & ~(MEM_PAGE_SIZE - 1);
+		uint64_t end = (s->vaddr + s->memsz + MEM_PAGE_SIZE - 1) & ~(MEM_PAGE_SIZE - 1);
+		if ((s->prot & MEM_X) && lo < end && base < hi)
+			return 1;
+	}
+	return 0;
+}
+
+static int in_segments(const struct program *p, uint64_t addr)
+{
+	for (int i = 0; i < p->n_segs; i++)
+		if (addr - p->segs[i].vaddr < p->segs[i].memsz)
+			return 1;
+	return 0;
+}
+
+int program_symbol_at(const struct program *p, uint64_t addr, char *buf, size_t n)
+{
+	uint64_t off = 0;
+	const struct symbol *s = p->symbols ? symtab_lookup(p->symbols, addr, &off) : NULL;
+	/* A sized symbol names only its own bytes (symtab_lookup checks); a
+	 * sizeless one (a label, _end, an absolute constant) only addresses
+	 * in the program's segments: 0x10 is not `abs_symbol+0xe`, nor the
+	 * heap `_end+0x7fff...`. */
+	if (!s || (!s->size && !in_segments(p, addr)))
+		return 0;
+	if (off)
+		snprintf(buf, n, "%s+0x%llx", s->name, (unsigned long long)off);
+	else
+		snprintf(buf, n, "%s", s->name);
+	return 1;
+}
+
 const char *program_describe(const struct program *p, uint64_t addr, char *buf, size_t n)
 {
-	return symtab_describe(p->symbols, addr, buf, n);
+	if (!program_symbol_at(p, addr, buf, n))
+		snprintf(buf, n, "0x%llx", (unsigned long long)addr);
+	return buf;
 }

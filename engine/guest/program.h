@@ -56,7 +56,15 @@ const struct uop *program_uop(const struct program *p, uint64_t pc);
  * *end one past the last uop of the same executable segment. 0 or -1. */
 int program_code_run(const struct program *p, uint64_t pc, const struct uop **first, const struct uop **end);
 
-/* "symbol+0xoff" for addr. */
+/* Does [lo, hi) touch a page of an executable segment (decoded code)? */
+int program_overlaps_code(const struct program *p, uint64_t lo, uint64_t hi);
+
+/* "symbol+0xoff" into buf when a symbol covers addr (inside a sized
+ * symbol, or a sizeless one's and within the program's segments): 1, else
+ * 0 with buf untouched. */
+int program_symbol_at(const struct program *p, uint64_t addr, char *buf, size_t n);
+
+/* "symbol+0xoff" for addr, as program_symbol_at, else "0x..." */
 const char *program_describe(const struct program *p, uint64_t addr, char *buf, size_t n);
 
 #endif

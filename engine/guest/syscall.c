@@ -202,7 +202,27 @@ static int reprotect(struct guest *g, uint64_t addr, uint64_t size, int prot, co
 	return rc;
 }
 
-static int64_t sys_mprotect(struct guest *g, uint64_t addr, uint64_t len, uint64_t prot)
+/* A guest request ivx cannot honour without running code it did not
+ * decode: stop the run naming the call and the pc. */
+static int64_t stop_unsupported(struct guest *g, int *stop, struct ivx_err *err, const char *fmt, uint64_t addr,
+				const char *what)
+{
+	char where[200], msg[200];
+	guest_describe_pc(g, g->cpu.pc, where, sizeof where);
+	snprintf(msg, sizeof msg, fmt, (unsigned long long)addr, what);
+	g->state = GUEST_STOPPED;
+	*stop = 1;
+	return ivx_error(err, IVX_EUNSUP, "%s at %s", msg, where);
+}
+
+/* mprotect. The program's code was decoded once, at load: it may lose and
+ * regain X (fetches then check the page), but never become writable
+ * (self-modifying code would run stale instructions), and nothing else may
+ * become executable (generated code has no decoded instructions) except
+ * the stack, whose X glibc asks for when an object lacks .note.GNU-stack
+ * and which is ignored. Both refusals stop the run. */
+static int64_t sys_mprotect(struct guest *g, uint64_t addr, uint64_t len, uint64_t prot, struct ivx_err *err,
+			    int *stop)
 {
 	if (addr & (MEM_PAGE_SIZE - 1))
 		return -EINVAL;
@@ -220,15 +240,31 @@ static int64_t sys_mprotect(struct guest *g, uint64_t addr, uint64_t len, uint64
 	int want = prot_bits(prot);
 	for (uint64_t a = addr; a < end;) {
 		const struct mem_region *r = mem_find(g->mem, a);
-		uint64_t stop = r->base + r->size < end ? r->base + r->size : end;
-		/* (the program's code stays as decoded at load: X changes nothing) */
-		int keep_x = r->prot & MEM_X;
-		if ((r->prot & ~MEM_X) != (want & ~MEM_X)) {
-			int rc = reprotect(g, a, stop - a, (want & ~MEM_X) | keep_x, r->name);
+		uint64_t stop_at = r->base + r->size < end ? r->base + r->size : end;
+		int code = program_overlaps_code(g->prog, a, stop_at);
+		if (code && (want & MEM_W))
+			return stop_unsupported(g, stop, err, "self-modifying code is not supported: mprotect would make "
+						"the program's code at 0x%llx (%s) writable (ivx decodes it once, at load)",
+						a, r->name);
+		if (!code && (want & MEM_X) && strcmp(r->name, "stack"))
+			return stop_unsupported(g, stop, err, "generated code is not supported: mprotect(PROT_EXEC) of "
+						"0x%llx (%s), outside the program's code (ivx runs only the code it "
+						"decoded at load)", a, r->name);
+		a = stop_at;
+	}
+	for (uint64_t a = addr; a < end;) {
+		const struct mem_region *r = mem_find(g->mem, a);
+		uint64_t stop_at = r->base + r->size < end ? r->base + r->size : end;
+		int code = program_overlaps_code(g->prog, a, stop_at);
+		int prot_now = code ? want : want & ~MEM_X;
+		if (r->prot != prot_now) {
+			if (code && ((r->prot ^ prot_now) & MEM_X))
+				g->code_prot_changed = 1;
+			int rc = reprotect(g, a, stop_at - a, prot_now, r->name);
 			if (rc < 0)
 				return rc;
 		}
-		a = stop;
+		a = stop_at;
 	}
 	return 0;
 }
@@ -452,7 +488,7 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	case SYS_brk:           ret = sys_brk(g, a[0]); break;
 	case SYS_mmap:          ret = sys_mmap(g, a[0], a[1], (uint32_t)a[2], (uint32_t)a[3], (int32_t)a[4], a[5]); break;
 	case SYS_munmap:        ret = sys_munmap(g, a[0], a[1]); break;
-	case SYS_mprotect:      ret = sys_mprotect(g, a[0], a[1], a[2]); break;
+	case SYS_mprotect:      ret = sys_mprotect(g, a[0], a[1], a[2], err, &stop); break;
 	case SYS_mremap:        ret = sys_mremap(g, a[0], a[1], a[2], a[3]); break;
 	case SYS_madvise:       ret = 0; break;
 	case SYS_clock_gettime: ret = put_timespec(g, a[1], guest_now_ns(g), 1); break;

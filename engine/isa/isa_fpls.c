@@ -61,7 +61,7 @@ static int vmem_write(struct cpu *c, uint64_t addr, const uint8_t *buf, unsigned
 	if ((addr >> MEM_PAGE_BITS) != (last >> MEM_PAGE_BITS)) {
 		for (uint64_t p = addr; ; p = (p | (MEM_PAGE_SIZE - 1)) + 1) {
 			const struct mem_region *r = mem_find(c->mem, p);
-			if (!r || !(r->prot & MEM_W))
+			if (!r || !mem_writable(r->prot))
 				return vfault(c, p, FAULT_WRITE);
 			if ((p >> MEM_PAGE_BITS) == (last >> MEM_PAGE_BITS))
 				break;

@@ -325,9 +325,9 @@ static __attribute__((noinline)) int store_pair(struct cpu *c, uint64_t addr, un
 		uint64_t last = addr + 2 * size - 1;
 		const struct mem_region *r1 = mem_find(c->mem, addr);
 		const struct mem_region *r2 = mem_find(c->mem, last);
-		if (!r1 || !(r1->prot & MEM_W))
+		if (!r1 || !mem_writable(r1->prot))
 			return ls_fault(c, addr, FAULT_WRITE);
-		if (!r2 || !(r2->prot & MEM_W)) {
+		if (!r2 || !mem_writable(r2->prot)) {
 			uint64_t page2 = last & ~(MEM_PAGE_SIZE - 1);
 			return ls_fault(c, addr + size <= page2 ? addr + size : addr, FAULT_WRITE);
 		}

@@ -266,8 +266,8 @@ static int copy_bytes(struct mem *m, uint64_t addr, uint8_t *buf, size_t n,
 {
 	while (n > 0) {
 		int i = find_index(m, addr);
-		int need = to_guest ? MEM_W : MEM_R;
-		if (i < 0 || (check_prot && !(m->regions[i].prot & need))) {
+		int ok = i >= 0 && (to_guest ? mem_writable(m->regions[i].prot) : (m->regions[i].prot & MEM_R));
+		if (!ok && (i < 0 || check_prot)) {
 			if (bad_addr)
 				*bad_addr = addr;
 			return -1;
@@ -342,11 +342,12 @@ static void tlb_fill(struct mem_tlb_entry *tlb, const struct mem_region *r, uint
 	e->addend = (uintptr_t)r->host - (uintptr_t)r->base;
 }
 
-/* One byte with permission `need`; -1 if unmapped or not permitted. */
+/* One byte with permission `need` (MEM_R, or MEM_W as mem_writable
+ * means it); -1 if unmapped or not permitted. */
 static int byte_at(struct mem *m, uint64_t addr, int need, uint8_t **p)
 {
 	int i = find_index(m, addr);
-	if (i < 0 || !(m->regions[i].prot & need))
+	if (i < 0 || !(need == MEM_W ? mem_writable(m->regions[i].prot) : (m->regions[i].prot & need)))
 		return -1;
 	*p = m->regions[i].host + (addr - m->regions[i].base);
 	return 0;
@@ -387,7 +388,7 @@ int mem_store_slow(struct mem *m, uint64_t addr, unsigned size, uint64_t val)
 {
 	/* Check every byte first so a faulting store changes nothing. */
 	int i = find_index(m, addr);
-	int whole = i >= 0 && (m->regions[i].prot & MEM_W) &&
+	int whole = i >= 0 && mem_writable(m->regions[i].prot) &&
 		    addr - m->regions[i].base + size <= m->regions[i].size;
 	if (!whole)
 		for (unsigned b = 0; b < size; b++) {

@@ -39,6 +39,10 @@ struct mem_tlb_entry {
 	uintptr_t addend;     /* host pointer = addend + guest address */
 };
 
+/* A region that is both writable and executable holds code the program
+ * decoded once at load: guest stores and checked copies into it fail, so a
+ * write can never leave stale decoded instructions behind (see
+ * mem_writable). */
 struct mem_region {
 	uint64_t base;        /* page aligned */
 	uint64_t size;        /* page multiple */
@@ -79,6 +83,13 @@ int mem_map(struct mem *m, uint64_t base, uint64_t size, int prot,
 int mem_unmap(struct mem *m, uint64_t base, uint64_t size, struct ivx_err *err);
 /* Grow or shrink the region that starts at `base` to `new_size` bytes. */
 int mem_resize(struct mem *m, uint64_t base, uint64_t new_size, struct ivx_err *err);
+
+/* May guest stores go to a region of permissions `prot`? W, and not X:
+ * executable memory is the program's decoded code. */
+static inline int mem_writable(int prot)
+{
+	return (prot & (MEM_W | MEM_X)) == MEM_W;
+}
 
 /* The region containing addr, or NULL. */
 const struct mem_region *mem_find(const struct mem *m, uint64_t addr);

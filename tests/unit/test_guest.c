@@ -245,7 +245,22 @@ static void a_store_to_code_is_a_protection_fault(void **s)
 	int state, exit_code;
 	uint64_t n;
 	assert_int_equal(run_code(code, 4, 0, &err, &state, &exit_code, &n), IVX_EGUEST);
-	assert_non_null(strstr(err.msg, "write to protected address 0x400000"));
+	assert_non_null(strstr(err.msg, "write to read-only address 0x400000"));
+}
+
+static void a_store_to_code_in_a_writable_segment_is_self_modifying_code(void **s)
+{
+	/* the same store into a text segment linked RWX: the write would
+	 * leave the decoded instruction stale, so the run stops, unsupported */
+	const uint32_t code[] = { 0xd2a00801u, 0xf9000020u, A64_MOVZ_X(8, 93), A64_SVC0 };
+	struct eb_image im = eb_build(code, 4, 0);
+	eb_phdr(&im, 0)->p_flags = PF_R | PF_W | PF_X;
+	struct ivx_err err = { 0 };
+	int state, exit_code;
+	uint64_t n;
+	assert_int_equal(run_image(im, 0, &err, &state, &exit_code, &n), IVX_EUNSUP);
+	assert_non_null(strstr(err.msg, "self-modifying code is not supported: write to the program's code at 0x400000"));
+	assert_int_equal(n, 1);       /* the store did not complete */
 }
 
 static void runaway_recursion_is_a_stack_overflow(void **s)
@@ -329,6 +344,7 @@ int main(void)
 		cmocka_unit_test(a_huge_zero_filled_code_segment_loads),
 		cmocka_unit_test(a_wild_load_stops_with_pc_address_and_symbol),
 		cmocka_unit_test(a_store_to_code_is_a_protection_fault),
+		cmocka_unit_test(a_store_to_code_in_a_writable_segment_is_self_modifying_code),
 		cmocka_unit_test(runaway_recursion_is_a_stack_overflow),
 		cmocka_unit_test(an_unsupported_syscall_is_named),
 		cmocka_unit_test(an_unsupported_instruction_shows_capstone_text),
