@@ -119,7 +119,7 @@ fi
 # line and status 2 (SIGSEGV and SIGILL under qemu, or stale code).
 abi=$work/abi_real
 if "$cc" -O1 -static -o "$abi" tests/guests/abi_real.c 2> "$work/cc_abi.err"; then
-    for what in reexec; do
+    for what in cache tpidrro reexec excl; do
         env -i qemu-aarch64 "$abi" "$what" > "$work/qemu_abi_$what.out" 2>&1
         qrc=$?
         for mode in functional timing; do
@@ -153,6 +153,7 @@ if "$cc" -O1 -static -o "$abi" tests/guests/abi_real.c 2> "$work/cc_abi.err"; th
     abi_stop smc "^ivx: self-modifying code is not supported: mprotect would make the program's code at 0x[0-9a-f]+ \\(rx\\) writable .* at pc 0x[0-9a-f]+ \\(mprotect\\+0x[0-9a-f]+\\)" ""
     abi_stop noexec "^ivx: guest fault: instruction fetch from non-executable address 0x[0-9a-f]+ \\(alone\\), reached by the branch at pc 0x[0-9a-f]+ \\(main\\+0x[0-9a-f]+\\): word 0x[0-9a-f]+ .blr x[0-9]+.$" "mprotect 0"
     abi_stop jit "^ivx: generated code is not supported: mprotect\\(PROT_EXEC\\) of 0x7f[0-9a-f]+ \\(mmap\\), outside the program's code" ""
+    abi_stop cntvctss "^ivx: unsupported instruction at pc 0x[0-9a-f]+ \\(main\\+0x[0-9a-f]+\\): word 0xd53be0c[0-9a-f] .mrs x[0-9]+, (cntvctss_el0|s3_3_c14_c0_6)." ""
 else
     fail "$cc abi_real.c: $(head -1 "$work/cc_abi.err")"
 fi

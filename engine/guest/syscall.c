@@ -484,6 +484,9 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	uint64_t nr = c->x[8], *a = c->x;
 	int64_t ret;
 	int handled, stop = 0;
+	/* The kernel returns with ERET, which clears the local exclusive
+	 * monitor: an STXR after a system call fails, whatever the call. */
+	c->excl_valid = 0;
 	switch (nr) {
 	case SYS_brk:           ret = sys_brk(g, a[0]); break;
 	case SYS_mmap:          ret = sys_mmap(g, a[0], a[1], (uint32_t)a[2], (uint32_t)a[3], (int32_t)a[4], a[5]); break;

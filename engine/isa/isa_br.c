@@ -13,9 +13,10 @@
  * System: every hint (NOP, YIELD, WFE, WFI, SEV, BTI, PACIASP, AUTIASP, ...)
  * is a no-op, as are the barriers DMB, DSB, ISB, SB; CLREX clears the
  * exclusive monitor. MRS/MSR reach NZCV, TPIDR_EL0, FPCR and FPSR; MRS also
- * reads DCZID_EL0 (64-byte DC ZVA blocks), CNTFRQ_EL0 (ISA_CNTFRQ_HZ) and
- * CNTVCT_EL0/CNTVCTSS_EL0, whose value the run loop supplies (ISA_ENV) from
- * the simulated clock. Of the SYS space, DC ZVA zeroes its block and the
+ * reads DCZID_EL0 (64-byte DC ZVA blocks), CTR_EL0 (ISA_CTR_VALUE),
+ * TPIDRRO_EL0 (0), CNTFRQ_EL0 (ISA_CNTFRQ_HZ) and CNTVCT_EL0, whose value
+ * the run loop supplies (ISA_ENV) from the simulated clock (CNTVCTSS_EL0
+ * is FEAT_ECV, not advertised: unsupported, as qemu's SIGILL). Of the SYS space, DC ZVA zeroes its block and the
  * cache maintenance EL0 may use (DC CVAU/CVAC/CVAP/CIVAC, IC IVAU) is a
  * no-op. Every other system register is unsupported (MIDR_EL1 too: we do
  * not advertise HWCAP_CPUID).
@@ -309,7 +310,8 @@ void isa_dec_barrier(uint32_t w, struct uop *u)
 #define SYSREG_DCZID_EL0 SYSREG(3, 3, 0, 0, 7)
 #define SYSREG_CNTFRQ    SYSREG(3, 3, 14, 0, 0)
 #define SYSREG_CNTVCT    SYSREG(3, 3, 14, 0, 2)
-#define SYSREG_CNTVCTSS  SYSREG(3, 3, 14, 0, 6)
+#define SYSREG_CTR_EL0   SYSREG(3, 3, 0, 0, 1)
+#define SYSREG_TPIDRRO   SYSREG(3, 3, 13, 0, 3)
 
 void isa_dec_sysreg(uint32_t w, struct uop *u)
 {
@@ -330,7 +332,13 @@ void isa_dec_sysreg(uint32_t w, struct uop *u)
 	} else if (read && reg == SYSREG_CNTFRQ) {
 		isa_set(u, h_mrs_const, UOP_SYSTEM);
 		u->imm = ISA_CNTFRQ_HZ;
-	} else if (read && (reg == SYSREG_CNTVCT || reg == SYSREG_CNTVCTSS))
+	} else if (read && reg == SYSREG_CTR_EL0) {
+		isa_set(u, h_mrs_const, UOP_SYSTEM);
+		u->imm = ISA_CTR_VALUE;
+	} else if (read && reg == SYSREG_TPIDRRO) {
+		isa_set(u, h_mrs_const, UOP_SYSTEM);   /* Linux: 0 until a thread sets it */
+		u->imm = 0;
+	} else if (read && reg == SYSREG_CNTVCT)
 		isa_set(u, h_mrs_env, UOP_SYSTEM);
 	else
 		return;

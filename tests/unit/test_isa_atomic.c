@@ -118,6 +118,15 @@ static void test_system_registers(void **state)
 	assert_int_equal(4u << e->c.x[0], ISA_DCZ_BLOCK);       /* 2^BS words */
 	assert_int_equal(isa_run(e, 0xd53be000), ISA_NEXT);     /* mrs x0, cntfrq_el0 */
 	assert_int_equal(e->c.x[0], ISA_CNTFRQ_HZ);
+	/* mrs x2, ctr_el0: 64-byte minimum D and I lines (log2 of 16 words),
+	 * as glibc's sysconf and libgcc's __clear_cache read them */
+	assert_int_equal(isa_run(e, 0xd53b0022), ISA_NEXT);
+	assert_int_equal(e->c.x[2], ISA_CTR_VALUE);
+	assert_int_equal(4u << ((e->c.x[2] >> 16) & 15), 64);
+	assert_int_equal(4u << (e->c.x[2] & 15), 64);
+	e->c.x[3] = 5;
+	assert_int_equal(isa_run(e, 0xd53bd063), ISA_NEXT);     /* mrs x3, tpidrro_el0: 0, as Linux */
+	assert_int_equal(e->c.x[3], 0);
 	uint64_t pc = e->c.pc;
 	assert_int_equal(isa_run(e, 0xd53be040), ISA_ENV);      /* mrs x0, cntvct_el0: the run loop supplies it */
 	assert_int_equal(e->c.pc, pc);

@@ -264,7 +264,7 @@ static void test_unsupported(void **state)
 {
 	struct isa_env *e = *state;
 	static const uint32_t words[] = {
-		0xd53b0020,     /* mrs x0, ctr_el0 */
+		0xd53be0c0,     /* mrs x0, cntvctss_el0 (FEAT_ECV, not advertised) */
 		0xd50342df,     /* msr daifset, #2 */
 		0xd4000002,     /* hvc #0 */
 		0xd4000003,     /* smc #0 */
