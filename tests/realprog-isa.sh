@@ -119,7 +119,7 @@ fi
 # line and status 2 (SIGSEGV and SIGILL under qemu, or stale code).
 abi=$work/abi_real
 if "$cc" -O1 -static -o "$abi" tests/guests/abi_real.c 2> "$work/cc_abi.err"; then
-    for what in cache tpidrro reexec excl; do
+    for what in futex cache tpidrro reexec excl; do
         env -i qemu-aarch64 "$abi" "$what" > "$work/qemu_abi_$what.out" 2>&1
         qrc=$?
         for mode in functional timing; do

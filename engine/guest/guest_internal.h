@@ -42,6 +42,16 @@ struct guest_pipe {
 };
 
 #define GUEST_NSIG 64
+#define GUEST_PID  1000     /* fixed: the same in every run */
+#define GUEST_PPID 999
+
+/* An interval timer (setitimer): recorded and counted down on the
+ * simulated clock; it never fires (no signal is ever delivered). */
+struct guest_itimer {
+	uint64_t interval_ns;         /* it_interval */
+	uint64_t value_ns;            /* it_value when set; 0: disarmed */
+	uint64_t set_ns;              /* simulated time it was set */
+};
 
 /* Guest address-space layout (all fixed, so runs are deterministic). */
 #define GUEST_STACK_TOP    0x7ffff0000000ull
@@ -76,6 +86,8 @@ struct guest {
 	uint64_t tid_address;         /* set_tid_address */
 	uint64_t robust_list;         /* set_robust_list */
 	uint32_t umask;
+	int32_t nice;                 /* setpriority: 0 .. 19, only ever raised */
+	struct guest_itimer itimers[3];   /* ITIMER_REAL, _VIRTUAL, _PROF */
 	uint64_t host_changes;        /* calls made that changed the host's directories */
 	const char *host_change_call; /* the last one's name (a static string) */
 	int32_t cwd_file;             /* chdir'ed to: the sandbox's file index of the directory;
@@ -135,6 +147,24 @@ int64_t pipe_write(struct guest *g, struct guest_fd *f, const uint8_t *host, uin
                    struct ivx_err *err, int *stop);
 int64_t sys_ppoll(struct guest *g, uint64_t fds_addr, uint64_t nfds, uint64_t timeout_addr,
                   struct ivx_err *err, int *stop);
+#define G_POLLIN   0x001
+#define G_POLLPRI  0x002
+#define G_POLLOUT  0x004
+#define G_POLLERR  0x008
+#define G_POLLHUP  0x010
+#define G_POLLNVAL 0x020
+#define G_POLLRDNORM 0x040
+#define G_POLLWRNORM 0x100
+/* What poll would report for descriptor fd (its events and the ones
+ * always reported: G_POLLERR, G_POLLHUP, G_POLLNVAL). */
+uint16_t poll_events(struct guest *g, int32_t fd, uint16_t asked);
+/* Stop the run: `what` would wait forever in one process. Returns the
+ * negative status, with *stop = 1 and err filled. */
+int64_t would_block(struct guest *g, const char *what, struct ivx_err *err, int *stop);
+
+/* The process-attribute calls (syscall_proc.c), as syscall_fs. */
+int64_t syscall_proc(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
+                     struct ivx_err *err, int *stop);
 /* A descriptor slot is taken by a copy of f (dup), or let go (close, or
  * overwritten by dup3): keeps the pipes' end counts, frees unused pipes. */
 void fd_retain(struct guest *g, const struct guest_fd *f);

@@ -16,7 +16,8 @@
  *              delivered; a signal the program sends itself that would kill
  *              it stops the run with the signal's name
  *   threads    futex WAKE (nobody to wake), WAIT returns EAGAIN when the
- *              word changed and stops the run when it would block forever
+ *              word changed, ETIMEDOUT with a timeout, and stops the run
+ *              when it would block forever
  *   random     getrandom from the seed
  *   misc       prctl PR_GET_NAME/PR_SET_NAME, sysinfo, umask
  *
@@ -49,18 +50,22 @@ enum {
 	SYS_madvise = 233, SYS_prlimit64 = 261, SYS_getrandom = 278,
 	SYS_membarrier = 283, SYS_pkey_alloc = 289, SYS_rseq = 293, SYS_prctl = 167,
 	SYS_socket = 198, SYS_setpgid = 154, SYS_getpgid = 155, SYS_getsid = 156,
-	SYS_setsid = 157, SYS_pipe2 = 59, SYS_ppoll = 73,
+	SYS_setsid = 157, SYS_pipe2 = 59, SYS_ppoll = 73, SYS_timer_create = 107, SYS_statfs = 43,
+	SYS_fstatfs = 44, SYS_copy_file_range = 285,
 };
 
 /* Calls that programs try and cope without: answered with ENOSYS. */
 static int enosys_ok(uint64_t nr)
 {
-	/* (socket: glibc's name-service lookups try nscd's socket first) */
-	return nr == SYS_rseq || nr == SYS_membarrier || nr == SYS_pkey_alloc || nr == SYS_socket;
+	/* (socket: glibc's name-service lookups try nscd's socket first;
+	 * statfs/fstatfs: statvfs fails cleanly, and the host's file system
+	 * figures would make runs depend on the host; copy_file_range: glibc
+	 * and coreutils fall back to read and write; timer_create: POSIX
+	 * timers would need signal delivery) */
+	return nr == SYS_rseq || nr == SYS_membarrier || nr == SYS_pkey_alloc || nr == SYS_socket ||
+	       nr == SYS_timer_create || nr == SYS_statfs || nr == SYS_fstatfs || nr == SYS_copy_file_range;
 }
 
-#define GUEST_PID  1000     /* fixed: the same in every run */
-#define GUEST_PPID 999
 
 uint64_t guest_random64(struct guest *g)
 {
@@ -443,7 +448,11 @@ static int64_t sys_kill_self(struct guest *g, uint64_t pid, uint64_t sig, struct
 			 "signal delivery is not supported (at %s)", (unsigned long long)sig, signal_name(sig), where);
 }
 
-static int64_t sys_futex(struct guest *g, uint64_t uaddr, uint64_t op, uint64_t val, struct ivx_err *err, int *stop)
+/* futex. One thread: nobody waits, nobody wakes. A WAIT whose word still
+ * holds val would block until its timeout, which simulated time reaches at
+ * once (ETIMEDOUT, as ppoll returns 0), or forever without one. */
+static int64_t sys_futex(struct guest *g, uint64_t uaddr, uint64_t op, uint64_t val, uint64_t timeout,
+			 struct ivx_err *err, int *stop)
 {
 	*stop = 0;
 	uint64_t cmd = op & 0x7f;
@@ -455,6 +464,14 @@ static int64_t sys_futex(struct guest *g, uint64_t uaddr, uint64_t op, uint64_t 
 			return -EFAULT;
 		if (word != (uint32_t)val)
 			return -EAGAIN;
+		if (timeout) {
+			int64_t ts[2];
+			if (mem_read_bytes(g->mem, timeout, ts, sizeof ts, 1, NULL) < 0)
+				return -EFAULT;
+			if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+				return -EINVAL;
+			return -ETIMEDOUT;
+		}
 		char where[200];
 		guest_describe_pc(g, g->cpu.pc, where, sizeof where);
 		g->state = GUEST_STOPPED;
@@ -570,7 +587,7 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	case SYS_kill:          ret = sys_kill_self(g, a[0], a[1], err, &stop); break;
 	case SYS_tkill:         ret = sys_kill_self(g, a[0], a[1], err, &stop); break;
 	case SYS_tgkill:        ret = sys_kill_self(g, a[0], a[2], err, &stop); break;
-	case SYS_futex:         ret = sys_futex(g, a[0], a[1], a[2], err, &stop); break;
+	case SYS_futex:         ret = sys_futex(g, a[0], a[1], a[2], a[3], err, &stop); break;
 	case SYS_exit:
 	case SYS_exit_group:
 		g->state = GUEST_EXITED;
@@ -579,6 +596,8 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 		return IVX_OK;
 	default:
 		ret = syscall_fs(g, nr, a, &handled, err, &stop);
+		if (!handled)
+			ret = syscall_proc(g, nr, a, &handled, err, &stop);
 		if (!handled) {
 			if (!enosys_ok(nr))
 				return unsupported(g, nr, err);

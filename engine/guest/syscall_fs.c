@@ -45,6 +45,10 @@ enum {
 	NR_chdir = 49, NR_fchdir = 50, NR_sendfile = 71, NR_utimensat = 88, NR_renameat2 = 276,
 	NR_truncate = 45, NR_ftruncate = 46, NR_fchmod = 52, NR_fchmodat = 53, NR_fchownat = 54,
 	NR_fchown = 55, NR_sync = 81, NR_fsync = 82, NR_fdatasync = 83,
+	NR_setxattr = 5, NR_lsetxattr = 6, NR_fsetxattr = 7, NR_getxattr = 8, NR_lgetxattr = 9,
+	NR_fgetxattr = 10, NR_listxattr = 11, NR_llistxattr = 12, NR_flistxattr = 13,
+	NR_removexattr = 14, NR_lremovexattr = 15, NR_fremovexattr = 16, NR_flock = 32,
+	NR_fallocate = 47, NR_fadvise64 = 223, NR_close_range = 436,
 };
 
 #define G_AT_FDCWD           (-100)
@@ -777,6 +781,41 @@ int64_t syscall_fs(struct guest *g, uint64_t nr, const uint64_t *a, int *handled
 	return r;
 }
 
+/* Extended attributes: the sandbox keeps none and sets none. The file
+ * must exist (stat as the call would: l* and f* variants as theirs); then
+ * get and remove are ENODATA (no such attribute), list is 0 (an empty
+ * list) and set is ENOTSUP (the file system does not take them). */
+static int64_t sys_xattr(struct guest *g, uint64_t nr, const uint64_t *a)
+{
+	struct stat st;
+	int rc, base = (int)((nr - NR_setxattr) % 3);   /* 0 path, 1 l-path, 2 fd */
+	int kind = (int)((nr - NR_setxattr) / 3);       /* 0 set, 1 get, 2 list, 3 remove */
+	if (base == 2)
+		rc = get_fd(g, (uint32_t)a[0]) ? 0 : -EBADF;
+	else
+		rc = at_stat(g, G_AT_FDCWD, a[0], base == 1 ? G_AT_SYMLINK_NOFOLLOW : 0, &st);
+	if (rc < 0)
+		return rc;
+	return kind == 0 ? -ENOTSUP : kind == 2 ? 0 : -ENODATA;
+}
+
+/* close_range(first, last, flags): close the guest's descriptors in the
+ * range; CLOSE_RANGE_CLOEXEC (4) marks them instead. CLOSE_RANGE_UNSHARE
+ * (2) changes nothing for one process. */
+static int64_t sys_close_range(struct guest *g, uint64_t first, uint64_t last, uint64_t flags)
+{
+	if (first > UINT32_MAX || last > UINT32_MAX || first > last || (flags & ~6ull))
+		return -EINVAL;
+	for (uint64_t fd = first; fd <= last && fd < GUEST_MAX_FDS; fd++) {
+		struct guest_fd *f = get_fd(g, fd);
+		if (f && (flags & 4))
+			f->cloexec = 1;
+		else if (f)
+			fd_release(g, f);
+	}
+	return 0;
+}
+
 static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *handled,
                        struct ivx_err *err, int *stop)
 {
@@ -925,6 +964,27 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 	case NR_fsync:
 	case NR_fdatasync:
 		return get_fd(g, fd_slot) ? 0 : -EBADF;
+	case NR_setxattr: case NR_lsetxattr: case NR_fsetxattr: case NR_getxattr: case NR_lgetxattr:
+	case NR_fgetxattr: case NR_listxattr: case NR_llistxattr: case NR_flistxattr:
+	case NR_removexattr: case NR_lremovexattr: case NR_fremovexattr:
+		return sys_xattr(g, nr, a);
+	case NR_flock:          /* one process: every lock is granted */
+		if (!get_fd(g, fd_slot))
+			return -EBADF;
+		return (a[1] & ~4ull) == 1 || (a[1] & ~4ull) == 2 || (a[1] & ~4ull) == 8 ? 0 : -EINVAL;
+	case NR_fadvise64:      /* advice only */
+		if (!(f = get_fd(g, fd_slot)))
+			return -EBADF;
+		return GFD_IS_PIPE(f) ? -ESPIPE : a[3] > 5 ? -EINVAL : 0;
+	case NR_fallocate:
+		/* EOPNOTSUPP, as a file system without it: glibc's
+		 * posix_fallocate then writes the blocks itself, through the
+		 * sandbox's write path */
+		if (!get_fd(g, fd_slot))
+			return -EBADF;
+		return (int64_t)a[2] < 0 || (int64_t)a[3] <= 0 ? -EINVAL : -EOPNOTSUPP;
+	case NR_close_range:
+		return sys_close_range(g, (uint32_t)a[0], (uint32_t)a[1], a[2]);
 	case NR_getcwd: {
 		const char *cwd = cwd_of(g);
 		size_t n = strlen(cwd) + 1;

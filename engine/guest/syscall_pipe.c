@@ -24,13 +24,6 @@
 #define G_O_NONBLOCK 04000
 #define G_O_CLOEXEC  02000000
 #define G_O_DIRECT   040000
-#define G_POLLIN   0x001
-#define G_POLLOUT  0x004
-#define G_POLLERR  0x008
-#define G_POLLHUP  0x010
-#define G_POLLNVAL 0x020
-#define G_POLLRDNORM 0x040
-#define G_POLLWRNORM 0x100
 
 static struct guest_pipe *pipe_of(struct guest *g, const struct guest_fd *f)
 {
@@ -70,7 +63,7 @@ int64_t pipe_create(struct guest *g, uint64_t fds_addr, uint64_t flags)
 	return 0;
 }
 
-static int64_t would_block(struct guest *g, const char *what, struct ivx_err *err, int *stop)
+int64_t would_block(struct guest *g, const char *what, struct ivx_err *err, int *stop)
 {
 	char where[200];
 	guest_describe_pc(g, g->cpu.pc, where, sizeof where);
@@ -188,9 +181,7 @@ void pipes_free(struct guest *g)
 	}
 }
 
-/* What poll would report for descriptor fd (its events and the ones always
- * reported). */
-static uint16_t poll_events(struct guest *g, int32_t fd, uint16_t asked)
+uint16_t poll_events(struct guest *g, int32_t fd, uint16_t asked)
 {
 	if (fd < 0)
 		return 0;                         /* ignored, as Linux does */

@@ -47,6 +47,15 @@ enum {
 	NR_prlimit64 = 261, NR_statx = 291, NR_rseq = 293, NR_pipe2 = 59, NR_read = 63,
 	NR_write = 64, NR_ppoll = 73, NR_setpgid = 154, NR_getpgid = 155, NR_getsid = 156, NR_setsid = 157,
 };
+enum {
+	NR_xsetxattr = 5, NR_xgetxattr = 8, NR_xfgetxattr = 10, NR_xlistxattr = 11, NR_xflock = 32,
+	NR_xstatfs = 43, NR_xfallocate = 47, NR_xpselect6 = 72, NR_xgetitimer = 102,
+	NR_xsetitimer = 103, NR_xtimer_create = 107, NR_xsched_getscheduler = 120,
+	NR_xsched_setaffinity = 122, NR_xsetpriority = 140, NR_xgetpriority = 141, NR_xsetgid = 144,
+	NR_xsetuid = 146, NR_xgetresuid = 148, NR_xgetgroups = 158, NR_xfadvise64 = 223,
+	NR_xmsync = 227, NR_xmlock = 228, NR_xmlockall = 230, NR_xmincore = 232,
+	NR_xcopy_file_range = 285, NR_xclose_range = 436,
+};
 #define AT_FDCWD (-100)
 #define O_RDONLY 0
 #define O_WRONLY 1
@@ -66,6 +75,11 @@ enum {
 #define ENAMETOOLONG 36
 #define ENOSYS 38
 #define ELOOP 40
+#define ENODATA 61
+#define ENOTSUP 95
+#define EPERM 1
+#define EINVAL 22
+#define ETIMEDOUT 110
 
 static int fails, oks;
 
@@ -385,6 +399,66 @@ static void file_checks(int walk)
 	check("O_EXCL on an existing file", try_open("/out/made.txt", O_WRONLY | O_CREAT | 0200), -EEXIST);
 }
 
+/* Calls ordinary libc functions make (nice, alarm, select, getgroups,
+ * mlock, xattrs, ...): a single-threaded unprivileged process's answers. */
+static void libc_call_checks(void)
+{
+	long ts[2] = { 0, 1000 };
+	int word = 0;
+	check("futex wait with a timeout is ETIMEDOUT", SC4(NR_futex, &word, 0, 0, ts), -ETIMEDOUT);
+	unsigned long rd = 1;           /* fd 0: a file, always ready */
+	check("pselect6 with a timeout", sc(NR_xpselect6, 1, (long)&rd, 0, 0, (long)ts, 0), 1);
+	check("pselect6 leaves fd 0 in the set", (long)rd, 1);
+	check("pselect6 of nothing with a timeout", sc(NR_xpselect6, 0, 0, 0, 0, (long)ts, 0), 0);
+	long it[4] = { 0, 0, 5, 0 }, old[4];
+	check("setitimer (alarm 5)", SC3(NR_xsetitimer, 0, it, 0), 0);
+	check("getitimer", SC2(NR_xgetitimer, 0, old), 0);
+	check("the alarm counts down from 5 s", old[2] == 4 && old[3] > 0, 1);
+	it[2] = 0;
+	check("setitimer disarms, handing back the old value", SC3(NR_xsetitimer, 0, it, old), 0);
+	check("timer_create is ENOSYS", SC3(NR_xtimer_create, 1, 0, old), -ENOSYS);
+	check("statfs is ENOSYS", SC2(NR_xstatfs, "/data", old), -ENOSYS);
+	check("copy_file_range is ENOSYS", sc(NR_xcopy_file_range, 0, 0, 1, 0, 1, 0), -ENOSYS);
+	char v[8];
+	check("getxattr is ENODATA", SC4(NR_xgetxattr, "/data/hello.txt", "user.x", v, 8), -ENODATA);
+	check("getxattr of a missing file is ENOENT", SC4(NR_xgetxattr, "/data/nope", "user.x", v, 8), -ENOENT);
+	check("fgetxattr of a closed fd is EBADF", SC4(NR_xfgetxattr, 40, "user.x", v, 8), -EBADF);
+	check("listxattr lists nothing", SC3(NR_xlistxattr, "/data/hello.txt", v, 8), 0);
+	check("setxattr is ENOTSUP", sc(NR_xsetxattr, (long)"/data/hello.txt", (long)"user.x", (long)v, 1, 0, 0), -ENOTSUP);
+	check("flock LOCK_EX", SC2(NR_xflock, 0, 2), 0);
+	check("flock of nothing is EINVAL", SC2(NR_xflock, 0, 0), -EINVAL);
+	check("fadvise64", SC4(NR_xfadvise64, 0, 0, 0, 2), 0);
+	check("fallocate is EOPNOTSUPP (glibc writes instead)", SC4(NR_xfallocate, 0, 0, 0, 10), -ENOTSUP);
+	check("getpriority: nice 0", SC2(NR_xgetpriority, 0, 0), 20);
+	check("setpriority raises nice", SC3(NR_xsetpriority, 0, 0, 5), 0);
+	check("getpriority: nice 5", SC2(NR_xgetpriority, 0, 0), 15);
+	check("setpriority cannot lower it", SC3(NR_xsetpriority, 0, 0, 0), -EACCES);
+	check("sched_getscheduler: SCHED_OTHER", SC1(NR_xsched_getscheduler, 0), 0);
+	unsigned long cpus = 1;
+	check("sched_setaffinity to CPU 0", SC3(NR_xsched_setaffinity, 0, 8, &cpus), 0);
+	cpus = 2;
+	check("sched_setaffinity without CPU 0", SC3(NR_xsched_setaffinity, 0, 8, &cpus), -EINVAL);
+	unsigned groups[4];
+	check("getgroups: none", SC2(NR_xgetgroups, 4, groups), 0);
+	unsigned ids[3] = { 7, 7, 7 };
+	check("getresuid", SC3(NR_xgetresuid, &ids[0], &ids[1], &ids[2]), 0);
+	check("getresuid: 0, 0, 0", ids[0] | ids[1] | ids[2], 0);
+	check("setuid to itself", SC1(NR_xsetuid, 0), 0);
+	check("setuid to another", SC1(NR_xsetuid, 1000), -EPERM);
+	check("setgid to another", SC1(NR_xsetgid, 5), -EPERM);
+	char *p = mmap(0, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	check("msync", SC3(NR_xmsync, p, 4096, 4), 0);
+	check("mlock", SC2(NR_xmlock, p, 8192), 0);
+	check("mlock of unmapped memory", SC2(NR_xmlock, 0x10000, 4096), -ENOMEM);
+	check("mlockall", SC1(NR_xmlockall, 1), 0);
+	unsigned char vec[2] = { 9, 9 };
+	check("mincore", SC3(NR_xmincore, p, 8192, vec), 0);
+	check("mincore: both pages resident", vec[0] == 1 && vec[1] == 1, 1);
+	long fd = open_("/data/hello.txt", O_RDONLY);
+	check("close_range closes what it covers", SC3(NR_xclose_range, fd, fd, 0), 0);
+	check("... so close is EBADF", SC1(NR_close, fd), -EBADF);
+}
+
 int main(int argc, char **argv)
 {
 	int walk = argc > 1 && !strcmp(argv[1], "walk");
@@ -392,6 +466,7 @@ int main(int argc, char **argv)
 	pipe_checks();
 	memory_checks();
 	file_checks(walk);
+	libc_call_checks();
 	printf("%d ok, %d failed\n", oks, fails);
 	return fails ? 1 : 0;
 }
