@@ -79,6 +79,20 @@ for name in openat2-timing walk-functional walk-timing; do
         fail "$name differs from openat2-functional: $(diff "$T/openat2-functional.out" "$T/$name.out" | head -5 | tr '\n' ' ')"
     fi
 done
+# --stdin -: ivx's own standard input, read whole before the run, is fd 0
+# as the file was (the guest checks its size, 6, and its bytes)
+(cd "$T/data" && printf 'input\n' | "$abs_ivx" run --functional --stdin - --dir "$T/data:/data" \
+    --dir "$T/out:/out:rw" "$abs_prog" -- openat2) > "$T/pipe.out" 2> "$T/pipe.err"
+if cmp -s "$T/openat2-functional.out" "$T/pipe.out"; then
+    pass "--stdin - gives the guest ivx's standard input"
+else
+    fail "--stdin -: $(diff "$T/openat2-functional.out" "$T/pipe.out" | head -3 | tr '\n' ' ') $(head -1 "$T/pipe.err")"
+fi
+printf 'continue\n' > "$T/cont.ivx"
+printf 'x\n' | "$ivx" -x "$T/cont.ivx" --stdin - "$prog" > "$T/xs.out" 2> "$T/xs.err"
+rc=$?
+[ $rc = 2 ] && grep -q -- "--stdin -: the explorer reads its commands from standard input" "$T/xs.err" &&
+    pass "the explorer refuses --stdin -: $(head -1 "$T/xs.err")" || fail "explorer --stdin -: status $rc, $(head -2 "$T/xs.err")"
 # one variable at a time: the same seed twice, then another seed
 mode=openat2
 run again --functional

@@ -102,11 +102,10 @@ int cli_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_err *err)
+/* Read all of f (closed here unless it is stdin; path names it in
+ * messages). */
+static int read_stream(FILE *f, const char *path, void **data, size_t *len, struct ivx_err *err)
 {
-	FILE *f = ivx_fopen_input(path, err);
-	if (!f)
-		return IVX_EINPUT;
 	/* one byte of room past the limit tells "exactly CLI_MAX_FILE" from
 	 * "more" (/dev/zero would never end) */
 	size_t cap = 1 << 16, n = 0;
@@ -117,7 +116,8 @@ int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_e
 			break;
 		if (n > CLI_MAX_FILE) {
 			free(buf);
-			fclose(f);
+			if (f != stdin)
+				fclose(f);
 			return ivx_error(err, IVX_EINPUT, "%s: larger than %d MB", path, CLI_MAX_FILE >> 20);
 		}
 		size_t bigger_cap = cap < CLI_MAX_FILE ? 2 * cap : (size_t)CLI_MAX_FILE + 1;
@@ -128,7 +128,8 @@ int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_e
 		cap = bigger_cap;
 	}
 	int read_errno = ferror(f) ? (errno ? errno : EIO) : 0;
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	if (!buf)
 		return ivx_error(err, IVX_ESYS, "%s: cannot read: out of memory", path);
 	if (read_errno) {
@@ -137,6 +138,32 @@ int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_e
 	}
 	*data = buf;
 	*len = n;
+	return 0;
+}
+
+/* ivx's own standard input, read to its end the first time a path "-"
+ * asks for it and kept: every run this process makes (a restart, a
+ * reference run beside the measured one) must see the same bytes, and a
+ * pipe can be read only once. Process-wide, as the descriptor is. */
+static struct { void *data; size_t len; int read; } own_stdin;
+
+int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_err *err)
+{
+	if (strcmp(path, "-")) {
+		FILE *f = ivx_fopen_input(path, err);
+		return f ? read_stream(f, path, data, len, err) : IVX_EINPUT;
+	}
+	if (!own_stdin.read) {
+		int rc = read_stream(stdin, "standard input", &own_stdin.data, &own_stdin.len, err);
+		if (rc < 0)
+			return rc;
+		own_stdin.read = 1;
+	}
+	*data = malloc(own_stdin.len ? own_stdin.len : 1);
+	if (!*data)
+		return ivx_error(err, IVX_ESYS, "standard input: cannot read: out of memory");
+	memcpy(*data, own_stdin.data, own_stdin.len);
+	*len = own_stdin.len;
 	return 0;
 }
 

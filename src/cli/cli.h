@@ -52,7 +52,10 @@ int cli_scan_u64(const char *s, uint64_t *out, const char **end);
 int cli_parse_u64(const char *s, uint64_t *out);
 
 /* Read a whole host file the user named (for --stdin), of at most
- * CLI_MAX_FILE bytes, into a malloc'd *data the caller frees. 0, or err
+ * CLI_MAX_FILE bytes, into a malloc'd *data the caller frees; "-" is ivx's
+ * own standard input, read to its end once and the same bytes handed to
+ * every later call (a FIFO given by name is still refused: opening one
+ * could wait forever for a writer). 0, or err
  * filled and its negative status; it prints nothing (the explorer's screen
  * owns stderr; run_options_read_stdin says which option named the file). */
 #define CLI_MAX_FILE (256 << 20)

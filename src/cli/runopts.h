@@ -60,7 +60,7 @@ int run_options_check_grants(const struct run_options *o, const struct named_fil
 
 /* The help text for the shared options, to embed in a command's help. */
 #define RUN_OPTIONS_HELP \
-	"  --stdin FILE        the guest reads FILE on fd 0 (default: empty)\n" \
+	"  --stdin FILE        the guest reads FILE on fd 0 (default: empty; - is ivx's own stdin)\n" \
 	"  --dir HOST[:GUEST][:ro|rw]  let the guest open files under host directory\n" \
 	"                      HOST, seen at GUEST (default: the same path), read-only\n" \
 	"                      unless rw (repeatable; nothing else is visible)\n" \

@@ -150,6 +150,10 @@ static int build(struct explorer *x, struct ivx_err *err)
 {
 	void *in = NULL;
 	size_t in_len = 0;
+	/* the explorer's own standard input is the terminal, or a -x script */
+	if (x->opts.stdin_path && !strcmp(x->opts.stdin_path, "-"))
+		return ivx_error(err, IVX_EUSAGE, "--stdin -: the explorer reads its commands from standard input; "
+				 "give the program's input as a file (ivx run and the batch commands take --stdin -)");
 	if (x->opts.stdin_path && cli_read_file_quiet(x->opts.stdin_path, &in, &in_len, err) < 0)
 		return -1;
 	struct guest_options go = {
