@@ -130,6 +130,19 @@ static inline int xfer_put(struct guest *g, uint8_t *host, uint64_t addr, const 
 	return mem_write_bytes(g->mem, addr, src, n, 1, NULL) < 0 ? -1 : 0;
 }
 
+/* As xfer_put, but a fault part way keeps the bytes before it, as Linux's
+ * copy_to_user does (a read returns what it copied): how many bytes were
+ * written, n when all were. */
+static inline size_t xfer_put_some(struct guest *g, uint8_t *host, uint64_t addr, const void *src, size_t n)
+{
+	if (host) {
+		memcpy(host + addr, src, n);
+		return n;
+	}
+	uint64_t bad = addr;
+	return mem_write_bytes(g->mem, addr, src, n, 1, &bad) < 0 ? (size_t)(bad - addr) : n;
+}
+
 static inline int xfer_get(struct guest *g, const uint8_t *host, uint64_t addr, void *dst, size_t n)
 {
 	if (host) {

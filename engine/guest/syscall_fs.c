@@ -313,8 +313,8 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint6
 		size_t pos = at >= 0 ? (size_t)at : g->stdin_pos;
 		size_t left = pos < g->stdin_len ? g->stdin_len - pos : 0;
 		size_t n = len < left ? (size_t)len : left;
-		if (n && xfer_put(g, host, buf, g->stdin_data + pos, n) < 0)
-			return -EFAULT;
+		if (n && (n = xfer_put_some(g, host, buf, g->stdin_data + pos, n)) == 0)
+			return -EFAULT;     /* (a fault part way returns the bytes before it) */
 		if (at < 0)
 			g->stdin_pos = pos + n;
 		return (int64_t)n;
@@ -335,12 +335,13 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint6
 				return -errno;
 			break;
 		}
-		if (r && xfer_put(g, host, buf + done, chunk, (size_t)r) < 0) {
+		size_t put = r ? xfer_put_some(g, host, buf + done, chunk, (size_t)r) : 0;
+		done += put;
+		if (put < (size_t)r) {          /* a fault: the offset moves past what was copied */
 			if (!done)
 				return -EFAULT;
 			break;
 		}
-		done += (uint64_t)r;
 		if ((size_t)r < n)
 			break;
 	}

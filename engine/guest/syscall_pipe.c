@@ -92,11 +92,12 @@ int64_t pipe_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint64_t b
 		uint32_t run = GUEST_PIPE_BYTES - p->head;
 		if (run > n - done)
 			run = (uint32_t)(n - done);
-		if (xfer_put(g, host, buf + done, p->buf + p->head, run) < 0)
-			break;
-		p->head = (p->head + run) % GUEST_PIPE_BYTES;
-		p->len -= run;
-		done += run;
+		uint32_t put = (uint32_t)xfer_put_some(g, host, buf + done, p->buf + p->head, run);
+		p->head = (p->head + put) % GUEST_PIPE_BYTES;
+		p->len -= put;
+		done += put;
+		if (put < run)
+			break;                        /* a fault: the rest stays in the pipe */
 	}
 	return done ? (int64_t)done : -EFAULT;
 }

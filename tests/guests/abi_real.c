@@ -12,6 +12,11 @@
  *   tpidrro     mrs TPIDRRO_EL0: 0
  *   excl        a system call between LDXR and STXR clears the exclusive
  *               monitor (the kernel's ERET does): the STXR fails
+ * Checked against Linux's answer (qemu checks the whole buffer first and
+ * returns EFAULT having written nothing):
+ *   readpart    read, pread and readv of the --stdin file into a buffer
+ *               whose tail is read-only return the bytes copied before
+ *               the fault, and the offset moves by as much
  * Stopped by ivx (status 2, one line):
  *   smc         mprotect(RWX) of its own code: self-modifying code
  *   noexec      its code made PROT_READ, then called: a fetch fault
@@ -30,6 +35,7 @@
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 
 #define PAGE 4096ul
 
@@ -74,11 +80,32 @@ static int cache_case(void)
 	return 0;
 }
 
+static int readpart_case(void)
+{
+	char *p = mmap(0, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mprotect(p + PAGE, PAGE, PROT_READ);
+	char *head = p + PAGE - 6;
+	long r = read(0, head, 100);
+	printf("read %ld [%.6s] offset %ld\n", r, head, (long)lseek(0, 0, SEEK_CUR));
+	r = pread(0, p + PAGE - 3, 100, 0);
+	printf("pread %ld [%.3s] offset %ld\n", r, p + PAGE - 3, (long)lseek(0, 0, SEEK_CUR));
+	char a[2];
+	struct iovec iov[2] = { { a, 2 }, { p + PAGE - 1, 10 } };
+	r = readv(0, iov, 2);
+	printf("readv %ld [%.2s%c] offset %ld\n", r, a, p[PAGE - 1], (long)lseek(0, 0, SEEK_CUR));
+	errno = 0;
+	r = read(0, p + PAGE, 10);
+	printf("read into the read-only page %ld errno %d offset %ld\n", r, errno, (long)lseek(0, 0, SEEK_CUR));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
 	if (!strcmp(what, "futex"))
 		return futex_case();
+	if (!strcmp(what, "readpart"))
+		return readpart_case();
 	if (!strcmp(what, "cache"))
 		return cache_case();
 	if (!strcmp(what, "tpidrro")) {
