@@ -18,9 +18,12 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 fi
 mkdir -p "$work" || exit 1
 
-for opt in O2 O3; do
+# (-O2pac: pointer authentication, which ivx runs with its keys disabled)
+for opt in O2 O3 O2pac; do
     prog=$work/isa_real_$opt
-    if ! "$cc" -$opt -static -o "$prog" tests/guests/isa_real.c -lm 2> "$work/cc_$opt.err"; then
+    flags=-$opt
+    [ $opt = O2pac ] && flags="-O2 -march=armv8.3-a -mbranch-protection=standard"
+    if ! "$cc" $flags -static -o "$prog" tests/guests/isa_real.c -lm 2> "$work/cc_$opt.err"; then
         fail "$cc -$opt -static isa_real.c: $(head -1 "$work/cc_$opt.err")"
         continue
     fi
@@ -104,7 +107,7 @@ if "$cc" -O2 -static -o "$work/unsup" "$work/unsup.c" 2> "$work/unsup_cc.err"; t
         msg=$(grep 'unsupported instruction' "$work/unsup.err")
         lines=$(printf '%s\n' "$msg" | grep -c .)
         if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ "$(cat "$work/unsup.out")" = before ] &&
-           printf '%s' "$msg" | grep -Eq 'at pc 0x[0-9a-f]+ \(uses_fp16(\+0x[0-9a-f]+)?\): word 0x1ee22820 `\.inst 0x1ee22820`'; then
+           printf '%s' "$msg" | grep -Eq 'at pc 0x[0-9a-f]+ \(uses_fp16(\+0x[0-9a-f]+)?\): word 0x1ee22820 `\.inst 0x1ee22820`: half-precision floating point \(FEAT_FP16\) is not implemented$'; then
             pass "$mode: unsupported instruction: $msg"
         else
             fail "$mode: unsupported instruction: exit $rc, stdout '$(cat "$work/unsup.out")', stderr: $(head -2 "$work/unsup.err")"
@@ -118,8 +121,9 @@ fi
 # they print under qemu-aarch64, and cases ivx stops on purpose with one
 # line and status 2 (SIGSEGV and SIGILL under qemu, or stale code).
 abi=$work/abi_real
-if "$cc" -O1 -static -o "$abi" tests/guests/abi_real.c 2> "$work/cc_abi.err"; then
-    for what in futex cache tpidrro reexec excl; do
+if "$cc" -O1 -static -march=armv8.3-a -mbranch-protection=standard -o "$abi" tests/guests/abi_real.c \
+        2> "$work/cc_abi.err"; then
+    for what in futex cache tpidrro reexec excl pac; do
         env -i qemu-aarch64 "$abi" "$what" > "$work/qemu_abi_$what.out" 2>&1
         qrc=$?
         for mode in functional timing; do

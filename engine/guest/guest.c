@@ -272,8 +272,12 @@ static int stop_reason(struct guest *g, int result, struct ivx_err *err)
 	case ISA_HALT:
 		return ivx_error(err, IVX_EGUEST, "guest stopped by a trap instruction at %s", where);
 	case ISA_UNSUPPORTED:
-	default:
-		return ivx_error(err, IVX_EUNSUP, "unsupported instruction at %s", where);
+	default: {
+		const struct uop *u = program_uop(g->prog, c->pc);
+		const char *ext = u ? isa_extension_of(u->word) : NULL;
+		return ivx_error(err, IVX_EUNSUP, "unsupported instruction at %s%s%s%s", where, ext ? ": " : "",
+				 ext ? ext : "", ext ? " is not implemented" : "");
+	}
 	}
 }
 

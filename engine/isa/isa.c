@@ -206,3 +206,46 @@ const char *branch_kind_name(int branch_kind)
 		return "?";
 	return names[branch_kind];
 }
+
+/* Extensions ivx does not implement, by encoding, for the message an
+ * unsupported instruction stops the run with: capstone 4 shows most of
+ * them as `.inst 0x...` (it knows nothing after Armv8.0 plus crypto, and
+ * has no mode that would), so the word alone would not say why. First
+ * match wins; the masks select the extension's encoding groups, not
+ * every field. */
+static const struct {
+	uint32_t mask, match;
+	const char *name;
+} extensions[] = {
+	{ 0x1e000000, 0x04000000, "SVE (scalable vectors)" },
+	{ 0x9e000000, 0x80000000, "SME (scalable matrices)" },
+	{ 0xffe0fc00, 0x9ac03000, "PACGA of pointer authentication (Armv8.3 PAC; build with -mbranch-protection=none)" },
+	{ 0xff200400, 0xf8200400, "LDRAA/LDRAB of pointer authentication (Armv8.3 PAC; build with -mbranch-protection=none)" },
+	{ 0x5fc00000, 0x1ec00000, "half-precision floating point (FEAT_FP16)" },
+	{ 0x9f60c400, 0x0e400400, "half-precision floating point (FEAT_FP16)" },
+	{ 0x9f7e0c00, 0x0e780800, "half-precision floating point (FEAT_FP16)" },
+	{ 0xffffff9f, 0xd500401f, "flag manipulation (FlagM)" },
+	{ 0xffe07c10, 0xba000400, "flag manipulation (FlagM)" },
+	{ 0xffffbc1f, 0x3a00080d, "flag manipulation (FlagM)" },
+	{ 0xffe0f000, 0x9ac01000, "memory tagging (MTE)" },
+	{ 0xbfc0c000, 0x91800000, "memory tagging (MTE)" },
+	{ 0xff200000, 0xd9200000, "memory tagging (MTE)" },
+	{ 0xfffffc00, 0x1e634000, "BFloat16 (BF16)" },
+	{ 0xbffffc00, 0x0ea16800, "BFloat16 (BF16)" },
+	{ 0xbf20e400, 0x2e00c400, "complex numbers (FCMA)" },
+	{ 0xbf20ec00, 0x2e00e400, "complex numbers (FCMA)" },
+	{ 0xdfe0f400, 0x4e80a400, "int8 matrix multiply (I8MM)" },
+	{ 0x3f200c00, 0x19000400, "memory copy and set (FEAT_MOPS)" },
+	{ 0x5ffff000, 0x5ac01000, "common short sequence compression (CSSC)" },
+	{ 0x5ffffc00, 0x5ac02000, "common short sequence compression (CSSC)" },
+	{ 0x5fe0f000, 0x1ac06000, "common short sequence compression (CSSC)" },
+	{ 0xff000000, 0xce000000, "SM3/SM4 cryptography" },
+};
+
+const char *isa_extension_of(uint32_t word)
+{
+	for (size_t i = 0; i < sizeof extensions / sizeof extensions[0]; i++)
+		if ((word & extensions[i].mask) == extensions[i].match)
+			return extensions[i].name;
+	return NULL;
+}

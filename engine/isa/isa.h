@@ -33,6 +33,11 @@ uint64_t isa_hwcap2(void);
  * functionally, the core's cycles converted to ns when timing). */
 #define ISA_CNTFRQ_HZ   1000000000ull
 
+/* The extension an instruction ivx does not implement belongs to ("SVE
+ * (scalable vectors)", "half-precision floating point (FEAT_FP16)", ...),
+ * for messages; NULL when unknown. */
+const char *isa_extension_of(uint32_t word);
+
 /* Decode `word` found at `pc` into *u. Never fails: an encoding we do not
  * implement yields op_class UOP_UNSUPPORTED and an exec handler that returns
  * ISA_UNSUPPORTED, so only *executing* it stops the run (literal pools in

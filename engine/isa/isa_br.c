@@ -236,11 +236,38 @@ void isa_dec_tb(uint32_t w, struct uop *u)
 	isa_src(u, u->rn);
 }
 
+/* The pointer-authentication branches (Armv8.3 PAC) as with the keys
+ * disabled: authenticating a pointer that was signed the same way (PACIA
+ * and the hint-space PACIASP are identity too) gives it back unchanged,
+ * so BRAA/BRAAZ/BLRAA/BLRAAZ/RETAA and their B-key forms are BR, BLR and
+ * RET; the modifier register is read and ignored. Returns the plain
+ * opc (0 BR, 1 BLR, 2 RET), or -1 if w is none of them. */
+static int pac_branch(uint32_t w)
+{
+	unsigned opc = isa_bits(w, 24, 21), op3 = isa_bits(w, 15, 10), rn = isa_bits(w, 9, 5);
+	unsigned rm = isa_bits(w, 4, 0);
+	if (isa_bits(w, 20, 16) != 31 || (op3 & ~1u) != 2)
+		return -1;
+	if ((opc == 0 || opc == 1) && rm == 31)          /* BRAAZ, BLRAAZ */
+		return (int)opc;
+	if (opc == 8 || opc == 9)                        /* BRAA, BLRAA: rm is the modifier */
+		return (int)opc - 8;
+	if (opc == 2 && rn == 31 && rm == 31)            /* RETAA, RETAB */
+		return 2;
+	return -1;
+}
+
 void isa_dec_br_reg(uint32_t w, struct uop *u)
 {
 	unsigned opc = isa_bits(w, 24, 21);
-	if (isa_bits(w, 20, 16) != 31 || isa_bits(w, 15, 10) != 0 || isa_bits(w, 4, 0) != 0)
-		return;                 /* PAC forms and reserved encodings */
+	int pac = pac_branch(w);
+	if (pac >= 0) {
+		opc = (unsigned)pac;
+		if (opc == 2)
+			w = (w & ~(31u << 5)) | (30u << 5);      /* RETAA returns to x30 */
+	} else if (isa_bits(w, 20, 16) != 31 || isa_bits(w, 15, 10) != 0 || isa_bits(w, 4, 0) != 0) {
+		return;                 /* reserved encodings */
+	}
 	switch (opc) {
 	case 0: set_branch(u, h_br, BRANCH_INDIRECT); break;
 	case 1: set_branch(u, h_blr, BRANCH_CALL_INDIRECT); break;

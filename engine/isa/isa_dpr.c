@@ -545,6 +545,43 @@ static int h_cls32(struct cpu *c, const struct uop *u)
 	return ISA_NEXT;
 }
 
+/* PACIA ... AUTDB, their Z forms, XPACI and XPACD with the keys disabled
+ * (see isa_br.c's pac_branch): signing and authenticating leave the
+ * pointer as it is; stripping clears a PAC field that is never there, so
+ * it only makes the top bits copies of bit 55, as Linux user pointers
+ * already are (XPACD keeps the top byte: data pointers have TBI). */
+static int h_pac_keep(struct cpu *c, const struct uop *u)
+{
+	(void)c;
+	(void)u;
+	return ISA_NEXT;
+}
+
+static int h_xpac(struct cpu *c, const struct uop *u)
+{
+	uint64_t x = c->x[u->rd], mask = u->imm ? 0x00ff000000000000ull : 0xffff000000000000ull;
+	c->x[u->rd] = (x >> 55 & 1) ? x | mask : x & ~mask;
+	return ISA_NEXT;
+}
+
+static void dec_pac(uint32_t w, struct uop *u)
+{
+	unsigned opcode = isa_bits(w, 15, 10), rn = isa_bits(w, 9, 5);
+	if (opcode >= 18 || (opcode >= 8 && rn != 31))
+		return;                 /* the Z forms and XPAC* need Rn = 31 */
+	u->rd = isa_bits(w, 4, 0);
+	if (u->rd == 31) {          /* XZR: nothing to sign or strip */
+		isa_set(u, h_pac_keep, UOP_NOP);
+		return;
+	}
+	isa_set(u, opcode >= 16 ? h_xpac : h_pac_keep, UOP_ALU);
+	u->imm = opcode == 17;      /* XPACD */
+	isa_src(u, u->rd);
+	if (opcode < 8)
+		isa_src(u, rn == 31 ? CPU_SP : rn);      /* the modifier, read and ignored */
+	isa_dst(u, u->rd);
+}
+
 void isa_dec_dp1(uint32_t w, struct uop *u)
 {
 	/* [sf][opcode 0..5]; NULL = unallocated */
@@ -554,6 +591,10 @@ void isa_dec_dp1(uint32_t w, struct uop *u)
 	};
 	int sf = w >> 31;
 	unsigned opcode = isa_bits(w, 15, 10);
+	if (sf && !((w >> 29) & 1) && isa_bits(w, 20, 16) == 1) {
+		dec_pac(w, u);
+		return;
+	}
 	if (((w >> 29) & 1) || isa_bits(w, 20, 16) != 0 || opcode >= 6 || !fns[sf][opcode])
 		return;
 	isa_set(u, fns[sf][opcode], UOP_ALU);

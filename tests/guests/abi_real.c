@@ -10,6 +10,12 @@
  *               ISB) and sysconf's L1 line size (a power of two; ivx's
  *               and qemu's machines differ in the value)
  *   tpidrro     mrs TPIDRRO_EL0: 0
+ *   pac         Armv8.3 pointer authentication, as ivx runs it (keys
+ *               disabled) and qemu (keys enabled) agree when nothing
+ *               prints a signed pointer: sign then authenticate gives the
+ *               pointer back, XPACI of a plain pointer is itself,
+ *               BLRAAZ/BRAA/RETAA branch; built with -march=armv8.3-a
+ *               -mbranch-protection=standard, tests/guests/isa_real.c too
  *   excl        a system call between LDXR and STXR clears the exclusive
  *               monitor (the kernel's ERET does): the STXR fails
  * Checked against Linux's answer (qemu checks the whole buffer first and
@@ -80,6 +86,27 @@ static int cache_case(void)
 	return 0;
 }
 
+__attribute__((noinline)) static int seven(void) { return 7; }
+
+static int pac_case(void)
+{
+	uint64_t p = (uint64_t)(uintptr_t)seven, q = p, mod = 0x1234, r;
+	__asm__ volatile(".arch armv8.3-a\n pacia %0, %1\n autia %0, %1" : "+r"(q) : "r"(mod));
+	printf("pacia then autia: %s\n", q == p ? "the pointer" : "changed");
+	q = p;
+	__asm__ volatile(".arch armv8.3-a\n paciza %0\n autiza %0" : "+r"(q));
+	printf("paciza then autiza: %s\n", q == p ? "the pointer" : "changed");
+	q = p;
+	__asm__ volatile(".arch armv8.3-a\n xpaci %0" : "+r"(q));
+	printf("xpaci of a plain pointer: %s\n", q == p ? "the pointer" : "changed");
+	q = p;
+	__asm__ volatile(".arch armv8.3-a\n paciza %1\n blraaz %1\n mov %w0, w0"
+			 : "=r"(r), "+r"(q) : : "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9",
+			   "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x30", "memory");
+	printf("blraaz: %d\n", (int)r);
+	return 0;
+}
+
 static int readpart_case(void)
 {
 	char *p = mmap(0, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -104,6 +131,8 @@ int main(int argc, char **argv)
 	const char *what = argc > 1 ? argv[1] : "";
 	if (!strcmp(what, "futex"))
 		return futex_case();
+	if (!strcmp(what, "pac"))
+		return pac_case();
 	if (!strcmp(what, "readpart"))
 		return readpart_case();
 	if (!strcmp(what, "cache"))

@@ -170,6 +170,53 @@ static void test_calls_and_returns(void **state)
 	assert_int_equal(e->u.n_src, 0);
 }
 
+/* Pointer authentication with the keys disabled: the authenticating
+ * branches are BR, BLR and RET of the same register. */
+static void test_pac_branches(void **state)
+{
+	struct isa_env *e = *state;
+	isa_env_reset(e);
+	e->c.pc = PC;
+	e->c.x[30] = 0x405678;
+	assert_int_equal(isa_run(e, 0xd65f0bff), ISA_TAKEN);     /* retaa */
+	assert_int_equal(e->c.pc, 0x405678);
+	assert_int_equal(e->u.branch_kind, BRANCH_RETURN);
+	assert_int_equal(e->u.src[0], REG_X(30));
+	assert_int_equal(isa_run(e, 0xd65f0fff), ISA_TAKEN);     /* retab */
+	assert_int_equal(e->c.pc, 0x405678);
+
+	e->c.pc = PC;
+	e->c.x[1] = 0x401234;
+	assert_int_equal(isa_run(e, 0xd71f0822), ISA_TAKEN);     /* braa x1, x2 */
+	assert_int_equal(e->c.pc, 0x401234);
+	assert_int_equal(e->u.branch_kind, BRANCH_INDIRECT);
+
+	e->c.pc = PC;
+	assert_int_equal(isa_run(e, 0xd63f083f), ISA_TAKEN);     /* blraaz x1 */
+	assert_int_equal(e->c.pc, 0x401234);
+	assert_int_equal(e->c.x[30], PC + 4);
+	assert_int_equal(e->u.branch_kind, BRANCH_CALL_INDIRECT);
+
+	e->c.pc = PC;
+	assert_int_equal(isa_run(e, 0xd73f0c22), ISA_TAKEN);     /* blrab x1, x2 */
+	assert_int_equal(e->c.pc, 0x401234);
+	assert_int_equal(e->c.x[30], PC + 4);
+
+	/* signing and authenticating leave the pointer; stripping makes the
+	 * top bits copies of bit 55 (XPACD keeps the top byte: TBI) */
+	e->c.x[0] = 0x401000;
+	assert_int_equal(isa_run(e, 0xdac10020), ISA_NEXT);      /* pacia x0, x1 */
+	assert_int_equal(isa_run(e, 0xdac11020), ISA_NEXT);      /* autia x0, x1 */
+	assert_int_equal(isa_run(e, 0xdac123e0), ISA_NEXT);      /* paciza x0 */
+	assert_int_equal(e->c.x[0], 0x401000);
+	e->c.x[0] = 0x0012000000401000ull;
+	assert_int_equal(isa_run(e, 0xdac143e0), ISA_NEXT);      /* xpaci x0 */
+	assert_int_equal(e->c.x[0], 0x401000);
+	e->c.x[0] = 0x1a12000000401000ull;
+	assert_int_equal(isa_run(e, 0xdac147e0), ISA_NEXT);      /* xpacd x0 */
+	assert_int_equal(e->c.x[0], 0x1a00000000401000ull);
+}
+
 static void test_exceptions(void **state)
 {
 	struct isa_env *e = *state;
@@ -270,8 +317,8 @@ static void test_unsupported(void **state)
 		0xd4000003,     /* smc #0 */
 		0xd4a00001,     /* dcps1 */
 		0xd69f03e0,     /* eret */
-		0xd71f0822,     /* braa x1, x2 */
-		0xd65f0bff,     /* retaa */
+		0xd65f0bfe,     /* retaa with Rm != 31: reserved */
+		0xd61f0820,     /* braaz x1 with Rm != 31: reserved */
 		0x54000050,     /* bc.eq (FEAT_HBC) */
 		0xd5380000,     /* mrs x0, midr_el1 (no HWCAP_CPUID) */
 		0xd53be020,     /* mrs x0, cntpct_el0 */
@@ -326,6 +373,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exceptions, isa_env_setup, isa_env_teardown),
 		cmocka_unit_test_setup_teardown(test_hints_and_barriers, isa_env_setup, isa_env_teardown),
 		cmocka_unit_test_setup_teardown(test_system_registers, isa_env_setup, isa_env_teardown),
+		cmocka_unit_test_setup_teardown(test_pac_branches, isa_env_setup, isa_env_teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported, isa_env_setup, isa_env_teardown),
 		cmocka_unit_test(test_names),
 	};

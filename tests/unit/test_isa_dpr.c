@@ -223,7 +223,8 @@ static void test_dpr_unallocated(void **state)
 		0x7ac00000,     /* 1-source with S=1 */
 		0x5ac00c00,     /* rev with sf=0, opc=11 */
 		0x5ac01800,     /* ctz (FEAT_CSSC): not in the base set */
-		0xdac10000,     /* pacia (FEAT_PAuth): not in the base set */
+		0x9ac13000,     /* pacga (FEAT_PAuth; the 1-source PAC forms run, keys disabled) */
+		0xdac12020,     /* paciza x0 with Rn != 31: reserved */
 		0x1a800800,     /* conditional select with op2 = 1x */
 		0x3a800000,     /* conditional select with S=1 */
 		0x3a400400,     /* conditional compare with o2=1 */
