@@ -159,6 +159,17 @@ stop_case fullpipe "a write to a full pipe would block forever (one process) at 
 stop_case poll "a ppoll with nothing ready and no timeout would block forever (one process) at pc"
 stop_case clone "unsupported system call 220 (clone) at pc"
 stop_case mprotect "guest fault: write to read-only address 0x7f0000001000"
+# a guest's output ivx cannot write: status 2, or the guest's own non-zero one
+if [ -w /dev/full ]; then
+    "$ivx" run --functional "$stop_prog" -- pid > /dev/full 2> "$T/s.err"
+    rc=$?
+    [ $rc = 2 ] && grep -q "error writing standard output: No space left on device" "$T/s.err" &&
+        pass "stdout to a full disk: status 2, $(cat "$T/s.err")" || fail "stdout to /dev/full: status $rc, $(cat "$T/s.err")"
+    "$ivx" run --functional "$stop_prog" -- none > /dev/full 2> "$T/s.err"
+    rc=$?
+    [ $rc = 1 ] && grep -q "error writing standard output" "$T/s.err" &&
+        pass "stdout to a full disk after the guest failed: its status 1 stays" || fail "guest status 1 to /dev/full: status $rc, $(cat "$T/s.err")"
+fi
 "$ivx" run --functional "$stop_prog" -- ignored > "$T/s.out" 2> "$T/s.err"
 rc=$?
 [ "$rc" = 0 ] && [ "$(cat "$T/s.out")" = "tgkill: 0" ] && pass "an ignored signal sent to itself does nothing" \

@@ -585,8 +585,14 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 		break;
 	}
 	case SYS_kill:          ret = sys_kill_self(g, a[0], a[1], err, &stop); break;
-	case SYS_tkill:         ret = sys_kill_self(g, a[0], a[1], err, &stop); break;
-	case SYS_tgkill:        ret = sys_kill_self(g, a[0], a[2], err, &stop); break;
+	/* (tkill and tgkill name a thread: 0 and -1 are not "this process") */
+	case SYS_tkill:
+		ret = (int32_t)a[0] <= 0 ? -EINVAL : sys_kill_self(g, (uint32_t)a[0], a[1], err, &stop);
+		break;
+	case SYS_tgkill:
+		ret = (int32_t)a[0] <= 0 || (int32_t)a[1] <= 0 ? -EINVAL
+		    : (uint32_t)a[1] != GUEST_PID ? -ESRCH : sys_kill_self(g, (uint32_t)a[0], a[2], err, &stop);
+		break;
 	case SYS_futex:         ret = sys_futex(g, a[0], a[1], a[2], a[3], err, &stop); break;
 	case SYS_exit:
 	case SYS_exit_group:

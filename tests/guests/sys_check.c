@@ -80,6 +80,7 @@ enum {
 #define EPERM 1
 #define EINVAL 22
 #define ETIMEDOUT 110
+#define ESRCH 3
 
 static int fails, oks;
 
@@ -455,6 +456,9 @@ static void libc_call_checks(void)
 	check("mincore", SC3(NR_xmincore, p, 8192, vec), 0);
 	check("mincore: both pages resident", vec[0] == 1 && vec[1] == 1, 1);
 	long fd = open_("/data/hello.txt", O_RDONLY);
+	check("tgkill(0, 0, 0) is EINVAL", SC3(131, 0, 0, 0), -EINVAL);
+	check("tkill(-1, 0) is EINVAL", SC2(130, -1, 0), -EINVAL);
+	check("tgkill of another thread is ESRCH", SC3(131, SC0(NR_getpid), 4242, 0), -ESRCH);
 	check("close_range closes what it covers", SC3(NR_xclose_range, fd, fd, 0), 0);
 	check("... so close is EBADF", SC1(NR_close, fd), -EBADF);
 }
