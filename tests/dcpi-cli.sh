@@ -100,6 +100,47 @@ check "another machine with --new-epoch" "'$IVX' profile --quiet --db $tmp/e --n
 "$IVX" profile --quiet --db $tmp/e --config data/configs/inorder.ini -o core.rob_size=32 --max-insns 20k $p >/dev/null 2>$tmp/err; rc=$?
 check "an -o override is another machine (got $rc)" "[ $rc = 2 ] && grep -q '(core.rob_size = 16 there, 32 here)' $tmp/err"
 
+# the machine is checked for runs without truth too: machine.ini is
+# written for every run stored
+prof --db $tmp/nm --no-truth --max-insns 20k 2>/dev/null
+check "a --no-truth run writes machine.ini" "grep -q 'mode = ooo' $tmp/nm/epoch-0001/machine.ini"
+"$IVX" profile --quiet --db $tmp/nm --no-truth --config data/configs/inorder.ini --max-insns 20k $p >/dev/null 2>$tmp/err; rc=$?
+check "another machine, both without truth: exit 2, one line (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'holds runs of another machine (core.mode = ooo there, inorder here)' $tmp/err"
+
+# one epoch, one build of each image: a program rebuilt at the same path
+# is refused (its samples would be matched to the other build's code), and
+# the readers warn when the file at a recorded path has changed
+cp $p $tmp/rb
+"$IVX" profile --quiet --db $tmp/rbdb --max-insns 20k $tmp/rb >/dev/null 2>&1
+check "the epoch records the image's size and hash" "grep -q \"^\$(wc -c <$p) [0-9a-f]\\{16\\} $tmp/rb\$\" $tmp/rbdb/epoch-0001/images"
+cp data/bin/workloads/muldiv $tmp/rb
+"$IVX" profile --quiet --db $tmp/rbdb --max-insns 20k $tmp/rb >/dev/null 2>$tmp/err; rc=$?
+check "another build at the same path: exit 2, one line naming it (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q \"holds runs of another build of $tmp/rb .*--new-epoch\" $tmp/err"
+"$IVX" dcpiprof --db $tmp/rbdb >/dev/null 2>$tmp/err; rc=$?
+check "dcpiprof warns in one line that the image changed" "[ $rc = 0 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q \"warning: $tmp/rb has changed since\" $tmp/err"
+"$IVX" dcpicalc --db $tmp/rbdb --all >/dev/null 2>$tmp/err
+check "dcpicalc warns too" "grep -q \"warning: $tmp/rb has changed since\" $tmp/err"
+check "the rebuilt program in a new epoch" "'$IVX' profile --quiet --db $tmp/rbdb --new-epoch --max-insns 20k $tmp/rb >/dev/null 2>&1 && '$IVX' dcpiprof --db $tmp/rbdb 2>$tmp/err >/dev/null && [ ! -s $tmp/err ]"
+
+# two programs in one epoch: the JSON's runs and cycles are the sums of
+# the programs' (the truth of cycles equals cycles)
+prof --db $tmp/two --max-insns 20k 2>/dev/null
+"$IVX" profile --quiet --db $tmp/two --max-cycles 100000 data/bin/workloads/muldiv >/dev/null 2>&1
+if command -v python3 >/dev/null 2>&1; then
+    check "two programs: runs and cycles summed" "'$IVX' dcpiprof --db $tmp/two --json $tmp/two.json >/dev/null && python3 - $tmp/two.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['runs'] == 2, d['runs']
+assert d['events']['cycles']['truth'] == d['cycles'] and d['cycles'] > 100000, (d['events']['cycles'], d['cycles'])
+PY"
+fi
+
+# more than 64 images in one epoch (dcpiprof and dcpistats kept 64)
+mkdir -p $tmp/many
+for k in $(seq 1 66); do cp $p $tmp/many/crc$k; "$IVX" profile --quiet --no-truth --period 1000 --db $tmp/manydb --max-insns 20k $tmp/many/crc$k >/dev/null 2>&1; done
+check "66 images: dcpiprof reads them all" "'$IVX' dcpiprof --db $tmp/manydb --images >$tmp/many.out && [ \$(grep -c ' crc[0-9]* ' $tmp/many.out) = 66 ]"
+check "66 images: dcpistats too" "'$IVX' dcpistats $tmp/manydb >/dev/null"
+
 # runs stored at once into one database: each one counted, no temporary left
 prof --db $tmp/m --max-insns 5k 2>/dev/null
 for s in 1 2 3 4 5 6; do prof --db $tmp/m --max-insns 50k --seed $s 2>/dev/null & done

@@ -857,6 +857,7 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 	if (dcpicalc_db_open(&d, f.db, (int)f.epoch) < 0)
 		return EXIT_INPUT;
 	d.only = f.image;
+	dcpi_warn_changed_images(d.epoch, f.image);
 	if (f.image && !dcpicalc_db_image(&d, 0)) {
 		cli_error("dcpicalc: no image '%s' with CYCLES samples in %s", f.image, d.epoch);
 		dcpicalc_db_close(&d);

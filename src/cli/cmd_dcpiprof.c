@@ -240,7 +240,7 @@ const struct cli_command cmd_dcpiprof_entry = {
 	"image's ELF symbols (its path is in the database).\n\n"
 	"  --db DIR        profile database (default ivx.db)\n"
 	"  --epoch N       read epoch N instead of the newest\n"
-	"  -i IMAGE        only this image (full path or file name)\n"
+	"  -i, --image IMAGE  only this image (full path or file name)\n"
 	"  --images        samples per image instead of per procedure\n"
 	"  --truth         add the simulator's exact share per procedure (true%):\n"
 	"                  cycles at the in-order head, exact event counts\n"

@@ -74,6 +74,33 @@ static struct program *load_symbols(const char *path)
 	return p;
 }
 
+struct changed_ctx {
+	const char *epoch, *want;
+};
+
+static void warn_if_changed(void *ctx, const char *path, const struct dcpi_image_id *then)
+{
+	const struct changed_ctx *c = ctx;
+	struct dcpi_image_id now;
+	struct ivx_err err = { 0 };
+	if (!image_matches(path, c->want))
+		return;
+	if (dcpi_image_id(path, &now, &err) < 0)
+		cli_error("warning: %s: the image of %s's runs is gone or unreadable", path, c->epoch);
+	else if (now.size != then->size || now.hash != then->hash)
+		cli_error("warning: %s has changed since %s's runs of it (%llu bytes then, %llu now, or other contents): "
+			  "its samples may not match its code", path, c->epoch, (unsigned long long)then->size,
+			  (unsigned long long)now.size);
+}
+
+void dcpi_warn_changed_images(const char *epoch, const char *want)
+{
+	struct changed_ctx c = { epoch, want };
+	struct ivx_err err = { 0 };
+	if (dcpi_db_image_each(epoch, warn_if_changed, &c, &err) < 0)
+		cli_error("warning: %s", err.msg);
+}
+
 int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const char *image)
 {
 	memset(r, 0, sizeof *r);
@@ -90,8 +117,10 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 		cli_error("%s", err.msg);
 		return -1;
 	}
-	struct image_syms syms[64];
-	int n_syms = 0, rc = 0;
+	dcpi_warn_changed_images(r->epoch, image);
+	struct image_syms *syms = NULL;   /* (one per image read: as many as the epoch holds) */
+	size_t n_syms = 0, syms_cap = 0;
+	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct dcpi_profile *p = list[i];
 		size_t k = 0;
@@ -115,21 +144,30 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 		int truth = p->kind == DCPI_KIND_TRUTH;
 		if (truth) {
 			r->truthed |= 1u << p->event;
-			if (p->event == DCPI_CYCLES || !r->cycles) {
-				r->cycles = p->cycles;
-				r->runs = p->runs;
+			/* each program's runs and cycles are in its CYCLES truth
+			 * header: the epoch's are their sums (as the truth of
+			 * CYCLES is the sum of the programs' cycles) */
+			if (p->event == DCPI_CYCLES) {
+				r->cycles += p->cycles;
+				r->runs += p->runs;
 			}
 		} else {
 			r->sampled |= 1u << p->event;
 		}
-		int s = 0;
+		size_t s = 0;
 		while (s < n_syms && strcmp(syms[s].path, p->path))
 			s++;
 		if (s == n_syms) {
-			if (n_syms == 64) {
-				cli_error("%s: more than 64 images", r->epoch);
-				rc = -1;
-				break;
+			if (n_syms == syms_cap) {
+				size_t cap = syms_cap ? 2 * syms_cap : 16;
+				struct image_syms *t = realloc(syms, cap * sizeof *t);
+				if (!t) {
+					cli_error("out of host memory");
+					rc = -1;
+					break;
+				}
+				syms = t;
+				syms_cap = cap;
 			}
 			syms[n_syms++] = (struct image_syms){ p->path, load_symbols(p->path) };
 		}
@@ -148,8 +186,9 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 			(truth ? r->truth_total : r->samples_total)[p->event] += p->rec[k].count;
 		}
 	}
-	for (int s = 0; s < n_syms; s++)
+	for (size_t s = 0; s < n_syms; s++)
 		program_free(syms[s].prog);
+	free(syms);
 	dcpi_db_free_list(list, n);
 	return rc;
 }

@@ -26,7 +26,7 @@ struct dcpi_report {
 	size_t n, cap;
 	uint64_t samples_total[DCPI_EVENT_COUNT];
 	uint64_t truth_total[DCPI_EVENT_COUNT];
-	uint64_t runs, cycles;             /* of the CYCLES truth profile (or any) */
+	uint64_t runs, cycles;             /* summed over the images' CYCLES truth profiles */
 	uint32_t sampled;                  /* bit e: the epoch holds samples of event e */
 	uint32_t truthed;                  /* bit e: ... and truth of event e */
 	int bad_files;                     /* unreadable profile files (reported) */
@@ -40,6 +40,9 @@ struct dcpi_report {
  * line (no database, no such epoch). */
 int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const char *image);
 void dcpi_report_free(struct dcpi_report *r);
+/* One warning line on stderr for each image recorded in epoch (matching
+ * want, as -i; NULL: all) whose file is no longer the one profiled. */
+void dcpi_warn_changed_images(const char *epoch, const char *want);
 /* 0 if the output (--json FILE) is outside the database db and none of
  * the n images the database names; else -1 after one line on stderr.
  * Also outfile_check's checks: it can be written. */

@@ -133,6 +133,41 @@ static void runs_merge_into_the_current_epoch(void **state)
 	dcpi_profile_free(b);
 }
 
+/* An epoch remembers each image's size and hash; recording it again
+ * replaces the line, other images' lines stay. */
+static void image_identities_are_recorded_per_path(void **state)
+{
+	(void)state;
+	char epoch[512], img[600];
+	assert_int_equal(dcpi_db_epoch(dir, 1, 0, epoch, sizeof epoch, NULL), 0);
+	assert_int_equal(dcpi_db_epoch_empty(epoch, NULL), 1);
+	snprintf(img, sizeof img, "%s/prog", dir);
+	FILE *f = fopen(img, "w");
+	assert_non_null(f);
+	fputs("abc", f);
+	fclose(f);
+	struct dcpi_image_id id, got;
+	assert_int_equal(dcpi_image_id(img, &id, NULL), 0);
+	assert_int_equal(id.size, 3);
+	assert_true(id.hash == 0xe71fa2190541574bull);   /* FNV-1a 64 of "abc" */
+	int has_file;
+	assert_int_equal(dcpi_db_image_lookup(epoch, img, &got, &has_file, NULL), 0);
+	assert_int_equal(has_file, 0);
+	assert_int_equal(dcpi_db_image_record(epoch, img, &id, NULL), 0);
+	struct dcpi_image_id other = { 7, 42 };
+	assert_int_equal(dcpi_db_image_record(epoch, "/bin/other", &other, NULL), 0);
+	id.size = 4;
+	assert_int_equal(dcpi_db_image_record(epoch, img, &id, NULL), 0);
+	assert_int_equal(dcpi_db_image_lookup(epoch, img, &got, &has_file, NULL), 1);
+	assert_int_equal(got.size, 4);
+	assert_int_equal(dcpi_db_image_lookup(epoch, "/bin/other", &got, &has_file, NULL), 1);
+	assert_int_equal(got.hash, 42);
+	assert_int_equal(dcpi_db_image_lookup(epoch, "/bin/none", &got, &has_file, NULL), 0);
+	assert_int_equal(has_file, 1);
+	assert_int_equal(dcpi_db_epoch_empty(epoch, NULL), 1);   /* (not a profile) */
+	unlink(img);
+}
+
 static void a_failed_write_leaves_the_old_file(void **state)
 {
 	(void)state;
@@ -320,6 +355,7 @@ int main(void)
 		cmocka_unit_test(a_profile_survives_encoding),
 		cmocka_unit_test(culprit_records_keep_their_pcs),
 		cmocka_unit_test_setup_teardown(runs_merge_into_the_current_epoch, setup, teardown),
+		cmocka_unit_test_setup_teardown(image_identities_are_recorded_per_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_write_leaves_the_old_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_files_are_named_and_the_rest_stay_readable, setup, teardown),
 	};
