@@ -127,13 +127,38 @@ check "the rebuilt program in a new epoch" "'$IVX' profile --quiet --db $tmp/rbd
 prof --db $tmp/two --max-insns 20k 2>/dev/null
 "$IVX" profile --quiet --db $tmp/two --max-cycles 100000 data/bin/workloads/muldiv >/dev/null 2>&1
 if command -v python3 >/dev/null 2>&1; then
-    check "two programs: runs and cycles summed" "'$IVX' dcpiprof --db $tmp/two --json $tmp/two.json >/dev/null && python3 - $tmp/two.json <<'PY'
+    check "two programs: runs and cycles summed" "'$IVX' dcpiprof --db $tmp/two --json $tmp/two.json >/dev/null 2>&1 && python3 - $tmp/two.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['runs'] == 2, d['runs']
 assert d['events']['cycles']['truth'] == d['cycles'] and d['cycles'] > 100000, (d['events']['cycles'], d['cycles'])
 PY"
 fi
+
+# runs that do not match: two programs at different periods (a sample of
+# one stands for 4 times the cycles of the other's: shares weight each
+# program's samples by its own period, and say so), and a --no-truth run
+# beside runs with truth (--truth says the two cover other runs)
+"$IVX" profile --quiet --db $tmp/per --period 500 --max-cycles 400000 data/bin/workloads/muldiv >/dev/null 2>&1
+"$IVX" profile --quiet --db $tmp/per --period 2000 --max-cycles 400000 data/bin/workloads/branchy >/dev/null 2>&1
+"$IVX" dcpiprof --db $tmp/per --truth --json $tmp/per.json >/dev/null 2>$tmp/err
+check "two periods: one line says the shares are weighted" "[ \$(wc -l <$tmp/err) = 1 ] && grep -q 'sampled at different mean cycles periods: the shares weight each image' $tmp/err"
+if command -v python3 >/dev/null 2>&1; then
+    check "two periods: each main's share within 2 points of its true share" "python3 - $tmp/per.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+mains = [p for p in d['procedures'] if p['procedure'] == 'main']
+assert len(mains) == 2
+for p in mains:
+    assert abs(p['share']['cycles'] - p['truth_share']['cycles']) < 0.02, (p['image'], p['share'], p['truth_share'])
+PY"
+fi
+prof --db $tmp/nt2 --max-insns 20k 2>/dev/null
+prof --db $tmp/nt2 --max-insns 20k --no-truth 2>/dev/null
+"$IVX" dcpiprof --db $tmp/nt2 --truth >/dev/null 2>$tmp/err
+check "a --no-truth run among runs with truth: --truth says so in one line" "[ \$(wc -l <$tmp/err) = 1 ] && grep -q 'the samples cover 2 runs, the truth 1' $tmp/err"
+"$IVX" dcpiprof --db $tmp/nt2 >/dev/null 2>$tmp/err
+check "... not without --truth" "[ ! -s $tmp/err ]"
 
 # more than 64 images in one epoch (dcpiprof and dcpistats kept 64)
 mkdir -p $tmp/many

@@ -3,6 +3,7 @@
  * (see dcpi_report.h).
  */
 #define _GNU_SOURCE     /* qsort_r */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,42 @@ void dcpi_warn_changed_images(const char *epoch, const char *want)
 		cli_error("warning: %s", err.msg);
 }
 
+/* The mean sampling period of p's runs (period events over samples,
+ * times cycles over enabled cycles to undo multiplexing); 0 without
+ * samples. */
+static double mean_period(const struct dcpi_profile *p)
+{
+	if (!p->total || !p->enabled_cycles)
+		return 0;
+	return (double)p->period_events / (double)p->total * ((double)p->cycles / (double)p->enabled_cycles);
+}
+
+/* Note a samples profile's period: an event whose images' mean periods
+ * differ by more than 10% (the randomization moves a mean by at most
+ * ΔP / P, 1/16 by default) is mixed; and the runs its CYCLES samples
+ * cover. */
+static void note_period(struct dcpi_report *r, const struct dcpi_profile *p)
+{
+	if (!strcmp(p->path, "[unknown]"))
+		return;   /* (the program's runs, counted with the program) */
+	if (p->event == DCPI_CYCLES)
+		r->sample_runs += p->runs;
+	double m = mean_period(p);
+	if (m <= 0)
+		return;
+	if (r->period[p->event] <= 0)
+		r->period[p->event] = m;
+	else if (fabs(m - r->period[p->event]) > 0.1 * r->period[p->event])
+		r->mixed_period |= 1u << p->event;
+}
+
+double dcpi_report_share(const struct dcpi_report *r, const struct dcpi_proc_row *row, int e)
+{
+	if (r->mixed_period >> e & 1)
+		return r->weighted_total[e] > 0 ? row->weighted[e] / r->weighted_total[e] : 0;
+	return r->samples_total[e] ? (double)row->samples[e] / (double)r->samples_total[e] : 0;
+}
+
 int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const char *image)
 {
 	memset(r, 0, sizeof *r);
@@ -153,6 +190,7 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 			}
 		} else {
 			r->sampled |= 1u << p->event;
+			note_period(r, p);
 		}
 		size_t s = 0;
 		while (s < n_syms && strcmp(syms[s].path, p->path))
@@ -183,6 +221,11 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 				break;
 			}
 			(truth ? row->truth : row->samples)[p->event] += p->rec[k].count;
+			if (!truth) {
+				double w = (double)p->rec[k].count * mean_period(p);
+				row->weighted[p->event] += w;
+				r->weighted_total[p->event] += w;
+			}
 			(truth ? r->truth_total : r->samples_total)[p->event] += p->rec[k].count;
 		}
 	}
@@ -222,10 +265,18 @@ int dcpi_check_output(const struct named_file *out, const char *db, const char *
 	return rc;
 }
 
+struct sort_by {
+	int ev;
+	int weighted;          /* images of several periods: by estimated events */
+};
+
 static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct dcpi_proc_row *x = a, *y = b;
-	int sort_ev = *(const int *)ctx;
+	const struct sort_by *by = ctx;
+	int sort_ev = by->ev;
+	if (by->weighted && x->weighted[sort_ev] != y->weighted[sort_ev])
+		return x->weighted[sort_ev] > y->weighted[sort_ev] ? -1 : 1;
 	if (x->samples[sort_ev] != y->samples[sort_ev])
 		return x->samples[sort_ev] > y->samples[sort_ev] ? -1 : 1;
 	if (x->truth[sort_ev] != y->truth[sort_ev])
@@ -237,5 +288,5 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 void dcpi_report_sort(struct dcpi_report *r, int ev)
 {
 	if (r->n > 1)
-		qsort_r(r->rows, r->n, sizeof *r->rows, row_cmp, &ev);
+		qsort_r(r->rows, r->n, sizeof *r->rows, row_cmp, &(struct sort_by){ ev, (int)(r->mixed_period >> ev & 1) });
 }
