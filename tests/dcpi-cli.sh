@@ -209,6 +209,16 @@ done
 check "the database file is intact" "cmp -s $f $tmp/keep.samples && [ ! -e $tmp/o/new.json ]"
 check "the image is intact" "cmp -s $tmp/crc $tmp/keep.crc"
 
+# dcpistats of one set: no standard deviation ('-', null), not 0
+"$IVX" dcpistats --json $tmp/one.json $tmp/a >$tmp/one.out 2>/dev/null
+check "dcpistats, one set: std-dev '-'" "grep -Eq '^ +[0-9.]+% +[0-9.]+ +[0-9.]+% +1 +[0-9.]+ +- +[0-9]+ +[0-9]+  main$' $tmp/one.out"
+check "dcpistats, one set: stddev null" "grep -q '\"stddev\":null' $tmp/one.json && ! grep -q '\"stddev\":0' $tmp/one.json"
+
+# --db naming a regular file
+: >$tmp/plain
+"$IVX" profile --quiet --db $tmp/plain $p >/dev/null 2>$tmp/err; rc=$?
+check "--db naming a file: exit 2, 'not a directory' (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'plain: not a directory' $tmp/err"
+
 # bad input: exit 2 and one line
 for args in "profile --events bogus $p" "profile --period 10:20 $p" "profile --period x $p" \
             "profile --counters 4 $p" "profile --skid" "dcpiprof --db $tmp/none" "dcpiprof --bogus" \

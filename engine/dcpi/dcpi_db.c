@@ -245,6 +245,28 @@ int dcpi_profile_encode(const struct dcpi_profile *p, uint8_t **buf, size_t *len
 	return IVX_OK;
 }
 
+/* Totals no run can make, which would overflow the sums readers take
+ * over files (shares, merges): refused as corrupt. A run of 2^56
+ * cycles would take years to simulate; a sample needs an elapsed period,
+ * so samples come with period events and enabled cycles, and at most one
+ * per cycle; no event happens more than 64 times a cycle. */
+static int implausible(const struct dcpi_profile *p, uint64_t total, struct ivx_err *err)
+{
+	const uint64_t max_cycles = 1ull << 56;
+	if (p->cycles > max_cycles || p->enabled_cycles > p->cycles)
+		return ivx_error(err, IVX_EINPUT, "corrupt header (%llu cycles, %llu enabled)",
+				 (unsigned long long)p->cycles, (unsigned long long)p->enabled_cycles);
+	if (p->kind == DCPI_KIND_SAMPLES && total && (!p->period_events || !p->enabled_cycles))
+		return ivx_error(err, IVX_EINPUT, "corrupt header (%llu samples, but %llu period events in %llu enabled cycles)",
+				 (unsigned long long)total, (unsigned long long)p->period_events,
+				 (unsigned long long)p->enabled_cycles);
+	uint64_t most = p->kind == DCPI_KIND_SAMPLES ? p->cycles : 64 * p->cycles;
+	if (total > most)
+		return ivx_error(err, IVX_EINPUT, "corrupt records (counts add up to %llu, more than %llu cycles allow)",
+				 (unsigned long long)total, (unsigned long long)p->cycles);
+	return IVX_OK;
+}
+
 int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, struct ivx_err *err)
 {
 	const uint8_t *b = buf;
@@ -323,10 +345,19 @@ int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, 
 		prev_aux = aux;
 		p->rec[p->n++] = (struct dcpi_rec){ off, count, aux };
 	}
-	if (q != end || sum != total) {
+	if (q != end) {
+		dcpi_profile_free(p);
+		return ivx_error(err, IVX_EINPUT, "corrupt records (%llu trailing bytes after the %llu records)",
+				 (unsigned long long)(end - q), (unsigned long long)nrec);
+	}
+	if (sum != total) {
 		dcpi_profile_free(p);
 		return ivx_error(err, IVX_EINPUT, "corrupt records (counts add up to %llu, the header says %llu)",
 				 (unsigned long long)sum, (unsigned long long)total);
+	}
+	if (implausible(p, total, err) < 0) {
+		dcpi_profile_free(p);
+		return IVX_EINPUT;
 	}
 	p->total = total;
 	*out = p;

@@ -428,6 +428,11 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 		cli_error("%s: %s", f->db, strerror(errno));
 		return EXIT_INPUT;
 	}
+	struct stat dst;
+	if (stat(f->db, &dst) == 0 && !S_ISDIR(dst.st_mode)) {   /* (access() would say "Permission denied") */
+		cli_error("%s: not a directory (--db names the profile database's directory)", f->db);
+		return EXIT_INPUT;
+	}
 	if (access(f->db, R_OK | W_OK | X_OK) < 0) {
 		cli_error("%s: %s", f->db, strerror(errno));
 		return EXIT_INPUT;
