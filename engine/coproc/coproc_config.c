@@ -50,9 +50,9 @@ struct key {
 #define K32(f, lo, hi, h) { #f, offsetof(struct coproc_config, f), 0, lo, hi, h }
 #define K64(f, lo, hi, h) { #f, offsetof(struct coproc_config, f), 1, lo, hi, h }
 static const struct key keys[] = {
-	K32(buffer, 1, 4096, "sample buffer records"),
-	K32(cam, 1, 1024, "associative array (CAM) entries = slots"),
-	K32(data, 16, 65536, "data array words (64-bit)"),
+	K32(buffer, 1, COPROC_MAX_BUFFER, "sample buffer records"),
+	K32(cam, 1, COPROC_MAX_CAM, "associative array (CAM) entries = slots"),
+	K32(data, 16, COPROC_MAX_DATA, "data array words (64-bit)"),
 	K32(ucode, 16, COPROC_MAX_UCODE, "microcode array words"),
 	K32(ignore, 64, 65536, "PC filter ignore-bit table entries (a power of two)"),
 	K32(clock_div, 1, 16, "core cycles per co-processor cycle"),
@@ -67,7 +67,7 @@ static const struct key keys[] = {
 	K64(timer, 1000, 1000000000000ull, "main-processor timer period in cycles (low-yield partitions, completion)"),
 	K64(resample, 0, 1000000000000ull,
 	    "cycles between re-samplings: masked loads are unmasked to be re-checked (0: never; checked at timer ticks)"),
-	K32(profile, 16, 1048576, "entries of the in-memory profile the handler builds"),
+	K32(profile, 16, COPROC_MAX_PROFILE, "entries of the in-memory profile the handler builds"),
 	K64(seed, 0, UINT64_MAX, "LFSR seed"),
 	K32(tagrate, 0, 65536,
 	    "tag 1 in N of the instructions the filters pass, at random (a power of two; 0: adapt N to the buffer's "

@@ -27,6 +27,14 @@
 #define COPROC_NT 4              /* branch target registers t0..t3 */
 #define COPROC_MAX_PARAMS 32
 #define COPROC_MAX_LABELS 128
+#define COPROC_LABEL_MAX 23      /* characters in a label name */
+/* The largest co-processor parts, for -C and for a program's size
+ * parameters alike (.param buffer_entries, cam_entries, data_words,
+ * profile_entries). */
+#define COPROC_MAX_BUFFER 4096
+#define COPROC_MAX_CAM 1024
+#define COPROC_MAX_DATA 65536
+#define COPROC_MAX_PROFILE 1048576
 
 /* Operations. */
 enum cp_op {
@@ -93,7 +101,7 @@ struct coproc_prog {
 	int n_params;
 	struct { char name[24]; int64_t value; } param[COPROC_MAX_PARAMS];
 	int n_labels;
-	struct { char name[24]; uint16_t addr; } label[COPROC_MAX_LABELS];
+	struct { char name[COPROC_LABEL_MAX + 1]; uint16_t addr; } label[COPROC_MAX_LABELS];
 };
 
 /* Assemble `len` bytes of source named `file` (for messages). Errors are

@@ -17,6 +17,8 @@
 
 static struct coproc_prog prog, again;
 
+#define HDR ".classes load\n.fields pc value\n.dfe load s\n"   /* lines 1-3 */
+
 static int assemble(const char *src, struct ivx_err *err)
 {
 	return coproc_asm(src, strlen(src), "t.s", &prog, err);
@@ -114,12 +116,32 @@ static void settings_reach_the_program(void **state)
 	assert_int_equal(prog.insn[2].tkind, CPT_INTERRUPT);
 }
 
+/* Numbers are decimal or 0x hex: a leading zero is not C's octal, and a
+ * 64-bit pattern may be written either way. */
+static void numbers_are_decimal_or_hex(void **state)
+{
+	(void)state;
+	struct ivx_err err = { 0 };
+	const char *src = HDR ".param slots 0100\n.const c1 0777\n.const c2 0xFFFFFFFFFFFFFFFF\n"
+			  ".const c3 18446744073709551615\n"
+			  "s: mov v0, 010\n mov v1, #08\n mov v2, -9223372036854775808\n mov v3, 0X1f\n";
+	if (assemble(src, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(coproc_prog_param(&prog, "slots", 0), 100);
+	assert_int_equal(prog.creg[1], 777);
+	assert_true(prog.creg[2] == UINT64_MAX);
+	assert_true(prog.creg[3] == UINT64_MAX);
+	assert_int_equal(prog.insn[0].imm, 10);
+	assert_int_equal(prog.insn[1].imm, 8);
+	assert_true(prog.insn[2].imm == INT64_MIN);
+	assert_int_equal(prog.insn[3].imm, 31);
+}
+
 struct bad {
 	const char *src;
 	const char *msg;   /* the whole message, file:line included */
 };
 
-#define HDR ".classes load\n.fields pc value\n.dfe load s\n"   /* lines 1-3 */
 static const struct bad bad[] = {
 	{ "", "t.s:1: the program has no microinstructions" },
 	{ HDR "s: frob v0 -> DONE\n", "t.s:4: unknown operation 'frob'" },
@@ -144,11 +166,11 @@ static const struct bad bad[] = {
 	{ HDR ".iwidth 40\ns: nop\n", "t.s:4: .iwidth: '40' is not a width of 1..32 bits" },
 	{ HDR ".pcfilter 2 9\ns: nop\n", "t.s:4: .pcfilter: match '9' does not fit in 2 bits" },
 	{ HDR ".const x0 1\ns: nop\n", "t.s:4: 'x0' is not a constant (c0-c15) register" },
-	{ HDR ".param slots 1\n.param slots 2\ns: nop\n", "t.s:5: parameter 'slots' set twice" },
+	{ HDR ".param slots 1\n.param slots 2\ns: nop\n", "t.s:5: parameter 'slots' set twice (first at line 4)" },
 	{ HDR ".param buffer_entrys 128\ns: nop\n",
 	  "t.s:4: unknown parameter 'buffer_entrys': nothing reads it (docs/coproc.md lists the parameters)" },
 	{ HDR "s: nop -> t2\n", "t.s:4: a branch to t2, which no .target sets" },
-	{ HDR "s: mov v0, pc -> lt\n", "t.s:4: '-> lt' needs a target after the condition" },
+	{ HDR "s: mov v0, pc -> lt\n", "t.s:4: '-> lt' needs a target after the condition (a label cannot be named lt)" },
 	{ HDR ".handler edge\ns: nop\n", "t.s:1: the edge handler profiles cond-branch records: .classes must have cond-branch" },
 	{ HDR ".handler magic\ns: nop\n", "t.s:4: unknown handler 'magic' (value, edge, callstack, none)" },
 	{ ".classes load store\n.fields pc\n.dfe load s\ns: nop -> DONE\n",
@@ -158,7 +180,48 @@ static const struct bad bad[] = {
 	{ ".fields pc\n.dfe load s\ns: nop\n", "t.s:1: no .classes: the program would never receive a record" },
 	{ ".classes load\n.fields pc\n.dfe load s\ns: nop\n\n  mov v0, addr\n",
 	  "t.s:6: the microcode reads 'addr' but .fields does not collect it" },
-	{ HDR "s: nop -> end\nend:\n", "t.s:4: label 'end' marks no microinstruction" },
+	{ HDR "s: nop -> end\nend:\n", "t.s:5: label 'end' marks no microinstruction" },
+	/* a label at the end marks nothing even when nothing uses it */
+	{ HDR "s: nop\nend: ; the end\n", "t.s:5: label 'end' marks no microinstruction" },
+	/* a reference longer than any label is refused, not cut to a label's length */
+	{ HDR "s: nop -> yyyyyyyyyyyyyyyyyyyyyyyzzz\nyyyyyyyyyyyyyyyyyyyyyyy: nop\n",
+	  "t.s:4: label 'yyyyyyyyyyyyyyyyyyyyyyyzzz' is too long (at most 23 characters)" },
+	{ ".classes load\n.fields pc\n.dfe load yyyyyyyyyyyyyyyyyyyyyyyy\nyyyyyyyyyyyyyyyyyyyyyyy: nop\n",
+	  "t.s:3: label 'yyyyyyyyyyyyyyyyyyyyyyyy' is too long (at most 23 characters)" },
+	{ HDR ".target t0 yyyyyyyyyyyyyyyyyyyyyyyyyy\ns: nop\n",
+	  "t.s:4: label 'yyyyyyyyyyyyyyyyyyyyyyyyyy' is too long (at most 23 characters)" },
+	/* condition names are not labels */
+	{ HDR "s: nop\nz: nop\n", "t.s:5: 'z' is a branch condition and cannot be a label name" },
+	{ HDR "s: nop\nnsat: nop\n", "t.s:5: 'nsat' is a branch condition and cannot be a label name" },
+	/* numbers that do not fit 64 bits */
+	{ HDR "s: mov v0, 0x1ffffffffffffffff\n", "t.s:4: '0x1ffffffffffffffff' does not fit in 64 bits" },
+	{ HDR "s: mov v0, 99999999999999999999999\n", "t.s:4: '99999999999999999999999' does not fit in 64 bits" },
+	{ HDR "s: mov v0, #-9223372036854775809\n", "t.s:4: '#-9223372036854775809' does not fit in 64 bits" },
+	{ HDR ".const c0 18446744073709551616\ns: nop\n", "t.s:4: '18446744073709551616' does not fit in 64 bits" },
+	{ HDR ".param slots 0x10000000000000000\ns: nop\n", "t.s:4: '0x10000000000000000' does not fit in 64 bits" },
+	{ HDR "s: mov v0, 0x\n", "t.s:4: '0x' is not a source operand (v0-v7, i0-i7, c0-c15, a record field or a number)" },
+	/* every directive that sets one thing sets it once */
+	{ HDR ".const c3 1\n.const c3 2\ns: nop\n", "t.s:5: .const c3 set twice (first at line 4)" },
+	{ HDR ".base b1 1\n.base b1 2\ns: nop\n", "t.s:5: .base b1 set twice (first at line 4)" },
+	{ HDR ".target t0 s\n.target t0 s\ns: nop\n", "t.s:5: .target t0 set twice (first at line 4)" },
+	{ HDR ".name a\n.name b\ns: nop\n", "t.s:5: .name set twice (first at line 4)" },
+	{ HDR ".handler none\n.handler none\ns: nop\n", "t.s:5: .handler set twice (first at line 4)" },
+	{ HDR ".dfe load s\ns: nop\n", "t.s:4: .dfe load set twice (first at line 3)" },
+	{ HDR ".dfe branch s\n.dfe call s\ns: nop\n", "t.s:5: .dfe call set twice (first at line 4)" },
+	{ HDR ".dfe default s\n.dfe default s\ns: nop\n", "t.s:5: .dfe default set twice (first at line 4)" },
+	{ HDR ".iwidth 8\n.iwidth 9\ns: nop\n", "t.s:5: .iwidth set twice (first at line 4)" },
+	{ HDR ".pcfilter 1 0\n.pcfilter 1 1\ns: nop\n", "t.s:5: .pcfilter set twice (first at line 4)" },
+	/* parameters out of their ranges */
+	{ HDR ".param slots 0\ns: nop\n", "t.s:4: parameter 'slots': 0 is outside 1..1024" },
+	{ HDR ".param slots -5\ns: nop\n", "t.s:4: parameter 'slots': -5 is outside 1..1024" },
+	{ HDR ".param ways 100\ns: nop\n", "t.s:4: parameter 'ways': 100 is outside 0..64" },
+	{ HDR ".param hi_permille 5000\ns: nop\n", "t.s:4: parameter 'hi_permille': 5000 is outside 0..1000" },
+	{ HDR ".param confident -1\ns: nop\n", "t.s:4: parameter 'confident': -1 is outside 1..1000000000000" },
+	{ HDR ".param buffer_entries -1\ns: nop\n", "t.s:4: parameter 'buffer_entries': -1 is outside 1..4096" },
+	{ HDR ".param buffer_entries 5000\ns: nop\n", "t.s:4: parameter 'buffer_entries': 5000 is outside 1..4096" },
+	{ HDR ".param cam_entries 70000\ns: nop\n", "t.s:4: parameter 'cam_entries': 70000 is outside 1..1024" },
+	{ HDR ".param depth 2000000000\ns: nop\n", "t.s:4: parameter 'depth': 2000000000 is outside 1..65536" },
+	{ HDR ".param key_shift 99\ns: nop\n", "t.s:4: parameter 'key_shift': 99 is outside 0..63" },
 	{ HDR "DONE: nop\n", "t.s:4: 'DONE' is a reserved target name" },
 	{ HDR "s: nop\n.dfe load\n", "t.s:5: usage: .dfe CLASS|default LABEL" },
 };
@@ -186,6 +249,28 @@ static void too_long_and_binary_input_is_refused(void **state)
 	const char bin[] = { 'n', 'o', 'p', ' ', (char)0x01, '\n' };
 	assert_int_equal(coproc_asm(bin, sizeof bin, "t.s", &prog, &err), IVX_EINPUT);
 	assert_string_equal(err.msg, "t.s:1: unexpected byte 0x01");
+	/* NUL anywhere (after a word, inside one, first on a line, in a
+	 * comment), control bytes and malformed UTF-8 in comments */
+	static const struct { const char *src; size_t len; const char *msg; } bytes[] = {
+		{ HDR "s: nop\0 -> DONE\n", sizeof HDR "s: nop\0 -> DONE\n" - 1, "t.s:4: unexpected byte 0x00" },
+		{ HDR "s: mov v0,\0 pc\n", sizeof HDR "s: mov v0,\0 pc\n" - 1, "t.s:4: unexpected byte 0x00" },
+		{ HDR "s: mov v0, p\0c\n", sizeof HDR "s: mov v0, p\0c\n" - 1, "t.s:4: unexpected byte 0x00" },
+		{ HDR "\0s: nop\n", sizeof HDR "\0s: nop\n" - 1, "t.s:4: unexpected byte 0x00" },
+		{ HDR "s: nop ; a\0b\n", sizeof HDR "s: nop ; a\0b\n" - 1, "t.s:4: unexpected byte 0x00" },
+		{ HDR "s: nop ; \x01\x02\n", sizeof HDR "s: nop ; \x01\x02\n" - 1, "t.s:4: unexpected byte 0x01" },
+		{ HDR "s: nop ; \x7f\n", sizeof HDR "s: nop ; \x7f\n" - 1, "t.s:4: unexpected byte 0x7f" },
+		{ HDR "s: nop ; \xff\xfe\n", sizeof HDR "s: nop ; \xff\xfe\n" - 1, "t.s:4: unexpected byte 0xff" },
+		{ HDR "s: nop ; caf\xc3\n", sizeof HDR "s: nop ; caf\xc3\n" - 1, "t.s:4: unexpected byte 0xc3" },
+	};
+	for (size_t i = 0; i < sizeof bytes / sizeof *bytes; i++) {
+		int rc = coproc_asm(bytes[i].src, bytes[i].len, "t.s", &prog, &err);
+		if (rc != IVX_EINPUT || strcmp(err.msg, bytes[i].msg))
+			fail_msg("bytes case %zu: rc %d, got \"%s\", want \"%s\"", i, rc, err.msg, bytes[i].msg);
+	}
+	/* UTF-8 text in a comment is text */
+	const char *utf8 = HDR "s: nop -> DONE ; caf\xc3\xa9 \xe2\x80\x94 \xe2\x86\x92\n";
+	if (assemble(utf8, &err) < 0)
+		fail_msg("%s", err.msg);
 }
 
 int main(void)
@@ -193,6 +278,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(shipped_programs_assemble_and_round_trip),
 		cmocka_unit_test(settings_reach_the_program),
+		cmocka_unit_test(numbers_are_decimal_or_hex),
 		cmocka_unit_test(every_mistake_is_reported_on_its_line),
 		cmocka_unit_test(too_long_and_binary_input_is_refused),
 	};
