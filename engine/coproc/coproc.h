@@ -74,9 +74,14 @@ int coproc_config_get(const struct coproc_config *c, int i, char *buf, size_t n)
 
 struct coproc;
 
-/* Whether program p runs on a co-processor of cfg (its microcode fits,
- * its slots have CAM entries): coproc_new's own check, for a caller that
- * wants to know before it builds a core. */
+/* cfg raised to the sizes program p asks for (.param buffer_entries,
+ * cam_entries, data_words, profile_entries); larger settings are kept. */
+void coproc_config_for(struct coproc_config *cfg, const struct coproc_prog *p);
+
+/* Whether program p runs on a co-processor of cfg raised by
+ * coproc_config_for (its microcode fits, its slots and their ways have
+ * CAM entries): coproc_new's own check, for a caller that wants to know
+ * before it builds a core. */
 int coproc_check(const struct coproc_config *cfg, const struct coproc_prog *p, struct ivx_err *err);
 
 /* A co-processor loaded with program p (copied) observing core c. Add its

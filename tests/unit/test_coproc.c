@@ -631,6 +631,21 @@ static void settings_are_checked(void **state)
 	assert_int_equal(coproc_config_set(&c, "cam=64", &err), 0);
 	assert_null(coproc_new(&c, &cprog, NULL, &err));
 	assert_string_equal(err.msg, "program value uses 128 slots; the CAM has 64 entries (-C cam=N; in the explorer coproc set cam=N)");
+	/* a program's .param cam_entries raises the CAM before the check:
+	 * value_topk.s asks for 640 and runs with -C cam=64 */
+	assemble_file("data/coproc/value_topk.s");
+	struct coproc *cp = coproc_new(&c, &cprog, NULL, &err);
+	if (!cp)
+		fail_msg("value_topk with cam=64: %s", err.msg);
+	assert_int_equal(coproc_cfg(cp)->cam, 640);
+	coproc_free(cp);
+	assert_int_equal(coproc_check(&c, &cprog, &err), 0);
+	/* slots with ways need slots x (ways + 1) entries */
+	assemble_text(".classes load\n.fields pc\n.dfe load s\n.param slots 128\n.param ways 4\n"
+		      ".param cam_entries 512\ns: nop -> DONE\n");
+	assert_true(coproc_check(&c, &cprog, &err) < 0);
+	assert_string_equal(err.msg, "program unnamed uses 128 slots of 5 CAM entries (640); the CAM has 512 entries "
+			    "(.param cam_entries N, -C cam=N; in the explorer coproc set cam=N)");
 }
 
 int main(void)
