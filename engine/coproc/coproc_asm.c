@@ -870,6 +870,104 @@ void coproc_disasm_insn(const struct coproc_prog *p, int addr, char *buf, size_t
 	}
 }
 
+/* ---- listing ---------------------------------------------------------- */
+
+/* Text appended to a caller's buffer, snprintf-style: len counts what
+ * would have been written, so a first call with n 0 sizes the buffer. */
+struct listing {
+	char *buf;
+	size_t n, len;
+};
+
+static void put(struct listing *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct listing *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(l->len < l->n ? l->buf + l->len : NULL, l->len < l->n ? l->n - l->len : 0, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		l->len += (size_t)k;
+}
+
+/* The DFE label of class k (a label always marks a routine's start). */
+static const char *dfe_label(const struct coproc_prog *p, int k)
+{
+	const char *l = coproc_prog_label_at(p, p->dfe[k]);
+	return l ? l : "?";
+}
+
+/* `.dfe` lines that rebuild p's DFE table. Classes that cannot be tagged
+ * (other, alu, syscall) get a routine only from `.dfe default`, so when
+ * they have one it is the default's, and the other classes are listed
+ * where they differ from it. */
+static void list_dfe(struct listing *out, const struct coproc_prog *p)
+{
+	int dflt = p->dfe[INSN_KIND_OTHER];
+	if (dflt >= 0)
+		put(out, ".dfe default %s ; @%d\n", dfe_label(p, INSN_KIND_OTHER), dflt);
+	for (int k = 0; k < INSN_KIND_COUNT; k++) {
+		if (p->dfe[k] < 0 || p->dfe[k] == dflt || k == INSN_KIND_OTHER || k == INSN_KIND_ALU ||
+		    k == INSN_KIND_SYSCALL)
+			continue;
+		put(out, ".dfe %s %s ; @%d\n", insn_kind_name(k), dfe_label(p, k), p->dfe[k]);
+	}
+}
+
+/* Program p as source that assembles to the same program: every setting
+ * as a directive, each microinstruction with its label and, in a
+ * comment, its address. */
+size_t coproc_prog_listing(const struct coproc_prog *p, const char *path, char *buf, size_t n)
+{
+	struct listing l = { buf, n, 0 }, *out = &l;
+	put(out, "; %s: program %s, handler %s, %d microinstructions\n", path, p->name, p->handler, p->n_insns);
+	put(out, ".name %s\n.handler %s\n.classes", p->name, p->handler);
+	for (int k = 0; k < INSN_KIND_COUNT; k++)
+		if (p->classes >> k & 1)
+			put(out, " %s", insn_kind_name(k));
+	put(out, "\n");
+	if (p->fields) {   /* (an empty .fields is a usage error: none is the default) */
+		put(out, ".fields");
+		for (int b = 1; b <= CPF_TAKEN; b <<= 1)
+			if (p->fields & (uint32_t)b)
+				put(out, " %s", coproc_field_name(b));
+		put(out, "\n");
+	}
+	put(out, ".iwidth %d\n.cwidth %d\n", p->iwidth, p->cwidth);
+	if (p->awidth)
+		put(out, ".awidth %d\n", p->awidth);
+	put(out, ".pcfilter %d %u\n", p->pc_width, p->pc_match);
+	list_dfe(out, p);
+	for (int i = 0; i < COPROC_NC; i++)
+		if (p->creg[i])
+			put(out, ".const c%d %llu\n", i, (unsigned long long)p->creg[i]);
+	for (int i = 0; i < COPROC_NB; i++)
+		if (p->breg[i])
+			put(out, ".base b%d %u\n", i, p->breg[i]);
+	/* a target register the microcode branches through has a .target,
+	 * even one naming microinstruction 0 (an unused one holds 0 either way) */
+	uint32_t used = 0;
+	for (int a = 0; a < p->n_insns; a++)
+		if (p->insn[a].tkind == CPT_TREG)
+			used |= 1u << p->insn[a].target;
+	for (int i = 0; i < COPROC_NT; i++)
+		if (p->treg[i] || (used >> i & 1)) {
+			const char *l = coproc_prog_label_at(p, p->treg[i]);
+			put(out, ".target t%d %s\n", i, l ? l : "?");
+		}
+	for (int i = 0; i < p->n_params; i++)
+		put(out, ".param %s %lld\n", p->param[i].name, (long long)p->param[i].value);
+	for (int a = 0; a < p->n_insns; a++) {
+		char insn[160], lab[COPROC_LABEL_MAX + 2] = "";
+		const char *name = coproc_prog_label_at(p, a);
+		if (name)
+			snprintf(lab, sizeof lab, "%s:", name);
+		coproc_disasm_insn(p, a, insn, sizeof insn);
+		put(out, "%-12s %-40s ; @%d\n", lab, insn, a);
+	}
+	return l.len;
+}
+
 int64_t coproc_prog_param(const struct coproc_prog *p, const char *name, int64_t dflt)
 {
 	for (int i = 0; i < p->n_params; i++)

@@ -111,6 +111,12 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 /* One microinstruction as text (no address, no newline) into buf. */
 void coproc_disasm_insn(const struct coproc_prog *p, int addr, char *buf, size_t n);
 
+/* Program p as source that assembles to the same program (every setting
+ * as a directive, each microinstruction with its label and its address
+ * in a comment), headed by a comment naming `path`. Written into buf as
+ * snprintf does (NUL-terminated, cut at n); returns the whole length. */
+size_t coproc_prog_listing(const struct coproc_prog *p, const char *path, char *buf, size_t n);
+
 /* The label at addr, or NULL. */
 const char *coproc_prog_label_at(const struct coproc_prog *p, int addr);
 
