@@ -116,10 +116,19 @@ int coproc_config_set(struct coproc_config *c, const char *a, struct ivx_err *er
 			char *end;
 			if (!*v || *v == '-')
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: '%s' is not a number", keys[i].name, v);
+			/* decimal or 0x hex (a leading zero is not octal), with the
+			 * command line's k/M/G suffixes (10^3, 10^6, 10^9) */
 			errno = 0;
-			x = strtoull(v, &end, 0);
-			if (*end)
+			int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+			x = strtoull(v, &end, hex ? 16 : 10);
+			uint64_t mul = *end == 'k' || *end == 'K' ? 1000 : *end == 'M' ? 1000000 : *end == 'G' ? 1000000000 : 1;
+			if (mul > 1 && end > v && !hex)
+				end++;
+			if (*end || end == v)
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: '%s' is not a number", keys[i].name, v);
+			if (x > UINT64_MAX / mul)
+				errno = ERANGE;
+			x *= mul;
 			if (errno == ERANGE || x < keys[i].lo || x > keys[i].hi)
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: %s is outside %llu..%llu", keys[i].name, v,
 						 (unsigned long long)keys[i].lo, (unsigned long long)keys[i].hi);

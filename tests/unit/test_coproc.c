@@ -625,6 +625,24 @@ static void settings_are_checked(void **state)
 	assert_true(coproc_config_set(&c, "colour=red", &err) < 0);
 	assert_true(coproc_config_set(&c, "policy=maybe", &err) < 0);
 	assert_true(coproc_config_set(&c, "buffer", &err) < 0);
+	/* numbers as on the command line: k/M/G suffixes, decimal despite a
+	 * leading zero, 0x hex */
+	assert_int_equal(coproc_config_set(&c, "timer=50k", &err), 0);
+	assert_int_equal(c.timer, 50000);
+	assert_int_equal(coproc_config_set(&c, "resample=2M", &err), 0);
+	assert_int_equal(c.resample, 2000000);
+	assert_int_equal(coproc_config_set(&c, "timer=1G", &err), 0);
+	assert_int_equal(c.timer, 1000000000);
+	assert_int_equal(coproc_config_set(&c, "buffer=010", &err), 0);
+	assert_int_equal(c.buffer, 10);
+	assert_int_equal(coproc_config_set(&c, "buffer=0x20", &err), 0);
+	assert_int_equal(c.buffer, 32);
+	assert_true(coproc_config_set(&c, "buffer=5k", &err) < 0);
+	assert_string_equal(err.msg, "coproc buffer: 5k is outside 1..4096");
+	assert_true(coproc_config_set(&c, "buffer=k", &err) < 0);
+	assert_string_equal(err.msg, "coproc buffer: 'k' is not a number");
+	assert_true(coproc_config_set(&c, "buffer=5kk", &err) < 0);
+	assert_true(coproc_config_set(&c, "seed=99999999999999999999k", &err) < 0);
 	/* value.s lays out 128 slots: a smaller CAM would alias them */
 	assemble_file("data/coproc/value.s");
 	coproc_config_defaults(&c);
