@@ -3,9 +3,9 @@
 # line: the shipped programs assemble and list, and each listing assembles
 # and lists the same; a program's size parameters apply before its check;
 # bad programs, names and settings are refused with one line and status
-# 2; the value profile's
-# JSON has its keys and is consistent (recomputes weighted_error from the
-# loads); edge and call-stack profiles under the stall policy equal the
+# 2; the value profile's JSON has its keys and is consistent (recomputes
+# weighted_error from the loads); co-processor cycles are reported with
+# the core cycles they took; edge and call-stack profiles under the stall policy equal the
 # exact ones; drop vs stall show in the counters; the random tagger
 # removes the comb a full buffer puts over muldiv's values; --fates
 # accounts for every load execution once and leaves the profile as it is.
@@ -295,6 +295,11 @@ check_refusal "program value_topk uses 128 slots of 5 CAM entries (640); the CAM
 # size parameters beyond the co-processor's largest parts are refused
 sed 's/^\.param buffer_entries 128/.param buffer_entries 5000/' data/coproc/value_topk.s >"$tmp/big.s"
 check_refusal "big.s:[0-9]*: parameter 'buffer_entries': 5000 is outside 1..4096" "$IVX" coproc-asm "$tmp/big.s"
+# busy cycles are the co-processor's, with the core cycles they took
+"$IVX" coproc --program value -C clock_div=2 --max-cycles 200k "$w" -- 1 >"$tmp/o" 2>&1
+line=$(grep '^co-processor: ' "$tmp/o")
+b=$(echo "$line" | sed -n 's/.* \([0-9]*\) busy co-processor cycles (\([0-9]*\) core cycles).*/\1 \2/p')
+[ -n "$b" ] && [ "$(echo "$b" | awk '{print $1 * 2 == $2}')" = 1 ] && ok || bad "busy cycles with clock_div 2: $line"
 
 echo "coproc-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

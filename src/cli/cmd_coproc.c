@@ -378,9 +378,12 @@ static void print_stats(FILE *out, const struct sim *s)
 	fprintf(out, "buffer: %llu records, %llu dropped, %llu full at retirement, at most %d of %u\n",
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		cs.buffer_max, coproc_cfg(s->cp)->buffer);
-	fprintf(out, "co-processor: %llu microinstructions, %llu busy cycles, %llu microbranch mispredictions, "
-		"%llu interrupts, %llu timer actions, %llu masked%s\n",
-		(unsigned long long)cs.uinsns, (unsigned long long)cs.cp_cycles, (unsigned long long)cs.ubranch_miss,
+	/* cp_cycles counts the co-processor's own clock; its time in the
+	 * run is clock_div core cycles each */
+	fprintf(out, "co-processor: %llu microinstructions, %llu busy co-processor cycles (%llu core cycles), "
+		"%llu microbranch mispredictions, %llu interrupts, %llu timer actions, %llu masked%s\n",
+		(unsigned long long)cs.uinsns, (unsigned long long)cs.cp_cycles,
+		(unsigned long long)cs.cp_cycles * coproc_cfg(s->cp)->clock_div, (unsigned long long)cs.ubranch_miss,
 		(unsigned long long)cs.interrupts, (unsigned long long)cs.timer_actions, (unsigned long long)cs.masked,
 		cs.complete ? "; profile complete" : "");
 	if (cs.resamples) {
