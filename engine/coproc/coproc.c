@@ -737,6 +737,8 @@ void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s)
 
 uint64_t coproc_vreg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NV ? cp->r.v[i] : 0; }
 uint32_t coproc_ireg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NI ? cp->r.i[i] : 0; }
+unsigned coproc_flags(const struct coproc *cp) { return (unsigned)cp->r.flags; }
+uint32_t coproc_lfsr(const struct coproc *cp) { return cp->r.lfsr; }
 
 int coproc_slot_count(const struct coproc *cp)
 {

@@ -156,9 +156,14 @@ struct coproc_stats {
 };
 void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s);
 
-/* The co-processor's register files (for panes and tests). */
+/* The co-processor's register files (for panes and tests): value and
+ * index registers, the flags (COPROC_FLAG_*, set by the latest operation
+ * that sets each) and the LFSR `rand` draws from. */
+enum { COPROC_FLAG_Z = 1, COPROC_FLAG_L = 2, COPROC_FLAG_H = 4, COPROC_FLAG_S = 8 };
 uint64_t coproc_vreg(const struct coproc *cp, int i);
 uint32_t coproc_ireg(const struct coproc *cp, int i);
+unsigned coproc_flags(const struct coproc *cp);
+uint32_t coproc_lfsr(const struct coproc *cp);
 
 /* Slots as the value and edge programs lay them out: CAM entry i and the
  * data words b0+i .. b3+i (docs/coproc.md). */
