@@ -1,9 +1,11 @@
 #!/bin/sh
 # coproc-cli.sh [IVX] — `ivx coproc` and `ivx coproc-asm` from the command
-# line: the shipped programs assemble and list; bad programs, names and
-# settings are refused with one line and status 2; the value profile's
-# JSON has its keys and is consistent (recomputes weighted_error from the
-# loads); edge and call-stack profiles under the stall policy equal the
+# line: the shipped programs assemble and list, and each listing assembles
+# and lists the same; a program's size parameters apply before its check;
+# bad programs, names and settings are refused with one line and status
+# 2; the value profile's JSON has its keys and is consistent (recomputes
+# weighted_error from the loads); co-processor cycles are reported with
+# the core cycles they took; edge and call-stack profiles under the stall policy equal the
 # exact ones; drop vs stall show in the counters; the random tagger
 # removes the comb a full buffer puts over muldiv's values; --fates
 # accounts for every load execution once and leaves the profile as it is.
@@ -18,9 +20,17 @@ w=data/bin/workloads/crc
 
 for p in value edge callstack value_topk value_topk_ipw; do
     if "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e"; then ok; else bad "coproc-asm $p: $(cat "$tmp/e")"; fi
-    n=$(grep -c '^ *[0-9][0-9]*  ' "$tmp/l")
+    n=$(grep -v '^\.' "$tmp/l" | grep -c '; @[0-9][0-9]*$')
     src=$(grep -v '^ *;' "data/coproc/$p.s" | grep -v '^ *\.' | grep -c '[a-z]')
     [ "$n" = "$src" ] && ok || bad "coproc-asm $p lists $n microinstructions, the source has $src"
+done
+# The listing is source: every shipped program's listing assembles, and
+# lists the same (test_coproc_asm compares the programs themselves)
+for f in data/coproc/*.s; do
+    "$IVX" coproc-asm "$f" 2>/dev/null | sed 1d >"$tmp/l1.s"
+    if "$IVX" coproc-asm "$tmp/l1.s" 2>"$tmp/e" | sed 1d >"$tmp/l2.s" && [ ! -s "$tmp/e" ] && [ -s "$tmp/l1.s" ] &&
+       cmp -s "$tmp/l1.s" "$tmp/l2.s"; then ok
+    else bad "coproc-asm $f: its listing does not list the same: $(cat "$tmp/e"; diff "$tmp/l1.s" "$tmp/l2.s" | head -3)"; fi
 done
 "$IVX" coproc-asm data/coproc/value.s >/dev/null 2>&1 && ok || bad "coproc-asm by path"
 
@@ -266,6 +276,30 @@ grep -q "^no handler: the program's CAM entries" "$tmp/stores.out" && ! grep -q 
 	ok || bad "coproc with .handler none: $(tail -3 "$tmp/stores.out")"
 check_refusal "coproc buffer: 99999999999999999999 is outside 1..4096" "$IVX" coproc --program value -C buffer=99999999999999999999 "$w" -- 1
 check_refusal "shipped: value, value_topk, value_topk_ipw, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
+
+# A program's size parameters apply before its slots are checked: 256
+# slots with .param cam_entries 256 run on the default 128-entry CAM, and
+# value_topk.s (cam_entries 640) with -C cam=64; a value_topk-like program
+# without enough entries for its slots' ways is refused, naming them.
+sed -e 's/^\.param slots 128.*/.param slots 256/' -e 's/^\.const c3 127.*/.const c3 255/' \
+    -e 's/^\.param confident/.param cam_entries 256\n.param data_words 2048\n.param confident/' \
+    -e 's/^\.base b1 128.*/.base b1 256/' -e 's/^\.base b2 256.*/.base b2 512/' -e 's/^\.base b3 384.*/.base b3 768/' \
+    data/coproc/value.s >"$tmp/v256.s"
+"$IVX" coproc --program "$tmp/v256.s" --max-cycles 50k "$w" -- 1 >"$tmp/o" 2>"$tmp/e" &&
+    grep -q "loads executed" "$tmp/o" && ok || bad "256 slots with .param cam_entries 256: $(cat "$tmp/e")"
+"$IVX" coproc --program value_topk -C cam=64 --max-cycles 50k "$w" -- 1 >"$tmp/o" 2>"$tmp/e" &&
+    grep -q "loads executed" "$tmp/o" && ok || bad "value_topk with -C cam=64: $(cat "$tmp/e")"
+grep -v '^\.param cam_entries' data/coproc/value_topk.s >"$tmp/nocam.s"
+check_refusal "program value_topk uses 128 slots of 5 CAM entries (640); the CAM has 128 entries" \
+    "$IVX" coproc --program "$tmp/nocam.s" "$w" -- 1
+# size parameters beyond the co-processor's largest parts are refused
+sed 's/^\.param buffer_entries 128/.param buffer_entries 5000/' data/coproc/value_topk.s >"$tmp/big.s"
+check_refusal "big.s:[0-9]*: parameter 'buffer_entries': 5000 is outside 1..4096" "$IVX" coproc-asm "$tmp/big.s"
+# busy cycles are the co-processor's, with the core cycles they took
+"$IVX" coproc --program value -C clock_div=2 --max-cycles 200k "$w" -- 1 >"$tmp/o" 2>&1
+line=$(grep '^co-processor: ' "$tmp/o")
+b=$(echo "$line" | sed -n 's/.* \([0-9]*\) busy co-processor cycles (\([0-9]*\) core cycles).*/\1 \2/p')
+[ -n "$b" ] && [ "$(echo "$b" | awk '{print $1 * 2 == $2}')" = 1 ] && ok || bad "busy cycles with clock_div 2: $line"
 
 echo "coproc-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -100,6 +100,72 @@ check "another machine with --new-epoch" "'$IVX' profile --quiet --db $tmp/e --n
 "$IVX" profile --quiet --db $tmp/e --config data/configs/inorder.ini -o core.rob_size=32 --max-insns 20k $p >/dev/null 2>$tmp/err; rc=$?
 check "an -o override is another machine (got $rc)" "[ $rc = 2 ] && grep -q '(core.rob_size = 16 there, 32 here)' $tmp/err"
 
+# the machine is checked for runs without truth too: machine.ini is
+# written for every run stored
+prof --db $tmp/nm --no-truth --max-insns 20k 2>/dev/null
+check "a --no-truth run writes machine.ini" "grep -q 'mode = ooo' $tmp/nm/epoch-0001/machine.ini"
+"$IVX" profile --quiet --db $tmp/nm --no-truth --config data/configs/inorder.ini --max-insns 20k $p >/dev/null 2>$tmp/err; rc=$?
+check "another machine, both without truth: exit 2, one line (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'holds runs of another machine (core.mode = ooo there, inorder here)' $tmp/err"
+
+# one epoch, one build of each image: a program rebuilt at the same path
+# is refused (its samples would be matched to the other build's code), and
+# the readers warn when the file at a recorded path has changed
+cp $p $tmp/rb
+"$IVX" profile --quiet --db $tmp/rbdb --max-insns 20k $tmp/rb >/dev/null 2>&1
+check "the epoch records the image's size and hash" "grep -q \"^\$(wc -c <$p) [0-9a-f]\\{16\\} $tmp/rb\$\" $tmp/rbdb/epoch-0001/images"
+cp data/bin/workloads/muldiv $tmp/rb
+"$IVX" profile --quiet --db $tmp/rbdb --max-insns 20k $tmp/rb >/dev/null 2>$tmp/err; rc=$?
+check "another build at the same path: exit 2, one line naming it (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q \"holds runs of another build of $tmp/rb .*--new-epoch\" $tmp/err"
+"$IVX" dcpiprof --db $tmp/rbdb >/dev/null 2>$tmp/err; rc=$?
+check "dcpiprof warns in one line that the image changed" "[ $rc = 0 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q \"warning: $tmp/rb has changed since\" $tmp/err"
+"$IVX" dcpicalc --db $tmp/rbdb --all >/dev/null 2>$tmp/err
+check "dcpicalc warns too" "grep -q \"warning: $tmp/rb has changed since\" $tmp/err"
+check "the rebuilt program in a new epoch" "'$IVX' profile --quiet --db $tmp/rbdb --new-epoch --max-insns 20k $tmp/rb >/dev/null 2>&1 && '$IVX' dcpiprof --db $tmp/rbdb 2>$tmp/err >/dev/null && [ ! -s $tmp/err ]"
+
+# two programs in one epoch: the JSON's runs and cycles are the sums of
+# the programs' (the truth of cycles equals cycles)
+prof --db $tmp/two --max-insns 20k 2>/dev/null
+"$IVX" profile --quiet --db $tmp/two --max-cycles 100000 data/bin/workloads/muldiv >/dev/null 2>&1
+if command -v python3 >/dev/null 2>&1; then
+    check "two programs: runs and cycles summed" "'$IVX' dcpiprof --db $tmp/two --json $tmp/two.json >/dev/null 2>&1 && python3 - $tmp/two.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['runs'] == 2, d['runs']
+assert d['events']['cycles']['truth'] == d['cycles'] and d['cycles'] > 100000, (d['events']['cycles'], d['cycles'])
+PY"
+fi
+
+# runs that do not match: two programs at different periods (a sample of
+# one stands for 4 times the cycles of the other's: shares weight each
+# program's samples by its own period, and say so), and a --no-truth run
+# beside runs with truth (--truth says the two cover other runs)
+"$IVX" profile --quiet --db $tmp/per --period 500 --max-cycles 400000 data/bin/workloads/muldiv >/dev/null 2>&1
+"$IVX" profile --quiet --db $tmp/per --period 2000 --max-cycles 400000 data/bin/workloads/branchy >/dev/null 2>&1
+"$IVX" dcpiprof --db $tmp/per --truth --json $tmp/per.json >/dev/null 2>$tmp/err
+check "two periods: one line says the shares are weighted" "[ \$(wc -l <$tmp/err) = 1 ] && grep -q 'sampled at different mean cycles periods: the shares weight each image' $tmp/err"
+if command -v python3 >/dev/null 2>&1; then
+    check "two periods: each main's share within 2 points of its true share" "python3 - $tmp/per.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+mains = [p for p in d['procedures'] if p['procedure'] == 'main']
+assert len(mains) == 2
+for p in mains:
+    assert abs(p['share']['cycles'] - p['truth_share']['cycles']) < 0.02, (p['image'], p['share'], p['truth_share'])
+PY"
+fi
+prof --db $tmp/nt2 --max-insns 20k 2>/dev/null
+prof --db $tmp/nt2 --max-insns 20k --no-truth 2>/dev/null
+"$IVX" dcpiprof --db $tmp/nt2 --truth >/dev/null 2>$tmp/err
+check "a --no-truth run among runs with truth: --truth says so in one line" "[ \$(wc -l <$tmp/err) = 1 ] && grep -q 'the samples cover 2 runs, the truth 1' $tmp/err"
+"$IVX" dcpiprof --db $tmp/nt2 >/dev/null 2>$tmp/err
+check "... not without --truth" "[ ! -s $tmp/err ]"
+
+# more than 64 images in one epoch (dcpiprof and dcpistats kept 64)
+mkdir -p $tmp/many
+for k in $(seq 1 66); do cp $p $tmp/many/crc$k; "$IVX" profile --quiet --no-truth --period 1000 --db $tmp/manydb --max-insns 20k $tmp/many/crc$k >/dev/null 2>&1; done
+check "66 images: dcpiprof reads them all" "'$IVX' dcpiprof --db $tmp/manydb --images >$tmp/many.out && [ \$(grep -c ' crc[0-9]* ' $tmp/many.out) = 66 ]"
+check "66 images: dcpistats too" "'$IVX' dcpistats $tmp/manydb >/dev/null"
+
 # runs stored at once into one database: each one counted, no temporary left
 prof --db $tmp/m --max-insns 5k 2>/dev/null
 for s in 1 2 3 4 5 6; do prof --db $tmp/m --max-insns 50k --seed $s 2>/dev/null & done
@@ -142,6 +208,16 @@ for args in "dcpiprof --db $tmp/o --json $f" "dcpistats --json $f $tmp/o" "dcpic
 done
 check "the database file is intact" "cmp -s $f $tmp/keep.samples && [ ! -e $tmp/o/new.json ]"
 check "the image is intact" "cmp -s $tmp/crc $tmp/keep.crc"
+
+# dcpistats of one set: no standard deviation ('-', null), not 0
+"$IVX" dcpistats --json $tmp/one.json $tmp/a >$tmp/one.out 2>/dev/null
+check "dcpistats, one set: std-dev '-'" "grep -Eq '^ +[0-9.]+% +[0-9.]+ +[0-9.]+% +1 +[0-9.]+ +- +[0-9]+ +[0-9]+  main$' $tmp/one.out"
+check "dcpistats, one set: stddev null" "grep -q '\"stddev\":null' $tmp/one.json && ! grep -q '\"stddev\":0' $tmp/one.json"
+
+# --db naming a regular file
+: >$tmp/plain
+"$IVX" profile --quiet --db $tmp/plain $p >/dev/null 2>$tmp/err; rc=$?
+check "--db naming a file: exit 2, 'not a directory' (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'plain: not a directory' $tmp/err"
 
 # bad input: exit 2 and one line
 for args in "profile --events bogus $p" "profile --period 10:20 $p" "profile --period x $p" \

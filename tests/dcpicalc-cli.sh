@@ -182,6 +182,36 @@ check "... and a note says why" "grep -q 'a profile of the out-of-order machine'
 check "--all in order keeps its culprit shares" "'$IVX' dcpicalc --db $tmp/mul --all | grep -Eq '^TOTAL +[0-9]+ .*% +[0-9.]+% +[0-9.]+% +[0-9.]+%$'"
 err "unknown option" --db "$tmp/mul" --bogus main
 err "--db without a value" main --db
+err "--min-samples negative (was taken as 2^64 - 1)" --db "$tmp/mul" --all --min-samples -1
+err "--all with a procedure (it was ignored)" --db "$tmp/mul" --all main
+err "-i naming no image of the epoch" --db "$tmp/mul" -i nosuch main
+err "--epoch that is not a number" --db "$tmp/mul" --epoch x main
+
+# --all with nothing over --min-samples: no TOTAL row of zeros and 100%
+"$IVX" dcpicalc --db "$tmp/mul" --all --min-samples 99999999999 >"$tmp/none.out" 2>"$tmp/none.err"; st=$?
+check "--all, no procedure over --min-samples: exit 2, no TOTAL row" "[ $st = 2 ] && ! grep -q TOTAL $tmp/none.out && grep -q 'no procedure with CYCLES samples' $tmp/none.err"
+# no edge checked against the truth: edge10% is '-' (null), not 100%
+check "profile without truth" "'$IVX' profile --quiet $cfg --no-truth --db $tmp/nt --period 512 --max-cycles 300000 data/bin/workloads/muldiv >/dev/null 2>&1"
+check "--all without truth: edge10% is '-'" "'$IVX' dcpicalc --db $tmp/nt --all --json $tmp/nt.json | grep -Eq '^TOTAL +[0-9]+ .* +- +- +-$'"
+check "... and null in the JSON" "grep -q '\"edges_within_5\":null,\"edges_within_10\":null' $tmp/nt.json"
+# out of order: no culprit files, and the note says so (not "profile again")
+check "--truth on an out-of-order profile: no culprit truth, said why" "'$IVX' dcpicalc --db $tmp/ooo --truth main >$tmp/ooo.out 2>&1 && grep -q 'no culprit truth in this profile (out-of-order runs record none)' $tmp/ooo.out && ! grep -q 'before database version 2' $tmp/ooo.out"
+
+# Two programs in one epoch, each with its own period: each procedure's
+# mean sampling period is its own program's (its period events over its
+# own samples), a name both programs have is ambiguous (-i chooses), and
+# --all says which image each row is from.
+check "profile muldiv at period 512" "prof two --period 512 --max-cycles 1000000 data/bin/workloads/muldiv"
+check "dcpicalc on it alone" "'$IVX' dcpicalc --db $tmp/two --truth --json $tmp/two1.json main >$tmp/two1.out"
+check "add branchy at period 2048" "'$IVX' profile --quiet $cfg --db $tmp/two --period 2048 --max-cycles 1000000 data/bin/workloads/branchy >/dev/null 2>&1"
+err "main in both programs: ambiguous" --db "$tmp/two" main
+check "... the line names both images and -i" "grep -q \"'main' has samples in 2 images of .*muldiv.*branchy\\|'main' has samples in 2 images of .*branchy.*muldiv\" $tmp/e && grep -q 'choose one with -i IMAGE' $tmp/e"
+check "-i muldiv: the same period and estimates as alone" "'$IVX' dcpicalc --db $tmp/two -i muldiv --truth --json $tmp/two2.json main >$tmp/two2.out && cmp -s $tmp/two1.json $tmp/two2.json && grep 'one per' $tmp/two1.out >$tmp/p1 && grep 'one per' $tmp/two2.out | cmp -s - $tmp/p1"
+check "-i branchy: one per ~2000 cycles" "'$IVX' dcpicalc --db $tmp/two -i branchy main | grep -Eq 'one per (19[0-9][0-9]|20[0-9][0-9])\.[0-9] cycles'"
+check "--epoch 1 reads the same epoch" "'$IVX' dcpicalc --db $tmp/two --truth --epoch 1 -i $(pwd)/data/bin/workloads/muldiv main | cmp -s - $tmp/two2.out"
+check "--all: an image column, one main per program" "'$IVX' dcpicalc --db $tmp/two --all --json $tmp/two-all.json >$tmp/two-all.out && grep -q ' edge10%  image$' $tmp/two-all.out && grep -q '^main .*/muldiv$' $tmp/two-all.out && grep -q '^main .*/branchy$' $tmp/two-all.out"
+check "--all JSON names each procedure's image" "python3 -c \"import json; d=json.load(open('$tmp/two-all.json')); assert sorted(p['image'].split('/')[-1] for p in d['procedures'] if p['procedure']=='main')==['branchy','muldiv']\""
+check "--all -i: one program, no image column" "'$IVX' dcpicalc --db $tmp/two --all -i branchy >$tmp/two-b.out && ! grep -q 'image' $tmp/two-b.out && ! grep -q __rt_start.*muldiv $tmp/two-b.out"
 
 echo "dcpicalc-cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -111,6 +111,11 @@ fi
 if "$IVX" strat --montecarlo --rate 4 --spec P10 --trials 10 --nmin 100 --nmax 100 | grep -q ' P4$'; then ok
 else bad "--rate does not set the rate"; fi
 
+# an error that never stays under the threshold: null, not -1
+if "$IVX" strat --montecarlo --trials 10 --nmin 100 --nmax 200 --nstep 100 --json "$tmp/mn.json" >/dev/null &&
+    grep -q '"under_threshold_from":null' "$tmp/mn.json" && ! grep -q '"under_threshold_from":-1' "$tmp/mn.json"
+then ok; else bad "under_threshold_from is null when never under"; fi
+
 # bad input: one line, exit 2
 while IFS='|' read -r args want; do
     # shellcheck disable=SC2086
@@ -131,6 +136,14 @@ done <<'CASES'
 --montecarlo data/bin/workloads/interp|takes no program
 --montecarlo --nmin 5 --nmax 4|is above --nmax
 --estimator mean --montecarlo|not sum or ratio
+--montecarlo --charge|--charge applies to a program run only
+--montecarlo --batch 200|--batch applies to a program run only
+--montecarlo --max-insns 5|--max-insns applies to a program run only
+--montecarlo --top 3|--top applies to a program run only
+--spec R16 --rate 5 data/bin/workloads/interp|--rate applies to --montecarlo only
+--spec R16 --trials 5 data/bin/workloads/interp|--trials applies to --montecarlo only
+--spec R16 --estimator sum data/bin/workloads/interp|--estimator applies to --montecarlo only
+--spec 'R256 ' data/bin/workloads/interp|a space after the spec
 data/bin/workloads/interp|give a compressor with --spec
 --spec P4 --json|needs a value
 --spec P4 /nonexistent/prog|/nonexistent/prog

@@ -553,26 +553,57 @@ static uint32_t want_bits(uint32_t classes)
 
 static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-/* *size raised to the program's `.param name` when that is larger (and at
- * most limit). */
-static void size_at_least(uint32_t *size, const struct coproc_prog *p, const char *name, int64_t limit)
+/* *size raised to the program's `.param name` when that is larger (the
+ * assembler keeps it within the -C maximum). */
+static void size_at_least(uint32_t *size, const struct coproc_prog *p, const char *name)
 {
 	int64_t need = coproc_prog_param(p, name, 0);
-	if (need > (int64_t)*size && need <= limit)
+	if (need > (int64_t)*size)
 		*size = (uint32_t)need;
 }
 
-int coproc_check(const struct coproc_config *cfg, const struct coproc_prog *p, struct ivx_err *err)
+/* A program may say how large the parts it relies on must be; the
+ * co-processor is built at least that large, as the hardware is sized for
+ * its programs, and a larger setting is kept:
+ *   cam_entries, data_words  the layout it lays itself out in
+ *        (value_topk.s: a pc entry and 4 (load, value) entries a slot);
+ *   buffer_entries  the records its sample buffer holds: loads retire in
+ *        bursts, and a buffer too small for them drops records while the
+ *        co-processor is mostly idle; the governor then thins every load's
+ *        tagging and lukewarm loads keep a few records, whose largest
+ *        value's share overstates their invariance (docs/coproc.md,
+ *        branch lvp8);
+ *   profile_entries  the handler's profile table in the main processor's
+ *        memory: one entry per load it has seen (with value_topk.s's spill
+ *        ring, sqlite3's 12,168), and a full table drops new loads'
+ *        samples. */
+void coproc_config_for(struct coproc_config *cfg, const struct coproc_prog *p)
 {
+	size_at_least(&cfg->cam, p, "cam_entries");
+	size_at_least(&cfg->data, p, "data_words");
+	size_at_least(&cfg->buffer, p, "buffer_entries");
+	size_at_least(&cfg->profile, p, "profile_entries");
+}
+
+int coproc_check(const struct coproc_config *given, const struct coproc_prog *p, struct ivx_err *err)
+{
+	struct coproc_config sized = *given, *cfg = &sized;
+	coproc_config_for(cfg, p);   /* (what the program asks for first) */
 	if (p->n_insns > (int)cfg->ucode)
 		return ivx_error(err, IVX_EUSAGE, "program %s has %d microinstructions; the microcode array holds %u "
 				 "(-C ucode=N; in the explorer coproc set ucode=N)", p->name, p->n_insns, cfg->ucode);
-	int64_t slots = coproc_prog_param(p, "slots", 0);
-	if (slots > (int64_t)cfg->cam)
-		/* the program lays its slots out in the data array for that many
-		 * CAM entries: fewer would alias them */
+	/* the program lays its slots out in the data array for that many CAM
+	 * entries, and each slot's ways after them: fewer would alias them */
+	int64_t slots = coproc_prog_param(p, "slots", 0), ways = coproc_prog_param(p, "ways", 0);
+	if (slots * (ways + 1) > (int64_t)cfg->cam) {
+		if (ways)
+			return ivx_error(err, IVX_EUSAGE, "program %s uses %lld slots of %lld CAM entries (%lld); the CAM "
+					 "has %u entries (.param cam_entries N, -C cam=N; in the explorer coproc set cam=N)",
+					 p->name, (long long)slots, (long long)ways + 1, (long long)(slots * (ways + 1)),
+					 cfg->cam);
 		return ivx_error(err, IVX_EUSAGE, "program %s uses %lld slots; the CAM has %u entries (-C cam=N; in the explorer coproc set cam=N)",
 				 p->name, (long long)slots, cfg->cam);
+	}
 	if (cfg->ignore & (cfg->ignore - 1))
 		return ivx_error(err, IVX_EUSAGE, "ignore=%u is not a power of two", cfg->ignore);
 	return 0;
@@ -591,25 +622,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->cfg = *cfg;
 	cp->prog = *p;
 	cp->core = c;
-	/* A program may say how large the parts it relies on must be; the
-	 * co-processor is built at least that large, as the hardware is sized
-	 * for its programs, and a larger setting is kept:
-	 *   cam_entries, data_words  the layout it lays itself out in
-	 *        (value_topk.s: a pc entry and 4 (load, value) entries a slot);
-	 *   buffer_entries  the records its sample buffer holds: loads retire
-	 *        in bursts, and a buffer too small for them drops records
-	 *        while the co-processor is mostly idle; the governor then thins
-	 *        every load's tagging and lukewarm loads keep a few records,
-	 *        whose largest value's share overstates their invariance
-	 *        (docs/coproc.md, branch lvp8);
-	 *   profile_entries  the handler's profile table in the main
-	 *        processor's memory: one entry per load it has seen (with
-	 *        value_topk.s's spill ring, sqlite3's 12,168), and a full table
-	 *        drops new loads' samples. */
-	size_at_least(&cp->cfg.cam, p, "cam_entries", 65536);
-	size_at_least(&cp->cfg.data, p, "data_words", 65536);
-	size_at_least(&cp->cfg.buffer, p, "buffer_entries", 4096);
-	size_at_least(&cp->cfg.profile, p, "profile_entries", 1048576);
+	coproc_config_for(&cp->cfg, p);
 	cfg = &cp->cfg;
 	size_t sz[7] = {
 		align8(TAG_RING * sizeof(uint64_t)),
@@ -724,6 +737,8 @@ void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s)
 
 uint64_t coproc_vreg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NV ? cp->r.v[i] : 0; }
 uint32_t coproc_ireg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NI ? cp->r.i[i] : 0; }
+unsigned coproc_flags(const struct coproc *cp) { return (unsigned)cp->r.flags; }
+uint32_t coproc_lfsr(const struct coproc *cp) { return cp->r.lfsr; }
 
 int coproc_slot_count(const struct coproc *cp)
 {

@@ -74,9 +74,14 @@ int coproc_config_get(const struct coproc_config *c, int i, char *buf, size_t n)
 
 struct coproc;
 
-/* Whether program p runs on a co-processor of cfg (its microcode fits,
- * its slots have CAM entries): coproc_new's own check, for a caller that
- * wants to know before it builds a core. */
+/* cfg raised to the sizes program p asks for (.param buffer_entries,
+ * cam_entries, data_words, profile_entries); larger settings are kept. */
+void coproc_config_for(struct coproc_config *cfg, const struct coproc_prog *p);
+
+/* Whether program p runs on a co-processor of cfg raised by
+ * coproc_config_for (its microcode fits, its slots and their ways have
+ * CAM entries): coproc_new's own check, for a caller that wants to know
+ * before it builds a core. */
 int coproc_check(const struct coproc_config *cfg, const struct coproc_prog *p, struct ivx_err *err);
 
 /* A co-processor loaded with program p (copied) observing core c. Add its
@@ -151,9 +156,14 @@ struct coproc_stats {
 };
 void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s);
 
-/* The co-processor's register files (for panes and tests). */
+/* The co-processor's register files (for panes and tests): value and
+ * index registers, the flags (COPROC_FLAG_*, set by the latest operation
+ * that sets each) and the LFSR `rand` draws from. */
+enum { COPROC_FLAG_Z = 1, COPROC_FLAG_L = 2, COPROC_FLAG_H = 4, COPROC_FLAG_S = 8 };
 uint64_t coproc_vreg(const struct coproc *cp, int i);
 uint32_t coproc_ireg(const struct coproc *cp, int i);
+unsigned coproc_flags(const struct coproc *cp);
+uint32_t coproc_lfsr(const struct coproc *cp);
 
 /* Slots as the value and edge programs lay them out: CAM entry i and the
  * data words b0+i .. b3+i (docs/coproc.md). */

@@ -41,8 +41,10 @@ const char *coproc_field_name(int bit)
 
 #define MAX_FIXUPS (COPROC_MAX_UCODE + INSN_KIND_COUNT + COPROC_NT)
 
+/* Label references keep the whole word (a longer one is refused before it
+ * is recorded, so a truncated name can never match a label). */
 struct fixup {
-	char name[24];
+	char name[COPROC_LABEL_MAX + 1];
 	uint32_t line;
 	int kind;        /* 0: insn target, 1: dfe entry, 2: target register */
 	int index;
@@ -55,25 +57,60 @@ struct asm_state {
 	struct ivx_err *err;
 	int n_fix;
 	struct fixup fix[MAX_FIXUPS];
-	int dfe_default_set;
-	char dfe_default[24];
-	uint32_t dfe_default_line;
+	char dfe_default[COPROC_LABEL_MAX + 1];
+	uint32_t dfe_default_line;  /* the .dfe default line (0: none) */
 	uint32_t fields_used;     /* fields the microcode reads */
 	int fields_set;
-	uint8_t treg_set[COPROC_NT];       /* .target gave tN a label */
+	uint32_t treg_set[COPROC_NT];      /* line of the .target giving tN a label (0: none) */
+	uint32_t name_line, handler_line;  /* where .name and .handler were set (0: not yet) */
+	uint32_t const_line[COPROC_NC], base_line[COPROC_NB];
+	uint32_t dfe_line[INSN_KIND_COUNT];
+	uint32_t width_line[3];            /* .iwidth .cwidth .awidth */
+	uint32_t pcfilter_line;
+	uint32_t param_line[COPROC_MAX_PARAMS];
+	uint32_t label_line[COPROC_MAX_LABELS];
 	uint32_t treg_used_at[COPROC_NT];  /* first line branching to tN, 0 if none */
 	uint32_t classes_line;    /* the .classes line (0: none) */
 };
 
 /* The parameters something reads (the handlers, and the co-processor's
- * sizes): any other name is a typo, which would otherwise leave the
- * default in place without a word. */
-static const char *const param_names[] = {
-	"buffer_entries", "cam_entries", "confident", "data_words", "depth", "enough", "hi_permille", "hold",
-	"inherited_permille", "key_shift", "lo_permille", "low_yield", "max_width", "min_slice", "min_visits",
-	"partition_interrupts", "profile_entries", "resample_backoff", "resample_below", "resample_every",
-	"resample_thrashed", "skip_weight", "slice_div", "slice_ticks", "slots", "spill_entries",
-	"stable_agreements", "stable_permille", "stable_sigmas", "ways", "weighted",
+ * sizes), with the values that mean something: any other name is a typo,
+ * which would otherwise leave the default in place without a word, and a
+ * value outside the range would be clamped, wrapped or read as "off" by
+ * the code that reads it. docs/coproc.md lists them with their meaning. */
+#define BIG 1000000000000ll   /* cycles and counts: 10^12, as -C timer */
+static const struct param_range { const char *name; int64_t lo, hi; } params[] = {
+	{ "buffer_entries", 1, COPROC_MAX_BUFFER },
+	{ "cam_entries", 1, COPROC_MAX_CAM },
+	{ "confident", 1, BIG },
+	{ "data_words", 16, COPROC_MAX_DATA },
+	{ "depth", 1, COPROC_MAX_DATA },        /* words of the data array it reads */
+	{ "enough", 1, BIG },
+	{ "hi_permille", 0, 1000 },
+	{ "hold", 0, BIG },
+	{ "inherited_permille", 0, 1000 },
+	{ "key_shift", 0, 63 },
+	{ "lo_permille", 0, 1000 },
+	{ "low_yield", 0, BIG },
+	{ "max_width", 0, 16 },                 /* as .pcfilter's width */
+	{ "min_slice", 1, BIG },
+	{ "min_visits", 0, 1000000 },
+	{ "partition_interrupts", 1, 1000000 },
+	{ "profile_entries", 16, COPROC_MAX_PROFILE },
+	{ "resample_backoff", 0, 1000000 },
+	{ "resample_below", 0, BIG },
+	{ "resample_every", 0, BIG },
+	{ "resample_thrashed", 0, BIG },
+	{ "skip_weight", 0, 1 },
+	{ "slice_div", 0, 1000000 },
+	{ "slice_ticks", -1, 1000000 },         /* -1: one period a partition while the run is young */
+	{ "slots", 1, COPROC_MAX_CAM },
+	{ "spill_entries", 0, COPROC_MAX_DATA },
+	{ "stable_agreements", 0, 1000000 },
+	{ "stable_permille", 0, 1000 },
+	{ "stable_sigmas", 0, 1000 },
+	{ "ways", 0, 64 },
+	{ "weighted", 0, 1 },
 };
 
 static int fail(struct asm_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -95,6 +132,49 @@ struct words {
 	char w[MAX_WORDS][32];
 };
 
+/* The length of the well-formed UTF-8 sequence at l (at most n bytes),
+ * or 0. */
+static size_t utf8_len(const unsigned char *l, size_t n)
+{
+	size_t len = l[0] >= 0xf0 && l[0] <= 0xf4 ? 4 : l[0] >= 0xe0 ? 3 : l[0] >= 0xc2 ? 2 : 0;
+	if (l[0] >= 0xf5 || len > n)
+		return 0;
+	for (size_t k = 1; k < len; k++)
+		if ((l[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* A comment may hold any text, UTF-8 included (the shipped programs'
+ * comments have dashes and arrows), but not control or malformed bytes:
+ * a file holding them is not a program, whatever comes first. */
+static int check_comment(struct asm_state *s, const char *l, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned char ch = (unsigned char)l[i];
+		if (ch == '\t' || ch == '\r' || (ch >= 0x20 && ch < 0x7f)) {
+			i++;
+			continue;
+		}
+		size_t n = ch >= 0x80 ? utf8_len((const unsigned char *)l + i, len - i) : 0;
+		if (!n)
+			return fail(s, "unexpected byte 0x%02x", ch);
+		i += n;
+	}
+	return 0;
+}
+
+/* Punctuation that is a word by itself (not the string's terminating NUL). */
+static int is_punct(char ch)
+{
+	return ch && strchr(",[]+:=", ch);
+}
+
+static int is_word_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '#' || ch == '-';
+}
+
 static int split(struct asm_state *s, const char *l, size_t len, struct words *out)
 {
 	out->n = 0;
@@ -102,10 +182,15 @@ static int split(struct asm_state *s, const char *l, size_t len, struct words *o
 	while (i < len) {
 		char ch = l[i];
 		if (ch == ';')
-			break;
+			return check_comment(s, l + i + 1, len - i - 1);
 		if (ch == ' ' || ch == '\t' || ch == '\r') {
 			i++;
 			continue;
+		}
+		if (!is_punct(ch) && !is_word_char(ch)) {
+			if (isprint((unsigned char)ch))
+				return fail(s, "unexpected character '%c'", ch);
+			return fail(s, "unexpected byte 0x%02x", (unsigned char)ch);
 		}
 		if (out->n == MAX_WORDS)
 			return fail(s, "too many words on one line");
@@ -115,26 +200,20 @@ static int split(struct asm_state *s, const char *l, size_t len, struct words *o
 			i += 2;
 			continue;
 		}
-		if (strchr(",[]+:=", ch)) {
+		if (is_punct(ch)) {
 			w[0] = ch, w[1] = 0;
 			i++;
 			continue;
 		}
-		if (isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '#' || ch == '-') {
-			size_t k = 0;
-			while (i < len && (isalnum((unsigned char)l[i]) || strchr("_.#-", l[i]))) {
-				if (l[i] == '-' && k > 0 && i + 1 < len && l[i + 1] == '>')
-					break;
-				if (k == 31)
-					return fail(s, "word too long");
-				w[k++] = l[i++];
-			}
-			w[k] = 0;
-			continue;
+		size_t k = 0;
+		while (i < len && is_word_char(l[i])) {
+			if (l[i] == '-' && k > 0 && i + 1 < len && l[i + 1] == '>')
+				break;
+			if (k == 31)
+				return fail(s, "word too long");
+			w[k++] = l[i++];
 		}
-		if (isprint((unsigned char)ch))
-			return fail(s, "unexpected character '%c'", ch);
-		return fail(s, "unexpected byte 0x%02x", (unsigned char)ch);
+		w[k] = 0;
 	}
 	return 0;
 }
@@ -149,7 +228,11 @@ static int is_ident(const char *w)
 	return 1;
 }
 
-/* A number: [-]decimal or [-]0xhex, optional leading '#'. */
+/* A number: [-]decimal or [-]0xhex, optional leading '#'. Leading zeros
+ * are decimal (010 is ten, not C's octal eight). A number fits when it is
+ * a 64-bit pattern: 0..2^64-1, or -2^63..-1. Returns 0, NUM_NONE when w
+ * is not a number, NUM_BIG when it does not fit. */
+enum { NUM_NONE = -1, NUM_BIG = -2 };
 static int parse_num(const char *w, int64_t *v)
 {
 	if (*w == '#')
@@ -157,14 +240,37 @@ static int parse_num(const char *w, int64_t *v)
 	int neg = *w == '-';
 	if (neg)
 		w++;
-	if (!isdigit((unsigned char)*w))
-		return -1;
-	char *end;
-	unsigned long long u = strtoull(w, &end, 0);
-	if (*end)
-		return -1;
-	*v = neg ? -(int64_t)u : (int64_t)u;
+	int hex = w[0] == '0' && (w[1] == 'x' || w[1] == 'X');
+	if (hex)
+		w += 2;
+	if (!*w)
+		return NUM_NONE;
+	uint64_t u = 0;
+	int big = 0;
+	for (; *w; w++) {
+		int d = isdigit((unsigned char)*w) ? *w - '0'
+			: hex && isxdigit((unsigned char)*w) ? tolower((unsigned char)*w) - 'a' + 10 : -1;
+		if (d < 0)
+			return NUM_NONE;
+		unsigned base = hex ? 16 : 10;
+		if (u > (UINT64_MAX - (uint64_t)d) / base)
+			big = 1;
+		u = u * base + (uint64_t)d;
+	}
+	if (big || (neg && u > (uint64_t)1 << 63))
+		return NUM_BIG;
+	*v = neg ? (int64_t)(0 - u) : (int64_t)u;
 	return 0;
+}
+
+/* parse_num for a word that must be a number: NUM_BIG is reported here
+ * (0, or -1 with the error set; NUM_NONE is left to the caller). */
+static int number(struct asm_state *s, const char *w, int64_t *v)
+{
+	int rc = parse_num(w, v);
+	if (rc == NUM_BIG)
+		fail(s, "'%s' does not fit in 64 bits", w);
+	return rc;
 }
 
 static int reg_num(const char *w, char prefix, int count)
@@ -181,15 +287,17 @@ static int reg_num(const char *w, char prefix, int count)
 /* A source operand: register, field, or immediate (into *imm, *has_imm). */
 static int parse_src(struct asm_state *s, const char *w, struct cp_uinsn *u, uint8_t *out)
 {
-	int n;
+	int n, num;
 	int64_t v;
+	if ((num = number(s, w, &v)) == NUM_BIG)
+		return -1;
 	if ((n = reg_num(w, 'v', COPROC_NV)) >= 0)
 		*out = CPR_V + n;
 	else if ((n = reg_num(w, 'i', COPROC_NI)) >= 0)
 		*out = CPR_I + n;
 	else if ((n = reg_num(w, 'c', COPROC_NC)) >= 0)
 		*out = CPR_C + n;
-	else if (!parse_num(w, &v)) {
+	else if (num == 0) {
 		for (int k = 0; k < 2; k++)
 			if ((k ? u->b : u->a) == CPR_IMM)
 				return fail(s, "at most one immediate per microinstruction");
@@ -219,6 +327,35 @@ static int parse_dst(struct asm_state *s, const char *w, uint8_t *out)
 		*out = CPR_I + n;
 	else
 		return fail(s, "'%s' cannot be written (destinations are v0-v7 and i0-i7)", w);
+	return 0;
+}
+
+/* A setting that may be given once: a second one is an error rather than
+ * last-wins, which would hide a copy-and-paste slip. *line is where it was
+ * first set (0: not yet). */
+static int once(struct asm_state *s, uint32_t *line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int once(struct asm_state *s, uint32_t *line, const char *fmt, ...)
+{
+	if (!*line) {
+		*line = s->line;
+		return 0;
+	}
+	char what[64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	return fail(s, "%s set twice (first at line %u)", what, *line);
+}
+
+/* A label used as a branch target, .dfe routine or .target: refused when
+ * no label could have that name, rather than left to "undefined label". */
+static int check_label_ref(struct asm_state *s, const char *name)
+{
+	if (!is_ident(name))
+		return fail(s, "'%s' is not a label", name);
+	if (strlen(name) > COPROC_LABEL_MAX)
+		return fail(s, "label '%s' is too long (at most %d characters)", name, COPROC_LABEL_MAX);
 	return 0;
 }
 
@@ -313,7 +450,7 @@ static int parse_insn(struct asm_state *s, const struct words *w, int k)
 		const char *t = w->w[k];
 		for (int c = 1; c < CPC_COUNT; c++)
 			if (!strcmp(t, cond_names[c]) && k + 1 >= w->n)
-				return fail(s, "'-> %s' needs a target after the condition", t);
+				return fail(s, "'-> %s' needs a target after the condition (a label cannot be named %s)", t, t);
 		int tr;
 		if (!strcmp(t, "DONE"))
 			u->tkind = CPT_DONE;
@@ -326,7 +463,7 @@ static int parse_insn(struct asm_state *s, const struct words *w, int k)
 		}
 		else if (is_ident(t)) {
 			u->tkind = CPT_LABEL;
-			if (add_fixup(s, t, 0, p->n_insns) < 0)
+			if (check_label_ref(s, t) < 0 || add_fixup(s, t, 0, p->n_insns) < 0)
 				return -1;
 		} else
 			return fail(s, "'%s' is not a branch target (a label, t0-t3, DONE or INTERRUPT)", t);
@@ -372,6 +509,8 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 			return -1;
 		if (!is_ident(w->w[k]))
 			return fail(s, "'%s' is not a name", w->w[k]);
+		if (once(s, d[1] == 'n' ? &s->name_line : &s->handler_line, "%s", d) < 0)
+			return -1;
 		if (d[1] == 'n')
 			snprintf(p->name, sizeof p->name, "%s", w->w[k]);
 		else if (strcmp(w->w[k], "value") && strcmp(w->w[k], "edge") && strcmp(w->w[k], "callstack") &&
@@ -409,12 +548,12 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 	if (!strcmp(d, ".dfe")) {
 		if (want_words(s, w, k, 2, ".dfe CLASS|default LABEL") < 0)
 			return -1;
-		if (!is_ident(w->w[k + 1]))
-			return fail(s, "'%s' is not a label", w->w[k + 1]);
+		if (check_label_ref(s, w->w[k + 1]) < 0)
+			return -1;
 		if (!strcmp(w->w[k], "default")) {
-			s->dfe_default_set = 1;
+			if (once(s, &s->dfe_default_line, ".dfe default") < 0)
+				return -1;
 			snprintf(s->dfe_default, sizeof s->dfe_default, "%s", w->w[k + 1]);
-			s->dfe_default_line = s->line;
 			return 0;
 		}
 		uint32_t m = 0;
@@ -422,7 +561,8 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 			return -1;
 		for (int c = 0; c < INSN_KIND_COUNT; c++)
 			if (m & (1u << c))
-				if (add_fixup(s, w->w[k + 1], 1, c) < 0)
+				if (once(s, &s->dfe_line[c], ".dfe %s", insn_kind_name(c)) < 0 ||
+				    add_fixup(s, w->w[k + 1], 1, c) < 0)
 					return -1;
 		return 0;
 	}
@@ -433,8 +573,13 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 		r = reg_num(w->w[k], isc ? 'c' : 'b', isc ? COPROC_NC : COPROC_NB);
 		if (r < 0)
 			return fail(s, "'%s' is not a %s register", w->w[k], isc ? "constant (c0-c15)" : "base (b0-b3)");
-		if (parse_num(w->w[k + 1], &v) < 0)
+		int num = number(s, w->w[k + 1], &v);
+		if (num == NUM_BIG)
+			return -1;
+		if (num < 0)
 			return fail(s, "'%s' is not a number", w->w[k + 1]);
+		if (once(s, isc ? &s->const_line[r] : &s->base_line[r], "%s %s", d, w->w[k]) < 0)
+			return -1;
 		if (isc)
 			p->creg[r] = (uint64_t)v;
 		else if (v < 0 || v > 1 << 20)
@@ -449,9 +594,8 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 		r = reg_num(w->w[k], 't', COPROC_NT);
 		if (r < 0)
 			return fail(s, "'%s' is not a branch target register (t0-t3)", w->w[k]);
-		if (!is_ident(w->w[k + 1]))
-			return fail(s, "'%s' is not a label", w->w[k + 1]);
-		s->treg_set[r] = 1;
+		if (check_label_ref(s, w->w[k + 1]) < 0 || once(s, &s->treg_set[r], ".target t%d", r) < 0)
+			return -1;
 		return add_fixup(s, w->w[k + 1], 2, r);
 	}
 	if (!strcmp(d, ".iwidth") || !strcmp(d, ".cwidth") || !strcmp(d, ".awidth")) {
@@ -460,6 +604,8 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 			return -1;
 		if (parse_num(w->w[k], &v) < 0 || v < 1 || v > (isi ? 32 : 63))
 			return fail(s, "%s: '%s' is not a width of 1..%d bits", d, w->w[k], isi ? 32 : 63);
+		if (once(s, &s->width_line[isi ? 0 : d[1] == 'c' ? 1 : 2], "%s", d) < 0)
+			return -1;
 		*(isi ? &p->iwidth : d[1] == 'c' ? &p->cwidth : &p->awidth) = (int)v;
 		return 0;
 	}
@@ -471,6 +617,8 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 			return fail(s, ".pcfilter: mask width '%s' is not 0..16", w->w[k]);
 		if (parse_num(w->w[k + 1], &m) < 0 || m < 0 || m >= (1ll << v))
 			return fail(s, ".pcfilter: match '%s' does not fit in %d bits", w->w[k + 1], (int)v);
+		if (once(s, &s->pcfilter_line, ".pcfilter") < 0)
+			return -1;
 		p->pc_width = (int)v, p->pc_match = (uint32_t)m;
 		return 0;
 	}
@@ -479,19 +627,26 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 			return -1;
 		if (!is_ident(w->w[k]) || strlen(w->w[k]) >= sizeof p->param[0].name)
 			return fail(s, "'%s' is not a parameter name", w->w[k]);
-		if (parse_num(w->w[k + 1], &v) < 0)
+		int num = number(s, w->w[k + 1], &v);
+		if (num == NUM_BIG)
+			return -1;
+		if (num < 0)
 			return fail(s, "'%s' is not a number", w->w[k + 1]);
-		size_t known = 0;
-		while (known < sizeof param_names / sizeof *param_names && strcmp(param_names[known], w->w[k]))
-			known++;
-		if (known == sizeof param_names / sizeof *param_names)
+		const struct param_range *pr = params;
+		while (pr < params + sizeof params / sizeof *params && strcmp(pr->name, w->w[k]))
+			pr++;
+		if (pr == params + sizeof params / sizeof *params)
 			return fail(s, "unknown parameter '%s': nothing reads it (docs/coproc.md lists the parameters)",
 				    w->w[k]);
 		for (int i = 0; i < p->n_params; i++)
 			if (!strcmp(p->param[i].name, w->w[k]))
-				return fail(s, "parameter '%s' set twice", w->w[k]);
+				return fail(s, "parameter '%s' set twice (first at line %u)", w->w[k], s->param_line[i]);
+		if (v < pr->lo || v > pr->hi)
+			return fail(s, "parameter '%s': %lld is outside %lld..%lld", w->w[k], (long long)v,
+				    (long long)pr->lo, (long long)pr->hi);
 		if (p->n_params == COPROC_MAX_PARAMS)
 			return fail(s, "more than %d parameters", COPROC_MAX_PARAMS);
+		s->param_line[p->n_params] = s->line;
 		snprintf(p->param[p->n_params].name, sizeof p->param[0].name, "%s", w->w[k]);
 		p->param[p->n_params++].value = v;
 		return 0;
@@ -522,10 +677,16 @@ static int parse_line(struct asm_state *s, const char *l, size_t len)
 				    sizeof p->label[0].name - 1);
 		if (!strcmp(w.w[0], "DONE") || !strcmp(w.w[0], "INTERRUPT"))
 			return fail(s, "'%s' is a reserved target name", w.w[0]);
+		/* "-> z x" is a condition and a target, so "-> z" could never
+		 * branch to a label z */
+		for (int c = 1; c < CPC_COUNT; c++)
+			if (!strcmp(w.w[0], cond_names[c]))
+				return fail(s, "'%s' is a branch condition and cannot be a label name", w.w[0]);
 		if (find_label(p, w.w[0]) >= 0)
 			return fail(s, "label '%s' defined twice", w.w[0]);
 		if (p->n_labels == COPROC_MAX_LABELS)
 			return fail(s, "more than %d labels", COPROC_MAX_LABELS);
+		s->label_line[p->n_labels] = s->line;
 		snprintf(p->label[p->n_labels].name, sizeof p->label[0].name, "%s", w.w[0]);
 		p->label[p->n_labels++].addr = (uint16_t)p->n_insns;
 		k = 2;
@@ -566,6 +727,12 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 		s->line = s->line ? s->line : 1;
 		rc = fail(s, "the program has no microinstructions");
 	}
+	/* a label after the last microinstruction marks nothing, used or not */
+	for (int l = 0; rc == 0 && l < out->n_labels; l++)
+		if (out->label[l].addr >= out->n_insns) {
+			s->line = s->label_line[l];
+			rc = fail(s, "label '%s' marks no microinstruction", out->label[l].name);
+		}
 	for (int f = 0; rc == 0 && f < s->n_fix; f++) {
 		struct fixup *x = &s->fix[f];
 		int a = find_label(out, x->name);
@@ -581,7 +748,7 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 		else
 			out->treg[x->index] = (uint16_t)a;
 	}
-	if (rc == 0 && s->dfe_default_set) {
+	if (rc == 0 && s->dfe_default_line) {
 		s->line = s->dfe_default_line;
 		int a = find_label(out, s->dfe_default);
 		if (a < 0 || a >= out->n_insns)
@@ -701,6 +868,104 @@ void coproc_disasm_insn(const struct coproc_prog *p, int addr, char *buf, size_t
 			snprintf(t, sizeof t, "@%d", u->target);
 		snprintf(buf + len, n - len, " -> %s%s%s", cond_names[u->cond], u->cond ? " " : "", t);
 	}
+}
+
+/* ---- listing ---------------------------------------------------------- */
+
+/* Text appended to a caller's buffer, snprintf-style: len counts what
+ * would have been written, so a first call with n 0 sizes the buffer. */
+struct listing {
+	char *buf;
+	size_t n, len;
+};
+
+static void put(struct listing *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct listing *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(l->len < l->n ? l->buf + l->len : NULL, l->len < l->n ? l->n - l->len : 0, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		l->len += (size_t)k;
+}
+
+/* The DFE label of class k (a label always marks a routine's start). */
+static const char *dfe_label(const struct coproc_prog *p, int k)
+{
+	const char *l = coproc_prog_label_at(p, p->dfe[k]);
+	return l ? l : "?";
+}
+
+/* `.dfe` lines that rebuild p's DFE table. Classes that cannot be tagged
+ * (other, alu, syscall) get a routine only from `.dfe default`, so when
+ * they have one it is the default's, and the other classes are listed
+ * where they differ from it. */
+static void list_dfe(struct listing *out, const struct coproc_prog *p)
+{
+	int dflt = p->dfe[INSN_KIND_OTHER];
+	if (dflt >= 0)
+		put(out, ".dfe default %s ; @%d\n", dfe_label(p, INSN_KIND_OTHER), dflt);
+	for (int k = 0; k < INSN_KIND_COUNT; k++) {
+		if (p->dfe[k] < 0 || p->dfe[k] == dflt || k == INSN_KIND_OTHER || k == INSN_KIND_ALU ||
+		    k == INSN_KIND_SYSCALL)
+			continue;
+		put(out, ".dfe %s %s ; @%d\n", insn_kind_name(k), dfe_label(p, k), p->dfe[k]);
+	}
+}
+
+/* Program p as source that assembles to the same program: every setting
+ * as a directive, each microinstruction with its label and, in a
+ * comment, its address. */
+size_t coproc_prog_listing(const struct coproc_prog *p, const char *path, char *buf, size_t n)
+{
+	struct listing l = { buf, n, 0 }, *out = &l;
+	put(out, "; %s: program %s, handler %s, %d microinstructions\n", path, p->name, p->handler, p->n_insns);
+	put(out, ".name %s\n.handler %s\n.classes", p->name, p->handler);
+	for (int k = 0; k < INSN_KIND_COUNT; k++)
+		if (p->classes >> k & 1)
+			put(out, " %s", insn_kind_name(k));
+	put(out, "\n");
+	if (p->fields) {   /* (an empty .fields is a usage error: none is the default) */
+		put(out, ".fields");
+		for (int b = 1; b <= CPF_TAKEN; b <<= 1)
+			if (p->fields & (uint32_t)b)
+				put(out, " %s", coproc_field_name(b));
+		put(out, "\n");
+	}
+	put(out, ".iwidth %d\n.cwidth %d\n", p->iwidth, p->cwidth);
+	if (p->awidth)
+		put(out, ".awidth %d\n", p->awidth);
+	put(out, ".pcfilter %d %u\n", p->pc_width, p->pc_match);
+	list_dfe(out, p);
+	for (int i = 0; i < COPROC_NC; i++)
+		if (p->creg[i])
+			put(out, ".const c%d %llu\n", i, (unsigned long long)p->creg[i]);
+	for (int i = 0; i < COPROC_NB; i++)
+		if (p->breg[i])
+			put(out, ".base b%d %u\n", i, p->breg[i]);
+	/* a target register the microcode branches through has a .target,
+	 * even one naming microinstruction 0 (an unused one holds 0 either way) */
+	uint32_t used = 0;
+	for (int a = 0; a < p->n_insns; a++)
+		if (p->insn[a].tkind == CPT_TREG)
+			used |= 1u << p->insn[a].target;
+	for (int i = 0; i < COPROC_NT; i++)
+		if (p->treg[i] || (used >> i & 1)) {
+			const char *l = coproc_prog_label_at(p, p->treg[i]);
+			put(out, ".target t%d %s\n", i, l ? l : "?");
+		}
+	for (int i = 0; i < p->n_params; i++)
+		put(out, ".param %s %lld\n", p->param[i].name, (long long)p->param[i].value);
+	for (int a = 0; a < p->n_insns; a++) {
+		char insn[160], lab[COPROC_LABEL_MAX + 2] = "";
+		const char *name = coproc_prog_label_at(p, a);
+		if (name)
+			snprintf(lab, sizeof lab, "%s:", name);
+		coproc_disasm_insn(p, a, insn, sizeof insn);
+		put(out, "%-12s %-40s ; @%d\n", lab, insn, a);
+	}
+	return l.len;
 }
 
 int64_t coproc_prog_param(const struct coproc_prog *p, const char *name, int64_t dflt)

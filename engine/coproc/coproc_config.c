@@ -50,9 +50,9 @@ struct key {
 #define K32(f, lo, hi, h) { #f, offsetof(struct coproc_config, f), 0, lo, hi, h }
 #define K64(f, lo, hi, h) { #f, offsetof(struct coproc_config, f), 1, lo, hi, h }
 static const struct key keys[] = {
-	K32(buffer, 1, 4096, "sample buffer records"),
-	K32(cam, 1, 1024, "associative array (CAM) entries = slots"),
-	K32(data, 16, 65536, "data array words (64-bit)"),
+	K32(buffer, 1, COPROC_MAX_BUFFER, "sample buffer records"),
+	K32(cam, 1, COPROC_MAX_CAM, "associative array (CAM) entries = slots"),
+	K32(data, 16, COPROC_MAX_DATA, "data array words (64-bit)"),
 	K32(ucode, 16, COPROC_MAX_UCODE, "microcode array words"),
 	K32(ignore, 64, 65536, "PC filter ignore-bit table entries (a power of two)"),
 	K32(clock_div, 1, 16, "core cycles per co-processor cycle"),
@@ -67,7 +67,7 @@ static const struct key keys[] = {
 	K64(timer, 1000, 1000000000000ull, "main-processor timer period in cycles (low-yield partitions, completion)"),
 	K64(resample, 0, 1000000000000ull,
 	    "cycles between re-samplings: masked loads are unmasked to be re-checked (0: never; checked at timer ticks)"),
-	K32(profile, 16, 1048576, "entries of the in-memory profile the handler builds"),
+	K32(profile, 16, COPROC_MAX_PROFILE, "entries of the in-memory profile the handler builds"),
 	K64(seed, 0, UINT64_MAX, "LFSR seed"),
 	K32(tagrate, 0, 65536,
 	    "tag 1 in N of the instructions the filters pass, at random (a power of two; 0: adapt N to the buffer's "
@@ -116,10 +116,19 @@ int coproc_config_set(struct coproc_config *c, const char *a, struct ivx_err *er
 			char *end;
 			if (!*v || *v == '-')
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: '%s' is not a number", keys[i].name, v);
+			/* decimal or 0x hex (a leading zero is not octal), with the
+			 * command line's k/M/G suffixes (10^3, 10^6, 10^9) */
 			errno = 0;
-			x = strtoull(v, &end, 0);
-			if (*end)
+			int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+			x = strtoull(v, &end, hex ? 16 : 10);
+			uint64_t mul = *end == 'k' || *end == 'K' ? 1000 : *end == 'M' ? 1000000 : *end == 'G' ? 1000000000 : 1;
+			if (mul > 1 && end > v && !hex)
+				end++;
+			if (*end || end == v)
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: '%s' is not a number", keys[i].name, v);
+			if (x > UINT64_MAX / mul)
+				errno = ERANGE;
+			x *= mul;
 			if (errno == ERANGE || x < keys[i].lo || x > keys[i].hi)
 				return ivx_error(err, IVX_EUSAGE, "coproc %s: %s is outside %llu..%llu", keys[i].name, v,
 						 (unsigned long long)keys[i].lo, (unsigned long long)keys[i].hi);

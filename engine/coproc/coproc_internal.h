@@ -19,7 +19,7 @@ struct coproc_rec {
 	uint32_t weight;          /* 2^k: tagged at a rate of 1 in 2^k (k <= 16, tagrate 65536) */
 };
 
-enum { FLAG_Z = 1, FLAG_L = 2, FLAG_H = 4, FLAG_S = 8 };
+enum { FLAG_Z = COPROC_FLAG_Z, FLAG_L = COPROC_FLAG_L, FLAG_H = COPROC_FLAG_H, FLAG_S = COPROC_FLAG_S };
 
 struct coproc_run {
 	uint64_t now;             /* co-processor time, in core cycles */

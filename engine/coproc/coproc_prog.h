@@ -27,6 +27,14 @@
 #define COPROC_NT 4              /* branch target registers t0..t3 */
 #define COPROC_MAX_PARAMS 32
 #define COPROC_MAX_LABELS 128
+#define COPROC_LABEL_MAX 23      /* characters in a label name */
+/* The largest co-processor parts, for -C and for a program's size
+ * parameters alike (.param buffer_entries, cam_entries, data_words,
+ * profile_entries). */
+#define COPROC_MAX_BUFFER 4096
+#define COPROC_MAX_CAM 1024
+#define COPROC_MAX_DATA 65536
+#define COPROC_MAX_PROFILE 1048576
 
 /* Operations. */
 enum cp_op {
@@ -93,7 +101,7 @@ struct coproc_prog {
 	int n_params;
 	struct { char name[24]; int64_t value; } param[COPROC_MAX_PARAMS];
 	int n_labels;
-	struct { char name[24]; uint16_t addr; } label[COPROC_MAX_LABELS];
+	struct { char name[COPROC_LABEL_MAX + 1]; uint16_t addr; } label[COPROC_MAX_LABELS];
 };
 
 /* Assemble `len` bytes of source named `file` (for messages). Errors are
@@ -102,6 +110,12 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 
 /* One microinstruction as text (no address, no newline) into buf. */
 void coproc_disasm_insn(const struct coproc_prog *p, int addr, char *buf, size_t n);
+
+/* Program p as source that assembles to the same program (every setting
+ * as a directive, each microinstruction with its label and its address
+ * in a comment), headed by a comment naming `path`. Written into buf as
+ * snprintf does (NUL-terminated, cut at n); returns the whole length. */
+size_t coproc_prog_listing(const struct coproc_prog *p, const char *path, char *buf, size_t n);
 
 /* The label at addr, or NULL. */
 const char *coproc_prog_label_at(const struct coproc_prog *p, int addr);

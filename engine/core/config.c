@@ -52,12 +52,15 @@ static const char *const mode_names[] = { "ooo", "inorder", NULL };
 #define BOOL(n, f, h)          { n, KEY_BOOL, 0, -1, OFF(f), 0, 1, NULL, h }
 #define PEN(n, f, bit, h)      { n, KEY_U32, 0, bit, OFF(f), 0, 100000, NULL, h }
 
-#define CACHE_KEYS(sec, f, what) \
+/* (the data side needs two MSHRs: an access that crosses a line takes two
+ * at once, and the L2 serves both of its lines when both miss there too:
+ * with one it would wait forever) */
+#define CACHE_KEYS(sec, f, what, mshrs_min) \
 	BYTES(sec ".size", f.size, 1, 1u << 26, what " capacity in bytes"), \
 	U32(sec ".assoc", f.assoc, 1, 64, what " ways per set (1 = direct mapped)"), \
 	BYTES(sec ".line", f.line, 16, 4096, what " line size in bytes (power of two)"), \
 	U32(sec ".latency", f.latency, 1, 1000, what " hit latency in cycles"), \
-	U32(sec ".mshrs", f.mshrs, 1, 256, what " miss status holding registers (outstanding line misses)")
+	U32(sec ".mshrs", f.mshrs, mshrs_min, 256, what " miss status holding registers (outstanding line misses)")
 
 #define TLB_KEYS(sec, f, what) \
 	U32(sec ".entries", f.entries, 1, 65536, what " entries"), \
@@ -93,9 +96,9 @@ static const struct config_key keys[] = {
 	U32("latency.simd", simd_latency, 1, 1000, "Advanced SIMD integer, permute and X<->V move latency"),
 	U32("latency.long_threshold", long_latency_threshold, 1, 1000,
 	    "ops at least this many cycles long count as long-latency (resource stalls)"),
-	CACHE_KEYS("l1i", l1i, "L1 I-cache"),
-	CACHE_KEYS("l1d", l1d, "L1 D-cache"),
-	CACHE_KEYS("l2", l2, "unified L2"),
+	CACHE_KEYS("l1i", l1i, "L1 I-cache", 1),
+	CACHE_KEYS("l1d", l1d, "L1 D-cache", 2),
+	CACHE_KEYS("l2", l2, "unified L2", 2),
 	U32("memory.latency", memory_latency, 1, 100000, "cycles from an L2 miss to its data"),
 	TLB_KEYS("itlb", itlb, "I-TLB"),
 	TLB_KEYS("dtlb", dtlb, "D-TLB"),
@@ -585,14 +588,6 @@ static int check_cache(const char *name, const struct cache_config *cc, struct i
 		return ivx_error(err, IVX_EUSAGE,
 				 "%s: %u lines / %u ways does not give a power-of-two number of sets",
 				 name, lines, cc->assoc);
-	if (!cc->mshrs)
-		return ivx_error(err, IVX_EUSAGE, "%s.mshrs must be at least 1", name);
-	/* (an access that crosses a line takes two at once, and the L2 serves
-	 * both of its lines when both miss there too: with one it would wait
-	 * forever) */
-	if (cc->mshrs < 2 && strcmp(name, "l1i"))
-		return ivx_error(err, IVX_EUSAGE,
-				 "%s.mshrs must be at least 2: an access that crosses a line boundary needs two", name);
 	if (!cc->latency)
 		return ivx_error(err, IVX_EUSAGE, "%s.latency must be at least 1", name);
 	return IVX_OK;

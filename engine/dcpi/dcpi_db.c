@@ -245,6 +245,28 @@ int dcpi_profile_encode(const struct dcpi_profile *p, uint8_t **buf, size_t *len
 	return IVX_OK;
 }
 
+/* Totals no run can make, which would overflow the sums readers take
+ * over files (shares, merges): refused as corrupt. A run of 2^56
+ * cycles would take years to simulate; a sample needs an elapsed period,
+ * so samples come with period events and enabled cycles, and at most one
+ * per cycle; no event happens more than 64 times a cycle. */
+static int implausible(const struct dcpi_profile *p, uint64_t total, struct ivx_err *err)
+{
+	const uint64_t max_cycles = 1ull << 56;
+	if (p->cycles > max_cycles || p->enabled_cycles > p->cycles)
+		return ivx_error(err, IVX_EINPUT, "corrupt header (%llu cycles, %llu enabled)",
+				 (unsigned long long)p->cycles, (unsigned long long)p->enabled_cycles);
+	if (p->kind == DCPI_KIND_SAMPLES && total && (!p->period_events || !p->enabled_cycles))
+		return ivx_error(err, IVX_EINPUT, "corrupt header (%llu samples, but %llu period events in %llu enabled cycles)",
+				 (unsigned long long)total, (unsigned long long)p->period_events,
+				 (unsigned long long)p->enabled_cycles);
+	uint64_t most = p->kind == DCPI_KIND_SAMPLES ? p->cycles : 64 * p->cycles;
+	if (total > most)
+		return ivx_error(err, IVX_EINPUT, "corrupt records (counts add up to %llu, more than %llu cycles allow)",
+				 (unsigned long long)total, (unsigned long long)p->cycles);
+	return IVX_OK;
+}
+
 int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, struct ivx_err *err)
 {
 	const uint8_t *b = buf;
@@ -323,10 +345,19 @@ int dcpi_profile_decode(const void *buf, size_t len, struct dcpi_profile **out, 
 		prev_aux = aux;
 		p->rec[p->n++] = (struct dcpi_rec){ off, count, aux };
 	}
-	if (q != end || sum != total) {
+	if (q != end) {
+		dcpi_profile_free(p);
+		return ivx_error(err, IVX_EINPUT, "corrupt records (%llu trailing bytes after the %llu records)",
+				 (unsigned long long)(end - q), (unsigned long long)nrec);
+	}
+	if (sum != total) {
 		dcpi_profile_free(p);
 		return ivx_error(err, IVX_EINPUT, "corrupt records (counts add up to %llu, the header says %llu)",
 				 (unsigned long long)sum, (unsigned long long)total);
+	}
+	if (implausible(p, total, err) < 0) {
+		dcpi_profile_free(p);
+		return IVX_EINPUT;
 	}
 	p->total = total;
 	*out = p;
@@ -579,4 +610,138 @@ void dcpi_db_free_list(struct dcpi_profile **list, size_t n)
 	for (size_t i = 0; i < n; i++)
 		dcpi_profile_free(list[i]);
 	ivx_free(list);
+}
+
+/* ---- image identities ------------------------------------------------------- */
+
+int dcpi_image_id(const char *path, struct dcpi_image_id *id, struct ivx_err *err)
+{
+	FILE *f = ivx_fopen_input(path, err);
+	if (!f)
+		return IVX_EINPUT;
+	uint64_t h = 14695981039346656037ull, n = 0;
+	uint8_t buf[65536];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+		for (size_t i = 0; i < got; i++)
+			h = (h ^ buf[i]) * 1099511628211ull;
+		n += got;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return ivx_error(err, IVX_EINPUT, "%s: read error", path);
+	*id = (struct dcpi_image_id){ n, h };
+	return IVX_OK;
+}
+
+static void images_file(const char *epoch_dir, char *out, size_t n)
+{
+	snprintf(out, n, "%s/images", epoch_dir);
+}
+
+/* One line of EPOCH/images: 1 and its fields, 0 for a line not of that
+ * form (skipped: a reader of a newer layout keeps going). */
+static int parse_image_line(char *line, char **path, struct dcpi_image_id *id)
+{
+	unsigned long long size, hash;
+	int at = 0;
+	line[strcspn(line, "\n")] = 0;
+	if (sscanf(line, "%llu %16llx %n", &size, &hash, &at) != 2 || !at || !line[at])
+		return 0;
+	*path = line + at;
+	*id = (struct dcpi_image_id){ size, hash };
+	return 1;
+}
+
+int dcpi_db_image_each(const char *epoch_dir, void (*fn)(void *ctx, const char *path, const struct dcpi_image_id *id),
+		       void *ctx, struct ivx_err *err)
+{
+	char file[4400];
+	images_file(epoch_dir, file, sizeof file);
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return errno == ENOENT ? IVX_OK : ivx_error(err, IVX_EINPUT, "%s: %s", file, strerror(errno));
+	char line[DCPI_DB_MAX_PATH + 64];
+	while (fgets(line, sizeof line, f)) {
+		char *path;
+		struct dcpi_image_id id;
+		if (parse_image_line(line, &path, &id))
+			fn(ctx, path, &id);
+	}
+	fclose(f);
+	return IVX_OK;
+}
+
+struct image_find {
+	const char *path;
+	struct dcpi_image_id *id;
+	int found;
+};
+
+static void image_find_one(void *ctx, const char *path, const struct dcpi_image_id *id)
+{
+	struct image_find *q = ctx;
+	if (!strcmp(path, q->path)) {
+		*q->id = *id;
+		q->found = 1;
+	}
+}
+
+int dcpi_db_image_lookup(const char *epoch_dir, const char *path, struct dcpi_image_id *id, int *has_file,
+			 struct ivx_err *err)
+{
+	char file[4400];
+	images_file(epoch_dir, file, sizeof file);
+	*has_file = access(file, F_OK) == 0;
+	struct image_find q = { path, id, 0 };
+	if (*has_file && dcpi_db_image_each(epoch_dir, image_find_one, &q, err) < 0)
+		return err ? err->code : IVX_EINPUT;
+	return q.found;
+}
+
+int dcpi_db_image_record(const char *epoch_dir, const char *path, const struct dcpi_image_id *id,
+			 struct ivx_err *err)
+{
+	if (strchr(path, '\n'))   /* (a line per image: such a path cannot be told apart) */
+		return IVX_OK;
+	char file[4400], tmp[4500];
+	images_file(epoch_dir, file, sizeof file);
+	snprintf(tmp, sizeof tmp, "%s/.images.tmp%ld", epoch_dir, (long)getpid());
+	FILE *out = fopen(tmp, "w");
+	if (!out)
+		return ivx_error(err, IVX_ESYS, "%s: %s", tmp, strerror(errno));
+	FILE *in = fopen(file, "r");
+	char line[DCPI_DB_MAX_PATH + 64];
+	while (in && fgets(line, sizeof line, in)) {
+		char copy[sizeof line], *p;
+		struct dcpi_image_id old;
+		memcpy(copy, line, sizeof line);
+		if (parse_image_line(copy, &p, &old) && !strcmp(p, path))
+			continue;   /* (replaced below) */
+		fputs(line, out);
+	}
+	if (in)
+		fclose(in);
+	fprintf(out, "%llu %016llx %s\n", (unsigned long long)id->size, (unsigned long long)id->hash, path);
+	int bad = ferror(out);
+	if (fclose(out) != 0 || bad || rename(tmp, file) != 0) {
+		int e = errno;
+		unlink(tmp);
+		return ivx_error(err, IVX_ESYS, "%s: %s", file, strerror(e ? e : EIO));
+	}
+	return IVX_OK;
+}
+
+int dcpi_db_epoch_empty(const char *epoch_dir, struct ivx_err *err)
+{
+	DIR *d = opendir(epoch_dir);
+	if (!d)
+		return ivx_error(err, IVX_EINPUT, "%s: %s", epoch_dir, strerror(errno));
+	int empty = 1;
+	struct dirent *de;
+	while (empty && (de = readdir(d)))
+		empty = !is_profile_name(de->d_name);
+	closedir(d);
+	return empty;
 }

@@ -92,4 +92,30 @@ int dcpi_db_load(const char *epoch_dir, struct dcpi_profile ***out, size_t *n, d
 		 void *ctx, struct ivx_err *err);
 void dcpi_db_free_list(struct dcpi_profile **list, size_t n);
 
+/* ---- the images an epoch's runs profiled ----------------------------------
+ *
+ * A profile names its image by path; a program rebuilt at that path would
+ * match the old samples to the new code. So each epoch keeps, in
+ * EPOCH/images, one line per image: "SIZE HASH PATH" (HASH: FNV-1a 64 of
+ * the file's bytes, 16 hex digits). Epochs written before it have no such
+ * file, and are read as before. */
+struct dcpi_image_id {
+	uint64_t size;            /* the file's size in bytes */
+	uint64_t hash;            /* FNV-1a 64 of its bytes */
+};
+/* The identity of the file at path. IVX_OK, or an error naming it. */
+int dcpi_image_id(const char *path, struct dcpi_image_id *id, struct ivx_err *err);
+/* The identity recorded in epoch_dir for path: 1 (in *id), 0 if none is
+ * (no such line, or no images file: then *has_file is 0), or an error. */
+int dcpi_db_image_lookup(const char *epoch_dir, const char *path, struct dcpi_image_id *id, int *has_file,
+			 struct ivx_err *err);
+/* Record path's identity in epoch_dir (replacing the file atomically). */
+int dcpi_db_image_record(const char *epoch_dir, const char *path, const struct dcpi_image_id *id,
+			 struct ivx_err *err);
+/* Call fn for each recorded image of epoch_dir (none without the file). */
+int dcpi_db_image_each(const char *epoch_dir, void (*fn)(void *ctx, const char *path, const struct dcpi_image_id *id),
+		       void *ctx, struct ivx_err *err);
+/* 1 if epoch_dir holds no profile file yet, 0 if it holds some, or an error. */
+int dcpi_db_epoch_empty(const char *epoch_dir, struct ivx_err *err);
+
 #endif

@@ -378,9 +378,12 @@ static void print_stats(FILE *out, const struct sim *s)
 	fprintf(out, "buffer: %llu records, %llu dropped, %llu full at retirement, at most %d of %u\n",
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		cs.buffer_max, coproc_cfg(s->cp)->buffer);
-	fprintf(out, "co-processor: %llu microinstructions, %llu busy cycles, %llu microbranch mispredictions, "
-		"%llu interrupts, %llu timer actions, %llu masked%s\n",
-		(unsigned long long)cs.uinsns, (unsigned long long)cs.cp_cycles, (unsigned long long)cs.ubranch_miss,
+	/* cp_cycles counts the co-processor's own clock; its time in the
+	 * run is clock_div core cycles each */
+	fprintf(out, "co-processor: %llu microinstructions, %llu busy co-processor cycles (%llu core cycles), "
+		"%llu microbranch mispredictions, %llu interrupts, %llu timer actions, %llu masked%s\n",
+		(unsigned long long)cs.uinsns, (unsigned long long)cs.cp_cycles,
+		(unsigned long long)cs.cp_cycles * coproc_cfg(s->cp)->clock_div, (unsigned long long)cs.ubranch_miss,
 		(unsigned long long)cs.interrupts, (unsigned long long)cs.timer_actions, (unsigned long long)cs.masked,
 		cs.complete ? "; profile complete" : "");
 	if (cs.resamples) {
@@ -828,8 +831,9 @@ const struct cli_command cmd_coproc_entry = {
 
 static const char asm_help[] =
 	"usage: ivx coproc-asm NAME|FILE\n"
-	"Assemble a co-processor program and list it: its settings, the DFE\n"
-	"table and every microinstruction with its address. Errors are\n"
+	"Assemble a co-processor program and list it as source that assembles to\n"
+	"the same program: its settings, the DFE table and every microinstruction\n"
+	"with its label and, in a comment, its address. Errors are\n"
 	"FILE:LINE: message (exit status 2). A program that does not fit the\n"
 	"default co-processor (more microinstructions than ucode, more slots\n"
 	"than cam) is listed with a note on stderr naming the -C setting it needs.\n";
@@ -856,43 +860,16 @@ static int asm_main(int argc, char **argv)
 		free(p);
 		return EXIT_INPUT;
 	}
-	printf("; %s: program %s, handler %s, %d microinstructions\n", path, p->name, p->handler, p->n_insns);
-	printf(".classes");
-	for (int k = 0; k < INSN_KIND_COUNT; k++)
-		if (p->classes >> k & 1)
-			printf(" %s", insn_kind_name(k));
-	printf("\n.fields");
-	for (int b = 1; b <= CPF_TAKEN; b <<= 1)
-		if (p->fields & (uint32_t)b)
-			printf(" %s", coproc_field_name(b));
-	printf("\n.iwidth %d\n.cwidth %d\n", p->iwidth, p->cwidth);
-	if (p->awidth)
-		printf(".awidth %d\n", p->awidth);
-	printf(".pcfilter %d %u\n", p->pc_width, p->pc_match);
-	for (int k = 0; k < INSN_KIND_COUNT; k++)
-		if (p->dfe[k] >= 0) {
-			const char *l = coproc_prog_label_at(p, p->dfe[k]);
-			printf(".dfe %s %s ; @%d\n", insn_kind_name(k), l ? l : "?", p->dfe[k]);
-		}
-	for (int i = 0; i < COPROC_NC; i++)
-		if (p->creg[i])
-			printf(".const c%d %llu\n", i, (unsigned long long)p->creg[i]);
-	for (int i = 0; i < COPROC_NB; i++)
-		if (p->breg[i])
-			printf(".base b%d %u\n", i, p->breg[i]);
-	for (int i = 0; i < COPROC_NT; i++)
-		if (p->treg[i]) {
-			const char *l = coproc_prog_label_at(p, p->treg[i]);
-			printf(".target t%d %s\n", i, l ? l : "?");
-		}
-	for (int i = 0; i < p->n_params; i++)
-		printf(".param %s %lld\n", p->param[i].name, (long long)p->param[i].value);
-	for (int a = 0; a < p->n_insns; a++) {
-		char buf[160];
-		const char *l = coproc_prog_label_at(p, a);
-		coproc_disasm_insn(p, a, buf, sizeof buf);
-		printf("%4d  %-10s %s\n", a, l ? l : "", buf);
+	size_t n = coproc_prog_listing(p, path, NULL, 0) + 1;
+	char *text = malloc(n);
+	if (!text) {
+		cli_error("out of memory");
+		free(p);
+		return EXIT_USAGE;
 	}
+	coproc_prog_listing(p, path, text, n);
+	fputs(text, stdout);
+	free(text);
 	/* A program can be right and still not fit the default co-processor
 	 * (ivx coproc and coproc load would refuse it): say so, and how. */
 	struct coproc_config d;

@@ -24,6 +24,8 @@
 
 struct calc_flags {
 	const char *db, *json_path, *target;
+	const char *image;              /* -i: only this image (path or file name) */
+	uint64_t epoch;                 /* --epoch: 0 for the newest */
 	int truth, all;
 	uint64_t min_samples;
 	int min_samples_given;
@@ -301,7 +303,7 @@ static void print_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc
 /* ---- Figure 4 -------------------------------------------------------------- */
 
 static void print_summary(FILE *o, const struct dcpicalc_proc *pr, const struct dcc *a, const struct accuracy *acc,
-			  uint64_t all_samples, int truth)
+			  uint64_t all_samples, int truth, int inorder)
 {
 	const struct dcc_summary *s = dcc_summary(a);
 	double T = s->samples > 0 ? s->samples : 1;
@@ -363,6 +365,8 @@ static void print_summary(FILE *o, const struct dcpicalc_proc *pr, const struct 
 		if (pr->has_culprits)
 			fprintf(o, "*** truth: the true culprit is named (an address listed; for an I-side miss, the instruction's own fetch) for %.1f%% of the %.0f that blame an instruction\n",
 				pct(acc->cpc_covered, acc->cpc_true), acc->cpc_true);
+		else if (pr->has_wait && !inorder)
+			fprintf(o, "*** truth: no culprit truth in this profile (out-of-order runs record none)\n");
 		else if (pr->has_wait)
 			fprintf(o, "*** truth: no culprit truth in this profile (written before database version 2: profile again)\n");
 		if (acc->edge_true > 0)
@@ -398,11 +402,12 @@ static void json_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc 
 	fputs("}}", o);
 	if (pr->t_retired) {
 		fprintf(o, ",\"accuracy\":{\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,\"freq_within_15\":%.6g,"
-			   "\"culprit_coverage\":%.6g,\"dynamic_true_cycles\":%.0f,\"edges_within_10\":%.6g",
+			   "\"culprit_coverage\":%.6g,\"dynamic_true_cycles\":%.0f,\"edges_within_10\":",
 			acc->samples > 0 ? acc->w5 / acc->samples : 0, acc->samples > 0 ? acc->w10 / acc->samples : 0,
 			acc->samples > 0 ? acc->w15 / acc->samples : 0,
-			acc->dyn_true > 0 ? acc->dyn_covered / acc->dyn_true : 1, acc->dyn_true,
-			acc->edge_true > 0 ? acc->edge_e10 / acc->edge_true : 1);
+			acc->dyn_true > 0 ? acc->dyn_covered / acc->dyn_true : 1, acc->dyn_true);
+		/* (no edge estimated and checked: nothing to score, not 100%) */
+		json_num(o, acc->edge_true > 0 ? acc->edge_e10 / acc->edge_true : -1);
 		if (pr->has_culprits)
 			fprintf(o, ",\"culprit_pc_coverage\":%.6g,\"culprit_pc_true_cycles\":%.0f",
 				acc->cpc_true > 0 ? acc->cpc_covered / acc->cpc_true : 1, acc->cpc_true);
@@ -531,75 +536,126 @@ static struct program *load_image(const char *image)
 	return cli_load_program(strcmp(image, "[builtin]") ? image : NULL);
 }
 
-static int run_one(struct calc_flags *f, struct dcpicalc_db *d)
+/* The symbol `target` names in p (a name, or 0x... an address inside a
+ * procedure's code), or NULL. */
+static const struct symbol *find_target(const struct program *p, const char *target)
 {
-	uint64_t addr = 0;
-	int by_addr = parse_addr(f->target, &addr) == 0;
+	uint64_t addr, off;
+	if (parse_addr(target, &addr) < 0)
+		return symtab_find(program_symbols(p), target);
+	const struct symbol *s = symtab_lookup(program_symbols(p), addr, &off);
+	/* (an address outside the code belongs to no procedure, whatever
+	 * symbol precedes it: _end) */
+	if (!s || (s->size && off >= s->size) || !program_uop(p, addr))
+		return NULL;
+	return s;
+}
+
+/* The procedure f->target names, loaded into pr. Every program of an
+ * epoch may have one of that name, or at that address (static programs
+ * all link at 0x400000): the one with CYCLES samples for it is meant;
+ * several with samples are ambiguous (-i chooses). 0, or an exit status
+ * after an error line. */
+static int pick_proc(const struct calc_flags *f, const struct dcpicalc_db *d, struct dcpicalc_proc *pr)
+{
+	int found = 0, with_samples = 0;
+	char names[1024] = "";
 	const char *image;
 	for (size_t k = 0; (image = dcpicalc_db_image(d, k)); k++) {
 		struct program *p = load_image(image);
-		if (!p)
-			return EXIT_INPUT;
-		uint64_t off;
-		const struct symbol *s = by_addr ? symtab_lookup(program_symbols(p), addr, &off) :
-						   symtab_find(program_symbols(p), f->target);
-		/* (an address outside the code belongs to no procedure, whatever
-		 * symbol precedes it: _end) */
-		if (!s || (by_addr && ((s->size && off >= s->size) || !program_uop(p, addr)))) {
-			program_free(p);
-			continue;
-		}
-		struct dcpicalc_proc pr;
-		if (dcpicalc_proc_load(d, image, p, s, &pr) < 0) {
-			program_free(p);
+		if (!p) {
+			if (found)
+				dcpicalc_proc_free(pr);
 			return EXIT_INPUT;
 		}
+		const struct symbol *s = find_target(p, f->target);
+		struct dcpicalc_proc here;
+		int rc = s ? dcpicalc_proc_load(d, image, p, s, &here) : 1;
 		program_free(p);
-		int status = 0;
-		if (!pr.samples[0] || !dcpicalc_proc_samples(&pr)) {
-			cli_error("dcpicalc: %s has no CYCLES samples in %s", pr.name, d->epoch);
-			dcpicalc_proc_free(&pr);
+		if (rc < 0) {
+			if (found)
+				dcpicalc_proc_free(pr);
 			return EXIT_INPUT;
 		}
-		struct dcc *a = NULL;
-		struct accuracy acc;
-		if (analyse(f, d, &pr, &a, &acc) < 0) {
-			dcpicalc_proc_free(&pr);
-			return EXIT_INPUT;
+		if (rc > 0)
+			continue;
+		int sampled = here.samples[0] && dcpicalc_proc_samples(&here);
+		if (sampled) {
+			size_t used = strlen(names);
+			snprintf(names + used, sizeof names - used, "%s%s", with_samples ? ", " : "", image);
 		}
-		if (!d->mc.inorder)
-			printf("dcpicalc: note: the profile is from the out-of-order machine, where this model does not hold\n");
-		if (!d->have_machine)
-			printf("dcpicalc: note: %s/machine.ini is missing; scheduling for the default configuration\n",
-			       d->epoch);
-		int truth = f->truth && pr.t_retired;
-		if (f->truth && !pr.t_retired)
-			printf("dcpicalc: note: the profile has no truth (profiled with --no-truth)\n");
-		print_proc(stdout, &pr, a, pr.period[0], truth);
-		print_summary(stdout, &pr, a, &acc, d->event_total[0], truth);
-		if (f->json_path) {
-			struct outfile *of = outfile_open_cli(f->json_path);
-			if (!of) {
+		/* keep the first with samples, else the first found */
+		if (!found || (sampled && !with_samples)) {
+			if (found)
+				dcpicalc_proc_free(pr);
+			*pr = here;
+			found = 1;
+		} else {
+			dcpicalc_proc_free(&here);
+		}
+		with_samples += sampled;
+	}
+	if (with_samples > 1) {
+		cli_error("dcpicalc: '%s' has samples in %d images of %s (%s): choose one with -i IMAGE", f->target,
+			  with_samples, d->epoch, names);
+		dcpicalc_proc_free(pr);
+		return EXIT_USAGE;
+	}
+	if (!found) {
+		const char *where = d->only ? "the image " : "the images of ";
+		if (parse_addr(f->target, &(uint64_t){ 0 }) == 0)
+			cli_error("dcpicalc: no procedure at %s in %s%s", f->target, where, d->only ? d->only : d->epoch);
+		else
+			cli_error("dcpicalc: no procedure '%s' in %s%s", f->target, where, d->only ? d->only : d->epoch);
+		return EXIT_USAGE;
+	}
+	if (!with_samples) {
+		cli_error("dcpicalc: %s has no CYCLES samples in %s", pr->name, d->epoch);
+		dcpicalc_proc_free(pr);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+static int run_one(struct calc_flags *f, struct dcpicalc_db *d)
+{
+	struct dcpicalc_proc pr;
+	int status = pick_proc(f, d, &pr);
+	if (status)
+		return status;
+	struct dcc *a = NULL;
+	struct accuracy acc;
+	if (analyse(f, d, &pr, &a, &acc) < 0) {
+		dcpicalc_proc_free(&pr);
+		return EXIT_INPUT;
+	}
+	if (!d->mc.inorder)
+		printf("dcpicalc: note: the profile is from the out-of-order machine, where this model does not hold\n");
+	if (!d->have_machine)
+		printf("dcpicalc: note: %s/machine.ini is missing; scheduling for the default configuration\n",
+		       d->epoch);
+	int truth = f->truth && pr.t_retired;
+	if (f->truth && !pr.t_retired)
+		printf("dcpicalc: note: the profile has no truth (profiled with --no-truth)\n");
+	print_proc(stdout, &pr, a, pr.period[0], truth);
+	print_summary(stdout, &pr, a, &acc, d->event_total[0], truth, d->mc.inorder);
+	if (f->json_path) {
+		struct outfile *of = outfile_open_cli(f->json_path);
+		if (!of) {
+			status = EXIT_OUTPUT;
+		} else {
+			json_proc(outfile_stream(of), &pr, a, f->estimator, pr.period[0], &acc, 1);
+			fputc('\n', outfile_stream(of));
+			struct ivx_err e = { 0 };
+			if (outfile_commit(of, &e) < 0) {
+				cli_error("%s", e.msg);
 				status = EXIT_OUTPUT;
-			} else {
-				json_proc(outfile_stream(of), &pr, a, f->estimator, pr.period[0], &acc, 1);
-				fputc('\n', outfile_stream(of));
-				struct ivx_err e = { 0 };
-				if (outfile_commit(of, &e) < 0) {
-					cli_error("%s", e.msg);
-					status = EXIT_OUTPUT;
-				}
 			}
 		}
-		dcc_free(a);
-		dcpicalc_proc_free(&pr);
-		return status;
 	}
-	if (by_addr)
-		cli_error("dcpicalc: no procedure at 0x%llx in the images of %s", (unsigned long long)addr, d->epoch);
-	else
-		cli_error("dcpicalc: no procedure '%s' in the images of %s", f->target, d->epoch);
-	return EXIT_USAGE;
+	dcc_free(a);
+	dcpicalc_proc_free(&pr);
+	return status;
 }
 
 /* What run_all adds up over the procedures. */
@@ -609,12 +665,13 @@ struct all_ctx {
 	struct accuracy tot;
 	FILE *jo;
 	int nproc, have_cul, have_wait;
+	int multi;                 /* the epoch holds several programs: an image column */
 };
 
 /* One coverage column of --all: the share, 100% when there was nothing to
  * cover, "-" when there is no truth to score it against (the out-of-order
  * machine has no issue-stage wait reasons, a version 1 database no
- * culprit pcs). */
+ * culprit pcs). The edge column is "-" when no edge was estimated. */
 static void print_coverage(int has_truth, double covered, double total)
 {
 	if (!has_truth)
@@ -625,7 +682,6 @@ static void print_coverage(int has_truth, double covered, double total)
 
 static int all_proc(void *ctx, const char *image, struct dcpicalc_proc *pr)
 {
-	(void)image;
 	struct all_ctx *c = ctx;
 	uint64_t ns = pr->samples[0] ? dcpicalc_proc_samples(pr) : 0;
 	if (ns < c->f->min_samples || !ns)
@@ -641,7 +697,9 @@ static int all_proc(void *ctx, const char *image, struct dcpicalc_proc *pr)
 	int inorder = c->d->mc.inorder;
 	print_coverage(inorder && pr->has_wait, acc.dyn_covered, acc.dyn_true);
 	print_coverage(inorder && pr->has_culprits, acc.cpc_covered, acc.cpc_true);
-	print_coverage(1, acc.edge_e10, acc.edge_true);
+	print_coverage(acc.edge_true > 0, acc.edge_e10, acc.edge_true);
+	if (c->multi)
+		printf("  %s", image);
 	putchar('\n');
 	c->have_cul |= pr->has_culprits;
 	c->have_wait |= inorder && pr->has_wait;
@@ -661,22 +719,24 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 	struct outfile *of = f->json_path ? outfile_open_cli(f->json_path) : NULL;
 	if (f->json_path && !of)
 		return EXIT_OUTPUT;
-	struct all_ctx c = { .f = f, .d = d, .jo = of ? outfile_stream(of) : NULL };
+	struct all_ctx c = { .f = f, .d = d, .jo = of ? outfile_stream(of) : NULL, .multi = !!dcpicalc_db_image(d, 1) };
 	FILE *jo = c.jo;
 	if (jo)
 		fputs("{\"procedures\":[", jo);
-	printf("%-24s %8s %7s %7s %7s %8s %8s %8s %8s\n", "procedure", "samples", "f<=5%", "f<=10%", "f<=15%", "unexpl",
-	       "culprit", "cul-pc", "edge10%");
+	printf("%-24s %8s %7s %7s %7s %8s %8s %8s %8s%s\n", "procedure", "samples", "f<=5%", "f<=10%", "f<=15%", "unexpl",
+	       "culprit", "cul-pc", "edge10%", c.multi ? "  image" : "");
 	int status = dcpicalc_each_proc(d, all_proc, &c) ? EXIT_INPUT : 0;
 	struct accuracy tot = c.tot;
 	int nproc = c.nproc, have_cul = c.have_cul;
-	printf("%-24s %8.0f %6.1f%% %6.1f%% %6.1f%% %7.1f%%", "TOTAL", tot.samples,
-	       pct(tot.w5, tot.samples), pct(tot.w10, tot.samples), pct(tot.w15, tot.samples),
-	       pct(tot.unexplained, tot.samples));
-	print_coverage(c.have_wait, tot.dyn_covered, tot.dyn_true);
-	print_coverage(c.have_wait && have_cul, tot.cpc_covered, tot.cpc_true);
-	print_coverage(1, tot.edge_e10, tot.edge_true);
-	putchar('\n');
+	if (nproc) {   /* (no procedure: the error line below says so, no row of zeros) */
+		printf("%-24s %8.0f %6.1f%% %6.1f%% %6.1f%% %7.1f%%", "TOTAL", tot.samples,
+		       pct(tot.w5, tot.samples), pct(tot.w10, tot.samples), pct(tot.w15, tot.samples),
+		       pct(tot.unexplained, tot.samples));
+		print_coverage(c.have_wait, tot.dyn_covered, tot.dyn_true);
+		print_coverage(c.have_wait && have_cul, tot.cpc_covered, tot.cpc_true);
+		print_coverage(tot.edge_true > 0, tot.edge_e10, tot.edge_true);
+		putchar('\n');
+	}
 	if (!c.have_wait && nproc)
 		printf("culprit, cul-pc: a profile of the out-of-order machine, whose stalls the issue-stage "
 		       "model does not explain (profile with --config data/configs/inorder.ini)\n");
@@ -701,13 +761,15 @@ static int run_all(struct calc_flags *f, struct dcpicalc_db *d)
 		fprintf(jo, "],\n \"estimator\":\"%s\",\n", dcc_estimator_name(f->estimator));
 		fprintf(jo, " \"total\":{\"samples\":%.0f,\"freq_within_5\":%.6g,\"freq_within_10\":%.6g,"
 			    "\"freq_within_15\":%.6g,\"unexplained_fraction\":%.6g,\"culprit_coverage\":%.6g,"
-			    "\"dynamic_true_cycles\":%.0f,\"edge_true\":%.0f,\"edges_within_5\":%.6g,\"edges_within_10\":%.6g,"
-			    "\"unexplained\":%.6g,\"w5\":%.6g,\"w10\":%.6g,\"w15\":%.6g,\"covered\":%.6g,"
-			    "\"culprit_pc_true_cycles\":%.0f,\"culprit_pc_covered\":%.0f,\"culprit_pc_coverage\":%.6g}}\n",
+			    "\"dynamic_true_cycles\":%.0f,\"edge_true\":%.0f,\"edges_within_5\":",
 			tot.samples, tot.samples > 0 ? tot.w5 / tot.samples : 0, tot.samples > 0 ? tot.w10 / tot.samples : 0,
 			tot.samples > 0 ? tot.w15 / tot.samples : 0, tot.samples > 0 ? tot.unexplained / tot.samples : 0,
-			tot.dyn_true > 0 ? tot.dyn_covered / tot.dyn_true : 1, tot.dyn_true, tot.edge_true,
-			tot.edge_true > 0 ? tot.edge_e5 / tot.edge_true : 1, tot.edge_true > 0 ? tot.edge_e10 / tot.edge_true : 1,
+			tot.dyn_true > 0 ? tot.dyn_covered / tot.dyn_true : 1, tot.dyn_true, tot.edge_true);
+		json_num(jo, tot.edge_true > 0 ? tot.edge_e5 / tot.edge_true : -1);
+		fputs(",\"edges_within_10\":", jo);
+		json_num(jo, tot.edge_true > 0 ? tot.edge_e10 / tot.edge_true : -1);
+		fprintf(jo, ",\"unexplained\":%.6g,\"w5\":%.6g,\"w10\":%.6g,\"w15\":%.6g,\"covered\":%.6g,"
+			    "\"culprit_pc_true_cycles\":%.0f,\"culprit_pc_covered\":%.0f,\"culprit_pc_coverage\":%.6g}}\n",
 			tot.unexplained, tot.w5, tot.w10, tot.w15, tot.dyn_covered, tot.cpc_true, tot.cpc_covered,
 			tot.cpc_true > 0 ? tot.cpc_covered / tot.cpc_true : 1);
 		struct ivx_err e = { 0 };
@@ -733,13 +795,21 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 		} else if (!strcmp(a, "--all")) {
 			f.all = 1;
 		} else if (!strcmp(a, "--db") || !strcmp(a, "--json") || !strcmp(a, "--min-samples") ||
-			   !strcmp(a, "--estimator")) {
+			   !strcmp(a, "--estimator") || !strcmp(a, "-i") || !strcmp(a, "--image") || !strcmp(a, "--epoch")) {
 			if (i + 1 >= argc) {
 				cli_error("dcpicalc: option %s needs a value", a);
 				return EXIT_USAGE;
 			}
 			if (!strcmp(a, "--db"))
 				f.db = argv[++i];
+			else if (!strcmp(a, "-i") || !strcmp(a, "--image"))
+				f.image = argv[++i];
+			else if (!strcmp(a, "--epoch")) {
+				if (cli_parse_u64(argv[++i], &f.epoch) < 0 || !f.epoch || f.epoch > 9999) {
+					cli_error("dcpicalc: --epoch: '%s' is not a number from 1 to 9999", argv[i]);
+					return EXIT_USAGE;
+				}
+			}
 			else if (!strcmp(a, "--json"))
 				f.json_path = argv[++i];
 			else if (!strcmp(a, "--estimator")) {
@@ -750,11 +820,13 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 				}
 				f.estimator = (enum dcc_estimator)e;
 			} else {
+				/* (strtoull takes "-1" for 2^64 - 1: digits only) */
+				const char *v = argv[++i];
 				char *end;
-				f.min_samples = strtoull(argv[++i], &end, 10);
+				f.min_samples = strtoull(v, &end, 10);
 				f.min_samples_given = 1;
-				if (*end || !*argv[i]) {
-					cli_error("dcpicalc: --min-samples needs a number");
+				if (*end || *v < '0' || *v > '9') {
+					cli_error("dcpicalc: --min-samples needs a number of samples, 0 or more (got '%s')", v);
 					return EXIT_USAGE;
 				}
 			}
@@ -768,6 +840,11 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (f.all && f.target) {   /* (--all analyses every procedure: PROC would be ignored) */
+		cli_error("dcpicalc: --all analyses every procedure; name none ('%s'), or use -i IMAGE for one image's",
+			  f.target);
+		return EXIT_USAGE;
+	}
 	if (f.min_samples_given && !f.all) {   /* (one procedure is analysed whatever its samples) */
 		cli_error("dcpicalc: --min-samples goes with --all");
 		return EXIT_USAGE;
@@ -777,8 +854,15 @@ static int cmd_dcpicalc_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct dcpicalc_db d;
-	if (dcpicalc_db_open(&d, f.db) < 0)
+	if (dcpicalc_db_open(&d, f.db, (int)f.epoch) < 0)
 		return EXIT_INPUT;
+	d.only = f.image;
+	dcpi_warn_changed_images(d.epoch, f.image);
+	if (f.image && !dcpicalc_db_image(&d, 0)) {
+		cli_error("dcpicalc: no image '%s' with CYCLES samples in %s", f.image, d.epoch);
+		dcpicalc_db_close(&d);
+		return EXIT_USAGE;
+	}
 	const char **images = calloc(d.n + 1, sizeof *images);
 	for (size_t i = 0; images && i < d.n; i++)
 		images[i] = d.list[i]->path;
@@ -805,8 +889,8 @@ const struct cli_command cmd_dcpicalc_entry = {
 	.name = "dcpicalc",
 	.summary = "per-instruction frequency, CPI and stall culprits of a procedure (DCPI analysis)",
 	.help =
-	"usage: ivx dcpicalc [--db DIR] [--json FILE] [--truth] [--estimator E] PROC|ADDR\n"
-	"       ivx dcpicalc [--db DIR] [--json FILE] [--estimator E] --all [--min-samples N]\n\n"
+	"usage: ivx dcpicalc [--db DIR] [--epoch N] [-i IMAGE] [--json FILE] [--truth] [--estimator E] PROC|ADDR\n"
+	"       ivx dcpicalc [--db DIR] [--epoch N] [-i IMAGE] [--json FILE] [--estimator E] --all [--min-samples N]\n\n"
 	"The analysis half of DCPI (Anderson et al., SOSP 1997, section 6) on the\n"
 	"newest epoch of a profile database written by `ivx profile` (on the\n"
 	"in-order machine: --config data/configs/inorder.ini). For procedure PROC\n"
@@ -820,6 +904,9 @@ const struct cli_command cmd_dcpicalc_entry = {
 	"y serialization) with the instructions to blame; then the procedure's\n"
 	"cycles by reason, with the unexplained share.\n\n"
 	"  --db DIR       the profile database (default ivx.db)\n"
+	"  --epoch N      read epoch N instead of the newest\n"
+	"  -i, --image IMAGE  only this image (full path or file name); needed when\n"
+	"                 several programs of the epoch have samples in PROC|ADDR\n"
 	"  --truth        the simulator's exact executions, CPI and wait reasons\n"
 	"                 (each with the instruction blamed for most of it, ->PC)\n"
 	"                 beside each estimate; ! marks estimates off by more than 5%\n"

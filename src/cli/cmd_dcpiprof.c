@@ -41,6 +41,7 @@ static void fold_images(struct dcpi_report *r)
 		for (int e = 0; e < DCPI_EVENT_COUNT; e++) {
 			r->rows[k].samples[e] += r->rows[i].samples[e];
 			r->rows[k].truth[e] += r->rows[i].truth[e];
+			r->rows[k].weighted[e] += r->rows[i].weighted[e];
 		}
 		free(r->rows[i].image);
 		free(r->rows[i].proc);
@@ -51,6 +52,15 @@ static void fold_images(struct dcpi_report *r)
 static double pct(uint64_t n, uint64_t total)
 {
 	return total ? 100.0 * (double)n / (double)total : 0.0;
+}
+
+/* A row's share of event e in percent (dcpi_report_share; the samples'
+ * share itself when every image was sampled at one period). */
+static double share_pct(const struct dcpi_report *r, const struct dcpi_proc_row *row, int e)
+{
+	if (r->mixed_period >> e & 1)
+		return 100.0 * dcpi_report_share(r, row, e);
+	return pct(row->samples[e], r->samples_total[e]);
 }
 
 /* The estimate is "off": more than 5% relative and 0.5 points absolute. */
@@ -100,7 +110,7 @@ static void print_text(const struct dcpi_report *r, const struct prof_flags *f, 
 		for (int e = 0; e < DCPI_EVENT_COUNT; e++) {
 			if (!(r->sampled >> e & 1))
 				continue;
-			double p = pct(row->samples[e], r->samples_total[e]);
+			double p = share_pct(r, row, e);
 			printf("%9llu %6.2f%%", (unsigned long long)row->samples[e], p);
 			if (f->truth) {
 				double t = pct(row->truth[e], r->truth_total[e]);
@@ -148,7 +158,7 @@ static int write_json(const char *path, const struct dcpi_report *r)
 		for (int e = 0; e < DCPI_EVENT_COUNT; e++)
 			if (r->sampled >> e & 1)
 				fprintf(f, "%s\"%s\":%.6f", k++ ? "," : "", dcpi_event_name(e),
-					pct(row->samples[e], r->samples_total[e]) / 100);
+					share_pct(r, row, e) / 100);
 		fprintf(f, "},\"truth\":{");
 		k = 0;
 		for (int e = 0; e < DCPI_EVENT_COUNT; e++)
@@ -165,6 +175,20 @@ static int write_json(const char *path, const struct dcpi_report *r)
 	}
 	fprintf(f, "]}\n");
 	return outfile_commit_cli(o);
+}
+
+/* Runs that do not match, merged into one epoch: one line each on stderr
+ * where the comparison is made. */
+static void note_mismatches(const struct dcpi_report *r, int truth)
+{
+	for (int e = 0; e < DCPI_EVENT_COUNT; e++)
+		if (r->mixed_period >> e & 1)
+			cli_error("note: %s's images were sampled at different mean %s periods: the shares weight each "
+				  "image's samples by its own period", r->epoch, dcpi_event_name(e));
+	if (truth && r->runs && r->sample_runs && r->runs != r->sample_runs)
+		cli_error("note: in %s the samples cover %llu runs, the truth %llu (runs with --no-truth were added): "
+			  "true%% is of other runs", r->epoch, (unsigned long long)r->sample_runs,
+			  (unsigned long long)r->runs);
 }
 
 static int cmd_dcpiprof_main(int argc, char **argv)
@@ -215,6 +239,7 @@ static int cmd_dcpiprof_main(int argc, char **argv)
 			cli_error("%s: no truth here (profiled with --no-truth); showing the samples only", r.epoch);
 			f.truth = 0;
 		}
+		note_mismatches(&r, f.truth);
 		if (f.by_image)
 			fold_images(&r);
 		int first = __builtin_ctz(r.sampled);
@@ -240,7 +265,7 @@ const struct cli_command cmd_dcpiprof_entry = {
 	"image's ELF symbols (its path is in the database).\n\n"
 	"  --db DIR        profile database (default ivx.db)\n"
 	"  --epoch N       read epoch N instead of the newest\n"
-	"  -i IMAGE        only this image (full path or file name)\n"
+	"  -i, --image IMAGE  only this image (full path or file name)\n"
 	"  --images        samples per image instead of per procedure\n"
 	"  --truth         add the simulator's exact share per procedure (true%):\n"
 	"                  cycles at the in-order head, exact event counts\n"

@@ -150,8 +150,12 @@ static int cmd_dcpistats_main(int argc, char **argv)
 		       "min", "max", "procedure");
 		for (size_t k = 0; k < n_rows; k++) {
 			const struct stat_row *r = &rows[k];
-			printf("%7.2f%% %12.2f %6.2f%% %3d %12.2f %10.2f %10.0f %10.0f  %s\n", 100 * r->range, r->sum,
-			       total ? 100 * r->sum / (double)total : 0.0, r->n, r->mean, r->sd, r->min, r->max, r->proc);
+			/* (one set: no deviation to speak of, not a deviation of 0) */
+			char sd[32] = "-";
+			if (r->n > 1)
+				snprintf(sd, sizeof sd, "%.2f", r->sd);
+			printf("%7.2f%% %12.2f %6.2f%% %3d %12.2f %10s %10.0f %10.0f  %s\n", 100 * r->range, r->sum,
+			       total ? 100 * r->sum / (double)total : 0.0, r->n, r->mean, sd, r->min, r->max, r->proc);
 		}
 	}
 	if (!status && json_path) {
@@ -173,10 +177,13 @@ static int cmd_dcpistats_main(int argc, char **argv)
 				outfile_json_string(f, r->proc);
 				fprintf(f, ",\"image\":");
 				outfile_json_string(f, r->image);
-				fprintf(f, ",\"range\":%.6f,\"sum\":%.0f,\"share\":%.6f,\"n\":%d,\"mean\":%.4f,"
-					"\"stddev\":%.4f,\"min\":%.0f,\"max\":%.0f,\"counts\":[",
-					r->range, r->sum, total ? r->sum / (double)total : 0.0, r->n, r->mean, r->sd,
-					r->min, r->max);
+				fprintf(f, ",\"range\":%.6f,\"sum\":%.0f,\"share\":%.6f,\"n\":%d,\"mean\":%.4f,\"stddev\":",
+					r->range, r->sum, total ? r->sum / (double)total : 0.0, r->n, r->mean);
+				if (r->n > 1)
+					fprintf(f, "%.4f", r->sd);
+				else
+					fputs("null", f);
+				fprintf(f, ",\"min\":%.0f,\"max\":%.0f,\"counts\":[", r->min, r->max);
 				for (int s = 0; s < n_db; s++)
 					fprintf(f, "%s%llu", s ? "," : "", (unsigned long long)r->v[s]);
 				fprintf(f, "]}");

@@ -298,6 +298,50 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 	return 0;
 }
 
+/* 0 if epoch holds no runs of another build of image (its identity is
+ * *id); -1 after an error line: the samples of two builds at one path
+ * would be matched to one build's code. */
+static int image_check(const char *epoch, const char *image, const struct dcpi_image_id *id)
+{
+	struct dcpi_image_id old;
+	struct ivx_err err = { 0 };
+	int has_file;
+	int found = dcpi_db_image_lookup(epoch, image, &old, &has_file, &err);
+	if (found < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	if (found && (old.size != id->size || old.hash != id->hash)) {
+		cli_error("%s holds runs of another build of %s (%llu bytes there, %llu here, or other contents): "
+			  "profile into a new epoch with --new-epoch", epoch, image, (unsigned long long)old.size,
+			  (unsigned long long)id->size);
+		return -1;
+	}
+	return 0;
+}
+
+/* After the run's profiles are stored: the machine and the image's
+ * identity, for the next run and the readers to hold to. fresh: the
+ * epoch held nothing before this run (an older epoch lacking either file
+ * is left without: what its runs ran on is unknown). 0, or -1 after an
+ * error line. */
+static int store_identity(const char *epoch, const struct machine_config *mc, const char *image,
+			  const struct dcpi_image_id *id, int fresh)
+{
+	if (dcpicalc_machine_store(epoch, mc, fresh) < 0)
+		return -1;
+	struct dcpi_image_id old;
+	struct ivx_err err = { 0 };
+	int has_file;
+	if (!id || dcpi_db_image_lookup(epoch, image, &old, &has_file, &err) != 0 || (!fresh && !has_file))
+		return 0;   /* (recorded already, or unreadable: image_check said so) */
+	if (dcpi_db_image_record(epoch, image, id, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
 /* Add the run to the database, as one step: under a lock on DB/.lock, so
  * that runs storing at once each read what the other wrote, and with
  * SIGINT, SIGTERM and SIGHUP held until every file is written, so that an
@@ -305,8 +349,8 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
  * (made here, for --new-epoch or a new database) goes to epoch. 0; -1
  * after an error line; -2 if the epoch holds another machine's runs. */
 static int store_run(const struct profile_flags *f, struct run_profiles *rp, const struct dcpi_wait *w,
-		     const struct program *prog, const char *image, uint64_t cycles, const struct machine_config *mc,
-		     char *epoch, size_t epoch_len)
+		     const struct program *prog, const char *image, const struct dcpi_image_id *id, uint64_t cycles,
+		     const struct machine_config *mc, char *epoch, size_t epoch_len)
 {
 	sigset_t hold, old;
 	sigemptyset(&hold);
@@ -325,8 +369,13 @@ static int store_run(const struct profile_flags *f, struct run_profiles *rp, con
 	} else if (dcpi_db_epoch(f->db, 1, f->new_epoch, epoch, epoch_len, &err) < 0) {
 		cli_error("%s", err.msg);
 		rc = -1;
-	} else if (w && dcpicalc_machine_check(epoch, mc) < 0) {
+	} else if (dcpicalc_machine_check(epoch, mc) < 0 || (id && image_check(epoch, image, id) < 0)) {
 		rc = -2;   /* (checked again: another run may have stored since the start) */
+	}
+	int fresh = rc == 0 ? dcpi_db_epoch_empty(epoch, &err) : 0;
+	if (fresh < 0) {
+		cli_error("%s", err.msg);
+		rc = -1;
 	}
 	for (int img = 0; img < 2 && rc == 0; img++)
 		for (int k = 0; k < 2 && rc == 0; k++)
@@ -335,7 +384,9 @@ static int store_run(const struct profile_flags *f, struct run_profiles *rp, con
 					cli_error("%s", err.msg);
 					rc = -1;
 				}
-	if (rc == 0 && w && dcpicalc_truth_store(epoch, w, prog, image, cycles, mc) < 0)
+	if (rc == 0 && w && dcpicalc_truth_store(epoch, w, prog, image, cycles) < 0)
+		rc = -1;
+	if (rc == 0 && store_identity(epoch, mc, image, id, fresh) < 0)
 		rc = -1;
 	if (lock >= 0)
 		close(lock);   /* (releases the lock) */
@@ -377,17 +428,37 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 		cli_error("%s: %s", f->db, strerror(errno));
 		return EXIT_INPUT;
 	}
+	struct stat dst;
+	if (stat(f->db, &dst) == 0 && !S_ISDIR(dst.st_mode)) {   /* (access() would say "Permission denied") */
+		cli_error("%s: not a directory (--db names the profile database's directory)", f->db);
+		return EXIT_INPUT;
+	}
 	if (access(f->db, R_OK | W_OK | X_OK) < 0) {
 		cli_error("%s: %s", f->db, strerror(errno));
 		return EXIT_INPUT;
 	}
-	if (!f->new_epoch && dcpi_db_epoch(f->db, 0, 0, epoch, sizeof epoch, &err) == 0 &&
-	    dcpicalc_machine_check(epoch, &mc) < 0)
+	int have_epoch = !f->new_epoch && dcpi_db_epoch(f->db, 0, 0, epoch, sizeof epoch, &err) == 0;
+	if (have_epoch && dcpicalc_machine_check(epoch, &mc) < 0)
 		return EXIT_USAGE;
 	err.msg[0] = 0;
 	struct program *prog = cli_load_program(o->prog_path);
 	if (!prog)
 		return EXIT_INPUT;
+	/* the image as it is now: a rebuild at the same path is another
+	 * program (image_check) */
+	struct dcpi_image_id id, *idp = NULL;
+	if (o->prog_path) {
+		if (dcpi_image_id(image, &id, &err) < 0) {
+			cli_error("%s", err.msg);
+			program_free(prog);
+			return EXIT_INPUT;
+		}
+		idp = &id;
+	}
+	if (have_epoch && idp && image_check(epoch, image, idp) < 0) {
+		program_free(prog);
+		return EXIT_USAGE;
+	}
 	struct guest *g = run_options_make_guest(prog, o);
 	if (!g) {
 		program_free(prog);
@@ -416,7 +487,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	if (collect(d, c, prog, image, &rp, &err) < 0)
 		goto out;
 	status = exited ? guest_exit_code(g) : 0;   /* the user's limit: a normal end */
-	int stored = store_run(f, &rp, w, prog, image, core_cycles(c), &mc, epoch, sizeof epoch);
+	int stored = store_run(f, &rp, w, prog, image, idp, core_cycles(c), &mc, epoch, sizeof epoch);
 	if (stored < 0) {
 		status = stored == -2 ? EXIT_USAGE : EXIT_OUTPUT;
 		err.msg[0] = 0;

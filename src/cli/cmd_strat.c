@@ -37,7 +37,36 @@ struct strat_flags {
 	uint64_t batch, top, trials, rate, nmin, nmax, nstep, every;
 	double threshold;
 	struct strat_err_params ep;
+	const char *run_only;      /* the first option given that only a program run takes */
+	const char *mc_only;       /* ... that only --montecarlo takes */
 };
+
+/* Options that apply to one mode only: given in the other, they would be
+ * ignored (or, --rate, rewrite the specs), so they are refused. */
+static const char *const run_only_opts[] = {
+	"--charge", "--bench", "--no-exact", "--batch", "--top", "--every", "--min-exec", "--invariant",
+	"--coverage", "--profile",
+};
+static const char *const mc_only_opts[] = { "--trials", "--rate", "--nmin", "--nmax", "--nstep", "--estimator" };
+
+static void note_mode(struct strat_flags *f, const char *a)
+{
+	for (size_t k = 0; k < sizeof run_only_opts / sizeof *run_only_opts; k++)
+		if (!strcmp(a, run_only_opts[k]) && !f->run_only)
+			f->run_only = run_only_opts[k];
+	for (size_t k = 0; k < sizeof mc_only_opts / sizeof *mc_only_opts; k++)
+		if (!strcmp(a, mc_only_opts[k]) && !f->mc_only)
+			f->mc_only = mc_only_opts[k];
+}
+
+/* The first run option given (a program run's: limits, machine, guest);
+ * NULL if none. */
+static const char *run_option_given(const struct run_options *o)
+{
+	return o->max_insns ? "--max-insns" : o->max_cycles ? "--max-cycles" : o->fastforward ? "--fastforward" :
+	       o->start_at ? "--start-at" : o->config_path ? "--config" : o->n_overrides ? "-o" :
+	       o->n_dirs ? "--dir" : o->stdin_path ? "--stdin" : o->guest_argc > 1 ? "-- ARGS" : NULL;
+}
 
 static int need_value(int argc, char **argv, int i)
 {
@@ -74,6 +103,7 @@ static int strat_extra(void *ctx, int argc, char **argv, int i)
 {
 	struct strat_flags *f = ctx;
 	const char *a = argv[i];
+	note_mode(f, a);
 	if (!strcmp(a, "--montecarlo"))
 		return f->montecarlo = 1;
 	if (!strcmp(a, "--charge"))
@@ -225,6 +255,17 @@ static void json_curve(FILE *j, const struct curve *c)
 
 /* ---- Monte Carlo ------------------------------------------------------------ */
 
+/* under_from in JSON: null when the error never stays under (as a
+ * missing error is null), not -1. */
+static void json_under_from(FILE *j, const struct curve *c, double thr)
+{
+	double x = under_from(c, thr);
+	if (x < 0)
+		fputs("null", j);
+	else
+		fprintf(j, "%.0f", x);
+}
+
 /* With --rate, every sampler rate in the spec becomes r (and the tagged
  * compressor's hit maximum, which must stay at least 2). */
 static void set_rate(struct strat_spec *s, uint32_t r)
@@ -282,8 +323,9 @@ static int run_montecarlo(struct strat_flags *f, struct strat_spec *specs, int n
 		fprintf(j, "{\"montecarlo\":{\"trials\":%u,\"share\":0.3,\"estimator\":\"%s\"},\"specs\":[", o.trials,
 			o.ratio ? "ratio" : "sum");
 		for (int i = 0; i < n; i++) {
-			fprintf(j, "%s{\"spec\":\"%s\",\"under_threshold_from\":%.0f,\"curve\":", i ? "," : "", cv[i].label,
-				under_from(&cv[i], thr));
+			fprintf(j, "%s{\"spec\":\"%s\",\"under_threshold_from\":", i ? "," : "", cv[i].label);
+			json_under_from(j, &cv[i], thr);
+			fputs(",\"curve\":", j);
 			json_curve(j, &cv[i]);
 			fprintf(j, "}");
 		}
@@ -569,8 +611,9 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 				fprintf(j, "\"error\":null,");
 			else
 				fprintf(j, "\"error\":%.6f,", err_final[i]);
-			fprintf(j, "\"under_threshold_from\":%.0f,\"selected_tuples\":%llu,\"curve\":",
-				under_from(&cv[i], thr), (unsigned long long)det[i].tuples);
+			fputs("\"under_threshold_from\":", j);
+			json_under_from(j, &cv[i], thr);
+			fprintf(j, ",\"selected_tuples\":%llu,\"curve\":", (unsigned long long)det[i].tuples);
 			json_curve(j, &cv[i]);
 			fprintf(j, "}");
 		}
@@ -632,8 +675,23 @@ static int cmd_strat_main(int argc, char **argv)
 		cli_error("strat: give a compressor with --spec SPEC (e.g. --spec 'H[P256]2048'), or --montecarlo");
 		goto out;
 	}
+	if (f.montecarlo && (f.run_only || run_option_given(&o))) {
+		cli_error("strat --montecarlo runs synthetic streams: %s applies to a program run only",
+			  f.run_only ? f.run_only : run_option_given(&o));
+		goto out;
+	}
+	if (!f.montecarlo && f.mc_only) {
+		cli_error("strat: %s applies to --montecarlo only, not to a program run", f.mc_only);
+		goto out;
+	}
 	for (int i = 0; i < n; i++) {
 		struct ivx_err err = { 0 };
+		size_t len = strlen(f.spec_text[i]);
+		char last = len ? f.spec_text[i][len - 1] : 0;
+		if (last == ' ' || last == '\t') {   /* (the parser stops at the spec's end and took it) */
+			cli_error("--spec '%s': a space after the spec (quote it without one)", f.spec_text[i]);
+			goto out;
+		}
 		if (strat_spec_parse(f.spec_text[i], &specs[i], &err) < 0) {
 			cli_error("%s", err.msg);
 			goto out;
@@ -706,6 +764,8 @@ const struct cli_command cmd_strat_entry = {
 	"  --no-exact          keep no exact profile (no error): the compressor alone\n\n"
 	"Monte Carlo (the paper's Figure 4): streams of N tuples, 30% of them one\n"
 	"tuple p, randomly permuted; the mean error of each spec's estimate of p.\n"
+	"  (these, and the program-run options above from --batch on, apply to\n"
+	"  their mode only: given to the other, they are refused)\n"
 	"  --montecarlo        default specs R10 H[R10]4 P10 CR10 H[P10]4 H[CR10]4\n"
 	"  --rate R            set every spec's sampling rate to R\n"
 	"  --trials N          streams per length (default 2500)\n"

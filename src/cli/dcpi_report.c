@@ -3,6 +3,7 @@
  * (see dcpi_report.h).
  */
 #define _GNU_SOURCE     /* qsort_r */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,69 @@ static struct program *load_symbols(const char *path)
 	return p;
 }
 
+struct changed_ctx {
+	const char *epoch, *want;
+};
+
+static void warn_if_changed(void *ctx, const char *path, const struct dcpi_image_id *then)
+{
+	const struct changed_ctx *c = ctx;
+	struct dcpi_image_id now;
+	struct ivx_err err = { 0 };
+	if (!image_matches(path, c->want))
+		return;
+	if (dcpi_image_id(path, &now, &err) < 0)
+		cli_error("warning: %s: the image of %s's runs is gone or unreadable", path, c->epoch);
+	else if (now.size != then->size || now.hash != then->hash)
+		cli_error("warning: %s has changed since %s's runs of it (%llu bytes then, %llu now, or other contents): "
+			  "its samples may not match its code", path, c->epoch, (unsigned long long)then->size,
+			  (unsigned long long)now.size);
+}
+
+void dcpi_warn_changed_images(const char *epoch, const char *want)
+{
+	struct changed_ctx c = { epoch, want };
+	struct ivx_err err = { 0 };
+	if (dcpi_db_image_each(epoch, warn_if_changed, &c, &err) < 0)
+		cli_error("warning: %s", err.msg);
+}
+
+/* The mean sampling period of p's runs (period events over samples,
+ * times cycles over enabled cycles to undo multiplexing); 0 without
+ * samples. */
+static double mean_period(const struct dcpi_profile *p)
+{
+	if (!p->total || !p->enabled_cycles)
+		return 0;
+	return (double)p->period_events / (double)p->total * ((double)p->cycles / (double)p->enabled_cycles);
+}
+
+/* Note a samples profile's period: an event whose images' mean periods
+ * differ by more than 10% (the randomization moves a mean by at most
+ * ΔP / P, 1/16 by default) is mixed; and the runs its CYCLES samples
+ * cover. */
+static void note_period(struct dcpi_report *r, const struct dcpi_profile *p)
+{
+	if (!strcmp(p->path, "[unknown]"))
+		return;   /* (the program's runs, counted with the program) */
+	if (p->event == DCPI_CYCLES)
+		r->sample_runs += p->runs;
+	double m = mean_period(p);
+	if (m <= 0)
+		return;
+	if (r->period[p->event] <= 0)
+		r->period[p->event] = m;
+	else if (fabs(m - r->period[p->event]) > 0.1 * r->period[p->event])
+		r->mixed_period |= 1u << p->event;
+}
+
+double dcpi_report_share(const struct dcpi_report *r, const struct dcpi_proc_row *row, int e)
+{
+	if (r->mixed_period >> e & 1)
+		return r->weighted_total[e] > 0 ? row->weighted[e] / r->weighted_total[e] : 0;
+	return r->samples_total[e] ? (double)row->samples[e] / (double)r->samples_total[e] : 0;
+}
+
 int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const char *image)
 {
 	memset(r, 0, sizeof *r);
@@ -90,8 +154,10 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 		cli_error("%s", err.msg);
 		return -1;
 	}
-	struct image_syms syms[64];
-	int n_syms = 0, rc = 0;
+	dcpi_warn_changed_images(r->epoch, image);
+	struct image_syms *syms = NULL;   /* (one per image read: as many as the epoch holds) */
+	size_t n_syms = 0, syms_cap = 0;
+	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct dcpi_profile *p = list[i];
 		size_t k = 0;
@@ -115,21 +181,31 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 		int truth = p->kind == DCPI_KIND_TRUTH;
 		if (truth) {
 			r->truthed |= 1u << p->event;
-			if (p->event == DCPI_CYCLES || !r->cycles) {
-				r->cycles = p->cycles;
-				r->runs = p->runs;
+			/* each program's runs and cycles are in its CYCLES truth
+			 * header: the epoch's are their sums (as the truth of
+			 * CYCLES is the sum of the programs' cycles) */
+			if (p->event == DCPI_CYCLES) {
+				r->cycles += p->cycles;
+				r->runs += p->runs;
 			}
 		} else {
 			r->sampled |= 1u << p->event;
+			note_period(r, p);
 		}
-		int s = 0;
+		size_t s = 0;
 		while (s < n_syms && strcmp(syms[s].path, p->path))
 			s++;
 		if (s == n_syms) {
-			if (n_syms == 64) {
-				cli_error("%s: more than 64 images", r->epoch);
-				rc = -1;
-				break;
+			if (n_syms == syms_cap) {
+				size_t cap = syms_cap ? 2 * syms_cap : 16;
+				struct image_syms *t = realloc(syms, cap * sizeof *t);
+				if (!t) {
+					cli_error("out of host memory");
+					rc = -1;
+					break;
+				}
+				syms = t;
+				syms_cap = cap;
 			}
 			syms[n_syms++] = (struct image_syms){ p->path, load_symbols(p->path) };
 		}
@@ -145,11 +221,17 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 				break;
 			}
 			(truth ? row->truth : row->samples)[p->event] += p->rec[k].count;
+			if (!truth) {
+				double w = (double)p->rec[k].count * mean_period(p);
+				row->weighted[p->event] += w;
+				r->weighted_total[p->event] += w;
+			}
 			(truth ? r->truth_total : r->samples_total)[p->event] += p->rec[k].count;
 		}
 	}
-	for (int s = 0; s < n_syms; s++)
+	for (size_t s = 0; s < n_syms; s++)
 		program_free(syms[s].prog);
+	free(syms);
 	dcpi_db_free_list(list, n);
 	return rc;
 }
@@ -183,10 +265,18 @@ int dcpi_check_output(const struct named_file *out, const char *db, const char *
 	return rc;
 }
 
+struct sort_by {
+	int ev;
+	int weighted;          /* images of several periods: by estimated events */
+};
+
 static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct dcpi_proc_row *x = a, *y = b;
-	int sort_ev = *(const int *)ctx;
+	const struct sort_by *by = ctx;
+	int sort_ev = by->ev;
+	if (by->weighted && x->weighted[sort_ev] != y->weighted[sort_ev])
+		return x->weighted[sort_ev] > y->weighted[sort_ev] ? -1 : 1;
 	if (x->samples[sort_ev] != y->samples[sort_ev])
 		return x->samples[sort_ev] > y->samples[sort_ev] ? -1 : 1;
 	if (x->truth[sort_ev] != y->truth[sort_ev])
@@ -198,5 +288,5 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 void dcpi_report_sort(struct dcpi_report *r, int ev)
 {
 	if (r->n > 1)
-		qsort_r(r->rows, r->n, sizeof *r->rows, row_cmp, &ev);
+		qsort_r(r->rows, r->n, sizeof *r->rows, row_cmp, &(struct sort_by){ ev, (int)(r->mixed_period >> ev & 1) });
 }

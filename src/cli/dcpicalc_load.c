@@ -24,7 +24,7 @@ static void on_bad(void *ctx, const char *msg)
 	cli_error("%s", msg);
 }
 
-int dcpicalc_db_open(struct dcpicalc_db *d, const char *db)
+int dcpicalc_db_open(struct dcpicalc_db *d, const char *db, int epoch)
 {
 	memset(d, 0, sizeof *d);
 	struct ivx_err err = { 0 };
@@ -40,7 +40,9 @@ int dcpicalc_db_open(struct dcpicalc_db *d, const char *db)
 		return -1;
 	}
 	close(fd);
-	if (dcpi_db_epoch(db, 0, 0, d->epoch, sizeof d->epoch, &err) < 0) {
+	if (epoch) {
+		snprintf(d->epoch, sizeof d->epoch, "%s/epoch-%04d", db, epoch);
+	} else if (dcpi_db_epoch(db, 0, 0, d->epoch, sizeof d->epoch, &err) < 0) {
 		cli_error("%s", err.msg);
 		return -1;
 	}
@@ -74,11 +76,20 @@ void dcpicalc_db_close(struct dcpicalc_db *d)
 	d->n = 0;
 }
 
+int dcpicalc_image_matches(const char *path, const char *want)
+{
+	if (!want)
+		return 1;
+	const char *base = strrchr(path, '/');
+	return !strcmp(path, want) || !strcmp(base ? base + 1 : path, want);
+}
+
 const char *dcpicalc_db_image(const struct dcpicalc_db *d, size_t i)
 {
 	for (size_t k = 0; k < d->n; k++) {
 		const struct dcpi_profile *p = d->list[k];
-		if (p->kind != DCPI_KIND_SAMPLES || p->event != DCPI_CYCLES || !strcmp(p->path, "[unknown]"))
+		if (p->kind != DCPI_KIND_SAMPLES || p->event != DCPI_CYCLES || !strcmp(p->path, "[unknown]") ||
+		    !dcpicalc_image_matches(p->path, d->only))
 			continue;
 		if (!i--)
 			return p->path;
@@ -261,7 +272,10 @@ int dcpicalc_proc_load(const struct dcpicalc_db *d, const char *image, const str
 		uint64_t **slot = NULL;
 		if (p->kind == DCPI_KIND_SAMPLES && p->event < 5) {
 			slot = &out->samples[p->event];
-			double samples = (double)d->event_total[p->event];
+			/* the image's own samples: its runs' periods elapsed over
+			 * its runs' samples (another program's, in the same
+			 * epoch, sampled other cycles at perhaps another period) */
+			double samples = (double)p->total;
 			out->period[p->event] = samples > 0 && p->enabled_cycles ?
 				(double)p->period_events / samples * ((double)p->cycles / (double)p->enabled_cycles) : 0;
 		} else if (p->kind == DCPI_KIND_TRUTH && p->event == DCPI_CYCLES) {

@@ -25,6 +25,7 @@ struct dcpicalc_db {
 	int have_machine;              /* machine.ini was there */
 	uint64_t event_total[5];       /* samples of each event over all images */
 	int bad_files;                 /* unreadable files (each reported, then skipped) */
+	const char *only;              /* -i: the one image to read (path or file name); NULL: all */
 };
 
 /* One true culprit record: instruction i waited `cycles` for `reason`
@@ -56,12 +57,16 @@ struct dcpicalc_proc {
  * its pc (0 if none known) and, in *cycles, its cycles. */
 uint64_t dcpicalc_true_culprit(const struct dcpicalc_proc *pr, size_t i, int reason, uint64_t *cycles);
 
-/* Open the newest epoch of db (machine from machine.ini if present, else
- * config defaults). 0, or -1 after an error line. */
-int dcpicalc_db_open(struct dcpicalc_db *d, const char *db);
+/* Open epoch `epoch` of db (0: the newest; machine from machine.ini if
+ * present, else config defaults). 0, or -1 after an error line. */
+int dcpicalc_db_open(struct dcpicalc_db *d, const char *db, int epoch);
 void dcpicalc_db_close(struct dcpicalc_db *d);
-/* Images in the epoch with CYCLES samples, in order; NULL past the end. */
+/* Images in the epoch with CYCLES samples, in order (only d->only's, if
+ * set); NULL past the end. */
 const char *dcpicalc_db_image(const struct dcpicalc_db *d, size_t i);
+/* Whether path is the image `want` names (its full path or its file
+ * name; want NULL: every image), as dcpiprof's -i. */
+int dcpicalc_image_matches(const char *path, const char *want);
 
 /* Fill proc with the code of symbol `s` (or the one containing an
  * address) in program p of image `image`. 0, or -1 after an error line. */

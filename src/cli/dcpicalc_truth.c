@@ -1,6 +1,6 @@
 /*
- * dcpicalc_truth.c — writes dcpicalc's truth and the machine description
- * into a profile epoch (see dcpicalc_truth.h). Wait and taken truth use
+ * dcpicalc_truth.c — writes dcpicalc's truth, and every run's machine
+ * description, into a profile epoch (see dcpicalc_truth.h). Wait and taken truth use
  * the database's file format with kinds DCPI_KIND_WAIT and DCPI_KIND_TAKEN,
  * the culprits with DCPI_KIND_CULPRIT (docs/dcpicalc.md, "The truth");
  * pcs outside the image are left out.
@@ -61,7 +61,7 @@ int dcpicalc_machine_check(const char *epoch, const struct machine_config *mc)
 	char file[4300];
 	snprintf(file, sizeof file, "%s/machine.ini", epoch);
 	if (access(file, F_OK) != 0)
-		return 0;   /* (runs with --no-truth leave none: nothing to hold to) */
+		return 0;   /* (a new epoch; or one written before every run left it) */
 	struct machine_config old;
 	struct ivx_err err = { 0 };
 	config_defaults(&old);
@@ -85,7 +85,7 @@ int dcpicalc_machine_check(const char *epoch, const struct machine_config *mc)
 }
 
 int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const struct program *prog,
-			 const char *image, uint64_t cycles, const struct machine_config *mc)
+			 const char *image, uint64_t cycles)
 {
 	struct ivx_err err = { 0 };
 	/* p[0..W): wait per reason, p[W]: taken, p[W+1..2W+1): culprits per reason */
@@ -134,8 +134,18 @@ int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const str
 		cli_error("%s", err.msg);
 		return -1;
 	}
+	return 0;
+}
+
+int dcpicalc_machine_store(const char *epoch, const struct machine_config *mc, int fresh)
+{
 	char file[4300];
 	snprintf(file, sizeof file, "%s/machine.ini", epoch);
+	/* an epoch of runs stored before every run wrote it (--no-truth):
+	 * whose machine they ran on is unknown, and this run cannot vouch
+	 * for them */
+	if (!fresh && access(file, F_OK) != 0)
+		return 0;
 	if (dcpicalc_write_machine(file, mc) < 0) {
 		cli_error("%s: cannot write the machine description: %s", file, strerror(errno));
 		return -1;

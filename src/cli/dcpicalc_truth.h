@@ -12,10 +12,15 @@
 #include "dcpi/dcpi_wait.h"
 
 struct program;
-/* Store w's truth for the program's image (path `image`) and the machine
- * description into epoch. 0, or -1 after an error line. */
+/* Store w's truth for the program's image (path `image`) into epoch. 0,
+ * or -1 after an error line. */
 int dcpicalc_truth_store(const char *epoch, const struct dcpi_wait *w, const struct program *prog,
-			 const char *image, uint64_t cycles, const struct machine_config *mc);
+			 const char *image, uint64_t cycles);
+/* Write mc as epoch's machine.ini, for every run stored (with truth or
+ * not). fresh: the epoch held no profile before this run; an older epoch
+ * without machine.ini (runs stored before every run wrote one) is left
+ * without. 0, or -1 after an error line. */
+int dcpicalc_machine_store(const char *epoch, const struct machine_config *mc, int fresh);
 /* 0 if epoch's machine.ini (if any) describes mc; else -1 after one line
  * naming the first key that differs: runs of two machines do not merge. */
 int dcpicalc_machine_check(const char *epoch, const struct machine_config *mc);

@@ -128,6 +128,22 @@ int xcoproc_topk_slot(const struct coproc *cp, int slot, struct xcoproc_topk *ou
 
 static const char *const state_names[] = { "idle", "running", "stopped" };
 
+/* info coproc registers: v0-v7 (hex), i0-i7, the flags by the names of
+ * the conditions they make true, and the LFSR. */
+static int info_registers(struct explorer *x, const struct coproc *cp)
+{
+	for (int i = 0; i < COPROC_NV; i++)
+		explorer_printf(x, "v%d 0x%016llx%s", i, (unsigned long long)coproc_vreg(cp, i), i % 4 == 3 ? "\n" : "  ");
+	for (int i = 0; i < COPROC_NI; i++)
+		explorer_printf(x, "i%d %u%s", i, coproc_ireg(cp, i), i == COPROC_NI - 1 ? "\n" : "  ");
+	unsigned f = coproc_flags(cp);
+	explorer_printf(x, "flags %s %s %s %s (Z%d L%d H%d S%d)\n", f & COPROC_FLAG_Z ? "z" : "nz",
+			f & COPROC_FLAG_L ? "lt" : "ge", f & COPROC_FLAG_H ? "hit" : "miss", f & COPROC_FLAG_S ? "sat" : "nsat",
+			!!(f & COPROC_FLAG_Z), !!(f & COPROC_FLAG_L), !!(f & COPROC_FLAG_H), !!(f & COPROC_FLAG_S));
+	explorer_printf(x, "lfsr %#010x\n", coproc_lfsr(cp));
+	return 0;
+}
+
 static int info_coproc(struct explorer *x, int argc, char **argv, const char *rest)
 {
 	const struct xcoproc *xc = explorer_instrument(x, "coproc");
@@ -147,8 +163,10 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 		}
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "registers"))
+		return info_registers(x, cp);
 	if (argc > 1 && strcmp(argv[1], "slots"))
-		return explorer_error(x, "info coproc: '%s' is not slots or program", argv[1]);
+		return explorer_error(x, "info coproc: '%s' is not slots, program or registers", argv[1]);
 	struct coproc_stats s;
 	coproc_get_stats(cp, &s);
 	if (argc == 1) {
@@ -212,8 +230,10 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 }
 
 static const struct xinfo_topic coproc_info[] = {
-	{ .name = "coproc", .help = "the profiling co-processor: state, filters, buffer, slots (or: slots, program)",
-	  .usage = "info coproc [slots|program]", .max_args = 1, .exec = info_coproc },
+	{ .name = "coproc", .help = "the profiling co-processor: state, filters, buffer, slots (or: slots, program, registers)",
+	  .usage = "info coproc [slots|program|registers]", .max_args = 1, .exec = info_coproc,
+	  .detail = "info coproc slots: the slots only; program: the microcode with addresses and labels;\n"
+		    "registers: v0-v7, i0-i7, the flags (as the conditions they make true) and the LFSR." },
 	{ 0 },
 };
 

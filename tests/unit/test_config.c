@@ -614,10 +614,19 @@ static void test_validate_rejects_impossible_machines(void **state)
 	/* one MSHR: a line-crossing access that misses twice waited forever
 	 * (a deadlock on sqlite3's first unaligned store); the I-side never
 	 * crosses a line, so one is enough there */
-	expect_invalid("l1d.mshrs=1", "l1d.mshrs must be at least 2");
-	expect_invalid("l2.mshrs=1", "l2.mshrs must be at least 2");
 	struct machine_config c;
 	struct ivx_err err = { 0 };
+	config_defaults(&c);
+	/* the key's range says so where the value is given ... */
+	assert_int_equal(config_set(&c, "l1d.mshrs=1", &err), IVX_EUSAGE);
+	expect_msg(&err, "-o l1d.mshrs=1: value 1 for l1d.mshrs out of range 2..256");
+	assert_int_equal(config_set(&c, "l2.mshrs=1", &err), IVX_EUSAGE);
+	expect_msg_has(&err, "out of range 2..256");
+	/* ... and the check of the whole machine for a configuration made
+	 * another way */
+	c.l1d.mshrs = 1;
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "l1d.mshrs=1 out of range 2..256");
 	config_defaults(&c);
 	set_ok(&c, "l1i.mshrs=1");
 	assert_int_equal(config_validate(&c, &err), IVX_OK);

@@ -625,12 +625,45 @@ static void settings_are_checked(void **state)
 	assert_true(coproc_config_set(&c, "colour=red", &err) < 0);
 	assert_true(coproc_config_set(&c, "policy=maybe", &err) < 0);
 	assert_true(coproc_config_set(&c, "buffer", &err) < 0);
+	/* numbers as on the command line: k/M/G suffixes, decimal despite a
+	 * leading zero, 0x hex */
+	assert_int_equal(coproc_config_set(&c, "timer=50k", &err), 0);
+	assert_int_equal(c.timer, 50000);
+	assert_int_equal(coproc_config_set(&c, "resample=2M", &err), 0);
+	assert_int_equal(c.resample, 2000000);
+	assert_int_equal(coproc_config_set(&c, "timer=1G", &err), 0);
+	assert_int_equal(c.timer, 1000000000);
+	assert_int_equal(coproc_config_set(&c, "buffer=010", &err), 0);
+	assert_int_equal(c.buffer, 10);
+	assert_int_equal(coproc_config_set(&c, "buffer=0x20", &err), 0);
+	assert_int_equal(c.buffer, 32);
+	assert_true(coproc_config_set(&c, "buffer=5k", &err) < 0);
+	assert_string_equal(err.msg, "coproc buffer: 5k is outside 1..4096");
+	assert_true(coproc_config_set(&c, "buffer=k", &err) < 0);
+	assert_string_equal(err.msg, "coproc buffer: 'k' is not a number");
+	assert_true(coproc_config_set(&c, "buffer=5kk", &err) < 0);
+	assert_true(coproc_config_set(&c, "seed=99999999999999999999k", &err) < 0);
 	/* value.s lays out 128 slots: a smaller CAM would alias them */
 	assemble_file("data/coproc/value.s");
 	coproc_config_defaults(&c);
 	assert_int_equal(coproc_config_set(&c, "cam=64", &err), 0);
 	assert_null(coproc_new(&c, &cprog, NULL, &err));
 	assert_string_equal(err.msg, "program value uses 128 slots; the CAM has 64 entries (-C cam=N; in the explorer coproc set cam=N)");
+	/* a program's .param cam_entries raises the CAM before the check:
+	 * value_topk.s asks for 640 and runs with -C cam=64 */
+	assemble_file("data/coproc/value_topk.s");
+	struct coproc *cp = coproc_new(&c, &cprog, NULL, &err);
+	if (!cp)
+		fail_msg("value_topk with cam=64: %s", err.msg);
+	assert_int_equal(coproc_cfg(cp)->cam, 640);
+	coproc_free(cp);
+	assert_int_equal(coproc_check(&c, &cprog, &err), 0);
+	/* slots with ways need slots x (ways + 1) entries */
+	assemble_text(".classes load\n.fields pc\n.dfe load s\n.param slots 128\n.param ways 4\n"
+		      ".param cam_entries 512\ns: nop -> DONE\n");
+	assert_true(coproc_check(&c, &cprog, &err) < 0);
+	assert_string_equal(err.msg, "program unnamed uses 128 slots of 5 CAM entries (640); the CAM has 512 entries "
+			    "(.param cam_entries N, -C cam=N; in the explorer coproc set cam=N)");
 }
 
 int main(void)

@@ -133,6 +133,77 @@ static void runs_merge_into_the_current_epoch(void **state)
 	dcpi_profile_free(b);
 }
 
+/* Headers no run can write are corrupt: samples without elapsed periods
+ * (a mean period of 0), more samples than cycles (a count near 2^64 would
+ * overflow the readers' sums); bytes after the records are named so. */
+static void implausible_headers_are_refused(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t cycles, enabled, period_events, extra;
+		const char *msg;
+	} bad[] = {
+		{ 1000000, 500000, 0, 0, "0 period events" },
+		{ 1000000, 0, 123456, 0, "0 enabled cycles" },
+		{ 100, 100, 123456, 0, "more than 100 cycles allow" },
+		{ 1000000, 500000, 123456, UINT64_MAX / 2, "more than 1000000 cycles allow" },
+		{ UINT64_MAX, UINT64_MAX, 123456, 0, "corrupt header" },
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		struct dcpi_profile *p = sample_profile("/bin/prog", DCPI_CYCLES, 1);
+		p->cycles = bad[k].cycles;
+		p->enabled_cycles = bad[k].enabled;
+		p->period_events = bad[k].period_events;
+		if (bad[k].extra)
+			assert_int_equal(dcpi_profile_add(p, 0x500000, bad[k].extra, NULL), 0);
+		uint8_t *buf;
+		size_t len;
+		assert_int_equal(dcpi_profile_encode(p, &buf, &len, NULL), 0);
+		struct dcpi_profile *q = NULL;
+		struct ivx_err err = { 0 };
+		assert_int_equal(dcpi_profile_decode(buf, len, &q, &err), IVX_EINPUT);
+		assert_null(q);
+		assert_non_null(strstr(err.msg, bad[k].msg));
+		free(buf);
+		dcpi_profile_free(p);
+	}
+}
+
+/* An epoch remembers each image's size and hash; recording it again
+ * replaces the line, other images' lines stay. */
+static void image_identities_are_recorded_per_path(void **state)
+{
+	(void)state;
+	char epoch[512], img[600];
+	assert_int_equal(dcpi_db_epoch(dir, 1, 0, epoch, sizeof epoch, NULL), 0);
+	assert_int_equal(dcpi_db_epoch_empty(epoch, NULL), 1);
+	snprintf(img, sizeof img, "%s/prog", dir);
+	FILE *f = fopen(img, "w");
+	assert_non_null(f);
+	fputs("abc", f);
+	fclose(f);
+	struct dcpi_image_id id, got;
+	assert_int_equal(dcpi_image_id(img, &id, NULL), 0);
+	assert_int_equal(id.size, 3);
+	assert_true(id.hash == 0xe71fa2190541574bull);   /* FNV-1a 64 of "abc" */
+	int has_file;
+	assert_int_equal(dcpi_db_image_lookup(epoch, img, &got, &has_file, NULL), 0);
+	assert_int_equal(has_file, 0);
+	assert_int_equal(dcpi_db_image_record(epoch, img, &id, NULL), 0);
+	struct dcpi_image_id other = { 7, 42 };
+	assert_int_equal(dcpi_db_image_record(epoch, "/bin/other", &other, NULL), 0);
+	id.size = 4;
+	assert_int_equal(dcpi_db_image_record(epoch, img, &id, NULL), 0);
+	assert_int_equal(dcpi_db_image_lookup(epoch, img, &got, &has_file, NULL), 1);
+	assert_int_equal(got.size, 4);
+	assert_int_equal(dcpi_db_image_lookup(epoch, "/bin/other", &got, &has_file, NULL), 1);
+	assert_int_equal(got.hash, 42);
+	assert_int_equal(dcpi_db_image_lookup(epoch, "/bin/none", &got, &has_file, NULL), 0);
+	assert_int_equal(has_file, 1);
+	assert_int_equal(dcpi_db_epoch_empty(epoch, NULL), 1);   /* (not a profile) */
+	unlink(img);
+}
+
 static void a_failed_write_leaves_the_old_file(void **state)
 {
 	(void)state;
@@ -262,6 +333,8 @@ static void culprit_records_keep_their_pcs(void **state)
 	assert_int_equal(dcpi_profile_add_aux(p, 0x400100, 0, 1, NULL), 0);
 	assert_int_equal(dcpi_profile_add_aux(p, 0x400100, 0x4000fc, 2, NULL), 0);   /* merges */
 	dcpi_profile_normalize(p);
+	p->runs = 1;
+	p->cycles = p->enabled_cycles = 1000;
 	assert_int_equal(p->n, 4);
 	static const struct dcpi_rec want[] = { { 0x400100, 1, 0 }, { 0x400100, 3, 0x400080 },
 						{ 0x400100, 9, 0x4000fc }, { 0x400200, 5, 0x4001f0 } };
@@ -320,6 +393,8 @@ int main(void)
 		cmocka_unit_test(a_profile_survives_encoding),
 		cmocka_unit_test(culprit_records_keep_their_pcs),
 		cmocka_unit_test_setup_teardown(runs_merge_into_the_current_epoch, setup, teardown),
+		cmocka_unit_test(implausible_headers_are_refused),
+		cmocka_unit_test_setup_teardown(image_identities_are_recorded_per_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_write_leaves_the_old_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_files_are_named_and_the_rest_stay_readable, setup, teardown),
 	};
