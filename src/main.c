@@ -61,13 +61,16 @@ static int explore(int argc, char **argv)
 
 /* A closed fd 0, 1 or 2 would be reused by the next open(), and output
  * meant for the terminal would land in a user's file: park /dev/null on
- * each, as daemons and coreutils do. 0, or -1 if one cannot be opened. */
+ * each, as daemons and coreutils do. Standard output's is opened for
+ * reading, so that writing to it still fails (EBADF) and a run whose
+ * output went nowhere says so, as `cat file >&-` does. 0, or -1 if one
+ * cannot be opened. */
 static int open_std_fds(void)
 {
 	for (int fd = 0; fd <= 2; fd++) {
 		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
 			continue;
-		int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		int got = open("/dev/null", fd <= 1 ? O_RDONLY : O_WRONLY);
 		if (got != fd) {   /* lower fds are open, so only on failure */
 			if (got >= 0)
 				close(got);

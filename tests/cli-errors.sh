@@ -146,5 +146,17 @@ else
     echo "FAIL: ivx run --kanata with stderr closed -> status $got (want 0), $(grep -c "ivx:" "$tmp/k.kanata") messages in the trace" >&2
 fi
 
+# Started with stdout closed, the output that went nowhere is an error (as
+# `cat file >&-`), and the guest's output does not land in the --json file
+timeout 20 "$IVX" run --json "$tmp/c.json" "$good" -- 1 >&- 2>"$tmp/err"
+got=$?
+if [ "$got" = 2 ] && grep -q "error writing standard output: Bad file descriptor" "$tmp/err" &&
+   python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/c.json"; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: ivx run with stdout closed -> status $got (want 2): $(cat "$tmp/err")" >&2
+fi
+
 echo "cli errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]
