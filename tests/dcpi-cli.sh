@@ -227,5 +227,18 @@ for args in "profile --events bogus $p" "profile --period 10:20 $p" "profile --p
     check "'ivx $args' exits 2 (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ]"
 done
 
+# A charged handler starts the cycle after its sample, however the run is
+# cut: in the explorer one step of 20000 cycles, twenty of 1000, or steps
+# with a reverse-step between reach the state headless profile reaches
+pc=data/bin/workloads/ptrchase
+printf 'sampling on --period 1024 --charge\nrestart\nstep 20000\ninfo program\n' >$tmp/c1.ivx
+{ printf 'sampling on --period 1024 --charge\nrestart\n'; i=0; while [ $i -lt 20 ]; do echo "step 1000"; i=$((i + 1)); done
+  printf 'reverse-step 700\nstep 700\ninfo program\n'; } >$tmp/c2.ivx
+"$IVX" -x $tmp/c1.ivx $pc 2>&1 | grep '^Stopped at cycle 20000' | tail -1 >$tmp/c1.out
+"$IVX" -x $tmp/c2.ivx $pc 2>&1 | grep '^Stopped at cycle 20000' | tail -1 >$tmp/c2.out
+n=$("$IVX" profile --db $tmp/charged --period 1024 --charge --max-cycles 20000 $pc 2>&1 | sed -n 's/.*20000 cycles, \([0-9]*\) instructions.*/\1/p')
+check "a charged sampler: the same state at a cycle however the explorer got there, as headless ($(cat $tmp/c1.out $tmp/c2.out | tr '\n' ' '); profile $n)" \
+    "[ -s $tmp/c1.out ] && cmp -s $tmp/c1.out $tmp/c2.out && grep -q \": \$n committed\" $tmp/c1.out"
+
 echo "dcpi-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -618,7 +618,11 @@ struct dcpi *dcpi_new(const struct dcpi_config *cfg, struct core *c, struct ivx_
 		.name = "dcpi",
 		.ctx = d,
 		.on_cycle = cfg->poll ? NULL : obs_cycle,
-		.on_idle_cycles = cfg->poll ? NULL : obs_idle,
+		/* A charged handler starts the cycle after its interrupt: in a
+		 * run of idle cycles that would be where the run was cut (a
+		 * step, a slice of continue), so such runs are not taken and
+		 * every cycle comes on its own. */
+		.on_idle_cycles = cfg->poll || cfg->charge ? NULL : obs_idle,
 		.on_miss = obs_miss,
 		.state_size = obs_size,
 		.save = obs_save,
