@@ -571,6 +571,12 @@ int explorer_reverse_continue(struct explorer *x)
 	uint64_t now = explorer_cycle(x), end = now;
 	if (now == 0)
 		return no_history(x);
+	/* Hits before this position count. A stop on an event that happened
+	 * before the stop's cycle (a sample inside a run of idle cycles, met
+	 * where the run was handed over) is not itself the previous hit. */
+	uint64_t before = now;
+	if (x->stop.has_event && x->stop.event.start + 1 < now)
+		before = x->stop.event.start + 1;
 	while (end > 0) {
 		int found;
 		uint64_t start = xsnaps_before(x->snaps, end, &found);
@@ -594,7 +600,7 @@ int explorer_reverse_continue(struct explorer *x)
 		while (core_cycles(c) < end && rc == 0) {
 			rc = core_run(c, core_cycles(c) + 1, 0, &err);
 			xbreaks_check_position(x->breaks, c);
-			if (xbreaks_take_hit(x->breaks, &h) && core_cycles(c) < now) {
+			if (xbreaks_take_hit(x->breaks, &h) && core_cycles(c) < before) {
 				last = h;
 				last_pos = core_cycles(c);
 				have = 1;

@@ -58,9 +58,11 @@ static void on_sample(void *ctx, const struct dcpi_sample *s)
 	static const char *const by_event[DCPI_EVENT_COUNT] = {
 		"sample-cycles", "sample-imiss", "sample-dmiss", "sample-branchmp", "sample-dtbmiss", "sample-retired",
 	};
-	explorer_instrument_event(xd->x, "sample", s->pc, 0, s->cause_pc);
+	/* (at its delivery: inside a run of idle cycles, that is before the
+	 * cycle the run was handed over in) */
+	explorer_instrument_event_at(xd->x, "sample", s->deliver_cycle, s->pc, 0, s->cause_pc);
 	if (s->event >= 0 && s->event < DCPI_EVENT_COUNT)
-		explorer_instrument_event(xd->x, by_event[s->event], s->pc, 0, s->cause_pc);
+		explorer_instrument_event_at(xd->x, by_event[s->event], s->deliver_cycle, s->pc, 0, s->cause_pc);
 }
 
 /* Slots for the wait truth: every instruction word of the program's code
@@ -157,7 +159,7 @@ static int info_samples(struct explorer *x, int argc, char **argv, const char *r
 		int ev = 0;
 		uint64_t at = 0, pc = 0;
 		dcpi_pending_at(d, i, &ev, &at, &pc);
-		explorer_printf(x, "pending: %s interrupt at cycle %llu\n", dcpi_event_name(ev), (unsigned long long)at);
+		explorer_printf(x, "pending: %s interrupt at cycle %llu\n", dcpi_event_name(ev), (unsigned long long)xcycle(at));
 	}
 	explorer_printf(x, "samples %llu:", (unsigned long long)st.samples_total);
 	for (int e = 0; e < DCPI_EVENT_COUNT; e++)
@@ -174,8 +176,8 @@ static int info_samples(struct explorer *x, int argc, char **argv, const char *r
 		else
 			strcpy(cause, "unknown");
 		explorer_printf(x, "last sample: %s at cycle %llu, delivered pc 0x%llx %s; overflow at cycle %llu caused by 0x%llx %s (skid %llu cycles)\n",
-				dcpi_event_name(s.event), (unsigned long long)s.deliver_cycle, (unsigned long long)s.pc, buf,
-				(unsigned long long)s.overflow_cycle, (unsigned long long)s.cause_pc, cause,
+				dcpi_event_name(s.event), (unsigned long long)xcycle(s.deliver_cycle), (unsigned long long)s.pc, buf,
+				(unsigned long long)xcycle(s.overflow_cycle), (unsigned long long)s.cause_pc, cause,
 				(unsigned long long)(s.deliver_cycle - s.overflow_cycle));
 	}
 	return 0;

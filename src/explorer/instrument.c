@@ -69,10 +69,16 @@ const char *explorer_event_idle(const struct explorer *x, const char *event)
 
 void explorer_instrument_event(struct explorer *x, const char *name, uint64_t pc, uint64_t seq, uint64_t addr)
 {
+	if (x->core)
+		explorer_instrument_event_at(x, name, core_current_cycle(x->core), pc, seq, addr);
+}
+
+void explorer_instrument_event_at(struct explorer *x, const char *name, uint64_t cycle, uint64_t pc,
+				  uint64_t seq, uint64_t addr)
+{
 	int kind = xev_from_name(name);
 	if (kind < XEV_INSTRUMENT || !x->core)
 		return;
-	uint64_t cycle = core_current_cycle(x->core);
 	struct xevent e = { .kind = kind, .start = cycle, .end = cycle, .ended = 1, .insn_seq = seq,
 			    .pc = pc, .addr = addr, .correct_path = 1, .cause = -1 };
 	xbreaks_on_event(x->breaks, &e, MISS_BEGIN);

@@ -85,5 +85,10 @@ const char *explorer_event_idle(const struct explorer *x, const char *event);
  * catchpoint is set. */
 void explorer_instrument_event(struct explorer *x, const char *name, uint64_t pc, uint64_t seq,
 			       uint64_t addr);
+/* ... that happened at engine cycle `cycle`, which may be before the
+ * current one: an instrument that takes runs of idle cycles at once (the
+ * DCPI sampler) learns of its event when the run is handed over. */
+void explorer_instrument_event_at(struct explorer *x, const char *name, uint64_t cycle, uint64_t pc,
+				  uint64_t seq, uint64_t addr);
 
 #endif
