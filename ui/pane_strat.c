@@ -99,8 +99,7 @@ static void strat_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 			  (unsigned long long)st.cycles);
 	if (y < tb->h) {
 		if (isnan(e))
-			tb_printf(tb, 0, y++, TB_DIM, "%-*s- (no pc run 1000 times with invariant tuples yet)", LABEL_W,
-				  "error");
+			tb_printf(tb, 0, y++, TB_DIM, "%-*s- (%s)", LABEL_W, "error", xstrat_no_error_reason(r));
 		else
 			tb_printf(tb, 0, y++, e > 0.05 ? TB_WARN : TB_GOOD, "%-*s%.2f%% vs exact (%llu tuples, %llu pcs)",
 				  LABEL_W, "error", 100 * e, (unsigned long long)d.tuples, (unsigned long long)d.pcs);

@@ -18,7 +18,7 @@
 #include "strat/strat.h"
 #include "strat/strat_run.h"
 
-#define XSTRAT_CAPACITY 8192
+#define XSTRAT_CAPACITY 8192   /* (xstrat_no_error_reason names it) */
 
 struct xstrat {
 	struct explorer *x;
@@ -150,11 +150,21 @@ static int info_strat(struct explorer *x, int argc, char **argv, const char *res
 		explorer_printf(x, "tagged      %llu deferred evictions reported (E6), %llu replacements (E5)\n",
 				(unsigned long long)cs.t_evicted, (unsigned long long)cs.t_replaced);
 	if (isnan(e))
-		explorer_printf(x, "error       - (no pc has run 1000 times with invariant tuples yet)\n");
+		explorer_printf(x, "error       - (%s)\n", xstrat_no_error_reason(r));
 	else
 		explorer_printf(x, "error       %.2f%% over %llu selected tuples of %llu pcs (section 5.3.1)\n", 100 * e,
 				(unsigned long long)d.tuples, (unsigned long long)d.pcs);
 	return 0;
+}
+
+const char *xstrat_no_error_reason(const struct strat_run *r)
+{
+	struct strat_prof_stats ps;
+	strat_prof_stats(strat_run_prof(r), &ps);
+	/* (a snapshot needs a table of fixed size; ivx strat's grows) */
+	if (ps.dropped)
+		return "tuples dropped: the explorer's exact profile holds 8192; ivx strat keeps them all";
+	return "no pc has run 1000 times with invariant tuples yet";
 }
 
 static const struct xinfo_topic strat_info[] = {
