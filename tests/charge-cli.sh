@@ -61,6 +61,7 @@ script "$K3" 1 "that l2d begins at cycle 15477, after this one: a reverse comman
 # an overlap or an interval is a moment: begin or end after it is refused
 script "$K3" 1 "catch overlap: an overlap happens at one moment; leave out \`end\`" "catch overlap end"
 script "$K3" 1 "catch interval: an interval happens at one moment; leave out \`begin\`" "catch interval begin"
+script "$K3" 1 "catch sample: a sample happens at one moment; leave out \`begin\`" "catch sample begin"
 # a condition on latency or end at an event's begin could never hold
 script "$K4" 1 "catch l2d begin: latency and end are known only when the event ends" "catch l2d begin if latency > 100"
 # an event of the first cycle: measured from cycle 0, not after the end

@@ -277,11 +277,12 @@ static int catch_common(struct explorer *x, const char *args, int temp)
 	snprintf(bp.where, sizeof bp.where, "%s", xev_name(kind));
 	if (xexpr_parse_arg(x, cond, &bp.cond) < 0)
 		return -1;
-	if (phase >= 0 && (kind == XEV_OVERLAP || kind == XEV_INTERVAL)) {
+	if (phase >= 0 && (kind == XEV_OVERLAP || kind == XEV_INTERVAL || kind >= XEV_INSTRUMENT)) {
 		/* (words a command does not take are an error, not ignored) */
 		xexpr_free(bp.cond);
-		return explorer_error(x, "catch %s: an %s happens at one moment; leave out `%s`", xev_name(kind),
-				      xev_name(kind), phase ? "end" : "begin");
+		return explorer_error(x, "catch %s: %s %s happens at one moment; leave out `%s`", xev_name(kind),
+				      strchr("aeiou", xev_name(kind)[0]) ? "an" : "a", xev_name(kind),
+				      phase ? "end" : "begin");
 	}
 	if (phase == 0 && bp.cond && (xexpr_uses(bp.cond, "latency") || xexpr_uses(bp.cond, "end"))) {
 		/* (at the begin they read 0: the catchpoint could never hit, or

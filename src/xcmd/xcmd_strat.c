@@ -35,6 +35,10 @@ static int strat_exec(struct explorer *x, int argc, char **argv, const char *arg
 		else
 			return explorer_error(x, "strat: '%s': expected charge", argv[i]);
 	}
+	if (off && !xstrat_run(xs)) {   /* (nothing to stop: keep the run where it is, as coproc off) */
+		explorer_printf(x, "No compressor is on.\n");
+		return 0;
+	}
 	if (xstrat_configure(x, off ? NULL : argv[1], profile, charge) < 0)
 		return -1;
 	if (explorer_restart(x) < 0)
