@@ -18,7 +18,9 @@
 #include "strat/strat.h"
 #include "strat/strat_run.h"
 
-#define XSTRAT_CAPACITY 8192   /* (xstrat_no_error_reason names it) */
+#define XSTRAT_CAPACITY 8192
+#define XSTRAT_STR_(x) #x
+#define XSTRAT_STR(x) XSTRAT_STR_(x)   /* (the capacity in xstrat_no_error_reason's text) */
 
 struct xstrat {
 	struct explorer *x;
@@ -163,7 +165,7 @@ const char *xstrat_no_error_reason(const struct strat_run *r)
 	strat_prof_stats(strat_run_prof(r), &ps);
 	/* (a snapshot needs a table of fixed size; ivx strat's grows) */
 	if (ps.dropped)
-		return "tuples dropped: the explorer's exact profile holds 8192; ivx strat keeps them all";
+		return "tuples dropped: the explorer's exact profile holds " XSTRAT_STR(XSTRAT_CAPACITY) "; ivx strat keeps them all";
 	return "no pc has run 1000 times with invariant tuples yet";
 }
 
