@@ -33,6 +33,9 @@ struct pane_class {
 	                        * wider than its panes' pref_w wraps (layout.c) */
 	int batch_h;           /* content rows for `show NAME` */
 	int scroll_unit;       /* rows (or cycles) one PgUp/PgDn step scrolls, 0 = a page */
+	int scroll_down;       /* a list read from its top, with no history (the instruments'
+	                        * panes): PgDn moves down it, p->scroll rows; otherwise PgUp
+	                        * goes back in time from the live view */
 	size_t priv_size;      /* bytes of per-instance state */
 	void (*update)(struct pane *p, struct explorer *x);                       /* may be NULL */
 	void (*render)(struct pane *p, struct explorer *x, struct textbuf *tb);
@@ -51,6 +54,13 @@ struct pane {
 #define PANE_REGISTER(cls) \
 	static const struct pane_class *const cls##_registration \
 	__attribute__((used, section("ivx_panes"), aligned(sizeof(void *)))) = &cls
+
+/* For a pane whose content is a few rows that a short pane cuts (set
+ * scroll_down): draw() renders it all into a buffer at least `rows` tall
+ * and returns the rows it used; tb shows tb->h of them from p->scroll on,
+ * which is clamped so that the last row goes no higher than the bottom. */
+void pane_render_scrolled(struct pane *p, struct explorer *x, struct textbuf *tb, int rows,
+			  int (*draw)(struct pane *p, struct explorer *x, struct textbuf *all));
 
 int pane_class_count(void);
 const struct pane_class *pane_class_at(int i);

@@ -7,6 +7,8 @@
  * the handler masked it; "full" when the total counter saturated; for
  * value_topk.s, ours, the value whose way counts most, its own hits
  * (count less what the way inherited) and the number of ways in use).
+ * PgDn scrolls down the slots when they do not all fit; the lines above
+ * them stay.
  */
 #include <stdio.h>
 #include <string.h>
@@ -116,15 +118,19 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		tb_printf(tb, 0, y, TB_DIM, "%4s %10s %-*s %10s %10s %10s %10s", "slot", "key", sw, "symbol", "w0", "w1",
 			  "w2", "w3");
 	y++;
-	/* the rows for slots, less one for the count of those left out */
+	/* the rows for slots, less one for the count of those left out;
+	 * PgDn scrolls down the slots in use (p->scroll of them skipped),
+	 * the header stays */
 	int rows = tb->h - y;
 	if (used > rows)
 		rows--;
+	int most = used > rows ? used - rows : 0;
+	p->scroll = p->scroll < 0 ? 0 : p->scroll > most ? most : p->scroll;
 	uint64_t cmax = (pr->cwidth >= 63) ? UINT64_MAX : (1ull << pr->cwidth) - 1;
-	for (int i = 0; i < n && shown < rows; i++) {
+	for (int i = 0, skip = p->scroll; i < n && shown < rows; i++) {
 		struct coproc_slot sl;
 		coproc_slot(cp, i, &sl);
-		if (!sl.valid)
+		if (!sl.valid || skip-- > 0)
 			continue;
 		shown++;
 		char full[96], sym[64];
@@ -157,10 +163,11 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 		y++;
 	}
 	if (!used && y < tb->h)
-		tb_puts(tb, 0, y, TB_DIM, "(no slot in use)");
+		tb_puts(tb, 0, y, TB_DIM, s.finished ? "(no slot in use: harvested at the end of the run)" : "(no slot in use)");
 	else if (shown < used && y < tb->h)
-		tb_printf(tb, 0, y, TB_DIM, "(%d slots in use, %d shown: a taller pane, or info coproc slots)", used,
-			  shown);
+		tb_printf(tb, 0, y, TB_DIM, "(%d slots in use, %d-%d shown: %s, or info coproc slots)", used,
+			  p->scroll + 1, p->scroll + shown,
+			  !p->scroll ? "PgDn" : p->scroll < most ? "PgUp/PgDn" : "PgUp");
 }
 
 static void cp_status(struct pane *p, struct explorer *x, char *buf, size_t n)
@@ -178,7 +185,7 @@ static void cp_status(struct pane *p, struct explorer *x, char *buf, size_t n)
 static const struct pane_class pane_coproc = {
 	.name = "coproc", .title = "Co-processor",
 	.summary = "the profiling co-processor: microcode pc, filters, sample buffer, slots",
-	.min_w = 60, .min_h = 5, .batch_h = 14,
+	.min_w = 60, .min_h = 5, .batch_h = 14, .scroll_down = 1,
 	.render = cp_render, .status = cp_status,
 };
 PANE_REGISTER(pane_coproc);

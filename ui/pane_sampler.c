@@ -3,7 +3,8 @@
  * period and events to overflow; the interrupts waiting out their skid;
  * the driver's hash table as a heat strip (one cell per group of buckets,
  * shaded by how many of their ways are in use); the two overflow buffers;
- * samples taken and the profiling overhead so far.
+ * samples taken and the profiling overhead so far. In a short pane
+ * PgDn scrolls down to the rows it cuts.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,14 +14,15 @@
 #include "pane.h"
 #include "textbuf.h"
 
-static void sampler_render(struct pane *p, struct explorer *x, struct textbuf *tb)
+/* All its rows (at most 7); the rows used. */
+static int sampler_rows(struct pane *p, struct explorer *x, struct textbuf *tb)
 {
 	struct xdcpi *xd = explorer_instrument(x, "dcpi");
 	const struct dcpi *d = xdcpi_sampler(xd);
 	if (!d) {
 		tb_puts(tb, 0, 0, TB_DIM, xdcpi_enabled(xd) ? "sampling starts at the next restart"
 							   : "sampling is off: `sampling on`, then `restart`");
-		return;
+		return 1;
 	}
 	int y = 0;
 	for (int i = 0; i < dcpi_counter_count(d) && y < tb->h; i++, y++) {
@@ -75,6 +77,12 @@ static void sampler_render(struct pane *p, struct explorer *x, struct textbuf *t
 			  (unsigned long long)st.samples_total,
 			  st.samples_total ? 100.0 * st.hits / st.samples_total : 0.0, dcpi_overhead_pct(d),
 			  cfg->charge ? " (charged)" : "");
+	return y;
+}
+
+static void sampler_render(struct pane *p, struct explorer *x, struct textbuf *tb)
+{
+	pane_render_scrolled(p, x, tb, 8, sampler_rows);
 }
 
 static void sampler_status(struct pane *p, struct explorer *x, char *buf, size_t n)
@@ -92,7 +100,7 @@ static void sampler_status(struct pane *p, struct explorer *x, char *buf, size_t
 static const struct pane_class pane_sampler = {
 	.name = "sampler", .title = "DCPI sampler",
 	.summary = "counters, pending interrupts, the driver's hash table and buffers, overhead",
-	.min_w = 40, .min_h = 4, .batch_h = 7,
+	.min_w = 40, .min_h = 4, .batch_h = 7, .scroll_unit = 2, .scroll_down = 1,
 	.render = sampler_render, .status = sampler_status,
 };
 PANE_REGISTER(pane_sampler);

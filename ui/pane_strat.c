@@ -4,7 +4,8 @@
  * entries: how full its counters are, how many messages it has sent,
  * and for the tagged compressor its evictions), the message queue
  * filling towards an interrupt, the overhead so far and the live error
- * against the exact profile.
+ * against the exact profile. In a short pane PgDn scrolls down to the
+ * rows it cuts.
  */
 #include <math.h>
 #include <stdio.h>
@@ -59,13 +60,14 @@ static void strip(struct textbuf *tb, int y, const char *label, const struct str
 		tb_printf(tb, LABEL_W + w + 1, y, TB_DIM, top > 0 && top < 10 ? "max %.1f" : "max %.0f", top);
 }
 
-static void strat_render(struct pane *p, struct explorer *x, struct textbuf *tb)
+/* All its rows (at most 7); the rows used. */
+static int strat_rows(struct pane *p, struct explorer *x, struct textbuf *tb)
 {
 	const struct xstrat *xs = explorer_instrument(x, "strat");
 	const struct strat_run *r = xstrat_run(xs);
 	if (!r) {
 		tb_puts(tb, 0, 0, TB_DIM, "no compressor: strat SPEC [value|edge|call] (e.g. strat H[P256]2048)");
-		return;
+		return 1;
 	}
 	const struct strat_comp *c = strat_run_comp(r);
 	struct strat_run_stats st;
@@ -104,6 +106,12 @@ static void strat_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 			tb_printf(tb, 0, y++, e > 0.05 ? TB_WARN : TB_GOOD, "%-*s%.2f%% vs exact (%llu tuples, %llu pcs)",
 				  LABEL_W, "error", 100 * e, (unsigned long long)d.tuples, (unsigned long long)d.pcs);
 	}
+	return y;
+}
+
+static void strat_render(struct pane *p, struct explorer *x, struct textbuf *tb)
+{
+	pane_render_scrolled(p, x, tb, 8, strat_rows);
 }
 
 static void strat_status(struct pane *p, struct explorer *x, char *buf, size_t n)
@@ -122,7 +130,7 @@ static void strat_status(struct pane *p, struct explorer *x, char *buf, size_t n
 static const struct pane_class pane_strat = {
 	.name = "strat", .title = "Stratified sampler",
 	.summary = "the stream compressor's counters as heat strips, its message queue, overhead and error",
-	.min_w = 40, .min_h = 5, .batch_h = 7,
+	.min_w = 40, .min_h = 5, .batch_h = 7, .scroll_unit = 2, .scroll_down = 1,
 	.render = strat_render, .status = strat_status,
 };
 PANE_REGISTER(pane_strat);

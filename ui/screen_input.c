@@ -11,7 +11,8 @@
  * runs unbuffered: el_wgets returns after every key and a line is complete
  * when it ends in '\n'.
  *
- * Keys the explorer keeps for itself: PgUp/PgDn scroll the focused pane,
+ * Keys the explorer keeps for itself: PgUp/PgDn scroll the focused pane
+ * (back in time; in a pane with scroll_down, down its list),
  * F2 its alternate view, F6 / Ctrl-X o the next pane, Ctrl-X z zoom,
  * Ctrl-X KEY goes to the focused pane, Ctrl-L redraws, Ctrl-C clears the
  * line (and interrupts a running command), Ctrl-Z suspends, Ctrl-D on an
@@ -63,6 +64,8 @@ static void scroll_focused(struct screen *s, int dir)
 		unit = s->x->screen_h / 3 > 1 ? s->x->screen_h / 3 : 1;
 	if (!strcmp(p->cls->name, "timeline"))
 		unit = COLS / 2;
+	if (p->cls->scroll_down)   /* (PgDn: down the list) */
+		dir = -dir;
 	p->scroll += dir * unit;
 	if (p->scroll < 0)
 		p->scroll = 0;

@@ -733,6 +733,7 @@ void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s)
 	s->pc_match = r->pc_match;
 	s->complete = r->complete;
 	s->tag_shift = r->tag_shift;
+	s->finished = r->finished;
 }
 
 uint64_t coproc_vreg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NV ? cp->r.v[i] : 0; }

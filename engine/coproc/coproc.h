@@ -153,6 +153,7 @@ struct coproc_stats {
 	uint32_t pc_match;
 	int complete;            /* the handler declared the profile complete */
 	int tag_shift;           /* the random tagger tags 1 in 2^tag_shift now */
+	int finished;            /* coproc_finish has run (final_cycles is its harvest) */
 };
 void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s);
 

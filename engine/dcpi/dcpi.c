@@ -207,6 +207,8 @@ struct dcpi_state {
 	uint64_t seen;          /* cycles before this one have been observed */
 	uint64_t next_stop;     /* the first cycle whose record needs the slow path */
 	int started;
+	int finished;           /* dcpi_finish has run (in the state: a snapshot from
+				   before the end of the run restores an undrained sampler) */
 	uint32_t fill[2], active, rr;       /* the driver's buffers and round-robin */
 	uint64_t daemon_used, truth_used;
 	/* a direct-mapped cache in front of the truth table: pc -> slot + 1
@@ -708,6 +710,19 @@ void dcpi_flush(struct dcpi *d)
 	for (int b = 0; b < 2; b++)
 		if (s->fill[b])
 			daemon_drain(d, b);
+}
+
+void dcpi_finish(struct dcpi *d)
+{
+	if (d->s->finished)
+		return;
+	d->s->finished = 1;
+	dcpi_flush(d);
+}
+
+int dcpi_finished(const struct dcpi *d)
+{
+	return d->s->finished;
 }
 
 /* ---- getters ------------------------------------------------------------- */

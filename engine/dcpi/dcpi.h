@@ -126,6 +126,12 @@ void dcpi_poll(struct dcpi *d);
 /* The daemon drains the hash table and the partly filled buffer (end of
  * run). Idempotent; sampling may go on afterwards. */
 void dcpi_flush(struct dcpi *d);
+/* The end of the run: dcpi_flush, once. The flag is part of the
+ * snapshotted state, so a run restored to before its end and run to it
+ * again drains again, exactly once (the explorer at every arrival at the
+ * end, as `ivx profile` at its end). dcpi_finished: it has run. */
+void dcpi_finish(struct dcpi *d);
+int dcpi_finished(const struct dcpi *d);
 
 struct dcpi_stats {
 	uint64_t samples[DCPI_EVENT_COUNT];  /* interrupts delivered, per event */

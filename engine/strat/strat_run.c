@@ -16,7 +16,7 @@ struct rstate {               /* the run's own counters (snapshot) */
 	uint64_t events, events_by[3];
 	uint64_t delivered, interrupts, overhead_cycles;
 	uint32_t queued;
-	uint32_t pad;
+	uint32_t finished;        /* strat_run_finish has run */
 	uint64_t next_checkpoint;
 };
 
@@ -238,6 +238,9 @@ void strat_run_set_hooks(struct strat_run *r, const struct strat_run_hooks *h)
 
 void strat_run_finish(struct strat_run *r)
 {
+	if (r->s.finished)
+		return;
+	r->s.finished = 1;
 	strat_comp_flush(r->comp);
 	if (r->s.queued)
 		interrupt(r);
@@ -257,6 +260,7 @@ void strat_run_stats(const struct strat_run *r, struct strat_run_stats *out)
 	out->overhead_cycles = r->s.overhead_cycles;
 	out->queued = r->s.queued;
 	out->batch = r->o.batch;
+	out->finished = r->s.finished != 0;
 	if (r->core) {
 		struct core_stats st;
 		core_stats(r->core, &st);

@@ -72,7 +72,9 @@ struct strat_run_hooks {
 };
 void strat_run_set_hooks(struct strat_run *r, const struct strat_run_hooks *h);
 
-/* End of run: the A tables send what they hold, the last batch goes. */
+/* End of run: the A tables send what they hold, the last batch goes.
+ * Once: a second call does nothing. The flag is in the snapshot, so a
+ * run restored to before its end finishes again when it gets there. */
 void strat_run_finish(struct strat_run *r);
 
 struct strat_run_stats {
@@ -85,6 +87,7 @@ struct strat_run_stats {
 	uint64_t overhead_cycles;         /* interrupts * int + delivered * msg */
 	uint32_t queued;                  /* waiting in the buffer */
 	uint32_t batch;
+	int finished;                     /* strat_run_finish has run */
 	uint64_t cycles;                  /* the core's cycles without handlers */
 	double overhead_fraction;         /* overhead_cycles / cycles */
 };

@@ -214,6 +214,11 @@ int explorer_goto_cycle(struct explorer *x, uint64_t cycle);
 int explorer_reverse_step(struct explorer *x, uint64_t cycles);
 int explorer_reverse_stepi(struct explorer *x, uint64_t insns);
 int explorer_reverse_continue(struct explorer *x);
+/* If the position is the run's end (the program has exited, or a limit of
+ * the command line is reached), the instruments deliver what they still
+ * hold, as the headless commands do at their end (instrument.h `finish`;
+ * once per arrival). Called after every change of position. */
+void explorer_end_of_run(struct explorer *x);
 /* 0 if the state of `cycle` (before the current one) can be rebuilt from
  * a snapshot without replaying a change to the host's directories, else
  * -1 with x->err saying from which cycle on it can. */

@@ -21,6 +21,12 @@
  *                              -> maybe snapshot, next slice
  *   goto_cycle(T): restore the snapshot <= T, replay to T (XB_OFF)
  *
+ * The end of the run (the program exited, or a --max-cycles/--max-insns
+ * limit): settle() lets the instruments deliver what the headless
+ * commands deliver at their end (explorer_end_of_run), after the run's
+ * last snapshot, so a state restored from before the end is undrained
+ * and arriving there again, by any route, drains it once more the same way.
+ *
  * One thing replaying cannot repeat: the guest's changes to the host's
  * directories (guest_host_changes). A replayed write puts the same bytes
  * in the same place again, but a replayed mkdir or rename meets a host
@@ -39,6 +45,7 @@
 #include "explorer_snap.h"
 #include "explorer_trace.h"
 #include "inst_display.h"
+#include "instrument.h"
 #include "guest/guest.h"
 #include "guest/program.h"
 #include "isa/uop.h"
@@ -218,12 +225,30 @@ static int can_run(struct explorer *x)
 	return 0;
 }
 
-/* After any change of position: exit status, high-water mark, panes. */
+void explorer_end_of_run(struct explorer *x)
+{
+	uint64_t value;
+	const char *unit;
+	if (!core_done(x->core) && !at_limit(x, &value, &unit))
+		return;
+	/* (a final batch is no stop: catchpoints do not see it) */
+	xbreaks_set_mode(x->breaks, XB_OFF);
+	for (int i = 0; i < x->n_instruments; i++) {
+		const struct xinstrument *in = xinstrument_at(i);
+		if (in->finish && x->instruments[i])
+			in->finish(x->instruments[i]);
+	}
+	xbreaks_set_mode(x->breaks, XB_STOP);
+}
+
+/* After any change of position: exit status, the end of the run,
+ * high-water mark, panes. */
 static void settle(struct explorer *x)
 {
 	x->exited = core_done(x->core);
 	if (x->exited)
 		x->exit_code = guest_exit_code(x->guest);
+	explorer_end_of_run(x);
 	uint64_t now = explorer_cycle(x);
 	if (now > x->high_water)
 		x->high_water = now;

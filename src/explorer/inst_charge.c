@@ -627,6 +627,7 @@ int xcharge_measure(struct explorer *x, const struct xevent *e, struct xcost_res
 	if (seek(x, here, &err2) < 0)
 		rc = -1, err = err2;
 	xbreaks_set_mode(x->breaks, XB_STOP);
+	explorer_end_of_run(x);   /* (the seek left the state before it) */
 	x->high_water = high;
 	explorer_state_changed(x);
 	if (rc < 0)

@@ -67,6 +67,15 @@ static int xc_attach(void *self, struct core *c, struct ivx_err *err)
 	return core_add_observer(c, coproc_observer(xc->cp), err);
 }
 
+/* The end of the run: the handler harvests what the slots hold, as `ivx
+ * coproc` does before it prints the profile. */
+static void xc_finish(void *self)
+{
+	struct xcoproc *xc = self;
+	if (xc->cp)
+		coproc_finish(xc->cp);
+}
+
 const struct coproc *xcoproc_engine(const struct xcoproc *xc) { return xc ? xc->cp : NULL; }
 const char *xcoproc_path(const struct xcoproc *xc) { return xc && xc->prog ? xc->path : NULL; }
 const struct coproc_config *xcoproc_config(const struct xcoproc *xc) { return &xc->cfg; }
@@ -200,6 +209,16 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 		explorer_printf(x, "%llu microinstructions, %llu interrupts (%llu handler cycles), %llu timer actions\n",
 				(unsigned long long)s.uinsns, (unsigned long long)s.interrupts,
 				(unsigned long long)s.handler_cycles, (unsigned long long)s.timer_actions);
+		/* (as ivx coproc's first line) */
+		struct core_stats cst;
+		core_stats(x->core, &cst);
+		uint64_t oh = s.handler_cycles + s.stall_cycles + s.final_cycles;
+		explorer_printf(x, "profiler %llu cycles = %.2f%% of %llu (handlers %llu, buffer stalls %llu, final harvest %llu)\n",
+				(unsigned long long)oh, cst.cycles ? 100.0 * (double)oh / (double)cst.cycles : 0.0,
+				(unsigned long long)cst.cycles, (unsigned long long)s.handler_cycles,
+				(unsigned long long)s.stall_cycles, (unsigned long long)s.final_cycles);
+		if (s.finished)
+			explorer_printf(x, "end of run: the handler harvested the slots into its profile, as ivx coproc does\n");
 	}
 	int n = coproc_slot_count(cp), shown = 0;
 	for (int i = 0; i < n; i++) {
@@ -225,7 +244,7 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 		shown++;
 	}
 	if (!shown)
-		explorer_printf(x, "no slot in use\n");
+		explorer_printf(x, "no slot in use%s\n", s.finished ? " (harvested at the end of the run)" : "");
 	return 0;
 }
 
@@ -255,6 +274,7 @@ static const struct xinstrument xinst_coproc = {
 	.order = 10,
 	.create = xc_create,
 	.attach = xc_attach,
+	.finish = xc_finish,
 	.free = xc_free,
 	.info = coproc_info,
 	.events = coproc_events,

@@ -106,6 +106,15 @@ static int xdcpi_attach(void *self, struct core *c, struct ivx_err *err)
 	return IVX_OK;
 }
 
+/* The end of the run: the daemon drains the table and buffers, as `ivx
+ * profile` does before it stores the profile. */
+static void xdcpi_finish(void *self)
+{
+	struct xdcpi *xd = self;
+	if (xd->d)
+		dcpi_finish(xd->d);
+}
+
 const struct dcpi *xdcpi_sampler(const struct xdcpi *xd)
 {
 	return xd ? xd->d : NULL;
@@ -165,9 +174,13 @@ static int info_samples(struct explorer *x, int argc, char **argv, const char *r
 	for (int e = 0; e < DCPI_EVENT_COUNT; e++)
 		if (dcpi_config(d)->events >> e & 1)
 			explorer_printf(x, " %s %llu", dcpi_event_name(e), (unsigned long long)st.samples[e]);
-	explorer_printf(x, "\ndriver: hit rate %.1f%%, %llu evictions, buffers %u+%u, %llu drains; overhead %.2f%%\n",
+	explorer_printf(x, "\ndriver: hit rate %.1f%%, %llu evictions, buffers %u+%u, %llu drains, %llu lost; "
+			"overhead %.2f%% (handler %llu, daemon %llu cycles)\n",
 			st.samples_total ? 100.0 * st.hits / st.samples_total : 0.0, (unsigned long long)st.evictions,
-			st.buffer_fill[0], st.buffer_fill[1], (unsigned long long)st.drains, dcpi_overhead_pct(d));
+			st.buffer_fill[0], st.buffer_fill[1], (unsigned long long)st.drains, (unsigned long long)st.lost,
+			dcpi_overhead_pct(d), (unsigned long long)st.handler_cycles, (unsigned long long)st.daemon_cycles);
+	if (dcpi_finished(d))
+		explorer_printf(x, "end of run: the daemon drained the hash table and the buffers, as ivx profile does\n");
 	struct dcpi_sample s;
 	if (xdcpi_last_sample(xd, &s)) {
 		explorer_describe(x, s.pc, buf, sizeof buf);
@@ -205,6 +218,7 @@ static const struct xinstrument xinst_dcpi = {
 	.order = 10,
 	.create = xdcpi_create,
 	.attach = xdcpi_attach,
+	.finish = xdcpi_finish,
 	.free = xdcpi_free,
 	.info = dcpi_info,
 	.events = dcpi_events,

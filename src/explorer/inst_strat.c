@@ -81,6 +81,15 @@ static int xstrat_attach(void *self, struct core *c, struct ivx_err *err)
 	return strat_run_attach(xs->run, c, err);
 }
 
+/* The end of the run: the A tables send what they hold and the last
+ * partial batch is delivered, as `ivx strat` does before it reports. */
+static void xstrat_finish(void *self)
+{
+	struct xstrat *xs = self;
+	if (xs->run)
+		strat_run_finish(xs->run);
+}
+
 const struct strat_run *xstrat_run(const struct xstrat *xs)
 {
 	return xs ? xs->run : NULL;
@@ -156,6 +165,9 @@ static int info_strat(struct explorer *x, int argc, char **argv, const char *res
 	else
 		explorer_printf(x, "error       %.2f%% over %llu selected tuples of %llu pcs (section 5.3.1)\n", 100 * e,
 				(unsigned long long)d.tuples, (unsigned long long)d.pcs);
+	if (st.finished)
+		explorer_printf(x, "end of run  the tables sent what they held and the last batch was delivered, "
+				"as ivx strat does\n");
 	return 0;
 }
 
@@ -188,6 +200,7 @@ static const struct xinstrument xinst_strat = {
 	.order = 20,
 	.create = xstrat_create,
 	.attach = xstrat_attach,
+	.finish = xstrat_finish,
 	.free = xstrat_free,
 	.info = strat_info,
 	.events = strat_events,

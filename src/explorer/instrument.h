@@ -10,6 +10,10 @@
  *   create  once per session: the instrument's session-side object
  *   attach  after every (re)start of the run: make fresh engine state for
  *           the new core and add it as the core's observer(s)
+ *   finish  the run has reached its end (the program exited, or a limit
+ *           of the command line): deliver what the headless command
+ *           delivers at its end (the last partial batch, the daemon's
+ *           drain, the final harvest), so the numbers agree with it
  *   free    with the session
  *   info    the `info TOPIC` subcommands it adds (text via explorer_printf)
  *   events  the names of the events it lets `catch` stop on ("sample");
@@ -21,6 +25,9 @@
  * engine observer with state_size/save/restore (core/events.h), so
  * core_snapshot_save and reverse stepping capture it with the core; the
  * session-side object keeps only settings, which survive a restart.
+ * `finish` changes that state, so it must happen once per arrival at the
+ * end: the engine records that it ran in the snapshotted state (a second
+ * call does nothing), and going back restores the state before it.
  *
  * The linker gathers the entries (section "ivx_instruments"); they are
  * attached in order of `order`, then name, after the explorer's own
@@ -54,6 +61,7 @@ struct xinstrument {
 	int order;               /* attach order (smaller first) */
 	void *(*create)(struct explorer *x);                 /* NULL: out of memory */
 	int (*attach)(void *self, struct core *c, struct ivx_err *err);
+	void (*finish)(void *self);                          /* may be NULL */
 	void (*free)(void *self);
 	const struct xinfo_topic *info;   /* may be NULL */
 	const char *const *events;        /* NULL-terminated catchable event names, may be NULL */

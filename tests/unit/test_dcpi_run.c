@@ -4,7 +4,8 @@
  * after its overflow and takes the pc at the in-order head of that cycle,
  * the same whether the core hands idle cycles over one by one or in runs;
  * the same seed gives the same samples and another seed others; the truth
- * accounts for every cycle; a snapshot restores the sampler exactly;
+ * accounts for every cycle; a snapshot restores the sampler exactly,
+ * and undoes the end-of-run drain, which happens once;
  * charging the handler slows the program by exactly its cycles; the
  * in-order machine samples its issue head; with a sample every cycle
  * each instruction's samples are its true head cycles.
@@ -302,6 +303,47 @@ static void a_snapshot_restores_the_sampler(void **state)
 	crun_free(&r);
 }
 
+/* The explorer drains at every arrival at the end of the run: once, and
+ * again after going back to before it. */
+static void the_end_drain_happens_once_and_a_snapshot_undoes_it(void **state)
+{
+	(void)state;
+	char *argv[] = { "crc", "1" };
+	struct crun r;
+	struct ivx_err err;
+	struct dcpi_config c;
+	config(&c, 300, 100, 6, 9);
+	c.table_buckets = 8;
+	c.buffer_entries = 16;
+	assert_int_equal(crun_start(&r, prog, 2, argv, NULL), 0);
+	struct dcpi *d = dcpi_new(&c, r.c, &err);
+	assert_non_null(d);
+	assert_int_equal(core_run(r.c, 60000, 0, &err), IVX_OK);
+	struct core_snapshot *snap = core_snapshot_save(r.c, &err);
+	assert_non_null(snap);
+	struct dcpi_stats before, first, again, replayed;
+	dcpi_get_stats(d, &before);
+	assert_false(dcpi_finished(d));
+	dcpi_finish(d);
+	assert_true(dcpi_finished(d));
+	dcpi_get_stats(d, &first);
+	assert_int_equal(first.table_flushes, 1);
+	assert_true(first.daemon_cycles > before.daemon_cycles);
+	dcpi_finish(d);
+	dcpi_get_stats(d, &again);
+	assert_memory_equal(&first, &again, sizeof first);
+	assert_int_equal(core_snapshot_restore(r.c, snap, &err), IVX_OK);
+	assert_false(dcpi_finished(d));
+	dcpi_get_stats(d, &replayed);
+	assert_memory_equal(&before, &replayed, sizeof before);
+	dcpi_finish(d);
+	dcpi_get_stats(d, &replayed);
+	assert_memory_equal(&first, &replayed, sizeof first);
+	core_snapshot_free(snap);
+	dcpi_free(d);
+	crun_free(&r);
+}
+
 static void charging_slows_the_program_by_the_handler_cycles(void **state)
 {
 	(void)state;
@@ -460,6 +502,7 @@ int main(void)
 		cmocka_unit_test(samples_take_the_head_of_the_delivery_cycle_with_or_without_idle_runs),
 		cmocka_unit_test(the_seed_decides_the_samples),
 		cmocka_unit_test(a_snapshot_restores_the_sampler),
+		cmocka_unit_test(the_end_drain_happens_once_and_a_snapshot_undoes_it),
 		cmocka_unit_test(charging_slows_the_program_by_the_handler_cycles),
 		cmocka_unit_test(the_in_order_machine_samples_its_issue_head),
 		cmocka_unit_test(extra_events_share_the_last_counter_in_time_slices),

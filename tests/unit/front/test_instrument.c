@@ -6,8 +6,9 @@
  * after the explorer's own observers, found by name, freed with the
  * session; its `info` topic joins the built-in ones (lookup, `help info`,
  * completion); its event becomes a catchpoint kind that stops a run where
- * the instrument reports it; and its observer's state is part of the
- * snapshots that reverse stepping restores.
+ * the instrument reports it; its observer's state is part of the
+ * snapshots that reverse stepping restores; and it finishes once at each
+ * arrival at the end of the run, however it got there.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,6 +32,8 @@ struct ticker {
 	struct explorer *x;
 	int created, attached, freed_at_exit;
 	uint64_t cycles;            /* observer state: cycles seen (snapshotted) */
+	uint64_t finished;          /* observer state: finish ran (snapshotted) */
+	int finishes;               /* finish calls that did something */
 	struct core_observer obs;
 };
 static int tickers_alive;
@@ -43,9 +46,29 @@ static void tick_cycle(void *ctx, const struct cycle_record *r)
 		explorer_instrument_event(t->x, "tick", r->head_pc, r->head_seq, 0);
 }
 
-static size_t tick_size(void *ctx) { return sizeof(uint64_t); }
-static void tick_save(void *ctx, void *blob) { memcpy(blob, &((struct ticker *)ctx)->cycles, sizeof(uint64_t)); }
-static void tick_restore(void *ctx, const void *blob) { memcpy(&((struct ticker *)ctx)->cycles, blob, sizeof(uint64_t)); }
+static size_t tick_size(void *ctx) { return 2 * sizeof(uint64_t); }
+static void tick_save(void *ctx, void *blob)
+{
+	struct ticker *t = ctx;
+	memcpy(blob, &t->cycles, sizeof(uint64_t));
+	memcpy((char *)blob + sizeof(uint64_t), &t->finished, sizeof(uint64_t));
+}
+static void tick_restore(void *ctx, const void *blob)
+{
+	struct ticker *t = ctx;
+	memcpy(&t->cycles, blob, sizeof(uint64_t));
+	memcpy(&t->finished, (const char *)blob + sizeof(uint64_t), sizeof(uint64_t));
+}
+
+/* as the engine's instruments do: once, recorded in the snapshotted state */
+static void ticker_finish(void *self)
+{
+	struct ticker *t = self;
+	if (t->finished)
+		return;
+	t->finished = 1;
+	t->finishes++;
+}
 
 static void *ticker_create(struct explorer *x)
 {
@@ -61,6 +84,7 @@ static int ticker_attach(void *self, struct core *c, struct ivx_err *err)
 	struct ticker *t = self;
 	t->attached++;
 	t->cycles = 0;
+	t->finished = 0;
 	t->obs = (struct core_observer){ .name = "ticker", .ctx = t, .on_cycle = tick_cycle,
 					 .state_size = tick_size, .save = tick_save, .restore = tick_restore };
 	return core_add_observer(c, &t->obs, err);
@@ -87,7 +111,7 @@ static const char *const ticker_events[] = { "tick", NULL };
 
 static const struct xinstrument xinst_ticker = {
 	.name = "ticker", .summary = "a test instrument", .order = 100,
-	.create = ticker_create, .attach = ticker_attach, .free = ticker_free,
+	.create = ticker_create, .attach = ticker_attach, .finish = ticker_finish, .free = ticker_free,
 	.info = ticker_info, .events = ticker_events,
 };
 XINSTRUMENT_REGISTER(xinst_ticker);
@@ -191,6 +215,32 @@ static void its_observer_state_follows_reverse_stepping(void **state)
 	assert_int_equal(t->cycles, 10000);
 }
 
+static void it_finishes_at_each_arrival_at_the_end_of_the_run(void **state)
+{
+	struct explorer *x = *state;
+	struct ticker *t = explorer_instrument(x, "ticker");
+	assert_int_equal(run(x, "step 1000"), 0);
+	assert_int_equal(t->finishes, 0);
+	assert_int_equal(run(x, "continue"), 0);
+	assert_int_equal(x->stop.reason, STOP_EXITED);
+	assert_int_equal(t->finished, 1);
+	assert_int_equal(t->finishes, 1);
+	uint64_t end = explorer_cycle(x);
+	/* back before the end: the state before finish */
+	assert_int_equal(run(x, "reverse-step 10"), 0);
+	assert_int_equal(t->finished, 0);
+	/* to the end again, by steps: once more */
+	assert_int_equal(run(x, "step 5"), 0);
+	assert_int_equal(t->finished, 0);
+	assert_int_equal(run(x, "step 5"), 0);
+	assert_int_equal(explorer_cycle(x), end);
+	assert_int_equal(t->finished, 1);
+	assert_int_equal(t->finishes, 2);
+	/* staying at the end does not finish twice */
+	assert_int_equal(run(x, "info ticks"), 0);
+	assert_int_equal(t->finishes, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +249,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(its_info_topic_joins_the_built_in_ones, setup, teardown),
 		cmocka_unit_test_setup_teardown(its_event_is_a_catchpoint_that_stops_where_it_happens, setup, teardown),
 		cmocka_unit_test_setup_teardown(its_observer_state_follows_reverse_stepping, setup, teardown),
+		cmocka_unit_test_setup_teardown(it_finishes_at_each_arrival_at_the_end_of_the_run, setup, teardown),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 	if (tickers_alive != 0) {
