@@ -103,8 +103,10 @@ expect 2 "--window: '0:0' is not A:B with A < B" -- run --kanata "$tmp/k.log" --
 expect 2 "--config given twice"   -- run --config data/configs/inorder.ini --config data/configs/default.ini "$good"
 # a script that is not there: the reason, and the bad-input status (it was 1)
 expect 2 "nonexistent.ivx: cannot open: No such file or directory" -- -x "$tmp/nonexistent.ivx" "$good"
-expect 2 "cannot read: Is a directory" -- run --functional --stdin /tmp "$good"
-expect 2 "cannot read: Is a directory" -- -x "$tmp/empty" --stdin /tmp "$good"
+expect 2 "^ivx: /tmp: cannot open: Is a directory" -- -x /tmp "$good"
+expect 2 "^ivx: /tmp: cannot open: Is a directory" -- run --config /tmp "$good"
+expect 2 "^ivx: --stdin /tmp: cannot open: Is a directory" -- run --functional --stdin /tmp "$good"
+expect 2 "^ivx: --stdin /tmp: cannot open: Is a directory" -- -x "$tmp/empty" --stdin /tmp "$good"
 
 # A FIFO given as an input is refused at once: its open() would wait for a
 # writer that never comes (status 124 from timeout is a hang)

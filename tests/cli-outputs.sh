@@ -157,6 +157,22 @@ st=$?
     bad "an instruction-limited run: status $st, $(cat limit.json)"
 "$IVX" run --json exit.json prog -- miss 2 >out 2>err
 grep -q '"end":"exit","exit_code":0}' exit.json && ok || bad "an exited run's JSON: $(cat exit.json)"
+# Standard output by name (-, /dev/stdout, /dev/fd/1): written through
+# the descriptor, after what ivx wrote there. Followed as a link it was a
+# pipe's "pipe:[N]" (refused) or the redirected file itself (replaced,
+# with `>>` its earlier contents too).
+"$IVX" run --json /dev/stdout prog -- miss 2 2>err | cat >piped
+if grep -q '"end":"exit"' piped; then ok; else bad "--json /dev/stdout into a pipe: $(head -c 80 piped)"; fi
+echo earlier >appended
+"$IVX" run --json /dev/stdout prog -- miss 2 >>appended 2>err
+if [ "$(head -n 1 appended)" = earlier ] && grep -q '"end":"exit"' appended; then ok; else bad "--json /dev/stdout >> file"; fi
+"$IVX" cpistack --no-ref --json - prog -- miss 2 >both 2>err
+if grep -q '^CPI stacks' both && grep -q '"methods"' both && [ ! -e ./- ]; then ok; else bad "cpistack --json - > file"; fi
+"$IVX" cpistack --no-ref --json /dev/fd/1 --svg /dev/stdout prog -- miss 2 2>err | cat >piped
+if grep -q '"methods"' piped && grep -q '</svg>' piped; then ok; else bad "two outputs to standard output"; fi
+expect 2 "no such open descriptor"        -- run --json /dev/fd/9 prog -- miss 2
+expect 2 "open for reading only"          -- run --json /proc/self/fd/0 prog -- miss 2 </dev/null
+
 
 # A program name with quotes, a backslash and markup.
 cp prog 'we"ird\<&>'

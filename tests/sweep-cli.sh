@@ -194,6 +194,13 @@ options = --max-insns 10k
 [program crc]
 path = $PWD/data/bin/workloads/crc
 EOF
+# results on standard output by name, into a pipe: one line, as without --results
+for r in - /dev/stdout; do
+    "$IVX" sweep -j1 --results $r "$tmp/quick.spec" 2>"$tmp/err" | cat >"$tmp/piped"
+    [ "$(grep -c '"status":"ok"' "$tmp/piped")" = 1 ] && [ ! -e ./- ] && ok || bad "--results $r into a pipe: $(cat "$tmp/err")"
+    "$IVX" sweep --job 0 --results $r "$tmp/quick.spec" 2>"$tmp/err" | cat >"$tmp/piped"
+    [ "$(grep -c '"status":"ok"' "$tmp/piped")" = 1 ] && [ ! -e ./- ] && ok || bad "--job 0 --results $r: $(cat "$tmp/err")"
+done
 "$IVX" sweep -j1 --results /dev/full "$tmp/quick.spec" >/dev/null 2>"$tmp/err"
 st=$?
 [ $st = 2 ] && grep -q '^ivx: sweep: cannot write /dev/full: No space left on device; the sweep was stopped$' "$tmp/err" &&

@@ -42,6 +42,15 @@ FILE *ivx_fopen_input(const char *path, struct ivx_err *err)
 	int fd = ivx_open_input(path, err);
 	if (fd < 0)
 		return NULL;
+	/* (a directory opens, and its first read fails: said here instead,
+	 * as for a file that is missing) */
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		ivx_error(err, IVX_EINPUT, "%s: cannot open: Is a directory", path);
+		errno = EISDIR;
+		return NULL;
+	}
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		int e = errno;

@@ -437,7 +437,7 @@ static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
 	if (self_exe(exe, sizeof exe) < 0)
 		return EXIT_USAGE;
 	int out_fd = 1;
-	if (results && (out_fd = open(results, O_WRONLY | O_CREAT | O_APPEND, 0666)) < 0) {
+	if (results && strcmp(results, "-") && (out_fd = open(results, O_WRONLY | O_CREAT | O_APPEND, 0666)) < 0) {
 		cli_error("sweep: --results %s: %s", results, strerror(errno));
 		return EXIT_USAGE;
 	}

@@ -2,6 +2,7 @@
  * outfile.c — output files written whole or not at all (see outfile.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,46 @@ struct outfile {
 	char path[PATH_MAX];
 	int slot;               /* its temporary's entry in pending[], or -1: written in place */
 };
+
+/* ---- ivx's own descriptors ----------------------------------------------- */
+
+/* The descriptor an output name means, or -1: "-" and /dev/stdout are
+ * standard output, /dev/stderr, /dev/fd/N and /proc/self/fd/N name the
+ * descriptor itself. Such an output is written through the descriptor:
+ * followed as a link, /dev/stdout leads to "pipe:[N]" for a pipe, and to
+ * the file itself for `> file`, which a rename would replace (and with
+ * `>>`, its earlier contents) instead of writing where the shell put
+ * standard output. */
+static int own_descriptor(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		size_t len = strlen(dirs[i]);
+		if (strncmp(path, dirs[i], len) || !path[len])
+			continue;
+		char *end;
+		long fd = strtol(path + len, &end, 10);
+		if (*end || path[len] < '0' || path[len] > '9' || fd > INT_MAX)
+			return -1;
+		return (int)fd;
+	}
+	return -1;
+}
+
+/* NULL if descriptor fd may be written, or why not. */
+static const char *descriptor_unwritable(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	if (flags < 0)
+		return "no such open descriptor";
+	if ((flags & O_ACCMODE) == O_RDONLY)
+		return "the descriptor is open for reading only";
+	return NULL;
+}
 
 /* ---- temporaries left behind by a signal --------------------------------- */
 
@@ -61,7 +102,7 @@ static int resolve_links(const char *path, char *out)
 		return -1;
 	for (int hops = 0; hops < 40; hops++) {   /* Linux's MAXSYMLINKS */
 		struct stat st;
-		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+		if (own_descriptor(cur) >= 0 || lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
 			memcpy(out, cur, sizeof cur);
 			return 0;
 		}
@@ -105,9 +146,15 @@ static int future_path(const char *path, char *out)
 }
 
 /* a and b are the same regular file, existing or to be created. Devices
- * and pipes never collide: writing /dev/null twice is harmless. */
+ * and pipes never collide: writing /dev/null twice is harmless. Nor do
+ * ivx's own descriptors: both outputs are written to it, one after the
+ * other, as `cmd > out 2>&1` writes both streams to one file. */
 static int same_file(const char *a, const char *b)
 {
+	char ra[PATH_MAX], rb[PATH_MAX];
+	if ((resolve_links(a, ra) == 0 && own_descriptor(ra) >= 0) ||
+	    (resolve_links(b, rb) == 0 && own_descriptor(rb) >= 0))
+		return 0;
 	struct stat sa, sb;
 	int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
 	if (ea && eb)
@@ -156,6 +203,8 @@ int outfile_check(const struct named_file *outputs, int n_out, const struct name
 			why = "empty file name";
 		else if (resolve_links(outputs[i].path, target) < 0)
 			why = errno == ELOOP ? "too many symbolic links" : "path too long";
+		else if (own_descriptor(target) >= 0)
+			why = descriptor_unwritable(own_descriptor(target));
 		else if ((exists = stat(target, &st) == 0) && S_ISDIR(st.st_mode))
 			why = "is a directory";
 		else if (!exists && future_path(target, where) < 0)
@@ -189,6 +238,8 @@ int outfile_within(const char *path, const char *dir)
 		return 0;   /* (no such directory yet: nothing in it to overwrite) */
 	if (resolve_links(path, target) < 0 || future_path(target, where) < 0)
 		return 0;   /* (outfile_check says what is wrong with it) */
+	if (own_descriptor(target) >= 0)
+		return 0;   /* (written where the descriptor already points) */
 	size_t len = strcmp(real_dir, "/") ? strlen(real_dir) : 0;
 	return !strncmp(where, real_dir, len) && where[len] == '/';
 }
@@ -242,6 +293,20 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 	}
 	path = real;
 	snprintf(o->path, sizeof o->path, "%s", path);
+	int fd = own_descriptor(path);
+	if (fd >= 0) {   /* through the descriptor, after what ivx wrote to it */
+		const char *why = descriptor_unwritable(fd);
+		int copy = why ? -1 : dup(fd);
+		o->slot = -1;
+		fflush(NULL);
+		if (copy >= 0 && (o->f = fdopen(copy, "w")))
+			return o;
+		ivx_error(err, IVX_ESYS, "cannot write %s: %s", path, why ? why : strerror(errno));
+		if (copy >= 0)
+			close(copy);
+		free(o);
+		return NULL;
+	}
 	int exists = stat(path, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode)) {
 		free(o);
@@ -266,7 +331,8 @@ struct outfile *outfile_open(const char *path, struct ivx_err *err)
 		return NULL;
 	}
 	install_cleanup();
-	int fd = mkstemp(temp), temp_errno = errno;
+	fd = mkstemp(temp);
+	int temp_errno = errno;
 	/* a file the user may write in a directory they may not add to: only
 	 * in place, as a plain fopen would */
 	if (fd < 0 && (temp_errno == EACCES || temp_errno == EPERM) && exists && open_in_place(o) == 0)

@@ -5,8 +5,8 @@
  * An output is written beside its target under a temporary name and
  * renamed over it only when complete: a run that fails, is interrupted or
  * fills the disk leaves the user's previous file as it was, never half of
- * a new one. Devices and pipes (/dev/null, /dev/stdout) are written in
- * place. Before a run, outfile_check refuses outputs that would overwrite
+ * a new one. Devices and pipes (/dev/null) are written in place, and
+ * ivx's own descriptors (-, /dev/stdout, /dev/fd/N) through themselves. Before a run, outfile_check refuses outputs that would overwrite
  * one of the run's inputs or each other.
  */
 #ifndef IVX_OUTFILE_H

@@ -154,8 +154,11 @@ static int build(struct explorer *x, struct ivx_err *err)
 	if (x->opts.stdin_path && !strcmp(x->opts.stdin_path, "-"))
 		return ivx_error(err, IVX_EUSAGE, "--stdin -: the explorer reads its commands from standard input; "
 				 "give the program's input as a file (ivx run and the batch commands take --stdin -)");
-	if (x->opts.stdin_path && cli_read_file_quiet(x->opts.stdin_path, &in, &in_len, err) < 0)
-		return -1;
+	if (x->opts.stdin_path && cli_read_file_quiet(x->opts.stdin_path, &in, &in_len, err) < 0) {
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s", err->msg);
+		return ivx_error(err, err->code, "--stdin %s", why);   /* (as the headless commands say it) */
+	}
 	struct guest_options go = {
 		.stdin_data = in, .stdin_len = in_len, .output = guest_output, .output_ctx = x,
 	};
