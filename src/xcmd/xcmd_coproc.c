@@ -60,6 +60,28 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 	return explorer_error(x, "usage: coproc load NAME|FILE | coproc set KEY=VALUE | coproc off");
 }
 
+/* Tab after `coproc set`: each key with its '=' (the command takes KEY=VALUE). */
+static const char *key_word(const char *first, int i)
+{
+	static char buf[64];
+	const char *key = coproc_config_key(i);
+	if (!key)
+		return NULL;
+	snprintf(buf, sizeof buf, "%s=", key);
+	return buf;
+}
+
+static const char *program_word(const char *first, int i)
+{
+	return coproc_shipped_name(i);
+}
+
+static const struct xcmd_then coproc_then[] = {
+	{ .after = "load", .word_at = program_word, .complete = XC_FILE },
+	{ .after = "set", .word_at = key_word },
+	{ 0 },
+};
+
 static const struct xcmd coproc_cmd = {
 	.name = "coproc",
 	.flags = XCMD_NO_RUN,
@@ -67,8 +89,8 @@ static const struct xcmd coproc_cmd = {
 	.summary = "load a profiling program into the co-processor (" COPROC_SHIPPED ", FILE), set it, or switch it off",
 	.help = "Each restarts the run. `info coproc` shows the co-processor, the coproc pane its slots;\n"
 		"`catch coproc-interrupt` stops when its microcode interrupts the main processor.",
-	.complete = XC_FILE,
 	.words = "load set off",
+	.then = coproc_then,
 	.exec = coproc_exec,
 };
 XCMD_REGISTER(coproc_cmd);

@@ -49,6 +49,21 @@ static int sampling_exec(struct explorer *x, int argc, char **argv, const char *
 	return 0;
 }
 
+#define SAMPLING_OPTIONS "--events --period --skid --counters --mux-cycles --charge --no-truth --cost " \
+	"--table-buckets --buffer-entries --seed"
+
+static const char *event_word(const char *first, int i)
+{
+	return i >= 0 && i < DCPI_EVENT_COUNT ? dcpi_event_name(i) : NULL;
+}
+
+static const struct xcmd_then sampling_then[] = {
+	{ .after = "on", .words = SAMPLING_OPTIONS },
+	{ .after = "off", .words = SAMPLING_OPTIONS },
+	{ .after = "--events", .word_at = event_word },
+	{ 0 },
+};
+
 static const struct xcmd xcmd_sampling = {
 	.name = "sampling", .usage = "sampling [on|off] [--events LIST] [--period P[:DP]] [--skid N] ...",
 	.summary = "show or set the DCPI sampler (takes effect at the next restart)",
@@ -56,7 +71,8 @@ static const struct xcmd xcmd_sampling = {
 		"--mux-cycles, --charge, --cost, --table-buckets, --buffer-entries.\n"
 		"--seed N seeds the counters' period generators (default 1).\n"
 		"Then `catch sample`, `info samples`, `show sampler`.",
-	.words = "on off --events --period --skid --counters --charge",
+	.words = "on off " SAMPLING_OPTIONS,
+	.then = sampling_then,
 	.exec = sampling_exec,
 };
 XCMD_REGISTER(xcmd_sampling);

@@ -51,6 +51,12 @@ static int strat_exec(struct explorer *x, int argc, char **argv, const char *arg
 	return 0;
 }
 
+static const struct xcmd_then strat_then[] = {
+	{ .after = "off" },   /* (takes nothing more) */
+	{ .after = "*", .words = "value edge call charge" },
+	{ 0 },
+};
+
 static const struct xcmd strat_cmd = {
 	.name = "strat", .usage = "strat [SPEC [value|edge|call[,...]] [charge] | off]",
 	.flags = XCMD_NO_RUN,
@@ -60,6 +66,7 @@ static const struct xcmd strat_cmd = {
 		"(loads), edge (branches) or call (calls); charge gives the interrupt handler's\n"
 		"cycles to the core. See the strat pane, info strat, catch strat-interrupt.",
 	.words = "off R256 P256 H[P256]2048 T2[256]2048/2",
+	.then = strat_then,
 	.exec = strat_exec,
 };
 XCMD_REGISTER(strat_cmd);
