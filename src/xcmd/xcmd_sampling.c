@@ -3,7 +3,7 @@
  * (inst_dcpi.c). They take effect at the next `restart` or `run`, since a
  * sampler must see a run from its first cycle (its truth counts commits).
  *
- *   sampling                       the settings
+ *   sampling                       the settings, one a line
  *   sampling on [OPTIONS]          turn sampling on, with `ivx profile`'s options
  *   sampling off
  *   sampling OPTIONS               change settings (--events, --period, --skid, ...)
@@ -16,11 +16,25 @@
 #include "explorer/instrument.h"
 #include "xcmd.h"
 
+/* `sampling`: on or off, then every option with its value, one a line. */
+static void list_settings(struct explorer *x, struct xdcpi *xd)
+{
+	explorer_printf(x, "%-16s %s\n", "sampling", xdcpi_enabled(xd) ? "on" : "off");
+	char v[256];
+	const char *name;
+	for (int i = 0; (name = dcpi_opts_setting(xdcpi_settings(xd), i, v, sizeof v)); i++)
+		explorer_printf(x, "%-16s %s\n", name, v);
+}
+
 static int sampling_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	struct xdcpi *xd = explorer_instrument(x, "dcpi");
 	if (!xd)
 		return explorer_error(x, "sampling: no sampler in this build");
+	if (argc == 1) {
+		list_settings(x, xd);
+		return 0;
+	}
 	struct dcpi_config next = *xdcpi_settings(xd);
 	int on = xdcpi_enabled(xd), i = 1;
 	if (argc > 1 && (!strcmp(argv[1], "on") || !strcmp(argv[1], "off"))) {
@@ -39,13 +53,11 @@ static int sampling_exec(struct explorer *x, int argc, char **argv, const char *
 	struct ivx_err err = { 0 };
 	if (dcpi_config_validate(&next, &err) < 0)
 		return explorer_error(x, "%s", err.msg);
-	int changed = argc > 1;
 	*xdcpi_settings(xd) = next;
 	xdcpi_enable(xd, on);
 	char desc[256];
 	dcpi_opts_describe(&next, desc, sizeof desc);
-	explorer_printf(x, "sampling %s: %s%s\n", on ? "on" : "off", desc,
-			changed ? "\n(takes effect at the next restart or run)" : "");
+	explorer_printf(x, "sampling %s: %s\n(takes effect at the next restart or run)\n", on ? "on" : "off", desc);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <unistd.h>
 #include "cli/coproc_load.h"
+#include "cli/dcpi_opts.h"
 #include "explorer/explorer.h"
 #include "xcmd/xcmd.h"
 #include "front/session.h"
@@ -251,6 +252,11 @@ static void test_complete_second_word(void **state)
 	char *opts = complete(x, "sampling on ", NULL);
 	assert_true(has_word(opts, "--period") && has_word(opts, "--no-truth") && has_word(opts, "--seed"));
 	assert_false(has_word(opts, "on"));
+	struct dcpi_config dc;
+	dcpi_config_defaults(&dc);
+	char v[256];
+	for (int i = 0; dcpi_opts_setting(&dc, i, v, sizeof v); i++)   /* every option `sampling` lists */
+		assert_true(has_word(opts, dcpi_opts_setting(&dc, i, v, sizeof v)));
 	assert_string_equal(complete(x, "sampling --events ", NULL), "branchmp cycles dmiss dtbmiss imiss retired");
 	/* strat SPEC: the profiles and charge; nothing after off */
 	assert_string_equal(complete(x, "strat R256 ", NULL), "call charge edge value");
