@@ -55,8 +55,8 @@ static const struct xcmd xcmd_annotate = {
 	.summary = "dcpicalc on the samples so far: per instruction %, samples, frequency, CPI, stalls, truth",
 	.help =
 	"The procedure named, or the one holding ADDR, or (no argument) the one\n"
-	"around the pc. Needs the DCPI sampler on (`sampling on`, `restart`, then\n"
-	"continue) and the in-order machine (-o core.mode=inorder), where\n"
+	"around the pc. Needs the DCPI sampler on (`sampling on`, then continue)\n"
+	"and the in-order machine (-o core.mode=inorder), where\n"
 	"dcpicalc's model holds. Columns, as perf annotate: Percent of the\n"
 	"procedure's CYCLES samples, Samples, Freq (estimated executions), then\n"
 	"[true executions, estimated CPI, true CPI] (! off by more than 5%), the\n"

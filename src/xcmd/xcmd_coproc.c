@@ -1,7 +1,8 @@
 /*
  * xcmd_coproc.c — `coproc`: load a profiling program into the explorer's
  * co-processor, change its settings or switch it off; each restarts the
- * run (the co-processor watches a run from its first cycle).
+ * run (the co-processor watches a run from its first cycle), but for a
+ * setting with no program loaded, which waits for `coproc load`.
  *
  *   coproc, coproc set       the program and every setting, one a line
  *   coproc load NAME|FILE    a shipped program (value, edge, ...) or a .s file
@@ -70,6 +71,10 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 	if (!strcmp(argv[1], "set") && argc == 3) {
 		if (xcoproc_configure(xc, argv[2], &err) < 0)
 			return explorer_error(x, "%s (the co-processor is as it was)", err.msg);
+		if (!xcoproc_has_program(xc)) {   /* (no co-processor runs: keep the run, as sampling does) */
+			explorer_printf(x, "Co-processor %s (for the next `coproc load`).\n", argv[2]);
+			return 0;
+		}
 		snprintf(msg, sizeof msg, "Co-processor %s", argv[2]);
 		return restart(x, msg);
 	}
@@ -111,10 +116,11 @@ static const struct xcmd coproc_cmd = {
 	.flags = XCMD_NO_RUN,
 	.usage = "coproc [load NAME|FILE | set [KEY=VALUE] | off]",
 	.summary = "load a profiling program into the co-processor (" COPROC_SHIPPED ", FILE), list or change its settings, or switch it off",
-	.help = "load, set KEY=VALUE and off restart the run. `coproc` or `coproc set` alone\n"
-		"lists the program and every setting with its value (`ivx coproc --help` says\n"
-		"what each is). `info coproc` shows the co-processor, the coproc pane its slots;\n"
-		"`catch coproc-interrupt` stops when its microcode interrupts the main processor.",
+	.help = "load, set KEY=VALUE (with a program loaded) and off restart the run.\n"
+		"`coproc` or `coproc set` alone lists the program and every setting with its\n"
+		"value (`ivx coproc --help` says what each is). `info coproc` shows the\n"
+		"co-processor, the coproc pane its slots; `catch coproc-interrupt` stops when\n"
+		"its microcode interrupts the main processor.",
 	.words = "load set off",
 	.then = coproc_then,
 	.exec = coproc_exec,
