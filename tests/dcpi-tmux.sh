@@ -2,7 +2,7 @@
 # dcpi-tmux.sh IVX — the DCPI sampler pane in the real full-screen explorer,
 # driven in tmux: started with a sampling option, the sampler pane (zoomed)
 # shows the counters and fills as cycles pass; `catch sample` stops at a
-# sample; `sampling off` + `restart` turns it off.
+# sample; `sampling off` turns it off and restarts the run at once.
 NAME=dcpi-tmux SESSION=dcpi
 . "$(dirname "$0")/tools/tmux-lib.sh"
 
@@ -18,8 +18,11 @@ T capture-pane -p -t dcpi | grep -qE 'samples (9|10|11), hit rate' && ok "about 
 T capture-pane -p -t dcpi | grep -qE '^table +.*[░▒▓█]' && ok "the heat strip shows used buckets" || bad "heat strip"
 T send-keys -t dcpi 'zoom' Enter 'catch sample' Enter 'continue' Enter
 wait_for 'Catchpoint 1 (sample)' && ok "catch sample stops at a sample" || bad "catch sample"
-T send-keys -t dcpi 'sampling off' Enter 'restart' Enter 'zoom sampler' Enter
-wait_for 'sampling is off' && ok "sampling off after a restart" || bad "sampling off"
+T send-keys -t dcpi 'sampling off' Enter 'zoom sampler' Enter
+wait_for 'sampling is off' && wait_for 'Sampling off; restarted at cycle 0.' && ok "sampling off restarts the run without the sampler" ||
+	bad "sampling off"
+T send-keys -t dcpi 'zoom' Enter 'sampling on --period 2000' Enter 'zoom sampler' Enter
+wait_for 'ctr0 cycles' && ok "sampling on restarts the run with the sampler, no restart typed" || bad "sampling on"
 T send-keys -t dcpi 'quit' Enter
 echo "dcpi-tmux: $((checks - fails)) passed, $fails failed"
 [ "$fails" = 0 ]

@@ -112,6 +112,16 @@ T send-keys -t main 'set l2.lat' Tab
 wait_cmdline main "(ivx) set l2.latency" && ok "Tab completes a config key" || bad "config key completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'coproc ' Tab
 wait_for main 'load  off  set' && ok "Tab lists a command's subcommands" || bad "subcommand completion" main
+T send-keys -t main C-u 'coproc load value_topk_' Tab
+wait_cmdline main "(ivx) coproc load value_topk_ipw" && ok "Tab completes a shipped program after coproc load" ||
+	bad "coproc load completion: '$(cmdline main)'" main
+T send-keys -t main C-u 'coproc set clo' Tab
+wait_cmdline main "(ivx) coproc set clock_div=" && ok "Tab completes a coproc key, with its = and no space" ||
+	bad "coproc set completion: '$(cmdline main)'" main
+T send-keys -t main C-u 'info coproc ' Tab
+wait_for main 'program  registers  slots' && ok "Tab lists info coproc's topics" || bad "info coproc completion" main
+T send-keys -t main C-u 'set break-stage com' Tab
+wait_for main 'commit  complete' && ok "Tab lists a setting's values" || bad "set value completion" main
 T send-keys -t main C-u 'catch l1d e' Tab
 wait_cmdline main "(ivx) catch l1d end" && ok "Tab completes catch's end" || bad "catch end completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'continue' Enter

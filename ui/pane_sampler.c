@@ -20,8 +20,7 @@ static int sampler_rows(struct pane *p, struct explorer *x, struct textbuf *tb)
 	struct xdcpi *xd = explorer_instrument(x, "dcpi");
 	const struct dcpi *d = xdcpi_sampler(xd);
 	if (!d) {
-		tb_puts(tb, 0, 0, TB_DIM, xdcpi_enabled(xd) ? "sampling starts at the next restart"
-							   : "sampling is off: `sampling on`, then `restart`");
+		tb_puts(tb, 0, 0, TB_DIM, "sampling is off: `sampling on` starts it");
 		return 1;
 	}
 	int y = 0;

@@ -280,7 +280,7 @@ static unsigned char complete(EditLine *el, int ch)
 		size_t l = strlen(c.cands[0]);
 		if (c.word_start > 0 && li->buffer[c.word_start - 1] == '"')
 			el_insertstr(el, "\" ");   /* close the string too */
-		else if (l && c.cands[0][l - 1] != '/')
+		else if (l && c.cands[0][l - 1] != '/' && c.cands[0][l - 1] != '=')   /* (a directory, KEY=) */
 			el_insertstr(el, " ");
 	} else if (common <= typed) {
 		/* Nothing more to insert: list the candidates in the console. */

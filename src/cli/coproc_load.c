@@ -14,6 +14,12 @@ static int exists(const char *p)
 	return access(p, R_OK) == 0;
 }
 
+const char *coproc_shipped_name(int i)
+{
+	static const char *const names[] = { "value", "value_topk", "value_topk_ipw", "edge", "callstack" };
+	return i >= 0 && i < (int)(sizeof names / sizeof names[0]) ? names[i] : NULL;
+}
+
 int coproc_load_program(const char *name, struct coproc_prog *out, char *path, size_t path_len,
 			struct ivx_err *err)
 {

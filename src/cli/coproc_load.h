@@ -14,6 +14,9 @@
 
 /* The shipped programs (data/coproc/), for messages. */
 #define COPROC_SHIPPED "value, value_topk, value_topk_ipw, edge, callstack"
+/* The same names one by one (the explorer's Tab after `coproc load`):
+ * the i-th, NULL past the end. */
+const char *coproc_shipped_name(int i);
 
 /* 0, or a negative status with err set ("file:line: message" for an
  * assembly error). `path`, if non-NULL, gets the file it read. */

@@ -86,3 +86,38 @@ void dcpi_opts_describe(const struct dcpi_config *c, char *buf, size_t n)
 		snprintf(buf + k, n - k, "; %d counters, skid %u, seed %llu%s", c->counters, c->skid,
 			 (unsigned long long)c->seed, c->charge ? ", charged" : "");
 }
+
+const char *dcpi_opts_setting(const struct dcpi_config *c, int i, char *buf, size_t n)
+{
+	static const char *const names[] = { "--events", "--period", "--skid", "--counters", "--mux-cycles",
+					     "--charge", "--no-truth", "--cost", "--table-buckets",
+					     "--buffer-entries", "--seed" };
+	if (i < 0 || i >= (int)(sizeof names / sizeof names[0]))
+		return NULL;
+	size_t k = 0;
+	buf[0] = 0;
+	switch (i) {
+	case 0:
+	case 1:
+		for (int e = 0; e < DCPI_EVENT_COUNT && k < n; e++)
+			if (c->events >> e & 1) {
+				if (i == 0)
+					k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "," : "", dcpi_event_name(e));
+				else
+					k += (size_t)snprintf(buf + k, n - k, "%s%s=%llu:%llu", k ? " " : "",
+							      dcpi_event_name(e), (unsigned long long)c->period[e],
+							      (unsigned long long)c->delta[e]);
+			}
+		break;
+	case 2: snprintf(buf, n, "%u", c->skid); break;
+	case 3: snprintf(buf, n, "%d", c->counters); break;
+	case 4: snprintf(buf, n, "%llu", (unsigned long long)c->mux_cycles); break;
+	case 5: snprintf(buf, n, "%s", c->charge ? "on" : "off"); break;
+	case 6: snprintf(buf, n, "%s", c->truth_capacity ? "off" : "on"); break;
+	case 7: snprintf(buf, n, "%u:%u:%u:%u", c->cost_hit, c->cost_miss, c->cost_intr, c->cost_drain_entry); break;
+	case 8: snprintf(buf, n, "%u", c->table_buckets); break;
+	case 9: snprintf(buf, n, "%u", c->buffer_entries); break;
+	case 10: snprintf(buf, n, "%llu", (unsigned long long)c->seed); break;
+	}
+	return names[i];
+}

@@ -15,6 +15,13 @@ int dcpi_opts_parse(struct dcpi_config *c, int argc, char **argv, int i, struct 
 /* One line describing the configuration (events, counters, periods, skid). */
 void dcpi_opts_describe(const struct dcpi_config *c, char *buf, size_t n);
 
+/* Option i ("--skid"), with its value in c written to buf as the option
+ * takes it ("6"; "on"/"off" for --charge and --no-truth; --period as
+ * EVENT=P:DP for each sampled event); NULL past the end. Every option
+ * dcpi_opts_parse knows, in its order: the explorer's `sampling` lists
+ * them. */
+const char *dcpi_opts_setting(const struct dcpi_config *c, int i, char *buf, size_t n);
+
 #define DCPI_OPTS_HELP \
 	"  --events LIST       events to sample: cycles, imiss, dmiss, branchmp,\n" \
 	"                      dtbmiss, retired (default cycles,imiss)\n" \

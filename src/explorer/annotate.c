@@ -387,8 +387,7 @@ int xannotate(struct explorer *x, const char *target, int flags, struct xannotat
 	struct xdcpi *xd = explorer_instrument(x, "dcpi");
 	const struct dcpi *d = xdcpi_sampler(xd);
 	if (!d) {
-		snprintf(msg, msg_n, "annotate: sampling is %s (`sampling on`, `restart`, then continue)",
-			 xdcpi_enabled(xd) ? "on from the next restart" : "off");
+		snprintf(msg, msg_n, "annotate: sampling is off (`sampling on`, then continue)");
 		return -1;
 	}
 	if (!x->cfg_live.inorder) {

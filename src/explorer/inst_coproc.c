@@ -248,9 +248,16 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 	return 0;
 }
 
+static const char *coproc_topic_word(int i)
+{
+	static const char *const words[] = { "slots", "program", "registers" };
+	return i >= 0 && i < 3 ? words[i] : NULL;
+}
+
 static const struct xinfo_topic coproc_info[] = {
 	{ .name = "coproc", .help = "the profiling co-processor: state, filters, buffer, slots (or: slots, program, registers)",
 	  .usage = "info coproc [slots|program|registers]", .max_args = 1, .exec = info_coproc,
+	  .word_at = coproc_topic_word,
 	  .detail = "info coproc slots: the slots only; program: the microcode with addresses and labels;\n"
 		    "registers: v0-v7, i0-i7, the flags (as the conditions they make true) and the LFSR." },
 	{ 0 },

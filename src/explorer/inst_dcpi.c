@@ -150,8 +150,7 @@ static int info_samples(struct explorer *x, int argc, char **argv, const char *r
 	struct xdcpi *xd = explorer_instrument(x, "dcpi");
 	const struct dcpi *d = xdcpi_sampler(xd);
 	if (!d) {
-		explorer_printf(x, "sampling is off%s (`sampling on`, then `restart`)\n",
-				xdcpi_enabled(xd) ? " in this run" : "");
+		explorer_printf(x, "sampling is off (`sampling on` starts it)\n");
 		return 0;
 	}
 	struct dcpi_stats st;

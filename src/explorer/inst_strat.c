@@ -105,6 +105,11 @@ const char *xstrat_profile_text(const struct xstrat *xs)
 	return xs ? xs->profile_text : "";
 }
 
+int xstrat_charge(const struct xstrat *xs)
+{
+	return xs && xs->charge;
+}
+
 int xstrat_configure(struct explorer *x, const char *spec, const char *profiles, int charge)
 {
 	struct xstrat *xs = explorer_instrument(x, "strat");

@@ -15,6 +15,8 @@ const struct strat_run *xstrat_run(const struct xstrat *xs);
 /* The spec's canonical text and the profiles ("value", "edge,call"). */
 const char *xstrat_spec_text(const struct xstrat *xs);
 const char *xstrat_profile_text(const struct xstrat *xs);
+/* Whether the interrupt handler's cycles are charged to the core. */
+int xstrat_charge(const struct xstrat *xs);
 /* Why there is no error yet, for "error  - (...)": no pc has run often
  * enough, or tuples were dropped by the explorer's fixed exact profile. */
 const char *xstrat_no_error_reason(const struct strat_run *r);

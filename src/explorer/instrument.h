@@ -53,6 +53,9 @@ struct xinfo_topic {
 	 * explorer_error. */
 	int (*exec)(struct explorer *x, int argc, char **argv, const char *rest);
 	const char *detail;      /* more for `help info NAME`, may be NULL */
+	/* What its argument completes to (Tab): the i-th word, NULL past
+	 * the end; may be NULL. */
+	const char *(*word_at)(int i);
 };
 
 struct xinstrument {

@@ -436,6 +436,28 @@ static void offer_files(struct cands *k)
 	closedir(d);
 }
 
+/* Each word of a space-separated list. */
+static void offer_words(struct cands *k, const char *words)
+{
+	while (words && *words) {
+		size_t l = strcspn(words, " ");
+		char w[128];
+		snprintf(w, sizeof w, "%.*s", (int)l, words);
+		if (l)
+			offer(k, w);
+		words += l + (words[l] == ' ');
+	}
+}
+
+/* The entry of `then` for first argument `first`, or NULL. */
+static const struct xcmd_then *then_for(const struct xcmd_then *then, const char *first)
+{
+	for (; then && then->after; then++)
+		if (!strcmp(then->after, first) || !strcmp(then->after, "*"))
+			return then;
+	return NULL;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -468,17 +490,21 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 		goto done;
 	int kind = c->complete;
 	if (c->words && argc == 1) {   /* a subcommand first */
-		char w[256];
-		snprintf(w, sizeof w, "%s", c->words);
-		for (char *save = NULL, *t = strtok_r(w, " ", &save); t; t = strtok_r(NULL, " ", &save))
-			offer(&k, t);
-		if (kind != XC_FILE)
-			goto done;
-		kind = XC_NONE;
-	} else if (c->words && kind == XC_FILE) {
-		argc = 1;   /* (coproc load FILE: the file after the subcommand) */
+		offer_words(&k, c->words);
+		goto done;
 	}
-	if (kind == XC_EVENT || kind == XC_LOCATION || kind == XC_SYMBOL) {
+	const struct xcmd_then *then = argc == 2 ? then_for(c->then, argv[1]) : NULL;
+	if (then) {   /* the second argument, by the first: its words, then the command's own */
+		offer_words(&k, then->words);
+		const char *w;
+		for (int i = 0; then->word_at && (w = then->word_at(argv[1], i)); i++)
+			offer(&k, w);
+		if (then->complete != XC_NONE) {
+			kind = then->complete;
+			goto by_kind;
+		}
+	}
+	if (kind == XC_EVENT || kind == XC_LOCATION) {
 		/* The location or event first, then "if", then the condition. */
 		if (argc >= 2) {
 			int after_if = 0;
@@ -495,6 +521,7 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 	} else if (kind != XC_EXPR && argc >= 2) {
 		kind = XC_NONE;
 	}
+by_kind:
 	switch (kind) {
 	case XC_COMMAND:
 		build_table();

@@ -31,6 +31,19 @@ enum {
 	                    * others are refused then, as they read the core */
 };
 
+/* What the second argument completes to after a given first argument
+ * (Tab): `coproc load` program names, `info coproc` its topics. A list
+ * ends with an entry whose `after` is NULL. */
+struct xcmd_then {
+	const char *after;   /* the first argument as typed ("load"); "*": any not listed before */
+	const char *words;   /* space-separated words, may be NULL */
+	/* ... and the words of a list kept elsewhere: the i-th for first
+	 * argument `first` (valid until the next call), NULL past the end;
+	 * may be NULL */
+	const char *(*word_at)(const char *first, int i);
+	int complete;        /* enum xcmd_complete: more candidates (XC_FILE), or XC_NONE */
+};
+
 struct xcmd {
 	const char *name;
 	const char *aliases;   /* space-separated short names ("s"), may be NULL */
@@ -41,9 +54,9 @@ struct xcmd {
 	int flags;             /* XCMD_* */
 	int complete;          /* enum xcmd_complete */
 	/* space-separated words the first argument completes to (subcommands,
-	 * on/off), before or instead of `complete`'s; may be NULL. With
-	 * XC_FILE, the later arguments complete to files. */
+	 * on/off) instead of `complete`'s; may be NULL */
 	const char *words;
+	const struct xcmd_then *then;   /* the second argument, by the first; may be NULL */
 	/* argv[0] is the word typed; `args` is the raw text after it (trimmed),
 	 * for expressions. 0, or -1 with x->err set (explorer_error). */
 	int (*exec)(struct explorer *x, int argc, char **argv, const char *args);
@@ -97,11 +110,17 @@ int xcmd_count_arg(struct explorer *x, int argc, char **argv, unsigned long long
 /* The info topics (the built-in ones, then the instruments'), for
  * completion and `help`; NULL past the end. */
 const char *xcmd_info_topic_name(int i);
+/* The words the argument of info topic `topic` (a unique prefix will
+ * do) completes to: the i-th, NULL past the end. */
+const char *xcmd_info_topic_word(const char *topic, int i);
 int xcmd_info_help(struct explorer *x, const char *topic);   /* `help info TOPIC` */
 /* 0 if addr is an instruction of the program, else -1 after an error that
  * says why (outside the code, with its ranges; not 4-byte aligned). */
 int xcmd_check_code_address(struct explorer *x, uint64_t addr);
 const char *xcmd_setting_name(int i);     /* NULL past the end */
+/* The values setting `name` takes when they are a fixed list (on off,
+ * the break stages): the i-th, NULL past the end or for a number. */
+const char *xcmd_setting_value(const char *name, int i);
 /* A setting's value as text; -1 if there is no such setting. */
 int xcmd_setting_text(struct explorer *x, const char *name, char *buf, size_t n);
 

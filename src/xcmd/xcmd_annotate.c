@@ -45,13 +45,18 @@ static int annotate_exec(struct explorer *x, int argc, char **argv, const char *
 	return 0;
 }
 
+static const struct xcmd_then annotate_then[] = {
+	{ .after = "--estimator", .words = "paper ivx" },
+	{ 0 },
+};
+
 static const struct xcmd xcmd_annotate = {
 	.name = "annotate", .aliases = "dcpicalc", .usage = "annotate [--total] [--estimator paper|ivx] [PROC|ADDR]",
 	.summary = "dcpicalc on the samples so far: per instruction %, samples, frequency, CPI, stalls, truth",
 	.help =
 	"The procedure named, or the one holding ADDR, or (no argument) the one\n"
-	"around the pc. Needs the DCPI sampler on (`sampling on`, `restart`, then\n"
-	"continue) and the in-order machine (-o core.mode=inorder), where\n"
+	"around the pc. Needs the DCPI sampler on (`sampling on`, then continue)\n"
+	"and the in-order machine (-o core.mode=inorder), where\n"
 	"dcpicalc's model holds. Columns, as perf annotate: Percent of the\n"
 	"procedure's CYCLES samples, Samples, Freq (estimated executions), then\n"
 	"[true executions, estimated CPI, true CPI] (! off by more than 5%), the\n"
@@ -67,6 +72,6 @@ static const struct xcmd xcmd_annotate = {
 	"(`show annotate`, `layout annotate`; its keys: Ctrl-X h hottest,\n"
 	"Tab next hot, . back to the pc, p percent of procedure/total).\n"
 	"docs/dcpicalc.md.",
-	.complete = XC_SYMBOL, .exec = annotate_exec,
+	.complete = XC_SYMBOL, .then = annotate_then, .exec = annotate_exec,
 };
 XCMD_REGISTER(xcmd_annotate);

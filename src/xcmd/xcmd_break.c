@@ -341,16 +341,32 @@ static int tcatch_exec(struct explorer *x, int argc, char **argv, const char *ar
 	"unless `set catch-wrong-path on`. COND can use pc, sym, latency, cycle,\n" \
 	"start, end, addr (see `help print`)."
 
+/* Tab after `catch EVENT`: the qualifiers EVENT takes (sample: cycles,
+ * imiss, ... from the events named sample-cycles, sample-imiss, ...). */
+static const char *qualifier_word(const char *event, int i)
+{
+	size_t n = strlen(event);
+	for (int k = 0; k < XEV_COUNT; k++)
+		if (!strncmp(xev_name(k), event, n) && xev_name(k)[n] == '-' && i-- == 0)
+			return xev_name(k) + n + 1;
+	return NULL;
+}
+
+static const struct xcmd_then catch_then[] = {
+	{ .after = "*", .word_at = qualifier_word },
+	{ 0 },
+};
+
 static const struct xcmd catch_cmd = {
 	.name = "catch", .usage = "catch EVENT [QUALIFIER] [begin|end] [if COND]",
 	.summary = "stop when a miss event of kind EVENT happens",
-	.help = CATCH_HELP, .complete = XC_EVENT, .exec = catch_exec,
+	.help = CATCH_HELP, .complete = XC_EVENT, .then = catch_then, .exec = catch_exec,
 };
 XCMD_REGISTER(catch_cmd);
 
 static const struct xcmd tcatch_cmd = {
 	.name = "tcatch", .usage = "tcatch EVENT [QUALIFIER] [begin|end] [if COND]",
 	.summary = "a catchpoint deleted when it first stops the program",
-	.help = CATCH_HELP, .complete = XC_EVENT, .exec = tcatch_exec,
+	.help = CATCH_HELP, .complete = XC_EVENT, .then = catch_then, .exec = tcatch_exec,
 };
 XCMD_REGISTER(tcatch_cmd);

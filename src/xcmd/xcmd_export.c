@@ -286,6 +286,11 @@ static int export_exec(struct explorer *x, int argc, char **argv, const char *ar
 	return 0;
 }
 
+static const struct xcmd_then export_then[] = {
+	{ .after = "*", .complete = XC_FILE },
+	{ 0 },
+};
+
 static const struct xcmd export_cmd = {
 	.name = "export", .usage = "export svg|png FILE [timeline|cpistack|screen|PANE]",
 	.summary = "draw the timeline, the CPI stacks or the screen as a picture for slides",
@@ -297,6 +302,6 @@ static const struct xcmd export_cmd = {
 	"`reset stats`). screen: every pane's text in the screen's colours; another\n"
 	"pane name: that pane as `show` prints it. FILE is replaced when complete.\n"
 	"png needs rsvg-convert (librsvg2-bin) or ImageMagick on PATH.",
-	.complete = XC_FILE, .exec = export_exec,
+	.words = "svg png", .then = export_then, .exec = export_exec,
 };
 XCMD_REGISTER(export_cmd);

@@ -40,10 +40,21 @@ static int help_exec(struct explorer *x, int argc, char **argv, const char *args
 	return 0;
 }
 
+static const char *topic_word(const char *first, int i)
+{
+	return xcmd_info_topic_name(i);
+}
+
+static const struct xcmd_then help_then[] = {
+	{ .after = "info", .word_at = topic_word },   /* help info TOPIC */
+	{ .after = "i", .word_at = topic_word },
+	{ 0 },
+};
+
 static const struct xcmd help_cmd = {
 	.name = "help", .aliases = "h", .usage = "help [COMMAND | info TOPIC]",
 	.flags = XCMD_NO_RUN,
 	.summary = "list the commands, or describe one",
-	.complete = XC_COMMAND, .exec = help_exec,
+	.complete = XC_COMMAND, .then = help_then, .exec = help_exec,
 };
 XCMD_REGISTER(help_cmd);

@@ -237,6 +237,16 @@ static int info_display(struct explorer *x, int argc, char **argv, const char *a
 	return 0;
 }
 
+static const char *fmt_word(int i)
+{
+	return i == 0 ? "sfmt" : NULL;
+}
+
+static const char *config_word(int i)
+{
+	return config_key_name((size_t)i);
+}
+
 static const struct xinfo_topic builtin_topics[] = {
 	{ .name = "breakpoints", .help = "breakpoints and catchpoints",
 	  .usage = "info breakpoints", .max_args = 0, .exec = info_breakpoints },
@@ -245,7 +255,7 @@ static const struct xinfo_topic builtin_topics[] = {
 	{ .name = "rob", .help = "every ROB entry",
 	  .usage = "info rob", .max_args = 0, .exec = info_rob },
 	{ .name = "fmt", .help = "the whole FMT (`info fmt sfmt`)",
-	  .usage = "info fmt [sfmt]", .max_args = 1, .exec = info_fmt,
+	  .usage = "info fmt [sfmt]", .max_args = 1, .exec = info_fmt, .word_at = fmt_word,
 	  .detail = "Every row of the frontend miss event table, or of the sFMT with `sfmt`, with its\n"
 		"branch, ROB id and local counters, then the global counters." },
 	{ .name = "caches", .help = "cache/TLB geometry and misses",
@@ -266,7 +276,7 @@ static const struct xinfo_topic builtin_topics[] = {
 	{ .name = "snapshots", .help = "reverse-execution memory",
 	  .usage = "info snapshots", .max_args = 0, .exec = info_snapshots },
 	{ .name = "config", .help = "machine configuration",
-	  .usage = "info config [KEY]", .max_args = 1, .exec = info_config,
+	  .usage = "info config [KEY]", .max_args = 1, .exec = info_config, .word_at = config_word,
 	  .detail = "Every key and its value as a config file sets it (docs/config.md), and the running\n"
 		"value beside it where `set` changed one for the next run; KEY, or a prefix such\n"
 		"as `l1d`, shows only the keys it names." },
@@ -307,28 +317,42 @@ const char *xcmd_info_topic_name(int i)
 	return t ? t->name : NULL;
 }
 
-static const struct xinfo_topic *find_topic(struct explorer *x, const char *word)
+/* The topic `word` names (a short form, the name or a unique prefix);
+ * NULL with *count the topics it is a prefix of (0, or 2 and more). */
+static const struct xinfo_topic *resolve_topic(const char *word, int *count)
 {
 	for (size_t i = 0; i < sizeof short_forms / sizeof short_forms[0]; i++)
 		if (!strcmp(word, short_forms[i].word))
 			word = short_forms[i].topic;
 	size_t n = strlen(word);
 	const struct xinfo_topic *match = NULL;
-	int count = 0;
+	*count = 0;
 	for (int i = 0; topic_at(i); i++) {
 		const struct xinfo_topic *t = topic_at(i);
 		if (!strcmp(t->name, word))
 			return t;
 		if (!strncmp(t->name, word, n)) {
 			match = t;
-			count++;
+			++*count;
 		}
 	}
-	if (count != 1) {
+	return *count == 1 ? match : NULL;
+}
+
+static const struct xinfo_topic *find_topic(struct explorer *x, const char *word)
+{
+	int count;
+	const struct xinfo_topic *t = resolve_topic(word, &count);
+	if (!t)
 		explorer_error(x, "%s info topic \"%s\"", count ? "ambiguous" : "unknown", word);
-		return NULL;
-	}
-	return match;
+	return t;
+}
+
+const char *xcmd_info_topic_word(const char *topic, int i)
+{
+	int count;
+	const struct xinfo_topic *t = resolve_topic(topic, &count);
+	return t && t->word_at ? t->word_at(i) : NULL;
 }
 
 static int info_exec(struct explorer *x, int argc, char **argv, const char *args)
@@ -381,11 +405,16 @@ static const char *build_info_help(void)
 	return info_help;
 }
 
+static const struct xcmd_then info_then[] = {
+	{ .after = "*", .word_at = xcmd_info_topic_word },   /* info coproc slots, info fmt sfmt */
+	{ 0 },
+};
+
 static const struct xcmd info_cmd = {
 	.name = "info", .aliases = "i", .usage = "info TOPIC",
 	.summary = "breakpoints, registers, rob, fmt, caches, events, snapshots, config, program, "
 		   "and the instruments' topics (stack, ...)",
 	.help_fn = build_info_help,
-	.complete = XC_INFO, .exec = info_exec,
+	.complete = XC_INFO, .then = info_then, .exec = info_exec,
 };
 XCMD_REGISTER(info_cmd);

@@ -28,6 +28,6 @@ static const struct xcmd reset_cmd = {
 	"first (step past the start-up, or --start-at), then measure. Going back before\n"
 	"the reset shows the counts from the start; past it, from the reset again.\n"
 	"`run` and `restart` drop it.",
-	.exec = reset_exec,
+	.words = "stats", .exec = reset_exec,
 };
 XCMD_REGISTER(reset_cmd);

@@ -23,28 +23,33 @@ struct setting {
 	size_t off;            /* offset in struct xsettings */
 	long min, max;         /* S_INT range */
 	const char *help;
+	const char *const *values;   /* the words it takes (Tab), NULL-terminated; NULL for a number */
 };
+
+static const char *const stages[] = { "fetch", "dispatch", "issue", "complete", "commit", NULL };
+static const char *const on_off[] = { "on", "off", NULL };
+static const char *const charsets[] = { "utf8", "ascii", NULL };
+static const char *const estimators[] = { "paper", "ivx", NULL };
+static const char *const scales[] = { "1", "2", "4", "8", NULL };
 
 #define OFF(f) offsetof(struct xsettings, f)
 static const struct setting settings[] = {
-	{ "width", S_INT, OFF(width), 20, 1000, "columns of `show` output in batch mode" },
-	{ "height", S_INT, OFF(height), 0, 1000, "rows of `show PANE` output (0: each pane's own)" },
-	{ "charset", S_CHARSET, OFF(ascii), 0, 0, "utf8 or ascii line drawing" },
-	{ "color", S_BOOL, OFF(color), 0, 0, "colours on the screen (on/off)" },
+	{ "width", S_INT, OFF(width), 20, 1000, "columns of `show` output in batch mode", NULL },
+	{ "height", S_INT, OFF(height), 0, 1000, "rows of `show PANE` output (0: each pane's own)", NULL },
+	{ "charset", S_CHARSET, OFF(ascii), 0, 0, "utf8 or ascii line drawing", charsets },
+	{ "color", S_BOOL, OFF(color), 0, 0, "colours on the screen (on/off)", on_off },
 	{ "break-stage", S_STAGE, OFF(break_stage), 0, 0,
-	  "stage at which code breakpoints hit: fetch dispatch issue complete commit" },
-	{ "catch-wrong-path", S_BOOL, OFF(catch_wrong_path), 0, 0, "catchpoints also hit on wrong-path events" },
-	{ "snapshot-interval", S_U64, OFF(snap_interval), 1, 0, "minimum cycles between snapshots" },
-	{ "snapshot-memory", S_U64, OFF(snap_budget), 1, 0, "bytes of snapshots kept at most" },
-	{ "poll-cycles", S_U64, OFF(poll_cycles), 1, 0, "cycles between Ctrl-C checks during continue" },
-	{ "timeline-scale", S_INT, OFF(timeline_scale), 1, 8, "cycles per timeline column (1, 2, 4, 8)" },
-	{ "console-lines", S_INT, OFF(console_lines), 0, 1000, "rows of the console pane (0: the layout's share)" },
+	  "stage at which code breakpoints hit: fetch dispatch issue complete commit", stages },
+	{ "catch-wrong-path", S_BOOL, OFF(catch_wrong_path), 0, 0, "catchpoints also hit on wrong-path events", on_off },
+	{ "snapshot-interval", S_U64, OFF(snap_interval), 1, 0, "minimum cycles between snapshots", NULL },
+	{ "snapshot-memory", S_U64, OFF(snap_budget), 1, 0, "bytes of snapshots kept at most", NULL },
+	{ "poll-cycles", S_U64, OFF(poll_cycles), 1, 0, "cycles between Ctrl-C checks during continue", NULL },
+	{ "timeline-scale", S_INT, OFF(timeline_scale), 1, 8, "cycles per timeline column (1, 2, 4, 8)", scales },
+	{ "console-lines", S_INT, OFF(console_lines), 0, 1000, "rows of the console pane (0: the layout's share)", NULL },
 	{ "dcpicalc-estimator", S_ESTIMATOR, OFF(dcpicalc_estimator), 0, 0,
-	  "frequency estimator of `annotate` and its pane: paper or ivx" },
+	  "frequency estimator of `annotate` and its pane: paper or ivx", estimators },
 };
 #define N_SETTINGS ((int)(sizeof settings / sizeof settings[0]))
-
-static const char *const stages[] = { "fetch", "dispatch", "issue", "complete", "commit" };
 
 const char *xcmd_setting_name(int i)
 {
@@ -58,6 +63,22 @@ static const struct setting *find(const char *name)
 			return &settings[i];
 	return NULL;
 }
+
+const char *xcmd_setting_value(const char *name, int i)
+{
+	const struct setting *s = find(name);
+	if (!s || !s->values || i < 0)
+		return NULL;
+	for (int k = 0; k < i; k++)
+		if (!s->values[k])
+			return NULL;
+	return s->values[i];
+}
+
+static const struct xcmd_then set_then[] = {
+	{ .after = "*", .word_at = xcmd_setting_value },   /* set color on, set break-stage commit */
+	{ 0 },
+};
 
 /* The value as text, for `show NAME`. */
 int xcmd_setting_text(struct explorer *x, const char *name, char *buf, size_t n)
@@ -200,6 +221,6 @@ static const struct xcmd set_cmd = {
 	"                       pane (paper; docs/dcpicalc.md \"ivx's estimator\")\n"
 	"Machine configuration: `set l2.latency 12` or `set l2.latency=12` (Tab\n"
 	"completes the keys; `info config` lists them); `run` or `restart` applies it.",
-	.complete = XC_SET, .exec = set_exec,
+	.complete = XC_SET, .then = set_then, .exec = set_exec,
 };
 XCMD_REGISTER(set_cmd);

@@ -2,7 +2,7 @@
  * xcmd_strat.c — `strat`: choose the stream compressor the explorer runs
  * (engine/strat), then start over so it sees the whole run.
  *
- *   strat                       the current choice
+ *   strat                       the current choice: compressor, profile, charge
  *   strat SPEC [PROFILE] [charge]
  *   strat off
  */
@@ -15,11 +15,13 @@
 static int strat_exec(struct explorer *x, int argc, char **argv, const char *args)
 {
 	const struct xstrat *xs = explorer_instrument(x, "strat");
-	if (argc == 1) {
-		if (xstrat_run(xs))
-			explorer_printf(x, "compressor %s on the %s profile\n", xstrat_spec_text(xs), xstrat_profile_text(xs));
-		else
-			explorer_printf(x, "no compressor (strat SPEC [value|edge|call] [charge])\n");
+	if (argc == 1) {   /* the settings, one a line (as `sampling`, `coproc`) */
+		if (!xstrat_run(xs)) {
+			explorer_printf(x, "%-16s off (strat SPEC [value|edge|call] [charge])\n", "compressor");
+			return 0;
+		}
+		explorer_printf(x, "%-16s %s\n%-16s %s\n%-16s %s\n", "compressor", xstrat_spec_text(xs), "profile",
+				xstrat_profile_text(xs), "charge", xstrat_charge(xs) ? "on" : "off");
 		return 0;
 	}
 	if (argc > 4)
@@ -51,6 +53,12 @@ static int strat_exec(struct explorer *x, int argc, char **argv, const char *arg
 	return 0;
 }
 
+static const struct xcmd_then strat_then[] = {
+	{ .after = "off" },   /* (takes nothing more) */
+	{ .after = "*", .words = "value edge call charge" },
+	{ 0 },
+};
+
 static const struct xcmd strat_cmd = {
 	.name = "strat", .usage = "strat [SPEC [value|edge|call[,...]] [charge] | off]",
 	.flags = XCMD_NO_RUN,
@@ -60,6 +68,7 @@ static const struct xcmd strat_cmd = {
 		"(loads), edge (branches) or call (calls); charge gives the interrupt handler's\n"
 		"cycles to the core. See the strat pane, info strat, catch strat-interrupt.",
 	.words = "off R256 P256 H[P256]2048 T2[256]2048/2",
+	.then = strat_then,
 	.exec = strat_exec,
 };
 XCMD_REGISTER(strat_cmd);

@@ -5,7 +5,8 @@
  * the candidates, an unknown word says so. Tab completion offers command
  * names, `info` topics, settings and configuration keys, event names, pane
  * and layout names, and the program's symbols, for the word the cursor is
- * in. Lines run with xcmd_execute report errors without stopping anything.
+ * in; the second word by the first (`coproc load` programs, `coproc set`
+ * keys, `info coproc` topics, a setting's values). Lines run with xcmd_execute report errors without stopping anything.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <unistd.h>
+#include "cli/coproc_load.h"
+#include "cli/dcpi_opts.h"
 #include "explorer/explorer.h"
 #include "xcmd/xcmd.h"
 #include "front/session.h"
@@ -201,6 +206,80 @@ static void test_complete_info_and_settings(void **state)
 	assert_string_equal(complete(x, "catch l2d if lat", NULL), "latency");
 }
 
+/* The second word comes from a list that depends on the first (the
+ * commands' `then` tables): programs after `coproc load`, keys after
+ * `coproc set`, an info topic's words, a setting's values, ... */
+static void test_complete_second_word(void **state)
+{
+	struct explorer *x = *state;
+	size_t ws;
+	/* coproc load: every program data/coproc/ ships (the files there,
+	 * one for one), before any file of the current directory */
+	char *load = complete(x, "coproc load ", &ws);
+	assert_int_equal(ws, 12);
+	int shipped = 0;
+	for (int i = 0; coproc_shipped_name(i); i++, shipped++) {
+		char path[128];
+		snprintf(path, sizeof path, "data/coproc/%s.s", coproc_shipped_name(i));
+		assert_true(has_word(load, coproc_shipped_name(i)));
+		assert_int_equal(access(path, R_OK), 0);
+	}
+	DIR *d = opendir("data/coproc");
+	assert_non_null(d);
+	int files = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		files += n > 2 && !strcmp(e->d_name + n - 2, ".s");
+	}
+	closedir(d);
+	assert_int_equal(files, shipped);
+	assert_string_equal(complete(x, "coproc load value_t", NULL), "value_topk value_topk_ipw");
+	assert_true(has_word(complete(x, "coproc load dat", NULL), "data/"));   /* and files */
+	/* coproc set: the keys, with the '=' the command takes */
+	char *keys = complete(x, "coproc set ", NULL);
+	assert_true(has_word(keys, "buffer=") && has_word(keys, "policy=") && has_word(keys, "tagrate="));
+	assert_false(has_word(keys, "data/"));   /* no files here */
+	assert_string_equal(complete(x, "coproc set clo", NULL), "clock_div=");
+	assert_string_equal(complete(x, "coproc off ", NULL), "");
+	/* info TOPIC: the topic's words, a unique prefix of the topic will do */
+	assert_string_equal(complete(x, "info coproc ", NULL), "program registers slots");
+	assert_string_equal(complete(x, "i cop r", NULL), "registers");
+	assert_string_equal(complete(x, "info fmt ", NULL), "sfmt");
+	assert_string_equal(complete(x, "info config l1d.l", NULL), "l1d.latency l1d.line");
+	assert_string_equal(complete(x, "info rob ", NULL), "");
+	assert_string_equal(complete(x, "help info cop", NULL), "coproc");
+	/* sampling: the options after on/off, the events after --events */
+	char *opts = complete(x, "sampling on ", NULL);
+	assert_true(has_word(opts, "--period") && has_word(opts, "--no-truth") && has_word(opts, "--seed"));
+	assert_false(has_word(opts, "on"));
+	struct dcpi_config dc;
+	dcpi_config_defaults(&dc);
+	char v[256];
+	for (int i = 0; dcpi_opts_setting(&dc, i, v, sizeof v); i++)   /* every option `sampling` lists */
+		assert_true(has_word(opts, dcpi_opts_setting(&dc, i, v, sizeof v)));
+	assert_string_equal(complete(x, "sampling --events ", NULL), "branchmp cycles dmiss dtbmiss imiss retired");
+	/* strat SPEC: the profiles and charge; nothing after off */
+	assert_string_equal(complete(x, "strat R256 ", NULL), "call charge edge value");
+	assert_string_equal(complete(x, "strat off ", NULL), "");
+	/* catch EVENT: its qualifiers beside begin, end and if */
+	assert_string_equal(complete(x, "catch sample i", NULL), "if imiss");
+	assert_string_equal(complete(x, "catch l2d ", NULL), "begin end if");
+	/* set NAME: the values of a setting that takes words; none for a number */
+	assert_string_equal(complete(x, "set break-stage ", NULL), "commit complete dispatch fetch issue");
+	assert_string_equal(complete(x, "set color ", NULL), "off on");
+	assert_string_equal(complete(x, "set dcpicalc-estimator ", NULL), "ivx paper");
+	assert_string_equal(complete(x, "set width ", NULL), "");
+	assert_null(xcmd_setting_value("width", 0));
+	assert_string_equal(xcmd_setting_value("charset", 1), "ascii");
+	assert_null(xcmd_setting_value("charset", 2));
+	/* and the rest: annotate's estimator, export's format then a file, reset's word */
+	assert_string_equal(complete(x, "annotate --estimator ", NULL), "ivx paper");
+	assert_string_equal(complete(x, "until main ", NULL), "");   /* (until takes no `if`) */
+	assert_string_equal(complete(x, "export ", NULL), "png svg");
+	assert_true(has_word(complete(x, "export svg dat", NULL), "data/"));
+	assert_string_equal(complete(x, "reset ", NULL), "stats");
+}
+
 static void test_complete_symbols(void **state)
 {
 	struct explorer *x = *state;
@@ -289,6 +368,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lookup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_complete_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_complete_info_and_settings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_complete_second_word, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_complete_symbols, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_execute, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_numbers, setup, teardown),
