@@ -28,6 +28,7 @@
 #include <strings.h>
 #include <ini.h>
 #include "base/file.h"
+#include "isa/isa.h"
 #include "config.h"
 
 enum key_type {
@@ -771,6 +772,17 @@ int config_build(struct machine_config *c, const char *path, const char *const *
 		origins[k - keys] = (struct key_origin){ NULL, 0, overrides[i], order++ };
 	}
 	return validate(c, origins, err);
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+uint64_t config_ctr_el0(const struct machine_config *c)
+{
+	/* (the L2 is unified: it holds instructions and data both, and a
+	 * maintenance loop stepping by the smallest line misses no line) */
+	return isa_ctr_el0(min_u32(c->l1i.line, c->l2.line), min_u32(c->l1d.line, c->l2.line),
+			   max_u32(c->l1d.line, c->l2.line));
 }
 
 /* Pipeline stages an instruction passes after the frontend: dispatch,

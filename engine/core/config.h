@@ -99,6 +99,11 @@ int config_build(struct machine_config *c, const char *path, const char *const *
  * config_validate refuses a sim.deadlock_cycles not above it. */
 uint64_t config_longest_commit_gap(const struct machine_config *c);
 
+/* CTR_EL0 of machine c, as its guest reads it (isa_ctr_el0): the smallest
+ * instruction and data lines of L1 and L2, the largest line written back.
+ * ISA_CTR_VALUE for the defaults. core_new gives it to the guest. */
+uint64_t config_ctr_el0(const struct machine_config *c);
+
 /* The known keys, "section.key", for completion and docs; NULL past the end. */
 const char *config_key_name(size_t i);
 const char *config_key_help(size_t i);

@@ -758,6 +758,26 @@ static void test_build_refusal_names_where_the_key_was_set(void **state)
 	expect_msg(&err, "l1d.size=3 is not a multiple of the line (64)");
 }
 
+/* CTR_EL0 follows the machine's lines, and the default machine's is the
+ * value guests always read (the difftests against qemu rely on it). */
+static void test_ctr_el0_follows_the_lines(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	config_defaults(&c);
+	assert_int_equal(config_ctr_el0(&c), 0x8444c004);
+	set_ok(&c, "l1i.line=32");
+	set_ok(&c, "l1d.line=128");
+	set_ok(&c, "l2.line=128");
+	/* IminLine log2(8 words), DminLine and CWG log2(32 words), ERG kept */
+	assert_int_equal(config_ctr_el0(&c), 0x8545c003);
+	set_ok(&c, "l2.line=32");    /* the unified L2's smaller line bounds both */
+	assert_int_equal(config_ctr_el0(&c), 0x8543c003);
+	set_ok(&c, "l2.line=4096");  /* CWG stops at the architecture's 2 KB */
+	set_ok(&c, "l2.size=4M");
+	assert_int_equal(config_ctr_el0(&c), 0x8945c003);
+}
+
 static void test_validate_accepts_odd_but_working_machines(void **state)
 {
 	(void)state;
@@ -806,6 +826,7 @@ int main(void)
 		cmocka_unit_test(test_deadlock_limit_follows_the_machine),
 		cmocka_unit_test(test_validate_accepts_odd_but_working_machines),
 		cmocka_unit_test(test_build_refusal_names_where_the_key_was_set),
+		cmocka_unit_test(test_ctr_el0_follows_the_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
