@@ -83,6 +83,12 @@ expect 2 "--fastforward needs the timing model" -- run --functional --fastforwar
 # a functional run reads no machine, but a mistyped key is still an error
 expect 2 "unknown key 'core.bogus'" -- run --functional -o core.bogus=2 "$good"
 expect 2 "a NUL byte"             -- run --config /dev/zero "$good"
+# a check of the whole machine says where its key was set: the file's line, or the -o
+printf '[l1d]\nassoc = 4\n\nsize = 3\n' >"$tmp/machine.ini"
+expect 2 "^ivx: $tmp/machine.ini:4: l1d.size=3 is not a multiple of the line (64)\$" -- run --config "$tmp/machine.ini" "$good"
+expect 2 "^ivx: -o l1d.size=3: l1d.size=3 is not a multiple" -- cpistack -o l1d.line=64 -o l1d.size=3 "$good"
+expect 2 "^ivx: $tmp/machine.ini:2: l1d.assoc=4 exceeds its 2 lines" -- run --config "$tmp/machine.ini" -o l1d.size=128 "$good"
+expect 2 "^ivx: -o l1d.size=128: l1d.assoc=4 exceeds its 2 lines" -- run -o l1d.size=128 "$good"
 expect 2 "larger than 256 MB"     -- run --stdin /dev/zero "$good"
 expect 2 "no command 'nosuch'"    -- help nosuch
 

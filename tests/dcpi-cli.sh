@@ -63,6 +63,33 @@ if command -v python3 >/dev/null 2>&1; then
     check "dcpistats JSON" "python3 -c \"import json,sys; d=json.load(open('$tmp/s.json')); assert len(d['sets'])==3 and d['procedures'][0]['n']>=1\""
 fi
 
+# bytes after a valid profile's end: one line naming the file and how many,
+# exit 2; appended after the checksum, or after the last record inside a
+# body whose length and checksum were made to cover them
+trailing() { # NAME WHAT PATTERN: dcpiprof on db NAME, whose cycles file got WHAT
+    "$IVX" dcpiprof --db "$tmp/$1" --epoch 1 >/dev/null 2>"$tmp/err"; rc=$?
+    check "$2: exit 2 (got $rc)" "[ $rc = 2 ]"
+    check "$2: one line naming the file" "[ \$(wc -l <$tmp/err) = 1 ] && grep -q \"$(basename "$(ls "$tmp/$1"/epoch-0001/*.cycles.samples)")\" $tmp/err && grep -q \"$3\" $tmp/err"
+}
+cp -r "$tmp/a" "$tmp/tail1"
+printf 'xyz' >>"$(ls "$tmp"/tail1/epoch-0001/*.cycles.samples)"
+trailing tail1 "3 bytes appended" "corrupt (3 bytes after the checksum)"
+if command -v python3 >/dev/null 2>&1; then
+    cp -r "$tmp/a" "$tmp/tail2"
+    python3 - "$(ls "$tmp"/tail2/epoch-0001/*.cycles.samples)" <<'PY'
+import struct, sys, zlib
+path = sys.argv[1]
+b = bytearray(open(path, 'rb').read())
+body = b[:-4]
+assert zlib.crc32(body) == struct.unpack('<I', b[-4:])[0], 'the checksum is not CRC-32 over the body'
+payload = struct.unpack_from('<Q', body, 80)[0]
+struct.pack_into('<Q', body, 80, payload + 3)
+body += b'\x01\x01\x01'          # a 4th record's first varints, never finished
+open(path, 'wb').write(body + struct.pack('<I', zlib.crc32(body)))
+PY
+    trailing tail2 "3 bytes after the last record" "corrupt records (3 trailing bytes after the [0-9]* records)"
+fi
+
 # a corrupt profile: named in one line, exit 2, the others still shown
 f=$(ls $tmp/b/epoch-0001/*.imiss.samples)
 printf 'garbage' | dd of="$f" bs=1 seek=40 conv=notrunc 2>/dev/null

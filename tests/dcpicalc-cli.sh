@@ -199,14 +199,24 @@ check "--truth on an out-of-order profile: no culprit truth, said why" "'$IVX' d
 
 # Two programs in one epoch, each with its own period: each procedure's
 # mean sampling period is its own program's (its period events over its
-# own samples), a name both programs have is ambiguous (-i chooses), and
-# --all says which image each row is from.
+# own samples), its share of samples is of its own program's (the other
+# program's samples say nothing about it), a name both programs have is
+# ambiguous (-i chooses), and --all says which image each row is from.
 check "profile muldiv at period 512" "prof two --period 512 --max-cycles 1000000 data/bin/workloads/muldiv"
 check "dcpicalc on it alone" "'$IVX' dcpicalc --db $tmp/two --truth --json $tmp/two1.json main >$tmp/two1.out"
 check "add branchy at period 2048" "'$IVX' profile --quiet $cfg --db $tmp/two --period 2048 --max-cycles 1000000 data/bin/workloads/branchy >/dev/null 2>&1"
 err "main in both programs: ambiguous" --db "$tmp/two" main
 check "... the line names both images and -i" "grep -q \"'main' has samples in 2 images of .*muldiv.*branchy\\|'main' has samples in 2 images of .*branchy.*muldiv\" $tmp/e && grep -q 'choose one with -i IMAGE' $tmp/e"
 check "-i muldiv: the same period and estimates as alone" "'$IVX' dcpicalc --db $tmp/two -i muldiv --truth --json $tmp/two2.json main >$tmp/two2.out && cmp -s $tmp/two1.json $tmp/two2.json && grep 'one per' $tmp/two1.out >$tmp/p1 && grep 'one per' $tmp/two2.out | cmp -s - $tmp/p1"
+summary_line() { grep '^\*\*\* (' "$1"; }
+share_of_image() { # IMAGE: dcpicalc's share line of -i IMAGE's main is of IMAGE's samples, as dcpiprof -i counts them
+	n=$("$IVX" dcpiprof --db "$tmp/two" -i "$1" | sed -n 's/^Total samples for event type cycles = \([0-9]*\),.*/\1/p')
+	"$IVX" dcpicalc --db "$tmp/two" -i "$1" main >"$tmp/share-$1.out" &&
+		summary_line "$tmp/share-$1.out" | grep -Eq "^\*\*\* \([0-9]+ samples, [0-9.]+% of the $n CYCLES samples of $1\)\$"
+}
+check "-i muldiv: the share is of muldiv's samples, the line as alone" "summary_line $tmp/two1.out >$tmp/s1 && summary_line $tmp/two2.out | cmp -s - $tmp/s1"
+check "-i muldiv: ... of muldiv's samples" "share_of_image muldiv"
+check "-i branchy: ... of branchy's samples" "share_of_image branchy"
 check "-i branchy: one per ~2000 cycles" "'$IVX' dcpicalc --db $tmp/two -i branchy main | grep -Eq 'one per (19[0-9][0-9]|20[0-9][0-9])\.[0-9] cycles'"
 check "--epoch 1 reads the same epoch" "'$IVX' dcpicalc --db $tmp/two --truth --epoch 1 -i $(pwd)/data/bin/workloads/muldiv main | cmp -s - $tmp/two2.out"
 check "--all: an image column, one main per program" "'$IVX' dcpicalc --db $tmp/two --all --json $tmp/two-all.json >$tmp/two-all.out && grep -q ' edge10%  image$' $tmp/two-all.out && grep -q '^main .*/muldiv$' $tmp/two-all.out && grep -q '^main .*/branchy$' $tmp/two-all.out"

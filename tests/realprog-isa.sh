@@ -138,6 +138,25 @@ if "$cc" -O1 -static -march=armv8.3-a -mbranch-protection=standard -o "$abi" tes
             fi
         done
     done
+    # CTR_EL0 describes the machine's caches, in both modes; the default
+    # machine's value is the one the difftests against qemu have always seen
+    ctr_check() {
+        want=$1
+        shift
+        for mode in functional timing; do
+            if [ $mode = functional ]; then m=--functional; else m=; fi
+            got=$("$ivx" run $m "$@" "$abi" -- ctr 2> "$work/ivx_abi_ctr.err")
+            [ "$got" = "$want" ] && pass "abi ctr $mode $*: $got" ||
+                fail "abi ctr $mode $*: '$got' (want '$want') $(tail -n 1 "$work/ivx_abi_ctr.err")"
+        done
+    }
+    ctr_check "ctr_el0 0x8444c004: IminLine 64 DminLine 64 ERG 64 CWG 64 bytes; sysconf L1 D line 64"
+    ctr_check "ctr_el0 0x8545c003: IminLine 32 DminLine 128 ERG 64 CWG 128 bytes; sysconf L1 D line 128" \
+        -o l1i.line=32 -o l1d.line=128 -o l2.line=128
+    # (the unified L2's smaller line is the smallest data line; the largest line is CWG)
+    printf '[l1d]\nline = 128\n[l2]\nline = 32\n' > "$work/ctr.ini"
+    ctr_check "ctr_el0 0x8543c003: IminLine 32 DminLine 32 ERG 64 CWG 128 bytes; sysconf L1 D line 32" \
+        --config "$work/ctr.ini"
     # read into a buffer whose tail is read-only: Linux's answer (the bytes
     # before the fault, the offset moved by as much), not qemu's EFAULT
     printf 'hello world, and more\n' > "$work/abi_in.txt"

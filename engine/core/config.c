@@ -7,6 +7,9 @@
  * machine_config and its legal range. Parsing, `config_get`, completion and
  * the per-key range checks all read that table; `config_validate` adds the
  * checks that involve several keys (ROB versus width, cache geometry, ...).
+ * `config_build` does the whole sequence of a command line (defaults, file,
+ * `-o`, validation) and notes where each key was last set, so that a check
+ * across keys can name the file and line, or the `-o`, to change.
  *
  * Numbers are decimal or 0x hex with an optional binary suffix K, M or G
  * (also KB, MB, GB, any case): "16K" is 16384, "1M" is 1048576.
@@ -18,12 +21,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <ini.h>
 #include "base/file.h"
+#include "isa/isa.h"
 #include "config.h"
 
 enum key_type {
@@ -130,6 +135,15 @@ static const struct config_key keys[] = {
 };
 
 #define N_KEYS (sizeof keys / sizeof keys[0])
+
+/* Where config_build's inputs last set a key, so that a check across keys
+ * can point at the line to change. */
+struct key_origin {
+	const char *file;        /* the file that set it last, or NULL */
+	int line;                /* its line there */
+	const char *assignment;  /* or the -o assignment that did, or NULL */
+	int order;               /* later settings have larger numbers; 0 = default */
+};
 
 /* Penalties not set explicitly follow the latencies they stand for. */
 static void derive_penalties(struct machine_config *c)
@@ -437,8 +451,10 @@ static int load_handler(void *user, const char *section, const char *name, const
 }
 
 /* Read the INI text of f (to its end) on top of *c; `path` names it in
- * messages. *c changes only on success. */
-static int load_stream(struct machine_config *c, FILE *f, const char *path, struct ivx_err *err)
+ * messages. *c changes only on success; then, if origins is not NULL, the
+ * keys the file set are noted there and *next_order is past its last line. */
+static int load_stream(struct machine_config *c, FILE *f, const char *path, struct key_origin *origins,
+		       int *next_order, struct ivx_err *err)
 {
 	struct load_ctx lc = { .cfg = *c, .f = f };
 	int rc = ini_parse_stream(load_reader, &lc, load_handler, &lc);
@@ -457,17 +473,28 @@ static int load_stream(struct machine_config *c, FILE *f, const char *path, stru
 		return ivx_error(err, IVX_ESYS, "%s: cannot parse (out of memory)", path);
 	derive_penalties(&lc.cfg);
 	*c = lc.cfg;
+	for (size_t i = 0; origins && i < N_KEYS; i++)
+		if (lc.set_at[i])
+			origins[i] = (struct key_origin){ path, lc.set_at[i], NULL, lc.set_at[i] };
+	if (next_order)
+		*next_order = lc.line + 1;
 	return IVX_OK;
 }
 
-int config_load(struct machine_config *c, const char *path, struct ivx_err *err)
+static int load_file(struct machine_config *c, const char *path, struct key_origin *origins,
+		     int *next_order, struct ivx_err *err)
 {
 	FILE *f = ivx_fopen_input(path, err);
 	if (!f)
 		return IVX_EINPUT;
-	int rc = load_stream(c, f, path, err);
+	int rc = load_stream(c, f, path, origins, next_order, err);
 	fclose(f);
 	return rc;
+}
+
+int config_load(struct machine_config *c, const char *path, struct ivx_err *err)
+{
+	return load_file(c, path, NULL, NULL, err);
 }
 
 int config_load_text(struct machine_config *c, const char *text, size_t len, const char *name,
@@ -480,12 +507,14 @@ int config_load_text(struct machine_config *c, const char *text, size_t len, con
 		return ivx_error(err, IVX_ESYS, "%s: cannot read: %s", name, strerror(errno));
 	if (!len)
 		getc(f);   /* consume the placeholder byte */
-	int rc = load_stream(c, f, name, err);
+	int rc = load_stream(c, f, name, NULL, NULL, err);
 	fclose(f);
 	return rc;
 }
 
-int config_set(struct machine_config *c, const char *assignment, struct ivx_err *err)
+/* config_set, telling which key it set in *set. */
+static int set_one(struct machine_config *c, const char *assignment, const struct config_key **set,
+		   struct ivx_err *err)
 {
 	char name[128], msg[400], hint[200];
 	const char *eq = strchr(assignment, '=');
@@ -520,7 +549,14 @@ int config_set(struct machine_config *c, const char *assignment, struct ivx_err 
 		return ivx_error(err, IVX_EUSAGE, "-o %s: %s", assignment, msg);
 	derive_penalties(&tmp);
 	*c = tmp;
+	*set = k;
 	return IVX_OK;
+}
+
+int config_set(struct machine_config *c, const char *assignment, struct ivx_err *err)
+{
+	const struct config_key *k;
+	return set_one(c, assignment, &k, err);
 }
 
 int config_get(const struct machine_config *c, const char *key, char *buf, size_t n,
@@ -572,43 +608,103 @@ static int is_pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-static int check_cache(const char *name, const struct cache_config *cc, struct ivx_err *err)
+/* Where a refusal about the keys in `blame` (full names separated by
+ * blanks, the one the message is about first) should point: that key's
+ * origin if an input set it, else the origin of the other key an input set
+ * last; NULL when none was set (all defaults, or a struct filled by hand). */
+static const struct key_origin *blamed_origin(const struct key_origin *origins, const char *blame)
 {
+	const struct key_origin *best = NULL;
+	for (int first = 1; origins && *blame; first = 0) {
+		char name[64];
+		size_t len = strcspn(blame, " ");
+		snprintf(name, sizeof name, "%.*s", (int)len, blame);
+		blame += len + strspn(blame + len, " ");
+		const struct config_key *k = find_key(name);
+		const struct key_origin *o = k ? &origins[k - keys] : NULL;
+		if (!o || !o->order)
+			continue;
+		if (first)
+			return o;
+		if (!best || o->order > best->order)
+			best = o;
+	}
+	return best;
+}
+
+/* Refuse the machine with the message fmt, about the keys in `blame` (see
+ * blamed_origin), prefixed with where the blamed key was set:
+ * "FILE:LINE: " or "-o KEY=VALUE: ". */
+static int refuse(const struct key_origin *origins, struct ivx_err *err, const char *blame,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int refuse(const struct key_origin *origins, struct ivx_err *err, const char *blame,
+		  const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	const struct key_origin *o = blamed_origin(origins, blame);
+	if (o && o->file)
+		return ivx_error(err, IVX_EUSAGE, "%s:%d: %s", o->file, o->line, msg);
+	if (o && o->assignment)
+		return ivx_error(err, IVX_EUSAGE, "-o %s: %s", o->assignment, msg);
+	return ivx_error(err, IVX_EUSAGE, "%s", msg);
+}
+
+static int check_cache(const char *name, const struct cache_config *cc, const struct key_origin *origins,
+		       struct ivx_err *err)
+{
+	char size[64], line[64], assoc[64];
+	snprintf(size, sizeof size, "%s.size %s.line %s.assoc", name, name, name);
+	snprintf(line, sizeof line, "%s.line", name);
+	snprintf(assoc, sizeof assoc, "%s.assoc %s.size %s.line", name, name, name);
 	if (!cc->size || !cc->line || !cc->assoc)
-		return ivx_error(err, IVX_EUSAGE, "%s: size, line and assoc must be non-zero", name);
+		return refuse(origins, err, size, "%s: size, line and assoc must be non-zero", name);
 	if (!is_pow2(cc->line))
-		return ivx_error(err, IVX_EUSAGE, "%s.line=%u is not a power of two", name, cc->line);
+		return refuse(origins, err, line, "%s.line=%u is not a power of two", name, cc->line);
 	if (cc->size % cc->line)
-		return ivx_error(err, IVX_EUSAGE, "%s.size=%u is not a multiple of the line (%u)",
-				 name, cc->size, cc->line);
+		return refuse(origins, err, size, "%s.size=%u is not a multiple of the line (%u)",
+			      name, cc->size, cc->line);
 	uint32_t lines = cc->size / cc->line;
 	if (cc->assoc > lines)
-		return ivx_error(err, IVX_EUSAGE, "%s.assoc=%u exceeds its %u lines", name, cc->assoc, lines);
+		return refuse(origins, err, assoc, "%s.assoc=%u exceeds its %u lines", name, cc->assoc, lines);
 	if (lines % cc->assoc || !is_pow2(lines / cc->assoc))
-		return ivx_error(err, IVX_EUSAGE,
-				 "%s: %u lines / %u ways does not give a power-of-two number of sets",
-				 name, lines, cc->assoc);
-	if (!cc->latency)
-		return ivx_error(err, IVX_EUSAGE, "%s.latency must be at least 1", name);
+		return refuse(origins, err, assoc,
+			      "%s: %u lines / %u ways does not give a power-of-two number of sets",
+			      name, lines, cc->assoc);
 	return IVX_OK;
 }
 
-static int check_tlb(const char *name, const struct tlb_config *t, struct ivx_err *err)
+static int check_tlb(const char *name, const struct tlb_config *t, const struct key_origin *origins,
+		     struct ivx_err *err)
 {
+	char page[64], assoc[64];
+	snprintf(page, sizeof page, "%s.page", name);
+	snprintf(assoc, sizeof assoc, "%s.assoc %s.entries", name, name);
 	if (!t->entries || !t->assoc)
-		return ivx_error(err, IVX_EUSAGE, "%s: entries and assoc must be non-zero", name);
+		return refuse(origins, err, assoc, "%s: entries and assoc must be non-zero", name);
 	if (!is_pow2(t->page))
-		return ivx_error(err, IVX_EUSAGE, "%s.page=%u is not a power of two", name, t->page);
+		return refuse(origins, err, page, "%s.page=%u is not a power of two", name, t->page);
 	if (t->assoc > t->entries)
-		return ivx_error(err, IVX_EUSAGE, "%s.assoc=%u exceeds its %u entries", name, t->assoc, t->entries);
+		return refuse(origins, err, assoc, "%s.assoc=%u exceeds its %u entries", name, t->assoc,
+			      t->entries);
 	if (t->entries % t->assoc || !is_pow2(t->entries / t->assoc))
-		return ivx_error(err, IVX_EUSAGE,
-				 "%s: %u entries / %u ways does not give a power-of-two number of sets",
-				 name, t->entries, t->assoc);
+		return refuse(origins, err, assoc,
+			      "%s: %u entries / %u ways does not give a power-of-two number of sets",
+			      name, t->entries, t->assoc);
 	return IVX_OK;
 }
 
-int config_validate(const struct machine_config *c, struct ivx_err *err)
+/* The keys config_longest_commit_gap adds up. */
+#define COMMIT_GAP_KEYS "memory.latency l1i.latency l1d.latency l2.latency itlb.miss_latency " \
+	"dtlb.miss_latency core.frontend_depth latency.div latency.mul latency.load latency.fdiv " \
+	"latency.fp latency.fma latency.simd"
+
+/* config_validate, pointing at where the offending key was set when origins
+ * is not NULL. */
+static int validate(const struct machine_config *c, const struct key_origin *origins, struct ivx_err *err)
 {
 	/* Per-key ranges first, so a struct filled by hand is checked too. */
 	for (size_t i = 0; i < N_KEYS; i++) {
@@ -618,42 +714,75 @@ int config_validate(const struct machine_config *c, struct ivx_err *err)
 			   : k->type == KEY_U32 ? *(const uint32_t *)field
 			   : (uint64_t)(int64_t)*(const int *)field;
 		if (v < k->min || v > k->max)
-			return ivx_error(err, IVX_EUSAGE, "%s=%lld out of range %llu..%llu", k->name,
-					 (long long)v, (unsigned long long)k->min, (unsigned long long)k->max);
+			return refuse(origins, err, k->name, "%s=%lld out of range %llu..%llu", k->name,
+				      (long long)v, (unsigned long long)k->min, (unsigned long long)k->max);
 	}
 	if (c->rob_size < c->decode_width)
-		return ivx_error(err, IVX_EUSAGE, "core.rob_size=%u is smaller than core.decode_width=%u",
-				 c->rob_size, c->decode_width);
+		return refuse(origins, err, "core.rob_size core.decode_width",
+			      "core.rob_size=%u is smaller than core.decode_width=%u", c->rob_size, c->decode_width);
 	if (c->rob_size < c->commit_width)
-		return ivx_error(err, IVX_EUSAGE, "core.rob_size=%u is smaller than core.commit_width=%u",
-				 c->rob_size, c->commit_width);
+		return refuse(origins, err, "core.rob_size core.commit_width",
+			      "core.rob_size=%u is smaller than core.commit_width=%u", c->rob_size, c->commit_width);
 	int rc;
-	if ((rc = check_cache("l1i", &c->l1i, err)) || (rc = check_cache("l1d", &c->l1d, err)) ||
-	    (rc = check_cache("l2", &c->l2, err)))
+	if ((rc = check_cache("l1i", &c->l1i, origins, err)) || (rc = check_cache("l1d", &c->l1d, origins, err)) ||
+	    (rc = check_cache("l2", &c->l2, origins, err)))
 		return rc;
-	if ((rc = check_tlb("itlb", &c->itlb, err)) || (rc = check_tlb("dtlb", &c->dtlb, err)))
+	if ((rc = check_tlb("itlb", &c->itlb, origins, err)) || (rc = check_tlb("dtlb", &c->dtlb, origins, err)))
 		return rc;
 	static const char *const tables[] = { "bpred.bimodal_entries", "bpred.gshare_entries",
 					      "bpred.chooser_entries" };
 	uint32_t sizes[] = { c->bimodal_entries, c->gshare_entries, c->chooser_entries };
 	for (int i = 0; i < 3; i++)
 		if (!is_pow2(sizes[i]))
-			return ivx_error(err, IVX_EUSAGE, "%s=%u is not a power of two", tables[i], sizes[i]);
+			return refuse(origins, err, tables[i], "%s=%u is not a power of two", tables[i], sizes[i]);
 	if (c->btb_assoc > c->btb_entries || c->btb_entries % c->btb_assoc ||
 	    !is_pow2(c->btb_entries / c->btb_assoc))
-		return ivx_error(err, IVX_EUSAGE,
-				 "bpred: %u BTB entries / %u ways does not give a power-of-two number of sets",
-				 c->btb_entries, c->btb_assoc);
+		return refuse(origins, err, "bpred.btb_assoc bpred.btb_entries",
+			      "bpred: %u BTB entries / %u ways does not give a power-of-two number of sets",
+			      c->btb_entries, c->btb_assoc);
 	uint64_t worst = config_longest_commit_gap(c);
 	if (c->deadlock_cycles <= worst)
-		return ivx_error(err, IVX_EUSAGE,
-				 "sim.deadlock_cycles=%llu is not above the longest a healthy core can go without "
-				 "committing (%llu cycles with this machine: a fetch and a data access each missing "
-				 "to memory, with TLB walks, MSHR waits, the frontend and a busy long-latency unit); "
-				 "raise it with sim.deadlock_cycles=%llu or more",
-				 (unsigned long long)c->deadlock_cycles, (unsigned long long)worst,
-				 (unsigned long long)worst + 1);
+		return refuse(origins, err, "sim.deadlock_cycles " COMMIT_GAP_KEYS,
+			      "sim.deadlock_cycles=%llu is not above the longest a healthy core can go without "
+			      "committing (%llu cycles with this machine: a fetch and a data access each missing "
+			      "to memory, with TLB walks, MSHR waits, the frontend and a busy long-latency unit); "
+			      "raise it with sim.deadlock_cycles=%llu or more",
+			      (unsigned long long)c->deadlock_cycles, (unsigned long long)worst,
+			      (unsigned long long)worst + 1);
 	return IVX_OK;
+}
+
+int config_validate(const struct machine_config *c, struct ivx_err *err)
+{
+	return validate(c, NULL, err);
+}
+
+int config_build(struct machine_config *c, const char *path, const char *const *overrides, int n_overrides,
+		 struct ivx_err *err)
+{
+	struct key_origin origins[N_KEYS] = { { 0 } };
+	int order = 1, rc;
+	config_defaults(c);
+	if (path && (rc = load_file(c, path, origins, &order, err)) < 0)
+		return rc;
+	for (int i = 0; i < n_overrides; i++) {
+		const struct config_key *k;
+		if ((rc = set_one(c, overrides[i], &k, err)) < 0)
+			return rc;
+		origins[k - keys] = (struct key_origin){ NULL, 0, overrides[i], order++ };
+	}
+	return validate(c, origins, err);
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+uint64_t config_ctr_el0(const struct machine_config *c)
+{
+	/* (the L2 is unified: it holds instructions and data both, and a
+	 * maintenance loop stepping by the smallest line misses no line) */
+	return isa_ctr_el0(min_u32(c->l1i.line, c->l2.line), min_u32(c->l1d.line, c->l2.line),
+			   max_u32(c->l1d.line, c->l2.line));
 }
 
 /* Pipeline stages an instruction passes after the frontend: dispatch,

@@ -88,9 +88,21 @@ int config_set(struct machine_config *c, const char *assignment, struct ivx_err 
 /* Reject configurations that cannot work (ROB smaller than the width, a
  * zero-sized or non-power-of-two cache, ...), with the reason. */
 int config_validate(const struct machine_config *c, struct ivx_err *err);
+/* The machine of a command line: the defaults, then the file `path` (NULL
+ * for none), then each "section.key=value" of overrides in order, then
+ * config_validate. A refusal of config_validate then says where the key it
+ * is about was last set: "FILE:LINE: l1d.size=3 is not a multiple of ..."
+ * or "-o l1d.size=3: l1d.size=3 is not ..." (no prefix for a default). */
+int config_build(struct machine_config *c, const char *path, const char *const *overrides, int n_overrides,
+		 struct ivx_err *err);
 /* The longest a healthy core of machine c can go without committing:
  * config_validate refuses a sim.deadlock_cycles not above it. */
 uint64_t config_longest_commit_gap(const struct machine_config *c);
+
+/* CTR_EL0 of machine c, as its guest reads it (isa_ctr_el0): the smallest
+ * instruction and data lines of L1 and L2, the largest line written back.
+ * ISA_CTR_VALUE for the defaults. core_new gives it to the guest. */
+uint64_t config_ctr_el0(const struct machine_config *c);
 
 /* The known keys, "section.key", for completion and docs; NULL past the end. */
 const char *config_key_name(size_t i);

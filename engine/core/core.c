@@ -125,6 +125,7 @@ struct core *core_new(const struct machine_config *cfg, struct guest *g, struct 
 		return NULL;
 	}
 	reset_state(c);
+	guest_cpu(g)->ctr_el0 = config_ctr_el0(cfg);
 	/* the guest's clock ran at 1 ns per instruction so far: go on from there */
 	c->s.time_base = guest_insns(g);
 	return c;

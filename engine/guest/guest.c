@@ -156,6 +156,7 @@ struct guest *guest_new(const struct program *prog, const struct guest_options *
 	g->prog = prog;
 	g->cpu.mem = g->mem;
 	g->cpu.pc = program_entry(prog);
+	g->cpu.ctr_el0 = ISA_CTR_VALUE;   /* until a machine sets its own (config_ctr_el0) */
 	g->rng = opt->seed ^ 0x1f0e8c2d3b4a5968ull;
 	g->time_from_insns = 1;
 	g->output = opt->output;

@@ -1,7 +1,8 @@
 /*
  * cpu.h — architected state of one AArch64 hart at EL0: the general
  * registers, the 32 SIMD&FP registers V0..V31 with FPCR and FPSR, and the
- * few system registers user space can write.
+ * few system registers user space can write, and CTR_EL0, which describes
+ * the machine's caches and so is set per machine at setup.
  *
  * A plain value type: copying it is a complete checkpoint of the registers,
  * which is how the timing model recovers from wrong-path execution and how
@@ -47,6 +48,7 @@ struct cpu {
 	struct mem *mem;        /* guest memory the handlers access */
 	uint32_t fpcr;          /* AHP, DN, FZ, RMode, FZ16 (the writable bits, FPCR_MASK) */
 	uint32_t fpsr;          /* QC and the cumulative exception flags (FPSR_MASK) */
+	uint64_t ctr_el0;       /* CTR_EL0 as MRS reads it: the machine's cache lines (isa_ctr_el0) */
 	union cpu_vreg v[32];   /* V0..V31 */
 };
 

@@ -128,6 +128,24 @@ void isa_decode(uint32_t word, uint64_t pc, struct uop *u)
 #define HWCAP_ASIMDDP  (1ull << 20)
 #define HWCAP_SHA512   (1ull << 21)
 
+/* log2 of a power of two number of bytes, in 4-byte words */
+static uint64_t log2_words(uint32_t bytes)
+{
+	uint64_t n = 0;
+	while ((4u << n) < bytes)
+		n++;
+	return n;
+}
+
+uint64_t isa_ctr_el0(uint32_t iline, uint32_t dline, uint32_t wb_line)
+{
+	uint64_t cwg = log2_words(wb_line);
+	if (cwg > 9)
+		cwg = 9;   /* (0b1001, 2 KB: larger values are reserved) */
+	return (ISA_CTR_VALUE & ~((0xfull << 24) | (0xfull << 16) | 0xfull)) | cwg << 24 |
+	       log2_words(dline) << 16 | log2_words(iline);
+}
+
 uint64_t isa_hwcap(void)
 {
 	return HWCAP_FP | HWCAP_ASIMD | HWCAP_AES | HWCAP_PMULL | HWCAP_SHA1 | HWCAP_SHA2 | HWCAP_CRC32 |

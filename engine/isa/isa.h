@@ -21,13 +21,19 @@ uint64_t isa_hwcap2(void);
 /* DCZID_EL0: DC ZVA allowed, blocks of 2^4 words = 64 bytes. */
 #define ISA_DCZ_BLOCK   64
 #define ISA_DCZID_VALUE 4
-/* CTR_EL0 as Linux lets EL0 read it: 64-byte minimum D and I cache lines
- * (DminLine = IminLine = log2(16 words)), CWG and ERG 64 bytes, PIPT
- * instruction cache, IDC = DIC = 0 (so libgcc's __clear_cache cleans and
- * invalidates: DC CVAU and IC IVAU, both no-ops here). The ISA layer does
- * not know the timing model's configured caches; 64 bytes is what
- * Cortex-A72 reports (0x8444c004). */
+/* CTR_EL0 as Linux lets EL0 read it, for 64-byte lines everywhere (the
+ * default machine, and what Cortex-A72 reports): DminLine = IminLine =
+ * log2(16 words), CWG and ERG 64 bytes, PIPT instruction cache, IDC = DIC
+ * = 0 (so libgcc's __clear_cache cleans and invalidates: DC CVAU and IC
+ * IVAU, both no-ops here). A guest starts with it; the machine's own
+ * comes from isa_ctr_el0. */
 #define ISA_CTR_VALUE   0x8444c004ull
+/* CTR_EL0 for caches whose smallest instruction and data lines are iline
+ * and dline bytes and whose largest line written back is wb_line (CWG, at
+ * most the architecture's 2 KB); the rest as in ISA_CTR_VALUE (ERG
+ * describes the exclusive monitor, not a cache: 64 bytes). Powers of two
+ * from 16 bytes. */
+uint64_t isa_ctr_el0(uint32_t iline, uint32_t dline, uint32_t wb_line);
 /* CNTFRQ_EL0: the virtual counter ticks once per simulated nanosecond, so
  * CNTVCT_EL0 agrees with clock_gettime (one instruction = 1 ns when running
  * functionally, the core's cycles converted to ns when timing). */

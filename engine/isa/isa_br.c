@@ -13,7 +13,7 @@
  * System: every hint (NOP, YIELD, WFE, WFI, SEV, BTI, PACIASP, AUTIASP, ...)
  * is a no-op, as are the barriers DMB, DSB, ISB, SB; CLREX clears the
  * exclusive monitor. MRS/MSR reach NZCV, TPIDR_EL0, FPCR and FPSR; MRS also
- * reads DCZID_EL0 (64-byte DC ZVA blocks), CTR_EL0 (ISA_CTR_VALUE),
+ * reads DCZID_EL0 (64-byte DC ZVA blocks), CTR_EL0 (cpu.ctr_el0),
  * TPIDRRO_EL0 (0), CNTFRQ_EL0 (ISA_CNTFRQ_HZ) and CNTVCT_EL0, whose value
  * the run loop supplies (ISA_ENV) from the simulated clock (CNTVCTSS_EL0
  * is FEAT_ECV, not advertised: unsupported, as qemu's SIGILL). Of the SYS space, DC ZVA zeroes its block and the
@@ -159,6 +159,14 @@ static int h_mrs_fpsr(struct cpu *c, const struct uop *u)
 static int h_msr_fpsr(struct cpu *c, const struct uop *u)
 {
 	c->fpsr = (uint32_t)c->x[u->rd] & FPSR_MASK;
+	return ISA_NEXT;
+}
+
+/* CTR_EL0: the machine's, set at setup (the decoded uop is shared by every
+ * machine that runs the program). */
+static int h_mrs_ctr(struct cpu *c, const struct uop *u)
+{
+	c->x[u->rd] = c->ctr_el0;
 	return ISA_NEXT;
 }
 
@@ -360,8 +368,7 @@ void isa_dec_sysreg(uint32_t w, struct uop *u)
 		isa_set(u, h_mrs_const, UOP_SYSTEM);
 		u->imm = ISA_CNTFRQ_HZ;
 	} else if (read && reg == SYSREG_CTR_EL0) {
-		isa_set(u, h_mrs_const, UOP_SYSTEM);
-		u->imm = ISA_CTR_VALUE;
+		isa_set(u, h_mrs_ctr, UOP_SYSTEM);
 	} else if (read && reg == SYSREG_TPIDRRO) {
 		isa_set(u, h_mrs_const, UOP_SYSTEM);   /* Linux: 0 until a thread sets it */
 		u->imm = 0;

@@ -302,8 +302,10 @@ static void print_proc(FILE *o, const struct dcpicalc_proc *pr, const struct dcc
 
 /* ---- Figure 4 -------------------------------------------------------------- */
 
+/* (image_samples: the CYCLES samples of pr's image, which the last line's
+ * share is of) */
 static void print_summary(FILE *o, const struct dcpicalc_proc *pr, const struct dcc *a, const struct accuracy *acc,
-			  uint64_t all_samples, int truth, int inorder)
+			  uint64_t image_samples, int truth, int inorder)
 {
 	const struct dcc_summary *s = dcc_summary(a);
 	double T = s->samples > 0 ? s->samples : 1;
@@ -355,7 +357,12 @@ static void print_summary(FILE *o, const struct dcpicalc_proc *pr, const struct 
 		fprintf(o, "*** %-32s %6.1f%%\n", "No frequency estimate", pct(s->unknown, T));
 	fprintf(o, "*** %-32s %6.1f%%\n", "Total tallied",
 		pct(st + s->dynamic + s->gain + s->execution + s->unknown + s->noise, T));
-	fprintf(o, "*** (%.0f samples, %.1f%% of all samples)\n", s->samples, pct(s->samples, (double)all_samples));
+	/* Of the image's samples, as dcpiprof -i shows shares: the other
+	 * programs of an epoch say nothing about this one (and may have been
+	 * sampled at another period). */
+	const char *slash = strrchr(pr->image, '/');
+	fprintf(o, "*** (%.0f samples, %.1f%% of the %llu CYCLES samples of %s)\n", s->samples,
+		pct(s->samples, (double)image_samples), (unsigned long long)image_samples, slash ? slash + 1 : pr->image);
 	if (truth && acc) {
 		fprintf(o, "***\n*** truth: frequency within 5%% for %.1f%% of the samples (10%%: %.1f%%, 15%%: %.1f%%)\n",
 			pct(acc->w5, acc->samples), pct(acc->w10, acc->samples), pct(acc->w15, acc->samples));
@@ -638,7 +645,7 @@ static int run_one(struct calc_flags *f, struct dcpicalc_db *d)
 	if (f->truth && !pr.t_retired)
 		printf("dcpicalc: note: the profile has no truth (profiled with --no-truth)\n");
 	print_proc(stdout, &pr, a, pr.period[0], truth);
-	print_summary(stdout, &pr, a, &acc, d->event_total[0], truth, d->mc.inorder);
+	print_summary(stdout, &pr, a, &acc, dcpicalc_image_samples(d, pr.image, DCPI_CYCLES), truth, d->mc.inorder);
 	if (f->json_path) {
 		struct outfile *of = outfile_open_cli(f->json_path);
 		if (!of) {

@@ -129,11 +129,16 @@ static int timing_sliced(struct core *c, const struct run_options *o, struct pro
 	return rc;
 }
 
-static int run_functional(const struct program *prog, const struct run_options *o, const struct run_flags *f)
+/* (mc: the machine, of which a functional run uses only what the guest
+ * can read, CTR_EL0's cache lines, so that both modes run the same
+ * instructions) */
+static int run_functional(const struct program *prog, const struct run_options *o, const struct run_flags *f,
+			  const struct machine_config *mc)
 {
 	struct guest *g = run_options_make_guest(prog, o);
 	if (!g)
 		return EXIT_INPUT;
+	guest_cpu(g)->ctr_el0 = config_ctr_el0(mc);
 	struct ivx_err err = { 0 };
 	fflush(stdout);
 	struct progress pr;
@@ -290,10 +295,12 @@ static int cmd_run_main(int argc, char **argv)
 		run_options_free(&o);
 		return EXIT_USAGE;
 	}
-	/* (a functional run has no machine, but a mistyped key or a file that
-	 * is not there is still a mistake to hear about) */
-	struct machine_config unused;
-	if (f.functional && (o.config_path || o.n_overrides) && run_options_config(&o, &unused) < 0) {
+	/* (a functional run has no timing, but a mistyped key or a file that
+	 * is not there is still a mistake to hear about, and CTR_EL0 follows
+	 * the machine's cache lines) */
+	struct machine_config mc;
+	config_defaults(&mc);
+	if (f.functional && (o.config_path || o.n_overrides) && run_options_config(&o, &mc) < 0) {
 		run_options_free(&o);
 		return EXIT_USAGE;
 	}
@@ -310,7 +317,7 @@ static int cmd_run_main(int argc, char **argv)
 	struct program *prog = cli_load_program(o.prog_path);
 	int status = EXIT_INPUT;
 	if (prog)
-		status = f.functional ? run_functional(prog, &o, &f) : run_timing(prog, &o, &f);
+		status = f.functional ? run_functional(prog, &o, &f, &mc) : run_timing(prog, &o, &f);
 	program_free(prog);
 	run_options_free(&o);
 	return status;

@@ -61,12 +61,18 @@ int dcpicalc_db_open(struct dcpicalc_db *d, const char *db, int epoch)
 		}
 		d->have_machine = 1;
 	}
-	for (size_t i = 0; i < d->n; i++) {
-		const struct dcpi_profile *p = d->list[i];
-		if (p->kind == DCPI_KIND_SAMPLES && p->event < 5)
-			d->event_total[p->event] += p->total;
-	}
 	return 0;
+}
+
+uint64_t dcpicalc_image_samples(const struct dcpicalc_db *d, const char *image, int event)
+{
+	uint64_t n = 0;
+	for (size_t k = 0; k < d->n; k++) {
+		const struct dcpi_profile *p = d->list[k];
+		if (p->kind == DCPI_KIND_SAMPLES && p->event == event && !strcmp(p->path, image))
+			n += p->total;
+	}
+	return n;
 }
 
 void dcpicalc_db_close(struct dcpicalc_db *d)

@@ -23,7 +23,6 @@ struct dcpicalc_db {
 	size_t n;
 	struct machine_config mc;
 	int have_machine;              /* machine.ini was there */
-	uint64_t event_total[5];       /* samples of each event over all images */
 	int bad_files;                 /* unreadable files (each reported, then skipped) */
 	const char *only;              /* -i: the one image to read (path or file name); NULL: all */
 };
@@ -61,6 +60,9 @@ uint64_t dcpicalc_true_culprit(const struct dcpicalc_proc *pr, size_t i, int rea
  * present, else config defaults). 0, or -1 after an error line. */
 int dcpicalc_db_open(struct dcpicalc_db *d, const char *db, int epoch);
 void dcpicalc_db_close(struct dcpicalc_db *d);
+/* Samples of event `event` (enum dcpi_event) of image `image` (a path as
+ * the database names it) in the epoch: what a procedure's share is of. */
+uint64_t dcpicalc_image_samples(const struct dcpicalc_db *d, const char *image, int event);
 /* Images in the epoch with CYCLES samples, in order (only d->only's, if
  * set); NULL past the end. */
 const char *dcpicalc_db_image(const struct dcpicalc_db *d, size_t i);

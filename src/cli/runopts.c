@@ -260,13 +260,7 @@ struct guest *run_options_make_guest(const struct program *prog, const struct ru
 
 int run_options_config_quiet(const struct run_options *o, struct machine_config *cfg, struct ivx_err *err)
 {
-	config_defaults(cfg);
-	if (o->config_path && config_load(cfg, o->config_path, err) < 0)
-		return -1;
-	for (int i = 0; i < o->n_overrides; i++)
-		if (config_set(cfg, o->overrides[i], err) < 0)
-			return -1;
-	return config_validate(cfg, err) < 0 ? -1 : 0;
+	return config_build(cfg, o->config_path, o->overrides, o->n_overrides, err) < 0 ? -1 : 0;
 }
 
 int run_options_config(const struct run_options *o, struct machine_config *cfg)

@@ -198,13 +198,7 @@ static int build(struct explorer *x, struct ivx_err *err)
 
 static int load_config(struct explorer *x, struct ivx_err *err)
 {
-	config_defaults(&x->cfg);
-	if (x->opts.config_path && config_load(&x->cfg, x->opts.config_path, err) < 0)
-		return -1;
-	for (int i = 0; i < x->opts.n_overrides; i++)
-		if (config_set(&x->cfg, x->opts.overrides[i], err) < 0)
-			return -1;
-	return config_validate(&x->cfg, err);
+	return config_build(&x->cfg, x->opts.config_path, x->opts.overrides, x->opts.n_overrides, err);
 }
 
 static void default_settings(struct xsettings *s)

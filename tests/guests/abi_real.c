@@ -18,6 +18,11 @@
  *               -mbranch-protection=standard, tests/guests/isa_real.c too
  *   excl        a system call between LDXR and STXR clears the exclusive
  *               monitor (the kernel's ERET does): the STXR fails
+ * Checked against the machine ivx was given (qemu's CPU has its own):
+ *   ctr         mrs CTR_EL0: its value, the line sizes it gives (IminLine,
+ *               DminLine, CWG, ERG) and glibc's sysconf of the L1 line,
+ *               which follow --config / -o (0x8444c004, 64 bytes each, on
+ *               the default machine)
  * Checked against Linux's answer (qemu checks the whole buffer first and
  * returns EFAULT having written nothing):
  *   readpart    read, pread and readv of the --stdin file into a buffer
@@ -86,6 +91,17 @@ static int cache_case(void)
 	return 0;
 }
 
+static int ctr_case(void)
+{
+	uint64_t ctr;
+	__asm__ volatile("mrs %0, ctr_el0" : "=r"(ctr));
+	/* fields are log2 of 4-byte words */
+	printf("ctr_el0 0x%llx: IminLine %u DminLine %u ERG %u CWG %u bytes; sysconf L1 D line %ld\n",
+	       (unsigned long long)ctr, 4u << (ctr & 15), 4u << (ctr >> 16 & 15), 4u << (ctr >> 20 & 15),
+	       4u << (ctr >> 24 & 15), sysconf(_SC_LEVEL1_DCACHE_LINESIZE));
+	return 0;
+}
+
 __attribute__((noinline)) static int seven(void) { return 7; }
 
 static int pac_case(void)
@@ -137,6 +153,8 @@ int main(int argc, char **argv)
 		return readpart_case();
 	if (!strcmp(what, "cache"))
 		return cache_case();
+	if (!strcmp(what, "ctr"))
+		return ctr_case();
 	if (!strcmp(what, "tpidrro")) {
 		uint64_t v = 1;
 		__asm__ volatile("mrs %0, tpidrro_el0" : "=r"(v));

@@ -76,6 +76,7 @@ static T_UNUSED void isa_env_reset(struct isa_env *e)
 		e->c.x[i] = isa_test_fill(i);
 	e->c.pc = T_CODE;
 	e->c.mem = m;
+	e->c.ctr_el0 = ISA_CTR_VALUE;   /* as guest_new starts a guest */
 }
 
 static T_UNUSED int isa_env_setup(void **state)

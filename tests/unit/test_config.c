@@ -703,6 +703,81 @@ static void test_deadlock_limit_follows_the_machine(void **state)
 	assert_true(config_longest_commit_gap(&c) >= base_gap - 2ull * c.div_latency + 2000);
 }
 
+/* A check across keys, of a machine built from a file and -o, says where
+ * the offending key was last set: the file's line, or the -o assignment;
+ * a key left at its default passes the blame to the other key of the
+ * check that was set. */
+static void test_build_refusal_names_where_the_key_was_set(void **state)
+{
+	(void)state;
+	char path[64], want[256];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "[core]\nrob_size = 128\n\n[l1d]\nassoc = 4\n\nsize = 3\n");
+	assert_int_equal(config_build(&c, path, NULL, 0, &err), IVX_EUSAGE);
+	snprintf(want, sizeof want, "%s:7: l1d.size=3 is not a multiple of the line (64)", path);
+	expect_msg(&err, want);
+
+	/* -o after the file: the last setting is the one named */
+	const char *size_again[] = { "l1d.size = 5" };
+	assert_int_equal(config_build(&c, path, size_again, 1, &err), IVX_EUSAGE);
+	expect_msg(&err, "-o l1d.size = 5: l1d.size=5 is not a multiple of the line (64)");
+	const char *no_file[] = { "core.decode_width=2", "l1d.size=3" };
+	assert_int_equal(config_build(&c, NULL, no_file, 2, &err), IVX_EUSAGE);
+	expect_msg(&err, "-o l1d.size=3: l1d.size=3 is not a multiple of the line (64)");
+
+	/* l1d.assoc=4 is the file's (line 5), its size of 256 (4 lines) the
+	 * -o's: too many ways is blamed on the ways */
+	const char *small[] = { "l1d.size=256", "l1d.assoc=8" };
+	assert_int_equal(config_build(&c, path, small, 1, &err), IVX_OK);
+	assert_int_equal(config_build(&c, path, small, 2, &err), IVX_EUSAGE);
+	expect_msg(&err, "-o l1d.assoc=8: l1d.assoc=8 exceeds its 4 lines");
+	/* the blamed key at its default: the other key that was set */
+	const char *tiny[] = { "l1d.size=128" };
+	assert_int_equal(config_build(&c, NULL, tiny, 1, &err), IVX_EUSAGE);
+	expect_msg(&err, "-o l1d.size=128: l1d.assoc=4 exceeds its 2 lines");
+	const char *mem[] = { "memory.latency=50000" };
+	assert_int_equal(config_build(&c, NULL, mem, 1, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "-o memory.latency=50000: sim.deadlock_cycles=100000 is not above");
+	unlink(path);
+
+	/* a key error is the file's or the -o's own, as with config_load */
+	temp_ini(path, sizeof path, "[l1d]\nsize = 3\nsize = 3\n");
+	assert_int_equal(config_build(&c, path, NULL, 0, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:3: 'l1d.size' is set twice (first on line 2)", path);
+	expect_msg(&err, want);
+	unlink(path);
+	const char *bad[] = { "l1d.sise=3" };
+	assert_int_equal(config_build(&c, NULL, bad, 1, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "-o l1d.sise=3: unknown key");
+
+	/* a struct checked without config_build has nowhere to point */
+	config_defaults(&c);
+	c.l1d.size = 3;
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg(&err, "l1d.size=3 is not a multiple of the line (64)");
+}
+
+/* CTR_EL0 follows the machine's lines, and the default machine's is the
+ * value guests always read (the difftests against qemu rely on it). */
+static void test_ctr_el0_follows_the_lines(void **state)
+{
+	(void)state;
+	struct machine_config c;
+	config_defaults(&c);
+	assert_int_equal(config_ctr_el0(&c), 0x8444c004);
+	set_ok(&c, "l1i.line=32");
+	set_ok(&c, "l1d.line=128");
+	set_ok(&c, "l2.line=128");
+	/* IminLine log2(8 words), DminLine and CWG log2(32 words), ERG kept */
+	assert_int_equal(config_ctr_el0(&c), 0x8545c003);
+	set_ok(&c, "l2.line=32");    /* the unified L2's smaller line bounds both */
+	assert_int_equal(config_ctr_el0(&c), 0x8543c003);
+	set_ok(&c, "l2.line=4096");  /* CWG stops at the architecture's 2 KB */
+	set_ok(&c, "l2.size=4M");
+	assert_int_equal(config_ctr_el0(&c), 0x8945c003);
+}
+
 static void test_validate_accepts_odd_but_working_machines(void **state)
 {
 	(void)state;
@@ -750,6 +825,8 @@ int main(void)
 		cmocka_unit_test(test_validate_rejects_bad_tables),
 		cmocka_unit_test(test_deadlock_limit_follows_the_machine),
 		cmocka_unit_test(test_validate_accepts_odd_but_working_machines),
+		cmocka_unit_test(test_build_refusal_names_where_the_key_was_set),
+		cmocka_unit_test(test_ctr_el0_follows_the_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,11 +119,19 @@ static void test_system_registers(void **state)
 	assert_int_equal(isa_run(e, 0xd53be000), ISA_NEXT);     /* mrs x0, cntfrq_el0 */
 	assert_int_equal(e->c.x[0], ISA_CNTFRQ_HZ);
 	/* mrs x2, ctr_el0: 64-byte minimum D and I lines (log2 of 16 words),
-	 * as glibc's sysconf and libgcc's __clear_cache read them */
+	 * as glibc's sysconf and libgcc's __clear_cache read them ... */
 	assert_int_equal(isa_run(e, 0xd53b0022), ISA_NEXT);
 	assert_int_equal(e->c.x[2], ISA_CTR_VALUE);
 	assert_int_equal(4u << ((e->c.x[2] >> 16) & 15), 64);
 	assert_int_equal(4u << (e->c.x[2] & 15), 64);
+	assert_int_equal(isa_ctr_el0(64, 64, 64), ISA_CTR_VALUE);
+	/* ... unless the machine has other lines: the cpu's value, from
+	 * isa_ctr_el0 (I 32, D 128, written back 128 bytes) */
+	e->c.ctr_el0 = isa_ctr_el0(32, 128, 128);
+	assert_int_equal(isa_run(e, 0xd53b0022), ISA_NEXT);
+	assert_int_equal(e->c.x[2], 0x8545c003);
+	assert_int_equal(4u << ((e->c.x[2] >> 16) & 15), 128);
+	assert_int_equal(4u << (e->c.x[2] & 15), 32);
 	e->c.x[3] = 5;
 	assert_int_equal(isa_run(e, 0xd53bd063), ISA_NEXT);     /* mrs x3, tpidrro_el0: 0, as Linux */
 	assert_int_equal(e->c.x[3], 0);
