@@ -375,7 +375,7 @@ static void test_key_set_twice(void **state)
 	assert_int_equal(c.lsq_size, 32);
 	unlink(path);
 	assert_int_equal(config_load(&c, "/tmp", &err), IVX_EINPUT);
-	expect_msg_has(&err, "/tmp: read error: Is a directory");
+	expect_msg_has(&err, "/tmp: cannot open: Is a directory");
 }
 
 static void test_key_outside_section(void **state)
