@@ -83,6 +83,8 @@ check dcpi-end dcpi profile --db "$TMP/db" --new-epoch --period 2000 --table-buc
 check dcpi-end-limit dcpi profile --db "$TMP/db" --new-epoch --period 2000 --table-buckets 1 --buffer-entries 8
 check coproc-end coproc coproc --program value
 check coproc-end-limit coproc coproc --program value
+check coproc-end-seed coproc coproc --program value
+check dcpi-end-seed dcpi profile --db "$TMP/db" --new-epoch --period 2048
 if [ $fail -gt 0 ]; then
 	echo "ui-end-parity: $fail of $n failed"
 	exit 1

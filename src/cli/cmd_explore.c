@@ -140,6 +140,7 @@ static int start_sampling(struct explorer *x, const struct explore_flags *f)
 		return -1;
 	}
 	*xdcpi_settings(xd) = f->sampling;
+	xdcpi_settings(xd)->seed = x->opts.seed;   /* (--seed is a run option: ivx profile's too) */
 	xdcpi_enable(xd, 1);
 	if (explorer_restart(x) < 0) {
 		cli_error("%s", x->err);

@@ -589,6 +589,17 @@ int explorer_reverse_stepi(struct explorer *x, uint64_t insns)
 	return 0;
 }
 
+/* h is the hit the run is stopped at (met again while replaying). */
+static int is_current_stop(const struct explorer *x, const struct xbreak_hit *h)
+{
+	const struct xstop *st = &x->stop;
+	if (st->reason != STOP_BREAK || !st->has_event || !h->has_event || st->bp != h->bp)
+		return 0;
+	const struct xevent *a = &st->event, *b = &h->ev;
+	return a->kind == b->kind && a->id == b->id && a->start == b->start && a->insn_seq == b->insn_seq &&
+	       a->pc == b->pc && a->ended == b->ended;
+}
+
 int explorer_reverse_continue(struct explorer *x)
 {
 	struct ivx_err err = { 0 };
@@ -596,12 +607,12 @@ int explorer_reverse_continue(struct explorer *x)
 	uint64_t now = explorer_cycle(x), end = now;
 	if (now == 0)
 		return no_history(x);
-	/* Hits before this position count. A stop on an event that happened
-	 * before the stop's cycle (a sample inside a run of idle cycles, met
-	 * where the run was handed over) is not itself the previous hit. */
-	uint64_t before = now;
-	if (x->stop.has_event && x->stop.event.start + 1 < now)
-		before = x->stop.event.start + 1;
+	/* Hits before this position count, but not the hit we stopped at:
+	 * one on an event of an earlier cycle (a sample inside a run of idle
+	 * cycles, met where the run was handed over) is found again before
+	 * the stop's cycle. (Not a window from the event's start: a `catch X
+	 * end` stop's event began many cycles back, and the hits since then
+	 * are earlier hits.) */
 	while (end > 0) {
 		int found;
 		uint64_t start = xsnaps_before(x->snaps, end, &found);
@@ -625,7 +636,7 @@ int explorer_reverse_continue(struct explorer *x)
 		while (core_cycles(c) < end && rc == 0) {
 			rc = core_run(c, core_cycles(c) + 1, 0, &err);
 			xbreaks_check_position(x->breaks, c);
-			if (xbreaks_take_hit(x->breaks, &h) && core_cycles(c) < before) {
+			if (xbreaks_take_hit(x->breaks, &h) && core_cycles(c) < now && !is_current_stop(x, &h)) {
 				last = h;
 				last_pos = core_cycles(c);
 				have = 1;

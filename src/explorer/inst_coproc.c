@@ -33,6 +33,7 @@ static void *xc_create(struct explorer *x)
 	if (xc) {
 		xc->x = x;
 		coproc_config_defaults(&xc->cfg);
+		xc->cfg.seed = x->opts.seed;   /* (as ivx coproc: --seed, unless `coproc set seed=`) */
 	}
 	return xc;
 }

@@ -39,6 +39,7 @@ static void *xdcpi_create(struct explorer *x)
 		return NULL;
 	xd->x = x;
 	dcpi_config_defaults(&xd->cfg);
+	xd->cfg.seed = x->opts.seed;   /* (as ivx profile: --seed, unless `sampling on --seed`) */
 	return xd;
 }
 

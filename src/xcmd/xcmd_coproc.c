@@ -19,9 +19,10 @@
 
 static int restart(struct explorer *x, const char *what)
 {
+	int pending = x->cfg_pending;   /* (a `set` waiting for the next restart gets it now) */
 	if (explorer_restart(x) < 0)
 		return -1;
-	explorer_printf(x, "%s; restarted at cycle 0.\n", what);
+	explorer_printf(x, "%s; restarted at cycle 0%s.\n", what, pending ? " with the new configuration" : "");
 	return 0;
 }
 
@@ -69,8 +70,13 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 		return restart(x, msg);
 	}
 	if (!strcmp(argv[1], "set") && argc == 3) {
+		struct coproc_config before = *xcoproc_config(xc);
 		if (xcoproc_configure(xc, argv[2], &err) < 0)
 			return explorer_error(x, "%s (the co-processor is as it was)", err.msg);
+		if (!memcmp(&before, xcoproc_config(xc), sizeof before)) {   /* (nothing changed: keep the run) */
+			explorer_printf(x, "Co-processor %s already.\n", argv[2]);
+			return 0;
+		}
 		if (!xcoproc_has_program(xc)) {   /* (no co-processor runs: keep the run, as sampling does) */
 			explorer_printf(x, "Co-processor %s (for the next `coproc load`).\n", argv[2]);
 			return 0;

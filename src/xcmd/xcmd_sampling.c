@@ -78,12 +78,14 @@ static int sampling_exec(struct explorer *x, int argc, char **argv, const char *
 		explorer_printf(x, "Sampling is on already: %s\n", desc);
 		return 0;
 	}
+	int pending = x->cfg_pending;   /* (a `set` waiting for the next restart gets it now) */
 	if (explorer_restart(x) < 0)
 		return -1;
+	const char *with = pending ? " with the new configuration" : "";
 	if (on)
-		explorer_printf(x, "sampling on: %s; restarted at cycle 0.\n", desc);
+		explorer_printf(x, "sampling on: %s; restarted at cycle 0%s.\n", desc, with);
 	else
-		explorer_printf(x, "Sampling off; restarted at cycle 0.\n");
+		explorer_printf(x, "Sampling off; restarted at cycle 0%s.\n", with);
 	return 0;
 }
 
@@ -108,9 +110,10 @@ static const struct xcmd xcmd_sampling = {
 	.summary = "show or set the DCPI sampler (a change restarts the run)",
 	.help = "Options as for `ivx profile`: --events, --period, --skid, --counters,\n"
 		"--mux-cycles, --charge, --no-truth, --cost, --table-buckets, --buffer-entries.\n"
-		"--seed N seeds the counters' period generators (default 1). `sampling` alone\n"
-		"lists them with their values. A change the run would see restarts it at cycle 0,\n"
-		"as coproc and strat do: the sampler watches a run from its first cycle.\n"
+		"--seed N seeds the counters' period generators (default: ivx's --seed, as for\n"
+		"`ivx profile`). `sampling` alone lists them with their values. A change the\n"
+		"run would see restarts it at cycle 0, as coproc and strat do: the sampler\n"
+		"watches a run from its first cycle.\n"
 		"Then `catch sample`, `info samples`, `show sampler`.",
 	.words = "on off " SAMPLING_OPTIONS,
 	.then = sampling_then,

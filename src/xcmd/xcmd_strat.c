@@ -43,13 +43,15 @@ static int strat_exec(struct explorer *x, int argc, char **argv, const char *arg
 	}
 	if (xstrat_configure(x, off ? NULL : argv[1], profile, charge) < 0)
 		return -1;
+	int pending = x->cfg_pending;   /* (a `set` waiting for the next restart gets it now) */
 	if (explorer_restart(x) < 0)
 		return -1;
+	const char *with = pending ? " with the new configuration" : "";
 	if (off)
-		explorer_printf(x, "No compressor. Restarted at cycle 0.\n");
+		explorer_printf(x, "No compressor. Restarted at cycle 0%s.\n", with);
 	else
-		explorer_printf(x, "Compressor %s on the %s profile%s. Restarted at cycle 0.\n", xstrat_spec_text(xs),
-				xstrat_profile_text(xs), charge ? ", handler charged to the core" : "");
+		explorer_printf(x, "Compressor %s on the %s profile%s. Restarted at cycle 0%s.\n", xstrat_spec_text(xs),
+				xstrat_profile_text(xs), charge ? ", handler charged to the core" : "", with);
 	return 0;
 }
 
