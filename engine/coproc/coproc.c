@@ -27,7 +27,8 @@
  *   (adds; awidth defaults to cwidth, wider for weighted counts); array
  *   indices wrap.
  *   The record field `weight` is 2^k for an instruction tagged while the
- *   random tagger tagged 1 in 2^k: the tag keeps k from decode on.
+ *   random tagger tagged 1 in 2^k (its rate, and its pc's thinning,
+ *   `.param spread`): the tag keeps k from decode on.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -422,10 +423,12 @@ static void on_insn(void *ctx, const struct insn_event *e)
 			fate(cp, e, (h & m) != r->pc_match ? COPROC_FATE_PARTITION : COPROC_FATE_IGNORED);
 			return;
 		}
-		if (r->tag_shift) {
-			/* the random tagger: 1 in 2^tag_shift */
+		/* the random tagger: 1 in 2^tag_shift, and 2^thin[h] times
+		 * more rarely for a load the handler thins (`.param spread`) */
+		int shift = r->tag_shift + cp->thin[h];
+		if (shift) {
 			r->tag_rng = xorshift32(r->tag_rng);
-			if (r->tag_rng >> (32 - r->tag_shift)) {
+			if (r->tag_rng >> (32 - shift)) {
 				r->st.untagged++;
 				fate(cp, e, COPROC_FATE_UNTAGGED);
 				return;
@@ -433,7 +436,7 @@ static void on_insn(void *ctx, const struct insn_event *e)
 		}
 		/* the rate rides with the tag: the record's weight is the
 		 * rate's inverse when it was tagged, not when it retires */
-		*tag = (e->seq + 1) | (uint64_t)r->tag_shift << (64 - TAG_SHIFT_BITS);
+		*tag = (e->seq + 1) | (uint64_t)shift << (64 - TAG_SHIFT_BITS);
 		r->st.tagged++;
 	} else if (e->stage == INSN_COMMIT && *tag && (*tag << TAG_SHIFT_BITS) == (e->seq + 1) << TAG_SHIFT_BITS) {
 		int shift = (int)(*tag >> (64 - TAG_SHIFT_BITS));
@@ -624,7 +627,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->core = c;
 	coproc_config_for(&cp->cfg, p);
 	cfg = &cp->cfg;
-	size_t sz[7] = {
+	size_t sz[8] = {
 		align8(TAG_RING * sizeof(uint64_t)),
 		align8(cfg->buffer * sizeof(struct coproc_rec)),
 		align8(cfg->cam * sizeof(uint64_t)),
@@ -632,10 +635,11 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 		align8(cfg->data * sizeof(uint64_t)),
 		align8(cfg->ignore),
 		align8(cfg->ucode),
+		align8(cfg->ignore),
 	};
 	size_t prof = cfg->profile * sizeof(struct coproc_pentry);
 	cp->mem_size = prof;
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 8; i++)
 		cp->mem_size += sz[i];
 	cp->mem = ivx_calloc(1, cp->mem_size);
 	if (!cp->mem) {
@@ -651,6 +655,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->data = (uint64_t *)m, m += sz[4];
 	cp->ignore = (uint8_t *)m, m += sz[5];
 	cp->pred = (uint8_t *)m, m += sz[6];
+	cp->thin = (uint8_t *)m, m += sz[7];
 	cp->profile = (struct coproc_pentry *)m;
 	cp->imax = p->iwidth >= 32 ? 0xffffffffu : (1ull << p->iwidth) - 1;
 	cp->cmax = (1ull << p->cwidth) - 1;

@@ -137,6 +137,7 @@ struct coproc_stats {
 	uint64_t backed_off;     /* masked loads a re-sampling left masked (resample_backoff) */
 	uint64_t held;           /* loads held (ignored) until the next time slice */
 	uint64_t spilled;        /* spill-ring entries merged (value_topk.s: replaced slots) */
+	uint64_t thinned;        /* thinning-table entries the handler wrote (`.param spread`) */
 	uint64_t uinsns;         /* microinstructions executed */
 	uint64_t cp_cycles;      /* co-processor busy cycles */
 	uint64_t ubranch_miss;   /* mispredicted microbranches */
@@ -196,6 +197,11 @@ struct coproc_pentry {
 	uint32_t visits;         /* value: time slices its samples came from */
 	uint32_t slice_samples;  /* value: samples in the latest of them */
 	int held;                /* value: ignored until the next time slice */
+	/* `.param spread N` (ours): the load's thinning t (its bucket of the
+	 * thinning table tags 1 in 2^t of what the random tagger tags), and
+	 * the samples harvest number `hv` gave it, thinned by `hv_thin0` */
+	uint32_t thin, hv_thin0;
+	uint64_t hv, hv_samples;
 	int masked;
 	/* the value handler's `resample_backoff` (ours): a load whose re-check agreed
 	 * with the profile sits out `skip` re-samplings (doubling, up to the

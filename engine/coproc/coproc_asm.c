@@ -106,6 +106,7 @@ static const struct param_range { const char *name; int64_t lo, hi; } params[] =
 	{ "slice_ticks", -1, 1000000 },         /* -1: one period a partition while the run is young */
 	{ "slots", 1, COPROC_MAX_CAM },
 	{ "spill_entries", 0, COPROC_MAX_DATA },
+	{ "spread", 0, BIG },
 	{ "stable_agreements", 0, 1000000 },
 	{ "stable_permille", 0, 1000 },
 	{ "stable_sigmas", 0, 1000 },

@@ -21,6 +21,9 @@
  *              at b3 + entry (harvest_ways). With `.param
  *              spill_entries N` also the spill ring at b2 (harvest_spill):
  *              what the slots replaced since the last harvest had seen.
+ *              With `.param spread N` (ours) a load giving more than N
+ *              samples a timer period is thinned at the tagger
+ *              (maybe_thin), so its samples come from all of its run.
  *   edge       slot i = CAM entry i (a branch pc), b0+i taken and b1+i
  *              not-taken counts. Harvest, reset.
  *   callstack  b1+d calls made at depth d (d < param depth); i1 deepest
@@ -289,9 +292,56 @@ static struct coproc_pentry *harvest_ways(struct coproc *cp, int i, int slots, i
 	return e;
 }
 
+/* Spreading (`.param spread N`, ours): a load that gives more than N
+ * samples per `timer` cycles is thinned, so that its records come
+ * from all of its run at a lower rate instead of from the first
+ * stretches after it is unmasked or released. The harvest knows the
+ * cycles since the previous one and what each load gave in them (its
+ * spilled entries, then its slot: `last` is the slot's, the load's
+ * last entry); the load's bucket of the thinning table is raised
+ * until that rate is at most N per period, and lowered by one step
+ * when its slot shows less than a quarter of it. A bucket holds the
+ * latest of its loads' thinning. Costs mask_cycles per bucket
+ * written, as an ignore bit. */
+static uint64_t maybe_thin(struct coproc *cp, struct coproc_pentry *e, uint64_t got, int last)
+{
+	struct coproc_run *r = &cp->r;
+	int64_t most = param(cp, "spread", 0);
+	if (most <= 0 || e->masked)
+		return 0;
+	if (e->hv != r->harvests) {
+		e->hv = r->harvests;
+		e->hv_samples = 0;
+		e->hv_thin0 = e->thin;
+	}
+	e->hv_samples += got;
+	uint64_t span = r->now - r->harvest_at;
+	if (!span)
+		return 0;
+	/* samples per timer period at the thinning it had: rate x timer */
+	uint64_t per = e->hv_samples * cp->cfg.timer / span;
+	uint32_t t = e->hv_thin0;
+	/* (a rate from fewer samples, over a short stretch between two
+	 * interrupts, would thin lukewarm loads that run in bursts) */
+	while (e->hv_samples >= (uint64_t)most && per > (uint64_t)most && t < COPROC_THIN_MAX) {
+		per >>= 1;
+		t++;
+	}
+	if (last && t == e->hv_thin0 && t > 0 && per < (uint64_t)most / 4)
+		t--;
+	if (t == e->thin)
+		return 0;
+	e->thin = t;
+	cp->thin[coproc_pc_hash(cp, e->pc)] = (uint8_t)t;
+	r->st.thinned++;
+	return cp->cfg.mask_cycles;
+}
+
 /* Samples of entry e harvested now: note the time slice (timer period)
- * they came from, then mask or hold the load if it has enough. */
-static uint64_t account(struct coproc *cp, struct coproc_pentry *e, uint64_t got, int mask)
+ * they came from, then mask or hold the load if it has enough (and thin
+ * it if it gives too many, `spread`; `last`: the load's slot, the last
+ * entry of it in this harvest). */
+static uint64_t account(struct coproc *cp, struct coproc_pentry *e, uint64_t got, int mask, int last)
 {
 	if (!e)
 		return 0;
@@ -305,6 +355,7 @@ static uint64_t account(struct coproc *cp, struct coproc_pentry *e, uint64_t got
 	if (mask) {
 		cost += maybe_mask(cp, e);   /* first: a masked load is not held */
 		cost += maybe_hold(cp, e);
+		cost += maybe_thin(cp, e, got, last);
 	}
 	return cost;
 }
@@ -347,7 +398,7 @@ static uint64_t harvest_spill(struct coproc *cp, int mask)
 			e->wtotal += word(cp, 2, (int)k + 4);
 		if (n)
 			padd(cp, pc, 0, key ^ (pc << shift), n, n);
-		cost += account(cp, e, total, mask);   /* (nothing for no entry) */
+		cost += account(cp, e, total, mask, 0);   /* (nothing for no entry) */
 	}
 	cp->r.v[7] = 0;
 	return cost;
@@ -367,9 +418,11 @@ static uint64_t harvest_value(struct coproc *cp, int mask)
 		struct coproc_pentry *e = ways ? harvest_ways(cp, i, slots, ways, &cost)
 					       : padd(cp, cp->cam_key[i], word(cp, 2, i), word(cp, 0, i), word(cp, 1, i),
 						      word(cp, 1, i) + word(cp, 3, i));
-		cost += account(cp, e, ways ? word(cp, 1, i) : word(cp, 2, i), mask);
+		cost += account(cp, e, ways ? word(cp, 1, i) : word(cp, 2, i), mask, 1);
 	}
 	reset_slots(cp, slots);
+	cp->r.harvests++;
+	cp->r.harvest_at = cp->r.now;
 	return cost;
 }
 

@@ -11,6 +11,7 @@
 #include "coproc.h"
 
 #define TAG_SHIFT_BITS 6      /* a tag keeps the tagger's shift (weight 2^shift) */
+#define COPROC_THIN_MAX 7      /* the thinning table's 3-bit entries */
 #define TAG_RING 1024          /* in-flight tag bits, by seq (more than any ROB + frontend) */
 
 struct coproc_rec {
@@ -51,6 +52,8 @@ struct coproc_run {
 	int thrashed;             /* the value program's slots have thrashed */
 	int young;                /* progress-sized slices still shorter than the timer */
 	uint64_t ticks;           /* timer ticks so far: the time slice's number */
+	uint64_t harvests;        /* value handler's harvests so far (`spread`) */
+	uint64_t harvest_at;      /* co-processor time of the latest harvest */
 	uint64_t timer_period;    /* the handler's choice of the next period (0: config timer) */
 	uint64_t aux[4];          /* handler results (callstack: max depth, mismatches, underflows) */
 	/* A run of idle cycles is settled at the co-processor's next callback
@@ -85,6 +88,9 @@ struct coproc {
 	uint8_t *cam_valid;       /* [cfg.cam] */
 	uint64_t *data;           /* [cfg.data] */
 	uint8_t *ignore;          /* [cfg.ignore] one byte per bit, for clarity */
+	uint8_t *thin;            /* [cfg.ignore] the thinning table: bucket h's records
+				     are tagged 1 in 2^thin[h] times more rarely
+				     (0..COPROC_THIN_MAX, 3 bits; `.param spread`) */
 	uint8_t *pred;            /* [cfg.ucode] 1-bit microbranch predictors */
 	struct coproc_pentry *profile; /* [cfg.profile] */
 };

@@ -396,6 +396,8 @@ static void print_stats(FILE *out, const struct sim *s)
 	if (cs.held)
 		fprintf(out, "time slices: %llu times a load was held until the next slice\n",
 			(unsigned long long)cs.held);
+	if (cs.thinned)
+		fprintf(out, "spreading: %llu times a load's thinning was changed\n", (unsigned long long)cs.thinned);
 	if (cs.spilled)
 		fprintf(out, "spill ring: %llu entries of replaced slots merged into the profile\n",
 			(unsigned long long)cs.spilled);
@@ -413,7 +415,7 @@ static void json_stats(FILE *f, const struct sim *s)
 		"\"drops\":%llu,\"stalls\":%llu,\"stall_cycles\":%llu,\"interrupts\":%llu,\"timer_actions\":%llu,"
 		"\"handler_cycles\":%llu,\"final_cycles\":%llu,\"masked\":%llu,\"uinsns\":%llu,\"cp_cycles\":%llu,"
 		"\"buffer_max\":%d,\"complete\":%s,\"abandoned\":%llu,\"resamples\":%llu,\"unmasked\":%llu,\"backed_off\":%llu,\"held\":%llu,"
-		"\"spilled\":%llu,\"untagged\":%llu,\"tag_shift\":%d}",
+		"\"spilled\":%llu,\"untagged\":%llu,\"tag_shift\":%d,\"thinned\":%llu}",
 		(unsigned long long)cs.decoded, (unsigned long long)cs.tagged, (unsigned long long)cs.retired_tagged,
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		(unsigned long long)cs.stall_cycles, (unsigned long long)cs.interrupts,
@@ -421,7 +423,8 @@ static void json_stats(FILE *f, const struct sim *s)
 		(unsigned long long)cs.final_cycles, (unsigned long long)cs.masked, (unsigned long long)cs.uinsns,
 		(unsigned long long)cs.cp_cycles, cs.buffer_max, cs.complete ? "true" : "false",
 		(unsigned long long)cs.abandoned, (unsigned long long)cs.resamples, (unsigned long long)cs.unmasked,
-		(unsigned long long)cs.backed_off, (unsigned long long)cs.held, (unsigned long long)cs.spilled, (unsigned long long)cs.untagged, cs.tag_shift);
+		(unsigned long long)cs.backed_off, (unsigned long long)cs.held, (unsigned long long)cs.spilled, (unsigned long long)cs.untagged, cs.tag_shift,
+		(unsigned long long)cs.thinned);
 }
 
 static void json_series(FILE *f, const char *name, const struct sim *s)

@@ -559,6 +559,51 @@ static void thrashing_slots_resample_masked_loads(void **state)
 	assert_true(e.masked > c.masked);   /* its loads are masked again after each round */
 }
 
+/* `.param spread N` (ours): a load that gives more than N samples a timer
+ * period (and N since the previous harvest) is thinned: its bucket of the
+ * thinning table makes the random tagger tag it 2^t times more rarely, so
+ * its samples come from more of its run (muldiv's hot load, 8 values of
+ * 12.5%: never confident enough to be masked early); without it nothing
+ * is thinned. */
+static void spreading_thins_a_hot_load(void **state)
+{
+	(void)state;
+	static const char *const off[] = { ".param resample_thrashed 0", NULL };
+	static const char *const on[] = { ".param resample_thrashed 0", ".param spread 16", NULL };
+	struct program *prog = load("data/bin/workloads/muldiv");
+	struct crun r[2];
+	struct ivx_err err;
+	struct coproc *cp[2];
+	uint32_t thin = 0;
+	struct coproc_stats s[2];
+	for (int k = 0; k < 2; k++) {
+		assemble_value_with(k ? on : off);
+		cp[k] = start_with_coproc(&r[k], prog, "muldiv", "timer=10000");
+		while (!core_done(r[k].c))
+			assert_int_equal(core_run(r[k].c, core_cycles(r[k].c) + 100000, 0, &err), IVX_OK);
+		coproc_get_stats(cp[k], &s[k]);
+		for (int i = 0; i < coproc_profile_size(cp[k]); i++) {
+			struct coproc_pentry e;
+			if (!coproc_profile_entry(cp[k], i, &e))
+				continue;
+			if (k)
+				thin = e.thin > thin ? e.thin : thin;
+			else
+				assert_int_equal(e.thin, 0);
+		}
+	}
+	assert_int_equal(s[0].thinned, 0);
+	assert_true(s[1].thinned > 0);
+	assert_true(thin > 0);
+	assert_true(s[1].untagged > s[0].untagged);
+	assert_true(s[1].records < s[0].records);
+	for (int k = 0; k < 2; k++) {
+		coproc_free(cp[k]);
+		crun_free(&r[k]);
+	}
+	program_free(prog);
+}
+
 /* The exact profile lists every load's (value, count) pairs, ascending,
  * summing to its executions; lookups agree. The co-processor's estimate
  * of a load's invariance is the largest of its values' estimated shares
@@ -679,6 +724,7 @@ int main(void)
 		cmocka_unit_test(a_low_yield_partition_is_left_at_the_timer),
 		cmocka_unit_test(time_slices_spread_a_loads_samples),
 		cmocka_unit_test(thrashing_slots_resample_masked_loads),
+		cmocka_unit_test(spreading_thins_a_hot_load),
 		cmocka_unit_test(the_exact_profile_lists_each_loads_values),
 		cmocka_unit_test(settings_are_checked),
 	};

@@ -245,6 +245,7 @@ static const struct bad bad[] = {
 	{ HDR ".param cam_entries 70000\ns: nop\n", "t.s:4: parameter 'cam_entries': 70000 is outside 1..1024" },
 	{ HDR ".param depth 2000000000\ns: nop\n", "t.s:4: parameter 'depth': 2000000000 is outside 1..65536" },
 	{ HDR ".param key_shift 99\ns: nop\n", "t.s:4: parameter 'key_shift': 99 is outside 0..63" },
+	{ HDR ".param spread -1\ns: nop\n", "t.s:4: parameter 'spread': -1 is outside 0..1000000000000" },
 	{ HDR "DONE: nop\n", "t.s:4: 'DONE' is a reserved target name" },
 	{ HDR "s: nop\n.dfe load\n", "t.s:5: usage: .dfe CLASS|default LABEL" },
 };
