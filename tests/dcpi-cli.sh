@@ -117,6 +117,19 @@ check "profile JSON: end and limit" "python3 -c \"import json; a=json.load(open(
 check "a failing --new-epoch run: exit 2, no epoch made (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/e/epoch-0002 ] && '$IVX' dcpiprof --db $tmp/e >/dev/null"
 timeout --preserve-status -s INT 1 "$IVX" profile --quiet --db $tmp/e --new-epoch $p -- 48 >/dev/null 2>&1; rc=$?
 check "an interrupted --new-epoch run: exit 130, no epoch made (got $rc)" "[ $rc = 130 ] && [ ! -e $tmp/e/epoch-0002 ]"
+# a program that fails (here: its usage message, shown) or faults stores
+# nothing: exit 2, said last, no JSON, the database as it was, a new one not made
+snap() { (cd $tmp/e && find . -type f ! -name .lock -exec cksum {} + | sort); }
+snap >$tmp/e.before
+for ne in "" --new-epoch; do
+    "$IVX" profile --quiet --db $tmp/e $ne --json $tmp/fail.json "$p" -- abc >/dev/null 2>$tmp/err; rc=$?
+    check "a failing program${ne:+ with $ne}: exit 2, said last, no JSON (got $rc)" "[ $rc = 2 ] && tail -n 1 $tmp/err | grep -q '^ivx: the program exited with status 2 ' && [ ! -e $tmp/fail.json ]"
+    check "a failing program${ne:+ with $ne}: the database as it was" "snap | cmp -s - $tmp/e.before && [ ! -e $tmp/e/epoch-0002 ]"
+done
+"$IVX" profile --quiet --db $tmp/new --json $tmp/fail.json "$p" -- abc >/dev/null 2>&1; rc=$?
+check "a failing program: no new database (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/new ] && [ ! -e $tmp/fail.json ]"
+"$IVX" profile --quiet --db $tmp/new/ $tmp/trap >/dev/null 2>&1; rc=$?
+check "a faulting program: no new database (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/new ]"
 
 # one epoch, one machine: a run of another is refused, naming the first key
 # that differs, and goes into a new epoch

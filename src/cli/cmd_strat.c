@@ -525,6 +525,11 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
 	if (rc < 0)
 		goto fail;
+	if (exited && guest_exit_code(g) != 0) {
+		/* a failed run gives no profile (docs/outputs.md) */
+		cli_error_guest_status(guest_exit_code(g));
+		goto done;
+	}
 	struct core_stats cst;
 	core_stats(c, &cst);
 	if (!exited)
