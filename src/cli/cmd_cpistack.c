@@ -200,13 +200,21 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 	fprintf(out, "CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n", program_name(sr->prog),
 		(unsigned long long)real->insns, (unsigned long long)real->cycles,
 		(double)real->cycles / (double)real->insns);
-	if (m->first)
-		fprintf(out, "(one simulation, the accounting units attached: %.2f s CPU, %.2f M cycles/s)\n\n",
-			real->seconds, real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0);
+	/* the host's timing on stderr: the same run prints the same stdout */
+	double speed = real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0;
+	if (sr->quiet)
+		;
+	else if (m->first)
+		fprintf(stderr, "ivx: one simulation, the accounting units attached: %.2f s CPU, %.2f M cycles/s\n",
+			real->seconds, speed);
 	else
-		fprintf(out, "(%d simulations on %d thread%s, %.1f s; the one with the accounting units: %.2f s CPU, "
-			"%.2f M cycles/s)\n(%s%s)\n\n", sr->simulations, sr->threads, sr->threads == 1 ? "" : "s", sr->seconds, real->seconds,
-			real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0, refstack_kind(sr),
+		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s; the one with the accounting units: "
+			"%.2f s CPU, %.2f M cycles/s\n", sr->simulations, sr->threads, sr->threads == 1 ? "" : "s",
+			sr->seconds, real->seconds, speed);
+	if (m->first)
+		fprintf(out, "\n");
+	else
+		fprintf(out, "(%s%s)\n\n", refstack_kind(sr),
 			sr->ref_fu ? "" : "; the counters' long-latency component is compared inside base");
 	stack_table_print(out, m->st + m->first, m->n - m->first);
 	if (m->first == 0) {
@@ -579,6 +587,8 @@ const struct cli_command cmd_cpistack_entry = {
 	"                      (least CPU time of 5 runs each; for make bench)\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
 	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
+	"                      and no host timing (on stderr: stdout is the same for\n"
+	"                      the same run)\n"
 	"  --ref-fu            reference with ivx's long-latency step (see ivx refstack\n"
 	"                      --help); default: the paper's, errors fold fu into base\n"
 	RUN_OPTIONS_HELP,

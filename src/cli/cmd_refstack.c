@@ -303,8 +303,11 @@ static int cmd_refstack_main(int argc, char **argv)
 	printf("reference CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n",
 	       program_name(sr.prog), (unsigned long long)real->insns, (unsigned long long)real->cycles,
 	       sr.ref.cpi);
-	printf("(%d simulations on %d thread%s, %.1f s; %s)\n\n", sr.simulations, sr.threads, sr.threads == 1 ? "" : "s", sr.seconds,
-	       refstack_kind(&sr));
+	/* the host's timing on stderr: the same run prints the same stdout */
+	if (!sr.quiet)
+		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s\n", sr.simulations, sr.threads,
+			sr.threads == 1 ? "" : "s", sr.seconds);
+	printf("(%s)\n\n", refstack_kind(&sr));
 	stack_table_print(stdout, st, 2);
 	printf("\nruns (each turns one more component real):\n");
 	for (int r = 0; r < REF_RUN_COUNT; r++) {
@@ -337,6 +340,8 @@ const struct cli_command cmd_refstack_entry = {
 	"  --json FILE         also write the stacks and every run as JSON\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
 	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
+	"                      and no host timing (on stderr: stdout is the same for\n"
+	"                      the same run)\n"
 	"  --ref-fu            ivx's extension: the base machine has ideal long-latency\n"
 	"                      units too, and a step turning them real comes first, so\n"
 	"                      the reference has a long-latency (fu) component\n"
