@@ -93,6 +93,9 @@ if command -v python3 >/dev/null 2>&1; then
     if python3 - "$tmp/v.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+# program: the co-processor's; workload: the guest; the seeds
+assert (d["program"], d["seed"], d["coproc_seed"]) == ("value", 1, 1), (d["program"], d["seed"], d["coproc_seed"])
+assert d["workload"] == "data/bin/workloads/crc", d["workload"]
 loads = d["loads"]
 assert loads, "no loads"
 num = sum(l["executions"] * abs(l["invariance_est"] - l["invariance_true"]) for l in loads)

@@ -112,7 +112,7 @@ prof --db $tmp/e --max-insns 20k 2>/dev/null
 # how the run ended, in the profile's JSON as in every command's
 "$IVX" profile --quiet --db $tmp/j --max-insns 20k --json $tmp/lim.json "$p" -- 1 >/dev/null 2>&1
 "$IVX" profile --quiet --db $tmp/j --max-insns 10M --json $tmp/ex.json "$p" -- 1 >/dev/null 2>&1
-check "profile JSON: end and limit" "python3 -c \"import json; a=json.load(open('$tmp/lim.json')); b=json.load(open('$tmp/ex.json')); assert (a['end'], a['limit']) == ('limit', 'max_insns') and (b['end'], b['exit_code']) == ('exit', 0), (a, b)\""
+check "profile JSON: end and limit" "python3 -c \"import json; a=json.load(open('$tmp/lim.json')); b=json.load(open('$tmp/ex.json')); assert (a['end'], a['limit']) == ('limit', 'max_insns') and (b['end'], b['exit_code']) == ('exit', 0), (a, b); assert a['program'] == '$p' and a['seed'] == 1, a\""
 "$IVX" profile --quiet --db $tmp/e --new-epoch $tmp/trap >/dev/null 2>$tmp/err; rc=$?
 check "a failing --new-epoch run: exit 2, no epoch made (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/e/epoch-0002 ] && '$IVX' dcpiprof --db $tmp/e >/dev/null"
 timeout --preserve-status -s INT 1 "$IVX" profile --quiet --db $tmp/e --new-epoch $p -- 48 >/dev/null 2>&1; rc=$?

@@ -790,8 +790,10 @@ static int coproc_main(int argc, char **argv)
 		outfile_json_string(f, cprog->name);
 		fprintf(f, ",\"workload\":");
 		outfile_json_string(f, program_name(prog));
-		fprintf(f, ",\"cycles\":%llu,\"instructions\":%llu,\"timed_from\":%llu,\"overhead_cycles\":%llu,",
-			(unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
+		/* (-C seed=N reseeds the co-processor alone, not the guest) */
+		fprintf(f, ",\"seed\":%llu,\"coproc_seed\":%llu,\"cycles\":%llu,\"instructions\":%llu,\"timed_from\":%llu,"
+			   "\"overhead_cycles\":%llu,",
+			(unsigned long long)o.seed, (unsigned long long)cc.seed, (unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
 			(unsigned long long)s.timed_from, (unsigned long long)overhead_cycles(&s));
 		run_options_json_end(f, &o, s.exited, 0, s.st.committed);   /* (another status is an error) */
 		fputc(',', f);

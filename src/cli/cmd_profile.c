@@ -177,8 +177,8 @@ static void print_stats(FILE *out, const struct dcpi *d, const char *epoch)
 		fprintf(out, "ivx: dcpi: profiles in %s\n", epoch);
 }
 
-static int write_json(const char *path, const struct dcpi *d, const char *epoch, const struct run_options *ro,
-		      int exited, int exit_code, uint64_t committed)
+static int write_json(const char *path, const struct program *prog, const struct dcpi *d, const char *epoch,
+		      const struct run_options *ro, int exited, int exit_code, uint64_t committed)
 {
 	struct outfile *o = outfile_open_cli(path);
 	if (!o)
@@ -187,7 +187,9 @@ static int write_json(const char *path, const struct dcpi *d, const char *epoch,
 	struct dcpi_stats st;
 	dcpi_get_stats(d, &st);
 	const struct dcpi_config *cfg = dcpi_config(d);
-	fprintf(f, "{\"epoch\":");
+	fprintf(f, "{\"program\":");
+	outfile_json_string(f, program_name(prog));
+	fprintf(f, ",\"epoch\":");
 	outfile_json_string(f, epoch);
 	fputc(',', f);
 	run_options_json_end(f, ro, exited, exit_code, committed);
@@ -511,7 +513,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	}
 	if (!f->quiet)
 		print_stats(stderr, d, epoch);
-	if (f->json_path && write_json(f->json_path, d, epoch, o, exited, exited ? guest_exit_code(g) : 0, core_committed(c)) < 0)
+	if (f->json_path && write_json(f->json_path, prog, d, epoch, o, exited, exited ? guest_exit_code(g) : 0, core_committed(c)) < 0)
 		status = EXIT_OUTPUT;
 	err.msg[0] = 0;
 out:
