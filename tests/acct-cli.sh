@@ -66,6 +66,20 @@ for cmd in "cpistack" "cpistack --no-ref" "refstack"; do
     else bad "$cmd: stdout differs between identical runs, or host timing on stdout: $(diff "$tmp/d1" "$tmp/d2" | head -5)"; fi
 done
 
+# A limit before the first commit is a normal end (it was "the program
+# committed no instructions", status 2): status 0, one note, and a JSON
+# that says so, with no stacks
+for cmd in "cpistack" "cpistack --no-ref" "refstack"; do
+    rm -f "$tmp/n.json"
+    # shellcheck disable=SC2086 # (word splitting wanted)
+    "$IVX" $cmd -q --max-cycles 5 --json "$tmp/n.json" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ $st = 0 ] && [ "$(cat "$tmp/err")" = "ivx: no instruction committed before the --max-cycles limit (5 cycles): nothing to stack" ] &&
+       [ ! -s "$tmp/out" ] &&
+       grep -q '^{"program":"[^"]*","instructions":0,"cycles":5,"cpi":null,"end":"limit","limit":"max_cycles","methods":{}}$' "$tmp/n.json"
+    then ok; else bad "$cmd --max-cycles 5: status $st, $(cat "$tmp/err") $(cat "$tmp/n.json")"; fi
+done
+
 # --no-ref: one simulation, counter stacks only
 if "$IVX" cpistack --no-ref --max-insns 20k "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
    grep -q "^ivx: one simulation" "$tmp/err" && ! grep -q "ref-inv" "$tmp/out"; then ok

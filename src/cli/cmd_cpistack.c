@@ -545,8 +545,13 @@ static int cmd_cpistack_main(int argc, char **argv)
 		goto out;
 	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
-	if (stackrun_execute(&sr, fl.no_ref) < 0)
+	int ran = stackrun_execute(&sr, fl.no_ref);
+	if (ran < 0)
 		goto out;
+	if (ran > 0) {   /* nothing to stack, at the user's limit: no picture either */
+		status = fl.json_path && stackrun_json_nothing(fl.json_path, &sr) < 0 ? EXIT_OUTPUT : 0;
+		goto out;
+	}
 	collect(&m, &sr, fl.no_ref);
 	if (fl.summary)
 		print_summary(stdout, &m, &sr);

@@ -155,8 +155,10 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	progress_start(&pr, sr->quiet, sr->o.max_insns, sr->o.max_cycles);
 	double t0 = wall_seconds();
 	int rc = run_list(sr, list, run_of, 0, staged ? 1 : n, &pr);
-	if (staged && rc >= 0) {
-		const struct refstack_job *real = &sr->job[REF_REAL];
+	const struct refstack_job *real = &sr->job[REF_REAL];
+	if (staged && rc >= 0 && !real->exited && !real->insns)
+		n = 1;   /* nothing committed by the limit: nothing to run the others to */
+	if (staged && rc >= 0 && n > 1) {
 		for (int k = 1; k < n; k++) {
 			list[k].max_cycles = 0;
 			if (!real->exited && real->insns)
@@ -188,7 +190,12 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 		}
 	}
 	sr->simulations = n;
-	const struct refstack_job *real = &sr->job[REF_REAL];
+	if (real->insns == 0 && !real->exited) {
+		/* a limit the user set is a normal end, even this early */
+		cli_error("no instruction committed before the %s limit (%llu cycles): nothing to stack",
+			  run_options_limit_hit(&sr->o, 0), (unsigned long long)real->cycles);
+		return 1;
+	}
 	if (real->insns == 0) {
 		/* nothing was timed: the program ended in the fast-forward (too
 		 * short for it, or it failed at once: a file it could not open) */
@@ -198,7 +205,7 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 		else if (real->exited && (real->fastforward || real->start_pc))
 			cli_error("the program ended during --fastforward/--start-at: nothing was left to time");
 		else
-			cli_error("the program committed no instructions");
+			cli_error("the program ended before it committed an instruction");
 		return -1;
 	}
 	/* (its output is not shown here: a usage message would go unseen) */
@@ -251,6 +258,22 @@ void stackrun_free(struct stackrun *sr)
 
 /* ---- ivx refstack ------------------------------------------------------------ */
 
+int stackrun_json_nothing(const char *path, const struct stackrun *sr)
+{
+	struct outfile *o = outfile_open_cli(path);
+	if (!o)
+		return -1;
+	FILE *f = outfile_stream(o);
+	const struct refstack_job *real = stackrun_real(sr);
+	fprintf(f, "{\"program\":");
+	outfile_json_string(f, program_name(sr->prog));
+	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":null,", (unsigned long long)real->insns,
+		(unsigned long long)real->cycles);
+	stackrun_json_end(f, sr);
+	fprintf(f, ",\"methods\":{}}\n");
+	return outfile_commit_cli(o);
+}
+
 static int write_json(const char *path, const struct stackrun *sr, const struct named_stack *st, int n)
 {
 	struct outfile *o = outfile_open_cli(path);
@@ -293,8 +316,13 @@ static int cmd_refstack_main(int argc, char **argv)
 		goto out;
 	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
-	if (stackrun_execute(&sr, 0) < 0)
+	int ran = stackrun_execute(&sr, 0);
+	if (ran < 0)
 		goto out;
+	if (ran > 0) {   /* nothing to stack, at the user's limit */
+		status = fl.json_path && stackrun_json_nothing(fl.json_path, &sr) < 0 ? EXIT_OUTPUT : 0;
+		goto out;
+	}
 	struct named_stack st[2] = {
 		{ "ref", "normal", sr.ref },
 		{ "ref_inverse", "inverse", sr.ref_inv },

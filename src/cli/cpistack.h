@@ -38,8 +38,14 @@ struct stackrun {
  * the error. */
 int stackrun_prepare(struct stackrun *sr, int threads);
 /* Run the real machine (with its observers), and the reference runs unless
- * `real_only`. 0, or -1 after printing the error. */
+ * `real_only`. 0; 1 after a note on stderr when the user's limit stopped the
+ * real run before an instruction committed (nothing to stack: write
+ * stackrun_json_nothing); -1 after printing the error. */
 int stackrun_execute(struct stackrun *sr, int real_only);
+/* The JSON of a run with nothing to stack: its program, cycles, 0
+ * instructions, how it ended, "cpi": null and "methods": {}. 0, or -1 after
+ * an error line. */
+int stackrun_json_nothing(const char *path, const struct stackrun *sr);
 void stackrun_free(struct stackrun *sr);
 /* One line saying which reference the stacks are. */
 const char *refstack_kind(const struct stackrun *sr);
