@@ -773,7 +773,9 @@ static int coproc_main(int argc, char **argv)
 		base.prog = prog;
 	}
 	FILE *out = stdout;
-	fprintf(out, "co-processor program %s (%s, %d microinstructions) on %s\n", cprog->name, ppath,
+	char shown[4096];
+	coproc_load_shown(fl.program, ppath, shown, sizeof shown);
+	fprintf(out, "co-processor program %s (%s, %d microinstructions) on %s\n", cprog->name, shown,
 		cprog->n_insns, program_name(prog));
 	if (s.timed_from)
 		fprintf(out, "timed from instruction %llu (--fastforward/--start-at): the profiles cover what ran after it\n",
@@ -865,14 +867,16 @@ static int asm_main(int argc, char **argv)
 		free(p);
 		return EXIT_INPUT;
 	}
-	size_t n = coproc_prog_listing(p, path, NULL, 0) + 1;
+	char shown[4096];
+	coproc_load_shown(argv[1], path, shown, sizeof shown);
+	size_t n = coproc_prog_listing(p, shown, NULL, 0) + 1;
 	char *text = malloc(n);
 	if (!text) {
 		cli_error("out of memory");
 		free(p);
 		return EXIT_USAGE;
 	}
-	coproc_prog_listing(p, path, text, n);
+	coproc_prog_listing(p, shown, text, n);
 	fputs(text, stdout);
 	free(text);
 	/* A program can be right and still not fit the default co-processor
