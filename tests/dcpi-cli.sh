@@ -128,6 +128,9 @@ for ne in "" --new-epoch; do
 done
 "$IVX" profile --quiet --db $tmp/new --json $tmp/fail.json "$p" -- abc >/dev/null 2>&1; rc=$?
 check "a failing program: no new database (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/new ] && [ ! -e $tmp/fail.json ]"
+# --db with a trailing slash: the epoch's path has one slash (it had two)
+"$IVX" profile --quiet --db $tmp/slash/ --max-insns 20k --json $tmp/slash.json "$p" -- 1 >/dev/null 2>&1
+check "--db DIR/: one slash in the epoch's path" "grep -q '\"epoch\":\"$tmp/slash/epoch-0001\"' $tmp/slash.json"
 "$IVX" profile --quiet --db $tmp/new/ $tmp/trap >/dev/null 2>&1; rc=$?
 check "a faulting program: no new database (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/new ]"
 
