@@ -193,6 +193,22 @@ static void print_checks(FILE *out, const struct measured *m)
 	fprintf(out, "\n");
 }
 
+/* The host's timing, on stderr so that the same run prints the same
+ * stdout; last, after every output was written (an error stays the one
+ * line on stderr). */
+static void print_host_timing(const struct measured *m, const struct stackrun *sr)
+{
+	const struct refstack_job *real = stackrun_real(sr);
+	double speed = real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0;
+	if (m->first)
+		fprintf(stderr, "ivx: one simulation, the accounting units attached: %.2f s CPU, %.2f M cycles/s\n",
+			real->seconds, speed);
+	else
+		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s; the one with the accounting units: "
+			"%.2f s CPU, %.2f M cycles/s\n", sr->simulations, sr->threads, sr->threads == 1 ? "" : "s",
+			sr->seconds, real->seconds, speed);
+}
+
 static void print_text(FILE *out, const struct measured *m, const struct stackrun *sr)
 {
 	int fold = !sr->ref_fu;
@@ -200,17 +216,6 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 	fprintf(out, "CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n", program_name(sr->prog),
 		(unsigned long long)real->insns, (unsigned long long)real->cycles,
 		(double)real->cycles / (double)real->insns);
-	/* the host's timing on stderr: the same run prints the same stdout */
-	double speed = real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0;
-	if (sr->quiet)
-		;
-	else if (m->first)
-		fprintf(stderr, "ivx: one simulation, the accounting units attached: %.2f s CPU, %.2f M cycles/s\n",
-			real->seconds, speed);
-	else
-		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s; the one with the accounting units: "
-			"%.2f s CPU, %.2f M cycles/s\n", sr->simulations, sr->threads, sr->threads == 1 ? "" : "s",
-			sr->seconds, real->seconds, speed);
 	if (m->first)
 		fprintf(out, "\n");
 	else
@@ -562,6 +567,8 @@ static int cmd_cpistack_main(int argc, char **argv)
 		status = EXIT_INPUT;
 	if (fl.svg_path && write_svg(fl.svg_path, &m, &sr) < 0)
 		status = EXIT_INPUT;
+	if (status == 0 && !sr.quiet && !fl.summary && cli_flush_stdout() == 0)
+		print_host_timing(&m, &sr);
 out:
 	acct_set_free(m.set);
 	stackrun_free(&sr);

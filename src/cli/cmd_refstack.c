@@ -331,10 +331,6 @@ static int cmd_refstack_main(int argc, char **argv)
 	printf("reference CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n",
 	       program_name(sr.prog), (unsigned long long)real->insns, (unsigned long long)real->cycles,
 	       sr.ref.cpi);
-	/* the host's timing on stderr: the same run prints the same stdout */
-	if (!sr.quiet)
-		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s\n", sr.simulations, sr.threads,
-			sr.threads == 1 ? "" : "s", sr.seconds);
 	printf("(%s)\n\n", refstack_kind(&sr));
 	stack_table_print(stdout, st, 2);
 	printf("\nruns (each turns one more component real):\n");
@@ -347,6 +343,11 @@ static int cmd_refstack_main(int argc, char **argv)
 	status = 0;
 	if (fl.json_path && write_json(fl.json_path, &sr, st, 2) < 0)
 		status = EXIT_INPUT;
+	/* the host's timing on stderr, last: the same run prints the same
+	 * stdout, and an error stays the one line on stderr */
+	if (status == 0 && !sr.quiet && cli_flush_stdout() == 0)
+		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s\n", sr.simulations, sr.threads,
+			sr.threads == 1 ? "" : "s", sr.seconds);
 out:
 	stackrun_free(&sr);
 	return status;
