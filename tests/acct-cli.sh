@@ -54,9 +54,35 @@ if command -v xmllint >/dev/null 2>&1; then
     if xmllint --noout "$tmp/s.svg" 2>"$tmp/err"; then ok; else bad "SVG not well-formed: $(cat "$tmp/err")"; fi
 fi
 
+# The host's timing goes to stderr (and not at all with -q): the same run
+# prints the same stdout, so `ivx cpistack > out` can be diffed
+for cmd in "cpistack" "cpistack --no-ref" "refstack"; do
+    # shellcheck disable=SC2086 # (word splitting wanted)
+    "$IVX" $cmd --jobs 1 --max-insns 20k "$k" -- miss 20 >"$tmp/d1" 2>"$tmp/e1" &&
+    "$IVX" $cmd --jobs 2 --max-insns 20k "$k" -- miss 20 >"$tmp/d2" 2>"$tmp/e2" &&
+    "$IVX" $cmd -q --max-insns 20k "$k" -- miss 20 >"$tmp/d3" 2>"$tmp/e3"
+    if cmp -s "$tmp/d1" "$tmp/d2" && cmp -s "$tmp/d1" "$tmp/d3" && ! grep -q 'M cycles/s\| s)' "$tmp/d1" &&
+       grep -q 'simulation.* [0-9.]* s' "$tmp/e1" && ! grep -q 'simulation' "$tmp/e3"; then ok
+    else bad "$cmd: stdout differs between identical runs, or host timing on stdout: $(diff "$tmp/d1" "$tmp/d2" | head -5)"; fi
+done
+
+# A limit before the first commit is a normal end (it was "the program
+# committed no instructions", status 2): status 0, one note, and a JSON
+# that says so, with no stacks
+for cmd in "cpistack" "cpistack --no-ref" "refstack"; do
+    rm -f "$tmp/n.json"
+    # shellcheck disable=SC2086 # (word splitting wanted)
+    "$IVX" $cmd -q --max-cycles 5 --json "$tmp/n.json" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ $st = 0 ] && [ "$(cat "$tmp/err")" = "ivx: no instruction committed before the --max-cycles limit (5 cycles): nothing to stack" ] &&
+       [ ! -s "$tmp/out" ] &&
+       grep -q '^{"program":"[^"]*","instructions":0,"cycles":5,"cpi":null,"end":"limit","limit":"max_cycles","methods":{}}$' "$tmp/n.json"
+    then ok; else bad "$cmd --max-cycles 5: status $st, $(cat "$tmp/err") $(cat "$tmp/n.json")"; fi
+done
+
 # --no-ref: one simulation, counter stacks only
 if "$IVX" cpistack --no-ref --max-insns 20k "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
-   grep -q "one simulation" "$tmp/out" && ! grep -q "ref-inv" "$tmp/out"; then ok
+   grep -q "^ivx: one simulation" "$tmp/err" && ! grep -q "ref-inv" "$tmp/out"; then ok
 else bad "cpistack --no-ref: $(cat "$tmp/err")"; fi
 
 # --ref-fu and --summary need the reference: with --no-ref, one line, status 2
@@ -77,7 +103,7 @@ if "$IVX" cpistack --no-ref --max-insns 5k --json "$tmp/l.json" "$k" -- miss 20 
    grep -q 'stopped at the --max-insns limit: the stacks cover 50[0-9][0-9] instructions' "$tmp/err" &&
    grep -q '"end":"limit","limit":"max_insns"' "$tmp/l.json"; then ok
 else bad "cpistack --max-insns: $(cat "$tmp/err")"; fi
-if "$IVX" cpistack --no-ref --json "$tmp/e.json" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
+if "$IVX" cpistack -q --no-ref --json "$tmp/e.json" "$k" -- miss 20 >"$tmp/out" 2>"$tmp/err" &&
    [ ! -s "$tmp/err" ] && grep -q '"end":"exit"' "$tmp/e.json"; then ok
 else bad "cpistack to the exit: $(cat "$tmp/err")"; fi
 
@@ -111,8 +137,8 @@ else bad "refstack: $(cat "$tmp/err")"; fi
 m=data/bin/workloads/muldiv
 if "$IVX" refstack --json "$tmp/pr.json" "$m" -- 1 >"$tmp/out" 2>"$tmp/err" &&
    "$IVX" refstack --ref-fu --json "$tmp/fr.json" "$m" -- 1 >"$tmp/out2" 2>>"$tmp/err" &&
-   grep -q "12 simulations" "$tmp/out" && grep -q "the paper's reference" "$tmp/out" &&
-   grep -q "13 simulations" "$tmp/out2" && grep -q -- "--ref-fu" "$tmp/out2"; then ok
+   grep -q "^ivx: 12 simulations" "$tmp/err" && grep -q "the paper's reference" "$tmp/out" &&
+   grep -q "^ivx: 13 simulations" "$tmp/err" && grep -q -- "--ref-fu" "$tmp/out2"; then ok
 else bad "refstack paper / --ref-fu: $(cat "$tmp/out" "$tmp/out2" "$tmp/err")"; fi
 if command -v python3 >/dev/null 2>&1; then
     if python3 - "$tmp/pr.json" "$tmp/fr.json" <<'EOF2'

@@ -100,6 +100,24 @@ expect 2 "guest fault"            -- cpistack "$tmp/fault" -- 1
 # A program that fails (here: a usage message) gives no stacks
 expect 2 "exited with status 2"   -- cpistack --no-ref "$good" -- abc
 expect 2 "exited with status 2"   -- refstack --jobs 2 "$good" -- abc
+# ... in every command that runs one program: status 2, said last (after
+# the program's own output where the command shows it), no JSON written
+for cmd in "cpistack --no-ref" "refstack --jobs 2" "cost --event l1d" "coproc --program data/coproc/value.s" \
+           "attrib" "strat --spec R10" "profile --quiet --db $tmp/failed.db" "compare"; do
+    rest="$good -- abc"
+    case $cmd in compare*) rest="$good -- 1 / abc" ;; esac
+    # shellcheck disable=SC2086 # (word splitting wanted)
+    timeout 60 "$IVX" $cmd --json "$tmp/failed.json" $rest >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" = 2 ] && tail -n 1 "$tmp/err" | grep -q "the program exited with status 2" &&
+        [ ! -e "$tmp/failed.json" ] && [ ! -e "$tmp/failed.db" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: ivx $cmd on a failing program -> status $got (want 2), no JSON, no database:" >&2
+        sed 's/^/    /' "$tmp/err" >&2
+    fi
+done
 
 # --stdin files: said once, with the reason
 expect 2 "cannot open"            -- -x "$tmp/empty" --stdin "$tmp/nonexistent" "$good"

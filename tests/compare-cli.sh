@@ -117,6 +117,22 @@ if "$IVX" compare --svg "$tmp/tl.svg" --timeline --window 15300:15520 $K/k3_long
    [ "$(grep -c '<title>L2D, cycles' "$tmp/tl.svg")" = 1 ]; then ok
 else bad "compare --svg --timeline: two timelines, the long miss in A only"; fi
 
+# A limit before the first commit is a normal end (it was an error,
+# "committed no instructions"): status 0, a note per side, no table and no
+# picture, a JSON whose side says so and no diff
+"$IVX" compare --max-cycles 5 --json "$tmp/n.json" --svg "$tmp/n.svg" $K/k3_long_dmiss -- miss 1 / nomiss 1 >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ $st = 0 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/n.svg" ] && [ "$(wc -l <"$tmp/err")" = 2 ] &&
+   grep -q '^ivx: compare: side B: no instruction committed before the --max-cycles limit (5 cycles): nothing to compare$' "$tmp/err" &&
+   python3 - "$tmp/n.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in (d["a"], d["b"]):
+    assert (s["end"], s["limit"], s["instructions"], s["cycles"], s["cpi"], s["methods"]) == ("limit", "max_cycles", 0, 5, None, {}), s
+assert d["diff"] is None, d["diff"]
+PY
+then ok; else bad "compare --max-cycles 5: status $st: $(cat "$tmp/err")"; fi
+
 # bad input: one line, status 2
 err() {
 	want=$1

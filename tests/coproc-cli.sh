@@ -93,6 +93,9 @@ if command -v python3 >/dev/null 2>&1; then
     if python3 - "$tmp/v.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+# program: the co-processor's; workload: the guest; the seeds
+assert (d["program"], d["seed"], d["coproc_seed"]) == ("value", 1, 1), (d["program"], d["seed"], d["coproc_seed"])
+assert d["workload"] == "data/bin/workloads/crc", d["workload"]
 loads = d["loads"]
 assert loads, "no loads"
 num = sum(l["executions"] * abs(l["invariance_est"] - l["invariance_true"]) for l in loads)
@@ -300,6 +303,24 @@ check_refusal "big.s:[0-9]*: parameter 'buffer_entries': 5000 is outside 1..4096
 line=$(grep '^co-processor: ' "$tmp/o")
 b=$(echo "$line" | sed -n 's/.* \([0-9]*\) busy co-processor cycles (\([0-9]*\) core cycles).*/\1 \2/p')
 [ -n "$b" ] && [ "$(echo "$b" | awk '{print $1 * 2 == $2}')" = 1 ] && ok || bad "busy cycles with clock_div 2: $line"
+
+# A shipped program is named data/coproc/NAME.s wherever ivx found it (it
+# printed the absolute path beside the binary: output differed by install
+# location); a missing one names the places looked in
+abs_ivx=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX")
+abs_w=$(pwd)/$w
+printf 'coproc load value\ninfo coproc\n' >"$tmp/load.ivx"
+(cd "$tmp" && "$abs_ivx" -x load.ivx "$abs_w" >out.txt 2>err.txt)
+grep -q '^Co-processor program value loaded from data/coproc/value.s; restarted at cycle 0.$' "$tmp/out.txt" &&
+    grep -q '^program value (data/coproc/value.s), ' "$tmp/out.txt" && ok ||
+    bad "coproc load outside the source tree: $(head -c 300 "$tmp/out.txt" "$tmp/err.txt")"
+(cd "$tmp" && "$abs_ivx" coproc-asm value_topk | head -n 1) | grep -q '^; data/coproc/value_topk.s: ' && ok ||
+    bad "coproc-asm outside the source tree names the absolute path"
+mkdir -p "$tmp/inst/bin" && cp "$abs_ivx" "$tmp/inst/bin/ivx"
+(cd "$tmp" && ./inst/bin/ivx coproc --program edge "$abs_w" >/dev/null 2>err.txt)
+st=$?
+[ $st = 2 ] && grep -qF "ivx: the shipped program 'edge' is not in data/coproc/ (looked for edge.s in data/coproc/, $tmp/inst/data/coproc/ and $tmp/data/coproc/); give its file" "$tmp/err.txt" &&
+    ok || bad "a shipped program not found: status $st, $(cat "$tmp/err.txt")"
 
 echo "coproc-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -86,6 +86,7 @@ grep -q "ivx: $cycles cycles" "$TMP/a.err" || bad "json cycles $cycles disagree 
 mis=$(sed 's/.*"mispredict":{"correct":\([0-9]*\).*/\1/' "$TMP/a.json")
 [ "${mis:-0}" -gt 0 ] 2>/dev/null || bad "json: branchy has no mispredictions ($mis)"
 cmp -s "$TMP/a.json" "$TMP/b.json" || bad "two runs of branchy differ"
+grep -q "^{\"program\":\"$BIN/workloads/branchy\"," "$TMP/a.json" || bad "json: program is not the guest's path"
 
 # --kanata: header, every instruction introduced once and retired or flushed once
 n=$((n + 1))

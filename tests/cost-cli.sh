@@ -102,5 +102,28 @@ sys.exit(0 if cut and 1884 in {e["seq"] for e in cut} and all(full[e["seq"]] == 
 PY
 then ok; else bad "cost under --max-cycles: penalties differ from the whole run's: $(cat "$tmp/err")"; fi
 
+# The run's fields, as the other commands' JSON has them: seed, cycles,
+# instructions and how it ended
+python3 - "$tmp/all.json" "$tmp/lim.json" "$tmp/bp.json" <<'PY' && ok || bad "cost JSON: seed, cycles, instructions, end"
+import json, sys
+a, l, b = (json.load(open(f)) for f in sys.argv[1:4])
+assert (a["end"], a["exit_code"], a["seed"]) == ("exit", 0, 1) and a["cycles"] > 15740 and a["instructions"] > 0, a
+assert (l["end"], l["limit"], l["cycles"]) == ("limit", "max_cycles", 15740) and "exit_code" not in l, l
+assert b["seed"] == 7, b["seed"]
+PY
+
+# No event of the kind: said in the text, and the statistics are null in
+# the JSON (they were 0.000, a penalty and a charge of 0 cycles)
+if "$IVX" cost --event l1i --max-insns 20k --json "$tmp/none.json" data/bin/workloads/crc -- 48 >"$tmp/out" 2>"$tmp/err" &&
+   grep -q "no l1i event on the correct path: nothing to measure" "$tmp/out" &&
+   python3 - "$tmp/none.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["events"] == 0 and d["sampled"] == 0 and d["samples"] == [], d
+assert all(v is None for v in d["true_penalty"].values()), d["true_penalty"]
+assert all(v is None for v in d["charged"].values()), d["charged"]
+PY
+then ok; else bad "cost with no event: $(cat "$tmp/out") $(cat "$tmp/none.json")"; fi
+
 echo "cost-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -112,11 +112,27 @@ prof --db $tmp/e --max-insns 20k 2>/dev/null
 # how the run ended, in the profile's JSON as in every command's
 "$IVX" profile --quiet --db $tmp/j --max-insns 20k --json $tmp/lim.json "$p" -- 1 >/dev/null 2>&1
 "$IVX" profile --quiet --db $tmp/j --max-insns 10M --json $tmp/ex.json "$p" -- 1 >/dev/null 2>&1
-check "profile JSON: end and limit" "python3 -c \"import json; a=json.load(open('$tmp/lim.json')); b=json.load(open('$tmp/ex.json')); assert (a['end'], a['limit']) == ('limit', 'max_insns') and (b['end'], b['exit_code']) == ('exit', 0), (a, b)\""
+check "profile JSON: end and limit" "python3 -c \"import json; a=json.load(open('$tmp/lim.json')); b=json.load(open('$tmp/ex.json')); assert (a['end'], a['limit']) == ('limit', 'max_insns') and (b['end'], b['exit_code']) == ('exit', 0), (a, b); assert a['program'] == '$p' and a['seed'] == 1, a\""
 "$IVX" profile --quiet --db $tmp/e --new-epoch $tmp/trap >/dev/null 2>$tmp/err; rc=$?
 check "a failing --new-epoch run: exit 2, no epoch made (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/e/epoch-0002 ] && '$IVX' dcpiprof --db $tmp/e >/dev/null"
 timeout --preserve-status -s INT 1 "$IVX" profile --quiet --db $tmp/e --new-epoch $p -- 48 >/dev/null 2>&1; rc=$?
 check "an interrupted --new-epoch run: exit 130, no epoch made (got $rc)" "[ $rc = 130 ] && [ ! -e $tmp/e/epoch-0002 ]"
+# a program that fails (here: its usage message, shown) or faults stores
+# nothing: exit 2, said last, no JSON, the database as it was, a new one not made
+snap() { (cd $tmp/e && find . -type f ! -name .lock -exec cksum {} + | sort); }
+snap >$tmp/e.before
+for ne in "" --new-epoch; do
+    "$IVX" profile --quiet --db $tmp/e $ne --json $tmp/fail.json "$p" -- abc >/dev/null 2>$tmp/err; rc=$?
+    check "a failing program${ne:+ with $ne}: exit 2, said last, no JSON (got $rc)" "[ $rc = 2 ] && tail -n 1 $tmp/err | grep -q '^ivx: the program exited with status 2 ' && [ ! -e $tmp/fail.json ]"
+    check "a failing program${ne:+ with $ne}: the database as it was" "snap | cmp -s - $tmp/e.before && [ ! -e $tmp/e/epoch-0002 ]"
+done
+"$IVX" profile --quiet --db $tmp/new --json $tmp/fail.json "$p" -- abc >/dev/null 2>&1; rc=$?
+check "a failing program: no new database (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/new ] && [ ! -e $tmp/fail.json ]"
+# --db with a trailing slash: the epoch's path has one slash (it had two)
+"$IVX" profile --quiet --db $tmp/slash/ --max-insns 20k --json $tmp/slash.json "$p" -- 1 >/dev/null 2>&1
+check "--db DIR/: one slash in the epoch's path" "grep -q '\"epoch\":\"$tmp/slash/epoch-0001\"' $tmp/slash.json"
+"$IVX" profile --quiet --db $tmp/new/ $tmp/trap >/dev/null 2>&1; rc=$?
+check "a faulting program: no new database (got $rc)" "[ $rc = 2 ] && [ ! -e $tmp/new ]"
 
 # one epoch, one machine: a run of another is refused, naming the first key
 # that differs, and goes into a new epoch

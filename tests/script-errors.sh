@@ -180,8 +180,8 @@ script screenextra 'show screen 80'
 expect_error "show screen takes no arguments or two" "$tmp/screenextra.ivx"
 script infoextra 'info breakpoints extra'
 expect_error "info breakpoints takes no arguments" "$tmp/infoextra.ivx"
-script quitextra 'quit now'
-expect_error "quit takes no arguments" "$tmp/quitextra.ivx"
+script quitextra 'quit now'   # (quit's argument is its status, an expression)
+expect_error 'no symbol "now" in current context' "$tmp/quitextra.ivx"
 script refreshextra 'refresh x'
 expect_error "refresh takes no arguments" "$tmp/refreshextra.ivx"
 
@@ -296,6 +296,33 @@ script contn 'continue 3'
 expect_output "Not stopped at any breakpoint; argument ignored." "$tmp/contn.ivx" --max-cycles 2000
 script cpoff 'step 100' 'coproc off' 'info program'
 expect_output "Stopped at cycle 100:" "$tmp/cpoff.ivx"
+
+# 16. The exit status is the script's (as gdb -batch), not the program's:
+# 0 after a program that exits 2 or faults; `quit STATUS` sets it, and
+# `quit exitcode` hands on the program's (-1, so 255, when it did not exit)
+K3=data/bin/kernels/k3_long_dmiss
+cp $K3 "$tmp/trap" && printf '\000\000\000\000' | dd of="$tmp/trap" bs=1 seek=256 conv=notrunc 2>/dev/null
+script st_plain 'continue'
+script st_pass 'continue' 'print exitcode' 'quit exitcode' 'print 1'
+script st_num 'quit 7'
+script st_str 'quit "x"'
+# status_of WANT TEXT SCRIPT PROG ARGS...: status WANT, TEXT on stdout
+status_of() {
+    want=$1 text=$2 s=$3
+    shift 3
+    timeout 20 "$IVX" -x "$s" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    got=$?
+    if [ "$got" = "$want" ] && { [ -z "$text" ] || grep -qF -- "$text" "$tmp/out"; }; then pass=$((pass + 1))
+    else bad "ivx -x $s $* -> status $got (want $want), stdout without \"$text\""; fi
+}
+status_of 0 "program exited with code 2" "$tmp/st_plain.ivx" $K3 -- bogus 1
+status_of 0 "The run stopped" "$tmp/st_plain.ivx" "$tmp/trap"
+status_of 2 "= 2" "$tmp/st_pass.ivx" $K3 -- bogus 1
+status_of 0 "= 0" "$tmp/st_pass.ivx" $K3 -- miss 2
+status_of 255 "= -1" "$tmp/st_pass.ivx" "$tmp/trap"
+grep -q '^= 1$' "$tmp/out" && bad "a line after quit ran" || pass=$((pass + 1))
+status_of 7 "" "$tmp/st_num.ivx" $K3 -- miss 2
+expect_error "quit: the status is a whole number" "$tmp/st_str.ivx"
 
 echo "script errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

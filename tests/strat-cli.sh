@@ -27,6 +27,7 @@ import json, sys, csv, xml.dom.minidom
 d = json.load(open(sys.argv[1]))
 for k in ("events", "messages", "overhead_fraction", "error", "curve"):
     assert k in d, k
+assert d["seed"] == 1 and d["program"] == "data/bin/workloads/interp", (d.get("seed"), d["program"])
 runs = d["runs"]
 assert [r["spec"] for r in runs] == ["R256", "H[P256]2048", "H[P256]2048+A16"]
 assert d["events"] > 10000 and all(r["events"] == d["events"] for r in runs)
@@ -99,6 +100,12 @@ if "$IVX" strat --montecarlo --trials 150 --nmin 8000 --nmax 8000 --json "$tmp/m
 else bad "montecarlo: $(cat "$tmp/err")"; fi
 "$IVX" strat --montecarlo --trials 150 --nmin 8000 --nmax 8000 >"$tmp/m2" 2>&1
 if cmp -s "$tmp/m1" "$tmp/m2"; then ok; else bad "montecarlo not deterministic"; fi
+# --seed seeds the streams (it was ignored: always 1), 1 by default; the JSON says which
+"$IVX" strat --montecarlo --trials 150 --nmin 8000 --nmax 8000 --seed 1 --json "$tmp/m1.json" >"$tmp/s1" 2>&1
+"$IVX" strat --montecarlo --trials 150 --nmin 8000 --nmax 8000 --seed 2 --json "$tmp/m2.json" >"$tmp/s2" 2>&1
+if cmp -s "$tmp/m1" "$tmp/s1" && ! cmp -s "$tmp/s1" "$tmp/s2" && grep -q '"seed":1}' "$tmp/m.json" &&
+   grep -q '"seed":2}' "$tmp/m2.json"; then ok
+else bad "montecarlo --seed: $(head -c 120 "$tmp/m2.json")"; fi
 if command -v python3 >/dev/null 2>&1; then
     if python3 - "$tmp/m.json" <<'PYEOF'
 import json, sys

@@ -391,6 +391,14 @@ printf '# nothing\n' >"$tmp/empty.spec"
 "$IVX" sweep --list "$tmp/empty.spec" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ] && grep -q "^ivx: $tmp/empty.spec: no \[program\] section" "$tmp/err"; then ok; else bad "empty spec: $(cat "$tmp/err")"; fi
 
+# one job is "1 job", not "1 jobs"
+printf '[sweep]\ncommand = run\noptions = --max-insns 1k\n[program]\npath = data/bin/workloads/crc\n' >"$tmp/one.spec"
+"$IVX" sweep --job 3 "$tmp/one.spec" >/dev/null 2>"$tmp/err"
+grep -q "has 1 job (0 to 0)$" "$tmp/err" && ok || bad "sweep --job past one job: $(cat "$tmp/err")"
+"$IVX" sweep -j 1 --results "$tmp/one.jsonl" "$tmp/one.spec" 2>"$tmp/err"
+grep -q "^ivx: sweep: 1 job of .*one.spec, 1 at a time" "$tmp/err" && grep -q "^ivx: sweep: 1 job done, results in" "$tmp/err" &&
+    ok || bad "a one-job sweep: $(cat "$tmp/err")"
+
 # bad command lines: status 2, one line
 for args in "" "--job 4 $tmp/small.spec" "--job x $tmp/small.spec" "-j 0 $tmp/small.spec" "-j0 $tmp/small.spec" \
             "-jx $tmp/small.spec" "--merge" \

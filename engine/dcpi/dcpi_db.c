@@ -456,6 +456,15 @@ static int epoch_number(const char *name)
 	return n;
 }
 
+int dcpi_db_epoch_path(char *out, size_t n, const char *db_dir, int epoch)
+{
+	size_t len = strlen(db_dir);
+	while (len > 1 && db_dir[len - 1] == '/')
+		len--;
+	const char *sep = len == 1 && db_dir[0] == '/' ? "" : "/";   /* (the root: /epoch-0001) */
+	return snprintf(out, n, "%.*s%sepoch-%04d", (int)len, db_dir, sep, epoch);
+}
+
 int dcpi_db_epoch(const char *db_dir, int create, int new_epoch, char *out, size_t n, struct ivx_err *err)
 {
 	if (create && mkdir(db_dir, 0755) < 0 && errno != EEXIST)
@@ -477,7 +486,7 @@ int dcpi_db_epoch(const char *db_dir, int create, int new_epoch, char *out, size
 	int want = !newest || new_epoch ? newest + 1 : newest;
 	if (want > 9999)
 		return ivx_error(err, IVX_EUSAGE, "%s: all 9999 epochs are used", db_dir);
-	if (snprintf(out, n, "%s/epoch-%04d", db_dir, want) >= (int)n)
+	if (dcpi_db_epoch_path(out, n, db_dir, want) >= (int)n)
 		return ivx_error(err, IVX_EUSAGE, "%s: path too long", db_dir);
 	if (want != newest && mkdir(out, 0755) < 0 && errno != EEXIST)
 		return ivx_error(err, IVX_ESYS, "%s: %s", out, strerror(errno));

@@ -77,6 +77,10 @@ int dcpi_profile_write(const char *file, const struct dcpi_profile *p, struct iv
  * create, make db_dir and a first epoch when missing; with new_epoch,
  * start the next epoch. out gets the path. */
 int dcpi_db_epoch(const char *db_dir, int create, int new_epoch, char *out, size_t n, struct ivx_err *err);
+/* Epoch number epoch's directory in db_dir, into out: db_dir's trailing
+ * slashes dropped ("db/" gives db/epoch-0001, not db//epoch-0001). The
+ * length snprintf returns (>= n: cut). */
+int dcpi_db_epoch_path(char *out, size_t n, const char *db_dir, int epoch);
 /* The file name (no directory) for p: basename-HASH.EVENT.samples|truth
  * (kinds 3-5: .wait-REASON.truth, .taken.truth, .culprit-REASON.truth). */
 int dcpi_db_file_name(const struct dcpi_profile *p, char *out, size_t n);

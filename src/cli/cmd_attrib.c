@@ -343,6 +343,11 @@ static int attrib_run(const struct run_options *o, struct attrib_flags *f)
 	if (rc < 0)
 		goto out;
 	int exited = core_done(c) && guest_state(g) == GUEST_EXITED;
+	if (exited && guest_exit_code(g) != 0) {
+		/* a failed run gives no attribution (docs/outputs.md) */
+		cli_error_guest_status(guest_exit_code(g));
+		goto out;
+	}
 	if (!exited)
 		run_options_note_limit(o, core_cycles(c), core_committed(c), "; the attribution covers them");
 	attrib_finish(a);

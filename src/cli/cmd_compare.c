@@ -64,6 +64,7 @@ struct side {
 	/* results */
 	struct core_stats st;
 	int exited;                   /* the guest exited (with status 0), else a limit stopped it */
+	int nothing;                  /* the limit came before an instruction committed */
 	struct acct_stack stack[ACCT_METHOD_COUNT];
 	struct svg_timeline tl;
 	int have_tl;
@@ -343,8 +344,16 @@ static int side_run(struct side *s, char name, const struct compare_flags *f)
 	core_stats(c, &s->st);
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
 		acct_get_stack(acct_set_unit(set, m), &s->stack[m]);
+	if (s->st.committed == 0 && !core_done(c)) {
+		/* a limit the user set is a normal end, even this early */
+		cli_error("compare: side %c: no instruction committed before the %s limit (%llu cycles): nothing to compare",
+			  name, run_options_limit_hit(&s->o, 0), (unsigned long long)s->st.cycles);
+		s->nothing = 1;
+		rc = 0;
+		goto out;
+	}
 	if (s->st.committed == 0) {
-		cli_error("compare: side %c committed no instructions", name);
+		cli_error("compare: side %c: the program ended before it committed an instruction", name);
 		goto out;
 	}
 	if (core_done(c) && guest_state(g) == GUEST_EXITED && guest_exit_code(g) != 0) {
@@ -497,13 +506,17 @@ static void json_side(FILE *out, const struct side *s, const struct compare_flag
 	}
 	fprintf(out, "],");
 	run_options_json_end(out, &s->o, s->exited, 0, s->st.committed);
-	fprintf(out, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,\"events\":{",
-		(unsigned long long)s->st.committed, (unsigned long long)s->st.cycles, cpi_of(&s->st));
+	fprintf(out, ",\"instructions\":%llu,\"cycles\":%llu,", (unsigned long long)s->st.committed,
+		(unsigned long long)s->st.cycles);
+	if (s->nothing)   /* (nothing to stack: no CPI, "methods" empty) */
+		fprintf(out, "\"cpi\":null,\"events\":{");
+	else
+		fprintf(out, "\"cpi\":%.6f,\"events\":{", cpi_of(&s->st));
 	for (int k = 0; k < MISS_KIND_COUNT; k++)
 		fprintf(out, "%s\"%s\":%llu", k ? "," : "", miss_kind_name(k), (unsigned long long)s->st.events_correct[k]);
 	fprintf(out, "},\"methods\":{");
 	int first = 1;
-	for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
+	for (int m = 0; m < ACCT_METHOD_COUNT && !s->nothing; m++) {
 		if (f->method >= 0 && m != f->method)
 			continue;
 		fprintf(out, "%s\"%s\":{\"cpi\":%.6f,\"components\":{\"base\":%.6f", first ? "" : ",",
@@ -527,6 +540,10 @@ static int write_json(const char *path, const struct side *s, const struct compa
 	json_side(out, &s[0], f);
 	fprintf(out, ",\"b\":");
 	json_side(out, &s[1], f);
+	if (s[0].nothing || s[1].nothing) {
+		fprintf(out, ",\"diff\":null}\n");
+		return outfile_commit_cli(o);
+	}
 	fprintf(out, ",\"diff\":{\"instructions\":%lld,\"cycles\":%lld,\"cpi\":%.6f,\"events\":{",
 		(long long)(s[1].st.committed - s[0].st.committed), (long long)(s[1].st.cycles - s[0].st.cycles),
 		cpi_of(&s[1].st) - cpi_of(&s[0].st));
@@ -611,11 +628,13 @@ static int cmd_compare_main(int argc, char **argv)
 	status = EXIT_GUEST;
 	if (side_run(&s[0], 'A', &f) < 0 || side_run(&s[1], 'B', &f) < 0)
 		goto out;
-	print_text(s, &f);
+	int nothing = s[0].nothing || s[1].nothing;   /* (said on stderr: no table, no picture) */
+	if (!nothing)
+		print_text(s, &f);
 	status = 0;
 	if (f.json_path && write_json(f.json_path, s, &f) < 0)
 		status = EXIT_OUTPUT;
-	if (f.svg_path && write_svg(f.svg_path, s, &f) < 0)
+	if (!nothing && f.svg_path && write_svg(f.svg_path, s, &f) < 0)
 		status = EXIT_OUTPUT;
 out:
 	for (int i = 0; i < parsed; i++)

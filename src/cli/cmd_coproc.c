@@ -773,7 +773,9 @@ static int coproc_main(int argc, char **argv)
 		base.prog = prog;
 	}
 	FILE *out = stdout;
-	fprintf(out, "co-processor program %s (%s, %d microinstructions) on %s\n", cprog->name, ppath,
+	char shown[4096];
+	coproc_load_shown(fl.program, ppath, shown, sizeof shown);
+	fprintf(out, "co-processor program %s (%s, %d microinstructions) on %s\n", cprog->name, shown,
 		cprog->n_insns, program_name(prog));
 	if (s.timed_from)
 		fprintf(out, "timed from instruction %llu (--fastforward/--start-at): the profiles cover what ran after it\n",
@@ -790,8 +792,10 @@ static int coproc_main(int argc, char **argv)
 		outfile_json_string(f, cprog->name);
 		fprintf(f, ",\"workload\":");
 		outfile_json_string(f, program_name(prog));
-		fprintf(f, ",\"cycles\":%llu,\"instructions\":%llu,\"timed_from\":%llu,\"overhead_cycles\":%llu,",
-			(unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
+		/* (-C seed=N reseeds the co-processor alone, not the guest) */
+		fprintf(f, ",\"seed\":%llu,\"coproc_seed\":%llu,\"cycles\":%llu,\"instructions\":%llu,\"timed_from\":%llu,"
+			   "\"overhead_cycles\":%llu,",
+			(unsigned long long)o.seed, (unsigned long long)cc.seed, (unsigned long long)s.st.cycles, (unsigned long long)s.st.committed,
 			(unsigned long long)s.timed_from, (unsigned long long)overhead_cycles(&s));
 		run_options_json_end(f, &o, s.exited, 0, s.st.committed);   /* (another status is an error) */
 		fputc(',', f);
@@ -863,14 +867,16 @@ static int asm_main(int argc, char **argv)
 		free(p);
 		return EXIT_INPUT;
 	}
-	size_t n = coproc_prog_listing(p, path, NULL, 0) + 1;
+	char shown[4096];
+	coproc_load_shown(argv[1], path, shown, sizeof shown);
+	size_t n = coproc_prog_listing(p, shown, NULL, 0) + 1;
 	char *text = malloc(n);
 	if (!text) {
 		cli_error("out of memory");
 		free(p);
 		return EXIT_USAGE;
 	}
-	coproc_prog_listing(p, path, text, n);
+	coproc_prog_listing(p, shown, text, n);
 	fputs(text, stdout);
 	free(text);
 	/* A program can be right and still not fit the default co-processor

@@ -49,6 +49,13 @@ struct cost_event {
 	int ended_early;          /* the program ended inside the window */
 };
 
+/* How pass 1, the whole run, ended (the JSON's run fields). */
+struct cost_run {
+	uint64_t cycles, instructions;
+	int exited;               /* the program ended (else a limit stopped it) */
+	int exit_code;
+};
+
 /* Pass 1's observer: reservoir sampling of the chosen kind's events. */
 struct sampler {
 	struct core *core;
@@ -171,7 +178,7 @@ static struct core *start(const struct program *prog, const struct run_options *
 
 /* Pass 1: the sample, the event total and each method's charge. */
 static int pass1(const struct program *prog, const struct run_options *o, const struct machine_config *cfg,
-		 struct sampler *s, double charged[ACCT_METHOD_COUNT], uint64_t *events)
+		 struct sampler *s, double charged[ACCT_METHOD_COUNT], uint64_t *events, struct cost_run *run)
 {
 	struct guest *g;
 	struct core *c = start(prog, o, cfg, &g);
@@ -207,6 +214,8 @@ static int pass1(const struct program *prog, const struct run_options *o, const 
 		core_stats(c, &st);
 		if (!core_done(c))
 			run_options_note_limit(o, st.cycles, st.committed, ": the events before it were sampled");
+		*run = (struct cost_run){ st.cycles, st.committed, core_done(c) && guest_state(g) == GUEST_EXITED,
+					  guest_exit_code(g) };
 		*events = st.events_correct[s->kind];
 		for (int m = 0; m < ACCT_METHOD_COUNT; m++) {
 			struct acct_stack a;
@@ -324,7 +333,8 @@ static void summarize(const struct cost_event *ev, uint64_t n, struct summary *s
 	free(p);
 }
 
-static int write_json(const char *path, const struct program *prog, const struct cost_flags *f, uint64_t events,
+static int write_json(const char *path, const struct program *prog, const struct run_options *ro,
+		      const struct cost_flags *f, const struct cost_run *run, uint64_t events,
 		      const struct cost_event *ev, uint64_t n, const struct summary *s,
 		      const double charged[ACCT_METHOD_COUNT])
 {
@@ -334,17 +344,28 @@ static int write_json(const char *path, const struct program *prog, const struct
 	FILE *j = outfile_stream(o);
 	fprintf(j, "{\"program\":");
 	outfile_json_string(j, program_name(prog));
-	fprintf(j, ",\"event\":\"%s\",\"events\":%llu,\"sampled\":%llu,\"window\":%llu,", miss_kind_name(f->kind),
-		(unsigned long long)events, (unsigned long long)n, (unsigned long long)f->window);
-	fprintf(j, "\"true_penalty\":{\"mean\":%.3f,\"median\":%.3f,\"p10\":%.3f,\"p90\":%.3f,\"min\":%lld,\"max\":%lld},",
-		s->mean, s->median, s->p10, s->p90, (long long)s->min, (long long)s->max);
+	fprintf(j, ",\"event\":\"%s\",\"events\":%llu,\"sampled\":%llu,\"window\":%llu,\"seed\":%llu,"
+		   "\"cycles\":%llu,\"instructions\":%llu,", miss_kind_name(f->kind),
+		(unsigned long long)events, (unsigned long long)n, (unsigned long long)f->window,
+		(unsigned long long)ro->seed, (unsigned long long)run->cycles, (unsigned long long)run->instructions);
+	run_options_json_end(j, ro, run->exited, run->exit_code, run->instructions);
+	/* no event measured, none charged: the statistics are undefined (null) */
+	if (n)
+		fprintf(j, ",\"true_penalty\":{\"mean\":%.3f,\"median\":%.3f,\"p10\":%.3f,\"p90\":%.3f,\"min\":%lld,"
+			   "\"max\":%lld},", s->mean, s->median, s->p10, s->p90, (long long)s->min, (long long)s->max);
+	else
+		fprintf(j, ",\"true_penalty\":{\"mean\":null,\"median\":null,\"p10\":null,\"p90\":null,\"min\":null,"
+			   "\"max\":null},");
 	fprintf(j, "\"charged\":{");
 	static const char *const keys[ACCT_METHOD_COUNT] = {
 		[ACCT_NAIVE] = "naive", [ACCT_NAIVE_NONSPEC] = "naive_nonspec", [ACCT_POWER5] = "power5",
 		[ACCT_FMT] = "fmt", [ACCT_SFMT] = "sfmt", [ACCT_IVX] = "ivx",
 	};
 	for (int m = 0; m < ACCT_METHOD_COUNT; m++)
-		fprintf(j, "%s\"%s\":%.3f", m ? "," : "", keys[m], charged[m]);
+		if (events)
+			fprintf(j, "%s\"%s\":%.3f", m ? "," : "", keys[m], charged[m]);
+		else
+			fprintf(j, "%s\"%s\":null", m ? "," : "", keys[m]);
 	fprintf(j, "},\"samples\":[");
 	for (uint64_t i = 0; i < n; i++)
 		fprintf(j, "%s{\"seq\":%llu,\"pc\":%llu,\"cycle\":%llu,\"penalty\":%lld%s}", i ? "," : "",
@@ -362,7 +383,7 @@ static void print_text(const struct program *prog, const struct cost_flags *f, u
 	       program_name(prog), (unsigned long long)events, (unsigned long long)n,
 	       (unsigned long long)f->window);
 	if (!n) {
-		printf("(no such event: nothing to measure)\n");
+		printf("(no %s event on the correct path: nothing to measure)\n", miss_kind_name(f->kind));
 		return;
 	}
 	printf("\ncycles one event costs (run with it, run without it):\n");
@@ -410,8 +431,9 @@ static int cmd_cost_main(int argc, char **argv)
 	struct sampler s = { .kind = f.kind, .want = f.sample, .rng = o.seed, .ev = ev };
 	double charged[ACCT_METHOD_COUNT];
 	uint64_t events = 0;
+	struct cost_run run;
 	status = EXIT_GUEST;
-	if (pass1(prog, &o, &cfg, &s, charged, &events) < 0)
+	if (pass1(prog, &o, &cfg, &s, charged, &events, &run) < 0)
 		goto out;
 	uint64_t n = s.seen < f.sample ? s.seen : f.sample;
 	qsort(ev, n, sizeof *ev, by_cycle);
@@ -421,7 +443,7 @@ static int cmd_cost_main(int argc, char **argv)
 	summarize(ev, n, &sum);
 	print_text(prog, &f, events, n, ev, &sum, charged);
 	status = 0;
-	if (f.json_path && write_json(f.json_path, prog, &f, events, ev, n, &sum, charged) < 0)
+	if (f.json_path && write_json(f.json_path, prog, &o, &f, &run, events, ev, n, &sum, charged) < 0)
 		status = EXIT_OUTPUT;
 out:
 	free(ev);

@@ -193,6 +193,22 @@ static void print_checks(FILE *out, const struct measured *m)
 	fprintf(out, "\n");
 }
 
+/* The host's timing, on stderr so that the same run prints the same
+ * stdout; last, after every output was written (an error stays the one
+ * line on stderr). */
+static void print_host_timing(const struct measured *m, const struct stackrun *sr)
+{
+	const struct refstack_job *real = stackrun_real(sr);
+	double speed = real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0;
+	if (m->first)
+		fprintf(stderr, "ivx: one simulation, the accounting units attached: %.2f s CPU, %.2f M cycles/s\n",
+			real->seconds, speed);
+	else
+		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s; the one with the accounting units: "
+			"%.2f s CPU, %.2f M cycles/s\n", sr->simulations, sr->threads, sr->threads == 1 ? "" : "s",
+			sr->seconds, real->seconds, speed);
+}
+
 static void print_text(FILE *out, const struct measured *m, const struct stackrun *sr)
 {
 	int fold = !sr->ref_fu;
@@ -201,12 +217,9 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 		(unsigned long long)real->insns, (unsigned long long)real->cycles,
 		(double)real->cycles / (double)real->insns);
 	if (m->first)
-		fprintf(out, "(one simulation, the accounting units attached: %.2f s CPU, %.2f M cycles/s)\n\n",
-			real->seconds, real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0);
+		fprintf(out, "\n");
 	else
-		fprintf(out, "(%d simulations on %d thread%s, %.1f s; the one with the accounting units: %.2f s CPU, "
-			"%.2f M cycles/s)\n(%s%s)\n\n", sr->simulations, sr->threads, sr->threads == 1 ? "" : "s", sr->seconds, real->seconds,
-			real->seconds > 0 ? (double)real->cycles / real->seconds / 1e6 : 0.0, refstack_kind(sr),
+		fprintf(out, "(%s%s)\n\n", refstack_kind(sr),
 			sr->ref_fu ? "" : "; the counters' long-latency component is compared inside base");
 	stack_table_print(out, m->st + m->first, m->n - m->first);
 	if (m->first == 0) {
@@ -537,8 +550,13 @@ static int cmd_cpistack_main(int argc, char **argv)
 		goto out;
 	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
-	if (stackrun_execute(&sr, fl.no_ref) < 0)
+	int ran = stackrun_execute(&sr, fl.no_ref);
+	if (ran < 0)
 		goto out;
+	if (ran > 0) {   /* nothing to stack, at the user's limit: no picture either */
+		status = fl.json_path && stackrun_json_nothing(fl.json_path, &sr) < 0 ? EXIT_OUTPUT : 0;
+		goto out;
+	}
 	collect(&m, &sr, fl.no_ref);
 	if (fl.summary)
 		print_summary(stdout, &m, &sr);
@@ -549,6 +567,8 @@ static int cmd_cpistack_main(int argc, char **argv)
 		status = EXIT_INPUT;
 	if (fl.svg_path && write_svg(fl.svg_path, &m, &sr) < 0)
 		status = EXIT_INPUT;
+	if (status == 0 && !sr.quiet && !fl.summary && cli_flush_stdout() == 0)
+		print_host_timing(&m, &sr);
 out:
 	acct_set_free(m.set);
 	stackrun_free(&sr);
@@ -579,6 +599,8 @@ const struct cli_command cmd_cpistack_entry = {
 	"                      (least CPU time of 5 runs each; for make bench)\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
 	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
+	"                      and no host timing (on stderr: stdout is the same for\n"
+	"                      the same run)\n"
 	"  --ref-fu            reference with ivx's long-latency step (see ivx refstack\n"
 	"                      --help); default: the paper's, errors fold fu into base\n"
 	RUN_OPTIONS_HELP,

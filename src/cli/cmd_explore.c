@@ -126,7 +126,9 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 		explorer_write(x, XOUT_ERROR, line);
 	}
 	cli_flush_stdout();
-	return rc < 0 ? 1 : 0;
+	/* as gdb -batch: 1 for a command that failed, else what `quit STATUS`
+	 * said (0 without it), whatever the program did (docs/explorer.md) */
+	return rc < 0 ? 1 : x->quit ? x->quit_status : 0;
 }
 
 /* The sampling options (dcpi_opts.h) turn the DCPI sampler on from the
@@ -182,7 +184,9 @@ static int explore_main(int argc, char **argv)
 		for (int i = 0; i < f.n_commands; i++)
 			if (xcmd_execute(x, f.commands[i], NULL) < 0)
 				ex_error(x, f.commands[i]);
-		status = x->quit ? 0 : ui_run(x);
+		status = x->quit ? x->quit_status : ui_run(x);
+		if (status == 0 && x->quit)
+			status = x->quit_status;
 	}
 	ui_state_detach(x);
 	explorer_free(x);

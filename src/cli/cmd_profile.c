@@ -177,8 +177,8 @@ static void print_stats(FILE *out, const struct dcpi *d, const char *epoch)
 		fprintf(out, "ivx: dcpi: profiles in %s\n", epoch);
 }
 
-static int write_json(const char *path, const struct dcpi *d, const char *epoch, const struct run_options *ro,
-		      int exited, int exit_code, uint64_t committed)
+static int write_json(const char *path, const struct program *prog, const struct dcpi *d, const char *epoch,
+		      const struct run_options *ro, int exited, int exit_code, uint64_t committed)
 {
 	struct outfile *o = outfile_open_cli(path);
 	if (!o)
@@ -187,7 +187,9 @@ static int write_json(const char *path, const struct dcpi *d, const char *epoch,
 	struct dcpi_stats st;
 	dcpi_get_stats(d, &st);
 	const struct dcpi_config *cfg = dcpi_config(d);
-	fprintf(f, "{\"epoch\":");
+	fprintf(f, "{\"program\":");
+	outfile_json_string(f, program_name(prog));
+	fprintf(f, ",\"epoch\":");
 	outfile_json_string(f, epoch);
 	fputc(',', f);
 	run_options_json_end(f, ro, exited, exit_code, committed);
@@ -360,10 +362,14 @@ static int store_run(const struct profile_flags *f, struct run_profiles *rp, con
 	sigprocmask(SIG_BLOCK, &hold, &old);
 	char lock_path[4200];
 	snprintf(lock_path, sizeof lock_path, "%s/.lock", f->db);
-	int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int made = mkdir(f->db, 0755) == 0 || errno == EEXIST;   /* (new: see profile_run) */
+	int lock = made ? open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
 	int rc = 0;
 	struct ivx_err err = { 0 };
-	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+	if (!made) {
+		cli_error("%s: %s", f->db, strerror(errno));
+		rc = -1;
+	} else if (lock < 0 || flock(lock, LOCK_EX) < 0) {
 		cli_error("%s: cannot lock the database: %s", lock_path, strerror(errno));
 		rc = -1;
 	} else if (dcpi_db_epoch(f->db, 1, f->new_epoch, epoch, epoch_len, &err) < 0) {
@@ -421,10 +427,13 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 		snprintf(image, sizeof image, "[builtin]");
 	else if (!realpath(o->prog_path, image))
 		snprintf(image, sizeof image, "%s", o->prog_path);
-	/* the database is checked now, before a long run; the epoch is made
-	 * only when there is a run to store in it (store_run) */
+	/* the database is checked now, before a long run; it and the epoch
+	 * are made only when there is a run to store in them (store_run), so
+	 * that a failed run leaves the database as it was. A new one is
+	 * made and removed here to find out that it can be. */
 	char epoch[4200];
-	if (mkdir(f->db, 0755) < 0 && errno != EEXIST) {
+	int new_db = mkdir(f->db, 0755) == 0;
+	if (!new_db && errno != EEXIST) {
 		cli_error("%s: %s", f->db, strerror(errno));
 		return EXIT_INPUT;
 	}
@@ -435,9 +444,13 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	}
 	if (access(f->db, R_OK | W_OK | X_OK) < 0) {
 		cli_error("%s: %s", f->db, strerror(errno));
+		if (new_db)
+			rmdir(f->db);
 		return EXIT_INPUT;
 	}
-	int have_epoch = !f->new_epoch && dcpi_db_epoch(f->db, 0, 0, epoch, sizeof epoch, &err) == 0;
+	if (new_db)
+		rmdir(f->db);
+	int have_epoch = !new_db && !f->new_epoch && dcpi_db_epoch(f->db, 0, 0, epoch, sizeof epoch, &err) == 0;
 	if (have_epoch && dcpicalc_machine_check(epoch, &mc) < 0)
 		return EXIT_USAGE;
 	err.msg[0] = 0;
@@ -480,13 +493,18 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
 	if (rc < 0)
 		goto out;
+	if (exited && guest_exit_code(g) != 0) {
+		/* a failed run adds nothing to the database (docs/outputs.md) */
+		cli_error_guest_status(guest_exit_code(g));
+		goto out;
+	}
 	if (!exited) {
 		run_options_note_limit(o, core_cycles(c), core_committed(c), "; the profile covers them");
 	}
 	dcpi_flush(d);
 	if (collect(d, c, prog, image, &rp, &err) < 0)
 		goto out;
-	status = exited ? guest_exit_code(g) : 0;   /* the user's limit: a normal end */
+	status = 0;   /* the guest exited, or the user's limit: a normal end */
 	int stored = store_run(f, &rp, w, prog, image, idp, core_cycles(c), &mc, epoch, sizeof epoch);
 	if (stored < 0) {
 		status = stored == -2 ? EXIT_USAGE : EXIT_OUTPUT;
@@ -495,7 +513,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	}
 	if (!f->quiet)
 		print_stats(stderr, d, epoch);
-	if (f->json_path && write_json(f->json_path, d, epoch, o, exited, exited ? guest_exit_code(g) : 0, core_committed(c)) < 0)
+	if (f->json_path && write_json(f->json_path, prog, d, epoch, o, exited, exited ? guest_exit_code(g) : 0, core_committed(c)) < 0)
 		status = EXIT_OUTPUT;
 	err.msg[0] = 0;
 out:

@@ -155,8 +155,10 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	progress_start(&pr, sr->quiet, sr->o.max_insns, sr->o.max_cycles);
 	double t0 = wall_seconds();
 	int rc = run_list(sr, list, run_of, 0, staged ? 1 : n, &pr);
-	if (staged && rc >= 0) {
-		const struct refstack_job *real = &sr->job[REF_REAL];
+	const struct refstack_job *real = &sr->job[REF_REAL];
+	if (staged && rc >= 0 && !real->exited && !real->insns)
+		n = 1;   /* nothing committed by the limit: nothing to run the others to */
+	if (staged && rc >= 0 && n > 1) {
 		for (int k = 1; k < n; k++) {
 			list[k].max_cycles = 0;
 			if (!real->exited && real->insns)
@@ -188,7 +190,12 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 		}
 	}
 	sr->simulations = n;
-	const struct refstack_job *real = &sr->job[REF_REAL];
+	if (real->insns == 0 && !real->exited) {
+		/* a limit the user set is a normal end, even this early */
+		cli_error("no instruction committed before the %s limit (%llu cycles): nothing to stack",
+			  run_options_limit_hit(&sr->o, 0), (unsigned long long)real->cycles);
+		return 1;
+	}
 	if (real->insns == 0) {
 		/* nothing was timed: the program ended in the fast-forward (too
 		 * short for it, or it failed at once: a file it could not open) */
@@ -198,7 +205,7 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 		else if (real->exited && (real->fastforward || real->start_pc))
 			cli_error("the program ended during --fastforward/--start-at: nothing was left to time");
 		else
-			cli_error("the program committed no instructions");
+			cli_error("the program ended before it committed an instruction");
 		return -1;
 	}
 	/* (its output is not shown here: a usage message would go unseen) */
@@ -251,6 +258,22 @@ void stackrun_free(struct stackrun *sr)
 
 /* ---- ivx refstack ------------------------------------------------------------ */
 
+int stackrun_json_nothing(const char *path, const struct stackrun *sr)
+{
+	struct outfile *o = outfile_open_cli(path);
+	if (!o)
+		return -1;
+	FILE *f = outfile_stream(o);
+	const struct refstack_job *real = stackrun_real(sr);
+	fprintf(f, "{\"program\":");
+	outfile_json_string(f, program_name(sr->prog));
+	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":null,", (unsigned long long)real->insns,
+		(unsigned long long)real->cycles);
+	stackrun_json_end(f, sr);
+	fprintf(f, ",\"methods\":{}}\n");
+	return outfile_commit_cli(o);
+}
+
 static int write_json(const char *path, const struct stackrun *sr, const struct named_stack *st, int n)
 {
 	struct outfile *o = outfile_open_cli(path);
@@ -293,8 +316,13 @@ static int cmd_refstack_main(int argc, char **argv)
 		goto out;
 	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
-	if (stackrun_execute(&sr, 0) < 0)
+	int ran = stackrun_execute(&sr, 0);
+	if (ran < 0)
 		goto out;
+	if (ran > 0) {   /* nothing to stack, at the user's limit */
+		status = fl.json_path && stackrun_json_nothing(fl.json_path, &sr) < 0 ? EXIT_OUTPUT : 0;
+		goto out;
+	}
 	struct named_stack st[2] = {
 		{ "ref", "normal", sr.ref },
 		{ "ref_inverse", "inverse", sr.ref_inv },
@@ -303,8 +331,7 @@ static int cmd_refstack_main(int argc, char **argv)
 	printf("reference CPI stacks of %s: %llu instructions, %llu cycles, CPI %.4f\n",
 	       program_name(sr.prog), (unsigned long long)real->insns, (unsigned long long)real->cycles,
 	       sr.ref.cpi);
-	printf("(%d simulations on %d thread%s, %.1f s; %s)\n\n", sr.simulations, sr.threads, sr.threads == 1 ? "" : "s", sr.seconds,
-	       refstack_kind(&sr));
+	printf("(%s)\n\n", refstack_kind(&sr));
 	stack_table_print(stdout, st, 2);
 	printf("\nruns (each turns one more component real):\n");
 	for (int r = 0; r < REF_RUN_COUNT; r++) {
@@ -316,6 +343,11 @@ static int cmd_refstack_main(int argc, char **argv)
 	status = 0;
 	if (fl.json_path && write_json(fl.json_path, &sr, st, 2) < 0)
 		status = EXIT_INPUT;
+	/* the host's timing on stderr, last: the same run prints the same
+	 * stdout, and an error stays the one line on stderr */
+	if (status == 0 && !sr.quiet && cli_flush_stdout() == 0)
+		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s\n", sr.simulations, sr.threads,
+			sr.threads == 1 ? "" : "s", sr.seconds);
 out:
 	stackrun_free(&sr);
 	return status;
@@ -337,6 +369,8 @@ const struct cli_command cmd_refstack_entry = {
 	"  --json FILE         also write the stacks and every run as JSON\n"
 	"  --jobs N            simulations at once (default: host cores)\n"
 	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n"
+	"                      and no host timing (on stderr: stdout is the same for\n"
+	"                      the same run)\n"
 	"  --ref-fu            ivx's extension: the base machine has ideal long-latency\n"
 	"                      units too, and a step turning them real comes first, so\n"
 	"                      the reference has a long-latency (fu) component\n"

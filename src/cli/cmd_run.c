@@ -182,15 +182,17 @@ static void print_summary(FILE *out, const struct core_stats *st)
 /* The run's statistics and how it ended: "exit" (with the exit code),
  * "limit" (with which one) or "error" (with the message), so the file
  * says what it is when the run did not finish. */
-static int write_json(const char *path, const struct core_stats *st, const char *end, int exit_code,
-		      const char *limit, const char *error)
+static int write_json(const char *path, const struct program *prog, const struct core_stats *st, const char *end,
+		      int exit_code, const char *limit, const char *error)
 {
 	struct outfile *o = outfile_open_cli(path);
 	if (!o)
 		return -1;
 	FILE *f = outfile_stream(o);
 	double ipc = st->cycles ? (double)st->committed / (double)st->cycles : 0.0;
-	fprintf(f, "{\"cycles\":%llu,\"instructions\":%llu,\"ipc\":%.6f,\"branches\":%llu,"
+	fprintf(f, "{\"program\":");
+	outfile_json_string(f, program_name(prog));
+	fprintf(f, ",\"cycles\":%llu,\"instructions\":%llu,\"ipc\":%.6f,\"branches\":%llu,"
 		"\"mispredicts\":%llu,\"events\":{",
 		(unsigned long long)st->cycles, (unsigned long long)st->committed, ipc,
 		(unsigned long long)st->branches, (unsigned long long)st->mispredicts);
@@ -261,7 +263,7 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 		run_options_note_limit(o, st.cycles, st.committed, NULL);
 		status = 0;
 	}
-	if (f->json_path && write_json(f->json_path, &st, exited ? "exit" : rc == IVX_OK ? "limit" : "error",
+	if (f->json_path && write_json(f->json_path, prog, &st, exited ? "exit" : rc == IVX_OK ? "limit" : "error",
 				       exited ? guest_exit_code(g) : 0, limit, rc < 0 ? err.msg : NULL) < 0)
 		status = EXIT_GUEST;
 	trace_kanata_free(tk);

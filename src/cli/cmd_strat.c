@@ -276,10 +276,10 @@ static void set_rate(struct strat_spec *s, uint32_t r)
 			s->stage[i].rate = r;
 }
 
-static int run_montecarlo(struct strat_flags *f, struct strat_spec *specs, int n)
+static int run_montecarlo(struct strat_flags *f, struct strat_spec *specs, int n, uint64_t seed)
 {
 	static struct curve cv[MAX_SPECS];
-	struct strat_mc_opts o = { (uint32_t)f->trials, 0.3, 1, !f->sum_estimator };
+	struct strat_mc_opts o = { (uint32_t)f->trials, 0.3, seed, !f->sum_estimator };
 	printf("Monte Carlo (the paper's Figure 4): mean ERR %% over %u streams per length, p = 30%% of each\n",
 	       o.trials);
 	printf("%8s", "N");
@@ -320,8 +320,8 @@ static int run_montecarlo(struct strat_flags *f, struct strat_spec *specs, int n
 		if (!of)
 			return EXIT_OUTPUT;
 		FILE *j = outfile_stream(of);
-		fprintf(j, "{\"montecarlo\":{\"trials\":%u,\"share\":0.3,\"estimator\":\"%s\"},\"specs\":[", o.trials,
-			o.ratio ? "ratio" : "sum");
+		fprintf(j, "{\"montecarlo\":{\"trials\":%u,\"share\":0.3,\"estimator\":\"%s\",\"seed\":%llu},\"specs\":[",
+			o.trials, o.ratio ? "ratio" : "sum", (unsigned long long)o.seed);
 		for (int i = 0; i < n; i++) {
 			fprintf(j, "%s{\"spec\":\"%s\",\"under_threshold_from\":", i ? "," : "", cv[i].label);
 			json_under_from(j, &cv[i], thr);
@@ -525,6 +525,11 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
 	if (rc < 0)
 		goto fail;
+	if (exited && guest_exit_code(g) != 0) {
+		/* a failed run gives no profile (docs/outputs.md) */
+		cli_error_guest_status(guest_exit_code(g));
+		goto done;
+	}
 	struct core_stats cst;
 	core_stats(c, &cst);
 	if (!exited)
@@ -594,8 +599,8 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 		FILE *j = outfile_stream(of);
 		fprintf(j, "{\"program\":");
 		outfile_json_string(j, pname);
-		fprintf(j, ",\"profile\":\"%s\",\"cycles\":%llu,\"handler_cycles\":%llu,\"instructions\":%llu,",
-			f->profile, (unsigned long long)(cst.cycles - cst.handler_cycles),
+		fprintf(j, ",\"profile\":\"%s\",\"seed\":%llu,\"cycles\":%llu,\"handler_cycles\":%llu,\"instructions\":%llu,",
+			f->profile, (unsigned long long)o->seed, (unsigned long long)(cst.cycles - cst.handler_cycles),
 			(unsigned long long)cst.handler_cycles, (unsigned long long)cst.committed);
 		run_options_json_end(j, o, exited, exited ? guest_exit_code(g) : 0, cst.committed);
 		fputc(',', j);
@@ -708,7 +713,7 @@ static int cmd_strat_main(int argc, char **argv)
 			cli_error("--nmin %llu is above --nmax %llu", (unsigned long long)f.nmin, (unsigned long long)f.nmax);
 			goto out;
 		}
-		status = run_montecarlo(&f, specs, n);
+		status = run_montecarlo(&f, specs, n, o.seed);
 		goto out;
 	}
 	if (f.charge && n > 1) {
@@ -769,6 +774,7 @@ const struct cli_command cmd_strat_entry = {
 	"  --montecarlo        default specs R10 H[R10]4 P10 CR10 H[P10]4 H[CR10]4\n"
 	"  --rate R            set every spec's sampling rate to R\n"
 	"  --trials N          streams per length (default 2500)\n"
+	"  --seed N            seeds the streams (default 1)\n"
 	"  --nmin, --nmax, --nstep N\n"
 	"                      stream lengths (default 1000..20000 by 1000)\n"
 	"  --estimator sum|ratio\n"

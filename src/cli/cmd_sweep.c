@@ -49,6 +49,12 @@ struct sweep_args {
 
 /* ---- helpers ------------------------------------------------------------------- */
 
+/* "s" after a count other than one ("1 job", "2 jobs") */
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static int self_exe(char *buf, size_t len)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
@@ -429,8 +435,8 @@ static int run_command(const char *exe, const char **av, int argc, const char *c
 static int do_job(const struct sweep_spec *s, uint64_t i, const char *results)
 {
 	if (i >= s->n_jobs) {
-		cli_error("sweep: --job %llu: %s has %llu jobs (0 to %llu)", (unsigned long long)i, s->path,
-			  (unsigned long long)s->n_jobs, (unsigned long long)s->n_jobs - 1);
+		cli_error("sweep: --job %llu: %s has %llu job%s (0 to %llu)", (unsigned long long)i, s->path,
+			  (unsigned long long)s->n_jobs, plural(s->n_jobs), (unsigned long long)s->n_jobs - 1);
 		return EXIT_USAGE;
 	}
 	char exe[PATH_MAX], json_path[PATH_MAX], err_path[PATH_MAX];
@@ -630,8 +636,8 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 	 * lines come out in job order, whatever order the jobs end in. */
 	const char *argv[] = { "parallel", "--will-cite", "--quote", "--keep-order", "--jobs", jn,
 			       isatty(2) ? "--bar" : "--silent", exe, "sweep", "--job", "{}", spec_abs, NULL };
-	fprintf(stderr, "ivx: sweep: %llu jobs of %s, %d at a time (GNU parallel)\n", (unsigned long long)s->n_jobs,
-		spec_path, jobs);
+	fprintf(stderr, "ivx: sweep: %llu job%s of %s, %d at a time (GNU parallel)\n", (unsigned long long)s->n_jobs,
+		plural(s->n_jobs), spec_path, jobs);
 	/* parallel reads the job numbers from `in` and writes the lines to
 	 * `lines`, which this process copies to the results, checking every
 	 * write: a full disk stops the sweep instead of losing its lines */
@@ -767,12 +773,13 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 		return 1;
 	}
 	if (code) {
-		cli_error("sweep: %s%d of %llu jobs failed; their result lines say why (\"status\":\"failed\", \"error\")",
-			  code == 101 ? "more than " : "", code == 101 ? 100 : code, (unsigned long long)s->n_jobs);
+		cli_error("sweep: %s%d of %llu job%s failed; their result lines say why (\"status\":\"failed\", \"error\")",
+			  code == 101 ? "more than " : "", code == 101 ? 100 : code, (unsigned long long)s->n_jobs,
+			  plural(s->n_jobs));
 		return 1;
 	}
-	fprintf(stderr, "ivx: sweep: %llu jobs done%s%s\n", (unsigned long long)s->n_jobs, results ? ", results in " : "",
-		results ? results : "");
+	fprintf(stderr, "ivx: sweep: %llu job%s done%s%s\n", (unsigned long long)s->n_jobs, plural(s->n_jobs),
+		results ? ", results in " : "", results ? results : "");
 	return 0;
 }
 
@@ -856,10 +863,10 @@ static int do_slurm(const struct sweep_spec *s, const char *spec_path, const cha
 		goto out;
 	fprintf(f, "#!/bin/sh\n"
 		   "# Written by `ivx sweep --slurm`: one array task per job of the sweep\n"
-		   "# %s (%llu jobs; `ivx sweep --list` shows them). Task I runs job I and\n"
+		   "# %s (%llu job%s; `ivx sweep --list` shows them). Task I runs job I and\n"
 		   "# writes its result line to results/task-I.jsonl beside this script.\n"
 		   "# Submit with submit.sh, which also queues the merge.\n",
-		spec, (unsigned long long)s->n_jobs);
+		spec, (unsigned long long)s->n_jobs, plural(s->n_jobs));
 	fprintf(f, "#SBATCH --job-name=ivx-sweep\n#SBATCH --array=0-%llu\n#SBATCH --ntasks=1\n"
 		   "#SBATCH --cpus-per-task=1\n", (unsigned long long)s->n_jobs - 1);
 	fputs("set -u\ncd ", f);

@@ -20,13 +20,26 @@ const char *coproc_shipped_name(int i)
 	return i >= 0 && i < (int)(sizeof names / sizeof names[0]) ? names[i] : NULL;
 }
 
+static int is_file_name(const char *name)
+{
+	size_t nl = strlen(name);
+	return strchr(name, '/') || (nl > 2 && !strcmp(name + nl - 2, ".s"));
+}
+
+void coproc_load_shown(const char *name, const char *path, char *out, size_t len)
+{
+	if (is_file_name(name))
+		snprintf(out, len, "%s", path);
+	else
+		snprintf(out, len, "data/coproc/%s.s", name);
+}
+
 int coproc_load_program(const char *name, struct coproc_prog *out, char *path, size_t path_len,
 			struct ivx_err *err)
 {
 	char buf[PATH_MAX];
-	size_t nl = strlen(name);
-	int is_file = strchr(name, '/') || (nl > 2 && !strcmp(name + nl - 2, ".s"));
-	if (is_file) {
+	char looked[2][PATH_MAX + 16] = { "", "" };   /* the data directories beside the binary */
+	if (is_file_name(name)) {
 		snprintf(buf, sizeof buf, "%s", name);
 	} else {
 		int found = 0;
@@ -46,6 +59,10 @@ int coproc_load_program(const char *name, struct coproc_prog *out, char *path, s
 			for (int i = 0; i < 2 && !found; i++) {
 				snprintf(buf, sizeof buf, "%s/%s/data/coproc/%s.s", exe, ups[i], name);
 				found = exists(buf);
+				/* (for the message: the directory without its ..) */
+				char up[PATH_MAX], real[PATH_MAX];
+				snprintf(up, sizeof up, "%s/%s", exe, ups[i]);
+				snprintf(looked[i], sizeof looked[i], "%s/data/coproc/", realpath(up, real) ? real : up);
 			}
 		}
 		if (!found) {
@@ -56,8 +73,9 @@ int coproc_load_program(const char *name, struct coproc_prog *out, char *path, s
 			snprintf(word, sizeof word, " %s,", name);
 			if (strstr(listed, word))
 				return ivx_error(err, IVX_EINPUT,
-						 "the shipped program '%s' is not in data/coproc/ (looked in the current "
-						 "directory and beside the ivx binary); give its file", name);
+						 "the shipped program '%s' is not in data/coproc/ (looked for %s.s in "
+						 "data/coproc/%s%s%s%s); give its file", name, name,
+						 looked[0][0] ? ", " : "", looked[0], looked[1][0] ? " and " : "", looked[1]);
 			return ivx_error(err, IVX_EUSAGE,
 					 "no co-processor program '%s' (shipped: " COPROC_SHIPPED "; or give a file)",
 					 name);

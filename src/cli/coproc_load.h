@@ -22,5 +22,10 @@ const char *coproc_shipped_name(int i);
  * assembly error). `path`, if non-NULL, gets the file it read. */
 int coproc_load_program(const char *name, struct coproc_prog *out, char *path, size_t path_len,
 			struct ivx_err *err);
+/* The file to name in output, from the `name` given and the `path`
+ * coproc_load_program read: the file as the user gave it, and for a
+ * shipped NAME data/coproc/NAME.s wherever it was found, so that output
+ * does not depend on where ivx is installed. */
+void coproc_load_shown(const char *name, const char *path, char *out, size_t len);
 
 #endif

@@ -24,7 +24,7 @@ struct stackrun {
 	void *stdin_data;
 	size_t stdin_len;
 	int threads;                       /* simulations at once */
-	int quiet;                         /* --quiet: no progress line */
+	int quiet;                         /* --quiet: no progress line, no host timing */
 	int ref_fu;                        /* --ref-fu: the reference with a long-latency step */
 	char cwd[4096];                    /* the guests' working directory (host) */
 	struct refstack_job job[REF_RUN_COUNT]; /* indexed by enum refstack_run */
@@ -38,8 +38,14 @@ struct stackrun {
  * the error. */
 int stackrun_prepare(struct stackrun *sr, int threads);
 /* Run the real machine (with its observers), and the reference runs unless
- * `real_only`. 0, or -1 after printing the error. */
+ * `real_only`. 0; 1 after a note on stderr when the user's limit stopped the
+ * real run before an instruction committed (nothing to stack: write
+ * stackrun_json_nothing); -1 after printing the error. */
 int stackrun_execute(struct stackrun *sr, int real_only);
+/* The JSON of a run with nothing to stack: its program, cycles, 0
+ * instructions, how it ended, "cpi": null and "methods": {}. 0, or -1 after
+ * an error line. */
+int stackrun_json_nothing(const char *path, const struct stackrun *sr);
 void stackrun_free(struct stackrun *sr);
 /* One line saying which reference the stacks are. */
 const char *refstack_kind(const struct stackrun *sr);
@@ -63,7 +69,7 @@ struct stack_flags {
 	int summary;                       /* cpistack: one tab-separated line */
 	int bench;                         /* cpistack: time the units (no reference) */
 	int refstack;                      /* parsing for refstack (no svg/no-ref/summary) */
-	int quiet;                         /* --quiet: no progress line on a terminal */
+	int quiet;                         /* --quiet: no progress line, no host timing */
 	int ref_fu;                        /* --ref-fu */
 };
 int stack_flags_parse(void *ctx, int argc, char **argv, int i);

@@ -143,7 +143,7 @@ int dcpi_report_load(struct dcpi_report *r, const char *db, int epoch, const cha
 	memset(r, 0, sizeof *r);
 	struct ivx_err err = { 0 };
 	if (epoch) {
-		snprintf(r->epoch, sizeof r->epoch, "%s/epoch-%04d", db, epoch);
+		dcpi_db_epoch_path(r->epoch, sizeof r->epoch, db, epoch);
 	} else if (dcpi_db_epoch(db, 0, 0, r->epoch, sizeof r->epoch, &err) < 0) {
 		cli_error("%s", err.msg);
 		return -1;

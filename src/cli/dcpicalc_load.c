@@ -41,7 +41,7 @@ int dcpicalc_db_open(struct dcpicalc_db *d, const char *db, int epoch)
 	}
 	close(fd);
 	if (epoch) {
-		snprintf(d->epoch, sizeof d->epoch, "%s/epoch-%04d", db, epoch);
+		dcpi_db_epoch_path(d->epoch, sizeof d->epoch, db, epoch);
 	} else if (dcpi_db_epoch(db, 0, 0, d->epoch, sizeof d->epoch, &err) < 0) {
 		cli_error("%s", err.msg);
 		return -1;

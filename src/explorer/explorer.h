@@ -153,6 +153,7 @@ struct explorer {
 	void (*redraw)(void *ctx);     /* repaint the whole screen now (NULL in batch mode) */
 	void *redraw_ctx;
 	int quit;                      /* `quit` was given */
+	int quit_status;               /* `quit STATUS`: ivx's exit status, 0..255 */
 	unsigned interrupts;           /* runs Ctrl-C stopped so far (a `source`d
 					  script stops at one, on the screen) */
 	int screen_w, screen_h;        /* the screen's size (batch: what `show screen` uses) */

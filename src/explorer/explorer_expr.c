@@ -27,12 +27,12 @@
 enum var {
 	V_CYCLE, V_PC, V_SYM, V_LATENCY, V_START, V_END, V_ADDR, V_KIND,
 	V_WRONGPATH, V_SEQ, V_INSNS, V_ROB, V_SP, V_LR, V_FP, V_NZCV,
-	V_MISPREDICTED, V_STOP_PC, V_STOP_SEQ, V_COUNT
+	V_MISPREDICTED, V_STOP_PC, V_STOP_SEQ, V_EXITCODE, V_COUNT
 };
 static const char *const var_names[V_COUNT] = {
 	"cycle", "pc", "sym", "latency", "start", "end", "addr", "kind",
 	"wrongpath", "seq", "insns", "rob", "sp", "lr", "fp", "nzcv",
-	"mispredicted", "stop_pc", "stop_seq",
+	"mispredicted", "stop_pc", "stop_seq", "exitcode",
 };
 
 enum node_kind { N_NUM, N_STR, N_VAR, N_XREG, N_WREG, N_SYM, N_UNARY, N_BINARY, N_FLT };
@@ -407,6 +407,7 @@ static void eval_var(const struct xexpr_env *env, int var, struct xval *out)
 	case V_MISPREDICTED: set_num(out, ev ? ev->mispredicted : 0); break;
 	case V_STOP_PC: set_num(out, (int64_t)x->stop.pc); break;
 	case V_STOP_SEQ: set_num(out, (int64_t)x->stop.insn_seq); break;
+	case V_EXITCODE: set_num(out, x->exited ? x->exit_code : -1); break;
 	}
 }
 

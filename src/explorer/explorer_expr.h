@@ -12,6 +12,8 @@
  *                                            (the event or instruction tested, or now)
  *   insns rob                                (committed instructions, ROB occupancy)
  *   stop_pc stop_seq                         (the instruction of the last stop)
+ *   exitcode                                 (the program's exit status once its
+ *                                             exit has committed, else -1)
  *   x0..x30 w0..w30 sp lr fp nzcv            (guest registers)
  *   any symbol of the program                (its address)
  * A leading '$' is allowed (`$pc`, `$x0`). `*EXPR` reads 8 bytes of guest

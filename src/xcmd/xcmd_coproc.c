@@ -61,12 +61,13 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 	char msg[400];
 	if (!strcmp(argv[1], "load") && argc == 3) {
 		static struct coproc_prog prog;
-		char path[256];
+		char path[4096], shown[256];
 		if (coproc_load_program(argv[2], &prog, path, sizeof path, &err) < 0)
 			return explorer_error(x, "%s", err.msg);
-		if (xcoproc_set_program(xc, &prog, path, &err) < 0)
+		coproc_load_shown(argv[2], path, shown, sizeof shown);
+		if (xcoproc_set_program(xc, &prog, shown, &err) < 0)
 			return explorer_error(x, "%s (the co-processor is as it was)", err.msg);
-		snprintf(msg, sizeof msg, "Co-processor program %s loaded from %s", prog.name, path);
+		snprintf(msg, sizeof msg, "Co-processor program %s loaded from %s", prog.name, shown);
 		return restart(x, msg);
 	}
 	if (!strcmp(argv[1], "set") && argc == 3) {

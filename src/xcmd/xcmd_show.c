@@ -77,11 +77,12 @@ static const struct xcmd show_cmd = {
 	.name = "show", .usage = "show PANE [ROWS] | show sfmt|charges|code-misses|code-stalls | show screen [W H] | show SETTING",
 	.summary = "print a pane, or the whole screen, as text (or a setting's value)",
 	.help =
-	"Panes: rob timeline fmt (sfmt: the shared-FMT view) cpistack code events\n"
-	"(charges: with each accounting method's charge per event; code-misses,\n"
-	"code-stalls: the code with miss events or stall cycles per instruction)\n"
-	"console, and the instruments' sampler annotate coproc strat. The width is `set width` (default 100); the rows are the pane's\n"
-	"own unless given or set with `set height`.",
+	"Panes: rob, timeline, fmt (sfmt: the shared-FMT view), cpistack, code,\n"
+	"events (charges: with each accounting method's charge per event;\n"
+	"code-misses, code-stalls: the code with miss events or stall cycles per\n"
+	"instruction), console, and the instruments' panes: sampler, annotate,\n"
+	"coproc and strat. The width is `set width` (default 100); the rows are\n"
+	"the pane's own unless given or set with `set height`.",
 	.complete = XC_SHOW, .exec = show_exec,
 };
 XCMD_REGISTER(show_cmd);

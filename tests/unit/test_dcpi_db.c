@@ -133,6 +133,23 @@ static void runs_merge_into_the_current_epoch(void **state)
 	dcpi_profile_free(b);
 }
 
+/* An epoch's path joins the database's with one slash, however the user
+ * wrote --db ("db/" gave "db//epoch-0001" in JSON and messages). */
+static void epoch_paths_have_one_slash(void **state)
+{
+	(void)state;
+	char p[64];
+	dcpi_db_epoch_path(p, sizeof p, "db", 1);
+	assert_string_equal(p, "db/epoch-0001");
+	dcpi_db_epoch_path(p, sizeof p, "z/tdb/", 1);
+	assert_string_equal(p, "z/tdb/epoch-0001");
+	dcpi_db_epoch_path(p, sizeof p, "z/tdb///", 12);
+	assert_string_equal(p, "z/tdb/epoch-0012");
+	dcpi_db_epoch_path(p, sizeof p, "/", 2);
+	assert_string_equal(p, "/epoch-0002");
+	assert_true(dcpi_db_epoch_path(p, 8, "db", 1) >= 8);   /* cut: the length it needed */
+}
+
 /* Headers no run can write are corrupt: samples without elapsed periods
  * (a mean period of 0), more samples than cycles (a count near 2^64 would
  * overflow the readers' sums); bytes after the records are named so. */
@@ -393,6 +410,7 @@ int main(void)
 		cmocka_unit_test(a_profile_survives_encoding),
 		cmocka_unit_test(culprit_records_keep_their_pcs),
 		cmocka_unit_test_setup_teardown(runs_merge_into_the_current_epoch, setup, teardown),
+		cmocka_unit_test(epoch_paths_have_one_slash),
 		cmocka_unit_test(implausible_headers_are_refused),
 		cmocka_unit_test_setup_teardown(image_identities_are_recorded_per_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_write_leaves_the_old_file, setup, teardown),
