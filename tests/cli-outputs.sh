@@ -171,7 +171,7 @@ if grep -q '^CPI stacks' both && grep -q '"methods"' both && [ ! -e ./- ]; then 
 "$IVX" cpistack --no-ref --json /dev/fd/1 --svg /dev/stdout prog -- miss 2 2>err | cat >piped
 if grep -q '"methods"' piped && grep -q '</svg>' piped; then ok; else bad "two outputs to standard output"; fi
 expect 2 "no such open descriptor"        -- run --json /dev/fd/9 prog -- miss 2
-expect 2 "open for reading only"          -- run --json /proc/self/fd/0 prog -- miss 2 </dev/null
+expect 2 "not open for writing"            -- run --json /proc/self/fd/0 prog -- miss 2 </dev/null
 
 
 # A program name with quotes, a backslash and markup.

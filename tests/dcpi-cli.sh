@@ -32,6 +32,8 @@ check "other seed, other samples" "! cmp -s $tmp/a1 $tmp/c1"
 check "a run adds to the epoch" "prof --db $tmp/a --seed 2 && '$IVX' dcpiprof --db $tmp/a --json $tmp/a.json >$tmp/a2"
 check "per image" "'$IVX' dcpiprof --db $tmp/a --images | sed -n 5p | grep -q '^ *[0-9]* 100.00% 100.00% .*  crc  *[^ ]*workloads/crc$'"
 check "--no-truth writes no truth" "prof --db $tmp/nt --no-truth && ! ls $tmp/nt/epoch-0001/*.truth >/dev/null 2>&1 && '$IVX' dcpiprof --db $tmp/nt --truth 2>&1 >/dev/null | grep -q 'no truth'"
+ivx_abs=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX") p_abs=$(pwd)/$p
+check "--db - is refused (no directory named -)" "(cd $tmp && ! '$ivx_abs' profile -q --db - '$p_abs' -- 1 2>err && grep -q 'a profile database is a directory' err && [ ! -e ./- ])"
 check "truth columns" "'$IVX' dcpiprof --db $tmp/a --truth | grep -q 'true%'"
 if command -v python3 >/dev/null 2>&1; then
     check "dcpiprof JSON: two runs, shares add to 1" "python3 - $tmp/a.json <<'PY'

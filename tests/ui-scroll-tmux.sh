@@ -16,7 +16,7 @@ echo "ui-scroll-tmux: PgUp/PgDn in the co-processor, sampler and strat panes"
 T new-session -d -s scroll -x 120 -y 24 "env LANG=C.UTF-8 $IVX data/bin/workloads/crc -- 1; sleep 600"
 wait_for '(ivx)' || bad "explorer did not open"
 T send-keys -t scroll 'coproc load value' Enter 'step 39000' Enter 'layout coproc' Enter
-wait_for 'cycle 39000' && wait_for 'slots in use, 1-' && ok "the coproc pane has more slots in use than rows" ||
+wait_for 'cycle 39000' && wait_for 'shown, slots 0 to' && ok "the coproc pane has more slots in use than rows" ||
 	bad "coproc pane before PgDn"
 before=$(slots)
 last_before=$(echo "$before" | tail -n 1)
@@ -26,11 +26,29 @@ after=$(slots)
 last_after=$(echo "$after" | tail -n 1)
 [ -n "$last_after" ] && [ "$last_after" -gt "$last_before" ] &&
 	ok "PgDn reveals later slots (slot $last_after, the last was $last_before)" || bad "coproc slots after PgDn"
+# a page is at most the rows shown: no slot is passed over (at the end of
+# the list the last page overlaps the one before)
+first_after=$(echo "$after" | head -n 1)
+[ -n "$first_after" ] && [ "$first_after" -le $((last_before + 1)) ] &&
+	ok "PgDn passes over no slot (slot $first_after follows $last_before)" || bad "PgDn skipped slots: $first_after after $last_before"
 screen | grep -q 'slot  *pc symbol' && screen | grep -q '^filters load' &&
 	ok "the header and the columns' names stay" || bad "coproc header after PgDn"
 key PPage
 [ "$(slots)" = "$before" ] && ! screen | grep -qF '[scrolled]' && ok "PgUp goes back to the first slots" ||
 	bad "coproc slots after PgUp"
+# a short pane (a few slot rows, fewer than a third of the screen): a
+# PgDn moved a third of the screen and passed over slots
+T send-keys -t scroll 'set console-lines 15' Enter
+sleep 0.5
+short=$(slots)
+key NPage
+first_short=$(slots | head -n 1)
+last_short=$(echo "$short" | tail -n 1)
+[ "$(echo "$short" | wc -l)" -lt 8 ] && [ -n "$first_short" ] && [ "$first_short" -le $((last_short + 1)) ] &&
+	[ "$first_short" -gt "$(echo "$short" | head -n 1)" ] &&
+	ok "in a short pane PgDn passes over no slot ($first_short follows $last_short)" ||
+	bad "short coproc pane: slots $(echo $short) then from $first_short"
+key PPage
 
 T send-keys -t scroll 'sampling on --period 2000' Enter 'restart' Enter 'step 20000' Enter
 T send-keys -t scroll 'layout sampler' Enter 'set console-lines 17' Enter

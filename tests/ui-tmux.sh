@@ -357,6 +357,11 @@ start color 100 30 LANG=C.UTF-8 TERM=screen-256color -- "$K3" -- miss 2
 wait_for color '(ivx)' || bad "colour session did not open" color
 T capture-pane -e -p -t color | grep -qE $'\e\\[[0-9;]*(3[0-7]|4[0-7])m' && ok "colours on a colour terminal" ||
 	bad "no colours" color
+# export to standard output from the full-screen explorer: refused (the
+# SVG was drawn over the panes), the screen stays
+T send-keys -t color 'export svg /dev/stdout' Enter
+wait_for color "export: /dev/stdout is the explorer's terminal" 5 && ! T capture-pane -p -t color | grep -q '<svg' &&
+	ok "export to the explorer's own terminal is refused" || bad "export svg /dev/stdout on the screen" color
 T send-keys -t color 'quit' Enter
 wait_exit color
 

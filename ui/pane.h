@@ -48,6 +48,8 @@ struct pane {
 	const struct pane_class *cls;
 	void *priv;            /* priv_size zeroed bytes */
 	int scroll;            /* how far back from the live view (>= 0) */
+	int page;              /* rows one PgUp/PgDn moves, as the last render
+				  showed them (0: the class's scroll_unit) */
 	int view;              /* alternate view toggled by the pane's key */
 };
 

@@ -125,14 +125,19 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	if (used > rows)
 		rows--;
 	int most = used > rows ? used - rows : 0;
+	p->page = rows > 1 ? rows : 1;   /* (a PgDn moves the rows shown: no slot is passed over) */
 	p->scroll = p->scroll < 0 ? 0 : p->scroll > most ? most : p->scroll;
 	uint64_t cmax = (pr->cwidth >= 63) ? UINT64_MAX : (1ull << pr->cwidth) - 1;
+	int first = -1, last = -1;
 	for (int i = 0, skip = p->scroll; i < n && shown < rows; i++) {
 		struct coproc_slot sl;
 		coproc_slot(cp, i, &sl);
 		if (!sl.valid || skip-- > 0)
 			continue;
 		shown++;
+		if (first < 0)
+			first = i;
+		last = i;
 		char full[96], sym[64];
 		explorer_describe(x, sl.pc, full, sizeof full);
 		tb_fit_location(full, sw, sym, sizeof sym);
@@ -165,8 +170,8 @@ static void cp_render(struct pane *p, struct explorer *x, struct textbuf *tb)
 	if (!used && y < tb->h)
 		tb_puts(tb, 0, y, TB_DIM, s.finished ? "(no slot in use: harvested at the end of the run)" : "(no slot in use)");
 	else if (shown < used && y < tb->h)
-		tb_printf(tb, 0, y, TB_DIM, "(%d slots in use, %d-%d shown: %s, or info coproc slots)", used,
-			  p->scroll + 1, p->scroll + shown,
+		tb_printf(tb, 0, y, TB_DIM, "(%d slots in use, %d shown, slots %d to %d: %s, or info coproc slots)",
+			  used, shown, first, last,
 			  !p->scroll ? "PgDn" : p->scroll < most ? "PgUp/PgDn" : "PgUp");
 }
 

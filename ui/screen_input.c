@@ -59,7 +59,7 @@ static void scroll_focused(struct screen *s, int dir)
 	struct pane *p = ui_focused(s->x->ui);
 	if (!p)
 		return;
-	int unit = p->cls->scroll_unit;
+	int unit = p->page > 0 ? p->page : p->cls->scroll_unit;
 	if (unit <= 0)
 		unit = s->x->screen_h / 3 > 1 ? s->x->screen_h / 3 : 1;
 	if (!strcmp(p->cls->name, "timeline"))

@@ -54,7 +54,7 @@ static int profile_extra(void *ctx, int argc, char **argv, int i)
 	}
 	if (!strcmp(argv[i], "--new-epoch"))
 		return f->new_epoch = 1;
-	if (!strcmp(argv[i], "--quiet"))
+	if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))   /* (-q as cpistack's) */
 		return f->quiet = 1;
 	if (!strcmp(argv[i], "--bench"))
 		return f->bench = 1;
@@ -63,6 +63,10 @@ static int profile_extra(void *ctx, int argc, char **argv, int i)
 		return 0;
 	if (i + 1 >= argc) {
 		cli_error("option %s needs a value", argv[i]);
+		return -1;
+	}
+	if (path == &f->db && !strcmp(argv[i + 1], "-")) {   /* (- is standard output for --json) */
+		cli_error("--db -: a profile database is a directory: name one");
 		return -1;
 	}
 	*path = argv[i + 1];
@@ -563,7 +567,7 @@ const struct cli_command cmd_profile_entry = {
 	"  --db DIR            profile database (default ivx.db)\n"
 	"  --new-epoch         start a new epoch before adding this run\n"
 	"  --json FILE         the run's sampling statistics as JSON\n"
-	"  --quiet             no statistics on stderr\n"
+	"  -q, --quiet         no statistics on stderr\n"
 	"  --bench             time the run without sampling, with sampling but no\n"
 	"                      truth, and with both (least CPU time of 5 each,\n"
 	"                      alternating); writes no profile\n"

@@ -54,7 +54,7 @@ static const char *descriptor_unwritable(int fd)
 	if (flags < 0)
 		return "no such open descriptor";
 	if ((flags & O_ACCMODE) == O_RDONLY)
-		return "the descriptor is open for reading only";
+		return "the descriptor is not open for writing";
 	return NULL;
 }
 
@@ -229,6 +229,12 @@ int outfile_check(const struct named_file *outputs, int n_out, const struct name
 			}
 	}
 	return 0;
+}
+
+int outfile_descriptor(const char *path)
+{
+	char target[PATH_MAX];
+	return path && resolve_links(path, target) == 0 ? own_descriptor(target) : -1;
 }
 
 int outfile_within(const char *path, const char *dir)

@@ -25,6 +25,10 @@ struct named_file {
  * one line on stderr. */
 int outfile_check(const struct named_file *outputs, int n_out, const struct named_file *inputs, int n_in);
 
+/* The descriptor of ivx's own that path names (-, /dev/stdout,
+ * /dev/fd/N, ...), which an output is written through; -1 for a file. */
+int outfile_descriptor(const char *path);
+
 /* 1 if path (once created, its links followed) lies inside the existing
  * directory dir, at any depth; else 0. */
 int outfile_within(const char *path, const char *dir);

@@ -239,6 +239,10 @@ static int export_exec(struct explorer *x, int argc, char **argv, const char *ar
 	}
 	if (!x->ui)
 		return explorer_error(x, "export: no screen to draw");
+	int fd = outfile_descriptor(file);
+	if (!x->batch && fd >= 0 && isatty(fd))   /* (the picture would be drawn over the screen, and lost) */
+		return explorer_error(x, "export: %s is the explorer's terminal: name a file (ivx -x writes it to "
+				      "standard output)", file);
 	if (same_file(file, x->opts.prog_path) || same_file(file, x->opts.config_path))
 		return explorer_error(x, "export: %s is the program or its configuration: give another file", file);
 	if (same_file(file, x->opts.stdin_path))

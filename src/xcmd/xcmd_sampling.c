@@ -63,6 +63,7 @@ static int sampling_exec(struct explorer *x, int argc, char **argv, const char *
 	if (dcpi_config_validate(&next, &err) < 0)
 		return explorer_error(x, "%s", err.msg);
 	int sampled = x->core && xdcpi_sampler(xd);   /* whether this run samples */
+	int same = !memcmp(&next, xdcpi_settings(xd), sizeof next);
 	*xdcpi_settings(xd) = next;
 	xdcpi_enable(xd, on);
 	char desc[256];
@@ -74,7 +75,7 @@ static int sampling_exec(struct explorer *x, int argc, char **argv, const char *
 			explorer_printf(x, "Sampling is off already.\n");
 		return 0;
 	}
-	if (sampled && on && !options) {
+	if (sampled && on && (!options || same)) {   /* (the run samples so already) */
 		explorer_printf(x, "Sampling is on already: %s\n", desc);
 		return 0;
 	}

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include "explorer/explorer.h"
+#include "strat/strat.h"
 #include "explorer/inst_strat.h"
 #include "explorer/instrument.h"
 #include "xcmd.h"
@@ -41,8 +42,18 @@ static int strat_exec(struct explorer *x, int argc, char **argv, const char *arg
 		explorer_printf(x, "No compressor is on.\n");
 		return 0;
 	}
+	char spec_before[STRAT_SPEC_MAX + 1], profile_before[32];   /* (the same again: keep the run) */
+	snprintf(spec_before, sizeof spec_before, "%s", xstrat_run(xs) ? xstrat_spec_text(xs) : "");
+	snprintf(profile_before, sizeof profile_before, "%s", xstrat_profile_text(xs));
+	int charged = xstrat_charge(xs);
 	if (xstrat_configure(x, off ? NULL : argv[1], profile, charge) < 0)
 		return -1;
+	if (!off && xstrat_run(xs) && !strcmp(spec_before, xstrat_spec_text(xs)) &&
+	    !strcmp(profile_before, xstrat_profile_text(xs)) && charged == xstrat_charge(xs)) {
+		explorer_printf(x, "Compressor %s on the %s profile%s already.\n", xstrat_spec_text(xs),
+				xstrat_profile_text(xs), charge ? ", handler charged to the core" : "");
+		return 0;
+	}
 	int pending = x->cfg_pending;   /* (a `set` waiting for the next restart gets it now) */
 	if (explorer_restart(x) < 0)
 		return -1;
