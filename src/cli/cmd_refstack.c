@@ -258,17 +258,24 @@ void stackrun_free(struct stackrun *sr)
 
 /* ---- ivx refstack ------------------------------------------------------------ */
 
+/* The JSON's first fields: the program and the real run's counts. */
+static void json_head(FILE *f, const struct stackrun *sr)
+{
+	const struct refstack_job *real = stackrun_real(sr);
+	fprintf(f, "{\"program\":");
+	outfile_json_string(f, program_name(sr->prog));
+	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,", (unsigned long long)real->insns,
+		(unsigned long long)real->cycles);
+}
+
 int stackrun_json_nothing(const char *path, const struct stackrun *sr)
 {
 	struct outfile *o = outfile_open_cli(path);
 	if (!o)
 		return -1;
 	FILE *f = outfile_stream(o);
-	const struct refstack_job *real = stackrun_real(sr);
-	fprintf(f, "{\"program\":");
-	outfile_json_string(f, program_name(sr->prog));
-	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":null,", (unsigned long long)real->insns,
-		(unsigned long long)real->cycles);
+	json_head(f, sr);
+	fprintf(f, "\"cpi\":null,");
 	stackrun_json_end(f, sr);
 	fprintf(f, ",\"methods\":{}}\n");
 	return outfile_commit_cli(o);
@@ -280,12 +287,8 @@ static int write_json(const char *path, const struct stackrun *sr, const struct 
 	if (!o)
 		return -1;
 	FILE *f = outfile_stream(o);
-	const struct refstack_job *real = stackrun_real(sr);
-	fprintf(f, "{\"program\":");
-	outfile_json_string(f, program_name(sr->prog));
-	fprintf(f, ",\"instructions\":%llu,\"cycles\":%llu,\"cpi\":%.6f,\"reference\":\"%s\",",
-		(unsigned long long)real->insns, (unsigned long long)real->cycles, sr->ref.cpi,
-		sr->ref_fu ? "fu-step" : "paper");
+	json_head(f, sr);
+	fprintf(f, "\"cpi\":%.6f,\"reference\":\"%s\",", sr->ref.cpi, sr->ref_fu ? "fu-step" : "paper");
 	stackrun_json_end(f, sr);
 	fputc(',', f);
 	stack_json_methods(f, st, n, NULL, NULL, 0);
