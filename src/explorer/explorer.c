@@ -292,6 +292,12 @@ int explorer_restart(struct explorer *x)
 	return 0;
 }
 
+int explorer_restart_noting(struct explorer *x, const char **with)
+{
+	*with = x->cfg_pending ? " with the new configuration" : "";
+	return explorer_restart(x);
+}
+
 /* ---- positions and locations -------------------------------------------- */
 
 uint64_t explorer_cycle(const struct explorer *x)

@@ -179,6 +179,10 @@ void explorer_free(struct explorer *x);
 /* Throw the run away and start again at cycle 0 with `cfg` (breakpoints
  * and settings stay). 0 or -1 (x->err). */
 int explorer_restart(struct explorer *x);
+/* explorer_restart for a command that reports it: *with is then " with
+ * the new configuration" when a pending `set` of the machine took effect
+ * in it, else "". */
+int explorer_restart_noting(struct explorer *x, const char **with);
 
 /* Output. explorer_error formats x->err (control characters escaped, see
  * explorer_escape) and returns -1, for commands to

@@ -19,10 +19,10 @@
 
 static int restart(struct explorer *x, const char *what)
 {
-	int pending = x->cfg_pending;   /* (a `set` waiting for the next restart gets it now) */
-	if (explorer_restart(x) < 0)
+	const char *with;
+	if (explorer_restart_noting(x, &with) < 0)
 		return -1;
-	explorer_printf(x, "%s; restarted at cycle 0%s.\n", what, pending ? " with the new configuration" : "");
+	explorer_printf(x, "%s; restarted at cycle 0%s.\n", what, with);
 	return 0;
 }
 

@@ -11,10 +11,10 @@ static int restart_exec(struct explorer *x, int argc, char **argv, const char *a
 	if (argc > 1)
 		return explorer_error(x, "%s takes no arguments (program arguments go after -- on ivx's command line)",
 				      argv[0]);
-	int pending = x->cfg_pending;
-	if (explorer_restart(x) < 0)
+	const char *with;
+	if (explorer_restart_noting(x, &with) < 0)
 		return -1;
-	explorer_printf(x, "Restarted at cycle 0%s.\n", pending ? " with the new configuration" : "");
+	explorer_printf(x, "Restarted at cycle 0%s.\n", with);
 	return 0;
 }
 

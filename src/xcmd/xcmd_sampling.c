@@ -79,10 +79,9 @@ static int sampling_exec(struct explorer *x, int argc, char **argv, const char *
 		explorer_printf(x, "Sampling is on already: %s\n", desc);
 		return 0;
 	}
-	int pending = x->cfg_pending;   /* (a `set` waiting for the next restart gets it now) */
-	if (explorer_restart(x) < 0)
+	const char *with;
+	if (explorer_restart_noting(x, &with) < 0)
 		return -1;
-	const char *with = pending ? " with the new configuration" : "";
 	if (on)
 		explorer_printf(x, "sampling on: %s; restarted at cycle 0%s.\n", desc, with);
 	else

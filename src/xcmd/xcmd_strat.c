@@ -54,10 +54,9 @@ static int strat_exec(struct explorer *x, int argc, char **argv, const char *arg
 				xstrat_profile_text(xs), charge ? ", handler charged to the core" : "");
 		return 0;
 	}
-	int pending = x->cfg_pending;   /* (a `set` waiting for the next restart gets it now) */
-	if (explorer_restart(x) < 0)
+	const char *with;
+	if (explorer_restart_noting(x, &with) < 0)
 		return -1;
-	const char *with = pending ? " with the new configuration" : "";
 	if (off)
 		explorer_printf(x, "No compressor. Restarted at cycle 0%s.\n", with);
 	else
