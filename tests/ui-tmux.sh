@@ -122,6 +122,12 @@ T send-keys -t main C-u 'info coproc ' Tab
 wait_for main 'program  registers  slots' && ok "Tab lists info coproc's topics" || bad "info coproc completion" main
 T send-keys -t main C-u 'set break-stage com' Tab
 wait_for main 'commit  complete' && ok "Tab lists a setting's values" || bad "set value completion" main
+T send-keys -t main C-u 'sampling on --events cycles,im' Tab
+wait_cmdline main "(ivx) sampling on --events cycles,imiss" && ok "Tab completes an option's value in a comma list" ||
+	bad "sampling --events completion: '$(cmdline main)'" main
+T send-keys -t main C-u 'set core.mode in' Tab
+wait_cmdline main "(ivx) set core.mode inorder" && ok "Tab completes a machine key's value" ||
+	bad "set core.mode completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'catch l1d e' Tab
 wait_cmdline main "(ivx) catch l1d end" && ok "Tab completes catch's end" || bad "catch end completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'continue' Enter

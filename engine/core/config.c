@@ -601,6 +601,18 @@ const char *config_key_help(size_t i)
 	return i < N_KEYS ? keys[i].help : NULL;
 }
 
+const char *config_key_value_word(const char *key, int i)
+{
+	static const char *const bool_words[] = { "on", "off", NULL };
+	const struct config_key *k = find_key(key);
+	const char *const *words = !k ? NULL : k->type == KEY_ENUM ? k->names :
+				   k->type == KEY_BOOL ? bool_words : NULL;
+	for (int j = 0; words && j <= i; j++)
+		if (!words[j])
+			return NULL;
+	return words && i >= 0 ? words[i] : NULL;
+}
+
 /* ---- validation ------------------------------------------------------- */
 
 static int is_pow2(uint64_t v)

@@ -107,6 +107,9 @@ uint64_t config_ctr_el0(const struct machine_config *c);
 /* The known keys, "section.key", for completion and docs; NULL past the end. */
 const char *config_key_name(size_t i);
 const char *config_key_help(size_t i);
+/* The i-th value word of a key that takes words (core.mode: ooo, inorder;
+ * a boolean: on, off), for completion; NULL past the end or for a number. */
+const char *config_key_value_word(const char *key, int i);
 /* Current value of a key as text (e.g. for `info config`), 0 or error. */
 int config_get(const struct machine_config *c, const char *key, char *buf, size_t n, struct ivx_err *err);
 

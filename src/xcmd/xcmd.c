@@ -449,13 +449,41 @@ static void offer_words(struct cands *k, const char *words)
 	}
 }
 
-/* The entry of `then` for first argument `first`, or NULL. */
-static const struct xcmd_then *then_for(const struct xcmd_then *then, const char *first)
+/* The entry of `then` for first argument `first`, or NULL; "*" entries
+ * only when `any` is set. */
+static const struct xcmd_then *then_for(const struct xcmd_then *then, const char *first, int any)
 {
 	for (; then && then->after; then++)
-		if (!strcmp(then->after, first) || !strcmp(then->after, "*"))
+		if (!strcmp(then->after, first) || (any && !strcmp(then->after, "*")))
 			return then;
 	return NULL;
+}
+
+/* A word further on, after options: the value of the option just before it
+ * (`sampling on --events <Tab>`; in a comma list, the item after the last
+ * comma: `--events cycles,im<Tab>`), or another option of the list the first
+ * argument named (`sampling on --period 4096 --s<Tab>`). 1 if it offered. */
+static int offer_later_word(struct cands *k, const struct xcmd_then *then, int argc, char **argv)
+{
+	const struct xcmd_then *t = argv[argc - 1][0] == '-' ? then_for(then, argv[argc - 1], 0) : NULL;
+	if (t) {
+		const char *comma = strrchr(k->prefix, ',');
+		char item[256];
+		const char *w;
+		for (int i = 0; t->word_at && (w = t->word_at(argv[argc - 1], i)); i++) {
+			snprintf(item, sizeof item, "%.*s%s", comma ? (int)(comma - k->prefix + 1) : 0, k->prefix, w);
+			offer(k, item);
+		}
+		if (t->words && !comma)
+			offer_words(k, t->words);
+		return 1;
+	}
+	t = then_for(then, argv[1], 0);
+	if (t && t->words && t->words[0] == '-') {
+		offer_words(k, t->words);
+		return 1;
+	}
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -493,7 +521,9 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 		offer_words(&k, c->words);
 		goto done;
 	}
-	const struct xcmd_then *then = argc == 2 ? then_for(c->then, argv[1]) : NULL;
+	if (argc >= 3 && offer_later_word(&k, c->then, argc, argv))
+		goto done;
+	const struct xcmd_then *then = argc == 2 ? then_for(c->then, argv[1], 1) : NULL;
 	if (then) {   /* the second argument, by the first: its words, then the command's own */
 		offer_words(&k, then->words);
 		const char *w;

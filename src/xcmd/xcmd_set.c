@@ -75,8 +75,14 @@ const char *xcmd_setting_value(const char *name, int i)
 	return s->values[i];
 }
 
+/* An explorer setting's words, or a machine key's (set core.mode inorder). */
+static const char *set_value_word(const char *name, int i)
+{
+	return find(name) ? xcmd_setting_value(name, i) : config_key_value_word(name, i);
+}
+
 static const struct xcmd_then set_then[] = {
-	{ .after = "*", .word_at = xcmd_setting_value },   /* set color on, set break-stage commit */
+	{ .after = "*", .word_at = set_value_word },   /* set color on, set break-stage commit */
 	{ 0 },
 };
 

@@ -258,6 +258,12 @@ static void test_complete_second_word(void **state)
 	for (int i = 0; dcpi_opts_setting(&dc, i, v, sizeof v); i++)   /* every option `sampling` lists */
 		assert_true(has_word(opts, dcpi_opts_setting(&dc, i, v, sizeof v)));
 	assert_string_equal(complete(x, "sampling --events ", NULL), "branchmp cycles dmiss dtbmiss imiss retired");
+	/* ... further on: an option's values (in a comma list, the next item), or the options again */
+	assert_string_equal(complete(x, "sampling on --events ", NULL), "branchmp cycles dmiss dtbmiss imiss retired");
+	assert_string_equal(complete(x, "sampling on --events cycles,im", NULL), "cycles,imiss");
+	assert_string_equal(complete(x, "sampling on --period 4096 --sk", NULL), "--skid");
+	assert_string_equal(complete(x, "annotate --total --estimator p", NULL), "paper");
+	assert_string_equal(complete(x, "coproc load value x", NULL), "");
 	/* strat SPEC: the profiles and charge; nothing after off */
 	assert_string_equal(complete(x, "strat R256 ", NULL), "call charge edge value");
 	assert_string_equal(complete(x, "strat off ", NULL), "");
@@ -269,6 +275,13 @@ static void test_complete_second_word(void **state)
 	assert_string_equal(complete(x, "set color ", NULL), "off on");
 	assert_string_equal(complete(x, "set dcpicalc-estimator ", NULL), "ivx paper");
 	assert_string_equal(complete(x, "set width ", NULL), "");
+	/* ... and a machine key's: an enumeration's names, a boolean's on/off */
+	assert_string_equal(complete(x, "set core.mode ", NULL), "inorder ooo");
+	assert_string_equal(complete(x, "set perfect.l1d o", NULL), "off on");
+	assert_string_equal(complete(x, "set core.rob_size ", NULL), "");
+	assert_string_equal(config_key_value_word("core.mode", 1), "inorder");
+	assert_null(config_key_value_word("core.mode", 2));
+	assert_null(config_key_value_word("no.such", 0));
 	assert_null(xcmd_setting_value("width", 0));
 	assert_string_equal(xcmd_setting_value("charset", 1), "ascii");
 	assert_null(xcmd_setting_value("charset", 2));
