@@ -28,47 +28,73 @@ static int parse_cost(struct dcpi_config *c, const char *s, struct ivx_err *err)
 	return IVX_OK;
 }
 
+/* The options, in the order `sampling` lists them; `valued` takes a value. */
+enum sampling_option {
+	OPT_EVENTS, OPT_PERIOD, OPT_SKID, OPT_COUNTERS, OPT_MUX_CYCLES, OPT_CHARGE, OPT_NO_TRUTH,
+	OPT_COST, OPT_TABLE_BUCKETS, OPT_BUFFER_ENTRIES, OPT_SEED, N_OPTIONS
+};
+
+static const struct {
+	const char *name;
+	int valued;
+} options[N_OPTIONS] = {
+	[OPT_EVENTS] = { "--events", 1 },
+	[OPT_PERIOD] = { "--period", 1 },
+	[OPT_SKID] = { "--skid", 1 },
+	[OPT_COUNTERS] = { "--counters", 1 },
+	[OPT_MUX_CYCLES] = { "--mux-cycles", 1 },
+	[OPT_CHARGE] = { "--charge", 0 },
+	[OPT_NO_TRUTH] = { "--no-truth", 0 },
+	[OPT_COST] = { "--cost", 1 },
+	[OPT_TABLE_BUCKETS] = { "--table-buckets", 1 },
+	[OPT_BUFFER_ENTRIES] = { "--buffer-entries", 1 },
+	[OPT_SEED] = { "--seed", 1 },
+};
+
+const char *dcpi_opts_name(int i)
+{
+	return i >= 0 && i < N_OPTIONS ? options[i].name : NULL;
+}
+
 int dcpi_opts_parse(struct dcpi_config *c, int argc, char **argv, int i, struct ivx_err *err)
 {
 	const char *a = argv[i];
-	if (!strcmp(a, "--charge")) {
-		c->charge = 1;
-		return 1;
-	}
-	if (!strcmp(a, "--no-truth")) {
-		c->truth_capacity = 0;
-		return 1;
-	}
-	static const char *const valued[] = { "--events", "--period", "--skid", "--counters", "--mux-cycles",
-					      "--cost", "--table-buckets", "--buffer-entries", "--seed", NULL };
 	int k = 0;
-	while (valued[k] && strcmp(a, valued[k]))
+	while (k < N_OPTIONS && strcmp(a, options[k].name))
 		k++;
-	if (!valued[k])
+	if (k == N_OPTIONS)
 		return 0;
+	if (k == OPT_CHARGE || k == OPT_NO_TRUTH) {
+		if (k == OPT_CHARGE)
+			c->charge = 1;
+		else
+			c->truth_capacity = 0;
+		return 1;
+	}
 	if (i + 1 >= argc)
 		return ivx_error(err, IVX_EUSAGE, "option %s needs a value", a);
 	const char *v = argv[i + 1];
 	uint64_t n;
 	int rc = IVX_OK;
-	switch (k) {
-	case 0: rc = dcpi_parse_events(v, &c->events, err); break;
-	case 1: rc = dcpi_parse_period(c, v, err); break;
-	case 2: if ((rc = number(a, v, 1000000, &n, err)) == 0) c->skid = (uint32_t)n; break;
-	case 3:
+	switch ((enum sampling_option)k) {
+	case OPT_EVENTS: rc = dcpi_parse_events(v, &c->events, err); break;
+	case OPT_PERIOD: rc = dcpi_parse_period(c, v, err); break;
+	case OPT_SKID: if ((rc = number(a, v, 1000000, &n, err)) == 0) c->skid = (uint32_t)n; break;
+	case OPT_COUNTERS:
 		if ((rc = number(a, v, DCPI_MAX_COUNTERS, &n, err)) == 0 && !n)
 			rc = ivx_error(err, IVX_EUSAGE, "--counters: at least 1");
 		c->counters = (int)n;
 		break;
-	case 4:
+	case OPT_MUX_CYCLES:
 		if ((rc = number(a, v, UINT32_MAX, &n, err)) == 0 && !n)
 			rc = ivx_error(err, IVX_EUSAGE, "--mux-cycles: at least 1");
 		c->mux_cycles = n;
 		break;
-	case 5: rc = parse_cost(c, v, err); break;
-	case 6: if ((rc = number(a, v, 1u << 24, &n, err)) == 0) c->table_buckets = (uint32_t)n; break;
-	case 7: if ((rc = number(a, v, 1u << 24, &n, err)) == 0) c->buffer_entries = (uint32_t)n; break;
-	case 8: if ((rc = number(a, v, UINT64_MAX, &n, err)) == 0) c->seed = n; break;
+	case OPT_COST: rc = parse_cost(c, v, err); break;
+	case OPT_TABLE_BUCKETS: if ((rc = number(a, v, 1u << 24, &n, err)) == 0) c->table_buckets = (uint32_t)n; break;
+	case OPT_BUFFER_ENTRIES: if ((rc = number(a, v, 1u << 24, &n, err)) == 0) c->buffer_entries = (uint32_t)n; break;
+	case OPT_SEED: if ((rc = number(a, v, UINT64_MAX, &n, err)) == 0) c->seed = n; break;
+	case OPT_CHARGE: case OPT_NO_TRUTH: case N_OPTIONS: break;
 	}
 	return rc < 0 ? -1 : 2;
 }
@@ -89,19 +115,16 @@ void dcpi_opts_describe(const struct dcpi_config *c, char *buf, size_t n)
 
 const char *dcpi_opts_setting(const struct dcpi_config *c, int i, char *buf, size_t n)
 {
-	static const char *const names[] = { "--events", "--period", "--skid", "--counters", "--mux-cycles",
-					     "--charge", "--no-truth", "--cost", "--table-buckets",
-					     "--buffer-entries", "--seed" };
-	if (i < 0 || i >= (int)(sizeof names / sizeof names[0]))
+	if (i < 0 || i >= N_OPTIONS)
 		return NULL;
 	size_t k = 0;
 	buf[0] = 0;
-	switch (i) {
-	case 0:
-	case 1:
+	switch ((enum sampling_option)i) {
+	case OPT_EVENTS:
+	case OPT_PERIOD:
 		for (int e = 0; e < DCPI_EVENT_COUNT && k < n; e++)
 			if (c->events >> e & 1) {
-				if (i == 0)
+				if (i == OPT_EVENTS)
 					k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "," : "", dcpi_event_name(e));
 				else
 					k += (size_t)snprintf(buf + k, n - k, "%s%s=%llu:%llu", k ? " " : "",
@@ -109,15 +132,16 @@ const char *dcpi_opts_setting(const struct dcpi_config *c, int i, char *buf, siz
 							      (unsigned long long)c->delta[e]);
 			}
 		break;
-	case 2: snprintf(buf, n, "%u", c->skid); break;
-	case 3: snprintf(buf, n, "%d", c->counters); break;
-	case 4: snprintf(buf, n, "%llu", (unsigned long long)c->mux_cycles); break;
-	case 5: snprintf(buf, n, "%s", c->charge ? "on" : "off"); break;
-	case 6: snprintf(buf, n, "%s", c->truth_capacity ? "off" : "on"); break;
-	case 7: snprintf(buf, n, "%u:%u:%u:%u", c->cost_hit, c->cost_miss, c->cost_intr, c->cost_drain_entry); break;
-	case 8: snprintf(buf, n, "%u", c->table_buckets); break;
-	case 9: snprintf(buf, n, "%u", c->buffer_entries); break;
-	case 10: snprintf(buf, n, "%llu", (unsigned long long)c->seed); break;
+	case OPT_SKID: snprintf(buf, n, "%u", c->skid); break;
+	case OPT_COUNTERS: snprintf(buf, n, "%d", c->counters); break;
+	case OPT_MUX_CYCLES: snprintf(buf, n, "%llu", (unsigned long long)c->mux_cycles); break;
+	case OPT_CHARGE: snprintf(buf, n, "%s", c->charge ? "on" : "off"); break;
+	case OPT_NO_TRUTH: snprintf(buf, n, "%s", c->truth_capacity ? "off" : "on"); break;
+	case OPT_COST: snprintf(buf, n, "%u:%u:%u:%u", c->cost_hit, c->cost_miss, c->cost_intr, c->cost_drain_entry); break;
+	case OPT_TABLE_BUCKETS: snprintf(buf, n, "%u", c->table_buckets); break;
+	case OPT_BUFFER_ENTRIES: snprintf(buf, n, "%u", c->buffer_entries); break;
+	case OPT_SEED: snprintf(buf, n, "%llu", (unsigned long long)c->seed); break;
+	case N_OPTIONS: break;
 	}
-	return names[i];
+	return options[i].name;
 }

@@ -22,6 +22,10 @@ void dcpi_opts_describe(const struct dcpi_config *c, char *buf, size_t n);
  * them. */
 const char *dcpi_opts_setting(const struct dcpi_config *c, int i, char *buf, size_t n);
 
+/* Option i's name ("--skid"), in the same order; NULL past the end (for
+ * completion, where no configuration is at hand). */
+const char *dcpi_opts_name(int i);
+
 #define DCPI_OPTS_HELP \
 	"  --events LIST       events to sample: cycles, imiss, dmiss, branchmp,\n" \
 	"                      dtbmiss, retired (default cycles,imiss)\n" \

@@ -255,8 +255,16 @@ static void test_complete_second_word(void **state)
 	struct dcpi_config dc;
 	dcpi_config_defaults(&dc);
 	char v[256];
-	for (int i = 0; dcpi_opts_setting(&dc, i, v, sizeof v); i++)   /* every option `sampling` lists */
+	int n_opts = 0;
+	for (int i = 0; dcpi_opts_setting(&dc, i, v, sizeof v); i++, n_opts++) {   /* every option `sampling` lists */
 		assert_true(has_word(opts, dcpi_opts_setting(&dc, i, v, sizeof v)));
+		assert_string_equal(dcpi_opts_name(i), dcpi_opts_setting(&dc, i, v, sizeof v));
+	}
+	assert_null(dcpi_opts_name(n_opts));
+	int n_words = 0;   /* ... and no other */
+	for (const char *w = opts; *w; w += strcspn(w, " "), w += *w == ' ')
+		n_words++;
+	assert_int_equal(n_words, n_opts);
 	assert_string_equal(complete(x, "sampling --events ", NULL), "branchmp cycles dmiss dtbmiss imiss retired");
 	/* ... further on: an option's values (in a comma list, the next item), or the options again */
 	assert_string_equal(complete(x, "sampling on --events ", NULL), "branchmp cycles dmiss dtbmiss imiss retired");
