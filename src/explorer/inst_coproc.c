@@ -99,6 +99,13 @@ int xcoproc_set_program(struct xcoproc *xc, const struct coproc_prog *prog, cons
 	return 0;
 }
 
+void xcoproc_running_config(const struct xcoproc *xc, struct coproc_config *out)
+{
+	*out = xc->cfg;
+	if (xc->prog)
+		coproc_config_for(out, xc->prog);
+}
+
 int xcoproc_configure(struct xcoproc *xc, const char *a, struct ivx_err *err)
 {
 	struct coproc_config cfg = xc->cfg;

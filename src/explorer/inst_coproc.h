@@ -37,5 +37,8 @@ struct xcoproc_topk {
 /* 1 and *out for a program with ways, 0 for any other. */
 int xcoproc_topk_slot(const struct coproc *cp, int slot, struct xcoproc_topk *out);
 const struct coproc_config *xcoproc_config(const struct xcoproc *xc);
+/* The settings the loaded program runs with: xcoproc_config raised to the
+ * sizes its .param lines ask for (coproc_config_for). */
+void xcoproc_running_config(const struct xcoproc *xc, struct coproc_config *out);
 
 #endif

@@ -71,7 +71,8 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 		return restart(x, msg);
 	}
 	if (!strcmp(argv[1], "set") && argc == 3) {
-		struct coproc_config before = *xcoproc_config(xc);
+		struct coproc_config before = *xcoproc_config(xc), running_before, running_after;
+		xcoproc_running_config(xc, &running_before);
 		if (xcoproc_configure(xc, argv[2], &err) < 0)
 			return explorer_error(x, "%s (the co-processor is as it was)", err.msg);
 		if (!memcmp(&before, xcoproc_config(xc), sizeof before)) {   /* (nothing changed: keep the run) */
@@ -80,6 +81,13 @@ static int coproc_exec(struct explorer *x, int argc, char **argv, const char *ar
 		}
 		if (!xcoproc_has_program(xc)) {   /* (no co-processor runs: keep the run, as sampling does) */
 			explorer_printf(x, "Co-processor %s (for the next `coproc load`).\n", argv[2]);
+			return 0;
+		}
+		xcoproc_running_config(xc, &running_after);
+		if (!memcmp(&running_before, &running_after, sizeof running_after)) {
+			/* (below what the program's .param asks for: it runs as it did) */
+			explorer_printf(x, "Co-processor %s; the program raises it, so the run is unchanged "
+					"(`coproc` lists what runs).\n", argv[2]);
 			return 0;
 		}
 		snprintf(msg, sizeof msg, "Co-processor %s", argv[2]);
