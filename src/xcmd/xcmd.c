@@ -430,7 +430,13 @@ static void offer_files(struct cands *k)
 		if (e->d_name[0] == '.' && k->prefix[dl] != '.')
 			continue;
 		char full[1024];
-		snprintf(full, sizeof full, "%s%s%s", dir, e->d_name, e->d_type == DT_DIR ? "/" : "");
+		snprintf(full, sizeof full, "%s%s", dir, e->d_name);
+		int is_dir = e->d_type == DT_DIR;
+		struct stat st;   /* a symlink to a directory, or a file system without d_type */
+		if ((e->d_type == DT_LNK || e->d_type == DT_UNKNOWN) && stat(full, &st) == 0)
+			is_dir = S_ISDIR(st.st_mode);
+		if (is_dir)
+			snprintf(full, sizeof full, "%s%s/", dir, e->d_name);
 		offer(k, full);
 	}
 	closedir(d);

@@ -298,6 +298,17 @@ static void test_complete_second_word(void **state)
 	assert_string_equal(complete(x, "until main ", NULL), "");   /* (until takes no `if`) */
 	assert_string_equal(complete(x, "export ", NULL), "png svg");
 	assert_true(has_word(complete(x, "export svg dat", NULL), "data/"));
+	/* a symbolic link to a directory ends in '/' too */
+	char tmp[] = "/tmp/ivx-complete-XXXXXX", link[64], line[96];
+	assert_non_null(mkdtemp(tmp));
+	snprintf(link, sizeof link, "%s/to-dir", tmp);
+	assert_int_equal(symlink(tmp, link), 0);
+	snprintf(line, sizeof line, "export svg %s/to", tmp);
+	char want[80];
+	snprintf(want, sizeof want, "%s/to-dir/", tmp);
+	assert_string_equal(complete(x, line, NULL), want);
+	unlink(link);
+	rmdir(tmp);
 	assert_string_equal(complete(x, "reset ", NULL), "stats");
 }
 
