@@ -88,11 +88,20 @@ if cmp -s "$T/openat2-functional.out" "$T/pipe.out"; then
 else
     fail "--stdin -: $(diff "$T/openat2-functional.out" "$T/pipe.out" | head -3 | tr '\n' ' ') $(head -1 "$T/pipe.err")"
 fi
-printf 'continue\n' > "$T/cont.ivx"
-printf 'x\n' | "$ivx" -x "$T/cont.ivx" --stdin - "$prog" > "$T/xs.out" 2> "$T/xs.err"
+# the explorer: with the commands in a file, standard input is the
+# program's, read once and the same bytes at every restart; with the
+# commands on standard input (-x -, or the terminal) it is refused
+printf 'continue\nrestart\ncontinue\n' > "$T/cont.ivx"
+(cd "$T/data" && printf 'input\n' | "$abs_ivx" -x "$T/cont.ivx" --stdin - --dir "$T/data:/data" \
+    --dir "$T/out:/out:rw" "$abs_prog" -- openat2) > "$T/xs.out" 2> "$T/xs.err"
+rc=$?
+[ $rc = 0 ] && [ "$(grep -c '^ok stdin bytes$' "$T/xs.out")" = 2 ] && ! grep -q '^FAIL' "$T/xs.out" &&
+    pass "the explorer's -x FILE --stdin -: the program reads ivx's standard input, again after a restart" ||
+    fail "explorer -x FILE --stdin -: status $rc, $(grep -m2 'FAIL\|stdin' "$T/xs.out" | tr '\n' ' ') $(head -2 "$T/xs.err")"
+printf 'continue\n' | "$ivx" -x - --stdin - "$prog" > "$T/xs.out" 2> "$T/xs.err"
 rc=$?
 [ $rc = 2 ] && grep -q -- "--stdin -: the explorer reads its commands from standard input" "$T/xs.err" &&
-    pass "the explorer refuses --stdin -: $(head -1 "$T/xs.err")" || fail "explorer --stdin -: status $rc, $(head -2 "$T/xs.err")"
+    pass "the explorer refuses --stdin - with -x -: $(head -1 "$T/xs.err")" || fail "explorer -x - --stdin -: status $rc, $(head -2 "$T/xs.err")"
 # one variable at a time: the same seed twice, then another seed
 mode=openat2
 run again --functional

@@ -167,6 +167,11 @@ int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_e
 	return 0;
 }
 
+int cli_stdin_kept(void)
+{
+	return own_stdin.read;
+}
+
 
 void cli_catch_signal(int sig, void (*handler)(int), int flags)
 {

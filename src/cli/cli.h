@@ -60,6 +60,8 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * owns stderr; run_options_read_stdin says which option named the file). */
 #define CLI_MAX_FILE (256 << 20)
 int cli_read_file_quiet(const char *path, void **data, size_t *len, struct ivx_err *err);
+/* Whether ivx's standard input has been read and kept (a "-" above). */
+int cli_stdin_kept(void);
 
 /* A guest_output_fn writing the guest's fd 1 / 2 bytes to the host's fd
  * 1 / 2. The guest's write always succeeds in full (it must not see host

@@ -161,6 +161,18 @@ static int explore_main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	int utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	struct ivx_err err = { 0 };
+	if (o.stdin_path && !strcmp(o.stdin_path, "-") && f.script && strcmp(f.script, "-")) {
+		/* commands from a file: standard input is the program's, read now
+		 * and kept, as every restart and reverse step reads it again */
+		void *data;
+		size_t len;
+		if (cli_read_file_quiet("-", &data, &len, &err) < 0) {
+			cli_error("--stdin -: %s", err.msg);
+			run_options_free(&o);
+			return EXIT_INPUT;
+		}
+		free(data);
+	}
 	struct explorer *x = explorer_new(&o, &err);
 	if (!x) {
 		cli_error("%s", err.msg);

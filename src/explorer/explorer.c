@@ -150,10 +150,12 @@ static int build(struct explorer *x, struct ivx_err *err)
 {
 	void *in = NULL;
 	size_t in_len = 0;
-	/* the explorer's own standard input is the terminal, or a -x script */
-	if (x->opts.stdin_path && !strcmp(x->opts.stdin_path, "-"))
-		return ivx_error(err, IVX_EUSAGE, "--stdin -: the explorer reads its commands from standard input; "
-				 "give the program's input as a file (ivx run and the batch commands take --stdin -)");
+	/* the explorer's own standard input is the terminal, or a -x - script;
+	 * with -x FILE it was read and kept before the first build */
+	if (x->opts.stdin_path && !strcmp(x->opts.stdin_path, "-") && !cli_stdin_kept())
+		return ivx_error(err, IVX_EUSAGE, "--stdin -: the explorer reads its commands from standard input "
+				 "(the terminal, or -x -); give the program's input as a file, or the commands as "
+				 "-x SCRIPT");
 	if (x->opts.stdin_path && cli_read_file_quiet(x->opts.stdin_path, &in, &in_len, err) < 0) {
 		char why[sizeof err->msg];
 		snprintf(why, sizeof why, "%s", err->msg);
