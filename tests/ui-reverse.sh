@@ -21,8 +21,12 @@ screens() {
 	script=$1
 	shift
 	"$IVX" -x "$script" "$@" > "$TMP/out" 2>&1 || { echo "FAIL: ivx exited with $?"; cat "$TMP/out"; exit 1; }
-	# each marker is followed by one 60-row `show screen`
-	awk -v dir="$TMP" '/^=== /{f = dir "/" $2; n = 60; next} n > 0 {print > f; n--}' "$TMP/out"
+	# each marker is followed by one 60-row `show screen`; its console pane
+	# (the bottom one, full width) holds what the commands printed (markers
+	# too), which differs by route: the rows from its title down are read
+	# but not kept
+	awk -v dir="$TMP" '/^=== / && (n == 0 || keep) {f = dir "/" $2; n = 60; keep = 1; next}
+	     n > 0 {if (/^- Console -/) keep = 0; if (keep) print > f; n--}' "$TMP/out"
 }
 
 same() {

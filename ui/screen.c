@@ -333,28 +333,14 @@ void screen_draw_status(struct screen *s, const char *text)
 void screen_output(void *ctx, int kind, const char *text)
 {
 	struct screen *s = ctx;
-	int attr = kind == XOUT_ERROR ? TB_MISS : kind == XOUT_STOP ? TB_BOLD : TB_NORMAL;
-	/* Skip the blank line that separates stop reports in batch output. */
-	if (kind == XOUT_STOP && text[0] == '\n')
-		text++;
-	ui_console_add(s->x->ui, attr, text);
+	ui_console_echo(s->x->ui, kind, text);
 	s->dirty = 1;
 }
 
 void screen_guest_output(void *ctx, int fd, const void *buf, size_t len)
 {
 	struct screen *s = ctx;
-	const char *p = buf;
-	for (size_t i = 0; i < len; i++) {
-		if (p[i] == '\n' || s->guest_len + 1 >= sizeof s->guest_line) {
-			s->guest_line[s->guest_len] = 0;
-			ui_console_addln(s->x->ui, TB_GOOD, s->guest_line[0] ? s->guest_line : " ");
-			s->guest_len = 0;
-			if (p[i] == '\n')
-				continue;
-		}
-		s->guest_line[s->guest_len++] = p[i];
-	}
+	ui_console_echo_guest(s->x->ui, fd, buf, len);
 	s->dirty = 1;
 }
 

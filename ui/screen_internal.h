@@ -43,8 +43,6 @@ struct screen {
 	int eof;
 	char repeat_line[512];    /* last stepping command, for Enter on an empty line */
 	/* output */
-	char guest_line[1024];    /* the guest's unfinished output line */
-	size_t guest_len;
 	int running;              /* a command is running: the prompt shows progress */
 };
 

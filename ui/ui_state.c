@@ -54,6 +54,8 @@ struct ui_state {
 	int con_n, con_head;       /* count, index of the next slot */
 	unsigned long con_total;   /* lines ever added (the pager counts a command's output) */
 	int con_open;              /* the newest line has no newline yet: append to it */
+	char guest_line[1024];     /* the guest's unfinished output line */
+	size_t guest_len;
 	int console_tall;          /* F4: the console takes half the screen */
 	int x_console_lines;       /* the session's `set console-lines`, as of the last composition */
 	int page_lines;            /* a command's output, in lines, to show from its top
@@ -311,6 +313,30 @@ void ui_console_addln(struct ui_state *u, int attr, const char *text)
 	u->con_open = 0;
 	ui_console_add(u, attr, text);
 	u->con_open = 0;
+}
+
+void ui_console_echo_guest(void *ui, int fd, const void *buf, size_t len)
+{
+	struct ui_state *u = ui;
+	const char *p = buf;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] == '\n' || u->guest_len + 1 >= sizeof u->guest_line) {
+			u->guest_line[u->guest_len] = 0;
+			ui_console_addln(u, TB_GOOD, u->guest_line[0] ? u->guest_line : " ");
+			u->guest_len = 0;
+			if (p[i] == '\n')
+				continue;
+		}
+		u->guest_line[u->guest_len++] = p[i];
+	}
+}
+
+void ui_console_echo(void *ui, int kind, const char *text)
+{
+	int attr = kind == XOUT_ERROR ? TB_MISS : kind == XOUT_STOP ? TB_BOLD : TB_NORMAL;
+	if (kind == XOUT_STOP && text[0] == '\n')
+		text++;
+	ui_console_add(ui, attr, text);
 }
 
 void ui_console_show_newest(struct ui_state *u)

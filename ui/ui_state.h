@@ -49,6 +49,13 @@ int ui_zoomed(const struct ui_state *u);
 void ui_console_add(struct ui_state *u, int attr, const char *text);
 /* One whole line of its own (no newline needed). */
 void ui_console_addln(struct ui_state *u, int attr, const char *text);
+/* What the explorer prints (an xout_fn, ctx the ui_state): a stop
+ * report's separating blank line is left out, as the console has its own
+ * layout. */
+void ui_console_echo(void *ui, int kind, const char *text);
+/* The guest's output bytes: each whole line a line of its own; a line
+ * without its newline yet waits for the next call. */
+void ui_console_echo_guest(void *ui, int fd, const void *buf, size_t len);
 /* Scroll the console back to its newest line. */
 void ui_console_show_newest(struct ui_state *u);
 /* The newest `n_lines` lines are one command's output: if they do not fit

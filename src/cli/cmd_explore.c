@@ -105,6 +105,9 @@ static int run_batch(struct explorer *x, const struct explore_flags *f)
 	x->screen_w = x->set.width;
 	x->screen_h = 40;
 	x->poll_interrupt = batch_poll;
+	x->echo = ui_console_echo;   /* the console pane holds what was printed */
+	x->echo_guest = ui_console_echo_guest;
+	x->echo_ctx = x->ui;
 	cli_catch_signal(SIGINT, on_sigint, SA_RESTART);
 	for (int i = 0; i < f->n_commands; i++)
 		if (xcmd_execute(x, f->commands[i], NULL) < 0) {

@@ -68,11 +68,12 @@ void explorer_write(struct explorer *x, int kind, const char *text)
 {
 	if (x->out) {
 		x->out(x->out_ctx, kind, text);
-	} else if (kind == XOUT_ERROR) {
-		cli_flush_stdout();   /* keep the order when both go to one file */
-		fputs(text, stderr);
 	} else {
-		fputs(text, stdout);
+		if (kind == XOUT_ERROR)
+			cli_flush_stdout();   /* keep the order when both go to one file */
+		fputs(text, kind == XOUT_ERROR ? stderr : stdout);
+		if (x->echo)
+			x->echo(x->echo_ctx, kind, text);
 	}
 }
 
@@ -133,6 +134,8 @@ static void guest_output(void *ctx, int fd, const void *buf, size_t len)
 		if (fd == 2)
 			cli_flush_stdout();
 		fwrite(buf, 1, len, fd == 2 ? stderr : stdout);
+		if (x->echo_guest)
+			x->echo_guest(x->echo_ctx, fd, buf, len);
 	}
 }
 

@@ -146,6 +146,12 @@ struct explorer {
 	void *out_ctx;
 	/* The guest's writes to fd 1/2 (NULL: straight to stdout/stderr). */
 	void (*guest_out)(void *ctx, int fd, const void *buf, size_t len);
+	/* Batch mode: what goes to stdout/stderr goes to these too, so that the
+	 * console pane (`show console`, `show screen`) holds what the screen's
+	 * would (NULL: nothing). */
+	xout_fn echo;
+	void (*echo_guest)(void *ctx, int fd, const void *buf, size_t len);
+	void *echo_ctx;
 	int (*poll_interrupt)(void *ctx); /* non-zero: the user pressed Ctrl-C */
 	void *poll_ctx;
 	void (*progress)(void *ctx, struct explorer *x); /* called while a long run goes on */
