@@ -489,8 +489,9 @@ static void print_text(const struct side *s, const struct compare_flags *f)
 		printf("(the runs commit different numbers of instructions, %+lld: part of the cycle difference is theirs)\n",
 		       (long long)di);
 	else if (di)
-		printf("(the runs commit %+lld instructions more or less, over 1%%: their cycles differ for that too,\n"
-		       "so compare the CPI stacks, which are per instruction, and the charges per event)\n", (long long)di);
+		printf("(the second run commits %+lld instructions against the first, over 1%%: their cycles differ\n"
+		       "for that too, so compare the CPI stacks, which are per instruction, and the charges per event)\n",
+		       (long long)di);
 }
 
 static void json_side(FILE *out, const struct side *s, const struct compare_flags *f)

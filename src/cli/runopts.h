@@ -66,7 +66,8 @@ int run_options_check_grants(const struct run_options *o, const struct named_fil
 	"                      unless rw (repeatable; nothing else is visible)\n" \
 	"  --seed N            seed for AT_RANDOM and getrandom (default 1)\n" \
 	"  --max-insns N       stop at the end of the cycle that commits instruction N\n" \
-	"                      (a few more may commit in it; exactly N in --functional)\n" \
+	"                      (a few more may commit in it; exactly N in ivx run\n" \
+	"                      --functional)\n" \
 	"  --max-cycles N      stop after N cycles (timing mode; 0, as for --max-insns:\n" \
 	"                      no limit)\n" \
 	"  --fastforward N     run N instructions functionally first, warming caches,\n" \

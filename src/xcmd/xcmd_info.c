@@ -412,8 +412,8 @@ static const struct xcmd_then info_then[] = {
 
 static const struct xcmd info_cmd = {
 	.name = "info", .aliases = "i", .usage = "info TOPIC",
-	.summary = "breakpoints, registers, rob, fmt, caches, events, snapshots, config, program, "
-		   "and the instruments' topics (stack, ...)",
+	.summary = "breakpoints, registers, rob, fmt, caches, events, cost, snapshots, config, program, "
+		   "symbol, display, and the instruments' topics (stack, coproc, samples, strat)",
 	.help_fn = build_info_help,
 	.complete = XC_INFO, .then = info_then, .exec = info_exec,
 };
