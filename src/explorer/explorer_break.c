@@ -22,6 +22,10 @@ struct xbreaks {
 	int mode;
 	int hit_pending;
 	struct xbreak_hit hit;
+	/* XB_RECORD: hits to pass over (the stop a reverse search starts
+	 * from), so that the first other hit of a cycle is the one kept */
+	int (*skip)(void *ctx, const struct xbreak_hit *h);
+	void *skip_ctx;
 	char error[300];
 	int error_pending;
 	struct core_observer obs;
@@ -70,15 +74,18 @@ static int test(struct xbreaks *b, struct xbp *bp, const struct xevent *ev, uint
 
 static void hit(struct xbreaks *b, struct xbp *bp, const struct xbreak_hit *h)
 {
+	if (b->hit_pending)
+		return;   /* the first hit of the cycle is the one reported, going either way */
+	struct xbreak_hit found = *h;
+	found.bp = bp->num;
+	found.type = bp->type;
+	if (b->mode == XB_RECORD && b->skip && b->skip(b->skip_ctx, &found))
+		return;
 	if (b->mode == XB_STOP) {
-		if (b->hit_pending)
-			return;       /* the first hit of the cycle is the one reported */
 		bp->hits++;
 		core_request_stop(b->x->core);
 	}
-	b->hit = *h;
-	b->hit.bp = bp->num;
-	b->hit.type = bp->type;
+	b->hit = found;
 	b->hit_pending = 1;
 }
 
@@ -206,6 +213,12 @@ void xbreaks_set_mode(struct xbreaks *b, int mode)
 	b->mode = mode;
 	b->hit_pending = 0;
 	b->error_pending = 0;
+}
+
+void xbreaks_set_skip(struct xbreaks *b, int (*skip)(void *ctx, const struct xbreak_hit *h), void *ctx)
+{
+	b->skip = skip;
+	b->skip_ctx = ctx;
 }
 
 int xbreaks_add(struct xbreaks *b, const struct xbp *bp)

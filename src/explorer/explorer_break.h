@@ -72,6 +72,9 @@ int xbreaks_attach(struct xbreaks *b, struct core *c, struct ivx_err *err);
 void xbreaks_on_event(void *ctx, const struct xevent *e, int phase);
 
 void xbreaks_set_mode(struct xbreaks *b, int mode);
+/* In XB_RECORD mode, hits for which skip(ctx, hit) is non-zero are passed
+ * over (NULL: none); each cycle keeps its first other hit. */
+void xbreaks_set_skip(struct xbreaks *b, int (*skip)(void *ctx, const struct xbreak_hit *h), void *ctx);
 
 /* Add a copy of *bp (its cond is taken over); returns the new number
  * (0 for an internal one), or -1 when out of memory. */

@@ -14,7 +14,8 @@
  * deterministic and snapshotted, the state reached is exactly the state
  * first seen at that cycle. reverse-continue searches the snapshot windows
  * from the newest backwards, replaying each with breakpoints recording
- * (XB_RECORD), and goes to the last hit before the current cycle.
+ * (XB_RECORD), and goes to the last hit before the current cycle (the
+ * first hit of that cycle, as going forward would report it).
  *
  *   forward():     run a slice -> hit?      -> stop BREAK / UNTIL
  *                              -> exited? error? Ctrl-C? target? -> stop
@@ -600,6 +601,11 @@ static int is_current_stop(const struct explorer *x, const struct xbreak_hit *h)
 	       a->pc == b->pc && a->ended == b->ended;
 }
 
+static int skip_current_stop(void *ctx, const struct xbreak_hit *h)
+{
+	return is_current_stop(ctx, h);
+}
+
 int explorer_reverse_continue(struct explorer *x)
 {
 	struct ivx_err err = { 0 };
@@ -633,15 +639,17 @@ int explorer_reverse_continue(struct explorer *x)
 		uint64_t last_pos = 0;
 		int have = 0, rc = 0;
 		xbreaks_set_mode(x->breaks, XB_RECORD);
+		xbreaks_set_skip(x->breaks, skip_current_stop, x);
 		while (core_cycles(c) < end && rc == 0) {
 			rc = core_run(c, core_cycles(c) + 1, 0, &err);
 			xbreaks_check_position(x->breaks, c);
-			if (xbreaks_take_hit(x->breaks, &h) && core_cycles(c) < now && !is_current_stop(x, &h)) {
+			if (xbreaks_take_hit(x->breaks, &h) && core_cycles(c) < now) {
 				last = h;
 				last_pos = core_cycles(c);
 				have = 1;
 			}
 		}
+		xbreaks_set_skip(x->breaks, NULL, NULL);
 		xbreaks_set_mode(x->breaks, XB_STOP);
 		if (rc < 0)
 			return explorer_error(x, "%s", err.msg);
