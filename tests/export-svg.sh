@@ -75,10 +75,11 @@ if ! png "$tmp/empty" "export png ~/none.png cpistack" &&
    grep -q 'no SVG converter found: install rsvg-convert (Debian: apt-get install librsvg2-bin) or ImageMagick' "$tmp/png.out" &&
    [ ! -e "$H/none.png" ]; then ok
 else bad "export png without a converter: $(cat "$tmp/png.out")"; fi
-# a converter that fails: the target is left alone
+# a converter that fails: the target is left alone, and its complaint is in the error line
 printf 'old' >"$H/keep.png"
-printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/rsvg-convert"
-if ! png "$tmp/bin:/usr/bin:/bin" "export png ~/keep.png" && grep -q 'could not convert the SVG (exit status 1)' "$tmp/png.out" &&
+printf '#!/bin/sh\necho "cannot parse the SVG: bad token" >&2\nexit 1\n' >"$tmp/bin/rsvg-convert"
+if ! png "$tmp/bin:/usr/bin:/bin" "export png ~/keep.png" &&
+   grep -q 'could not convert the SVG (exit status 1): cannot parse the SVG: bad token$' "$tmp/png.out" &&
    [ "$(cat "$H/keep.png")" = old ]; then ok
 else bad "a failing converter: $(cat "$tmp/png.out")"; fi
 if command -v rsvg-convert >/dev/null 2>&1; then

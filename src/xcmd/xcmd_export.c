@@ -184,24 +184,42 @@ static int convert_png(struct explorer *x, const char *svg, FILE *out)
 	char *im_argv[] = { (char *)name, in, "png:-", NULL };
 	char **argv = !strcmp(name, "rsvg-convert") ? rsvg_argv : im_argv;
 	fflush(out);
+	/* its complaints are kept for the error line (not on the screen) */
+	FILE *complaints = tmpfile();
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fileno(out), STDOUT_FILENO);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	if (complaints)
+		posix_spawn_file_actions_adddup2(&fa, fileno(complaints), STDERR_FILENO);
+	else
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
 	pid_t pid;
 	int rc = posix_spawn(&pid, path, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	int status = 0, wait_errno = 0;
+	if (rc == 0)
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR) {
+				wait_errno = errno;
+				break;
+			}
+	char said[200] = "";
+	if (complaints) {
+		rewind(complaints);
+		if (fgets(said, sizeof said, complaints))
+			said[strcspn(said, "\n")] = 0;
+		fclose(complaints);
+	}
 	if (rc != 0)
 		return explorer_error(x, "export png: cannot run %s: %s", path, strerror(rc));
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return explorer_error(x, "export png: waiting for %s: %s", name, strerror(errno));
+	if (wait_errno)
+		return explorer_error(x, "export png: waiting for %s: %s", name, strerror(wait_errno));
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return explorer_error(x, "export png: %s could not convert the SVG (%s %d)", path,
+		return explorer_error(x, "export png: %s could not convert the SVG (%s %d)%s%s", path,
 				      WIFEXITED(status) ? "exit status" : "signal",
-				      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+				      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+				      said[0] ? ": " : "", said);
 	/* the converter wrote through its own descriptor: move the stream to the end */
 	fseek(out, 0, SEEK_END);
 	return 0;
