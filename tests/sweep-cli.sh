@@ -130,7 +130,7 @@ else bad "a new method's column: $(cat "$tmp/new.txt")"; fi
 # missing and repeated jobs are said, status 1, the table printed anyway
 sed 2d "$tmp/r2.jsonl" >"$tmp/miss.jsonl"
 "$IVX" sweep --merge "$tmp/miss.jsonl" >"$tmp/out" 2>"$tmp/err"
-if [ $? = 1 ] && grep -q '1 of 4 jobs have no result line (the first: job 1)' "$tmp/err" && grep -q '^qsort' "$tmp/out"; then ok
+if [ $? = 1 ] && grep -q '1 of 4 jobs has no result line (the first: job 1)' "$tmp/err" && grep -q '^qsort' "$tmp/out"; then ok
 else bad "merge with a job missing: $(cat "$tmp/err")"; fi
 cat "$tmp/r2.jsonl" "$tmp/r2.jsonl" | "$IVX" sweep --merge - >/dev/null 2>"$tmp/err"
 if [ $? = 1 ] && grep -q '4 result lines repeat a job' "$tmp/err"; then ok; else bad "merge with repeats: $(cat "$tmp/err")"; fi

@@ -167,8 +167,9 @@ static int check_complete(const struct table *t)
 			missing += jobs - next;
 		}
 		if (missing) {
-			cli_error("sweep --merge: %llu of %llu jobs have no result line (the first: job %llu)",
-				  (unsigned long long)missing, (unsigned long long)jobs, (unsigned long long)first_missing);
+			cli_error("sweep --merge: %llu of %llu job%s no result line (the first: job %llu)",
+				  (unsigned long long)missing, (unsigned long long)jobs,
+				  jobs == 1 ? " has" : missing == 1 ? "s has" : "s have", (unsigned long long)first_missing);
 			rc = 1;
 		}
 		if (repeated) {
