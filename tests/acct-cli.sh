@@ -76,7 +76,7 @@ for cmd in "cpistack" "cpistack --no-ref" "refstack"; do
     st=$?
     if [ $st = 0 ] && [ "$(cat "$tmp/err")" = "ivx: no instruction committed before the --max-cycles limit (5 cycles): nothing to stack" ] &&
        [ ! -s "$tmp/out" ] &&
-       grep -q '^{"program":"[^"]*","instructions":0,"cycles":5,"cpi":null,"end":"limit","limit":"max_cycles","methods":{}}$' "$tmp/n.json"
+       grep -q '^{"program":"[^"]*","instructions":0,"cycles":5,"cpi":null,"end":"limit","limit":"max_cycles","seed":1,"methods":{}}$' "$tmp/n.json"
     then ok; else bad "$cmd --max-cycles 5: status $st, $(cat "$tmp/err") $(cat "$tmp/n.json")"; fi
 done
 

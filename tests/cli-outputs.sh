@@ -147,16 +147,16 @@ fi
 # A run stopped at the user's limit: status 0, which limit on stderr and in the JSON
 "$IVX" run --json limit.json --max-cycles 100 prog -- miss 2 >out 2>err
 st=$?
-[ $st = 0 ] && grep -q '"end":"limit","limit":"max_cycles"}' limit.json &&
+[ $st = 0 ] && grep -q '"end":"limit","limit":"max_cycles","seed":1}' limit.json &&
     grep -q 'stopped after 100 cycles, .* (--max-cycles limit reached)' err && ok ||
     bad "a cycle-limited run: status $st, $(cat limit.json)"
 "$IVX" run --json limit.json --max-insns 1000 prog -- miss 2 >out 2>err
 st=$?
-[ $st = 0 ] && grep -q '"end":"limit","limit":"max_insns"}' limit.json &&
+[ $st = 0 ] && grep -q '"end":"limit","limit":"max_insns","seed":1}' limit.json &&
     grep -q '(--max-insns limit reached)' err && ok ||
     bad "an instruction-limited run: status $st, $(cat limit.json)"
 "$IVX" run --json exit.json prog -- miss 2 >out 2>err
-grep -q '"end":"exit","exit_code":0}' exit.json && ok || bad "an exited run's JSON: $(cat exit.json)"
+grep -q '"end":"exit","exit_code":0,"seed":1}' exit.json && ok || bad "an exited run's JSON: $(cat exit.json)"
 # Standard output by name (-, /dev/stdout, /dev/fd/1): written through
 # the descriptor, after what ivx wrote there. Followed as a link it was a
 # pipe's "pipe:[N]" (refused) or the redirected file itself (replaced,

@@ -507,6 +507,7 @@ static void json_side(FILE *out, const struct side *s, const struct compare_flag
 	}
 	fprintf(out, "],");
 	run_options_json_end(out, &s->o, s->exited, 0, s->st.committed);
+	fprintf(out, ",\"seed\":%llu", (unsigned long long)s->o.seed);
 	fprintf(out, ",\"instructions\":%llu,\"cycles\":%llu,", (unsigned long long)s->st.committed,
 		(unsigned long long)s->st.cycles);
 	if (s->nothing)   /* (nothing to stack: no CPI, "methods" empty) */

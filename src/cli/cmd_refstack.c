@@ -239,6 +239,7 @@ void stackrun_json_end(FILE *f, const struct stackrun *sr)
 {
 	const struct refstack_job *real = stackrun_real(sr);
 	run_options_json_end(f, &sr->o, real->exited, real->exit_code, real->insns);
+	fprintf(f, ",\"seed\":%llu", (unsigned long long)sr->o.seed);   /* (AT_RANDOM, getrandom: the guest's path) */
 }
 
 const char *refstack_kind(const struct stackrun *sr)

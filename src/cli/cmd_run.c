@@ -182,8 +182,8 @@ static void print_summary(FILE *out, const struct core_stats *st)
 /* The run's statistics and how it ended: "exit" (with the exit code),
  * "limit" (with which one) or "error" (with the message), so the file
  * says what it is when the run did not finish. */
-static int write_json(const char *path, const struct program *prog, const struct core_stats *st, const char *end,
-		      int exit_code, const char *limit, const char *error)
+static int write_json(const char *path, const struct program *prog, uint64_t seed, const struct core_stats *st,
+		      const char *end, int exit_code, const char *limit, const char *error)
 {
 	struct outfile *o = outfile_open_cli(path);
 	if (!o)
@@ -208,7 +208,7 @@ static int write_json(const char *path, const struct program *prog, const struct
 		fprintf(f, ",\"error\":");
 		outfile_json_string(f, error);
 	}
-	fprintf(f, "}\n");
+	fprintf(f, ",\"seed\":%llu}\n", (unsigned long long)seed);
 	return outfile_commit_cli(o);
 }
 
@@ -263,7 +263,7 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 		run_options_note_limit(o, st.cycles, st.committed, NULL);
 		status = 0;
 	}
-	if (f->json_path && write_json(f->json_path, prog, &st, exited ? "exit" : rc == IVX_OK ? "limit" : "error",
+	if (f->json_path && write_json(f->json_path, prog, o->seed, &st, exited ? "exit" : rc == IVX_OK ? "limit" : "error",
 				       exited ? guest_exit_code(g) : 0, limit, rc < 0 ? err.msg : NULL) < 0)
 		status = EXIT_GUEST;
 	trace_kanata_free(tk);
