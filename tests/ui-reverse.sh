@@ -90,9 +90,9 @@ END
 echo "ui-reverse: the built-in program, snapshot memory bounded to 3.5 MB (one snapshot thinned)"
 screens "$TMP/b.ivx"
 same s12000 s12000b "reverse-step 30000 with thinned snapshots"
-mb=$(sed -n 's/^[0-9]* snapshots, \([0-9.]*\) MB of \([0-9.]*\) MB.*/\1 \2/p' "$TMP/out" | head -n 1)
+mb=$(sed -n 's/^[0-9]* snapshots, \([0-9.]*\) MiB of \([0-9.]*\) MiB.*/\1 \2/p' "$TMP/out" | head -n 1)
 if [ -n "$mb" ] && echo "$mb" | awk '{exit !($1 <= $2 && $1 > 0)}'; then
-	echo "  ok   snapshot memory within the budget ($mb MB)"
+	echo "  ok   snapshot memory within the budget ($mb MiB)"
 else
 	echo "  FAIL snapshot memory: '$mb'"
 	fail=1

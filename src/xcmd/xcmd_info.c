@@ -151,7 +151,7 @@ static int info_snapshots(struct explorer *x, int argc, char **argv, const char 
 {
 	struct xsnaps_info si;
 	xsnaps_info(x->snaps, &si);
-	explorer_printf(x, "%d snapshots, %.1f MB of %.1f MB, cycles %llu..%llu, interval %llu cycles, "
+	explorer_printf(x, "%d snapshots, %.1f MiB of %.1f MiB, cycles %llu..%llu, interval %llu cycles, "
 			"%.2f ms each\n", si.count, si.bytes / 1048576.0, si.budget / 1048576.0,
 			(unsigned long long)si.first, (unsigned long long)si.last,
 			(unsigned long long)si.interval, si.save_ms);
