@@ -74,6 +74,9 @@ for i in bp:
 assert d['policies']['tip']['every_cycle']['error'] < 1e-4
 PY"
 fi
+check "a limit before the first commit: a note, no table, status 0, JSON errors null" "'$IVX' attrib --max-cycles 5 --json $tmp/none.json $k3 -- miss 2 >$tmp/o 2>$tmp/e &&
+    [ ! -s $tmp/o ] && grep -qx 'ivx: no instruction committed before the --max-cycles limit (5 cycles): nothing to attribute' $tmp/e &&
+    [ \$(wc -l <$tmp/e) -eq 1 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"commits\"] == 0 and d[\"policies\"][\"tip\"][\"sampled\"][\"error\"] is None' $tmp/none.json"
 check "--top limits the list" "'$IVX' attrib --top 2 --period 64 $k3 -- miss 2 | sed -n '/^top /,\$p' | wc -l | grep -qx 4"
 check "bad period exits 2" "'$IVX' attrib --period 0 $k3 >/dev/null 2>$tmp/e; [ \$? -eq 2 ] && [ \$(wc -l <$tmp/e) -eq 1 ]"
 check "spread >= period exits 2" "'$IVX' attrib --period 8:8 $k3 >/dev/null 2>$tmp/e; [ \$? -eq 2 ] && grep -q 'spread' $tmp/e"

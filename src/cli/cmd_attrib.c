@@ -207,9 +207,12 @@ static int write_json(const char *path, const struct attrib *a, const struct pro
 		for (int m = 0; m < ATTRIB_MODE_COUNT; m++) {
 			double tv, rel;
 			attrib_error(a, m, p, &tv, &rel);
-			fprintf(f, "%s\"%s\":{\"error\":%.6f,\"rel_error\":%.6f,\"attributed_cycles\":%.4f,"
+			char error[64] = "null,\"rel_error\":null";   /* (nothing committed: nothing to compare) */
+			if (st.commits)
+				snprintf(error, sizeof error, "%.6f,\"rel_error\":%.6f", tv, rel);
+			fprintf(f, "%s\"%s\":{\"error\":%s,\"attributed_cycles\":%.4f,"
 				"\"attributed_units\":%llu,\"dropped_samples\":%llu}",
-				m ? "," : "", mode_key[m], tv, rel, (double)st.est_units[m][p] / (double)U,
+				m ? "," : "", mode_key[m], error, (double)st.est_units[m][p] / (double)U,
 				(unsigned long long)st.est_units[m][p], (unsigned long long)st.dropped[m][p]);
 		}
 		fprintf(f, "}");
@@ -348,7 +351,7 @@ static int attrib_run(const struct run_options *o, struct attrib_flags *f)
 		cli_error_guest_status(guest_exit_code(g));
 		goto out;
 	}
-	if (!exited)
+	if (!exited && core_committed(c))
 		run_options_note_limit(o, core_cycles(c), core_committed(c), "; the attribution covers them");
 	attrib_finish(a);
 	size_t n;
@@ -356,7 +359,11 @@ static int attrib_run(const struct run_options *o, struct attrib_flags *f)
 		ivx_error(&err, IVX_ESYS, "out of host memory");
 		goto out;
 	}
-	print_text(stdout, a, prog, rows, n, f->top);
+	if (core_committed(c))
+		print_text(stdout, a, prog, rows, n, f->top);
+	else   /* a limit the user set is a normal end, even this early */
+		cli_error("no instruction committed before the %s limit (%llu cycles): nothing to attribute",
+			  run_options_limit_hit(o, 0), (unsigned long long)core_cycles(c));
 	status = 0;   /* the guest exited, or the user's limit: a normal end */
 	if (f->json_path && write_json(f->json_path, a, prog, o, rows, n, exited, exited ? guest_exit_code(g) : 0) < 0)
 		status = EXIT_OUTPUT;
