@@ -26,7 +26,7 @@ mkdir "$tmp/home"
 if env LC_ALL=C HOME="$tmp/home" "$IVX" -x tests/golden/export-slides.ivx $K3 -- miss 2 >"$tmp/out" 2>&1; then ok
 else bad "export-slides.ivx: $(tail -n 2 "$tmp/out")"; fi
 H=$tmp/home
-for f in timeline timeline4 timeline160 cpistack screen rob; do
+for f in timeline timeline4 timeline160 cpistack screen rob sfmt; do
 	if [ -s "$H/$f.svg" ] && wellformed "$H/$f.svg"; then ok; else bad "$f.svg missing or not well-formed"; fi
 done
 has() { grep -q -- "$2" "$H/$1.svg" || bad "$1.svg lacks $2"; }
@@ -50,6 +50,7 @@ has screen 'ldr x2, \[x1\]'
 has screen 'fill="#cdcd00"'
 has screen 'ROB 128/128'
 has rob 'executing 221 L2D miss'
+has sfmt 'shared FMT: 256 rows'   # a pane's view by name, as `show sfmt`
 [ $fail = 0 ] && ok
 
 # PNG through the converter found on PATH: a stand-in rsvg-convert that

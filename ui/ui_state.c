@@ -154,6 +154,21 @@ struct pane *ui_pane_find(struct ui_state *u, const char *name)
 	return NULL;
 }
 
+struct pane *ui_pane_find_view(struct ui_state *u, const char *name, int *view)
+{
+	static const struct { const char *name, *pane; int view; } alts[] = {
+		{ "sfmt", "fmt", 1 }, { "charges", "events", 1 },
+		{ "code-misses", "code", 1 }, { "code-stalls", "code", 2 },
+	};
+	*view = 0;
+	for (size_t i = 0; i < sizeof alts / sizeof alts[0]; i++)
+		if (!strcmp(name, alts[i].name)) {
+			*view = alts[i].view;
+			return ui_pane_find(u, alts[i].pane);
+		}
+	return ui_pane_find(u, name);
+}
+
 int ui_set_layout(struct ui_state *u, const char *name)
 {
 	const struct layout *l = layout_find(name);

@@ -31,6 +31,11 @@ void ui_state_dirty(struct ui_state *u);
 void ui_state_update(struct ui_state *u, struct explorer *x);
 
 struct pane *ui_pane_find(struct ui_state *u, const char *name);
+/* A pane by name or by the name of one of its views (F2): `sfmt` is the
+ * fmt pane's view 1, `charges` the events pane's, `code-misses` and
+ * `code-stalls` the code pane's 1 and 2; *view is that view, 0 for a
+ * pane named as such (its first view, whatever F2 shows). NULL if none. */
+struct pane *ui_pane_find_view(struct ui_state *u, const char *name, int *view);
 
 /* Layout: by name (a named layout or a pane name, which shows that pane
  * alone). 0, or -1 if unknown. */

@@ -136,14 +136,18 @@ static int draw_text(struct explorer *x, FILE *f, const char *what)
 		ui_compose(x->ui, x, tb);
 		snprintf(title, sizeof title, "ivx %s, cycle %llu", run, (unsigned long long)explorer_cycle(x));
 	} else {
-		struct pane *p = ui_pane_find(x->ui, what);
+		int view;   /* (as `show`: a view by its name, or the pane's first) */
+		struct pane *p = ui_pane_find_view(x->ui, what, &view);
 		if (!p)
 			return explorer_error(x, "export: no pane \"%s\" (timeline, cpistack, screen or a pane name: "
 					      "type `layout` for the panes)", what);
 		tb = tb_new(1, 1, x->set.ascii);
 		if (!tb)
 			return explorer_error(x, "export: out of memory");
+		int saved = p->view;
+		p->view = view;
 		ui_render_pane(x->ui, x, p, tb, x->set.width, x->set.height ? x->set.height : p->cls->batch_h);
+		p->view = saved;
 		snprintf(title, sizeof title, "ivx %s, cycle %llu: %s", run, (unsigned long long)explorer_cycle(x),
 			 p->cls->title);
 	}

@@ -32,20 +32,8 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 			return -1;
 		text = ui_screen_text(x->ui, x, w, h, x->set.ascii);
 	} else {
-		/* the panes' alternate views (F2) by name */
-		static const struct { const char *name, *pane; int view; } alts[] = {
-			{ "sfmt", "fmt", 1 }, { "charges", "events", 1 },
-			{ "code-misses", "code", 1 }, { "code-stalls", "code", 2 },
-		};
-		int view = -1;   /* the pane's current one */
-		const char *pane = name;
-		for (size_t i = 0; i < sizeof alts / sizeof alts[0]; i++) {
-			if (!strcmp(name, alts[i].name))
-				pane = alts[i].pane, view = alts[i].view;
-			else if (!strcmp(name, alts[i].pane) && view < 0)
-				view = 0;   /* `show fmt`: the first view, whatever F2 shows */
-		}
-		struct pane *p = ui_pane_find(x->ui, pane);
+		int view;   /* `show fmt`: the first view, whatever F2 shows; `show sfmt` the second */
+		struct pane *p = ui_pane_find_view(x->ui, name, &view);
 		if (!p) {
 			char val[64];
 			if (xcmd_setting_text(x, name, val, sizeof val) < 0)
@@ -61,8 +49,7 @@ static int show_exec(struct explorer *x, int argc, char **argv, const char *args
 		if (argc >= 3 && number(x, argv[2], 1, 1000, &rows) < 0)
 			return -1;
 		int saved = p->view;
-		if (view >= 0)
-			p->view = view;
+		p->view = view;
 		text = ui_pane_text(x->ui, x, p, x->set.width, rows, x->set.ascii);
 		p->view = saved;
 	}
