@@ -182,6 +182,8 @@ script infoextra 'info breakpoints extra'
 expect_error "info breakpoints takes no arguments" "$tmp/infoextra.ivx"
 script quitextra 'quit now'   # (quit's argument is its status, an expression)
 expect_error 'no symbol "now" in current context' "$tmp/quitextra.ivx"
+script bigrob 'set core.rob_size 4096'   # (refused at the set, not at the next restart)
+expect_error "bigrob.ivx:1: accounting supports a ROB of at most 1024 entries (core.rob_size=4096)" "$tmp/bigrob.ivx"
 script refreshextra 'refresh x'
 expect_error "refresh takes no arguments" "$tmp/refreshextra.ivx"
 

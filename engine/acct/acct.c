@@ -58,13 +58,21 @@ static uint32_t fmt_rows_for(const struct machine_config *cfg)
 	return rows;
 }
 
+int acct_check_config(const struct machine_config *cfg, struct ivx_err *err)
+{
+	if (cfg->rob_size > ACCT_MAX_ROB)
+		return ivx_error(err, IVX_EUSAGE, "accounting supports a ROB of at most %d entries (core.rob_size=%u)",
+				 ACCT_MAX_ROB, cfg->rob_size);
+	return 0;
+}
+
 int acct_init(struct acct *a, int method, const struct machine_config *cfg, struct ivx_err *err)
 {
 	if (method < 0 || method >= ACCT_METHOD_COUNT)
 		return ivx_error(err, IVX_EUSAGE, "unknown accounting method %d", method);
-	if (cfg->rob_size > ACCT_MAX_ROB)
-		return ivx_error(err, IVX_EUSAGE, "accounting supports a ROB of at most %d entries (core.rob_size=%u)",
-				 ACCT_MAX_ROB, cfg->rob_size);
+	int rc = acct_check_config(cfg, err);
+	if (rc < 0)
+		return rc;
 	a->method = method;
 	a->src = a;
 	a->memo = &a->memo_store;

@@ -80,6 +80,9 @@ struct acct;
  * methods come from cfg's [penalty] section; table sizes from the ROB and
  * frontend sizes). NULL with err filled on failure. */
 struct acct *acct_new(int method, const struct machine_config *cfg, struct ivx_err *err);
+/* Whether the units can account for machine cfg (the ROB they size their
+ * tables for): 0, or IVX_EUSAGE with err filled, as acct_new would. */
+int acct_check_config(const struct machine_config *cfg, struct ivx_err *err);
 void acct_free(struct acct *a);
 int acct_method(const struct acct *a);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "acct/acct.h"
 #include "cli/cli.h"
 #include "core/config.h"
 #include "core/events.h"
@@ -195,7 +196,9 @@ config:;
 		snprintf(assign, sizeof assign, "%s=%s", argv[1], argv[2]);
 	struct machine_config c = x->cfg;
 	struct ivx_err err = { 0 };
-	if (config_set(&c, assign, &err) < 0 || config_validate(&c, &err) < 0) {
+	/* (the explorer's CPI stacks are always on: a machine they cannot
+	 * account for is refused now, not at the restart) */
+	if (config_set(&c, assign, &err) < 0 || config_validate(&c, &err) < 0 || acct_check_config(&c, &err) < 0) {
 		if (!strchr(argv[1], '.') && !strchr(argv[1], '='))
 			return explorer_error(x, "no setting \"%s\" (see `help set`)", argv[1]);
 		return explorer_error(x, "%s", without_option_prefix(err.msg, assign));
