@@ -681,7 +681,8 @@ static int check_cache(const char *name, const struct cache_config *cc, const st
 			      name, cc->size, cc->line);
 	uint32_t lines = cc->size / cc->line;
 	if (cc->assoc > lines)
-		return refuse(origins, err, assoc, "%s.assoc=%u exceeds its %u lines", name, cc->assoc, lines);
+		return refuse(origins, err, assoc, "%s.assoc=%u exceeds its %u line%s", name, cc->assoc, lines,
+			      lines == 1 ? "" : "s");
 	if (lines % cc->assoc || !is_pow2(lines / cc->assoc))
 		return refuse(origins, err, assoc,
 			      "%s: %u lines / %u ways does not give a power-of-two number of sets",
@@ -700,8 +701,8 @@ static int check_tlb(const char *name, const struct tlb_config *t, const struct 
 	if (!is_pow2(t->page))
 		return refuse(origins, err, page, "%s.page=%u is not a power of two", name, t->page);
 	if (t->assoc > t->entries)
-		return refuse(origins, err, assoc, "%s.assoc=%u exceeds its %u entries", name, t->assoc,
-			      t->entries);
+		return refuse(origins, err, assoc, "%s.assoc=%u exceeds its %u entr%s", name, t->assoc,
+			      t->entries, t->entries == 1 ? "y" : "ies");
 	if (t->entries % t->assoc || !is_pow2(t->entries / t->assoc))
 		return refuse(origins, err, assoc,
 			      "%s: %u entries / %u ways does not give a power-of-two number of sets",

@@ -187,10 +187,11 @@ static void print_checks(FILE *out, const struct measured *m)
 				(unsigned long long)o->full_issued[k], (double)o->full_issued[k] * base);
 	fprintf(out, "  misprediction windows, ROB not full: %llu cycles; nothing committed, head waiting on:",
 		(unsigned long long)o->bp_window);
+	int waited = 0;
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)
 		if (o->bp_window_head[k])
-			fprintf(out, " %s %llu", acct_comp_name(k), (unsigned long long)o->bp_window_head[k]);
-	fprintf(out, "\n");
+			waited = fprintf(out, " %s %llu", acct_comp_name(k), (unsigned long long)o->bp_window_head[k]);
+	fprintf(out, "%s\n", waited ? "" : " nothing");
 }
 
 /* The host's timing, on stderr so that the same run prints the same

@@ -340,6 +340,8 @@ static int cmd_refstack_main(int argc, char **argv)
 	printf("\nruns (each turns one more component real):\n");
 	for (int r = 0; r < REF_RUN_COUNT; r++) {
 		const struct refstack_job *j = &sr.job[r];
+		if (r == REF_FU && !sr.ref_fu)
+			continue;   /* (the base run itself: the paper's base has the units real) */
 		printf("  %-10s %12llu cycles %12llu insns  CPI %.4f\n", refstack_run_name(r),
 		       (unsigned long long)j->cycles, (unsigned long long)j->insns,
 		       j->insns ? (double)j->cycles / (double)j->insns : 0.0);

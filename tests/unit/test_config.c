@@ -648,6 +648,13 @@ static void test_validate_rejects_bad_geometry(void **state)
 	set_ok(&c, "l1i.assoc=4");  /* 2 lines of 64 bytes, 4 ways */
 	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
 	expect_msg_has(&err, "l1i.assoc=4 exceeds its 2 lines");
+	set_ok(&c, "l1i.size=64");   /* one line: said in the singular */
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "l1i.assoc=4 exceeds its 1 line");
+	config_defaults(&c);
+	set_ok(&c, "dtlb.entries=1");
+	assert_int_equal(config_validate(&c, &err), IVX_EUSAGE);
+	expect_msg_has(&err, "exceeds its 1 entry");
 
 	config_defaults(&c);
 	c.l2.mshrs = 0;
