@@ -5,7 +5,8 @@
  * What a statically linked glibc or busybox program needs to start, do
  * I/O and exit, for one single-threaded process:
  *
- *   memory     brk, mmap (anonymous, or a private copy of a granted file),
+ *   memory     brk, mmap (anonymous, or a private copy of a granted file or
+ *              of the --stdin bytes),
  *              munmap, mprotect, mremap, madvise (accepted, no effect)
  *   identity   getpid/gettid/getppid (fixed numbers), uid/gid 0, uname
  *              ("Linux", "aarch64"), prlimit64/getrlimit, sched_getaffinity
@@ -130,7 +131,9 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 		if (fd < 0 || fd >= GUEST_MAX_FDS || g->fds[fd].kind == GFD_FREE)
 			return -EBADF;
 		f = &g->fds[fd];
-		if (f->kind != GFD_FILE)
+		/* fd 0 is a regular file when --stdin gave it bytes (fstat says
+		 * so), and programs that see one may map it */
+		if (f->kind != GFD_FILE && !(f->kind == GFD_STDIN && g->stdin_data))
 			return -ENODEV;
 		/* a shared writable mapping would have to write back: not done */
 		if (type == MAP_SHARED_ && (prot & 2))
@@ -156,7 +159,12 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 	}
 	if (mem_map(g->mem, at, size, prot_bits(prot), f ? "file" : "mmap", NULL) < 0)
 		return -ENOMEM;
-	if (f) {
+	if (f && f->kind == GFD_STDIN) {
+		/* a private copy of the --stdin bytes, zero past their end */
+		if (off < g->stdin_len)
+			mem_write_bytes(g->mem, at, g->stdin_data + off,
+					(size_t)(len < g->stdin_len - off ? len : g->stdin_len - off), 0, NULL);
+	} else if (f) {
 		/* a private copy of the file's bytes, zero past its end */
 		int host = sandbox_fd(g->sandbox, f->file);
 		char chunk[16384];
