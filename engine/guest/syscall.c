@@ -355,6 +355,36 @@ static int64_t put_timespec(struct guest *g, uint64_t addr, uint64_t ns, uint64_
 	return addr ? put(g, addr, v, sizeof v) : 0;
 }
 
+/* Linux's clock ids: REALTIME ... BOOTTIME (0-7), the two ALARM clocks
+ * and TAI (8, 9, 11); negative ids are the CPU clocks of a process or a
+ * thread (pid or tid in the bits above the low three, inverted; 0 is the
+ * caller), and the guest is the only process and thread there is. */
+static int clock_id_valid(int32_t id)
+{
+	if (id >= 0)
+		return id <= 9 || id == 11;
+	uint32_t who = ~(uint32_t)id >> 3;
+	return (id & 3) < 3 && (who == 0 || who == GUEST_PID);    /* bit 2: a thread */
+}
+
+static int64_t sys_clock(struct guest *g, int32_t id, uint64_t ts, int res)
+{
+	if (!clock_id_valid(id))
+		return -EINVAL;
+	if (res)
+		return put_timespec(g, ts, 1, 1);
+	return ts ? put_timespec(g, ts, guest_now_ns(g), 1) : -EFAULT;
+}
+
+/* gettimeofday: the time, and a zero time zone (UTC, no DST) if asked */
+static int64_t sys_gettimeofday(struct guest *g, uint64_t tv, uint64_t tz)
+{
+	int32_t zone[2] = { 0, 0 };
+	if (tz && put(g, tz, zone, sizeof zone) < 0)
+		return -EFAULT;
+	return put_timespec(g, tv, guest_now_ns(g), 1000);
+}
+
 static int64_t sys_sysinfo(struct guest *g, uint64_t buf)
 {
 	/* struct sysinfo on AArch64: 112 bytes; mem_unit 1 */
@@ -519,9 +549,9 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	case SYS_mprotect:      ret = sys_mprotect(g, a[0], a[1], a[2], err, &stop); break;
 	case SYS_mremap:        ret = sys_mremap(g, a[0], a[1], a[2], a[3]); break;
 	case SYS_madvise:       ret = 0; break;
-	case SYS_clock_gettime: ret = put_timespec(g, a[1], guest_now_ns(g), 1); break;
-	case SYS_clock_getres:  ret = put_timespec(g, a[1], 1, 1); break;
-	case SYS_gettimeofday:  ret = put_timespec(g, a[0], guest_now_ns(g), 1000); break;
+	case SYS_clock_gettime: ret = sys_clock(g, (int32_t)a[0], a[1], 0); break;
+	case SYS_clock_getres:  ret = sys_clock(g, (int32_t)a[0], a[1], 1); break;
+	case SYS_gettimeofday:  ret = sys_gettimeofday(g, a[0], a[1]); break;
 	case SYS_nanosleep:
 	case SYS_clock_nanosleep: ret = 0; break;   /* simulated time does not jump */
 	case SYS_times: {
@@ -530,10 +560,17 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 		break;
 	}
 	case SYS_getrusage: {
+		/* RUSAGE_SELF and _THREAD: the guest's time; _CHILDREN: none */
+		int32_t who = (int32_t)a[0];
+		if (who != 0 && who != 1 && who != -1) {
+			ret = -EINVAL;
+			break;
+		}
 		uint8_t ru[144];
 		uint64_t ns = guest_now_ns(g), tv[2] = { ns / 1000000000ull, ns % 1000000000ull / 1000 };
 		memset(ru, 0, sizeof ru);
-		memcpy(ru, tv, sizeof tv);
+		if (who != -1)
+			memcpy(ru, tv, sizeof tv);
 		ret = put(g, a[1], ru, sizeof ru);
 		break;
 	}
