@@ -194,4 +194,27 @@ else
     fail "$cc abi_real.c: $(head -1 "$work/cc_abi.err")"
 fi
 
+# System calls glibc functions make whose answers ivx gives itself
+# (tests/guests/libc_sys.c): clock ids, getrusage of the children, getcpu,
+# waits with no child, mmap of the --stdin file; as qemu-aarch64 answers
+# them with the same file on its standard input.
+sys=$work/libc_sys
+printf 'stdin bytes\n' > "$work/libc_sys.in"
+if "$cc" -O2 -static -o "$sys" tests/guests/libc_sys.c 2> "$work/cc_sys.err"; then
+    env -i qemu-aarch64 "$sys" < "$work/libc_sys.in" > "$work/qemu_sys.out" 2>&1
+    qrc=$?
+    for mode in functional timing; do
+        if [ $mode = functional ]; then set -- --functional; else set --; fi
+        "$ivx" run "$@" --stdin "$work/libc_sys.in" "$sys" > "$work/ivx_sys_$mode.out" 2> "$work/ivx_sys_$mode.err"
+        rc=$?
+        if [ $rc -eq 0 ] && [ $qrc -eq 0 ] && cmp -s "$work/qemu_sys.out" "$work/ivx_sys_$mode.out"; then
+            pass "libc_sys $mode: as qemu-aarch64 ($(wc -l < "$work/qemu_sys.out") lines)"
+        else
+            fail "libc_sys $mode: exit $rc (qemu $qrc), $(diff "$work/qemu_sys.out" "$work/ivx_sys_$mode.out" | head -3 | tr '\n' ' ') $(grep -v cycles "$work/ivx_sys_$mode.err" | tail -n 1)"
+        fi
+    done
+else
+    fail "$cc libc_sys.c: $(head -1 "$work/cc_sys.err")"
+fi
+
 [ $fails -eq 0 ] || exit 1
