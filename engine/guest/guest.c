@@ -234,7 +234,10 @@ static int data_fault(struct guest *g, const char *where, struct ivx_err *err)
 	const struct mem_region *r = mem_find(g->mem, a);
 	const char *what = c->fault_kind == FAULT_WRITE ? "write to" :
 			   c->fault_kind == FAULT_ALIGN ? "misaligned exclusive/atomic access at" : "read of";
-	if (a < stack_lo && a >= stack_lo - GUEST_STACK_GUARD)
+	/* an overflow: just below the stack, or in a frame too large for it
+	 * (alloca, a big VLA), whose sp already left the stack */
+	uint64_t sp = c->x[CPU_SP];
+	if (a < stack_lo && (a >= stack_lo - GUEST_STACK_GUARD || (!r && sp < stack_lo && a >= sp - GUEST_STACK_GUARD)))
 		return ivx_error(err, IVX_EGUEST, "guest stack overflow: %s 0x%llx at %s", what,
 				 (unsigned long long)a, where);
 	guest_describe_addr(g, a, sym, sizeof sym);
