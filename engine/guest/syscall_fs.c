@@ -274,7 +274,8 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, const uint8_t *host
 		return -EBADF;
 	int hfd = sandbox_fd(g->sandbox, f->file);
 	uint64_t pos = at >= 0 ? (uint64_t)at : f->off;
-	if (at < 0 && (f->flags & G_O_APPEND)) {
+	/* O_APPEND: at the end, for pwrite too (Linux ignores its offset) */
+	if (f->flags & G_O_APPEND) {
 		struct stat st;
 		if (fstat(hfd, &st) < 0)
 			return -errno;
