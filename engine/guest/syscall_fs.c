@@ -415,12 +415,21 @@ static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint6
 		base = 0;
 	} else if (whence == SEEK_CUR) {
 		base = (int64_t)cur;
-	} else if (whence == SEEK_END) {
+	} else if (whence == SEEK_END || whence == SEEK_DATA || whence == SEEK_HOLE) {
 		struct stat st;
 		int rc = fd_stat(g, f, &st);
 		if (rc < 0)
 			return rc;
 		base = st.st_size;
+		if (whence != SEEK_END) {
+			/* the whole file is data and its end the only hole, as
+			 * Linux answers for file systems that track no holes:
+			 * the same on every host */
+			if (off < 0 || off >= base)
+				return -ENXIO;
+			base = whence == SEEK_DATA ? 0 : base;
+			off = whence == SEEK_DATA ? off : 0;
+		}
 	} else {
 		return -EINVAL;
 	}
