@@ -509,7 +509,13 @@ static int64_t sys_faccessat(struct guest *g, int64_t dirfd, uint64_t path_addr,
 	}
 	if (fd < 0)
 		return fd;
+	/* the guest is root: R_OK and W_OK hold (but for read-only grants),
+	 * X_OK only for a directory or a file with an x bit */
+	struct stat st;
+	int executable = fstat(fd, &st) == 0 && (S_ISDIR(st.st_mode) || (st.st_mode & 0111));
 	close(fd);
+	if ((mode & X_OK) && !executable)
+		return -EACCES;
 	if (mode & W_OK) {
 		/* writable only under an rw grant: ask the sandbox as an open would */
 		int idx = sandbox_open(g->sandbox, dir, path, 1 /* O_WRONLY */, 0);
