@@ -747,8 +747,19 @@ static int64_t sys_fcntl(struct guest *g, uint64_t fd, uint64_t cmd, uint64_t ar
 	case G_F_GETFL: return f->flags & ~(uint32_t)G_O_CLOEXEC;
 	case G_F_SETFL: f->flags = (f->flags & ~(uint32_t)(G_O_APPEND | 04000)) | (uint32_t)(arg & (G_O_APPEND | 04000)); return 0;
 	case G_F_SETLK:
-	case G_F_SETLKW:
-		return 0;      /* one process: every lock is granted */
+	case G_F_SETLKW: {
+		/* one process: every lock is granted, if the descriptor allows
+		 * its kind (a read lock needs read access, a write lock write) */
+		uint16_t type;
+		if (mem_read_bytes(g->mem, arg, &type, 2, 1, NULL) < 0)
+			return -EFAULT;
+		if (type > 2)                       /* F_RDLCK, F_WRLCK, F_UNLCK */
+			return -EINVAL;
+		uint32_t acc = f->flags & G_O_ACCMODE;
+		if (f->kind == GFD_FILE && ((type == 0 && acc == 1) || (type == 1 && acc == 0)))
+			return -EBADF;
+		return 0;
+	}
 	case G_F_GETLK: {
 		uint16_t unlocked = 2;   /* F_UNLCK in struct flock's l_type */
 		return mem_write_bytes(g->mem, arg, &unlocked, 2, 1, NULL) < 0 ? -EFAULT : 0;
