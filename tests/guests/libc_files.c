@@ -13,6 +13,8 @@
  *   lseek SEEK_DATA and SEEK_HOLE: the whole file is data, ENXIO at its end
  *   faccessat X_OK (the guest is root): only a directory or a file with
  *   an x bit
+ *   preadv, pwritev, preadv2, pwritev2, readahead, syncfs,
+ *   sync_file_range and the open-file-description locks stopped the run
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define T(x) do { \
@@ -75,6 +78,20 @@ int main(int argc, char **argv)
 	T(lseek(fd, 0, 7));
 	T(lseek(fd, 2, SEEK_SET));
 	T(read(fd, b, 4));
+	char v1[4] = { 0 }, v2[4] = { 0 };
+	struct iovec iov[2] = { { v1, 3 }, { v2, 3 } };
+	T(preadv(fd, iov, 2, 1));
+	printf("  [%s] [%s]\n", v1, v2);
+	T(preadv2(fd, iov, 2, -1, 0));
+	printf("  [%s] [%s] then at %ld\n", v1, v2, (long)lseek(fd, 0, SEEK_CUR));
+	T(preadv2(fd, iov, 2, 0, 0x1000));
+	T(pwritev(fd, iov, 2, 0));
+	T(readahead(fd, 0, 100));
+	T(syncfs(fd));
+	T(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE));
+	T(sync_file_range(fd, 0, 0, 8));
+	T(fcntl(fd, F_OFD_SETLK, &(struct flock){ .l_type = F_RDLCK }));
+	T(fcntl(fd, F_OFD_SETLK, &(struct flock){ .l_type = F_WRLCK }));
 	T(dup2(fd, 63));
 	T(fcntl(fd, F_DUPFD, 10));
 	T(fcntl(fd, F_GETFL) & O_ACCMODE);
@@ -93,6 +110,13 @@ int main(int argc, char **argv)
 	T(rename("f", "d"));
 	T(rename("hard", "hard"));
 	T(truncate("f", 10));
+	fd = open("f", O_RDWR);
+	T(pwritev(fd, iov, 2, 4));
+	T(pwritev2(fd, iov, 2, -1, 0));
+	T(pread(fd, b, 8, 0));
+	printf("  contents [%.8s] then at %ld\n", b, (long)lseek(fd, 0, SEEK_CUR));
+	T(readahead(fd, 0, 100));
+	T(close(fd));
 	T(chmod("l", 0600));
 	T(lchown("l", -1, -1));
 	T(faccessat(AT_FDCWD, "f", R_OK | W_OK, 0));
