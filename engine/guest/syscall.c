@@ -460,6 +460,30 @@ static int64_t sys_rt_sigprocmask(struct guest *g, uint64_t how, uint64_t set, u
 	return oset ? put(g, oset, &old, 8) : 0;
 }
 
+/* sigaltstack: recorded and handed back, as Linux checks it (the guest
+ * is never on it: no signal is delivered). stack_t is { ss_sp; int
+ * ss_flags; size_t ss_size }, 24 bytes. */
+static int64_t sys_sigaltstack(struct guest *g, uint64_t ss, uint64_t oss)
+{
+	const uint64_t SS_DISABLE_ = 2, SS_AUTODISARM_ = 1ull << 31, MINSIGSTKSZ_ = 5120;
+	uint64_t old[3] = { g->altstack[0], (g->altstack[2] ? 0 : SS_DISABLE_) | (g->altstack[1] & SS_AUTODISARM_),
+			    g->altstack[2] };
+	if (ss) {
+		uint64_t v[3];
+		if (mem_read_bytes(g->mem, ss, v, sizeof v, 1, NULL) < 0)
+			return -EFAULT;
+		uint32_t flags = (uint32_t)v[1], mode = flags & ~(uint32_t)SS_AUTODISARM_;
+		if (mode != SS_DISABLE_ && mode != 1 /* SS_ONSTACK */ && mode != 0)
+			return -EINVAL;
+		if (mode == SS_DISABLE_)
+			v[0] = v[2] = 0;
+		else if (v[2] < MINSIGSTKSZ_)
+			return -ENOMEM;
+		g->altstack[0] = v[0], g->altstack[1] = flags, g->altstack[2] = v[2];
+	}
+	return oss ? put(g, oss, old, sizeof old) : 0;
+}
+
 /* kill/tkill/tgkill: only the guest itself exists. 0 on success, 1 when
  * the signal ends the run (err filled), or -errno. */
 static int64_t sys_kill_self(struct guest *g, uint64_t pid, uint64_t sig, struct ivx_err *err, int *stop)
@@ -624,11 +648,7 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	case SYS_prctl:         ret = sys_prctl(g, a[0], a[1]); break;
 	case SYS_rt_sigaction:  ret = sys_rt_sigaction(g, a[0], a[1], a[2]); break;
 	case SYS_rt_sigprocmask: ret = sys_rt_sigprocmask(g, a[0], a[1], a[2]); break;
-	case SYS_sigaltstack: {
-		uint64_t ss[3] = { 0, 2 /* SS_DISABLE */, 0 };
-		ret = a[1] ? put(g, a[1], ss, sizeof ss) : 0;
-		break;
-	}
+	case SYS_sigaltstack:   ret = sys_sigaltstack(g, a[0], a[1]); break;
 	case SYS_kill:          ret = sys_kill_self(g, a[0], a[1], err, &stop); break;
 	/* (tkill and tgkill name a thread: 0 and -1 are not "this process") */
 	case SYS_tkill:

@@ -14,6 +14,9 @@
  *              under qemu: only success is printed)
  *   children   wait, waitpid, waitid with no child: ECHILD; bad options:
  *              EINVAL
+ *   altstack   sigaltstack records the stack it is given and hands it
+ *              back (it was always "disabled"); too small is ENOMEM, an
+ *              unknown flag EINVAL
  *   mapstdin   the --stdin file is a regular file, so it can be mapped:
  *              a private copy of its bytes, zero to the end of the page
  *              (Linux raises SIGBUS beyond it; ivx gives zeros), which
@@ -23,6 +26,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -107,6 +112,27 @@ static void children_case(void)
 	show("wait3", wait3(&st, WNOHANG, NULL));
 }
 
+static void altstack_case(void)
+{
+	stack_t old, ss = { .ss_sp = malloc(65536), .ss_size = 65536 };
+	memset(&old, 0x55, sizeof old);
+	show("sigaltstack(NULL, &old)", sigaltstack(NULL, &old));
+	printf("  flags %d size %zu\n", old.ss_flags, old.ss_size);
+	show("sigaltstack(64 KiB)", sigaltstack(&ss, NULL));
+	show("sigaltstack(NULL, &old)", sigaltstack(NULL, &old));
+	printf("  flags %d size %zu same %d\n", old.ss_flags, old.ss_size, old.ss_sp == ss.ss_sp);
+	ss.ss_size = 100;
+	show("sigaltstack(100 bytes)", sigaltstack(&ss, NULL));
+	ss.ss_size = 65536;
+	ss.ss_flags = 99;
+	show("sigaltstack(flags 99)", sigaltstack(&ss, NULL));
+	ss.ss_flags = SS_DISABLE;
+	show("sigaltstack(SS_DISABLE, &old)", sigaltstack(&ss, &old));
+	printf("  old flags %d size %zu\n", old.ss_flags, old.ss_size);
+	show("sigaltstack(NULL, &old)", sigaltstack(NULL, &old));
+	printf("  flags %d size %zu\n", old.ss_flags, old.ss_size);
+}
+
 static void mapstdin_case(void)
 {
 	struct stat st;
@@ -135,6 +161,7 @@ int main(void)
 	rusage_case();
 	getcpu_case();
 	children_case();
+	altstack_case();
 	mapstdin_case();
 	return 0;
 }
