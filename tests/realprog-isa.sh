@@ -194,4 +194,50 @@ else
     fail "$cc abi_real.c: $(head -1 "$work/cc_abi.err")"
 fi
 
+# System calls glibc functions make whose answers ivx gives itself
+# (tests/guests/libc_sys.c): clock ids, getrusage of the children, getcpu,
+# waits with no child, mmap of the --stdin file; as qemu-aarch64 answers
+# them with the same file on its standard input.
+sys=$work/libc_sys
+printf 'stdin bytes\n' > "$work/libc_sys.in"
+if "$cc" -O2 -static -o "$sys" tests/guests/libc_sys.c 2> "$work/cc_sys.err"; then
+    env -i qemu-aarch64 "$sys" < "$work/libc_sys.in" > "$work/qemu_sys.out" 2>&1
+    qrc=$?
+    for mode in functional timing; do
+        if [ $mode = functional ]; then set -- --functional; else set --; fi
+        "$ivx" run "$@" --stdin "$work/libc_sys.in" "$sys" > "$work/ivx_sys_$mode.out" 2> "$work/ivx_sys_$mode.err"
+        rc=$?
+        if [ $rc -eq 0 ] && [ $qrc -eq 0 ] && cmp -s "$work/qemu_sys.out" "$work/ivx_sys_$mode.out"; then
+            pass "libc_sys $mode: as qemu-aarch64 ($(wc -l < "$work/qemu_sys.out") lines)"
+        else
+            fail "libc_sys $mode: exit $rc (qemu $qrc), $(diff "$work/qemu_sys.out" "$work/ivx_sys_$mode.out" | head -3 | tr '\n' ' ') $(grep -v cycles "$work/ivx_sys_$mode.err" | tail -n 1)"
+        fi
+    done
+else
+    fail "$cc libc_sys.c: $(head -1 "$work/cc_sys.err")"
+fi
+
+# File calls through glibc (tests/guests/libc_files.c) on a directory:
+# qemu-aarch64 on the host's, ivx with it granted rw at the same path.
+files=$work/libc_files
+if "$cc" -O2 -static -o "$files" tests/guests/libc_files.c 2> "$work/cc_files.err"; then
+    rm -rf "$work/files_dir" && mkdir "$work/files_dir" || exit 1
+    dir=$(cd "$work/files_dir" && pwd)
+    env -i qemu-aarch64 "$files" "$dir" > "$work/qemu_files.out" 2>&1
+    qrc=$?
+    for mode in functional timing; do
+        if [ $mode = functional ]; then set -- --functional; else set --; fi
+        "$ivx" run "$@" --dir "$dir:rw" "$files" -- "$dir" > "$work/ivx_files_$mode.out" 2> "$work/ivx_files_$mode.err"
+        rc=$?
+        left=$(ls -A "$dir")
+        if [ $rc -eq 0 ] && [ $qrc -eq 0 ] && [ -z "$left" ] && cmp -s "$work/qemu_files.out" "$work/ivx_files_$mode.out"; then
+            pass "libc_files $mode: as qemu-aarch64 ($(wc -l < "$work/qemu_files.out") lines)"
+        else
+            fail "libc_files $mode: exit $rc (qemu $qrc), left '$left', $(diff "$work/qemu_files.out" "$work/ivx_files_$mode.out" | head -3 | tr '\n' ' ') $(grep -v cycles "$work/ivx_files_$mode.err" | tail -n 1)"
+        fi
+    done
+else
+    fail "$cc libc_files.c: $(head -1 "$work/cc_files.err")"
+fi
+
 [ $fails -eq 0 ] || exit 1

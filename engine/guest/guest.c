@@ -163,6 +163,7 @@ struct guest *guest_new(const struct program *prog, const struct guest_options *
 	g->output_ctx = opt->output_ctx;
 	g->brk_base = g->brk_cur = (program_end(prog) + MEM_PAGE_SIZE - 1) & ~(MEM_PAGE_SIZE - 1);
 	g->mmap_next = GUEST_MMAP_BASE;
+	g->altstack[1] = 2;               /* SS_DISABLE: no alternate signal stack */
 	if (opt->stdin_len) {
 		g->stdin_data = ivx_malloc(opt->stdin_len);
 		if (!g->stdin_data) {
@@ -234,7 +235,10 @@ static int data_fault(struct guest *g, const char *where, struct ivx_err *err)
 	const struct mem_region *r = mem_find(g->mem, a);
 	const char *what = c->fault_kind == FAULT_WRITE ? "write to" :
 			   c->fault_kind == FAULT_ALIGN ? "misaligned exclusive/atomic access at" : "read of";
-	if (a < stack_lo && a >= stack_lo - GUEST_STACK_GUARD)
+	/* an overflow: just below the stack, or in a frame too large for it
+	 * (alloca, a big VLA), whose sp already left the stack */
+	uint64_t sp = c->x[CPU_SP];
+	if (a < stack_lo && (a >= stack_lo - GUEST_STACK_GUARD || (!r && sp < stack_lo && a >= sp - GUEST_STACK_GUARD)))
 		return ivx_error(err, IVX_EGUEST, "guest stack overflow: %s 0x%llx at %s", what,
 				 (unsigned long long)a, where);
 	guest_describe_addr(g, a, sym, sizeof sym);

@@ -83,6 +83,7 @@ struct guest {
 	struct guest_pipe pipes[GUEST_MAX_PIPES];
 	uint64_t sigactions[GUEST_NSIG][4];  /* rt_sigaction records: handler, flags, restorer, mask */
 	uint64_t sigmask;             /* rt_sigprocmask: recorded, nothing is delivered */
+	uint64_t altstack[3];         /* sigaltstack: ss_sp, ss_flags, ss_size as set (never used) */
 	uint64_t tid_address;         /* set_tid_address */
 	uint64_t robust_list;         /* set_robust_list */
 	uint32_t umask;

@@ -5,7 +5,8 @@
  * What a statically linked glibc or busybox program needs to start, do
  * I/O and exit, for one single-threaded process:
  *
- *   memory     brk, mmap (anonymous, or a private copy of a granted file),
+ *   memory     brk, mmap (anonymous, or a private copy of a granted file or
+ *              of the --stdin bytes),
  *              munmap, mprotect, mremap, madvise (accepted, no effect)
  *   identity   getpid/gettid/getppid (fixed numbers), uid/gid 0, uname
  *              ("Linux", "aarch64"), prlimit64/getrlimit, sched_getaffinity
@@ -130,7 +131,9 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 		if (fd < 0 || fd >= GUEST_MAX_FDS || g->fds[fd].kind == GFD_FREE)
 			return -EBADF;
 		f = &g->fds[fd];
-		if (f->kind != GFD_FILE)
+		/* fd 0 is a regular file when --stdin gave it bytes (fstat says
+		 * so), and programs that see one may map it */
+		if (f->kind != GFD_FILE && !(f->kind == GFD_STDIN && g->stdin_data))
 			return -ENODEV;
 		/* a shared writable mapping would have to write back: not done */
 		if (type == MAP_SHARED_ && (prot & 2))
@@ -156,7 +159,12 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 	}
 	if (mem_map(g->mem, at, size, prot_bits(prot), f ? "file" : "mmap", NULL) < 0)
 		return -ENOMEM;
-	if (f) {
+	if (f && f->kind == GFD_STDIN) {
+		/* a private copy of the --stdin bytes, zero past their end */
+		if (off < g->stdin_len)
+			mem_write_bytes(g->mem, at, g->stdin_data + off,
+					(size_t)(len < g->stdin_len - off ? len : g->stdin_len - off), 0, NULL);
+	} else if (f) {
 		/* a private copy of the file's bytes, zero past its end */
 		int host = sandbox_fd(g->sandbox, f->file);
 		char chunk[16384];
@@ -347,6 +355,36 @@ static int64_t put_timespec(struct guest *g, uint64_t addr, uint64_t ns, uint64_
 	return addr ? put(g, addr, v, sizeof v) : 0;
 }
 
+/* Linux's clock ids: REALTIME ... BOOTTIME (0-7), the two ALARM clocks
+ * and TAI (8, 9, 11); negative ids are the CPU clocks of a process or a
+ * thread (pid or tid in the bits above the low three, inverted; 0 is the
+ * caller), and the guest is the only process and thread there is. */
+static int clock_id_valid(int32_t id)
+{
+	if (id >= 0)
+		return id <= 9 || id == 11;
+	uint32_t who = ~(uint32_t)id >> 3;
+	return (id & 3) < 3 && (who == 0 || who == GUEST_PID);    /* bit 2: a thread */
+}
+
+static int64_t sys_clock(struct guest *g, int32_t id, uint64_t ts, int res)
+{
+	if (!clock_id_valid(id))
+		return -EINVAL;
+	if (res)
+		return put_timespec(g, ts, 1, 1);
+	return ts ? put_timespec(g, ts, guest_now_ns(g), 1) : -EFAULT;
+}
+
+/* gettimeofday: the time, and a zero time zone (UTC, no DST) if asked */
+static int64_t sys_gettimeofday(struct guest *g, uint64_t tv, uint64_t tz)
+{
+	int32_t zone[2] = { 0, 0 };
+	if (tz && put(g, tz, zone, sizeof zone) < 0)
+		return -EFAULT;
+	return put_timespec(g, tv, guest_now_ns(g), 1000);
+}
+
 static int64_t sys_sysinfo(struct guest *g, uint64_t buf)
 {
 	/* struct sysinfo on AArch64: 112 bytes; mem_unit 1 */
@@ -420,6 +458,30 @@ static int64_t sys_rt_sigprocmask(struct guest *g, uint64_t how, uint64_t set, u
 		g->sigmask &= ~((1ull << 8) | (1ull << 18));   /* SIGKILL, SIGSTOP */
 	}
 	return oset ? put(g, oset, &old, 8) : 0;
+}
+
+/* sigaltstack: recorded and handed back, as Linux checks it (the guest
+ * is never on it: no signal is delivered). stack_t is { ss_sp; int
+ * ss_flags; size_t ss_size }, 24 bytes. */
+static int64_t sys_sigaltstack(struct guest *g, uint64_t ss, uint64_t oss)
+{
+	const uint64_t SS_DISABLE_ = 2, SS_AUTODISARM_ = 1ull << 31, MINSIGSTKSZ_ = 5120;
+	uint64_t old[3] = { g->altstack[0], (g->altstack[2] ? 0 : SS_DISABLE_) | (g->altstack[1] & SS_AUTODISARM_),
+			    g->altstack[2] };
+	if (ss) {
+		uint64_t v[3];
+		if (mem_read_bytes(g->mem, ss, v, sizeof v, 1, NULL) < 0)
+			return -EFAULT;
+		uint32_t flags = (uint32_t)v[1], mode = flags & ~(uint32_t)SS_AUTODISARM_;
+		if (mode != SS_DISABLE_ && mode != 1 /* SS_ONSTACK */ && mode != 0)
+			return -EINVAL;
+		if (mode == SS_DISABLE_)
+			v[0] = v[2] = 0;
+		else if (v[2] < MINSIGSTKSZ_)
+			return -ENOMEM;
+		g->altstack[0] = v[0], g->altstack[1] = flags, g->altstack[2] = v[2];
+	}
+	return oss ? put(g, oss, old, sizeof old) : 0;
 }
 
 /* kill/tkill/tgkill: only the guest itself exists. 0 on success, 1 when
@@ -511,9 +573,9 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	case SYS_mprotect:      ret = sys_mprotect(g, a[0], a[1], a[2], err, &stop); break;
 	case SYS_mremap:        ret = sys_mremap(g, a[0], a[1], a[2], a[3]); break;
 	case SYS_madvise:       ret = 0; break;
-	case SYS_clock_gettime: ret = put_timespec(g, a[1], guest_now_ns(g), 1); break;
-	case SYS_clock_getres:  ret = put_timespec(g, a[1], 1, 1); break;
-	case SYS_gettimeofday:  ret = put_timespec(g, a[0], guest_now_ns(g), 1000); break;
+	case SYS_clock_gettime: ret = sys_clock(g, (int32_t)a[0], a[1], 0); break;
+	case SYS_clock_getres:  ret = sys_clock(g, (int32_t)a[0], a[1], 1); break;
+	case SYS_gettimeofday:  ret = sys_gettimeofday(g, a[0], a[1]); break;
 	case SYS_nanosleep:
 	case SYS_clock_nanosleep: ret = 0; break;   /* simulated time does not jump */
 	case SYS_times: {
@@ -522,10 +584,17 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 		break;
 	}
 	case SYS_getrusage: {
+		/* RUSAGE_SELF and _THREAD: the guest's time; _CHILDREN: none */
+		int32_t who = (int32_t)a[0];
+		if (who != 0 && who != 1 && who != -1) {
+			ret = -EINVAL;
+			break;
+		}
 		uint8_t ru[144];
 		uint64_t ns = guest_now_ns(g), tv[2] = { ns / 1000000000ull, ns % 1000000000ull / 1000 };
 		memset(ru, 0, sizeof ru);
-		memcpy(ru, tv, sizeof tv);
+		if (who != -1)
+			memcpy(ru, tv, sizeof tv);
 		ret = put(g, a[1], ru, sizeof ru);
 		break;
 	}
@@ -579,11 +648,7 @@ int syscall_handle(struct guest *g, struct ivx_err *err)
 	case SYS_prctl:         ret = sys_prctl(g, a[0], a[1]); break;
 	case SYS_rt_sigaction:  ret = sys_rt_sigaction(g, a[0], a[1], a[2]); break;
 	case SYS_rt_sigprocmask: ret = sys_rt_sigprocmask(g, a[0], a[1], a[2]); break;
-	case SYS_sigaltstack: {
-		uint64_t ss[3] = { 0, 2 /* SS_DISABLE */, 0 };
-		ret = a[1] ? put(g, a[1], ss, sizeof ss) : 0;
-		break;
-	}
+	case SYS_sigaltstack:   ret = sys_sigaltstack(g, a[0], a[1]); break;
 	case SYS_kill:          ret = sys_kill_self(g, a[0], a[1], err, &stop); break;
 	/* (tkill and tgkill name a thread: 0 and -1 are not "this process") */
 	case SYS_tkill:

@@ -45,6 +45,8 @@ enum {
 	NR_chdir = 49, NR_fchdir = 50, NR_sendfile = 71, NR_utimensat = 88, NR_renameat2 = 276,
 	NR_truncate = 45, NR_ftruncate = 46, NR_fchmod = 52, NR_fchmodat = 53, NR_fchownat = 54,
 	NR_fchown = 55, NR_sync = 81, NR_fsync = 82, NR_fdatasync = 83,
+	NR_preadv = 69, NR_pwritev = 70, NR_preadv2 = 286, NR_pwritev2 = 287,
+	NR_sync_file_range = 84, NR_syncfs = 267, NR_readahead = 213,
 	NR_setxattr = 5, NR_lsetxattr = 6, NR_fsetxattr = 7, NR_getxattr = 8, NR_lgetxattr = 9,
 	NR_fgetxattr = 10, NR_listxattr = 11, NR_llistxattr = 12, NR_flistxattr = 13,
 	NR_removexattr = 14, NR_lremovexattr = 15, NR_fremovexattr = 16, NR_flock = 32,
@@ -70,6 +72,9 @@ enum {
 #define G_F_GETLK 5
 #define G_F_SETLK 6
 #define G_F_SETLKW 7
+#define G_F_OFD_GETLK 36
+#define G_F_OFD_SETLK 37
+#define G_F_OFD_SETLKW 38
 #define G_F_DUPFD_CLOEXEC 1030
 
 #define CHUNK 16384
@@ -274,7 +279,8 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, const uint8_t *host
 		return -EBADF;
 	int hfd = sandbox_fd(g->sandbox, f->file);
 	uint64_t pos = at >= 0 ? (uint64_t)at : f->off;
-	if (at < 0 && (f->flags & G_O_APPEND)) {
+	/* O_APPEND: at the end, for pwrite too (Linux ignores its offset) */
+	if (f->flags & G_O_APPEND) {
 		struct stat st;
 		if (fstat(hfd, &st) < 0)
 			return -errno;
@@ -351,8 +357,10 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint6
 }
 
 /* readv / writev: iov is an array of {base, len} pairs. */
+/* readv/writev, and with at >= 0 preadv/pwritev: at that file offset,
+ * leaving the descriptor's alone */
 static int64_t do_vec(struct guest *g, struct guest_fd *f, uint64_t iov, uint64_t cnt, int writing,
-                      struct ivx_err *err, int *stop)
+                      int64_t at, struct ivx_err *err, int *stop)
 {
 	if (cnt > 1024)
 		return -EINVAL;
@@ -363,8 +371,9 @@ static int64_t do_vec(struct guest *g, struct guest_fd *f, uint64_t iov, uint64_
 			return total ? total : -EFAULT;
 		if (!v[1])
 			continue;
-		int64_t r = writing ? do_write(g, f, NULL, v[0], v[1], -1, err, stop)
-				    : do_read(g, f, NULL, v[0], v[1], -1, err, stop);
+		int64_t pos = at < 0 ? -1 : at + total;
+		int64_t r = writing ? do_write(g, f, NULL, v[0], v[1], pos, err, stop)
+				    : do_read(g, f, NULL, v[0], v[1], pos, err, stop);
 		if (*stop)
 			return r;
 		if (r < 0)
@@ -414,12 +423,21 @@ static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint6
 		base = 0;
 	} else if (whence == SEEK_CUR) {
 		base = (int64_t)cur;
-	} else if (whence == SEEK_END) {
+	} else if (whence == SEEK_END || whence == SEEK_DATA || whence == SEEK_HOLE) {
 		struct stat st;
 		int rc = fd_stat(g, f, &st);
 		if (rc < 0)
 			return rc;
 		base = st.st_size;
+		if (whence != SEEK_END) {
+			/* the whole file is data and its end the only hole, as
+			 * Linux answers for file systems that track no holes:
+			 * the same on every host */
+			if (off < 0 || off >= base)
+				return -ENXIO;
+			base = whence == SEEK_DATA ? 0 : base;
+			off = whence == SEEK_DATA ? off : 0;
+		}
 	} else {
 		return -EINVAL;
 	}
@@ -499,7 +517,13 @@ static int64_t sys_faccessat(struct guest *g, int64_t dirfd, uint64_t path_addr,
 	}
 	if (fd < 0)
 		return fd;
+	/* the guest is root: R_OK and W_OK hold (but for read-only grants),
+	 * X_OK only for a directory or a file with an x bit */
+	struct stat st;
+	int executable = fstat(fd, &st) == 0 && (S_ISDIR(st.st_mode) || (st.st_mode & 0111));
 	close(fd);
+	if ((mode & X_OK) && !executable)
+		return -EACCES;
 	if (mode & W_OK) {
 		/* writable only under an rw grant: ask the sandbox as an open would */
 		int idx = sandbox_open(g->sandbox, dir, path, 1 /* O_WRONLY */, 0);
@@ -732,8 +756,22 @@ static int64_t sys_fcntl(struct guest *g, uint64_t fd, uint64_t cmd, uint64_t ar
 	case G_F_SETFL: f->flags = (f->flags & ~(uint32_t)(G_O_APPEND | 04000)) | (uint32_t)(arg & (G_O_APPEND | 04000)); return 0;
 	case G_F_SETLK:
 	case G_F_SETLKW:
-		return 0;      /* one process: every lock is granted */
-	case G_F_GETLK: {
+	case G_F_OFD_SETLK:         /* (open file description locks: the same here) */
+	case G_F_OFD_SETLKW: {
+		/* one process: every lock is granted, if the descriptor allows
+		 * its kind (a read lock needs read access, a write lock write) */
+		uint16_t type;
+		if (mem_read_bytes(g->mem, arg, &type, 2, 1, NULL) < 0)
+			return -EFAULT;
+		if (type > 2)                       /* F_RDLCK, F_WRLCK, F_UNLCK */
+			return -EINVAL;
+		uint32_t acc = f->flags & G_O_ACCMODE;
+		if (f->kind == GFD_FILE && ((type == 0 && acc == 1) || (type == 1 && acc == 0)))
+			return -EBADF;
+		return 0;
+	}
+	case G_F_GETLK:
+	case G_F_OFD_GETLK: {
 		uint16_t unlocked = 2;   /* F_UNLCK in struct flock's l_type */
 		return mem_write_bytes(g->mem, arg, &unlocked, 2, 1, NULL) < 0 ? -EFAULT : 0;
 	}
@@ -846,9 +884,26 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 	case NR_pwrite64:
 		return (f = get_fd(g, fd_slot)) ? ((int64_t)a[3] < 0 ? -EINVAL : do_write(g, f, NULL, a[1], a[2], (int64_t)a[3], err, stop)) : -EBADF;
 	case NR_readv:
-		return (f = get_fd(g, fd_slot)) ? do_vec(g, f, a[1], a[2], 0, err, stop) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? do_vec(g, f, a[1], a[2], 0, -1, err, stop) : -EBADF;
 	case NR_writev:
-		return (f = get_fd(g, fd_slot)) ? do_vec(g, f, a[1], a[2], 1, err, stop) : -EBADF;
+		return (f = get_fd(g, fd_slot)) ? do_vec(g, f, a[1], a[2], 1, -1, err, stop) : -EBADF;
+	case NR_preadv:
+	case NR_pwritev:
+		/* (one 64-bit offset: pos_h is for 32-bit callers) */
+		if (!(f = get_fd(g, fd_slot)))
+			return -EBADF;
+		return (int64_t)a[3] < 0 ? -EINVAL : do_vec(g, f, a[1], a[2], nr == NR_pwritev, (int64_t)a[3], err, stop);
+	case NR_preadv2:
+	case NR_pwritev2:
+		/* offset -1: the descriptor's, as readv; RWF_HIPRI, DSYNC,
+		 * SYNC and NOWAIT change nothing here (RWF_APPEND is not done) */
+		if (!(f = get_fd(g, fd_slot)))
+			return -EBADF;
+		if (a[5] & ~(uint64_t)0xf)
+			return -EOPNOTSUPP;
+		if ((int64_t)a[3] < -1)
+			return -EINVAL;
+		return do_vec(g, f, a[1], a[2], nr == NR_pwritev2, (int64_t)a[3], err, stop);
 	case NR_lseek:
 		return (f = get_fd(g, fd_slot)) ? sys_lseek(g, f, (int64_t)a[1], a[2]) : -EBADF;
 	case NR_getdents64:
@@ -964,7 +1019,18 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 		return 0;             /* the host has every write already; durability is its business */
 	case NR_fsync:
 	case NR_fdatasync:
+	case NR_syncfs:
 		return get_fd(g, fd_slot) ? 0 : -EBADF;
+	case NR_sync_file_range:      /* (fd, offset, nbytes, flags) */
+		if (!(f = get_fd(g, fd_slot)))
+			return -EBADF;
+		if (((uint32_t)a[3] & ~7u) || (int64_t)a[1] < 0 || (int64_t)a[2] < 0)
+			return -EINVAL;
+		return GFD_IS_PIPE(f) ? -ESPIPE : 0;
+	case NR_readahead:            /* the host's page cache is its own business */
+		if (!(f = get_fd(g, fd_slot)))
+			return -EBADF;
+		return f->kind == GFD_FILE && (f->flags & G_O_ACCMODE) != 1 ? 0 : -EINVAL;
 	case NR_setxattr: case NR_lsetxattr: case NR_fsetxattr: case NR_getxattr: case NR_lgetxattr:
 	case NR_fgetxattr: case NR_listxattr: case NR_llistxattr: case NR_flistxattr:
 	case NR_removexattr: case NR_lremovexattr: case NR_fremovexattr:

@@ -16,6 +16,11 @@
  *              them to what they are succeeds, anything else is EPERM
  *   memory     msync, mlock, munlock, mlockall, munlockall succeed on
  *              mapped memory; mincore says every mapped page is resident
+ *   children   wait4 and waitid are ECHILD: the guest can never have a
+ *              child (clone and execve stop the run), so a wait for one
+ *              fails at once, as on Linux for a process without children
+ *   getcpu     CPU 0, node 0 (sched_getcpu: glibc asks the kernel, as
+ *              rseq is ENOSYS)
  *
  * Everything here depends only on the guest's state, so runs stay
  * deterministic.
@@ -34,7 +39,7 @@ enum {
 	NR_setresgid = 149, NR_getresgid = 150, NR_setfsuid = 151, NR_setfsgid = 152,
 	NR_getgroups = 158, NR_setgroups = 159, NR_msync = 227, NR_mlock = 228,
 	NR_munlock = 229, NR_mlockall = 230, NR_munlockall = 231, NR_mincore = 232,
-	NR_mlock2 = 284,
+	NR_mlock2 = 284, NR_waitid = 95, NR_getcpu = 168, NR_wait4 = 260,
 };
 
 static int64_t put(struct guest *g, uint64_t addr, const void *v, size_t n)
@@ -268,6 +273,25 @@ int64_t syscall_proc(struct guest *g, uint64_t nr, const uint64_t *a, int *handl
 	case NR_mlockall:       return (a[0] & 7) && !(a[0] & ~7ull) && (a[0] & 3) ? 0 : -EINVAL;
 	case NR_munlockall:     return 0;
 	case NR_mincore:        return sys_mincore(g, a[0], a[1], a[2]);
+	case NR_getcpu: {
+		uint32_t zero = 0;
+		for (int i = 0; i < 2; i++)
+			if (a[i] && put(g, a[i], &zero, sizeof zero) < 0)
+				return -EFAULT;
+		return 0;
+	}
+	case NR_wait4: {
+		/* WNOHANG WUNTRACED WCONTINUED __WNOTHREAD __WALL __WCLONE */
+		uint32_t known = 1 | 2 | 8 | 0x20000000u | 0x40000000u | 0x80000000u;
+		return (uint32_t)a[2] & ~known ? -EINVAL : -ECHILD;
+	}
+	case NR_waitid: {
+		/* ... and WEXITED WNOWAIT; one of WEXITED WSTOPPED WCONTINUED
+		 * is required; idtypes P_ALL P_PID P_PGID P_PIDFD */
+		uint32_t known = 1 | 2 | 4 | 8 | 0x01000000u | 0x20000000u | 0x40000000u | 0x80000000u;
+		uint32_t opt = (uint32_t)a[3];
+		return (uint32_t)a[0] > 3 || (opt & ~known) || !(opt & (2 | 4 | 8)) ? -EINVAL : -ECHILD;
+	}
 	default:
 		*handled = 0;
 		return 0;

@@ -3,7 +3,10 @@
 # atomics, built by the test with aarch64-linux-gnu-gcc -static (-O2 and
 # -O3), must print under `ivx run --functional` and `ivx run` exactly what
 # it prints under qemu-aarch64 (tests/realprog-isa.sh); so must
-# tests/guests/isa_neon_ext.c, the AdvSIMD/crypto forms through intrinsics.
+# tests/guests/isa_neon_ext.c, the AdvSIMD/crypto forms through intrinsics;
+# tests/guests/abi_real.c, libc_sys.c and libc_files.c, guest ABI corners
+# and the answers glibc functions get from the system calls ivx answers
+# itself or through the sandbox.
 .PHONY: test-realprog-isa
 REALPROG_ISA_CC ?= aarch64-linux-gnu-gcc
 

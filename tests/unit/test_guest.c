@@ -273,6 +273,30 @@ static void runaway_recursion_is_a_stack_overflow(void **s)
 	assert_non_null(strstr(err.msg, "stack overflow"));
 }
 
+static void a_frame_larger_than_the_stack_is_a_stack_overflow(void **s)
+{
+	/* sub sp, sp, #0xfff, lsl #12 (16 MiB, twice the stack); str x0, [sp]:
+	 * the store lands far below the guard, but sp went there first */
+	const uint32_t code[] = { 0xd17fffffu, 0xf90003e0u, A64_MOVZ_X(8, 93), A64_SVC0 };
+	struct ivx_err err = { 0 };
+	int state, exit_code;
+	uint64_t n;
+	assert_int_equal(run_code(code, 4, 0, &err, &state, &exit_code, &n), IVX_EGUEST);
+	assert_non_null(strstr(err.msg, "guest stack overflow: write to 0x7fffef0"));
+}
+
+static void a_wild_store_below_the_stack_is_no_stack_overflow(void **s)
+{
+	/* mov x1, #0x7fff, lsl #32 (0x7fff00000000, far below the stack);
+	 * str x0, [x1]: sp is where it was, so this is a plain fault */
+	const uint32_t code[] = { 0xd2cfffe1u, 0xf9000020u, A64_MOVZ_X(8, 93), A64_SVC0 };
+	struct ivx_err err = { 0 };
+	int state, exit_code;
+	uint64_t n;
+	assert_int_equal(run_code(code, 4, 0, &err, &state, &exit_code, &n), IVX_EGUEST);
+	assert_non_null(strstr(err.msg, "guest fault: write to unmapped address 0x7fff00000000 (unmapped)"));
+}
+
 static void an_unsupported_syscall_is_named(void **s)
 {
 	const uint32_t code[] = { A64_MOVZ_X(8, 220), A64_SVC0 };
@@ -346,6 +370,8 @@ int main(void)
 		cmocka_unit_test(a_store_to_code_is_a_protection_fault),
 		cmocka_unit_test(a_store_to_code_in_a_writable_segment_is_self_modifying_code),
 		cmocka_unit_test(runaway_recursion_is_a_stack_overflow),
+		cmocka_unit_test(a_frame_larger_than_the_stack_is_a_stack_overflow),
+		cmocka_unit_test(a_wild_store_below_the_stack_is_no_stack_overflow),
 		cmocka_unit_test(an_unsupported_syscall_is_named),
 		cmocka_unit_test(an_unsupported_instruction_shows_capstone_text),
 		cmocka_unit_test(brk_stops_cleanly),
