@@ -112,7 +112,7 @@ T send-keys -t main 'set l2.lat' Tab
 wait_cmdline main "(ivx) set l2.latency" && ok "Tab completes a config key" || bad "config key completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'coproc ' Tab
 wait_for main 'load  off  set' && ok "Tab lists a command's subcommands" || bad "subcommand completion" main
-T send-keys -t main C-u 'coproc load value_topk_' Tab
+T send-keys -t main C-u 'coproc load value_topk_i' Tab
 wait_cmdline main "(ivx) coproc load value_topk_ipw" && ok "Tab completes a shipped program after coproc load" ||
 	bad "coproc load completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'coproc set clo' Tab

@@ -86,6 +86,7 @@ static const struct param_range { const char *name; int64_t lo, hi; } params[] =
 	{ "data_words", 16, COPROC_MAX_DATA },
 	{ "depth", 1, COPROC_MAX_DATA },        /* words of the data array it reads */
 	{ "enough", 1, BIG },
+	{ "harvest_ring_alone", 0, 1 },
 	{ "hi_permille", 0, 1000 },
 	{ "hold", 0, BIG },
 	{ "inherited_permille", 0, 1000 },
@@ -101,6 +102,7 @@ static const struct param_range { const char *name; int64_t lo, hi; } params[] =
 	{ "resample_below", 0, BIG },
 	{ "resample_every", 0, BIG },
 	{ "resample_thrashed", 0, BIG },
+	{ "ring_full_thrashes", 0, 1 },
 	{ "skip_weight", 0, 1 },
 	{ "slice_div", 0, 1000000 },
 	{ "slice_ticks", -1, 1000000 },         /* -1: one period a partition while the run is young */

@@ -21,6 +21,11 @@
  *              at b3 + entry (harvest_ways). With `.param
  *              spill_entries N` also the spill ring at b2 (harvest_spill):
  *              what the slots replaced since the last harvest had seen.
+ *              value_topk_ring.s (ours) also writes there its tallies,
+ *              loads without a slot counted in ring entries; with
+ *              `.param ring_full_thrashes` a full ring (reason 4) counts
+ *              as thrashing, and with `harvest_ring_alone` its
+ *              interrupt reads the ring and not the slots.
  *              With `.param spread N` (ours) a load giving more than N
  *              samples a timer period is thinned at the tagger
  *              (maybe_thin), so its samples come from all of its run.
@@ -444,6 +449,16 @@ static uint64_t value_interrupt(struct coproc *cp)
 {
 	struct coproc_run *r = &cp->r;
 	uint32_t reason = r->i[4];
+	if (reason == 4 && param(cp, "ring_full_thrashes", 0))
+		r->thrashed = 1;   /* a ring full of tallies: more loads than slots */
+	if (reason == 4 && param(cp, "harvest_ring_alone", 0)) {
+		/* `.param harvest_ring_alone 1` (value_topk_ring.s, ours): the
+		 * spill ring is full of tallies, the slots are not; emptying
+		 * the ring alone costs half a harvest, and the slots go on
+		 * counting until their own interrupt. */
+		r->i[4] = 0;
+		return cp->cfg.int_cycles + harvest_spill(cp, 1);
+	}
 	uint64_t cost = cp->cfg.int_cycles + harvest_value(cp, 1);
 	if (reason == 2)
 		r->thrashed = 1;

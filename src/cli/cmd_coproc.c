@@ -631,9 +631,9 @@ static void report_raw(FILE *out, FILE *f, const struct sim *s, int top)
 static const char coproc_help[] =
 	"usage: ivx coproc [RUN OPTIONS] --program NAME|FILE [PROG] [-- ARGS...]\n"
 	"Run PROG on the timing model with the profiling co-processor running a\n"
-	"profiling program (shipped: value, value_topk, value_topk_ipw, edge,\n"
-	"callstack in data/coproc/; or a file), and print the profile it built next to the\n"
-	"exact one.\n"
+	"profiling program (shipped: value, value_topk, value_topk_ipw,\n"
+	"value_topk_ring, edge, callstack in data/coproc/; or a file), and print the\n"
+	"profile it built next to the exact one.\n"
 	"  --program NAME|FILE the co-processor program\n"
 	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
 	"                      buffer cam data ucode ignore clock_div policy\n"
