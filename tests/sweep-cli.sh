@@ -409,6 +409,10 @@ printf '[program]\npath = x\n[config a]\no = core.rob_size=8\n[config b]\no = co
 "$IVX" sweep -j 1 --results "$tmp/clash.jsonl" "$tmp/bad.spec" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ] && [ ! -e "$tmp/clash.jsonl" ] && grep -q "'--config' is set by both" "$tmp/err"; then ok
 else bad "a sweep with a key set twice ran: $(cat "$tmp/err")"; fi
+# an editor's UTF-8 byte-order mark and CRLF lines are text
+printf '\357\273\277[sweep]\r\ncommand = run\r\n[program]\r\npath = x\r\n' >"$tmp/bom.spec"
+"$IVX" sweep --list "$tmp/bom.spec" >"$tmp/out" 2>"$tmp/err" && grep -q '	run	ivx run --quiet x$' "$tmp/out" && ok ||
+    bad "a spec with a BOM and CRLF: $(cat "$tmp/err")"
 printf '# nothing\n' >"$tmp/empty.spec"
 "$IVX" sweep --list "$tmp/empty.spec" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ] && grep -q "^ivx: $tmp/empty.spec: no \[program\] section" "$tmp/err"; then ok; else bad "empty spec: $(cat "$tmp/err")"; fi

@@ -763,7 +763,9 @@ struct sweep_spec *sweep_spec_parse(const char *path, const char *text, size_t l
 	int line = 0;
 	if (memchr(text, '\0', len))
 		failf(&r, 0, "a NUL byte in the file: not a text spec");
-	for (size_t pos = 0; pos < len && !r.failed;) {
+	/* (an editor's UTF-8 byte-order mark, skipped as a machine config's is) */
+	size_t start = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
+	for (size_t pos = start; pos < len && !r.failed;) {
 		size_t eol = pos;
 		while (eol < len && text[eol] != '\n')
 			eol++;
