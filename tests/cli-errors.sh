@@ -194,5 +194,35 @@ else
     echo "FAIL: ivx run with stdout closed -> status $got (want 2): $(cat "$tmp/err")" >&2
 fi
 
+# -q and --quiet are options of every command that runs a program (a
+# script or a sweep may give them to any): never "unknown option", never a
+# change to stdout, and in each --help
+for cmd in run cpistack refstack "profile --db $tmp/q.db" attrib "coproc --program value" "strat --spec R256" \
+           "cost --event mispredict --sample 2" "compare -o core.rob_size=32 /"; do
+    # shellcheck disable=SC2086  # cmd holds the command and its own options
+    timeout 60 "$IVX" $cmd --max-insns 2k "$good" -- 1 >"$tmp/q0" 2>/dev/null
+    st0=$?
+    for q in -q --quiet; do
+        rm -rf "$tmp/q.db"
+        # shellcheck disable=SC2086
+        timeout 60 "$IVX" $cmd $q --max-insns 2k "$good" -- 1 >"$tmp/q1" 2>"$tmp/err"
+        st=$?
+        if [ "$st" = 0 ] && [ "$st0" = 0 ] && cmp -s "$tmp/q0" "$tmp/q1" && ! grep -q "unknown option" "$tmp/err"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL: ivx $cmd $q -> status $st (without: $st0), stdout differs or: $(cat "$tmp/err")" >&2
+        fi
+    done
+    rm -rf "$tmp/q.db"
+    name=${cmd%% *}
+    if "$IVX" "$name" --help 2>&1 | grep -q -- '-q, --quiet\|--quiet, -q'; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: ivx $name --help does not list -q" >&2
+    fi
+done
+
 echo "cli errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -424,6 +424,9 @@ grep -q "has 1 job (0 to 0)$" "$tmp/err" && ok || bad "sweep --job past one job:
 "$IVX" sweep -j 1 --results "$tmp/one.jsonl" "$tmp/one.spec" 2>"$tmp/err"
 grep -q "^ivx: sweep: 1 job of .*one.spec, 1 at a time" "$tmp/err" && grep -q "^ivx: sweep: 1 job done, results in" "$tmp/err" &&
     ok || bad "a one-job sweep: $(cat "$tmp/err")"
+# -q: no start and end lines (the jobs are --quiet anyway); the same results
+"$IVX" sweep -q -j 1 --results "$tmp/oneq.jsonl" "$tmp/one.spec" 2>"$tmp/err"
+[ $? = 0 ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/one.jsonl" "$tmp/oneq.jsonl" && ok || bad "sweep -q: $(cat "$tmp/err")"
 
 # bad command lines: status 2, one line
 for args in "" "--job 4 $tmp/small.spec" "--job x $tmp/small.spec" "-j 0 $tmp/small.spec" "-j0 $tmp/small.spec" \

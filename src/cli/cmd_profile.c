@@ -54,7 +54,7 @@ static int profile_extra(void *ctx, int argc, char **argv, int i)
 	}
 	if (!strcmp(argv[i], "--new-epoch"))
 		return f->new_epoch = 1;
-	if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))   /* (-q as cpistack's) */
+	if (run_options_is_quiet(argv[i]))
 		return f->quiet = 1;
 	if (!strcmp(argv[i], "--bench"))
 		return f->bench = 1;
