@@ -123,6 +123,16 @@ done
 expect 2 "cannot open"            -- -x "$tmp/empty" --stdin "$tmp/nonexistent" "$good"
 # an empty --window (0 stands for "open" only when left out: 0:0 traced the whole run)
 expect 2 "--window: '0:0' is not A:B with A < B" -- run --kanata "$tmp/k.log" --window 0:0 "$good"
+# INI lines a plain reader misreads: said as what they are, at their line
+printf '[core]\nrob_size = 64\n\n[bogus]\nx = 1\n' >"$tmp/sec.ini"
+expect 2 "^ivx: $tmp/sec.ini:4: unknown section \\[bogus\\] (sections: core, " -- run --config "$tmp/sec.ini" "$good"
+printf '[core]\n= 64\n' >"$tmp/nokey.ini"
+expect 2 "^ivx: $tmp/nokey.ini:2: a line with no key before its '='" -- run --config "$tmp/nokey.ini" "$good"
+printf '[core]\nrob_size = 64\n  lsq_size = 32\n' >"$tmp/indent.ini"
+expect 2 "^ivx: $tmp/indent.ini:3: an indented line continues the value of 'core.rob_size' (line 2)" \
+    -- run --config "$tmp/indent.ini" "$good"
+printf '[ core ]\nrob_size: 4097\n' >"$tmp/blanks.ini"   # (read as core.rob_size: the range says so)
+expect 2 "^ivx: $tmp/blanks.ini:2: value 4097 for core.rob_size out of range" -- run --config "$tmp/blanks.ini" "$good"
 # a second --config would replace the first unread
 expect 2 "--config given twice"   -- run --config data/configs/inorder.ini --config data/configs/default.ini "$good"
 # a script that is not there: the reason, and the bad-input status (it was 1)
@@ -183,6 +193,36 @@ else
     fail=$((fail + 1))
     echo "FAIL: ivx run with stdout closed -> status $got (want 2): $(cat "$tmp/err")" >&2
 fi
+
+# -q and --quiet are options of every command that runs a program (a
+# script or a sweep may give them to any): never "unknown option", never a
+# change to stdout, and in each --help
+for cmd in run cpistack refstack "profile --db $tmp/q.db" attrib "coproc --program value" "strat --spec R256" \
+           "cost --event mispredict --sample 2" "compare -o core.rob_size=32 /"; do
+    # shellcheck disable=SC2086  # cmd holds the command and its own options
+    timeout 60 "$IVX" $cmd --max-insns 2k "$good" -- 1 >"$tmp/q0" 2>/dev/null
+    st0=$?
+    for q in -q --quiet; do
+        rm -rf "$tmp/q.db"
+        # shellcheck disable=SC2086
+        timeout 60 "$IVX" $cmd $q --max-insns 2k "$good" -- 1 >"$tmp/q1" 2>"$tmp/err"
+        st=$?
+        if [ "$st" = 0 ] && [ "$st0" = 0 ] && cmp -s "$tmp/q0" "$tmp/q1" && ! grep -q "unknown option" "$tmp/err"; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL: ivx $cmd $q -> status $st (without: $st0), stdout differs or: $(cat "$tmp/err")" >&2
+        fi
+    done
+    rm -rf "$tmp/q.db"
+    name=${cmd%% *}
+    if "$IVX" "$name" --help 2>&1 | grep -q -- '-q, --quiet\|--quiet, -q'; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: ivx $name --help does not list -q" >&2
+    fi
+done
 
 echo "cli errors: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -252,6 +252,13 @@ for args in "dcpiprof --db $tmp/o --json $f" "dcpistats --json $f $tmp/o" "dcpic
     check "'ivx $args' refused (got $rc)" "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'inside the database\\|would overwrite an image' $tmp/err"
 done
 check "the database file is intact" "cmp -s $f $tmp/keep.samples && [ ! -e $tmp/o/new.json ]"
+# a --json that names the database itself, which this run is to make: refused
+# before the run (not after it, with nothing made), in any spelling
+for j in "$tmp/newdb" "$tmp/newdb/" "$tmp/./newdb"; do
+    "$IVX" profile --quiet --db $tmp/newdb --json "$j" --max-cycles 1G "$p" -- 1 >/dev/null 2>$tmp/err; rc=$?
+    check "'profile --db $tmp/newdb --json $j' refused up front (got $rc)" \
+        "[ $rc = 2 ] && [ \$(wc -l <$tmp/err) = 1 ] && grep -q 'is the database .* itself' $tmp/err && [ ! -e $tmp/newdb ]"
+done
 check "the image is intact" "cmp -s $tmp/crc $tmp/keep.crc"
 
 # dcpistats of one set: no standard deviation ('-', null), not 0

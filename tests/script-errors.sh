@@ -129,6 +129,12 @@ if printf 'echo first\r\necho last' | timeout 20 "$IVX" -x - $PROG >"$tmp/out" 2
 else
     bad "-x - with CRLF and no final newline"
 fi
+# an editor's UTF-8 byte-order mark before the first command is skipped,
+# in a script and in a file it sources (as a machine config's is)
+printf '\357\273\277echo bom\r\nsource %s\n' "$tmp/bomsrc.ivx" >"$tmp/bom.ivx"
+printf '\357\273\277echo sourced\n' >"$tmp/bomsrc.ivx"
+expect_output "sourced" "$tmp/bom.ivx"
+grep -q '^bom$' "$tmp/out" || bad "a BOM before the first command of a script"
 # shellcheck disable=SC2086
 yes x | tr -d '\n' | timeout 20 "$IVX" -x - $PROG >"$tmp/out" 2>"$tmp/err"
 if [ $? = 1 ] && grep -qF "<stdin>:1: line too long" "$tmp/err"; then

@@ -387,6 +387,32 @@ check_spec 1 "'path =' before any \[section\]" "$(printf 'path = x\n')"
 check_spec 3 'expected `key = value` or a \[section\]' "$(printf '[program]\npath = x\njust words\n')"
 check_spec 5 "\[axis a\]: 'one' is listed twice" "$(printf '[program]\npath = x\n[axis a]\none =\none = --ref-fu\n')"
 check_spec 2 "'--jobs' is an option of cpistack and refstack, not of 'run'" "$(printf '[sweep]\noptions = --jobs 2\ncommand = run cpistack\n[program]\npath = x\n')"
+# one machine key, one place: every -o reaches the job's command line and
+# the last wins, so two sources of one key would label rows with values
+# that did not run (keys compare as config compares them: any case)
+check_spec 4 "'core.rob_size' is set by both \[sweep\] options (line 3) and \`o = core.rob_size=...\` (line 4)" \
+    "$(printf '[sweep]\ncommand = run\noptions = --max-insns 1k -o core.rob_size=16\no = core.rob_size = 64, 128\n[program crc]\npath = x\n')"
+check_spec 7 "'core.rob_size' is set by both \`o = CORE.ROB_SIZE=...\` (line 2) and \[axis x\] value 'a' (line 7)" \
+    "$(printf '[sweep]\no = CORE.ROB_SIZE = 64, 128\n[program]\npath = x\n\n[axis x]\na = -o core.rob_size=8\nb =\n')"
+check_spec 6 "'core.rob_size' is set by both \[config rob32\] (line 4) and \[axis x\] value 'a' (line 6)" \
+    "$(printf '[program]\npath = x\n[config rob32]\no = core.rob_size=32\n[axis x]\na = -o core.rob_size=8\n')"
+check_spec 7 "'l2.size' is set by both \[config big\] (line 4) and the options of \[program y\] (line 7)" \
+    "$(printf '[program]\npath = x\n[config big]\no = l2.size=2M\n[program]\npath = y\noptions = -o l2.size=1M\n')"
+check_spec 4 "'core.rob_size' is set twice in \[axis x\] value 'a'" \
+    "$(printf '[program]\npath = x\n[axis x]\na = -o core.rob_size=8 -o core.rob_size=9\n')"
+check_spec 6 "'--config' is set by both \[config a\] (line 4) and \[axis y\] value 'q' (line 6)" \
+    "$(printf '[program]\npath = x\n[config a]\nfile = a.ini\n[axis y]\nq = --config b.ini\n')"
+# ... but values of one dimension never meet: no complaint
+printf '[program]\npath = x\n[config a]\no = core.rob_size=8\n[config b]\no = core.rob_size=9\n[axis x]\nu = -o l2.size=1M\nv = -o l2.size=2M\n' >"$tmp/apart.spec"
+"$IVX" sweep --list "$tmp/apart.spec" >/dev/null 2>"$tmp/err" && ok || bad "one key in values of one dimension: $(cat "$tmp/err")"
+# and a sweep that would run refuses before any job
+"$IVX" sweep -j 1 --results "$tmp/clash.jsonl" "$tmp/bad.spec" >/dev/null 2>"$tmp/err"
+if [ $? = 2 ] && [ ! -e "$tmp/clash.jsonl" ] && grep -q "'--config' is set by both" "$tmp/err"; then ok
+else bad "a sweep with a key set twice ran: $(cat "$tmp/err")"; fi
+# an editor's UTF-8 byte-order mark and CRLF lines are text
+printf '\357\273\277[sweep]\r\ncommand = run\r\n[program]\r\npath = x\r\n' >"$tmp/bom.spec"
+"$IVX" sweep --list "$tmp/bom.spec" >"$tmp/out" 2>"$tmp/err" && grep -q '	run	ivx run --quiet x$' "$tmp/out" && ok ||
+    bad "a spec with a BOM and CRLF: $(cat "$tmp/err")"
 printf '# nothing\n' >"$tmp/empty.spec"
 "$IVX" sweep --list "$tmp/empty.spec" >/dev/null 2>"$tmp/err"
 if [ $? = 2 ] && grep -q "^ivx: $tmp/empty.spec: no \[program\] section" "$tmp/err"; then ok; else bad "empty spec: $(cat "$tmp/err")"; fi
@@ -398,6 +424,9 @@ grep -q "has 1 job (0 to 0)$" "$tmp/err" && ok || bad "sweep --job past one job:
 "$IVX" sweep -j 1 --results "$tmp/one.jsonl" "$tmp/one.spec" 2>"$tmp/err"
 grep -q "^ivx: sweep: 1 job of .*one.spec, 1 at a time" "$tmp/err" && grep -q "^ivx: sweep: 1 job done, results in" "$tmp/err" &&
     ok || bad "a one-job sweep: $(cat "$tmp/err")"
+# -q: no start and end lines (the jobs are --quiet anyway); the same results
+"$IVX" sweep -q -j 1 --results "$tmp/oneq.jsonl" "$tmp/one.spec" 2>"$tmp/err"
+[ $? = 0 ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/one.jsonl" "$tmp/oneq.jsonl" && ok || bad "sweep -q: $(cat "$tmp/err")"
 
 # bad command lines: status 2, one line
 for args in "" "--job 4 $tmp/small.spec" "--job x $tmp/small.spec" "-j 0 $tmp/small.spec" "-j0 $tmp/small.spec" \

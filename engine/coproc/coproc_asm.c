@@ -714,7 +714,8 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 	for (int c = 0; c < INSN_KIND_COUNT; c++)
 		out->dfe[c] = -1;
 	int rc = 0;
-	size_t i = 0;
+	/* (an editor's UTF-8 byte-order mark, skipped as a machine config's is) */
+	size_t i = len >= 3 && !memcmp(src, "\xef\xbb\xbf", 3) ? 3 : 0;
 	while (i < len && rc == 0) {
 		size_t e = i;
 		while (e < len && src[e] != '\n')

@@ -392,6 +392,10 @@ struct load_ctx {
 	FILE *f;
 	int line;                   /* line the reader last returned */
 	int err_line;               /* first line a handler refused, 0 if none */
+	int msg_line;               /* the line its message is about (a section's) */
+	int section_line;           /* the last [section] line the reader returned */
+	int indented;               /* the reader's last line starts with a blank */
+	int last_key_line;          /* the line of the handler's last key */
 	const char *bad_line;       /* why the reader stopped at lc->line, or NULL */
 	int max_line;               /* the longest line it takes */
 	int set_at[N_KEYS];         /* line that set each key, 0 if none */
@@ -415,11 +419,40 @@ static char *load_reader(char *buf, int size, void *stream)
 		return NULL;
 	buf[n] = 0;
 	lc->line++;
+	/* (inih reads a line starting with '[' after blanks as a section;
+	 * on line 1, after a BOM it skips) */
+	const char *start = buf + (lc->line == 1 && !strncmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0);
+	if (start[strspn(start, " \t")] == '[')
+		lc->section_line = lc->line;
+	lc->indented = *start == ' ' || *start == '\t';
 	if (ch == 0)
 		lc->bad_line = "a NUL byte (not a text file?)";
 	else if (ch != '\n' && ch != EOF)
 		lc->bad_line = "line too long", lc->max_line = size - 2;
 	return lc->bad_line ? NULL : buf;
+}
+
+/* Whether some key is in section sec (any case), and the sections' names. */
+static int section_known(const char *sec, size_t len)
+{
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (!strncasecmp(keys[i].name, sec, len) && keys[i].name[len] == '.')
+			return 1;
+	return 0;
+}
+
+static void section_names(char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < N_KEYS; i++) {
+		size_t len = strcspn(keys[i].name, ".");
+		size_t k = 0;
+		while (k < i && (strcspn(keys[k].name, ".") != len || strncmp(keys[k].name, keys[i].name, len)))
+			k++;
+		if (k == i && used + len + 3 < n)
+			used += (size_t)snprintf(buf + used, n - used, "%s%.*s", used ? ", " : "", (int)len, keys[i].name);
+	}
 }
 
 static int load_handler(void *user, const char *section, const char *name, const char *value)
@@ -428,17 +461,36 @@ static int load_handler(void *user, const char *section, const char *name, const
 	char full[128], msg[400], hint[200];
 	if (lc->err_line)
 		return 0;  /* keep only the first error */
-	if (!*section) {
+	/* (inih trims a key's blanks but not a section's: "[ core ]" is core) */
+	section += strspn(section, " \t");
+	size_t sec_len = strlen(section);
+	while (sec_len && (section[sec_len - 1] == ' ' || section[sec_len - 1] == '\t'))
+		sec_len--;
+	lc->msg_line = lc->line;
+	if (!*name) {
+		snprintf(msg, sizeof msg, "a line with no key before its '=' (expected key = value)");
+	} else if (!sec_len) {
 		snprintf(msg, sizeof msg, "'%s' is outside any [section]", name);
+	} else if (!section_known(section, sec_len)) {
+		section_names(hint, sizeof hint);
+		snprintf(msg, sizeof msg, "unknown section [%.*s] (sections: %s)", (int)sec_len, section, hint);
+		if (lc->section_line)
+			lc->msg_line = lc->section_line;
 	} else {
-		snprintf(full, sizeof full, "%s.%s", section, name);
+		snprintf(full, sizeof full, "%.*s.%s", (int)sec_len, section, name);
 		const struct config_key *k = find_key(full);
 		int *first = k ? &lc->set_at[k - keys] : NULL;
-		if (first && *first) {
+		if (first && *first && lc->indented && *first == lc->last_key_line) {
+			/* (inih's multi-line values: an indented line goes on the
+			 * value of the key above it) */
+			snprintf(msg, sizeof msg, "an indented line continues the value of '%s' (line %d): a value is "
+				 "one line; do not indent a key", full, *first);
+		} else if (first && *first) {
 			/* (inih would let the last one win without a word) */
 			snprintf(msg, sizeof msg, "'%s' is set twice (first on line %d)", full, *first);
 		} else if (k && apply(&lc->cfg, k, value, msg, sizeof msg) == 0) {
 			*first = lc->line;
+			lc->last_key_line = lc->line;
 			return 1;
 		} else if (!k) {
 			suggest(full, hint, sizeof hint);
@@ -465,7 +517,7 @@ static int load_stream(struct machine_config *c, FILE *f, const char *path, stru
 		return ivx_error(err, IVX_EINPUT, lc.max_line ? "%s:%d: %s (at most %d characters)" : "%s:%d: %s",
 				 path, lc.line, lc.bad_line, lc.max_line);
 	if (rc > 0 && lc.err_line == rc)
-		return ivx_error(err, IVX_EINPUT, "%s:%d: %s", path, rc, lc.msg);
+		return ivx_error(err, IVX_EINPUT, "%s:%d: %s", path, lc.msg_line, lc.msg);
 	if (rc > 0)
 		return ivx_error(err, IVX_EINPUT, "%s:%d: syntax error (expected [section] or key = value)",
 				 path, rc);

@@ -57,6 +57,8 @@ static int attrib_extra(void *ctx, int argc, char **argv, int i)
 	const char *opt = argv[i];
 	if (!strcmp(opt, "--bench"))
 		return f->bench = 1;
+	if (run_options_is_quiet(opt))
+		return 1;   /* (nothing to quiet: no progress line, no host timing) */
 	if (strcmp(opt, "--period") && strcmp(opt, "--json") && strcmp(opt, "--top") && strcmp(opt, "--capacity"))
 		return 0;
 	if (i + 1 >= argc) {
@@ -412,6 +414,7 @@ const struct cli_command cmd_attrib_entry = {
 	"  --capacity N        table slots (power of two, default 65536): up to 3/4 of\n"
 	"                      them hold distinct instructions\n"
 	"  --json FILE         everything as JSON, every instruction included\n"
+	RUN_OPTIONS_QUIET_HELP
 	"  --bench             time the run without and with the attributor (best of\n"
 	"                      three each, CPU time) and print the ratio; no report\n"
 	RUN_OPTIONS_HELP,

@@ -112,6 +112,8 @@ static int own_option(struct compare_flags *f, int argc, char **argv, int i)
 		f->timeline = 1;
 		return 1;
 	}
+	if (run_options_is_quiet(a))
+		return 1;   /* (of both sides; nothing to quiet: no progress line, no host timing) */
 	if (strcmp(a, "--json") && strcmp(a, "--svg") && strcmp(a, "--method") && strcmp(a, "--window"))
 		return 0;
 	if (i + 1 >= argc) {
@@ -674,6 +676,7 @@ const struct cli_command cmd_compare_entry = {
 	"  --window A:B        the cycles the timelines show, A+1 to B as the explorer\n"
 	"                      numbers them (default 0:200, at most 1024 cycles;\n"
 	"                      with --start-at, cycle 0 is where LOC is reached)\n"
+	RUN_OPTIONS_QUIET_HELP
 	RUN_OPTIONS_HELP,
 	.main = cmd_compare_main,
 };

@@ -51,6 +51,8 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 		return f->speed = 1;
 	if (!strcmp(o, "--fates"))
 		return f->fates = 1;
+	if (run_options_is_quiet(o))
+		return 1;   /* (nothing to quiet: no progress line, no host timing) */
 	if (strcmp(o, "--program") && strcmp(o, "--json") && strcmp(o, "-C") && strcmp(o, "--top") &&
 	    strcmp(o, "--interval") && strcmp(o, "--baseline-scale"))
 		return 0;
@@ -648,7 +650,7 @@ static const char coproc_help[] =
 	"  --top N             rows to print (default 20)\n"
 	"  --fates             value: per load in the JSON, what became of its executions\n"
 	"  --speed             no exact profile: print the counters and the host's\n"
-	"                      simulation speed (make bench)\n" RUN_OPTIONS_HELP;
+	"                      simulation speed (make bench)\n" RUN_OPTIONS_QUIET_HELP RUN_OPTIONS_HELP;
 
 static void print_settings_help(FILE *out)
 {

@@ -123,6 +123,8 @@ static int cost_extra(void *ctx, int argc, char **argv, int i)
 {
 	struct cost_flags *f = ctx;
 	const char *a = argv[i];
+	if (run_options_is_quiet(a))
+		return 1;   /* (nothing to quiet: no progress line, no host timing) */
 	if (strcmp(a, "--event") && strcmp(a, "--sample") && strcmp(a, "--window") && strcmp(a, "--json"))
 		return 0;
 	if (i + 1 >= argc) {
@@ -472,6 +474,7 @@ const struct cli_command cmd_cost_entry = {
 	"  --window N          instructions to run past the ROB and frontend\n"
 	"                      (default 256)\n"
 	"  --json FILE         also write the result and every sampled event as JSON\n"
+	RUN_OPTIONS_QUIET_HELP
 	RUN_OPTIONS_HELP,
 	.main = cmd_cost_main,
 };

@@ -54,7 +54,7 @@ static int profile_extra(void *ctx, int argc, char **argv, int i)
 	}
 	if (!strcmp(argv[i], "--new-epoch"))
 		return f->new_epoch = 1;
-	if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))   /* (-q as cpistack's) */
+	if (run_options_is_quiet(argv[i]))
 		return f->quiet = 1;
 	if (!strcmp(argv[i], "--bench"))
 		return f->bench = 1;
@@ -545,8 +545,11 @@ static int cmd_profile_main(int argc, char **argv)
 	const struct named_file outputs[] = { { "--json", f.json_path } };
 	/* (the database's files are written after the run too) */
 	const struct named_file db[] = { { "--db", f.db } };
-	int status = run_options_check_outputs(&o, outputs, 1) < 0 || run_options_check_grants(&o, db, 1) < 0 ||
-			     outfile_check_within(outputs, 1, f.db, "the database") < 0 ? EXIT_USAGE : profile_run(&o, &f);
+	/* (the database first: a --json naming it is not yet a directory when
+	 * the run is to make it) */
+	int status = outfile_check_within(outputs, 1, f.db, "the database") < 0 ||
+			     run_options_check_outputs(&o, outputs, 1) < 0 || run_options_check_grants(&o, db, 1) < 0
+		     ? EXIT_USAGE : profile_run(&o, &f);
 	run_options_free(&o);
 	return status;
 }

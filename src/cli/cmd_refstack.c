@@ -52,7 +52,7 @@ int stack_flags_parse(void *ctx, int argc, char **argv, int i)
 		return f->summary = 1;
 	if (!f->refstack && !strcmp(a, "--bench"))
 		return f->bench = 1;
-	if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+	if (run_options_is_quiet(a))
 		return f->quiet = 1;
 	return 0;
 }

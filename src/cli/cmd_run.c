@@ -56,7 +56,7 @@ static int run_extra(void *ctx, int argc, char **argv, int i)
 		return f->functional = 1;
 	if (!strcmp(argv[i], "--stats"))
 		return f->stats = 1;
-	if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+	if (run_options_is_quiet(argv[i]))
 		return f->quiet = 1;
 	const char **path = !strcmp(argv[i], "--json") ? &f->json_path :
 			    !strcmp(argv[i], "--kanata") ? &f->kanata_path : NULL;

@@ -106,6 +106,8 @@ static int strat_extra(void *ctx, int argc, char **argv, int i)
 	note_mode(f, a);
 	if (!strcmp(a, "--montecarlo"))
 		return f->montecarlo = 1;
+	if (run_options_is_quiet(a))
+		return 1;   /* (nothing to quiet: no progress line, no host timing) */
 	if (!strcmp(a, "--charge"))
 		return f->charge = 1;
 	if (!strcmp(a, "--bounds"))
@@ -766,7 +768,8 @@ const struct cli_command cmd_strat_entry = {
 	"  --bench             time --max-cycles (default 5M) cycles without the\n"
 	"                      instrument, with the first --spec alone, and with it and\n"
 	"                      the exact profile (least CPU time of 5 runs each)\n"
-	"  --no-exact          keep no exact profile (no error): the compressor alone\n\n"
+	"  --no-exact          keep no exact profile (no error): the compressor alone\n"
+	RUN_OPTIONS_QUIET_HELP "\n"
 	"Monte Carlo (the paper's Figure 4): streams of N tuples, 30% of them one\n"
 	"tuple p, randomly permuted; the mean error of each spec's estimate of p.\n"
 	"  (these, and the program-run options above from --batch on, apply to\n"

@@ -31,6 +31,7 @@
 #include "cli.h"
 #include "json.h"
 #include "outfile.h"
+#include "runopts.h"
 #include "sweep_merge.h"
 #include "sweep_spec.h"
 
@@ -39,6 +40,7 @@ struct sweep_args {
 	int have_job;
 	uint64_t job;
 	int jobs;                     /* -j N: 0 = the host's processors */
+	int quiet;                    /* -q: no progress bar, no start and end lines */
 	const char *results;          /* --results FILE */
 	const char *slurm_dir;        /* --slurm DIR */
 	struct sweep_merge_opts m;
@@ -605,7 +607,7 @@ static int have_gnu_parallel(void)
 	return strstr(buf, "GNU parallel") != NULL;
 }
 
-static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jobs, const char *results)
+static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jobs, const char *results, int quiet)
 {
 	if (!have_gnu_parallel()) {
 		cli_error("sweep: GNU parallel is not installed (Debian: apt-get install parallel); "
@@ -635,9 +637,10 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 	 * ivx as they are; {} is only ever a job number. --keep-order: the
 	 * lines come out in job order, whatever order the jobs end in. */
 	const char *argv[] = { "parallel", "--will-cite", "--quote", "--keep-order", "--jobs", jn,
-			       isatty(2) ? "--bar" : "--silent", exe, "sweep", "--job", "{}", spec_abs, NULL };
-	fprintf(stderr, "ivx: sweep: %llu job%s of %s, %d at a time (GNU parallel)\n", (unsigned long long)s->n_jobs,
-		plural(s->n_jobs), spec_path, jobs);
+			       isatty(2) && !quiet ? "--bar" : "--silent", exe, "sweep", "--job", "{}", spec_abs, NULL };
+	if (!quiet)
+		fprintf(stderr, "ivx: sweep: %llu job%s of %s, %d at a time (GNU parallel)\n",
+			(unsigned long long)s->n_jobs, plural(s->n_jobs), spec_path, jobs);
 	/* parallel reads the job numbers from `in` and writes the lines to
 	 * `lines`, which this process copies to the results, checking every
 	 * write: a full disk stops the sweep instead of losing its lines */
@@ -778,8 +781,9 @@ static int do_parallel(const struct sweep_spec *s, const char *spec_path, int jo
 			  plural(s->n_jobs));
 		return 1;
 	}
-	fprintf(stderr, "ivx: sweep: %llu job%s done%s%s\n", (unsigned long long)s->n_jobs, plural(s->n_jobs),
-		results ? ", results in " : "", results ? results : "");
+	if (!quiet)
+		fprintf(stderr, "ivx: sweep: %llu job%s done%s%s\n", (unsigned long long)s->n_jobs, plural(s->n_jobs),
+			results ? ", results in " : "", results ? results : "");
 	return 0;
 }
 
@@ -965,6 +969,8 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 		}
 		if (!strcmp(o, "--list"))
 			a->list = 1;
+		else if (run_options_is_quiet(o))
+			a->quiet = 1;
 		else if (!strcmp(o, "--merge"))
 			a->merge = 1;
 		else if (!strcmp(o, "--csv") || !strcmp(o, "--md") || !strcmp(o, "--jsonl")) {
@@ -1064,7 +1070,7 @@ static int cmd_sweep_main(int argc, char **argv)
 	else if (a.slurm_dir)
 		rc = do_slurm(s, a.files[0], a.slurm_dir);
 	else
-		rc = do_parallel(s, a.files[0], a.jobs, a.results);
+		rc = do_parallel(s, a.files[0], a.jobs, a.results, a.quiet);
 	sweep_spec_free(s);
 out:
 	free(a.files);
@@ -1086,6 +1092,8 @@ const struct cli_command cmd_sweep_entry = {
 	"cycles, instructions, CPI and the command's whole JSON (every method's CPI\n"
 	"stack for cpistack). docs/sweep.md describes the spec and the lines.\n\n"
 	"  -j, --jobs N        jobs at once (default: the host's processors); -jN too\n"
+	"  -q, --quiet         no progress bar and no start and end lines on stderr\n"
+	"                      (failures are still said; the jobs are always --quiet)\n"
 	"  --results FILE      where the lines go (default stdout); with --job the\n"
 	"                      line is appended\n"
 	"  --slurm DIR         write DIR/sweep.sbatch (#SBATCH --array=0-(N-1), task I\n"

@@ -250,10 +250,31 @@ int outfile_within(const char *path, const char *dir)
 	return !strncmp(where, real_dir, len) && where[len] == '/';
 }
 
+/* path names dir itself (links followed, trailing slashes aside), which
+ * may not exist yet: a command that makes its database after the run
+ * would only then find its output is that directory. */
+static int names_dir(const char *path, const char *dir)
+{
+	char p[PATH_MAX], d[PATH_MAX], rp[PATH_MAX], rd[PATH_MAX], fp[PATH_MAX], fd[PATH_MAX];
+	if (!path || !path[0] || !dir || !dir[0] || snprintf(p, sizeof p, "%s", path) >= (int)sizeof p ||
+	    snprintf(d, sizeof d, "%s", dir) >= (int)sizeof d)
+		return 0;
+	for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
+		p[n - 1] = 0;
+	for (size_t n = strlen(d); n > 1 && d[n - 1] == '/'; n--)
+		d[n - 1] = 0;
+	if (resolve_links(p, rp) < 0 || resolve_links(d, rd) < 0 || own_descriptor(rp) >= 0)
+		return 0;
+	return future_path(rp, fp) == 0 && future_path(rd, fd) == 0 && !strcmp(fp, fd);
+}
+
 int outfile_check_within(const struct named_file *outputs, int n_out, const char *dir, const char *what)
 {
 	for (int i = 0; i < n_out; i++)
-		if (outfile_within(outputs[i].path, dir)) {
+		if (names_dir(outputs[i].path, dir)) {
+			cli_error("%s %s is %s %s itself (a directory)", outputs[i].option, outputs[i].path, what, dir);
+			return -1;
+		} else if (outfile_within(outputs[i].path, dir)) {
 			cli_error("%s %s is inside %s %s", outputs[i].option, outputs[i].path, what, dir);
 			return -1;
 		}

@@ -32,9 +32,10 @@ int outfile_descriptor(const char *path);
 /* 1 if path (once created, its links followed) lies inside the existing
  * directory dir, at any depth; else 0. */
 int outfile_within(const char *path, const char *dir);
-/* 0 if no output lies inside the directory dir (a database the command
- * reads or writes; `what` names it in the message, "the database"); else
- * -1 after one line on stderr. A dir that does not exist holds nothing. */
+/* 0 if no output is or lies inside the directory dir (a database the
+ * command reads or writes, or makes: `what` names it in the message, "the
+ * database"); else -1 after one line on stderr. A dir that does not exist
+ * holds nothing, but an output may still name it. */
 int outfile_check_within(const struct named_file *outputs, int n_out, const char *dir, const char *what);
 
 struct outfile;

@@ -67,6 +67,11 @@ static int dir_opt(struct run_options *o, const char *spec)
 	return 0;
 }
 
+int run_options_is_quiet(const char *arg)
+{
+	return !strcmp(arg, "-q") || !strcmp(arg, "--quiet");
+}
+
 int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extra_fn extra, void *ctx)
 {
 	memset(o, 0, sizeof *o);

@@ -58,6 +58,17 @@ int run_options_read_stdin(const struct run_options *o, void **data, size_t *len
  * does it too; for outputs it does not see (a profile database). */
 int run_options_check_grants(const struct run_options *o, const struct named_file *outputs, int n);
 
+/* Whether arg is -q or --quiet, which every command that runs a program
+ * takes, so that a script or a sweep can give it to any of them: no
+ * progress line, host timing or sampling statistics on stderr; errors,
+ * warnings and the run's results are printed all the same. */
+int run_options_is_quiet(const char *arg);
+
+/* -q's help line in a command that prints none of what it turns off. */
+#define RUN_OPTIONS_QUIET_HELP \
+	"  --quiet, -q         as in run and cpistack: no progress line or host timing\n" \
+	"                      on stderr (this command prints neither)\n"
+
 /* The help text for the shared options, to embed in a command's help. */
 #define RUN_OPTIONS_HELP \
 	"  --stdin FILE        the guest reads FILE on fd 0 (default: empty; - is ivx's own stdin)\n" \

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/file.h"
+#include "sweep_clash.h"
 
 static const char *const known_commands[] = { "cpistack", "run", "refstack" };
 
@@ -43,6 +44,7 @@ struct reader {
 	int commands_line;            /* where `command =` was, 0 if not given */
 	char **commands;
 	int n_commands;
+	sweep_clash *clash;           /* the keys each option source sets */
 };
 
 static void failf(struct reader *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -159,6 +161,17 @@ static int append_words(struct reader *r, char ***vec, int *n, char **w, int nw)
 	*vec = nv;
 	*n += nw;
 	free(w);
+	return 0;
+}
+
+/* Note the keys words set for sweep_clash_find; -1 after the error. */
+static int note(struct reader *r, char *const *w, int n, int line, enum sweep_source from, const char *dim,
+		int value)
+{
+	if (sweep_clash_note(r->clash, w, n, line, from, dim, value) < 0) {
+		failf(r, 0, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -452,8 +465,10 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 			r->n_commands = n;
 			r->commands_line = line;
 		} else if (!strcmp(key, "options")) {
-			if ((n = options_at(r, line, value, &w)) >= 0)
+			if ((n = options_at(r, line, value, &w)) >= 0) {
+				note(r, w, n, line, SWEEP_FROM_OPTIONS, NULL, -1);
 				append_words(r, &r->s->common, &r->s->n_common, w, n);
+			}
 		} else if (!strcmp(key, "o")) {
 			cut_comment(value);
 			char *eq = strchr(value, '=');
@@ -511,6 +526,7 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 					break;
 				}
 				snprintf(ow[1], kv, "%s=%s", name, t);
+				note(r, ow, 2, line, SWEEP_FROM_OLIST, d->name, (int)(sv - d->v));
 				append_words(r, &sv->opt, &sv->n_opt, ow, 2);
 				if (label_taken(d, sv))
 					failf(r, line, "`o = %s=...`: '%s' is listed twice", name, t);
@@ -541,8 +557,11 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 			if ((n = words_at(r, line, value, &w)) >= 0)
 				append_words(r, &v->arg, &v->n_arg, w, n);
 		} else if (!strcmp(key, "options")) {
-			if ((n = options_at(r, line, value, &w)) >= 0)
+			if ((n = options_at(r, line, value, &w)) >= 0) {
+				struct sweep_dim *d = find_dim(r->s, SWEEP_PROGRAM, NULL);
+				note(r, w, n, line, SWEEP_FROM_PROGRAM, d->name, (int)(v - d->v));
 				append_words(r, &v->opt, &v->n_opt, w, n);
+			}
 		} else {
 			failf(r, line, "unknown key '%s' in [program] (path, args, options, cwd)", key);
 		}
@@ -554,6 +573,9 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 			if (n != 1 || r->config_file)
 				failf(r, line, n != 1 ? "`file =` takes one path" : "`file =` given twice");
 			else {
+				struct sweep_dim *d = find_dim(r->s, SWEEP_CONFIG, NULL);
+				char *const config_word[] = { "--config" };
+				note(r, config_word, 1, line, SWEEP_FROM_CONFIG, d->name, (int)(v - d->v));
 				r->config_file = w[0];
 				free(w);
 				return;
@@ -587,6 +609,8 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 				return;
 			}
 			snprintf(ow[1], kvl, "%s=%s", k, val);
+			struct sweep_dim *d = find_dim(r->s, SWEEP_CONFIG, NULL);
+			note(r, ow, 2, line, SWEEP_FROM_CONFIG, d->name, (int)(v - d->v));
 			append_words(r, &r->cfg_o, &r->n_cfg_o, ow, 2);
 		} else {
 			failf(r, line, "unknown key '%s' in [config] (file, o)", key);
@@ -604,6 +628,7 @@ static void key_value(struct reader *r, int line, char *key, char *value)
 			free_words(w, n);
 			return;
 		}
+		note(r, w, n, line, SWEEP_FROM_AXIS, r->axis->name, (int)(av - r->axis->v));
 		append_words(r, &av->opt, &av->n_opt, w, n);
 		if (label_taken(r->axis, av))
 			failf(r, line, "[axis %s]: '%s' is listed twice", r->axis->name, key);
@@ -727,8 +752,10 @@ uint64_t sweep_text_hash(const char *text, size_t len)
 struct sweep_spec *sweep_spec_parse(const char *path, const char *text, size_t len, char *err, size_t err_len)
 {
 	struct reader r = { .path = path, .err = err, .err_len = err_len };
-	if (!(r.s = calloc(1, sizeof *r.s)) || !(r.s->path = strdup(path))) {
+	if (!(r.s = calloc(1, sizeof *r.s)) || !(r.s->path = strdup(path)) || !(r.clash = sweep_clash_new())) {
 		snprintf(err, err_len, "%s: out of memory", path);
+		if (r.s)
+			free(r.s->path);
 		free(r.s);
 		return NULL;
 	}
@@ -736,7 +763,9 @@ struct sweep_spec *sweep_spec_parse(const char *path, const char *text, size_t l
 	int line = 0;
 	if (memchr(text, '\0', len))
 		failf(&r, 0, "a NUL byte in the file: not a text spec");
-	for (size_t pos = 0; pos < len && !r.failed;) {
+	/* (an editor's UTF-8 byte-order mark, skipped as a machine config's is) */
+	size_t start = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
+	for (size_t pos = start; pos < len && !r.failed;) {
 		size_t eol = pos;
 		while (eol < len && text[eol] != '\n')
 			eol++;
@@ -778,6 +807,11 @@ struct sweep_spec *sweep_spec_parse(const char *path, const char *text, size_t l
 		end_section(&r);
 	if (!r.failed)
 		finish(&r, line);
+	int clash_line;
+	char clash[400];
+	if (!r.failed && sweep_clash_find(r.clash, r.s, &clash_line, clash, sizeof clash))
+		failf(&r, clash_line, "%s", clash);
+	sweep_clash_free(r.clash);
 	free_words(r.commands, r.n_commands);
 	free(r.config_file);
 	free_words(r.cfg_o, r.n_cfg_o);

@@ -335,6 +335,10 @@ int xcmd_run_script(struct explorer *x, FILE *f, const char *name)
 			rc = explorer_error(x, "NUL byte in line");
 		else {
 			unsigned interrupts = x->interrupts;
+			/* (an editor's UTF-8 byte-order mark, skipped as a machine
+			 * config's is) */
+			if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
+				memmove(line, line + 3, strlen(line + 3) + 1);
 			rc = xcmd_execute(x, line, NULL);
 			/* On the screen, Ctrl-C ends a sourced script as in gdb (one
 			 * press, not one per `continue` in it); batch mode runs the

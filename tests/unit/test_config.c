@@ -392,6 +392,65 @@ static void test_key_outside_section(void **state)
 	unlink(path);
 }
 
+/* The lines a plain INI reader takes in ways a config writer would not
+ * guess: each either works as written or says what is wrong with it. */
+static void expect_load_error(const char *text, int line, const char *what)
+{
+	char path[64], want[400];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, text);
+	config_defaults(&c);
+	assert_int_equal(config_load(&c, path, &err), IVX_EINPUT);
+	snprintf(want, sizeof want, "%s:%d: %s", path, line, what);
+	expect_msg(&err, want);
+	unlink(path);
+}
+
+static void test_unknown_section_is_named_at_its_line(void **state)
+{
+	(void)state;
+	expect_load_error("[core]\nrob_size = 64\n\n[bogus]\nx = 1\n", 4,
+			  "unknown section [bogus] (sections: core, units, latency, l1i, l1d, l2, memory, itlb, "
+			  "dtlb, bpred, perfect, wrongpath, sim, penalty)");
+}
+
+static void test_line_with_no_key(void **state)
+{
+	(void)state;
+	expect_load_error("[core]\n= 64\n", 2, "a line with no key before its '=' (expected key = value)");
+	expect_load_error("[core]\n : 64\n", 2, "a line with no key before its '=' (expected key = value)");
+}
+
+static void test_indented_line_continues_the_value_above(void **state)
+{
+	(void)state;
+	expect_load_error("[core]\nrob_size = 64\n  lsq_size = 32\n", 3,
+			  "an indented line continues the value of 'core.rob_size' (line 2): a value is one line; "
+			  "do not indent a key");
+	expect_load_error("[core]\nrob_size = 64\nlsq_size = 8\n\n  rob_size = 32\n", 5,
+			  "an indented line continues the value of 'core.lsq_size' (line 3): a value is one line; "
+			  "do not indent a key");
+}
+
+/* "[ core ]" is core (keys are trimmed too), "key: value" is "key = value"
+ * (inih's other separator), a UTF-8 BOM is skipped, and the first key
+ * after a section may be indented (there is no value above to continue). */
+static void test_blanks_in_section_colon_and_bom(void **state)
+{
+	(void)state;
+	char path[64];
+	struct ivx_err err = { 0 };
+	struct machine_config c;
+	temp_ini(path, sizeof path, "\xef\xbb\xbf[ core ]\n  rob_size: 64\n[\tl2 ]\nsize = 512K\n");
+	config_defaults(&c);
+	if (config_load(&c, path, &err) != IVX_OK)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.rob_size, 64);
+	assert_int_equal(c.l2.size, 512 * 1024);
+	unlink(path);
+}
+
 static void test_missing_file(void **state)
 {
 	(void)state;
@@ -819,6 +878,10 @@ int main(void)
 		cmocka_unit_test(test_control_bytes_are_not_echoed),
 		cmocka_unit_test(test_first_of_several_errors_is_reported),
 		cmocka_unit_test(test_key_outside_section),
+		cmocka_unit_test(test_unknown_section_is_named_at_its_line),
+		cmocka_unit_test(test_line_with_no_key),
+		cmocka_unit_test(test_indented_line_continues_the_value_above),
+		cmocka_unit_test(test_blanks_in_section_colon_and_bom),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_file_values_apply),
 		cmocka_unit_test(test_override_sets_one_key),

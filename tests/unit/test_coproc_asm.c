@@ -297,6 +297,26 @@ static void too_long_and_binary_input_is_refused(void **state)
 		fail_msg("%s", err.msg);
 }
 
+/* A program saved by an editor that starts files with a UTF-8 byte-order
+ * mark, or ends lines with CRLF, is the same program; a BOM anywhere else
+ * is a stray byte. */
+static void bom_and_crlf_are_text(void **state)
+{
+	(void)state;
+	struct ivx_err err = { 0 };
+	struct coproc_prog plain;
+	if (assemble(HDR "s: nop -> DONE\n", &err) < 0)
+		fail_msg("%s", err.msg);
+	plain = prog;
+	const char *edited = "\xef\xbb\xbf.classes load\r\n.fields pc value\r\n.dfe load s\r\ns: nop -> DONE\r\n";
+	if (assemble(edited, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(prog.n_insns, plain.n_insns);
+	assert_memory_equal(&prog.insn[0], &plain.insn[0], sizeof prog.insn[0]);
+	assert_int_equal(assemble(HDR "\xef\xbb\xbfs: nop -> DONE\n", &err), IVX_EINPUT);
+	assert_string_equal(err.msg, "t.s:4: unexpected byte 0xef");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +325,7 @@ int main(void)
 		cmocka_unit_test(numbers_are_decimal_or_hex),
 		cmocka_unit_test(every_mistake_is_reported_on_its_line),
 		cmocka_unit_test(too_long_and_binary_input_is_refused),
+		cmocka_unit_test(bom_and_crlf_are_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
