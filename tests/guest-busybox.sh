@@ -7,7 +7,8 @@
 # change nothing anywhere else: not outside every grant, not in a read-only
 # grant nested in the rw one (by name or through a symlink), not through a
 # symlink the guest made pointing out; an rw grant nested in a read-only
-# one is writable through a symlink too. One line per check, exit 1 on any
+# one is writable through a symlink too; /dev/null and /dev/zero work with
+# no grant (sh's `> /dev/null`, cat, head, cp). One line per check, exit 1 on any
 # failure; NOT RUN (status 0) without busybox (make realprogs).
 ivx=${1:-build/ivx}
 bb=${2:-data/real/out/bin/busybox}
@@ -182,6 +183,31 @@ check "cp -a keeps times and modes (chown to the same owner)" 0 \
     '[ "$(stat -c %a.%Y "$T/box/d2/moved")" = "$(stat -c %a.%Y "$T/box/d3/moved")" ]' cp -a d2 d3
 check "chown to another user is refused" 1 '[ "$(stat -c %u "$T/box/t")" = "$(id -u)" ]' chown 12345 t
 check "sync" 0 true sync
+
+# the virtual devices, with no grant at /dev
+check "sh: echo hi > /dev/null" 0 '[ "$(cat "$T/o")" = ok ] && [ ! -s "$T/e" ]' sh -c 'echo hi > /dev/null; echo ok'
+check "cat /dev/null is empty" 0 '[ ! -s "$T/o" ]' cat /dev/null
+check "head -c 5 /dev/zero is five zero bytes" 0 '[ "$(od -An -tx1 "$T/o" | tr -d " ")" = 0000000000 ]' head -c 5 /dev/zero
+check "cp /dev/null makes an empty file" 0 '[ -f "$T/box/empty" ] && [ ! -s "$T/box/empty" ]' cp /dev/null empty
+(cd "$T/box" && timeout 20 "$abs_ivx" run -q "$abs_bb" -- sh -c 'echo hi > /dev/null; echo ok') >"$T/o" 2>"$T/e"
+got=$?
+if [ $got = 0 ] && [ "$(cat "$T/o")" = ok ] && ! grep -qv '^ivx: ' "$T/e"; then    # (only ivx's statistics)
+    pass "timing mode, no grant at all: sh: echo hi > /dev/null"
+else
+    fail "timing mode: sh: echo hi > /dev/null: status $got, stdout '$(head -c 100 "$T/o")', stderr '$(head -c 200 "$T/e" | tr '\n' ' ')'"
+fi
+# a grant at /dev holding a file named null does not replace the device,
+# which relative paths from a working directory of /dev name too
+mkdir -p "$T/fakedev" && echo host >"$T/fakedev/null"
+(cd "$T/box" && timeout 20 "$abs_ivx" run -q --functional --dir "$T/fakedev:/dev:rw" "$abs_bb" -- \
+    sh -c 'cd /dev && echo hi > null && echo hi > ./../dev/./zero && [ -c null ] && read x < null; echo "[$x]"') >"$T/o" 2>"$T/e"
+got=$?
+if [ $got = 0 ] && [ "$(cat "$T/o")" = "[]" ] && [ ! -s "$T/e" ] && [ "$(cat "$T/fakedev/null")" = host ] &&
+   [ "$(ls "$T/fakedev")" = null ]; then
+    pass "a grant at /dev: null and ./../dev/./zero from cd /dev are the devices, the host's files untouched"
+else
+    fail "a grant at /dev: status $got, stdout '$(head -c 100 "$T/o")', stderr '$(head -c 200 "$T/e" | tr '\n' ' ')', host null '$(cat "$T/fakedev/null")'"
+fi
 
 # the component walk (no openat2) follows no symlink, but refuses the same
 walk=1

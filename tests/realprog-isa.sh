@@ -240,4 +240,35 @@ else
     fail "$cc libc_files.c: $(head -1 "$work/cc_files.err")"
 fi
 
+# The virtual devices through glibc (tests/guests/libc_dev.c): ivx with
+# no grant at all, qemu-aarch64 on the host's /dev. Then the /dev/urandom
+# bytes (ivx only): the same on two runs with one --seed, others with
+# another seed, and the same in timing mode.
+devp=$work/libc_dev
+if "$cc" -O2 -static -o "$devp" tests/guests/libc_dev.c 2> "$work/cc_dev.err"; then
+    env -i qemu-aarch64 "$devp" > "$work/qemu_dev.out" 2>&1
+    qrc=$?
+    for mode in functional timing; do
+        if [ $mode = functional ]; then set -- --functional; else set --; fi
+        "$ivx" run "$@" "$devp" > "$work/ivx_dev_$mode.out" 2> "$work/ivx_dev_$mode.err"
+        rc=$?
+        if [ $rc -eq 0 ] && [ $qrc -eq 0 ] && cmp -s "$work/qemu_dev.out" "$work/ivx_dev_$mode.out"; then
+            pass "libc_dev $mode: as qemu-aarch64 ($(wc -l < "$work/qemu_dev.out") lines)"
+        else
+            fail "libc_dev $mode: exit $rc (qemu $qrc), $(diff "$work/qemu_dev.out" "$work/ivx_dev_$mode.out" | head -3 | tr '\n' ' ') $(grep -v cycles "$work/ivx_dev_$mode.err" | tail -n 1)"
+        fi
+    done
+    s7a=$("$ivx" run --functional --seed 7 "$devp" -- seed 2>&1)
+    s7b=$("$ivx" run --functional --seed 7 "$devp" -- seed 2>&1)
+    s7t=$("$ivx" run -q --seed 7 "$devp" -- seed 2>/dev/null)
+    s8=$("$ivx" run --functional --seed 8 "$devp" -- seed 2>&1)
+    if printf '%s' "$s7a" | grep -Eqx '[0-9a-f]{32}' && [ "$s7a" = "$s7b" ] && [ "$s7a" = "$s7t" ] && [ "$s7a" != "$s8" ]; then
+        pass "libc_dev: /dev/urandom follows --seed ($s7a with 7 twice and in timing mode, $s8 with 8)"
+    else
+        fail "libc_dev: /dev/urandom with --seed 7: '$s7a', again '$s7b', timing '$s7t'; with 8: '$s8'"
+    fi
+else
+    fail "$cc libc_dev.c: $(head -1 "$work/cc_dev.err")"
+fi
+
 [ $fails -eq 0 ] || exit 1

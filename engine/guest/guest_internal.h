@@ -18,13 +18,14 @@
  * a snapshot could still need it. Reads and writes use pread/pwrite at
  * `off`. dup'ed descriptors get their own offset (Linux would share it). */
 #define GUEST_MAX_FDS 64
-enum { GFD_FREE, GFD_STDIN, GFD_OUT, GFD_FILE, GFD_DIR, GFD_PIPE_R, GFD_PIPE_W };
+enum { GFD_FREE, GFD_STDIN, GFD_OUT, GFD_FILE, GFD_DIR, GFD_PIPE_R, GFD_PIPE_W, GFD_DEV };
 struct guest_fd {
 	uint8_t kind;                 /* GFD_* */
 	uint8_t cloexec;              /* FD_CLOEXEC, reported by fcntl only */
 	uint8_t out_fd;               /* GFD_OUT: 1 or 2, where the output sink sends it */
 	int32_t file;                 /* GFD_FILE/DIR: the sandbox's file index;
-	                                 GFD_PIPE_R/W: the pipe's index */
+	                                 GFD_PIPE_R/W: the pipe's index;
+	                                 GFD_DEV: the device (GDEV_*) */
 	uint32_t flags;               /* guest open flags (O_ACCMODE, O_APPEND ...) */
 	uint64_t off;                 /* file offset (GFD_DIR: getdents cookie) */
 };
@@ -152,6 +153,17 @@ static inline int xfer_get(struct guest *g, const uint8_t *host, uint64_t addr, 
 	}
 	return mem_read_bytes(g->mem, addr, dst, n, 1, NULL) < 0 ? -1 : 0;
 }
+
+/* The virtual devices every guest sees (syscall_dev.c). */
+enum { GDEV_NULL, GDEV_ZERO, GDEV_RANDOM, GDEV_URANDOM, GDEV_COUNT };
+/* The device guest path `path` names (relative to dir unless absolute),
+ * -1 if none, -ENOTDIR if it names one with a trailing "/". */
+int dev_lookup(const char *dir, const char *path);
+struct stat;
+void dev_stat(int dev, struct stat *st);
+/* read and write on a GFD_DEV descriptor (buf/host as for xfer_put). */
+int64_t dev_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint64_t buf, uint64_t len);
+int64_t dev_write(struct guest *g, struct guest_fd *f, const uint8_t *host, uint64_t buf, uint64_t len);
 
 /* Pipes, and polling (syscall_pipe.c). buf/host as for xfer_put. */
 int64_t pipe_create(struct guest *g, uint64_t fds_addr, uint64_t flags);

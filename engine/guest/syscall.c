@@ -131,13 +131,23 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 		if (fd < 0 || fd >= GUEST_MAX_FDS || g->fds[fd].kind == GFD_FREE)
 			return -EBADF;
 		f = &g->fds[fd];
-		/* fd 0 is a regular file when --stdin gave it bytes (fstat says
-		 * so), and programs that see one may map it */
-		if (f->kind != GFD_FILE && !(f->kind == GFD_STDIN && g->stdin_data))
-			return -ENODEV;
-		/* a shared writable mapping would have to write back: not done */
-		if (type == MAP_SHARED_ && (prot & 2))
-			return -EINVAL;
+		if (f->kind == GFD_DEV && f->file == GDEV_ZERO) {
+			/* zero pages, as anonymous memory (MAP_SHARED too: one
+			 * process has nobody to share them with); Linux maps
+			 * only what was opened for reading, shared and
+			 * writable only what was opened for writing too */
+			if ((f->flags & 3) == 1 || (type == MAP_SHARED_ && (prot & 2) && (f->flags & 3) != 2))
+				return -EACCES;
+			f = NULL;
+		} else {
+			/* fd 0 is a regular file when --stdin gave it bytes (fstat
+			 * says so), and programs that see one may map it */
+			if (f->kind != GFD_FILE && !(f->kind == GFD_STDIN && g->stdin_data))
+				return -ENODEV;
+			/* a shared writable mapping would have to write back: not done */
+			if (type == MAP_SHARED_ && (prot & 2))
+				return -EINVAL;
+		}
 	}
 	uint64_t size = PAGE_UP(len);
 	if (size < len)

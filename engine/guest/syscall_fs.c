@@ -4,7 +4,9 @@
  *
  * The guest starts with three descriptors: 0 reads the --stdin bytes (a
  * copy held by the guest), 1 and 2 go to the output sink. Every other
- * descriptor comes from openat on a path the sandbox grants (sandbox.h);
+ * descriptor comes from openat on a path the sandbox grants (sandbox.h)
+ * or on one of the virtual devices /dev/null, zero, random, urandom
+ * (syscall_dev.c), which come before the sandbox in every path lookup;
  * the calls that change directories (mkdir, unlink, rename, links, times,
  * modes) are the sandbox's too, checked against the grant the path lands
  * in. sendfile moves bytes through a host buffer by the read and write
@@ -181,6 +183,9 @@ static int fd_stat(struct guest *g, const struct guest_fd *f, struct stat *st)
 		st->st_nlink = 1;
 		st->st_ino = 16 + (ino_t)f->file;
 		return 0;
+	case GFD_DEV:
+		dev_stat(f->file, st);
+		return 0;
 	case GFD_OUT:
 		st->st_mode = S_IFIFO | 0600;
 		st->st_blksize = 4096;
@@ -232,6 +237,12 @@ static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t 
 	const char *dir;
 	if ((rc = at_dir(g, dirfd, path, &dir)) < 0)
 		return rc;
+	int dev = dev_lookup(dir, path);
+	if (dev != -1) {
+		if (dev >= 0)
+			dev_stat(dev, st);
+		return dev < 0 ? dev : 0;
+	}
 	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
 	if (fd == -ENOENT)
 		return sandbox_stat_above(g->sandbox, dir, path, st) == 0 ? 0 : fd;    /* "/" and the like */
@@ -249,6 +260,8 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, const uint8_t *host
 {
 	if (GFD_IS_PIPE(f))
 		return at >= 0 ? -ESPIPE : pipe_write(g, f, host, buf, len, err, stop);
+	if (f->kind == GFD_DEV)
+		return dev_write(g, f, host, buf, len);      /* (at any offset: it has none) */
 	if (f->kind == GFD_OUT) {
 		if (at >= 0)
 			return -ESPIPE;
@@ -315,6 +328,8 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint6
 {
 	if (GFD_IS_PIPE(f))
 		return at >= 0 ? -ESPIPE : pipe_read(g, f, host, buf, len, err, stop);
+	if (f->kind == GFD_DEV)
+		return dev_read(g, f, host, buf, len);
 	if (f->kind == GFD_STDIN) {
 		size_t pos = at >= 0 ? (size_t)at : g->stdin_pos;
 		size_t left = pos < g->stdin_len ? g->stdin_len - pos : 0;
@@ -392,9 +407,22 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 	int rc = read_path(g, path_addr, path, sizeof path);
 	if (rc < 0 || (rc = at_dir(g, dirfd, path, &dir)) < 0)
 		return rc;
+	int dev = dev_lookup(dir, path);
+	if (dev < -1)
+		return dev;
+	if (dev >= 0 && (flags & G_O_DIRECTORY))
+		return -ENOTDIR;
+	if (dev >= 0 && (flags & 0300) == 0300)
+		return -EEXIST;               /* O_CREAT | O_EXCL */
 	int fd = lowest_free(g, 0);
 	if (fd < 0)
 		return fd;
+	if (dev >= 0) {
+		g->fds[fd] = (struct guest_fd){
+			.kind = GFD_DEV, .cloexec = (flags & G_O_CLOEXEC) != 0, .file = dev, .flags = (uint32_t)flags,
+		};
+		return fd;
+	}
 	int idx = sandbox_open(g->sandbox, dir, path, (int)flags, (int)(mode & ~g->umask));
 	if (idx < 0)
 		return idx;
@@ -408,6 +436,8 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint64_t whence)
 {
 	int64_t base;
+	if (f->kind == GFD_DEV)
+		return 0;                /* any whence, any offset, as Linux's devices */
 	if (f->kind == GFD_OUT || GFD_IS_PIPE(f) ||
 	    (f->kind == GFD_STDIN && !g->stdin_data))
 		return -ESPIPE;          /* (fstat calls these pipes) */
@@ -481,6 +511,9 @@ static int64_t sys_readlinkat(struct guest *g, int64_t dirfd, uint64_t path_addr
 		return rc;
 	if ((int64_t)size <= 0)
 		return -EINVAL;
+	int dev = dev_lookup(dir, path);
+	if (dev != -1)
+		return dev < 0 ? dev : -EINVAL;       /* no symlink */
 	ssize_t n;
 	if (path[0] == '/' && sandbox_clean_path(path, clean, sizeof clean) == 0 && !strcmp(clean, "/proc/self/exe")) {
 		const char *exe = sandbox_exe(g->sandbox);
@@ -508,6 +541,9 @@ static int64_t sys_faccessat(struct guest *g, int64_t dirfd, uint64_t path_addr,
 	int rc = read_path(g, path_addr, path, sizeof path);
 	if (rc < 0 || (rc = at_dir(g, dirfd, path, &dir)) < 0)
 		return rc;
+	int dev = dev_lookup(dir, path);
+	if (dev != -1)
+		return dev < 0 ? dev : (mode & X_OK) ? -EACCES : 0;    /* 0666, for root too */
 	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
 	if (fd == -ENOENT) {
 		struct stat st;
@@ -558,7 +594,7 @@ static int64_t sys_sendfile(struct guest *g, uint64_t out_slot, uint64_t in_slot
 			return -EFAULT;
 		if (pos < 0)
 			return -EINVAL;
-		if (in->kind != GFD_FILE && in->kind != GFD_STDIN)
+		if (in->kind != GFD_FILE && in->kind != GFD_STDIN && in->kind != GFD_DEV)
 			return -ESPIPE;
 	}
 	if (count > 0x7ffff000)
@@ -595,7 +631,8 @@ static int64_t sys_sendfile(struct guest *g, uint64_t out_slot, uint64_t in_slot
 			break;
 	}
 	if (off_addr) {
-		int64_t np = pos + (int64_t)done;
+		/* a device leaves the offset where it was, as Linux's do */
+		int64_t np = in->kind == GFD_DEV ? pos : pos + (int64_t)done;
 		if (mem_write_bytes(g->mem, off_addr, &np, sizeof np, 1, NULL) < 0)
 			return -EFAULT;
 	}
@@ -608,6 +645,8 @@ static int64_t sys_chdir(struct guest *g, uint64_t path_addr)
 	int rc = read_path(g, path_addr, path, sizeof path);
 	if (rc < 0)
 		return rc;
+	if (dev_lookup(cwd_of(g), path) != -1)
+		return -ENOTDIR;
 	int idx = sandbox_open(g->sandbox, cwd_of(g), path, G_O_DIRECTORY, 0);
 	if (idx < 0)
 		return idx;
@@ -923,8 +962,12 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 	case NR_faccessat2:
 		return sys_faccessat(g, fd, a[1], a[2], a[3]);
 	case NR_ioctl:
-		/* nothing the guest holds is a terminal or a device */
-		return get_fd(g, fd_slot) ? -ENOTTY : -EBADF;
+		/* nothing the guest holds is a terminal, and its devices take
+		 * no ioctl a program needs (random's driver answers EINVAL to
+		 * what it does not know, the others ENOTTY) */
+		if (!(f = get_fd(g, fd_slot)))
+			return -EBADF;
+		return f->kind == GFD_DEV && f->file >= GDEV_RANDOM ? -EINVAL : -ENOTTY;
 	case NR_dup:
 		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;
@@ -998,6 +1041,8 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 			return rc;
 		if ((int64_t)a[1] < 0)
 			return -EINVAL;
+		if ((rc = dev_lookup(cwd_of(g), path)) != -1)
+			return rc < 0 ? rc : -EINVAL;        /* not a regular file */
 		if ((rc = sandbox_open(g->sandbox, cwd_of(g), path, 1 /* O_WRONLY */, 0)) < 0)
 			return rc;
 		return ftruncate(sandbox_fd(g->sandbox, rc), (off_t)a[1]) < 0 ? -errno : 0;
@@ -1019,6 +1064,9 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 		return 0;             /* the host has every write already; durability is its business */
 	case NR_fsync:
 	case NR_fdatasync:
+		if (!(f = get_fd(g, fd_slot)))
+			return -EBADF;
+		return f->kind == GFD_DEV ? -EINVAL : 0;    /* Linux's devices have no fsync */
 	case NR_syncfs:
 		return get_fd(g, fd_slot) ? 0 : -EBADF;
 	case NR_sync_file_range:      /* (fd, offset, nbytes, flags) */
@@ -1026,7 +1074,7 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 			return -EBADF;
 		if (((uint32_t)a[3] & ~7u) || (int64_t)a[1] < 0 || (int64_t)a[2] < 0)
 			return -EINVAL;
-		return GFD_IS_PIPE(f) ? -ESPIPE : 0;
+		return GFD_IS_PIPE(f) || f->kind == GFD_DEV ? -ESPIPE : 0;
 	case NR_readahead:            /* the host's page cache is its own business */
 		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;
@@ -1047,9 +1095,11 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 		/* EOPNOTSUPP, as a file system without it: glibc's
 		 * posix_fallocate then writes the blocks itself, through the
 		 * sandbox's write path */
-		if (!get_fd(g, fd_slot))
+		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;
-		return (int64_t)a[2] < 0 || (int64_t)a[3] <= 0 ? -EINVAL : -EOPNOTSUPP;
+		if ((int64_t)a[2] < 0 || (int64_t)a[3] <= 0)
+			return -EINVAL;
+		return f->kind == GFD_DEV ? -ENODEV : -EOPNOTSUPP;
 	case NR_close_range:
 		return sys_close_range(g, (uint32_t)a[0], (uint32_t)a[1], a[2]);
 	case NR_getcwd: {

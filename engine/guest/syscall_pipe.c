@@ -10,10 +10,11 @@
  * run with one line instead, as a futex wait does. Writing with no reader
  * is EPIPE; Linux would also send SIGPIPE, and ivx delivers no signals.
  *
- * ppoll answers from the descriptors' state at once: files and standard
- * streams are always ready (as Linux says of regular files), a pipe's ends
- * as its buffer and open ends say. Nothing can become ready later, so a
- * call with nothing ready returns 0 if it has a timeout (simulated time
+ * ppoll answers from the descriptors' state at once: files, standard
+ * streams and devices are always ready (as Linux says of regular files;
+ * /dev/random is never writable, as Linux's random_poll says), a pipe's
+ * ends as its buffer and open ends say. Nothing can become ready later, so
+ * a call with nothing ready returns 0 if it has a timeout (simulated time
  * does not jump, as for nanosleep) and stops the run if it has none.
  */
 #include <errno.h>
@@ -196,6 +197,8 @@ uint16_t poll_events(struct guest *g, int32_t fd, uint16_t asked)
 	} else if (f->kind == GFD_PIPE_W) {
 		const struct guest_pipe *p = pipe_of(g, f);
 		ready = (p->len < GUEST_PIPE_BYTES ? G_POLLOUT | G_POLLWRNORM : 0) | (p->readers ? 0 : G_POLLERR);
+	} else if (f->kind == GFD_DEV && f->file == GDEV_RANDOM) {
+		ready = G_POLLIN | G_POLLRDNORM;  /* Linux's random_poll once seeded (never writable) */
 	} else {
 		ready = G_POLLIN | G_POLLRDNORM | G_POLLOUT | G_POLLWRNORM;
 	}

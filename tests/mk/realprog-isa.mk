@@ -4,9 +4,10 @@
 # -O3), must print under `ivx run --functional` and `ivx run` exactly what
 # it prints under qemu-aarch64 (tests/realprog-isa.sh); so must
 # tests/guests/isa_neon_ext.c, the AdvSIMD/crypto forms through intrinsics;
-# tests/guests/abi_real.c, libc_sys.c and libc_files.c, guest ABI corners
-# and the answers glibc functions get from the system calls ivx answers
-# itself or through the sandbox.
+# tests/guests/abi_real.c, libc_sys.c, libc_files.c and libc_dev.c, guest
+# ABI corners and the answers glibc functions get from the system calls ivx
+# answers itself, through the sandbox or from its virtual /dev/null, zero,
+# random and urandom (whose bytes must also follow --seed).
 .PHONY: test-realprog-isa
 REALPROG_ISA_CC ?= aarch64-linux-gnu-gcc
 
