@@ -194,70 +194,58 @@ else
     fail "$cc abi_real.c: $(head -1 "$work/cc_abi.err")"
 fi
 
+# like_qemu NAME STDIN ARG IVX_OPTION...: build tests/guests/NAME.c with
+# glibc, run it under qemu-aarch64 and under `ivx run IVX_OPTION...` in
+# functional and timing mode, both with argument ARG (may be empty) and
+# with the file STDIN on fd 0 (may be empty: none), and require the same
+# output and status 0. $left_dir, when set, must be empty after each run.
+like_qemu() {
+    name=$1 stdin=$2 arg=$3
+    shift 3
+    prog=$work/$name
+    if ! "$cc" -O2 -static -o "$prog" "tests/guests/$name.c" 2> "$work/cc_$name.err"; then
+        fail "$cc $name.c: $(head -1 "$work/cc_$name.err")"
+        return 1
+    fi
+    env -i qemu-aarch64 "$prog" ${arg:+"$arg"} < "${stdin:-/dev/null}" > "$work/qemu_$name.out" 2>&1
+    qrc=$?
+    for mode in functional timing; do
+        flag=
+        [ $mode = functional ] && flag=--functional
+        "$ivx" run $flag ${stdin:+--stdin "$stdin"} "$@" "$prog" ${arg:+-- "$arg"} \
+            > "$work/ivx_${name}_$mode.out" 2> "$work/ivx_${name}_$mode.err"
+        rc=$?
+        left=$([ -n "${left_dir:-}" ] && ls -A "$left_dir")
+        if [ $rc -eq 0 ] && [ $qrc -eq 0 ] && [ -z "$left" ] && cmp -s "$work/qemu_$name.out" "$work/ivx_${name}_$mode.out"; then
+            pass "$name $mode: as qemu-aarch64 ($(wc -l < "$work/qemu_$name.out") lines)"
+        else
+            fail "$name $mode: exit $rc (qemu $qrc)${left:+, left '$left'}, $(diff "$work/qemu_$name.out" "$work/ivx_${name}_$mode.out" | head -3 | tr '\n' ' ') $(grep -v cycles "$work/ivx_${name}_$mode.err" | tail -n 1)"
+        fi
+    done
+}
+
 # System calls glibc functions make whose answers ivx gives itself
 # (tests/guests/libc_sys.c): clock ids, getrusage of the children, getcpu,
 # waits with no child, mmap of the --stdin file; as qemu-aarch64 answers
 # them with the same file on its standard input.
-sys=$work/libc_sys
 printf 'stdin bytes\n' > "$work/libc_sys.in"
-if "$cc" -O2 -static -o "$sys" tests/guests/libc_sys.c 2> "$work/cc_sys.err"; then
-    env -i qemu-aarch64 "$sys" < "$work/libc_sys.in" > "$work/qemu_sys.out" 2>&1
-    qrc=$?
-    for mode in functional timing; do
-        if [ $mode = functional ]; then set -- --functional; else set --; fi
-        "$ivx" run "$@" --stdin "$work/libc_sys.in" "$sys" > "$work/ivx_sys_$mode.out" 2> "$work/ivx_sys_$mode.err"
-        rc=$?
-        if [ $rc -eq 0 ] && [ $qrc -eq 0 ] && cmp -s "$work/qemu_sys.out" "$work/ivx_sys_$mode.out"; then
-            pass "libc_sys $mode: as qemu-aarch64 ($(wc -l < "$work/qemu_sys.out") lines)"
-        else
-            fail "libc_sys $mode: exit $rc (qemu $qrc), $(diff "$work/qemu_sys.out" "$work/ivx_sys_$mode.out" | head -3 | tr '\n' ' ') $(grep -v cycles "$work/ivx_sys_$mode.err" | tail -n 1)"
-        fi
-    done
-else
-    fail "$cc libc_sys.c: $(head -1 "$work/cc_sys.err")"
-fi
+like_qemu libc_sys "$work/libc_sys.in" ""
 
 # File calls through glibc (tests/guests/libc_files.c) on a directory:
-# qemu-aarch64 on the host's, ivx with it granted rw at the same path.
-files=$work/libc_files
-if "$cc" -O2 -static -o "$files" tests/guests/libc_files.c 2> "$work/cc_files.err"; then
-    rm -rf "$work/files_dir" && mkdir "$work/files_dir" || exit 1
-    dir=$(cd "$work/files_dir" && pwd)
-    env -i qemu-aarch64 "$files" "$dir" > "$work/qemu_files.out" 2>&1
-    qrc=$?
-    for mode in functional timing; do
-        if [ $mode = functional ]; then set -- --functional; else set --; fi
-        "$ivx" run "$@" --dir "$dir:rw" "$files" -- "$dir" > "$work/ivx_files_$mode.out" 2> "$work/ivx_files_$mode.err"
-        rc=$?
-        left=$(ls -A "$dir")
-        if [ $rc -eq 0 ] && [ $qrc -eq 0 ] && [ -z "$left" ] && cmp -s "$work/qemu_files.out" "$work/ivx_files_$mode.out"; then
-            pass "libc_files $mode: as qemu-aarch64 ($(wc -l < "$work/qemu_files.out") lines)"
-        else
-            fail "libc_files $mode: exit $rc (qemu $qrc), left '$left', $(diff "$work/qemu_files.out" "$work/ivx_files_$mode.out" | head -3 | tr '\n' ' ') $(grep -v cycles "$work/ivx_files_$mode.err" | tail -n 1)"
-        fi
-    done
-else
-    fail "$cc libc_files.c: $(head -1 "$work/cc_files.err")"
-fi
+# qemu-aarch64 on the host's, ivx with it granted rw at the same path;
+# the program leaves it empty.
+rm -rf "$work/files_dir" && mkdir "$work/files_dir" || exit 1
+dir=$(cd "$work/files_dir" && pwd)
+left_dir=$dir
+like_qemu libc_files "" "$dir" --dir "$dir:rw"
+left_dir=
 
 # The virtual devices through glibc (tests/guests/libc_dev.c): ivx with
 # no grant at all, qemu-aarch64 on the host's /dev. Then the /dev/urandom
 # bytes (ivx only): the same on two runs with one --seed, others with
 # another seed, and the same in timing mode.
-devp=$work/libc_dev
-if "$cc" -O2 -static -o "$devp" tests/guests/libc_dev.c 2> "$work/cc_dev.err"; then
-    env -i qemu-aarch64 "$devp" > "$work/qemu_dev.out" 2>&1
-    qrc=$?
-    for mode in functional timing; do
-        if [ $mode = functional ]; then set -- --functional; else set --; fi
-        "$ivx" run "$@" "$devp" > "$work/ivx_dev_$mode.out" 2> "$work/ivx_dev_$mode.err"
-        rc=$?
-        if [ $rc -eq 0 ] && [ $qrc -eq 0 ] && cmp -s "$work/qemu_dev.out" "$work/ivx_dev_$mode.out"; then
-            pass "libc_dev $mode: as qemu-aarch64 ($(wc -l < "$work/qemu_dev.out") lines)"
-        else
-            fail "libc_dev $mode: exit $rc (qemu $qrc), $(diff "$work/qemu_dev.out" "$work/ivx_dev_$mode.out" | head -3 | tr '\n' ' ') $(grep -v cycles "$work/ivx_dev_$mode.err" | tail -n 1)"
-        fi
-    done
+if like_qemu libc_dev "" ""; then
+    devp=$work/libc_dev
     s7a=$("$ivx" run --functional --seed 7 "$devp" -- seed 2>&1)
     s7b=$("$ivx" run --functional --seed 7 "$devp" -- seed 2>&1)
     s7t=$("$ivx" run -q --seed 7 "$devp" -- seed 2>/dev/null)
@@ -267,8 +255,6 @@ if "$cc" -O2 -static -o "$devp" tests/guests/libc_dev.c 2> "$work/cc_dev.err"; t
     else
         fail "libc_dev: /dev/urandom with --seed 7: '$s7a', again '$s7b', timing '$s7t'; with 8: '$s8'"
     fi
-else
-    fail "$cc libc_dev.c: $(head -1 "$work/cc_dev.err")"
 fi
 
 [ $fails -eq 0 ] || exit 1
