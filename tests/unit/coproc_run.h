@@ -106,6 +106,23 @@ static inline void coproc_test_run(struct coproc_test_run *x, struct program *pr
 	coproc_truth_summarise(x->truth);
 }
 
+/* Profile entries whose values count more samples than the entry's
+ * total: a record counted twice somewhere. */
+static inline int coproc_test_overcounted(const struct coproc *cp)
+{
+	int over = 0;
+	for (int i = 0; i < coproc_profile_size(cp); i++) {
+		struct coproc_pentry e;
+		uint64_t counted = 0;
+		if (!coproc_profile_entry(cp, i, &e))
+			continue;
+		for (int k = 0; k < e.nvals; k++)
+			counted += e.val[k].count;
+		over += counted > e.total;
+	}
+	return over;
+}
+
 static inline void coproc_test_run_free(struct coproc_test_run *x)
 {
 	coproc_free(x->cp);

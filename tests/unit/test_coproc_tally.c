@@ -68,15 +68,7 @@ static void run(const char *path, const char *const *over, uint64_t seed, struct
 		werr += (double)k->executions * (est > tru ? est - tru : tru - est);
 	}
 	out->error = werr / sum;
-	for (int i = 0; i < coproc_profile_size(x.cp); i++) {
-		struct coproc_pentry e;
-		uint64_t counted = 0;
-		if (!coproc_profile_entry(x.cp, i, &e))
-			continue;
-		for (int k = 0; k < e.nvals; k++)
-			counted += e.val[k].count;
-		out->overcounted += counted > e.total;
-	}
+	out->overcounted = coproc_test_overcounted(x.cp);
 	coproc_test_run_free(&x);
 	program_free(prg);
 }
