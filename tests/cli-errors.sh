@@ -197,8 +197,9 @@ fi
 # -q and --quiet are options of every command that runs a program (a
 # script or a sweep may give them to any): never "unknown option", never a
 # change to stdout, and in each --help
+printf 'continue\n' >"$tmp/q.ivx"
 for cmd in run cpistack refstack "profile --db $tmp/q.db" attrib "coproc --program value" "strat --spec R256" \
-           "cost --event mispredict --sample 2" "compare -o core.rob_size=32 /"; do
+           "cost --event mispredict --sample 2" "compare -o core.rob_size=32 /" "explore -x $tmp/q.ivx"; do
     # shellcheck disable=SC2086  # cmd holds the command and its own options
     timeout 60 "$IVX" $cmd --max-insns 2k "$good" -- 1 >"$tmp/q0" 2>/dev/null
     st0=$?

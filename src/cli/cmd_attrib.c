@@ -57,8 +57,6 @@ static int attrib_extra(void *ctx, int argc, char **argv, int i)
 	const char *opt = argv[i];
 	if (!strcmp(opt, "--bench"))
 		return f->bench = 1;
-	if (run_options_is_quiet(opt))
-		return 1;   /* (nothing to quiet: no progress line, no host timing) */
 	if (strcmp(opt, "--period") && strcmp(opt, "--json") && strcmp(opt, "--top") && strcmp(opt, "--capacity"))
 		return 0;
 	if (i + 1 >= argc) {

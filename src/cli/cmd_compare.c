@@ -112,8 +112,6 @@ static int own_option(struct compare_flags *f, int argc, char **argv, int i)
 		f->timeline = 1;
 		return 1;
 	}
-	if (run_options_is_quiet(a))
-		return 1;   /* (of both sides; nothing to quiet: no progress line, no host timing) */
 	if (strcmp(a, "--json") && strcmp(a, "--svg") && strcmp(a, "--method") && strcmp(a, "--window"))
 		return 0;
 	if (i + 1 >= argc) {

@@ -51,8 +51,6 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 		return f->speed = 1;
 	if (!strcmp(o, "--fates"))
 		return f->fates = 1;
-	if (run_options_is_quiet(o))
-		return 1;   /* (nothing to quiet: no progress line, no host timing) */
 	if (strcmp(o, "--program") && strcmp(o, "--json") && strcmp(o, "-C") && strcmp(o, "--top") &&
 	    strcmp(o, "--interval") && strcmp(o, "--baseline-scale"))
 		return 0;

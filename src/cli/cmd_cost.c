@@ -123,8 +123,6 @@ static int cost_extra(void *ctx, int argc, char **argv, int i)
 {
 	struct cost_flags *f = ctx;
 	const char *a = argv[i];
-	if (run_options_is_quiet(a))
-		return 1;   /* (nothing to quiet: no progress line, no host timing) */
 	if (strcmp(a, "--event") && strcmp(a, "--sample") && strcmp(a, "--window") && strcmp(a, "--json"))
 		return 0;
 	if (i + 1 >= argc) {

@@ -549,7 +549,6 @@ static int cmd_cpistack_main(int argc, char **argv)
 	}
 	if (stackrun_prepare(&sr, fl.jobs) < 0 || attach_units(&m, &sr) < 0)
 		goto out;
-	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
 	int ran = stackrun_execute(&sr, fl.no_ref);
 	if (ran < 0)
@@ -568,7 +567,7 @@ static int cmd_cpistack_main(int argc, char **argv)
 		status = EXIT_INPUT;
 	if (fl.svg_path && write_svg(fl.svg_path, &m, &sr) < 0)
 		status = EXIT_INPUT;
-	if (status == 0 && !sr.quiet && !fl.summary && cli_flush_stdout() == 0)
+	if (status == 0 && !sr.o.quiet && !fl.summary && cli_flush_stdout() == 0)
 		print_host_timing(&m, &sr);
 out:
 	acct_set_free(m.set);

@@ -227,6 +227,7 @@ const struct cli_command cmd_explore_entry = {
 	"Any DCPI sampling option (as for `ivx profile`) turns the sampler on from\n"
 	"the first cycle (docs/dcpi.md):\n"
 	DCPI_OPTS_HELP
+	RUN_OPTIONS_QUIET_HELP
 	RUN_OPTIONS_HELP,
 	.main = explore_main,
 };

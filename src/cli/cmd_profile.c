@@ -38,7 +38,6 @@ struct profile_flags {
 	const char *db;
 	int new_epoch;
 	const char *json_path;
-	int quiet;
 	int bench;
 };
 
@@ -54,8 +53,6 @@ static int profile_extra(void *ctx, int argc, char **argv, int i)
 	}
 	if (!strcmp(argv[i], "--new-epoch"))
 		return f->new_epoch = 1;
-	if (run_options_is_quiet(argv[i]))
-		return f->quiet = 1;
 	if (!strcmp(argv[i], "--bench"))
 		return f->bench = 1;
 	const char **path = !strcmp(argv[i], "--db") ? &f->db : !strcmp(argv[i], "--json") ? &f->json_path : NULL;
@@ -515,7 +512,7 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 		err.msg[0] = 0;
 		goto out;
 	}
-	if (!f->quiet)
+	if (!o->quiet)
 		print_stats(stderr, d, epoch);
 	if (f->json_path && write_json(f->json_path, prog, d, epoch, o, exited, exited ? guest_exit_code(g) : 0, core_committed(c)) < 0)
 		status = EXIT_OUTPUT;

@@ -52,8 +52,6 @@ int stack_flags_parse(void *ctx, int argc, char **argv, int i)
 		return f->summary = 1;
 	if (!f->refstack && !strcmp(a, "--bench"))
 		return f->bench = 1;
-	if (run_options_is_quiet(a))
-		return f->quiet = 1;
 	return 0;
 }
 
@@ -152,7 +150,7 @@ int stackrun_execute(struct stackrun *sr, int real_only)
 	 * to the instruction count it reached. */
 	int staged = sr->o.max_cycles && n > 1;
 	struct progress pr;
-	progress_start(&pr, sr->quiet, sr->o.max_insns, sr->o.max_cycles);
+	progress_start(&pr, sr->o.quiet, sr->o.max_insns, sr->o.max_cycles);
 	double t0 = wall_seconds();
 	int rc = run_list(sr, list, run_of, 0, staged ? 1 : n, &pr);
 	const struct refstack_job *real = &sr->job[REF_REAL];
@@ -318,7 +316,6 @@ static int cmd_refstack_main(int argc, char **argv)
 	int status = EXIT_INPUT;
 	if (stackrun_prepare(&sr, fl.jobs) < 0)
 		goto out;
-	sr.quiet = fl.quiet;
 	status = EXIT_GUEST;
 	int ran = stackrun_execute(&sr, 0);
 	if (ran < 0)
@@ -351,7 +348,7 @@ static int cmd_refstack_main(int argc, char **argv)
 		status = EXIT_INPUT;
 	/* the host's timing on stderr, last: the same run prints the same
 	 * stdout, and an error stays the one line on stderr */
-	if (status == 0 && !sr.quiet && cli_flush_stdout() == 0)
+	if (status == 0 && !sr.o.quiet && cli_flush_stdout() == 0)
 		fprintf(stderr, "ivx: %d simulations on %d thread%s, %.1f s\n", sr.simulations, sr.threads,
 			sr.threads == 1 ? "" : "s", sr.seconds);
 out:

@@ -24,7 +24,6 @@
 struct run_flags {
 	int functional;
 	int stats;
-	int quiet;                       /* no progress line */
 	const char *json_path;
 	const char *kanata_path;
 	uint64_t window_lo, window_hi;   /* --window A:B (hi 0 = open) */
@@ -56,8 +55,6 @@ static int run_extra(void *ctx, int argc, char **argv, int i)
 		return f->functional = 1;
 	if (!strcmp(argv[i], "--stats"))
 		return f->stats = 1;
-	if (run_options_is_quiet(argv[i]))
-		return f->quiet = 1;
 	const char **path = !strcmp(argv[i], "--json") ? &f->json_path :
 			    !strcmp(argv[i], "--kanata") ? &f->kanata_path : NULL;
 	int window = !strcmp(argv[i], "--window");
@@ -142,7 +139,7 @@ static int run_functional(const struct program *prog, const struct run_options *
 	struct ivx_err err = { 0 };
 	fflush(stdout);
 	struct progress pr;
-	progress_start(&pr, f->quiet, o->max_insns, 0);
+	progress_start(&pr, o->quiet, o->max_insns, 0);
 	double t0 = now_seconds();
 	int rc = functional_sliced(g, o, &pr, &err);
 	double secs = now_seconds() - t0;
@@ -239,7 +236,7 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 	if (run_options_warm(o, prog, c, &err) < 0)   /* --fastforward, --start-at */
 		goto fail;
 	struct progress pr;
-	progress_start(&pr, f->quiet, o->max_insns, o->max_cycles);
+	progress_start(&pr, o->quiet, o->max_insns, o->max_cycles);
 	double t0 = now_seconds();
 	int rc = timing_sliced(c, o, &pr, &err);
 	double secs = now_seconds() - t0;

@@ -106,8 +106,6 @@ static int strat_extra(void *ctx, int argc, char **argv, int i)
 	note_mode(f, a);
 	if (!strcmp(a, "--montecarlo"))
 		return f->montecarlo = 1;
-	if (run_options_is_quiet(a))
-		return 1;   /* (nothing to quiet: no progress line, no host timing) */
 	if (!strcmp(a, "--charge"))
 		return f->charge = 1;
 	if (!strcmp(a, "--bounds"))

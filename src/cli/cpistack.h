@@ -24,7 +24,6 @@ struct stackrun {
 	void *stdin_data;
 	size_t stdin_len;
 	int threads;                       /* simulations at once */
-	int quiet;                         /* --quiet: no progress line, no host timing */
 	int ref_fu;                        /* --ref-fu: the reference with a long-latency step */
 	char cwd[4096];                    /* the guests' working directory (host) */
 	struct refstack_job job[REF_RUN_COUNT]; /* indexed by enum refstack_run */
@@ -69,7 +68,6 @@ struct stack_flags {
 	int summary;                       /* cpistack: one tab-separated line */
 	int bench;                         /* cpistack: time the units (no reference) */
 	int refstack;                      /* parsing for refstack (no svg/no-ref/summary) */
-	int quiet;                         /* --quiet: no progress line, no host timing */
 	int ref_fu;                        /* --ref-fu */
 };
 int stack_flags_parse(void *ctx, int argc, char **argv, int i);

@@ -106,6 +106,8 @@ int run_options_parse(struct run_options *o, int argc, char **argv, runopts_extr
 			if ((rc = number_opt(argc, argv, i, &o->max_cycles)) == 0) i++;
 		} else if (!strcmp(a, "--fastforward")) {
 			if ((rc = number_opt(argc, argv, i, &o->fastforward)) == 0) i++;
+		} else if (run_options_is_quiet(a)) {
+			o->quiet = 1;
 		} else if (!strcmp(a, "--start-at")) {
 			if ((rc = need_value(argc, argv, i)) == 0)
 				o->start_at = argv[++i];

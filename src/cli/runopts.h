@@ -33,6 +33,7 @@ struct run_options {
 	int n_dirs;                  /* --dir HOST[:GUEST][:ro|rw], in order */
 	struct sandbox_grant dirs[RUNOPTS_MAX_DIRS];
 	char *dir_bufs[RUNOPTS_MAX_DIRS];   /* (allocated: what dirs[] point into) */
+	int quiet;                   /* -q, --quiet (run_options_is_quiet) */
 };
 
 /* A command-specific option handler: return the number of argv entries it
@@ -59,9 +60,10 @@ int run_options_read_stdin(const struct run_options *o, void **data, size_t *len
 int run_options_check_grants(const struct run_options *o, const struct named_file *outputs, int n);
 
 /* Whether arg is -q or --quiet, which every command that runs a program
- * takes, so that a script or a sweep can give it to any of them: no
- * progress line, host timing or sampling statistics on stderr; errors,
- * warnings and the run's results are printed all the same. */
+ * takes (run_options_parse sets `quiet`), so that a script or a sweep can
+ * give it to any of them: no progress line, host timing or sampling
+ * statistics on stderr; errors, warnings and the run's results are
+ * printed all the same. */
 int run_options_is_quiet(const char *arg);
 
 /* -q's help line in a command that prints none of what it turns off. */
