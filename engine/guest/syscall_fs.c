@@ -371,9 +371,8 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint6
 	return (int64_t)done;
 }
 
-/* readv / writev: iov is an array of {base, len} pairs. */
-/* readv/writev, and with at >= 0 preadv/pwritev: at that file offset,
- * leaving the descriptor's alone */
+/* readv/writev (iov: an array of {base, len} pairs), and with at >= 0
+ * preadv/pwritev: at that file offset, leaving the descriptor's alone. */
 static int64_t do_vec(struct guest *g, struct guest_fd *f, uint64_t iov, uint64_t cnt, int writing,
                       int64_t at, struct ivx_err *err, int *stop)
 {

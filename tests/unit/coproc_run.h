@@ -106,6 +106,19 @@ static inline void coproc_test_run(struct coproc_test_run *x, struct program *pr
 	coproc_truth_summarise(x->truth);
 }
 
+/* Run `muldiv 1` (prg) with the co-processor program at path, its .param
+ * lines overridden by `over` (coproc_test_assemble_with), at seed. */
+static inline void coproc_test_run_muldiv(struct coproc_test_run *x, struct program *prg, const char *path,
+					  const char *const *over, uint64_t seed)
+{
+	static struct coproc_prog p;   /* (large: not on the stack) */
+	coproc_test_assemble_with(path, over, &p);
+	char *argv[] = { "muldiv", "1" };
+	struct coproc_config cc;
+	coproc_test_config(&cc, seed);
+	coproc_test_run(x, prg, 2, argv, &cc, &p);
+}
+
 /* Profile entries whose values count more samples than the entry's
  * total: a record counted twice somewhere. */
 static inline int coproc_test_overcounted(const struct coproc *cp)

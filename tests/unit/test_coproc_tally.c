@@ -39,14 +39,9 @@ struct result {
 
 static void run(const char *path, const char *const *over, uint64_t seed, struct result *out)
 {
-	static struct coproc_prog p;
-	coproc_test_assemble_with(path, over, &p);
 	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
-	char *argv[] = { "muldiv", "1" };
-	struct coproc_config cc;
-	coproc_test_config(&cc, seed);
 	struct coproc_test_run x;
-	coproc_test_run(&x, prg, 2, argv, &cc, &p);
+	coproc_test_run_muldiv(&x, prg, path, over, seed);
 	memset(out, 0, sizeof *out);
 	struct coproc_stats st;
 	coproc_get_stats(x.cp, &st);
