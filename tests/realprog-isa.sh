@@ -230,6 +230,10 @@ like_qemu() {
 # them with the same file on its standard input.
 printf 'stdin bytes\n' > "$work/libc_sys.in"
 like_qemu libc_sys "$work/libc_sys.in" ""
+# An empty --stdin file is a regular file of size 0, as `< EMPTY` is (it
+# was a FIFO, as fd 0 is without --stdin).
+: > "$work/libc_sys_empty.in"
+like_qemu libc_sys "$work/libc_sys_empty.in" empty
 
 # File calls through glibc (tests/guests/libc_files.c) on a directory:
 # qemu-aarch64 on the host's, ivx with it granted rw at the same path;

@@ -164,6 +164,7 @@ struct guest *guest_new(const struct program *prog, const struct guest_options *
 	g->brk_base = g->brk_cur = (program_end(prog) + MEM_PAGE_SIZE - 1) & ~(MEM_PAGE_SIZE - 1);
 	g->mmap_next = GUEST_MMAP_BASE;
 	g->altstack[1] = 2;               /* SS_DISABLE: no alternate signal stack */
+	g->stdin_is_file = opt->stdin_data != NULL;
 	if (opt->stdin_len) {
 		g->stdin_data = ivx_malloc(opt->stdin_len);
 		if (!g->stdin_data) {

@@ -48,7 +48,8 @@ struct guest_options {
 	char *const *argv;
 	int envc;                 /* guest environment (none by default) */
 	char *const *envp;
-	const void *stdin_data;   /* bytes fd 0 reads (copied); NULL = empty */
+	const void *stdin_data;   /* bytes fd 0 reads (copied); NULL = no file: fd 0 is an empty
+	                           * pipe (non-NULL with length 0 is an empty file) */
 	size_t stdin_len;
 	uint64_t seed;            /* AT_RANDOM and getrandom() */
 	guest_output_fn output;   /* NULL = write to the host's fd 1 / 2 */

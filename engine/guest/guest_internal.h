@@ -76,6 +76,7 @@ struct guest {
 	uint64_t mmap_next;           /* next anonymous mapping address */
 	uint64_t rng;                 /* getrandom() state (splitmix64) */
 	uint8_t *stdin_data;          /* owned copy */
+	int stdin_is_file;            /* --stdin named a file (maybe empty): fd 0 is a regular file */
 	size_t stdin_len, stdin_pos;
 	guest_output_fn output;
 	void *output_ctx;

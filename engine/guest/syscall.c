@@ -142,7 +142,7 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 		} else {
 			/* fd 0 is a regular file when --stdin gave it bytes (fstat
 			 * says so), and programs that see one may map it */
-			if (f->kind != GFD_FILE && !(f->kind == GFD_STDIN && g->stdin_data))
+			if (f->kind != GFD_FILE && !(f->kind == GFD_STDIN && g->stdin_is_file))
 				return -ENODEV;
 			/* a shared writable mapping would have to write back: not done */
 			if (type == MAP_SHARED_ && (prot & 2))

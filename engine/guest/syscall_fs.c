@@ -169,7 +169,7 @@ static int fd_stat(struct guest *g, const struct guest_fd *f, struct stat *st)
 	switch (f->kind) {
 	case GFD_STDIN:
 		/* like `prog < FILE`, or an empty pipe without --stdin */
-		st->st_mode = g->stdin_data ? S_IFREG | 0400 : S_IFIFO | 0600;
+		st->st_mode = g->stdin_is_file ? S_IFREG | 0400 : S_IFIFO | 0600;
 		st->st_size = (off_t)g->stdin_len;
 		st->st_blksize = 4096;
 		st->st_blocks = (blkcnt_t)((g->stdin_len + 511) / 512);
@@ -438,7 +438,7 @@ static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint6
 	if (f->kind == GFD_DEV)
 		return 0;                /* any whence, any offset, as Linux's devices */
 	if (f->kind == GFD_OUT || GFD_IS_PIPE(f) ||
-	    (f->kind == GFD_STDIN && !g->stdin_data))
+	    (f->kind == GFD_STDIN && !g->stdin_is_file))
 		return -ESPIPE;          /* (fstat calls these pipes) */
 	if (f->kind == GFD_DIR) {
 		if (whence != SEEK_SET || off < 0)

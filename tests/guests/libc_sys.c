@@ -21,6 +21,8 @@
  *              a private copy of its bytes, zero to the end of the page
  *              (Linux raises SIGBUS beyond it; ivx gives zeros), which
  *              leaves the read offset alone
+ *   empty      (argument "empty", with an empty --stdin file) fd 0 is
+ *              still a regular file: size 0, seekable, end of file at once
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -155,8 +157,22 @@ static void mapstdin_case(void)
 	printf("  [%s]\n", buf);
 }
 
-int main(void)
+static void empty_case(void)
 {
+	struct stat st;
+	show("fstat(0)", fstat(0, &st));
+	printf("  regular %d fifo %d size %lld\n", S_ISREG(st.st_mode), S_ISFIFO(st.st_mode), (long long)st.st_size);
+	show("lseek(0, 0, SEEK_END)", (int)lseek(0, 0, SEEK_END));
+	char c;
+	show("read", (int)read(0, &c, 1));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "empty")) {
+		empty_case();
+		return 0;
+	}
 	clocks_case();
 	rusage_case();
 	getcpu_case();
