@@ -7,6 +7,7 @@
  * measured it, its true cost (src/explorer/inst_charge.c).
  */
 #include <stdio.h>
+#include <string.h>
 #include "explorer/explorer.h"
 #include "explorer/explorer_trace.h"
 #include "legend.h"
@@ -17,6 +18,18 @@
 static int same_event(const struct xevent *a, const struct xevent *b)
 {
 	return a->kind == b->kind && a->id == b->id && a->start == b->start && a->pc == b->pc;
+}
+
+#define WRONG_PATH " (wrong path)"
+
+/* A wrong-path event's mark after its location: whole where the location
+ * still fits beside it, else short, so a narrow pane keeps the symbol
+ * (it was cut to its first letters). NULL for a correct-path event. */
+static const char *wrong_path_tail(const struct xevent *e, int width, const char *where)
+{
+	if (e->correct_path)
+		return NULL;
+	return (int)(strlen(where) + strlen(WRONG_PATH)) <= width ? WRONG_PATH : " (wrong)";
 }
 
 static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb)
@@ -60,12 +73,20 @@ static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb
 			xcharge_format(x, e, charged, sizeof charged);
 			int col = tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s%s  ", (unsigned long long)xcycle(when),
 					    letter == '?' ? ' ' : letter, xev_name(e->kind), lat, charged);
-			tb_put_location(tb, col, row, attr, where, e->correct_path ? NULL : " (wrong path)");
+			tb_put_location(tb, col, row, attr, where, wrong_path_tail(e, tb->w - col, where));
 			continue;
+		}
+		/* where the location has no room for the tail, the pc's column
+		 * (wide enough for 64-bit pcs) says it */
+		enum { WHERE_COL = 9 + 3 + 10 + 1 + 6 + 1 + 16 + 1 };   /* the format below */
+		const char *tail = wrong_path_tail(e, tb->w - WHERE_COL, where);
+		if (tail && strcmp(tail, WRONG_PATH) && strlen(pc) <= 9) {
+			strcat(pc, " wrong");
+			tail = NULL;
 		}
 		int col = tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s %-16s ", (unsigned long long)xcycle(when),
 				    letter == '?' ? ' ' : letter, xev_name(e->kind), lat, pc);
-		tb_put_location(tb, col, row, attr, where, e->correct_path ? NULL : " (wrong path)");
+		tb_put_location(tb, col, row, attr, where, tail);
 	}
 }
 
