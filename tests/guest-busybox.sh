@@ -189,6 +189,8 @@ check "sh: echo hi > /dev/null" 0 '[ "$(cat "$T/o")" = ok ] && [ ! -s "$T/e" ]' 
 check "cat /dev/null is empty" 0 '[ ! -s "$T/o" ]' cat /dev/null
 check "head -c 5 /dev/zero is five zero bytes" 0 '[ "$(od -An -tx1 "$T/o" | tr -d " ")" = 0000000000 ]' head -c 5 /dev/zero
 check "cp /dev/null makes an empty file" 0 '[ -f "$T/box/empty" ] && [ ! -s "$T/box/empty" ]' cp /dev/null empty
+check "ls /dev lists the four devices" 0 '[ "$(tr "\n" " " < "$T/o")" = "null random urandom zero " ]' ls /dev
+check "test -d /dev" 0 '[ "$(cat "$T/o")" = dir ]' sh -c 'test -d /dev && echo dir'
 (cd "$T/box" && timeout 20 "$abs_ivx" run -q "$abs_bb" -- sh -c 'echo hi > /dev/null; echo ok') >"$T/o" 2>"$T/e"
 got=$?
 if [ $got = 0 ] && [ "$(cat "$T/o")" = ok ] && ! grep -qv '^ivx: ' "$T/e"; then    # (only ivx's statistics)

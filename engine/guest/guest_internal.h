@@ -18,7 +18,7 @@
  * a snapshot could still need it. Reads and writes use pread/pwrite at
  * `off`. dup'ed descriptors get their own offset (Linux would share it). */
 #define GUEST_MAX_FDS 64
-enum { GFD_FREE, GFD_STDIN, GFD_OUT, GFD_FILE, GFD_DIR, GFD_PIPE_R, GFD_PIPE_W, GFD_DEV };
+enum { GFD_FREE, GFD_STDIN, GFD_OUT, GFD_FILE, GFD_DIR, GFD_PIPE_R, GFD_PIPE_W, GFD_DEV, GFD_DEVDIR };
 struct guest_fd {
 	uint8_t kind;                 /* GFD_* */
 	uint8_t cloexec;              /* FD_CLOEXEC, reported by fcntl only */
@@ -27,7 +27,7 @@ struct guest_fd {
 	                                 GFD_PIPE_R/W: the pipe's index;
 	                                 GFD_DEV: the device (GDEV_*) */
 	uint32_t flags;               /* guest open flags (O_ACCMODE, O_APPEND ...) */
-	uint64_t off;                 /* file offset (GFD_DIR: getdents cookie) */
+	uint64_t off;                 /* file offset (GFD_DIR, GFD_DEVDIR: getdents cookie) */
 };
 
 /* Pipes the guest made with pipe2 (syscall_pipe.c): one process reading
@@ -162,6 +162,11 @@ enum { GDEV_NULL, GDEV_ZERO, GDEV_RANDOM, GDEV_URANDOM, GDEV_COUNT };
 int dev_lookup(const char *dir, const char *path);
 struct stat;
 void dev_stat(int dev, struct stat *st);
+/* Whether the path names /dev, the directory of the devices; its stat;
+ * getdents64 on a GFD_DEVDIR descriptor. */
+int dev_dir_lookup(const char *dir, const char *path);
+void dev_dir_stat(struct stat *st);
+int64_t dev_dir_getdents(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len);
 /* read and write on a GFD_DEV descriptor (buf/host as for xfer_put). */
 int64_t dev_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint64_t buf, uint64_t len);
 int64_t dev_write(struct guest *g, struct guest_fd *f, const uint8_t *host, uint64_t buf, uint64_t len);

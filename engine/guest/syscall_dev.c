@@ -20,6 +20,10 @@
  *   urandom  --seed, so runs repeat), writes are taken and change nothing
  *
  * pread and pwrite ignore the offset, lseek is 0, as Linux's are.
+ *
+ * /dev itself is a directory holding just these four (GFD_DEVDIR): it can
+ * be stat'ed, opened and listed (`ls /dev`, `test -d /dev`), not entered
+ * or written, like the directories above a grant (sandbox.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,15 +45,22 @@ static const struct {
 	[GDEV_URANDOM] = { "/dev/urandom", 9 },
 };
 
-int dev_lookup(const char *dir, const char *path)
+/* The guest path `path` names, relative to dir unless absolute, cleaned. */
+static int clean_guest_path(const char *dir, const char *path, char *clean, size_t n)
 {
-	char joined[2 * SANDBOX_PATH_MAX + 2], clean[SANDBOX_PATH_MAX];
-	size_t n = strlen(path);
+	char joined[2 * SANDBOX_PATH_MAX + 2];
 	if (path[0] == '/' || !dir)
 		snprintf(joined, sizeof joined, "%s", path);
 	else
 		snprintf(joined, sizeof joined, "%s/%s", dir, path);
-	if (sandbox_clean_path(joined, clean, sizeof clean) < 0 || strncmp(clean, "/dev/", 5))
+	return sandbox_clean_path(joined, clean, n);
+}
+
+int dev_lookup(const char *dir, const char *path)
+{
+	char clean[SANDBOX_PATH_MAX];
+	size_t n = strlen(path);
+	if (clean_guest_path(dir, path, clean, sizeof clean) < 0 || strncmp(clean, "/dev/", 5))
 		return -1;
 	for (int d = 0; d < GDEV_COUNT; d++) {
 		if (strcmp(clean, devices[d].path))
@@ -70,6 +81,54 @@ void dev_stat(int dev, struct stat *st)
 	st->st_ino = devices[dev].minor;     /* fixed: the same in every run */
 	st->st_nlink = 1;
 	st->st_blksize = 4096;
+}
+
+int dev_dir_lookup(const char *dir, const char *path)
+{
+	char clean[SANDBOX_PATH_MAX];
+	return clean_guest_path(dir, path, clean, sizeof clean) == 0 && !strcmp(clean, "/dev");
+}
+
+void dev_dir_stat(struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	st->st_mode = S_IFDIR | 0755;
+	st->st_dev = makedev(0, 5);
+	st->st_ino = 1;                      /* (the devices' inodes are their minors) */
+	st->st_nlink = 2;
+	st->st_blksize = 4096;
+}
+
+/* getdents64 on /dev: ".", "..", then the devices; the descriptor's
+ * offset is the index of the next entry, as the cookie in d_off. */
+int64_t dev_dir_getdents(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len)
+{
+	uint8_t out[512];                    /* all six entries fit */
+	size_t used = 0;
+	uint64_t next = f->off;
+	for (; next < 2 + GDEV_COUNT; next++) {
+		const char *name = next == 0 ? "." : next == 1 ? ".." : devices[next - 2].path + 5;
+		size_t reclen = (19 + strlen(name) + 1 + 7) & ~(size_t)7;   /* header, name, NUL; 8-aligned */
+		if (used + reclen > len || used + reclen > sizeof out)
+			break;
+		uint8_t *d = out + used;
+		memset(d, 0, reclen);
+		uint64_t ino = next < 2 ? 1 : devices[next - 2].minor;
+		int64_t cookie = (int64_t)next + 1;
+		uint16_t rl = (uint16_t)reclen;
+		memcpy(d, &ino, 8);
+		memcpy(d + 8, &cookie, 8);
+		memcpy(d + 16, &rl, 2);
+		d[18] = next < 2 ? 4 /* DT_DIR */ : 2 /* DT_CHR */;
+		memcpy(d + 19, name, strlen(name));
+		used += reclen;
+	}
+	if (!used && next < 2 + GDEV_COUNT)
+		return -EINVAL;                  /* the buffer cannot hold one entry */
+	if (used && mem_write_bytes(g->mem, buf, out, used, 1, NULL) < 0)
+		return -EFAULT;
+	f->off = next;
+	return (int64_t)used;
 }
 
 int64_t dev_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint64_t buf, uint64_t len)

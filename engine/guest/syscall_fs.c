@@ -145,9 +145,9 @@ static int at_dir(struct guest *g, int64_t dirfd, const char *path, const char *
 	const struct guest_fd *f = dirfd >= 0 ? get_fd(g, (uint64_t)dirfd) : NULL;
 	if (!f)
 		return -EBADF;
-	if (f->kind != GFD_DIR)
+	if (f->kind != GFD_DIR && f->kind != GFD_DEVDIR)
 		return -ENOTDIR;
-	*dir = sandbox_dir_path(g->sandbox, f->file);
+	*dir = f->kind == GFD_DEVDIR ? "/dev" : sandbox_dir_path(g->sandbox, f->file);
 	return 0;
 }
 
@@ -186,6 +186,9 @@ static int fd_stat(struct guest *g, const struct guest_fd *f, struct stat *st)
 	case GFD_DEV:
 		dev_stat(f->file, st);
 		return 0;
+	case GFD_DEVDIR:
+		dev_dir_stat(st);
+		return 0;
 	case GFD_OUT:
 		st->st_mode = S_IFIFO | 0600;
 		st->st_blksize = 4096;
@@ -222,6 +225,18 @@ static int64_t put_statx(struct guest *g, const struct stat *st, uint64_t addr)
 }
 
 /* stat for the *at calls: an fd with AT_EMPTY_PATH, or a path. */
+/* Whether a path names ivx's /dev (syscall_dev.c): not when a grant
+ * is the directory /dev, whose files the devices only shadow. */
+static int dev_dir_virtual(struct guest *g, const char *dir, const char *path)
+{
+	if (!dev_dir_lookup(dir, path))
+		return 0;
+	int fd = sandbox_open_path(g->sandbox, dir, path, 0);
+	if (fd >= 0)
+		close(fd);
+	return fd == -ENOENT;
+}
+
 static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t flags, struct stat *st)
 {
 	char path[SANDBOX_PATH_MAX];
@@ -242,6 +257,10 @@ static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t 
 		if (dev >= 0)
 			dev_stat(dev, st);
 		return dev < 0 ? dev : 0;
+	}
+	if (dev_dir_virtual(g, dir, path)) {
+		dev_dir_stat(st);
+		return 0;
 	}
 	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
 	if (fd == -ENOENT)
@@ -287,7 +306,7 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, const uint8_t *host
 		return (int64_t)done;
 	}
 	if (f->kind != GFD_FILE)
-		return f->kind == GFD_DIR ? -EISDIR : -EBADF;
+		return f->kind == GFD_DIR || f->kind == GFD_DEVDIR ? -EISDIR : -EBADF;
 	if ((f->flags & G_O_ACCMODE) == 0)
 		return -EBADF;
 	int hfd = sandbox_fd(g->sandbox, f->file);
@@ -341,7 +360,7 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint6
 		return (int64_t)n;
 	}
 	if (f->kind != GFD_FILE)
-		return f->kind == GFD_DIR ? -EISDIR : -EBADF;
+		return f->kind == GFD_DIR || f->kind == GFD_DEVDIR ? -EISDIR : -EBADF;
 	if ((f->flags & G_O_ACCMODE) == 1)
 		return -EBADF;
 	int hfd = sandbox_fd(g->sandbox, f->file);
@@ -413,9 +432,20 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 		return -ENOTDIR;
 	if (dev >= 0 && (flags & 0300) == 0300)
 		return -EEXIST;               /* O_CREAT | O_EXCL */
+	int dev_dir = dev < 0 && dev_dir_virtual(g, dir, path);
+	if (dev_dir && (flags & 0300) == 0300)
+		return -EEXIST;
+	if (dev_dir && (flags & (G_O_ACCMODE | 0100)))
+		return -EISDIR;               /* written or O_CREAT, as Linux answers for a directory */
 	int fd = lowest_free(g, 0);
 	if (fd < 0)
 		return fd;
+	if (dev_dir) {
+		g->fds[fd] = (struct guest_fd){
+			.kind = GFD_DEVDIR, .cloexec = (flags & G_O_CLOEXEC) != 0, .flags = (uint32_t)flags,
+		};
+		return fd;
+	}
 	if (dev >= 0) {
 		g->fds[fd] = (struct guest_fd){
 			.kind = GFD_DEV, .cloexec = (flags & G_O_CLOEXEC) != 0, .file = dev, .flags = (uint32_t)flags,
@@ -440,7 +470,7 @@ static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint6
 	if (f->kind == GFD_OUT || GFD_IS_PIPE(f) ||
 	    (f->kind == GFD_STDIN && !g->stdin_is_file))
 		return -ESPIPE;          /* (fstat calls these pipes) */
-	if (f->kind == GFD_DIR) {
+	if (f->kind == GFD_DIR || f->kind == GFD_DEVDIR) {
 		if (whence != SEEK_SET || off < 0)
 			return -EINVAL;
 		f->off = (uint64_t)off;
@@ -482,6 +512,8 @@ static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint6
 
 static int64_t sys_getdents64(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len)
 {
+	if (f->kind == GFD_DEVDIR)
+		return dev_dir_getdents(g, f, buf, len);
 	if (f->kind != GFD_DIR)
 		return -ENOTDIR;
 	int host = sandbox_fd(g->sandbox, f->file);
@@ -511,8 +543,8 @@ static int64_t sys_readlinkat(struct guest *g, int64_t dirfd, uint64_t path_addr
 	if ((int64_t)size <= 0)
 		return -EINVAL;
 	int dev = dev_lookup(dir, path);
-	if (dev != -1)
-		return dev < 0 ? dev : -EINVAL;       /* no symlink */
+	if (dev != -1 || dev_dir_virtual(g, dir, path))
+		return dev < -1 ? dev : -EINVAL;      /* no symlink */
 	ssize_t n;
 	if (path[0] == '/' && sandbox_clean_path(path, clean, sizeof clean) == 0 && !strcmp(clean, "/proc/self/exe")) {
 		const char *exe = sandbox_exe(g->sandbox);
@@ -543,6 +575,8 @@ static int64_t sys_faccessat(struct guest *g, int64_t dirfd, uint64_t path_addr,
 	int dev = dev_lookup(dir, path);
 	if (dev != -1)
 		return dev < 0 ? dev : (mode & X_OK) ? -EACCES : 0;    /* 0666, for root too */
+	if (dev_dir_virtual(g, dir, path))
+		return mode & W_OK ? -EROFS : 0;       /* as the directories above a grant */
 	int fd = sandbox_open_path(g->sandbox, dir, path, (flags & G_AT_SYMLINK_NOFOLLOW) != 0);
 	if (fd == -ENOENT) {
 		struct stat st;
@@ -646,6 +680,8 @@ static int64_t sys_chdir(struct guest *g, uint64_t path_addr)
 		return rc;
 	if (dev_lookup(cwd_of(g), path) != -1)
 		return -ENOTDIR;
+	if (dev_dir_virtual(g, cwd_of(g), path))
+		return -EACCES;               /* no host directory to enter (see sandbox_open) */
 	int idx = sandbox_open(g->sandbox, cwd_of(g), path, G_O_DIRECTORY, 0);
 	if (idx < 0)
 		return idx;
@@ -998,6 +1034,8 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 	case NR_fchdir:
 		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;
+		if (f->kind == GFD_DEVDIR)
+			return -EACCES;
 		if (f->kind != GFD_DIR)
 			return -ENOTDIR;
 		g->cwd_file = f->file + 1;
@@ -1007,6 +1045,8 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 		const char *dir;
 		if ((rc = at_path(g, fd, a[1], path, sizeof path, &dir)) < 0)
 			return rc;
+		if (dev_dir_virtual(g, dir, path))
+			return -EEXIST;
 		return sandbox_mkdir(g->sandbox, dir, path, (int)(a[2] & 07777 & ~g->umask));
 	}
 	case NR_unlinkat: {

@@ -18,12 +18,18 @@
  *            fsync, ftruncate, truncate, readlink refused as Linux does
  *   paths    /dev/./null and //dev/zero name them; "null/" is ENOTDIR,
  *            O_DIRECTORY ENOTDIR, O_CREAT|O_EXCL EEXIST
+ *   dir      /dev is a directory (and so is /, above it) that lists the
+ *            four as character devices, again after a rewind; openat
+ *            from it; read, write-open, mkdir, readlink refused as Linux
+ *            does; a getdents64 buffer too small for one entry is EINVAL
+ *            (what else the host's /dev holds is never printed)
  *
  * `ivx` alone also runs it with "seed" as its argument: then it prints
  * the /dev/urandom bytes, for tests/realprog-isa.sh to compare two runs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -32,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -244,6 +251,55 @@ static void paths_case(void)
 	show("stat(/dev/zero/)", stat("/dev/zero/", &st));
 }
 
+/* which of the four devices (and "." and "..") a listing of /dev holds, and as what */
+static void list_dev(DIR *d)
+{
+	static const char *const names[] = { ".", "..", "null", "zero", "random", "urandom" };
+	int type[6] = { -1, -1, -1, -1, -1, -1 };
+	for (struct dirent *e; (e = readdir(d));)
+		for (int i = 0; i < 6; i++)
+			if (!strcmp(e->d_name, names[i]))
+				type[i] = e->d_type;
+	for (int i = 0; i < 6; i++)
+		printf("  %s: %s\n", names[i], type[i] == DT_DIR ? "dir" : type[i] == DT_CHR ? "chr" : "missing");
+}
+
+static void dir_case(void)
+{
+	struct stat st;
+	int r = stat("/dev", &st);
+	printf("stat /dev: %d dir %d\n", r, r == 0 && S_ISDIR(st.st_mode));
+	r = stat("/", &st);
+	printf("stat /: %d dir %d\n", r, r == 0 && S_ISDIR(st.st_mode));
+	r = stat("/dev/", &st);
+	printf("stat /dev/: %d dir %d\n", r, r == 0 && S_ISDIR(st.st_mode));
+	DIR *d = opendir("/dev");
+	printf("opendir /dev: %s\n", d ? "ok" : strerrorname_np(errno));
+	if (!d)
+		return;
+	list_dev(d);
+	rewinddir(d);
+	printf("after rewinddir:\n");
+	list_dev(d);
+	r = fstat(dirfd(d), &st);
+	printf("fstat: %d dir %d\n", r, r == 0 && S_ISDIR(st.st_mode));
+	int fd = openat(dirfd(d), "null", O_WRONLY);
+	show("openat(/dev, null) write", fd < 0 ? -1 : write(fd, "x", 1));
+	close(fd);
+	char c;
+	show("read /dev", read(dirfd(d), &c, 1));
+	char small[8];
+	show("lseek(/dev, 0)", lseek(dirfd(d), 0, SEEK_SET));
+	show("getdents64 into 8 bytes", syscall(SYS_getdents64, dirfd(d), small, sizeof small));
+	closedir(d);
+	show("open /dev O_WRONLY", open("/dev", O_WRONLY));
+	show("open /dev O_CREAT|O_EXCL", open("/dev", O_CREAT | O_EXCL | O_RDONLY, 0644));
+	show("mkdir /dev", mkdir("/dev", 0755));
+	show("readlink /dev", readlink("/dev", small, sizeof small));
+	show("O_DIRECTORY /dev", (fd = open("/dev", O_DIRECTORY | O_RDONLY)) < 0 ? -1 : 0);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "seed")) {
@@ -263,5 +319,6 @@ int main(int argc, char **argv)
 	random_case("/dev/random");
 	meta_case();
 	paths_case();
+	dir_case();
 	return 0;
 }
