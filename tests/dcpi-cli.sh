@@ -291,6 +291,9 @@ printf 'sampling on --period 1024 --charge\nrestart\nstep 20000\ninfo program\n'
 n=$("$IVX" profile --db $tmp/charged --period 1024 --charge --max-cycles 20000 $pc 2>&1 | sed -n 's/.*20000 cycles, \([0-9]*\) instructions.*/\1/p')
 check "a charged sampler: the same state at a cycle however the explorer got there, as headless ($(cat $tmp/c1.out $tmp/c2.out | tr '\n' ' '); profile $n)" \
     "[ -s $tmp/c1.out ] && cmp -s $tmp/c1.out $tmp/c2.out && grep -q \": \$n committed\" $tmp/c1.out"
+n_nt=$("$IVX" profile --db $tmp/charged-nt --no-truth --period 1024 --charge --max-cycles 20000 $pc 2>&1 | sed -n 's/.*20000 cycles, \([0-9]*\) instructions.*/\1/p')
+check "a charged sampler without the truth runs the same run ($n_nt instructions, $n with the truth) and takes the same samples" \
+    "[ -n \"\$n_nt\" ] && [ \"\$n_nt\" = \"\$n\" ] && cmp -s $tmp/charged/epoch-0001/ptrchase-*.cycles.samples $tmp/charged-nt/epoch-0001/ptrchase-*.cycles.samples"
 
 echo "dcpi-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -408,11 +408,12 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 		return EXIT_USAGE;
 	struct ivx_err err = { 0 };
 	f->cfg.seed = o->seed;
-	/* Poll unless RETIRED is sampled. With the truth and --charge it
-	 * observes as it always did: a polled handler starts a cycle later
-	 * (core_run has finished the delivery cycle), which would move every
-	 * later sample of such a run. */
-	f->cfg.poll = !(f->cfg.events >> DCPI_RETIRED & 1) && !(f->cfg.charge && f->cfg.truth_capacity);
+	/* Poll unless RETIRED is sampled or the handler is charged: a polled
+	 * handler starts a cycle later (core_run has finished the delivery
+	 * cycle), which would move every later sample of a charged run, and
+	 * --no-truth must not change the run it records (nor differ from the
+	 * explorer's, which never polls). */
+	f->cfg.poll = !(f->cfg.events >> DCPI_RETIRED & 1) && !f->cfg.charge;
 	if (dcpi_config_validate(&f->cfg, &err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_USAGE;
