@@ -18,12 +18,44 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 w=data/bin/workloads/crc
 [ -x "$w" ] || { echo "coproc-cli: $w not built (make data)"; exit 1; }
 
+# A file with its .include lines replaced by the files they name (relative
+# to its directory), as the assembler reads it.
+expand() (
+    dir=$(dirname "$1")
+    while IFS= read -r l; do
+        case "$l" in
+        *'.include "'*) f=${l#*\"}; expand "$dir/${f%%\"*}" ;;
+        *) printf '%s\n' "$l" ;;
+        esac
+    done <"$1"
+)
 for p in value edge callstack value_topk value_topk_ipw value_topk_ring; do
     if "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e"; then ok; else bad "coproc-asm $p: $(cat "$tmp/e")"; fi
     n=$(grep -v '^\.' "$tmp/l" | grep -c '; @[0-9][0-9]*$')
-    src=$(grep -v '^ *;' "data/coproc/$p.s" | grep -v '^ *\.' | grep -c '[a-z]')
+    # (a label alone on its line names the next microinstruction)
+    src=$(expand "data/coproc/$p.s" | sed 's/;.*//; s/^[A-Za-z_][A-Za-z0-9_.]*://' | grep -v '^ *\.' | grep -c '[a-z]')
     [ "$n" = "$src" ] && ok || bad "coproc-asm $p lists $n microinstructions, the source has $src"
 done
+# An included file's mistake: its file and line, then the includes that
+# led to it; a missing included file: one line, status 2
+mkdir -p "$tmp/inc/lib"
+printf '.classes load\n.fields pc\n.dfe load s\ns: nop\n.include "lib/a.s"\n' >"$tmp/inc/p.s"
+printf '  nop\n  .include "b.s"   ; the next\n' >"$tmp/inc/lib/a.s"
+printf '; b\n  frob v1\n' >"$tmp/inc/lib/b.s"
+check_refusal() {   # expected-substring command...
+    want=$1; shift
+    "$@" >"$tmp/o" 2>"$tmp/e"; st=$?
+    if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q -- "$want" "$tmp/e"; then ok
+    else bad "$*: status $st, stderr: $(cat "$tmp/e") (want '$want')"; fi
+}
+check_refusal "ivx: $tmp/inc/lib/b.s:2: unknown operation 'frob' (included from $tmp/inc/lib/a.s:2, from $tmp/inc/p.s:5)$" \
+    "$IVX" coproc-asm "$tmp/inc/p.s"
+rm "$tmp/inc/lib/a.s"
+check_refusal "ivx: $tmp/inc/p.s:5: cannot include \"lib/a.s\": $tmp/inc/lib/a.s: cannot open: No such file or directory$" \
+    "$IVX" coproc-asm "$tmp/inc/p.s"
+printf '.include "../p.s"\n' >"$tmp/inc/lib/a.s"
+check_refusal "ivx: $tmp/inc/lib/a.s:1: .include \"../p.s\": an include cycle ($tmp/inc/p.s is being included already) (included from $tmp/inc/p.s:5)$" \
+    "$IVX" coproc --program "$tmp/inc/p.s" "$w" -- 1
 # The listing is source: every shipped program's listing assembles, and
 # lists the same (test_coproc_asm compares the programs themselves)
 for f in data/coproc/*.s; do
@@ -39,12 +71,6 @@ done
 
 # refusals: one line, status 2
 printf '.classes load\n.fields pc\n.dfe load s\ns: nop\n  frob v1\n' >"$tmp/bad.s"
-check_refusal() {   # expected-substring command...
-    want=$1; shift
-    "$@" >"$tmp/o" 2>"$tmp/e"; st=$?
-    if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q -- "$want" "$tmp/e"; then ok
-    else bad "$*: status $st, stderr: $(cat "$tmp/e") (want '$want')"; fi
-}
 check_refusal "$tmp/bad.s:5: unknown operation 'frob'" "$IVX" coproc-asm "$tmp/bad.s"
 check_refusal "$tmp/bad.s:5: unknown operation 'frob'" "$IVX" coproc --program "$tmp/bad.s" "$w" -- 1
 check_refusal "no co-processor program 'nosuch'" "$IVX" coproc --program nosuch "$w" -- 1

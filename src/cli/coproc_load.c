@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
 #include "coproc_load.h"
 
 static int exists(const char *p)
@@ -81,13 +80,8 @@ int coproc_load_program(const char *name, struct coproc_prog *out, char *path, s
 					 name);
 		}
 	}
-	void *data;
-	size_t len;
-	int rc = cli_read_file_quiet(buf, &data, &len, err);
-	if (rc < 0)
-		return rc;
-	rc = coproc_asm(data, len, buf, out, err);
-	free(data);
+	/* (its .include files are found beside it, wherever it was found) */
+	int rc = coproc_asm_file(buf, out, err);
 	if (path)
 		snprintf(path, path_len, "%s", buf);
 	return rc;

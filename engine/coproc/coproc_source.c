@@ -1,0 +1,55 @@
+/*
+ * coproc_source.c — a program's source from the host's files: the file
+ * itself and, through coproc_read_host_file, each file it includes.
+ *
+ * The assembler reads through a coproc_read_fn so that it never opens a
+ * file on its own (the fuzz harness gives it one that cannot); this is
+ * the one that does, for ivx's commands and the tests.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/alloc.h"
+#include "base/file.h"
+#include "coproc_prog.h"
+
+/* A program is at most 1024 microinstructions of lines of at most 400
+ * characters: a larger file is something else. */
+#define MAX_SOURCE (1u << 20)
+
+int coproc_read_host_file(void *ctx, const char *path, char **text, size_t *len, struct ivx_err *err)
+{
+	(void)ctx;
+	FILE *f = ivx_fopen_input(path, err);
+	if (!f)
+		return IVX_EINPUT;
+	char *buf = ivx_malloc(MAX_SOURCE + 1);
+	if (!buf) {
+		fclose(f);
+		return ivx_error(err, IVX_ESYS, "%s: cannot read: out of memory", path);
+	}
+	size_t n = fread(buf, 1, MAX_SOURCE + 1, f);
+	int failed = ferror(f), e = errno;
+	fclose(f);
+	if (failed || n > MAX_SOURCE) {
+		ivx_free(buf);
+		if (failed)
+			return ivx_error(err, IVX_EINPUT, "%s: cannot read: %s", path, strerror(e ? e : EIO));
+		return ivx_error(err, IVX_EINPUT, "%s: larger than %u MB, not a co-processor program", path,
+				 MAX_SOURCE >> 20);
+	}
+	*text = buf, *len = n;
+	return 0;
+}
+
+int coproc_asm_file(const char *path, struct coproc_prog *out, struct ivx_err *err)
+{
+	char *text;
+	size_t len;
+	int rc = coproc_read_host_file(NULL, path, &text, &len, err);
+	if (rc < 0)
+		return rc;
+	rc = coproc_asm_reading(text, len, path, coproc_read_host_file, NULL, out, err);
+	ivx_free(text);
+	return rc;
+}
