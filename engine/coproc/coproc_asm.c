@@ -722,41 +722,69 @@ static int find_label(const struct coproc_prog *p, const char *name)
 
 static int include_file(struct asm_state *s, const char *l, size_t len);
 
-static int parse_line(struct asm_state *s, const char *l, size_t len)
+/* A label: names the next microinstruction (the first one an .include
+ * on its line reads, when it has one). */
+static int define_label(struct asm_state *s, const char *name)
+{
+	struct coproc_prog *p = s->p;
+	if (!is_ident(name) || name[0] == '.')
+		return fail(s, "'%s' is not a label name", name);
+	if (strlen(name) >= sizeof p->label[0].name)
+		return fail(s, "label '%s' is too long (at most %zu characters)", name, sizeof p->label[0].name - 1);
+	if (!strcmp(name, "DONE") || !strcmp(name, "INTERRUPT"))
+		return fail(s, "'%s' is a reserved target name", name);
+	/* "-> z x" is a condition and a target, so "-> z" could never
+	 * branch to a label z */
+	for (int c = 1; c < CPC_COUNT; c++)
+		if (!strcmp(name, cond_names[c]))
+			return fail(s, "'%s' is a branch condition and cannot be a label name", name);
+	if (find_label(p, name) >= 0)
+		return fail(s, "label '%s' defined twice", name);
+	if (p->n_labels == COPROC_MAX_LABELS)
+		return fail(s, "more than %d labels", COPROC_MAX_LABELS);
+	s->label_line[p->n_labels] = s->line;
+	snprintf(p->label[p->n_labels].name, sizeof p->label[0].name, "%s", name);
+	p->label[p->n_labels++].addr = (uint16_t)p->n_insns;
+	return 0;
+}
+
+/* Where ".include" starts on l when it is the line's statement (after
+ * blanks, or after a label's "NAME:"), or len. Its file name is quoted,
+ * which the word splitter refuses, so it is found before splitting. */
+static size_t include_at(const char *l, size_t len)
 {
 	size_t b = 0;
 	while (b < len && (l[b] == ' ' || l[b] == '\t'))
 		b++;
+	size_t e = b;
+	while (e < len && is_word_char(l[e]) && l[e] != '-')
+		e++;
+	size_t c = e;
+	while (c < len && (l[c] == ' ' || l[c] == '\t'))
+		c++;
+	if (e > b && c < len && l[c] == ':')   /* a label first */
+		for (b = c + 1; b < len && (l[b] == ' ' || l[b] == '\t');)
+			b++;
 	if (len - b >= 8 && !memcmp(l + b, ".include", 8) &&
 	    (len - b == 8 || l[b + 8] == ' ' || l[b + 8] == '\t' || l[b + 8] == '"' || l[b + 8] == ';'))
-		return include_file(s, l + b + 8, len - b - 8);
+		return b;
+	return len;
+}
+
+static int parse_line(struct asm_state *s, const char *l, size_t len)
+{
 	struct words w;
-	if (split(s, l, len, &w) < 0)
+	size_t inc = include_at(l, len);
+	if (split(s, l, inc, &w) < 0)
 		return -1;
 	int k = 0;
-	struct coproc_prog *p = s->p;
 	if (w.n >= 2 && !strcmp(w.w[1], ":")) {
-		if (!is_ident(w.w[0]) || w.w[0][0] == '.')
-			return fail(s, "'%s' is not a label name", w.w[0]);
-		if (strlen(w.w[0]) >= sizeof p->label[0].name)
-			return fail(s, "label '%s' is too long (at most %zu characters)", w.w[0],
-				    sizeof p->label[0].name - 1);
-		if (!strcmp(w.w[0], "DONE") || !strcmp(w.w[0], "INTERRUPT"))
-			return fail(s, "'%s' is a reserved target name", w.w[0]);
-		/* "-> z x" is a condition and a target, so "-> z" could never
-		 * branch to a label z */
-		for (int c = 1; c < CPC_COUNT; c++)
-			if (!strcmp(w.w[0], cond_names[c]))
-				return fail(s, "'%s' is a branch condition and cannot be a label name", w.w[0]);
-		if (find_label(p, w.w[0]) >= 0)
-			return fail(s, "label '%s' defined twice", w.w[0]);
-		if (p->n_labels == COPROC_MAX_LABELS)
-			return fail(s, "more than %d labels", COPROC_MAX_LABELS);
-		s->label_line[p->n_labels] = s->line;
-		snprintf(p->label[p->n_labels].name, sizeof p->label[0].name, "%s", w.w[0]);
-		p->label[p->n_labels++].addr = (uint16_t)p->n_insns;
+		if (define_label(s, w.w[0]) < 0)
+			return -1;
 		k = 2;
 	}
+	if (inc < len)
+		return include_file(s, l + inc + 8, len - inc - 8);
 	if (k == w.n)
 		return 0;
 	if (w.w[k][0] == '.')

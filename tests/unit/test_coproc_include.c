@@ -59,7 +59,7 @@ static void an_included_file_is_as_if_pasted(void **state)
 {
 	(void)state;
 	static const struct file table[] = {
-		{ "progs/t.s", HDR "s: lookup i0, pc -> miss other\n.include \"lib/count.s\"\n   mov v1, c3 -> DONE\n" },
+		{ "progs/t.s", HDR "s: lookup i0, pc -> miss other\ncnt: .include \"lib/count.s\"\n   mov v1, c3 -> cnt\n" },
 		{ "progs/lib/count.s", "; counts\n.const c3 9\n   inc [b1 + i0] -> nsat DONE\nother: mov i4, 3 -> s\n" },
 		{ NULL, NULL },
 	};
@@ -67,8 +67,8 @@ static void an_included_file_is_as_if_pasted(void **state)
 	if (assemble_in(table, "progs/t.s", &err) < 0)
 		fail_msg("%s", err.msg);
 	assert_string_equal(last_read, "progs/lib/count.s");   /* beside the including file */
-	const char *whole = HDR "s: lookup i0, pc -> miss other\n.const c3 9\n   inc [b1 + i0] -> nsat DONE\n"
-			    "other: mov i4, 3 -> s\n   mov v1, c3 -> DONE\n";
+	const char *whole = HDR "s: lookup i0, pc -> miss other\ncnt:\n.const c3 9\n   inc [b1 + i0] -> nsat DONE\n"
+			    "other: mov i4, 3 -> s\n   mov v1, c3 -> cnt\n";
 	if (coproc_asm(whole, strlen(whole), "whole.s", &pasted, &err) < 0)
 		fail_msg("%s", err.msg);
 	assert_int_equal(prog.n_insns, 4);
@@ -80,6 +80,8 @@ static void an_included_file_is_as_if_pasted(void **state)
 	}
 	assert_int_equal(prog.insn[0].target, 2);   /* a label of the included file, used before it */
 	assert_int_equal(prog.insn[2].target, 0);   /* ... and the program's, used in it */
+	assert_int_equal(prog.insn[3].target, 1);   /* a label on the .include's line: its first microinstruction */
+	assert_string_equal(coproc_prog_label_at(&prog, 1), "cnt");
 	/* each microinstruction's line is in its own file */
 	assert_int_equal(prog.insn[0].line, 6);
 	assert_int_equal(prog.insn[1].line, 3);
