@@ -36,6 +36,16 @@ for p in value edge callstack value_topk value_topk_ipw value_topk_ring; do
     src=$(expand "data/coproc/$p.s" | sed 's/;.*//; s/^[A-Za-z_][A-Za-z0-9_.]*://' | grep -v '^ *\.' | grep -c '[a-z]')
     [ "$n" = "$src" ] && ok || bad "coproc-asm $p lists $n microinstructions, the source has $src"
 done
+# The value_topk programs share microcode through data/coproc/lib/: each
+# lists byte for byte as it did when it was one file (the listings in
+# tests/coproc-listings were made from those files, before the split)
+for l in tests/coproc-listings/*.lst; do
+    p=$(basename "$l" .lst)
+    "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e" && cmp -s "$tmp/l" "$l" && ok ||
+        bad "coproc-asm $p differs from $l: $(cat "$tmp/e"; diff "$l" "$tmp/l" | head -5)"
+done
+[ "$(ls tests/coproc-listings/*.lst | wc -l)" -ge 3 ] && grep -q '^ *\.include "lib/' data/coproc/value_topk.s && ok ||
+    bad "value_topk.s includes no lib/ file, or tests/coproc-listings lacks listings"
 # An included file's mistake: its file and line, then the includes that
 # led to it; a missing included file: one line, status 2
 mkdir -p "$tmp/inc/lib"
@@ -318,6 +328,7 @@ sed -e 's/^\.param slots 128.*/.param slots 256/' -e 's/^\.const c3 127.*/.const
     grep -q "loads executed" "$tmp/o" && ok || bad "256 slots with .param cam_entries 256: $(cat "$tmp/e")"
 "$IVX" coproc --program value_topk -C cam=64 --max-cycles 50k "$w" -- 1 >"$tmp/o" 2>"$tmp/e" &&
     grep -q "loads executed" "$tmp/o" && ok || bad "value_topk with -C cam=64: $(cat "$tmp/e")"
+cp -r data/coproc/lib "$tmp/"   # (the edited copies below include it)
 grep -v '^\.param cam_entries' data/coproc/value_topk.s >"$tmp/nocam.s"
 check_refusal "program value_topk uses 128 slots of 5 CAM entries (640); the CAM has 128 entries" \
     "$IVX" coproc --program "$tmp/nocam.s" "$w" -- 1
@@ -347,6 +358,11 @@ mkdir -p "$tmp/inst/bin" && cp "$abs_ivx" "$tmp/inst/bin/ivx"
 st=$?
 [ $st = 2 ] && grep -qF "ivx: the shipped program 'edge' is not in data/coproc/ (looked for edge.s in data/coproc/, $tmp/inst/data/coproc/ and $tmp/data/coproc/); give its file" "$tmp/err.txt" &&
     ok || bad "a shipped program not found: status $st, $(cat "$tmp/err.txt")"
+# ... and one found beside an installed binary finds its lib/ there
+mkdir -p "$tmp/inst/data" && cp -r data/coproc "$tmp/inst/data/"
+(cd "$tmp" && ./inst/bin/ivx coproc-asm value_topk_ring >inst.lst 2>err.txt) &&
+    cmp -s "$tmp/inst.lst" tests/coproc-listings/value_topk_ring.lst && ok ||
+    bad "value_topk_ring beside an installed ivx: $(cat "$tmp/err.txt")"
 
 echo "coproc-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -8,7 +8,8 @@
  * and every microinstruction must disassemble. Built with clang and
  * libFuzzer by `make fuzz` (branch lib-fuzz), and with gcc plus
  * tests/fuzz/coproc_asm_replay.c in `make test`, which replays
- * tests/fuzz/corpus/coproc_asm and the shipped programs in data/coproc.
+ * tests/fuzz/corpus/coproc_asm, the shipped programs in data/coproc and
+ * their listings in tests/coproc-listings.
  *
  * `.include` never reads the host's files here: every file it names is
  * the input itself (read_input), so the harness stays self-contained and
