@@ -85,6 +85,8 @@ check_refusal "$tmp/bad.s:5: unknown operation 'frob'" "$IVX" coproc-asm "$tmp/b
 check_refusal "$tmp/bad.s:5: unknown operation 'frob'" "$IVX" coproc --program "$tmp/bad.s" "$w" -- 1
 check_refusal "no co-processor program 'nosuch'" "$IVX" coproc --program nosuch "$w" -- 1
 check_refusal "cannot open" "$IVX" coproc-asm "$tmp/missing.s"
+head -c 1100000 /dev/zero | tr '\0' '\n' >"$tmp/huge.s"
+check_refusal "huge.s: larger than 1 MB, not a co-processor program" "$IVX" coproc-asm "$tmp/huge.s"
 check_refusal "--program NAME|FILE is required" "$IVX" coproc "$w" -- 1
 check_refusal "unknown coproc setting 'colour'" "$IVX" coproc --program value -C colour=1 "$w" -- 1
 check_refusal "coproc buffer: 0 is outside" "$IVX" coproc --program value -C buffer=0 "$w" -- 1

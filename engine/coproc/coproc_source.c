@@ -23,14 +23,26 @@ int coproc_read_host_file(void *ctx, const char *path, char **text, size_t *len,
 	FILE *f = ivx_fopen_input(path, err);
 	if (!f)
 		return IVX_EINPUT;
-	char *buf = ivx_malloc(MAX_SOURCE + 1);
-	if (!buf) {
-		fclose(f);
-		return ivx_error(err, IVX_ESYS, "%s: cannot read: out of memory", path);
+	size_t cap = 1 << 14, n = 0;   /* grown as it fills: the shipped files are a few kB */
+	char *buf = ivx_malloc(cap);
+	int failed = 0, e = 0;
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap || cap > MAX_SOURCE) {
+			failed = ferror(f), e = errno;
+			break;
+		}
+		char *bigger = ivx_realloc(buf, 2 * cap);
+		if (!bigger) {
+			ivx_free(buf);
+			buf = NULL;
+		} else {
+			buf = bigger, cap *= 2;
+		}
 	}
-	size_t n = fread(buf, 1, MAX_SOURCE + 1, f);
-	int failed = ferror(f), e = errno;
 	fclose(f);
+	if (!buf)
+		return ivx_error(err, IVX_ESYS, "%s: cannot read: out of memory", path);
 	if (failed || n > MAX_SOURCE) {
 		ivx_free(buf);
 		if (failed)
