@@ -64,6 +64,13 @@ rm "$tmp/inc/lib/a.s"
 check_refusal "ivx: $tmp/inc/p.s:5: cannot include \"lib/a.s\": $tmp/inc/lib/a.s: cannot open: No such file or directory$" \
     "$IVX" coproc-asm "$tmp/inc/p.s"
 printf '.include "../p.s"\n' >"$tmp/inc/lib/a.s"
+# --json over an included file is refused before the run, as over the program
+mkdir -p "$tmp/ow/lib"
+printf '.handler none\n.classes load\n.fields pc\n.dfe load s\ns: .include "lib/a.s"\n' >"$tmp/ow/p.s"
+printf '  nop -> DONE\n' >"$tmp/ow/lib/a.s"
+check_refusal "ivx: --json $tmp/ow/lib/a.s would overwrite a file the --program file includes$" \
+    "$IVX" coproc --program "$tmp/ow/p.s" --json "$tmp/ow/lib/a.s" "$w" -- 1
+grep -q '^  nop -> DONE$' "$tmp/ow/lib/a.s" && ok || bad "--json overwrote an included file"
 check_refusal "ivx: $tmp/inc/lib/a.s:1: .include \"../p.s\": an include cycle ($tmp/inc/p.s is being included already) (included from $tmp/inc/p.s:5)$" \
     "$IVX" coproc --program "$tmp/inc/p.s" "$w" -- 1
 # The listing is source: every shipped program's listing assembles, and

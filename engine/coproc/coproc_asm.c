@@ -57,7 +57,7 @@ const char *coproc_field_name(int bit)
 #define MAX_LINES 0xffffffu
 
 #define MAX_INCLUDE_DEPTH 8    /* .include inside .include ..., as deep as this */
-#define MAX_FILES 64           /* the program's file and every file it includes */
+#define MAX_FILES COPROC_MAX_FILES
 #define MAX_PATH 4096
 
 struct source_file {

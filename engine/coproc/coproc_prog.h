@@ -27,6 +27,7 @@
 #define COPROC_NT 4              /* branch target registers t0..t3 */
 #define COPROC_MAX_PARAMS 32
 #define COPROC_MAX_LABELS 128
+#define COPROC_MAX_FILES 64      /* a program's file and every file it includes */
 #define COPROC_LABEL_MAX 23      /* characters in a label name */
 /* The largest co-processor parts, for -C and for a program's size
  * parameters alike (.param buffer_entries, cam_entries, data_words,
