@@ -18,12 +18,61 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 w=data/bin/workloads/crc
 [ -x "$w" ] || { echo "coproc-cli: $w not built (make data)"; exit 1; }
 
+# A file with its .include lines replaced by the files they name (relative
+# to its directory), as the assembler reads it.
+expand() (
+    dir=$(dirname "$1")
+    while IFS= read -r l; do
+        case "$l" in
+        *'.include "'*) f=${l#*\"}; expand "$dir/${f%%\"*}" ;;
+        *) printf '%s\n' "$l" ;;
+        esac
+    done <"$1"
+)
 for p in value edge callstack value_topk value_topk_ipw value_topk_ring; do
     if "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e"; then ok; else bad "coproc-asm $p: $(cat "$tmp/e")"; fi
     n=$(grep -v '^\.' "$tmp/l" | grep -c '; @[0-9][0-9]*$')
-    src=$(grep -v '^ *;' "data/coproc/$p.s" | grep -v '^ *\.' | grep -c '[a-z]')
+    # (a label alone on its line names the next microinstruction)
+    src=$(expand "data/coproc/$p.s" | sed 's/;.*//; s/^[A-Za-z_][A-Za-z0-9_.]*://' | grep -v '^ *\.' | grep -c '[a-z]')
     [ "$n" = "$src" ] && ok || bad "coproc-asm $p lists $n microinstructions, the source has $src"
 done
+# The value_topk programs share microcode through data/coproc/lib/: each
+# lists byte for byte as it did when it was one file (the listings in
+# tests/coproc-listings were made from those files, before the split)
+for l in tests/coproc-listings/*.lst; do
+    p=$(basename "$l" .lst)
+    "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e" && cmp -s "$tmp/l" "$l" && ok ||
+        bad "coproc-asm $p differs from $l: $(cat "$tmp/e"; diff "$l" "$tmp/l" | head -5)"
+done
+[ "$(ls tests/coproc-listings/*.lst | wc -l)" -ge 3 ] && grep -q '^ *\.include "lib/' data/coproc/value_topk.s && ok ||
+    bad "value_topk.s includes no lib/ file, or tests/coproc-listings lacks listings"
+# An included file's mistake: its file and line, then the includes that
+# led to it; a missing included file: one line, status 2
+mkdir -p "$tmp/inc/lib"
+printf '.classes load\n.fields pc\n.dfe load s\ns: nop\n.include "lib/a.s"\n' >"$tmp/inc/p.s"
+printf '  nop\n  .include "b.s"   ; the next\n' >"$tmp/inc/lib/a.s"
+printf '; b\n  frob v1\n' >"$tmp/inc/lib/b.s"
+check_refusal() {   # expected-substring command...
+    want=$1; shift
+    "$@" >"$tmp/o" 2>"$tmp/e"; st=$?
+    if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q -- "$want" "$tmp/e"; then ok
+    else bad "$*: status $st, stderr: $(cat "$tmp/e") (want '$want')"; fi
+}
+check_refusal "ivx: $tmp/inc/lib/b.s:2: unknown operation 'frob' (included from $tmp/inc/lib/a.s:2, from $tmp/inc/p.s:5)$" \
+    "$IVX" coproc-asm "$tmp/inc/p.s"
+rm "$tmp/inc/lib/a.s"
+check_refusal "ivx: $tmp/inc/p.s:5: cannot include \"lib/a.s\": $tmp/inc/lib/a.s: cannot open: No such file or directory$" \
+    "$IVX" coproc-asm "$tmp/inc/p.s"
+printf '.include "../p.s"\n' >"$tmp/inc/lib/a.s"
+# --json over an included file is refused before the run, as over the program
+mkdir -p "$tmp/ow/lib"
+printf '.handler none\n.classes load\n.fields pc\n.dfe load s\ns: .include "lib/a.s"\n' >"$tmp/ow/p.s"
+printf '  nop -> DONE\n' >"$tmp/ow/lib/a.s"
+check_refusal "ivx: --json $tmp/ow/lib/a.s would overwrite a file the --program file includes$" \
+    "$IVX" coproc --program "$tmp/ow/p.s" --json "$tmp/ow/lib/a.s" "$w" -- 1
+grep -q '^  nop -> DONE$' "$tmp/ow/lib/a.s" && ok || bad "--json overwrote an included file"
+check_refusal "ivx: $tmp/inc/lib/a.s:1: .include \"../p.s\": an include cycle ($tmp/inc/p.s is being included already) (included from $tmp/inc/p.s:5)$" \
+    "$IVX" coproc --program "$tmp/inc/p.s" "$w" -- 1
 # The listing is source: every shipped program's listing assembles, and
 # lists the same (test_coproc_asm compares the programs themselves)
 for f in data/coproc/*.s; do
@@ -39,16 +88,12 @@ done
 
 # refusals: one line, status 2
 printf '.classes load\n.fields pc\n.dfe load s\ns: nop\n  frob v1\n' >"$tmp/bad.s"
-check_refusal() {   # expected-substring command...
-    want=$1; shift
-    "$@" >"$tmp/o" 2>"$tmp/e"; st=$?
-    if [ "$st" = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q -- "$want" "$tmp/e"; then ok
-    else bad "$*: status $st, stderr: $(cat "$tmp/e") (want '$want')"; fi
-}
 check_refusal "$tmp/bad.s:5: unknown operation 'frob'" "$IVX" coproc-asm "$tmp/bad.s"
 check_refusal "$tmp/bad.s:5: unknown operation 'frob'" "$IVX" coproc --program "$tmp/bad.s" "$w" -- 1
 check_refusal "no co-processor program 'nosuch'" "$IVX" coproc --program nosuch "$w" -- 1
 check_refusal "cannot open" "$IVX" coproc-asm "$tmp/missing.s"
+head -c 1100000 /dev/zero | tr '\0' '\n' >"$tmp/huge.s"
+check_refusal "huge.s: larger than 1 MB, not a co-processor program" "$IVX" coproc-asm "$tmp/huge.s"
 check_refusal "--program NAME|FILE is required" "$IVX" coproc "$w" -- 1
 check_refusal "unknown coproc setting 'colour'" "$IVX" coproc --program value -C colour=1 "$w" -- 1
 check_refusal "coproc buffer: 0 is outside" "$IVX" coproc --program value -C buffer=0 "$w" -- 1
@@ -292,6 +337,7 @@ sed -e 's/^\.param slots 128.*/.param slots 256/' -e 's/^\.const c3 127.*/.const
     grep -q "loads executed" "$tmp/o" && ok || bad "256 slots with .param cam_entries 256: $(cat "$tmp/e")"
 "$IVX" coproc --program value_topk -C cam=64 --max-cycles 50k "$w" -- 1 >"$tmp/o" 2>"$tmp/e" &&
     grep -q "loads executed" "$tmp/o" && ok || bad "value_topk with -C cam=64: $(cat "$tmp/e")"
+cp -r data/coproc/lib "$tmp/"   # (the edited copies below include it)
 grep -v '^\.param cam_entries' data/coproc/value_topk.s >"$tmp/nocam.s"
 check_refusal "program value_topk uses 128 slots of 5 CAM entries (640); the CAM has 128 entries" \
     "$IVX" coproc --program "$tmp/nocam.s" "$w" -- 1
@@ -321,6 +367,11 @@ mkdir -p "$tmp/inst/bin" && cp "$abs_ivx" "$tmp/inst/bin/ivx"
 st=$?
 [ $st = 2 ] && grep -qF "ivx: the shipped program 'edge' is not in data/coproc/ (looked for edge.s in data/coproc/, $tmp/inst/data/coproc/ and $tmp/data/coproc/); give its file" "$tmp/err.txt" &&
     ok || bad "a shipped program not found: status $st, $(cat "$tmp/err.txt")"
+# ... and one found beside an installed binary finds its lib/ there
+mkdir -p "$tmp/inst/data" && cp -r data/coproc "$tmp/inst/data/"
+(cd "$tmp" && ./inst/bin/ivx coproc-asm value_topk_ring >inst.lst 2>err.txt) &&
+    cmp -s "$tmp/inst.lst" tests/coproc-listings/value_topk_ring.lst && ok ||
+    bad "value_topk_ring beside an installed ivx: $(cat "$tmp/err.txt")"
 
 echo "coproc-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

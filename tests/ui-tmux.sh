@@ -118,6 +118,9 @@ wait_cmdline main "(ivx) coproc load value_topk_ipw" && ok "Tab completes a ship
 T send-keys -t main C-u 'coproc set clo' Tab
 wait_cmdline main "(ivx) coproc set clock_div=" && ok "Tab completes a coproc key, with its = and no space" ||
 	bad "coproc set completion: '$(cmdline main)'" main
+T send-keys -t main C-u 'coproc set policy=st' Tab
+wait_cmdline main "(ivx) coproc set policy=stall" && ok "Tab completes a coproc key's value after its =" ||
+	bad "coproc set policy= completion: '$(cmdline main)'" main
 T send-keys -t main C-u 'info coproc ' Tab
 wait_for main 'program  registers  slots' && ok "Tab lists info coproc's topics" || bad "info coproc completion" main
 T send-keys -t main C-u 'set break-stage com' Tab

@@ -23,66 +23,14 @@
 ; weighted total (and its top way's count is weighted); `.param weighted 1`
 ; tells the handler both.
 ;
-; The rest of value_topk.s's description applies unchanged:
-; value_topk.s — load-value profiling with several values counted per load
-; (ours, beyond the paper: docs/coproc.md, "value_topk").
-;
-; value.s counts hits for one active value per slot, so a load's top value
-; is counted only while it happens to be the active one. Here each of the
-; 128 slots keeps 4 values at once, in the CAM: CAM entry s holds slot s's
-; load pc, and its 4 "ways" are CAM entries s + 128, s + 256, s + 384,
-; s + 512, keyed by (value xor pc << 40) so that one associative search
-; finds the (load, value) pair. The counts are a space-saving summary:
-;
-;   way hit   its count + 1
-;   way miss  one time in 8 (an LFSR draw), the way with the smallest
-;             count takes the value and goes on from that count + 1 (the
-;             count it inherited is kept at b3: the handler subtracts it,
-;             so what reaches the profile is the value's own hits); an
-;             empty way has count 0. The other 7 in 8 only count in the
-;             total: a frequent value still gets in after a few samples,
-;             and a load whose values all differ costs 6 microinstructions
-;             a record instead of up to 26 (longer routines let fewer records
-;             in: the random tagger thins the tagging while the buffer
-;             drops, docs/coproc.md)
-;   total     every sample (b1 + s); it saturates first (the ways' counts
-;             add up to at most it): interrupt (reason 3), the handler
-;             harvests
-;
-; so a value's count grows from the first time it is taken, whichever
-; other values come between. Informational replacement weighs the
-; candidate slot's total 8 times as much as value.s does: a load without a
-; slot takes it when a random 0..255 is at least 8 x its total, so a slot
-; with 32 samples is kept until the next harvest and fewer of the records
-; that reached the slots are thrown away with a replaced slot (branch
-; lvp6). Slot replacement, thrash detection and the handler's masking,
-; partitions and time slices are value.s's, but for
-; at most 16 partitions instead of 64 (max_width 4): a load's samples then
-; come from windows of a sixteenth of the run rather than a sixty-fourth,
-; closer to the run as a whole (sqlite3, docs/coproc.md, branch lvp6).
-;
-; The spill ring (branch lvp7): before a slot is replaced, the victim's
-; pc, its total, and its largest way's key and own count (less what the
-; way inherited) are written to a ring at b2; the handler merges them into
-; the profile at the next harvest like the slots' ways. Without it a
-; lukewarm load whose slot is replaced over and over reached the profile
-; only as the one sample its slot held at a harvest (estimate 1.00, true
-; invariance a few percent: bzip2-compress). 512 entries: a slot is
-; replaced at most 512 times between harvests (thrashing interrupts), so
-; the ring-full interrupt (reason 4) is a safeguard.
-;
-; Data array: b1 + entry = the slot's total (entries 0..127) or a way's
-; count (128..639); b3 + entry = what a way inherited; b0 + entry = the
-; slot's pc or the way's key (the CAM cannot be read by the microcode);
-; b2 the spill ring, v7 the words written to it. The co-processor is
-; built with at least `cam_entries` CAM entries and `data_words` words,
-; and the handler's profile table with `profile_entries` (with the spill,
-; sqlite3's 12,168 loads reach the profile), and its sample buffer with
-; `buffer_entries` records (branch lvp8): loads retire in bursts, and with
-; 32 records the buffer overflowed while the co-processor was mostly idle;
-; the random tagger's governor then thinned every load, and lukewarm loads
-; kept so few records that their largest value's share overstated their
-; invariance (bzip2-compress).
+; The rest is value_topk.s's, and so are its notes (slots and ways, the
+; informational replacement, the spill ring, the data array's layout), but
+; for a new value in a full slot's ways, as value_topk.s was before its
+; branches fill and evict: one time in 8 (an LFSR draw) the way with the
+; smallest weighted count takes it, an empty way having count 0 (no way
+; is taken in order, no evicted way is spilled); the other 7 in 8 only
+; count in the total, so a load whose values all differ takes the
+; shortest path most of the time (longer routines let fewer records in).
 .name value_topk_ipw
 .handler value
 .classes load
@@ -134,21 +82,7 @@ load:     lookup i0, pc          -> miss nomatch
 count:    adds [b3 + i0], weight                  ; the slot's weighted total
           inc [b1 + i0]          -> nsat DONE     ; the slot's total (samples)
           mov i4, 3              -> INTERRUPT     ; a total counter is full
-newval:   rand v3, c6            -> nz count      ; 7 in 8 new values: not counted
-          add i2, i0, c5                          ; way 0
-          ld v2, [b1 + i2]       -> z take        ; empty
-          add i3, i2, c5                          ; way 1
-          ld v3, [b1 + i3]
-          cmp v3, v2             -> ge way2
-          mov v2, v3
-          mov i2, i3
-way2:     add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v3, v2             -> ge way3
-          mov v2, v3
-          mov i2, i3
-way3:     add i3, i3, c5
-          ld v3, [b1 + i3]
+newval:   .include "lib/topk_smallest_way.s"      ; v2, i2: ways 0-2's smallest; v3, i3: way 3
           cmp v3, v2             -> ge take
           mov v2, v3
           mov i2, i3
@@ -156,40 +90,7 @@ take:     camw i2, v1                             ; the smallest count's way
           st [b0 + i2], v1                        ; its key, for the spill
           st [b3 + i2], v2                        ; ... inherited
           adds [b1 + i2], weight -> count         ; goes on from it + weight
-nomatch:  ld v2, [b1 + i7]                        ; the candidate's total
-          shl v2, v2, 3                           ; x 8: 32 samples keep a slot
-          rand v3, c4
-          cmp v3, v2             -> lt failed     ; it has seen more: keep it
-          ld v2, [b1 + i7]       -> z alloc       ; an empty slot: nothing to spill
-          ld v3, [b0 + i7]                        ; spill the victim: its pc,
-          st [b2 + v7], v3
-          add v7, v7, 1
-          st [b2 + v7], v2                        ; its total,
-          add v7, v7, 1
-          add i2, i7, c5                          ; its largest way (way 0 first)
-          ld v2, [b1 + i2]
-          add i3, i2, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp2
-          mov v2, v3
-          mov i2, i3
-sp2:      add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp3
-          mov v2, v3
-          mov i2, i3
-sp3:      add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp4
-          mov v2, v3
-          mov i2, i3
-sp4:      ld v3, [b3 + i2]                        ; its own count (less inherited)
-          sub v2, v2, v3
-          ld v3, [b0 + i2]                        ; and its key
-          st [b2 + v7], v3
-          add v7, v7, 1
-          st [b2 + v7], v2
-          add v7, v7, 1
+nomatch:  .include "lib/topk_evict_slot.s"         ; no slot: try for the candidate slot i7
           ld v3, [b3 + i7]                        ; and the slot's weighted total
           st [b2 + v7], v3
           add v7, v7, 1
@@ -204,23 +105,4 @@ alloc:    camw i7, pc
           st [b0 + i2], v1
           st [b1 + i2], weight
           st [b3 + i2], 0
-          add i2, i2, c5                          ; ways 1-3 are empty
-          caminv i2
-          st [b1 + i2], 0
-          add i2, i2, c5
-          caminv i2
-          st [b1 + i2], 0
-          add i2, i2, c5
-          caminv i2
-          st [b1 + i2], 0
-          add i7, i7, 1
-          and i7, i7, c3
-          sub i6, i6, 1
-          add i5, i5, 1
-          cmp i5, c2             -> lt ring
-          mov i4, 2              -> INTERRUPT     ; thrashing
-ring:     cmp v7, c7             -> lt DONE
-          mov i4, 4              -> INTERRUPT     ; the spill ring is full
-failed:   add i6, i6, 1
-          cmp i6, c1             -> lt DONE
-          mov i4, 1              -> INTERRUPT     ; the slots hold the working set
+          .include "lib/topk_slot_taken.s"

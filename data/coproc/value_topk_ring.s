@@ -33,80 +33,8 @@
 ; hot loads without a slot be seen in bursts; spreading their records
 ; over their run kept lua and sqlite3 where value_topk.s has them).
 ;
-; The rest is value_topk.s's, whose notes follow.
-;
-; value_topk.s — load-value profiling with several values counted per load
-; (ours, beyond the paper: docs/coproc.md, "value_topk").
-;
-; value.s counts hits for one active value per slot, so a load's top value
-; is counted only while it happens to be the active one. Here each of the
-; 128 slots keeps 4 values at once, in the CAM: CAM entry s holds slot s's
-; load pc, and its 4 "ways" are CAM entries s + 128, s + 256, s + 384,
-; s + 512, keyed by (value xor pc << 40) so that one associative search
-; finds the (load, value) pair. The counts are a space-saving summary:
-;
-;   way hit   its count + 1
-;   way miss  an empty way takes the value (ways fill in order, so way 3
-;             tells whether one is empty; branch fill: before it, an empty
-;             way was taken one time in 8 like a full one, and a slot's
-;             top value lost its first hits in every residency of the
-;             slot). With every way in use: one time in 2 (an LFSR draw),
-;             the way with the smallest count takes the value and goes on
-;             from that count + 1 (the count it inherited is kept at b3:
-;             the handler subtracts it, so what reaches the profile is the
-;             value's own hits). The victim's own hits, if 2 or more, go
-;             to the spill ring first (branch evict): before, they were
-;             lost, so a load with more frequent values than ways (muldiv:
-;             eight of 12.5% each) lost its values' hits at every
-;             eviction, and the draw was one time in 8 to evict less. The
-;             other half only count in the total: a load whose values all
-;             differ costs fewer microinstructions a record (longer
-;             routines let fewer records in: the random tagger thins the
-;             tagging while the buffer drops, docs/coproc.md)
-;   total     every sample (b1 + s); it saturates first (the ways' counts
-;             add up to at most it): interrupt (reason 3), the handler
-;             harvests
-;
-; so a value's count grows from the first time it is taken, whichever
-; other values come between. Informational replacement weighs the
-; candidate slot's total 8 times as much as value.s does: a load without a
-; slot takes it when a random 0..255 is at least 8 x its total, so a slot
-; with 32 samples is kept until the next harvest and fewer of the records
-; that reached the slots are thrown away with a replaced slot (branch
-; lvp6). Slot replacement, thrash detection and the handler's masking,
-; partitions and time slices are value.s's, but for
-; at most 16 partitions instead of 64 (max_width 4): a load's samples then
-; come from windows of a sixteenth of the run rather than a sixty-fourth,
-; closer to the run as a whole (sqlite3, docs/coproc.md, branch lvp6).
-;
-; The spill ring (branch lvp7): before a slot is replaced, the victim's
-; pc, its total, and its largest way's key and own count (less what the
-; way inherited) are written to a ring at b2; the handler merges them into
-; the profile at the next harvest like the slots' ways. An evicted way
-; writes an entry of the same shape with a total of 0 (its slot's total
-; reaches the profile with the slot), only while the ring has room for a
-; slot's entry besides, so a slot's spill always fits. Without it a
-; lukewarm load whose slot is replaced over and over reached the profile
-; only as the one sample its slot held at a harvest (estimate 1.00, true
-; invariance a few percent: bzip2-compress). 512 entries: a slot is
-; replaced at most 512 times between harvests (thrashing interrupts), so
-; the ring-full interrupt (reason 4) was a safeguard. Evicted ways can
-; fill it: then they are not spilled (their hits are lost, as before
-; branch evict) until a replaced slot's entry fills the ring and
-; interrupts, or the next harvest empties it.
-;
-; Data array: b1 + entry = the slot's total (entries 0..127) or a way's
-; count (128..639); b3 + entry = what a way inherited; b0 + entry = the
-; slot's pc or the way's key (the CAM cannot be read by the microcode);
-; b2 the spill ring, v7 the words written to it. The co-processor is
-; built with at least `cam_entries` CAM entries and `data_words` words,
-; and the handler's profile table with `profile_entries` (with the spill,
-; sqlite3's 12,168 loads reach the profile), and its sample buffer with
-; `buffer_entries` records (branch lvp8): loads retire in bursts, and with
-; 32 records the buffer overflowed while the co-processor was mostly idle;
-; the random tagger's governor then thinned every load, and lukewarm loads
-; kept so few records that their largest value's share overstated their
-; invariance (bzip2-compress).
+; The rest, and its notes (slots, ways, the spill ring, the data array's
+; layout), are value_topk.s's: both include its microcode from lib/.
 .name value_topk_ring
 .handler value
 .classes load
@@ -165,52 +93,7 @@ load:     shl v1, pc, 40
           xor v1, v1, value                       ; the (load, value) key
           lookup i0, pc          -> miss nomatch
           lookup i1, v1          -> miss newval
-          inc [b1 + i1]                           ; the value's count
-count:    inc [b1 + i0]          -> nsat DONE     ; the slot's total
-          mov i4, 3              -> INTERRUPT     ; a total counter is full
-newval:   add i3, i0, c8                          ; way 3 (ways fill in order)
-          ld v2, [b1 + i3]       -> nz full       ; used: no way is empty
-          add i2, i0, c9                          ; way 1 (v2 = 0: inherits nothing)
-          ld v3, [b1 + i2]       -> z take        ; empty: the value takes it
-          add i2, i2, c5                          ; way 2
-          ld v3, [b1 + i2]       -> z take
-          mov i2, i3             -> take          ; way 3
-full:     rand v3, c6            -> nz count      ; 7 in 8 new values: not counted
-          add i2, i0, c5                          ; way 0
-          ld v2, [b1 + i2]       -> z take        ; empty
-          add i3, i2, c5                          ; way 1
-          ld v3, [b1 + i3]
-          cmp v3, v2             -> ge way2
-          mov v2, v3
-          mov i2, i3
-way2:     add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v3, v2             -> ge way3
-          mov v2, v3
-          mov i2, i3
-way3:     add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v3, v2             -> ge evict
-          mov v2, v3
-          mov i2, i3
-evict:    ld v3, [b3 + i2]                        ; the victim's own hits:
-          sub v3, v2, v3                          ; its count less what it inherited
-          cmp v3, c10            -> lt take       ; one hit: not worth a ring entry
-          add v4, v7, 8
-          cmp c7, v4             -> lt take       ; keep room for a slot's spill
-          st [b2 + v7], pc                        ; spill the way: its pc,
-          add v7, v7, 1
-          st [b2 + v7], 0                         ; no total (the slot's comes later),
-          add v7, v7, 1
-          ld v4, [b0 + i2]                        ; its key
-          st [b2 + v7], v4
-          add v7, v7, 1
-          st [b2 + v7], v3                        ; and its own hits
-          add v7, v7, 1
-take:     camw i2, v1                             ; the smallest count's way
-          st [b0 + i2], v1                        ; its key, for the spill
-          st [b3 + i2], v2                        ; ... inherited
-          inc [b1 + i2]          -> count         ; goes on from it + 1
+          .include "lib/topk_count_value.s"       ; i1: the value's way; count, newval ... take
 nomatch:  hash v5, pc                             ; no slot: the load's tally in the ring
           add v5, v5, c12                         ; its pointer (absolute: b1 is 0)
           ld v4, [b1 + v5]       -> z tally       ; none yet
@@ -237,67 +120,6 @@ tally:    ld v2, [b1 + i7]       -> z alloc       ; an empty candidate slot: tak
           add v7, v7, 1
           st [b2 + v7], 1                         ; and its count
           add v7, v7, 1          -> ring
-promote:  ld v2, [b1 + i7]                        ; the candidate's total
-          shl v2, v2, 3                           ; x 8: 32 samples keep a slot
-          rand v3, c4
-          cmp v3, v2             -> lt failed     ; it has seen more: keep it
-          ld v2, [b1 + i7]       -> z alloc       ; an empty slot: nothing to spill
-          ld v3, [b0 + i7]                        ; spill the victim: its pc,
-          st [b2 + v7], v3
-          add v7, v7, 1
-          st [b2 + v7], v2                        ; its total,
-          add v7, v7, 1
-          add i2, i7, c5                          ; its largest way (way 0 first)
-          ld v2, [b1 + i2]
-          add i3, i2, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp2
-          mov v2, v3
-          mov i2, i3
-sp2:      add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp3
-          mov v2, v3
-          mov i2, i3
-sp3:      add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp4
-          mov v2, v3
-          mov i2, i3
-sp4:      ld v3, [b3 + i2]                        ; its own count (less inherited)
-          sub v2, v2, v3
-          ld v3, [b0 + i2]                        ; and its key
-          st [b2 + v7], v3
-          add v7, v7, 1
-          st [b2 + v7], v2
-          add v7, v7, 1
-alloc:    camw i7, pc
-          st [b0 + i7], pc
-          st [b1 + i7], 1                         ; this sample
-          add i2, i7, c5                          ; way 0 takes its value
-          shl v1, pc, 40
-          xor v1, v1, value
-          camw i2, v1
-          st [b0 + i2], v1
-          st [b1 + i2], 1
-          st [b3 + i2], 0
-          add i2, i2, c5                          ; ways 1-3 are empty
-          caminv i2
-          st [b1 + i2], 0
-          add i2, i2, c5
-          caminv i2
-          st [b1 + i2], 0
-          add i2, i2, c5
-          caminv i2
-          st [b1 + i2], 0
-          add i7, i7, 1
-          and i7, i7, c3
-          sub i6, i6, 1
-          add i5, i5, 1
-          cmp i5, c2             -> lt ring
-          mov i4, 2              -> INTERRUPT     ; thrashing
-ring:     cmp v7, c7             -> lt DONE
-          mov i4, 4              -> INTERRUPT     ; the spill ring is full
-failed:   add i6, i6, 1
-          cmp i6, c1             -> lt DONE
-          mov i4, 1              -> INTERRUPT     ; the slots hold the working set
+promote:  .include "lib/topk_evict_slot.s"         ; value_topk.s's path to a slot
+          .include "lib/topk_alloc_slot.s"
+          .include "lib/topk_slot_taken.s"

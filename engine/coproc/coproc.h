@@ -70,6 +70,10 @@ int coproc_config_set(struct coproc_config *c, const char *assignment, struct iv
 /* Keys in order, for help and docs; NULL past the end. */
 const char *coproc_config_key(int i);
 const char *coproc_config_help(int i);
+/* The i-th value a key with a fixed set of them takes ("policy": stall,
+ * drop, replace), NULL past the end and for a numeric key (the explorer's
+ * Tab after `coproc set policy=`). */
+const char *coproc_config_value_word(const char *key, int i);
 int coproc_config_get(const struct coproc_config *c, int i, char *buf, size_t n);
 
 struct coproc;

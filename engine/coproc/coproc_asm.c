@@ -7,6 +7,15 @@
  * "file:line: message" and stops the assembly; the grammar is in
  * docs/coproc.md. The assembler never reads past `len` (the fuzz harness
  * tests/fuzz/coproc_asm.c feeds it arbitrary bytes).
+ *
+ * `.include "FILE"` reads FILE through the caller's coproc_read_fn and
+ * parses its lines in place, so its labels, settings and microcode are the
+ * program's as if pasted. The assembler never opens a file itself: a
+ * caller without a reader (coproc_asm) refuses `.include`, and the fuzz
+ * harness gives one that reads nothing from the host. Positions (where a
+ * setting or label was given, for messages) are POS(file, line), the file
+ * an index into the files read; an error in an included file names that
+ * file and the chain of `.include` lines that led to it.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -39,6 +48,24 @@ const char *coproc_field_name(int bit)
 
 /* ---- parsing state --------------------------------------------------- */
 
+/* A position: the index of the file in asm_state.files (0: the program's
+ * own) and a line in it. Files are at most 1 MB (coproc_read_host_file),
+ * far from 2^24 lines; a longer text given in memory is refused. */
+#define POS(file, line) ((uint32_t)(file) << 24 | (uint32_t)(line))
+#define POS_FILE(pos) ((int)((pos) >> 24))
+#define POS_LINE(pos) ((pos) & 0xffffffu)
+#define MAX_LINES 0xffffffu
+
+#define MAX_INCLUDE_DEPTH 8    /* .include inside .include ..., as deep as this */
+#define MAX_FILES COPROC_MAX_FILES
+#define MAX_PATH 4096
+
+struct source_file {
+	char *path;       /* as named in messages: the caller's name, or an include's resolved path */
+	int parent;       /* the file whose .include read it (-1: the program's own) */
+	uint32_t from;    /* ... and that .include's position */
+};
+
 #define MAX_FIXUPS (COPROC_MAX_UCODE + INSN_KIND_COUNT + COPROC_NT)
 
 /* Label references keep the whole word (a longer one is refused before it
@@ -50,9 +77,13 @@ struct fixup {
 	int index;
 };
 
+/* Every `line` below is a position, POS(file, line). */
 struct asm_state {
-	const char *file;
-	uint32_t line;
+	uint32_t line;            /* the line being parsed */
+	int n_files;
+	struct source_file files[MAX_FILES];
+	coproc_read_fn *read;     /* how .include reads a file (NULL: refused) */
+	void *read_ctx;
 	struct coproc_prog *p;
 	struct ivx_err *err;
 	int n_fix;
@@ -116,15 +147,36 @@ static const struct param_range { const char *name; int64_t lo, hi; } params[] =
 	{ "weighted", 0, 1 },
 };
 
+/* "FILE:LINE: message", and for a line of an included file the .include
+ * lines that led to it: " (included from a.s:3, from b.s:7)". */
 static int fail(struct asm_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct asm_state *s, const char *fmt, ...)
 {
-	char msg[400];
+	char msg[400], chain[400] = "";
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return ivx_error(s->err, IVX_EINPUT, "%s:%u: %s", s->file, s->line, msg);
+	size_t n = 0;
+	const struct source_file *f = &s->files[POS_FILE(s->line)];
+	for (; f->parent >= 0 && n < sizeof chain; f = &s->files[f->parent])
+		n += (size_t)snprintf(chain + n, sizeof chain - n, "%s%s:%u", n ? ", from " : " (included from ",
+				      s->files[f->parent].path, POS_LINE(f->from));
+	if (n)
+		snprintf(chain + (n < sizeof chain - 1 ? n : sizeof chain - 2), 2, ")");
+	return ivx_error(s->err, IVX_EINPUT, "%s:%u: %s%s", s->files[POS_FILE(s->line)].path, POS_LINE(s->line),
+			 msg, chain);
+}
+
+/* Where pos is, for "first at ...": "line N" in the file being parsed,
+ * "FILE:N" in another. */
+static const char *pos_text(const struct asm_state *s, uint32_t pos, char *buf, size_t n)
+{
+	if (POS_FILE(pos) == POS_FILE(s->line))
+		snprintf(buf, n, "line %u", POS_LINE(pos));
+	else
+		snprintf(buf, n, "%s:%u", s->files[POS_FILE(pos)].path, POS_LINE(pos));
+	return buf;
 }
 
 /* A line split into words: identifiers, numbers, and the punctuation
@@ -348,7 +400,8 @@ static int once(struct asm_state *s, uint32_t *line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	return fail(s, "%s set twice (first at line %u)", what, *line);
+	char at[MAX_PATH + 16];
+	return fail(s, "%s set twice (first at %s)", what, pos_text(s, *line, at, sizeof at));
 }
 
 /* A label used as a branch target, .dfe routine or .target: refused when
@@ -641,9 +694,11 @@ static int parse_directive(struct asm_state *s, const struct words *w, int k)
 		if (pr == params + sizeof params / sizeof *params)
 			return fail(s, "unknown parameter '%s': nothing reads it (docs/coproc.md lists the parameters)",
 				    w->w[k]);
+		char at[MAX_PATH + 16];
 		for (int i = 0; i < p->n_params; i++)
 			if (!strcmp(p->param[i].name, w->w[k]))
-				return fail(s, "parameter '%s' set twice (first at line %u)", w->w[k], s->param_line[i]);
+				return fail(s, "parameter '%s' set twice (first at %s)", w->w[k],
+					    pos_text(s, s->param_line[i], at, sizeof at));
 		if (v < pr->lo || v > pr->hi)
 			return fail(s, "parameter '%s': %lld is outside %lld..%lld", w->w[k], (long long)v,
 				    (long long)pr->lo, (long long)pr->hi);
@@ -665,35 +720,71 @@ static int find_label(const struct coproc_prog *p, const char *name)
 	return -1;
 }
 
+static int include_file(struct asm_state *s, const char *l, size_t len);
+
+/* A label: names the next microinstruction (the first one an .include
+ * on its line reads, when it has one). */
+static int define_label(struct asm_state *s, const char *name)
+{
+	struct coproc_prog *p = s->p;
+	if (!is_ident(name) || name[0] == '.')
+		return fail(s, "'%s' is not a label name", name);
+	if (strlen(name) >= sizeof p->label[0].name)
+		return fail(s, "label '%s' is too long (at most %zu characters)", name, sizeof p->label[0].name - 1);
+	if (!strcmp(name, "DONE") || !strcmp(name, "INTERRUPT"))
+		return fail(s, "'%s' is a reserved target name", name);
+	/* "-> z x" is a condition and a target, so "-> z" could never
+	 * branch to a label z */
+	for (int c = 1; c < CPC_COUNT; c++)
+		if (!strcmp(name, cond_names[c]))
+			return fail(s, "'%s' is a branch condition and cannot be a label name", name);
+	if (find_label(p, name) >= 0)
+		return fail(s, "label '%s' defined twice", name);
+	if (p->n_labels == COPROC_MAX_LABELS)
+		return fail(s, "more than %d labels", COPROC_MAX_LABELS);
+	s->label_line[p->n_labels] = s->line;
+	snprintf(p->label[p->n_labels].name, sizeof p->label[0].name, "%s", name);
+	p->label[p->n_labels++].addr = (uint16_t)p->n_insns;
+	return 0;
+}
+
+/* Where ".include" starts on l when it is the line's statement (after
+ * blanks, or after a label's "NAME:"), or len. Its file name is quoted,
+ * which the word splitter refuses, so it is found before splitting. */
+static size_t include_at(const char *l, size_t len)
+{
+	size_t b = 0;
+	while (b < len && (l[b] == ' ' || l[b] == '\t'))
+		b++;
+	size_t e = b;
+	while (e < len && is_word_char(l[e]) && l[e] != '-')
+		e++;
+	size_t c = e;
+	while (c < len && (l[c] == ' ' || l[c] == '\t'))
+		c++;
+	if (e > b && c < len && l[c] == ':')   /* a label first */
+		for (b = c + 1; b < len && (l[b] == ' ' || l[b] == '\t');)
+			b++;
+	if (len - b >= 8 && !memcmp(l + b, ".include", 8) &&
+	    (len - b == 8 || l[b + 8] == ' ' || l[b + 8] == '\t' || l[b + 8] == '"' || l[b + 8] == ';'))
+		return b;
+	return len;
+}
+
 static int parse_line(struct asm_state *s, const char *l, size_t len)
 {
 	struct words w;
-	if (split(s, l, len, &w) < 0)
+	size_t inc = include_at(l, len);
+	if (split(s, l, inc, &w) < 0)
 		return -1;
 	int k = 0;
-	struct coproc_prog *p = s->p;
 	if (w.n >= 2 && !strcmp(w.w[1], ":")) {
-		if (!is_ident(w.w[0]) || w.w[0][0] == '.')
-			return fail(s, "'%s' is not a label name", w.w[0]);
-		if (strlen(w.w[0]) >= sizeof p->label[0].name)
-			return fail(s, "label '%s' is too long (at most %zu characters)", w.w[0],
-				    sizeof p->label[0].name - 1);
-		if (!strcmp(w.w[0], "DONE") || !strcmp(w.w[0], "INTERRUPT"))
-			return fail(s, "'%s' is a reserved target name", w.w[0]);
-		/* "-> z x" is a condition and a target, so "-> z" could never
-		 * branch to a label z */
-		for (int c = 1; c < CPC_COUNT; c++)
-			if (!strcmp(w.w[0], cond_names[c]))
-				return fail(s, "'%s' is a branch condition and cannot be a label name", w.w[0]);
-		if (find_label(p, w.w[0]) >= 0)
-			return fail(s, "label '%s' defined twice", w.w[0]);
-		if (p->n_labels == COPROC_MAX_LABELS)
-			return fail(s, "more than %d labels", COPROC_MAX_LABELS);
-		s->label_line[p->n_labels] = s->line;
-		snprintf(p->label[p->n_labels].name, sizeof p->label[0].name, "%s", w.w[0]);
-		p->label[p->n_labels++].addr = (uint16_t)p->n_insns;
+		if (define_label(s, w.w[0]) < 0)
+			return -1;
 		k = 2;
 	}
+	if (inc < len)
+		return include_file(s, l + inc + 8, len - inc - 8);
 	if (k == w.n)
 		return 0;
 	if (w.w[k][0] == '.')
@@ -701,32 +792,162 @@ static int parse_line(struct asm_state *s, const char *l, size_t len)
 	return parse_insn(s, &w, k);
 }
 
+/* Parse the lines of one file, s->line being POS(its index, 0). */
+static int parse_lines(struct asm_state *s, const char *src, size_t len)
+{
+	/* (an editor's UTF-8 byte-order mark, skipped as a machine config's is) */
+	size_t i = len >= 3 && !memcmp(src, "\xef\xbb\xbf", 3) ? 3 : 0;
+	while (i < len) {
+		size_t e = i;
+		while (e < len && src[e] != '\n')
+			e++;
+		if (POS_LINE(s->line) == MAX_LINES)
+			return fail(s, "more than %u lines", MAX_LINES - 1);
+		s->line++;
+		if (e - i > 400)
+			return fail(s, "line longer than 400 characters");
+		if (parse_line(s, src + i, e - i) < 0)
+			return -1;
+		i = e + 1;
+	}
+	return 0;
+}
+
+/* The directory of `from` joined with `name` (name itself when absolute),
+ * with "." and "DIR/.." taken out, so that one file has one name: the
+ * cycle check compares names. */
+static int join_path(const char *from, const char *name, char *out, size_t n)
+{
+	char whole[2 * MAX_PATH];
+	const char *slash = strrchr(from, '/');
+	int dir = name[0] == '/' || !slash ? 0 : (int)(slash - from) + 1;
+	snprintf(whole, sizeof whole, "%.*s%s", dir, from, name);
+	size_t len = 0, kept = 0;   /* kept: leading segments a ".." may take out (not "..") */
+	int absolute = whole[0] == '/';
+	if (absolute)
+		out[len++] = '/';
+	for (char *seg = whole, *next; *seg; seg = next) {
+		next = strchr(seg, '/');
+		size_t sl = next ? (size_t)(next - seg) : strlen(seg);
+		next = next ? next + 1 : seg + sl;
+		if (sl == 0 || (sl == 1 && seg[0] == '.'))
+			continue;
+		if (sl == 2 && seg[0] == '.' && seg[1] == '.' && (kept || absolute)) {
+			if (kept) {   /* take out the last segment and its '/' */
+				len--;
+				while (len > (size_t)absolute && out[len - 1] != '/')
+					len--;
+				kept--;
+			}
+			continue;
+		}
+		if (len + sl + 2 > n)
+			return -1;
+		memcpy(out + len, seg, sl);
+		len += sl;
+		out[len++] = '/';
+		if (!(sl == 2 && seg[0] == '.' && seg[1] == '.'))
+			kept++;
+	}
+	if (len > (size_t)absolute)
+		len--;   /* the last '/' */
+	out[len] = 0;
+	return len ? 0 : -1;
+}
+
+/* `.include "FILE"` (l is what follows ".include"): FILE, relative to the
+ * including file's directory, read and parsed in place. */
+static int include_file(struct asm_state *s, const char *l, size_t len)
+{
+	const char *usage = "usage: .include \"FILE\"";
+	size_t i = 0;
+	while (i < len && (l[i] == ' ' || l[i] == '\t'))
+		i++;
+	if (i == len || l[i] != '"')
+		return fail(s, "%s", usage);
+	size_t start = ++i;
+	while (i < len && l[i] != '"') {
+		if ((unsigned char)l[i] < 0x20 || (unsigned char)l[i] >= 0x7f)
+			return fail(s, ".include: the file name holds byte 0x%02x", (unsigned char)l[i]);
+		i++;
+	}
+	if (i == len || i == start)
+		return fail(s, "%s", usage);
+	char name[MAX_PATH];
+	if (i - start >= sizeof name)
+		return fail(s, ".include: the file name is longer than %zu characters", sizeof name - 1);
+	memcpy(name, l + start, i - start);
+	name[i - start] = 0;
+	for (i++; i < len && l[i] != ';'; i++)
+		if (l[i] != ' ' && l[i] != '\t' && l[i] != '\r')
+			return fail(s, "unexpected text after .include \"%s\"", name);
+	if (i < len && check_comment(s, l + i + 1, len - i - 1) < 0)
+		return -1;
+	if (!s->read)
+		return fail(s, ".include \"%s\": this program was given as text, with no files to include", name);
+	int cur = POS_FILE(s->line), depth = 0;
+	for (int f = cur; s->files[f].parent >= 0; f = s->files[f].parent)
+		depth++;
+	if (depth == MAX_INCLUDE_DEPTH)
+		return fail(s, ".include \"%s\": includes nested more than %d deep", name, MAX_INCLUDE_DEPTH);
+	char path[MAX_PATH];
+	if (join_path(s->files[cur].path, name, path, sizeof path) < 0)
+		return fail(s, ".include \"%s\": not a file name, or too long", name);
+	for (int f = cur; f >= 0; f = s->files[f].parent)
+		if (!strcmp(s->files[f].path, path))
+			return fail(s, ".include \"%s\": an include cycle (%s is being included already)", name, path);
+	if (s->n_files == MAX_FILES)
+		return fail(s, ".include \"%s\": more than %d files in one program", name, MAX_FILES - 1);
+	struct ivx_err rerr = { 0 };
+	char *text = NULL;
+	size_t tlen = 0;
+	if (s->read(s->read_ctx, path, &text, &tlen, &rerr) < 0) {
+		if (rerr.code == IVX_ESYS)
+			return ivx_error(s->err, IVX_ESYS, "%s", rerr.msg);
+		return fail(s, "cannot include \"%s\": %s", name, rerr.msg);
+	}
+	struct source_file *f = &s->files[s->n_files];
+	f->path = ivx_strdup(path);
+	if (!f->path) {
+		ivx_free(text);
+		return ivx_error(s->err, IVX_ESYS, "out of memory");
+	}
+	f->parent = cur, f->from = s->line;
+	uint32_t back = s->line;
+	s->line = POS(s->n_files++, 0);
+	int rc = parse_lines(s, text, tlen);
+	ivx_free(text);
+	if (rc == 0)
+		s->line = back;
+	return rc;
+}
+
 int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog *out, struct ivx_err *err)
+{
+	return coproc_asm_reading(src, len, file, NULL, NULL, out, err);
+}
+
+int coproc_asm_reading(const char *src, size_t len, const char *file, coproc_read_fn *read, void *read_ctx,
+		       struct coproc_prog *out, struct ivx_err *err)
 {
 	struct asm_state *s = ivx_calloc(1, sizeof *s);
 	if (!s)
 		return ivx_error(err, IVX_ESYS, "out of memory");
 	memset(out, 0, sizeof *out);
-	s->file = file, s->p = out, s->err = err;
+	s->p = out, s->err = err, s->read = read, s->read_ctx = read_ctx;
+	s->files[0].path = ivx_strdup(file);
+	s->files[0].parent = -1;
+	s->n_files = 1;
+	if (!s->files[0].path) {
+		ivx_free(s);
+		return ivx_error(err, IVX_ESYS, "out of memory");
+	}
 	snprintf(out->name, sizeof out->name, "unnamed");
 	snprintf(out->handler, sizeof out->handler, "none");
 	out->iwidth = 16, out->cwidth = 16;
 	for (int c = 0; c < INSN_KIND_COUNT; c++)
 		out->dfe[c] = -1;
-	int rc = 0;
-	/* (an editor's UTF-8 byte-order mark, skipped as a machine config's is) */
-	size_t i = len >= 3 && !memcmp(src, "\xef\xbb\xbf", 3) ? 3 : 0;
-	while (i < len && rc == 0) {
-		size_t e = i;
-		while (e < len && src[e] != '\n')
-			e++;
-		s->line++;
-		if (e - i > 400)
-			rc = fail(s, "line longer than 400 characters");
-		else
-			rc = parse_line(s, src + i, e - i);
-		i = e + 1;
-	}
+	int rc = parse_lines(s, src, len);
 	if (rc == 0 && out->n_insns == 0) {
 		s->line = s->line ? s->line : 1;
 		rc = fail(s, "the program has no microinstructions");
@@ -805,8 +1026,13 @@ int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog
 		}
 	/* branches must land inside the microcode; memory offsets come from
 	 * registers so they are checked (masked) at run time */
+	for (int a = 0; a < out->n_insns; a++)   /* (a line in the file that holds it) */
+		out->insn[a].line = POS_LINE(out->insn[a].line);
+	int code = rc < 0 ? (err && err->code == IVX_ESYS ? IVX_ESYS : IVX_EINPUT) : IVX_OK;
+	for (int f = 0; f < s->n_files; f++)
+		ivx_free(s->files[f].path);
 	ivx_free(s);
-	return rc < 0 ? IVX_EINPUT : IVX_OK;
+	return code;
 }
 
 /* ---- disassembly ----------------------------------------------------- */

@@ -39,6 +39,13 @@ const char *coproc_policy_name(uint32_t policy)
 	return policy == COPROC_STALL ? "stall" : policy == COPROC_REPLACE ? "replace" : "drop";
 }
 
+const char *coproc_config_value_word(const char *key, int i)
+{
+	if (strcmp(key, "policy") || i < COPROC_STALL || i > COPROC_REPLACE)
+		return NULL;
+	return coproc_policy_name((uint32_t)i);
+}
+
 struct key {
 	const char *name;
 	size_t off;

@@ -27,6 +27,7 @@
 #define COPROC_NT 4              /* branch target registers t0..t3 */
 #define COPROC_MAX_PARAMS 32
 #define COPROC_MAX_LABELS 128
+#define COPROC_MAX_FILES 64      /* a program's file and every file it includes */
 #define COPROC_LABEL_MAX 23      /* characters in a label name */
 /* The largest co-processor parts, for -C and for a program's size
  * parameters alike (.param buffer_entries, cam_entries, data_words,
@@ -79,7 +80,7 @@ struct cp_uinsn {
 	uint8_t tkind;    /* enum cp_target */
 	uint16_t target;  /* CPT_LABEL: microcode address; CPT_TREG: register */
 	int64_t imm;
-	uint32_t line;    /* source line */
+	uint32_t line;    /* source line, in the file that holds it (the program's or an included one) */
 };
 
 struct coproc_prog {
@@ -105,8 +106,28 @@ struct coproc_prog {
 };
 
 /* Assemble `len` bytes of source named `file` (for messages). Errors are
- * "file:line: message" (IVX_EINPUT). */
+ * "file:line: message" (IVX_EINPUT). An `.include` is an error: the
+ * source has no files beside it (coproc_asm_reading gives it some). */
 int coproc_asm(const char *src, size_t len, const char *file, struct coproc_prog *out, struct ivx_err *err);
+
+/* How `.include "FILE"` reads FILE: path is FILE joined to the including
+ * file's directory. Sets *text (from ivx_malloc; the assembler frees it)
+ * and *len and returns 0, or returns a negative status with err's message
+ * ("PATH: cannot open: REASON"). ctx is the caller's. */
+typedef int coproc_read_fn(void *ctx, const char *path, char **text, size_t *len, struct ivx_err *err);
+
+/* coproc_asm with `.include` reading through read(read_ctx, ...). An error
+ * in an included file is "included.s:LINE: message (included from
+ * file:LINE)"; includes nested more than 8 deep, or a file including
+ * itself, are errors. */
+int coproc_asm_reading(const char *src, size_t len, const char *file, coproc_read_fn *read, void *read_ctx,
+		       struct coproc_prog *out, struct ivx_err *err);
+
+/* A coproc_read_fn for the host's files (ctx unused): at most 1 MB. */
+int coproc_read_host_file(void *ctx, const char *path, char **text, size_t *len, struct ivx_err *err);
+
+/* The program in the host file at path, its includes read from files too. */
+int coproc_asm_file(const char *path, struct coproc_prog *out, struct ivx_err *err);
 
 /* One microinstruction as text (no address, no newline) into buf. */
 void coproc_disasm_insn(const struct coproc_prog *p, int addr, char *buf, size_t n);

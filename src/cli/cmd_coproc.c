@@ -701,14 +701,22 @@ static int coproc_main(int argc, char **argv)
 			goto out;
 		}
 	char ppath[4096] = "";
-	if (coproc_load_program(fl.program, cprog, ppath, sizeof ppath, &err) < 0) {
+	struct coproc_included inc;
+	int loaded = coproc_load_program_noting(fl.program, cprog, ppath, sizeof ppath, &inc, &err);
+	struct named_file outs[] = { { "--json", fl.json_path } }, source[1 + COPROC_MAX_FILES];
+	int n_source = 0;
+	source[n_source++] = (struct named_file){ "the --program file", ppath[0] ? ppath : NULL };
+	for (int i = 0; i < inc.n; i++)
+		source[n_source++] = (struct named_file){ "a file the --program file includes", inc.path[i] };
+	int clash = loaded == 0 && (run_options_check_outputs(&o, outs, 1) < 0 ||
+				    outfile_check(outs, 1, source, n_source) < 0);
+	coproc_included_free(&inc);
+	if (loaded < 0) {
 		cli_error("%s", err.msg);
 		status = EXIT_INPUT;
 		goto out;
 	}
-	struct named_file outs[] = { { "--json", fl.json_path } };
-	const struct named_file source[] = { { "the --program file", ppath[0] ? ppath : NULL } };
-	if (run_options_check_outputs(&o, outs, 1) < 0 || outfile_check(outs, 1, source, 1) < 0)
+	if (clash)
 		goto out;
 	if (run_options_config(&o, &mc) < 0)
 		goto out;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "base/alloc.h"
 #include "coproc_load.h"
 
 static int exists(const char *p)
@@ -34,9 +34,37 @@ void coproc_load_shown(const char *name, const char *path, char *out, size_t len
 		snprintf(out, len, "data/coproc/%s.s", name);
 }
 
+/* coproc_read_host_file, keeping the path of each file read. */
+static int read_noting(void *ctx, const char *path, char **text, size_t *len, struct ivx_err *err)
+{
+	struct coproc_included *inc = ctx;
+	int rc = coproc_read_host_file(NULL, path, text, len, err);
+	char *copy = rc == 0 && inc->n < COPROC_MAX_FILES ? strdup(path) : NULL;
+	if (copy)
+		inc->path[inc->n++] = copy;
+	return rc;
+}
+
+void coproc_included_free(struct coproc_included *inc)
+{
+	for (int i = 0; i < inc->n; i++)
+		free(inc->path[i]);
+	inc->n = 0;
+}
+
 int coproc_load_program(const char *name, struct coproc_prog *out, char *path, size_t path_len,
 			struct ivx_err *err)
 {
+	struct coproc_included inc;
+	int rc = coproc_load_program_noting(name, out, path, path_len, &inc, err);
+	coproc_included_free(&inc);
+	return rc;
+}
+
+int coproc_load_program_noting(const char *name, struct coproc_prog *out, char *path, size_t path_len,
+			       struct coproc_included *inc, struct ivx_err *err)
+{
+	inc->n = 0;
 	char buf[PATH_MAX];
 	char looked[2][PATH_MAX + 16] = { "", "" };   /* the data directories beside the binary */
 	if (is_file_name(name)) {
@@ -81,13 +109,14 @@ int coproc_load_program(const char *name, struct coproc_prog *out, char *path, s
 					 name);
 		}
 	}
-	void *data;
+	char *text;
 	size_t len;
-	int rc = cli_read_file_quiet(buf, &data, &len, err);
+	int rc = coproc_read_host_file(NULL, buf, &text, &len, err);
 	if (rc < 0)
 		return rc;
-	rc = coproc_asm(data, len, buf, out, err);
-	free(data);
+	/* (its .include files are found beside it, wherever it was found) */
+	rc = coproc_asm_reading(text, len, buf, read_noting, inc, out, err);
+	ivx_free(text);
 	if (path)
 		snprintf(path, path_len, "%s", buf);
 	return rc;

@@ -22,6 +22,18 @@ const char *coproc_shipped_name(int i);
  * assembly error). `path`, if non-NULL, gets the file it read. */
 int coproc_load_program(const char *name, struct coproc_prog *out, char *path, size_t path_len,
 			struct ivx_err *err);
+
+/* The files a program's .include lines read, for outfile_check (an output
+ * must not overwrite one); coproc_load_files_free frees the paths. */
+struct coproc_included {
+	int n;
+	char *path[COPROC_MAX_FILES];
+};
+/* coproc_load_program, noting the files it includes in *inc (zeroed
+ * first; its paths are kept on failure too). */
+int coproc_load_program_noting(const char *name, struct coproc_prog *out, char *path, size_t path_len,
+			       struct coproc_included *inc, struct ivx_err *err);
+void coproc_included_free(struct coproc_included *inc);
 /* The file to name in output, from the `name` given and the `path`
  * coproc_load_program read: the file as the user gave it, and for a
  * shipped NAME data/coproc/NAME.s wherever it was found, so that output

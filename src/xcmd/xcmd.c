@@ -534,6 +534,17 @@ void xcmd_complete(struct explorer *x, const char *line, size_t cursor, struct x
 	if (argc >= 3 && offer_later_word(&k, c->then, argc, argv))
 		goto done;
 	const struct xcmd_then *then = argc == 2 ? then_for(c->then, argv[1], 1) : NULL;
+	const char *eq = strchr(prefix, '=');
+	if (then && then->value_at && eq) {   /* KEY=VALUE past its '=': the key's values */
+		char key[128], word[256];
+		snprintf(key, sizeof key, "%.*s", (int)(eq - prefix), prefix);
+		const char *v;
+		for (int i = 0; (v = then->value_at(key, i)); i++) {
+			snprintf(word, sizeof word, "%s=%s", key, v);
+			offer(&k, word);
+		}
+		goto done;
+	}
 	if (then) {   /* the second argument, by the first: its words, then the command's own */
 		offer_words(&k, then->words);
 		const char *w;

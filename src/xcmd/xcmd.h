@@ -41,6 +41,10 @@ struct xcmd_then {
 	 * argument `first` (valid until the next call), NULL past the end;
 	 * may be NULL */
 	const char *(*word_at)(const char *first, int i);
+	/* ... and for a word KEY=VALUE typed up to its '=' or further, the
+	 * i-th VALUE of KEY instead (`coproc set policy=<Tab>`), NULL past the
+	 * end; may be NULL */
+	const char *(*value_at)(const char *key, int i);
 	int complete;        /* enum xcmd_complete: more candidates (XC_FILE), or XC_NONE */
 };
 

@@ -122,7 +122,7 @@ static const char *program_word(const char *first, int i)
 
 static const struct xcmd_then coproc_then[] = {
 	{ .after = "load", .word_at = program_word, .complete = XC_FILE },
-	{ .after = "set", .word_at = key_word },
+	{ .after = "set", .word_at = key_word, .value_at = coproc_config_value_word },   /* policy=stall */
 	{ 0 },
 };
 

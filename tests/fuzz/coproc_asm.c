@@ -1,31 +1,63 @@
 /*
  * coproc_asm.c — libFuzzer harness: the co-processor assembler.
  *
- * The input is a program source. coproc_asm must either refuse it with a
- * one-line "fuzz.s:LINE: message", or accept it; an accepted program must
+ * The input is a program source. coproc_asm_reading must either refuse it
+ * with a one-line "fuzz.s:LINE: message" (or "FILE:LINE: message (included
+ * from ..." for a line of an included file), or accept it; an accepted program must
  * have every branch, DFE entry and target register inside its microcode,
  * and every microinstruction must disassemble. Built with clang and
  * libFuzzer by `make fuzz` (branch lib-fuzz), and with gcc plus
  * tests/fuzz/coproc_asm_replay.c in `make test`, which replays
- * tests/fuzz/corpus/coproc_asm and the shipped programs in data/coproc.
+ * tests/fuzz/corpus/coproc_asm, the shipped programs in data/coproc and
+ * their listings in tests/coproc-listings.
+ *
+ * `.include` never reads the host's files here: every file it names is
+ * the input itself (read_input), so the harness stays self-contained and
+ * still drives the include paths: nesting, the depth limit, a file
+ * including itself, and errors named by an included file.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/alloc.h"
 #include "coproc/coproc_prog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct coproc_prog prog;
 
+struct input {
+	const uint8_t *data;
+	size_t size;
+};
+
+/* Every included file is the input again. */
+static int read_input(void *ctx, const char *path, char **text, size_t *len, struct ivx_err *err)
+{
+	const struct input *in = ctx;
+	(void)path;
+	*text = ivx_malloc(in->size ? in->size : 1);
+	if (!*text)
+		return ivx_error(err, IVX_ESYS, "out of memory");
+	memcpy(*text, in->data, in->size);
+	*len = in->size;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ivx_err err = { 0 };
-	int rc = coproc_asm((const char *)data, size, "fuzz.s", &prog, &err);
+	struct input in = { data, size };
+	int rc = coproc_asm_reading((const char *)data, size, "fuzz.s", read_input, &in, &prog, &err);
 	if (rc < 0) {
 		unsigned line;
-		if (rc != IVX_EINPUT || strchr(err.msg, '\n') || sscanf(err.msg, "fuzz.s:%u: ", &line) != 1 || !line)
+		if (rc != IVX_EINPUT || strchr(err.msg, '\n'))
+			abort();
+		/* (a message cut at its buffer's end may have lost the chain:
+		 * nested includes' names grow with the depth) */
+		if ((sscanf(err.msg, "fuzz.s:%u: ", &line) != 1 || !line) && !strstr(err.msg, " (included from ") &&
+		    strlen(err.msg) < sizeof err.msg - 1)
 			abort();
 		return 0;
 	}

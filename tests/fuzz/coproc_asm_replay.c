@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,6 +27,9 @@ int main(int argc, char **argv)
 				continue;
 			char path[4096];
 			snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
+			struct stat st;
+			if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))   /* (data/coproc/lib/) */
+				continue;
 			FILE *f = fopen(path, "rb");
 			if (!f)
 				continue;

@@ -3,8 +3,10 @@
 #
 #   coproc-cli          the two commands end to end (tests/coproc-cli.sh)
 #   coproc-fuzz-replay  the assembler's fuzz harness (tests/fuzz/coproc_asm.c)
-#                       built with $(CC) and fed its seed corpus and the
-#                       shipped programs (data/coproc, not copied)
+#                       built with $(CC) and fed its seed corpus, the
+#                       shipped programs (data/coproc, not copied) and
+#                       their listings (tests/coproc-listings: whole
+#                       programs, where the harness cannot read lib/)
 #   coproc-bench        timing-mode speed with the value program / without
 #   coproc-validate     value-profile error and overhead against the exact
 #                       profile and the sampling baseline over the suite
@@ -19,7 +21,7 @@ $(BUILD)/tests/fuzz/coproc_asm_replay: tests/fuzz/coproc_asm.c tests/fuzz/coproc
 	    $(LDFLAGS) $(LDLIBS)
 
 coproc-fuzz-replay: $(BUILD)/tests/fuzz/coproc_asm_replay
-	@$(BUILD)/tests/fuzz/coproc_asm_replay tests/fuzz/corpus/coproc_asm data/coproc
+	@$(BUILD)/tests/fuzz/coproc_asm_replay tests/fuzz/corpus/coproc_asm data/coproc tests/coproc-listings
 
 coproc-bench: $(BUILD)/ivx
 	@tests/coproc-bench.sh $(BUILD)/ivx

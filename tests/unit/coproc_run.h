@@ -14,19 +14,14 @@
 
 static inline void coproc_test_assemble_file(const char *path, struct coproc_prog *p)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	static char buf[16384];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
 	struct ivx_err err;
-	if (coproc_asm(buf, n, path, p, &err) < 0)
+	if (coproc_asm_file(path, p, &err) < 0)
 		fail_msg("%s", err.msg);
 }
 
 /* path assembled with its lines that start like one of over[] (NULL-ended)
- * left out and over[] appended. An entry is a directive, its first operand
+ * left out and over[] appended (the program's own lines: its .include
+ * files are read as they are). An entry is a directive, its first operand
  * and a value (".param slots 8" takes the place of any ".param slots"
  * line); one written "-" and the directive and operand
  * ("-.param buffer_entries") only leaves its line out. */
@@ -54,7 +49,7 @@ static inline void coproc_test_assemble_with(const char *path, const char *const
 		if (over[i][0] != '-')
 			strcat(strcat(src, over[i]), "\n");
 	struct ivx_err err;
-	if (coproc_asm(src, strlen(src), path, p, &err) < 0)
+	if (coproc_asm_reading(src, strlen(src), path, coproc_read_host_file, NULL, p, &err) < 0)
 		fail_msg("%s", err.msg);
 }
 

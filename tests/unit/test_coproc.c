@@ -39,14 +39,8 @@ static struct coproc_prog cprog;
 
 static void assemble_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	char buf[16384];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
 	struct ivx_err err;
-	if (coproc_asm(buf, n, path, &cprog, &err) < 0)
+	if (coproc_asm_file(path, &cprog, &err) < 0)
 		fail_msg("%s", err.msg);
 }
 

@@ -61,7 +61,7 @@ static void assert_same_program(const struct coproc_prog *x, const struct coproc
 static void round_trip(const char *src, size_t len, const char *name)
 {
 	struct ivx_err err = { 0 };
-	if (coproc_asm(src, len, name, &prog, &err) < 0)
+	if (coproc_asm_reading(src, len, name, coproc_read_host_file, NULL, &prog, &err) < 0)
 		fail_msg("%s", err.msg);
 	static char text[1 << 17];
 	size_t n = coproc_prog_listing(&prog, name, text, sizeof text);

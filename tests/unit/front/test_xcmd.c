@@ -240,6 +240,14 @@ static void test_complete_second_word(void **state)
 	assert_true(has_word(keys, "buffer=") && has_word(keys, "policy=") && has_word(keys, "tagrate="));
 	assert_false(has_word(keys, "data/"));   /* no files here */
 	assert_string_equal(complete(x, "coproc set clo", NULL), "clock_div=");
+	/* ... and past the '=', a key's values where it has a fixed set, as
+	 * `set core.mode in<Tab>` for a machine key; none for a number */
+	size_t vs;
+	assert_string_equal(complete(x, "coproc set policy=", &vs), "policy=drop policy=replace policy=stall");
+	assert_int_equal(vs, 11);
+	assert_string_equal(complete(x, "coproc set policy=st", NULL), "policy=stall");
+	assert_string_equal(complete(x, "coproc set buffer=", NULL), "");
+	assert_string_equal(complete(x, "coproc set nosuch=", NULL), "");
 	assert_string_equal(complete(x, "coproc off ", NULL), "");
 	/* info TOPIC: the topic's words, a unique prefix of the topic will do */
 	assert_string_equal(complete(x, "info coproc ", NULL), "program registers slots");
