@@ -7,10 +7,9 @@
 ; load's tally (a spill-ring entry: pc, total, the first value's key and
 ; count) and tries one record in 4 for a slot. That fixed bzip2-compress,
 ; whose last phase has about 1,170 lukewarm loads, but cost busybox-bzip2
-; 1.3 points: there the loss is a few hot loads (busybox's libbz2,
-; sub_5193b8+0x2b0 at 9.7% of the executions, sub_518ed8's at 4.6% each)
-; that stay in tallies, where only their first value since the harvest is
-; counted, and that spreading (`.param spread 64`) then samples unevenly
+; 1.3 points: there the loss is one hot load (busybox's libbz2,
+; sub_5193b8+0x2b0, 9.7% of the executions, 0.5 -> 2.6 points) that stays
+; a tally, and that spreading (`.param spread 64`) then tags unevenly
 ; (docs/coproc-history.md, "What was tried on branch adapt22").
 ; Here the microcode reads the tally's total, which it keeps anyway: a
 ; load that has given 16 records (c13) since the last harvest is hot and
