@@ -2,7 +2,9 @@
 # (data/real/cases-unseen-coproc).
 #
 #   coproc-unseen-cases     (make test, no simulation) the set is well formed
-#                           and shares no case with data/real/cases
+#                           and shares no case with data/real/cases; so is
+#                           data/real/cases-fresh-coproc, with none of the
+#                           earlier sets
 #   coproc-validate-unseen  opt-in, in neither `make test` nor `make validate`:
 #                           tests/coproc-validate.sh's small-input table for
 #                           value_topk.s (seeds 1-3) and value.s (seed 1) on

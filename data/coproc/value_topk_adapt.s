@@ -1,0 +1,230 @@
+; value_topk_adapt.s — value_topk_ring.s with the choice between a tally
+; and a slot made per load, from what the load's tally has shown since
+; the last harvest (ours, an option; docs/coproc.md, "value_topk_adapt";
+; branch adapt22).
+;
+; value_topk_ring.s counts a record of a load without a slot in the
+; load's tally (a spill-ring entry: pc, total, the first value's key and
+; count) and tries one record in 4 for a slot. That fixed bzip2-compress,
+; whose last phase has about 1,170 lukewarm loads, but cost busybox-bzip2
+; 1.3 points: there the loss is one hot load (busybox's libbz2,
+; sub_5193b8+0x2b0, 9.7% of the executions, 0.5 -> 2.6 points) that stays
+; a tally, and that spreading (`.param spread 64`) then tags unevenly
+; (docs/coproc-history.md, "What was tried on branch adapt22").
+; Here the microcode reads the tally's total, which it keeps anyway: a
+; load that has given 16 records (c13) since the last harvest is hot and
+; tries for a slot with every record, the others one in 4 as before; a
+; record whose try fails (the slots have seen more) is counted in the
+; tally instead of being lost, so every record counts exactly once. The
+; lukewarm loads of bzip2-compress's last phase give a few records each
+; between harvests and stay tallies. No new resource: one more constant
+; and 10 more microinstructions (151).
+;
+; The rest is value_topk_ring.s's; its notes (and value_topk.s's within
+; them) explain the slots, ways, spill ring, tallies and parameters.
+.name value_topk_adapt
+.handler value
+.classes load
+.fields pc value
+.dfe load load
+.iwidth 16
+.cwidth 8
+.base b0 640           ; the slot's pc and each way's key, by CAM entry (for the spill)
+.base b1 0             ; slot totals and way counts, by CAM entry
+.base b2 2048          ; the spill ring: 512 entries of pc, total, top key, its count
+.base b3 1280          ; what each way inherited, by CAM entry
+.const c1 48           ; failed replacements before an interrupt
+.const c2 512          ; replacements before thrashing is declared (4 x slots)
+.const c3 127          ; slots - 1
+.const c4 255          ; random numbers 0..255
+.const c5 128          ; slots: from one way's CAM entry to the next
+.const c6 1            ; a value not in the full ways takes one in 2 times (branch evict; was 1 in 8)
+.const c7 2048         ; spill ring words (512 entries of 4)
+.const c8 512          ; 4 x slots: from a slot's CAM entry to its way 3
+.const c9 256          ; 2 x slots: ... to its way 1
+.const c10 2           ; an evicted way with this many own hits or more is spilled
+.const c11 0x300000    ; a tally's record tries for a slot one time in 4 (bits 20-21 of a draw)
+.const c13 16          ; a tally of this many records (since the last harvest): a slot tried every record
+.const c12 4096        ; the tallies' pointers: data[4096 + hash(pc)] (b1 is 0)
+.param slots 128       ; pc entries 0..127
+.param ways 4          ; (load, value) entries per slot
+.param key_shift 40    ; way key = value xor pc << 40 (the handler undoes it)
+.param cam_entries 640 ; 128 x (1 + 4)
+.param data_words 8192 ; 4096 more: the tallies' pointers (data[4096 + hash(pc)])
+.param profile_entries 16384
+.param buffer_entries 128 ; sample buffer records: holds retirement bursts (branch lvp8)
+.param spill_entries 512 ; the handler reads the spill ring (b2, v7 words written)
+.param inherited_permille 1000 ; the handler adds each count less what it inherited
+.param confident 32
+.param hi_permille 900
+.param lo_permille 100
+.param enough 512
+.param max_width 4       ; at most 16 PC-filter partitions (value.s: 64; docs/coproc.md, branch lvp6)
+.param partition_interrupts 4
+.param low_yield 1024
+.param slice_div 8
+.param min_slice 5000
+.param slice_ticks 1
+.param min_visits 3
+.param hold 128
+.param resample_every 250000   ; unmask every masked load every 250k cycles from the start (ours; branch resample)
+.param resample_backoff 7      ; a load whose re-check agreed twice in a row sits out 1, 3, 7 rounds (ours)
+.param stable_permille 20
+.param stable_sigmas 20
+.param stable_agreements 2
+.param skip_weight 1          ; a re-check that earns skipped rounds counts for them too (ours; branch skipw)
+.param ring_full_thrashes 1   ; a ring full of tallies: the slots thrash (visits, holds; no more partitions)
+.param harvest_ring_alone 1   ; ... and its interrupt empties the ring alone
+.param spread 64              ; a load giving more than 64 samples a timer period is thinned
+
+load:     shl v1, pc, 40
+          xor v1, v1, value                       ; the (load, value) key
+          lookup i0, pc          -> miss nomatch
+          lookup i1, v1          -> miss newval
+          inc [b1 + i1]                           ; the value's count
+count:    inc [b1 + i0]          -> nsat DONE     ; the slot's total
+          mov i4, 3              -> INTERRUPT     ; a total counter is full
+newval:   add i3, i0, c8                          ; way 3 (ways fill in order)
+          ld v2, [b1 + i3]       -> nz full       ; used: no way is empty
+          add i2, i0, c9                          ; way 1 (v2 = 0: inherits nothing)
+          ld v3, [b1 + i2]       -> z take        ; empty: the value takes it
+          add i2, i2, c5                          ; way 2
+          ld v3, [b1 + i2]       -> z take
+          mov i2, i3             -> take          ; way 3
+full:     rand v3, c6            -> nz count      ; 7 in 8 new values: not counted
+          add i2, i0, c5                          ; way 0
+          ld v2, [b1 + i2]       -> z take        ; empty
+          add i3, i2, c5                          ; way 1
+          ld v3, [b1 + i3]
+          cmp v3, v2             -> ge way2
+          mov v2, v3
+          mov i2, i3
+way2:     add i3, i3, c5
+          ld v3, [b1 + i3]
+          cmp v3, v2             -> ge way3
+          mov v2, v3
+          mov i2, i3
+way3:     add i3, i3, c5
+          ld v3, [b1 + i3]
+          cmp v3, v2             -> ge evict
+          mov v2, v3
+          mov i2, i3
+evict:    ld v3, [b3 + i2]                        ; the victim's own hits:
+          sub v3, v2, v3                          ; its count less what it inherited
+          cmp v3, c10            -> lt take       ; one hit: not worth a ring entry
+          add v4, v7, 8
+          cmp c7, v4             -> lt take       ; keep room for a slot's spill
+          st [b2 + v7], pc                        ; spill the way: its pc,
+          add v7, v7, 1
+          st [b2 + v7], 0                         ; no total (the slot's comes later),
+          add v7, v7, 1
+          ld v4, [b0 + i2]                        ; its key
+          st [b2 + v7], v4
+          add v7, v7, 1
+          st [b2 + v7], v3                        ; and its own hits
+          add v7, v7, 1
+take:     camw i2, v1                             ; the smallest count's way
+          st [b0 + i2], v1                        ; its key, for the spill
+          st [b3 + i2], v2                        ; ... inherited
+          inc [b1 + i2]          -> count         ; goes on from it + 1
+nomatch:  hash v5, pc                             ; no slot: the load's tally in the ring
+          add v5, v5, c12                         ; its pointer (absolute: b1 is 0)
+          ld v4, [b1 + v5]       -> z tally       ; none yet
+          cmp v7, v4             -> lt tally      ; from before the last harvest
+          sub v4, v4, 1
+          ld v3, [b2 + v4]
+          cmp v3, pc             -> nz tally      ; another load's (the same hash)
+          add v6, v4, 1
+          ld v3, [b2 + v6]                        ; the tally's total so far:
+          cmp v3, c13            -> ge promote    ; 16 or more, a hot load: try for a slot
+          rand v3, c11           -> z promote     ; else one in 4
+          add v6, v4, 2
+          ld v3, [b2 + v6]                        ; its value's key
+          cmp v3, v1             -> z valhit
+          add v4, v4, 1          -> totalonly
+valhit:   add v6, v6, 1
+          inc [b2 + v6]                           ; the value's count
+total:    add v4, v4, 1
+totalonly:inc [b2 + v4]          -> DONE          ; the tally's total
+tally:    ld v2, [b1 + i7]       -> z alloc       ; an empty candidate slot: take it
+          st [b2 + v7], pc                        ; a new tally, an entry of the ring: its pc,
+          add v7, v7, 1
+          st [b1 + v5], v7                        ; (its pointer: the total's word)
+          st [b2 + v7], 1                         ; its total,
+          add v7, v7, 1
+          st [b2 + v7], v1                        ; this value's key
+          add v7, v7, 1
+          st [b2 + v7], 1                         ; and its count
+          add v7, v7, 1          -> ring
+promote:  ld v2, [b1 + i7]                        ; the candidate's total
+          shl v2, v2, 3                           ; x 8: 32 samples keep a slot
+          rand v3, c4
+          cmp v3, v2             -> lt failed     ; it has seen more: keep it
+          ld v2, [b1 + i7]       -> z alloc       ; an empty slot: nothing to spill
+          ld v3, [b0 + i7]                        ; spill the victim: its pc,
+          st [b2 + v7], v3
+          add v7, v7, 1
+          st [b2 + v7], v2                        ; its total,
+          add v7, v7, 1
+          add i2, i7, c5                          ; its largest way (way 0 first)
+          ld v2, [b1 + i2]
+          add i3, i2, c5
+          ld v3, [b1 + i3]
+          cmp v2, v3             -> ge sp2
+          mov v2, v3
+          mov i2, i3
+sp2:      add i3, i3, c5
+          ld v3, [b1 + i3]
+          cmp v2, v3             -> ge sp3
+          mov v2, v3
+          mov i2, i3
+sp3:      add i3, i3, c5
+          ld v3, [b1 + i3]
+          cmp v2, v3             -> ge sp4
+          mov v2, v3
+          mov i2, i3
+sp4:      ld v3, [b3 + i2]                        ; its own count (less inherited)
+          sub v2, v2, v3
+          ld v3, [b0 + i2]                        ; and its key
+          st [b2 + v7], v3
+          add v7, v7, 1
+          st [b2 + v7], v2
+          add v7, v7, 1
+alloc:    camw i7, pc
+          st [b0 + i7], pc
+          st [b1 + i7], 1                         ; this sample
+          add i2, i7, c5                          ; way 0 takes its value
+          shl v1, pc, 40
+          xor v1, v1, value
+          camw i2, v1
+          st [b0 + i2], v1
+          st [b1 + i2], 1
+          st [b3 + i2], 0
+          add i2, i2, c5                          ; ways 1-3 are empty
+          caminv i2
+          st [b1 + i2], 0
+          add i2, i2, c5
+          caminv i2
+          st [b1 + i2], 0
+          add i2, i2, c5
+          caminv i2
+          st [b1 + i2], 0
+          add i7, i7, 1
+          and i7, i7, c3
+          sub i6, i6, 1
+          add i5, i5, 1
+          cmp i5, c2             -> lt ring
+          mov i4, 2              -> INTERRUPT     ; thrashing
+ring:     cmp v7, c7             -> lt DONE
+          mov i4, 4              -> INTERRUPT     ; the spill ring is full
+failed:   add i6, i6, 1                           ; no slot: the record counts in its tally
+          add v6, v4, 2
+          ld v3, [b2 + v6]
+          cmp v3, v1             -> z fvalhit
+          add v4, v4, 1          -> ftotal
+fvalhit:  add v6, v6, 1
+          inc [b2 + v6]
+          add v4, v4, 1
+ftotal:   inc [b2 + v4]
+          cmp i6, c1             -> lt DONE
+          mov i4, 1              -> INTERRUPT     ; the slots hold the working set
