@@ -81,52 +81,7 @@ load:     shl v1, pc, 40
           xor v1, v1, value                       ; the (load, value) key
           lookup i0, pc          -> miss nomatch
           lookup i1, v1          -> miss newval
-          inc [b1 + i1]                           ; the value's count
-count:    inc [b1 + i0]          -> nsat DONE     ; the slot's total
-          mov i4, 3              -> INTERRUPT     ; a total counter is full
-newval:   add i3, i0, c8                          ; way 3 (ways fill in order)
-          ld v2, [b1 + i3]       -> nz full       ; used: no way is empty
-          add i2, i0, c9                          ; way 1 (v2 = 0: inherits nothing)
-          ld v3, [b1 + i2]       -> z take        ; empty: the value takes it
-          add i2, i2, c5                          ; way 2
-          ld v3, [b1 + i2]       -> z take
-          mov i2, i3             -> take          ; way 3
-full:     rand v3, c6            -> nz count      ; 7 in 8 new values: not counted
-          add i2, i0, c5                          ; way 0
-          ld v2, [b1 + i2]       -> z take        ; empty
-          add i3, i2, c5                          ; way 1
-          ld v3, [b1 + i3]
-          cmp v3, v2             -> ge way2
-          mov v2, v3
-          mov i2, i3
-way2:     add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v3, v2             -> ge way3
-          mov v2, v3
-          mov i2, i3
-way3:     add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v3, v2             -> ge evict
-          mov v2, v3
-          mov i2, i3
-evict:    ld v3, [b3 + i2]                        ; the victim's own hits:
-          sub v3, v2, v3                          ; its count less what it inherited
-          cmp v3, c10            -> lt take       ; one hit: not worth a ring entry
-          add v4, v7, 8
-          cmp c7, v4             -> lt take       ; keep room for a slot's spill
-          st [b2 + v7], pc                        ; spill the way: its pc,
-          add v7, v7, 1
-          st [b2 + v7], 0                         ; no total (the slot's comes later),
-          add v7, v7, 1
-          ld v4, [b0 + i2]                        ; its key
-          st [b2 + v7], v4
-          add v7, v7, 1
-          st [b2 + v7], v3                        ; and its own hits
-          add v7, v7, 1
-take:     camw i2, v1                             ; the smallest count's way
-          st [b0 + i2], v1                        ; its key, for the spill
-          st [b3 + i2], v2                        ; ... inherited
-          inc [b1 + i2]          -> count         ; goes on from it + 1
+          .include "lib/topk_count_value.s"       ; i1: the value's way; count, newval ... take
 nomatch:  hash v5, pc                             ; no slot: the load's tally in the ring
           add v5, v5, c12                         ; its pointer (absolute: b1 is 0)
           ld v4, [b1 + v5]       -> z tally       ; none yet
@@ -156,50 +111,10 @@ tally:    ld v2, [b1 + i7]       -> z alloc       ; an empty candidate slot: tak
           add v7, v7, 1
           st [b2 + v7], 1                         ; and its count
           add v7, v7, 1          -> ring
-promote:  ld v2, [b1 + i7]                        ; the candidate's total
-          shl v2, v2, 3                           ; x 8: 32 samples keep a slot
-          rand v3, c4
-          cmp v3, v2             -> lt failed     ; it has seen more: keep it
-          ld v2, [b1 + i7]       -> z alloc       ; an empty slot: nothing to spill
-          ld v3, [b0 + i7]                        ; spill the victim: its pc,
-          st [b2 + v7], v3
-          add v7, v7, 1
-          st [b2 + v7], v2                        ; its total,
-          add v7, v7, 1
-          add i2, i7, c5                          ; its largest way (way 0 first)
-          ld v2, [b1 + i2]
-          add i3, i2, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp2
-          mov v2, v3
-          mov i2, i3
-sp2:      add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp3
-          mov v2, v3
-          mov i2, i3
-sp3:      add i3, i3, c5
-          ld v3, [b1 + i3]
-          cmp v2, v3             -> ge sp4
-          mov v2, v3
-          mov i2, i3
-sp4:      ld v3, [b3 + i2]                        ; its own count (less inherited)
-          sub v2, v2, v3
-          ld v3, [b0 + i2]                        ; and its key
-          st [b2 + v7], v3
-          add v7, v7, 1
-          st [b2 + v7], v2
-          add v7, v7, 1
-alloc:    camw i7, pc
-          st [b0 + i7], pc
-          st [b1 + i7], 1                         ; this sample
-          add i2, i7, c5                          ; way 0 takes its value
-          shl v1, pc, 40
-          xor v1, v1, value
-          camw i2, v1
-          st [b0 + i2], v1
-          st [b1 + i2], 1
-          st [b3 + i2], 0
+promote:  .include "lib/topk_evict_slot.s"         ; value_topk.s's path to a slot
+          .include "lib/topk_alloc_slot.s"
+; lib/topk_slot_taken.s's lines, written out: its `failed` drops the
+; record, this program's counts it in the tally
           add i2, i2, c5                          ; ways 1-3 are empty
           caminv i2
           st [b1 + i2], 0
