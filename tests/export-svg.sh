@@ -101,5 +101,18 @@ for case in "export|usage: export svg|png FILE" "export gif ~/a.gif|usage: expor
 done
 [ ! -e "$H/a.svg" ] && [ ! -e "$H/a.gif" ] || bad "a refused export wrote a file"
 
+# In a locale with a decimal comma the explorer still reads "1.5" and
+# writes SVG numbers with a point (it takes only the character set from
+# the environment). The locale is built here when localedef can (Debian's
+# locales data); else the check is said to be skipped.
+if localedef -i de_DE -f UTF-8 "$tmp/de_DE.UTF-8" >/dev/null 2>&1; then
+	printf '%s\n' "step 3000" "print 3 * 1.5" "export svg $tmp/de.svg cpistack" >"$tmp/de.ivx"
+	env LOCPATH="$tmp" LC_ALL=de_DE.UTF-8 HOME="$H" "$IVX" -x "$tmp/de.ivx" $K3 -- miss 2 >"$tmp/de.out" 2>&1
+	if grep -q '^= 4.5$' "$tmp/de.out" && wellformed "$tmp/de.svg" && ! grep -q '="[0-9]*,[0-9]' "$tmp/de.svg"; then ok
+	else bad "decimal-comma locale: $(head -c 300 "$tmp/de.out"; grep -o '="[0-9]*,[0-9]*"' "$tmp/de.svg" 2>/dev/null | head -2)"; fi
+else
+	echo "export-svg: no de_DE locale data (localedef failed): the decimal-comma check is skipped"
+fi
+
 echo "export-svg: $pass passed, $fail failed"
 [ $fail = 0 ]

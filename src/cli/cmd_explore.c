@@ -161,7 +161,10 @@ static int explore_main(int argc, char **argv)
 	dcpi_config_defaults(&f.sampling);
 	if (run_options_parse(&o, argc, argv, explore_extra, &f) < 0)
 		return EXIT_USAGE;
-	setlocale(LC_ALL, "");
+	/* Only the character set: curses needs it for line drawing and wide
+	 * characters. Numbers (a decimal comma would break expressions and
+	 * SVG), messages and sorting stay C's, as in the headless commands. */
+	setlocale(LC_CTYPE, "");
 	int utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	struct ivx_err err = { 0 };
 	if (o.stdin_path && !strcmp(o.stdin_path, "-") && f.script && strcmp(f.script, "-")) {
