@@ -293,6 +293,7 @@ int explorer_restart(struct explorer *x)
 		snprintf(x->engine_msg, sizeof x->engine_msg, "%s", err.msg);
 		return explorer_error(x, "%s", err.msg);
 	}
+	xbreaks_program_restarted(x->breaks);
 	explorer_state_changed(x);
 	return 0;
 }

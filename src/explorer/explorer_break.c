@@ -292,6 +292,12 @@ void xbreaks_run_begin(struct xbreaks *b)
 		b->bps[i].run_tested = b->bps[i].run_longest = b->bps[i].run_held = 0;
 }
 
+void xbreaks_program_restarted(struct xbreaks *b)
+{
+	for (int i = 0; i < b->count; i++)
+		b->bps[i].hits = 0;
+}
+
 void xbreaks_run_summary(struct xbreaks *b, int short_form, char *buf, size_t n)
 {
 	size_t used = 0;

@@ -97,6 +97,9 @@ void xbreaks_check_position(struct xbreaks *b, const struct core *c);
 
 /* A forward run begins: zero the catchpoints' run_tested / run_longest. */
 void xbreaks_run_begin(struct xbreaks *b);
+/* The program starts again (restart, run, a setting that restarts it):
+ * no breakpoint has been hit yet, as gdb's `run` says. */
+void xbreaks_program_restarted(struct xbreaks *b);
 /* What the conditional catchpoints saw in this run without stopping it,
  * one line each ("Catchpoint 1 (l2d ends if latency > 300) held for none of
  * the 91860 l2d misses tested in this run; the longest lasted 291 cycles"),
