@@ -234,6 +234,9 @@ like_qemu libc_sys "$work/libc_sys.in" ""
 # was a FIFO, as fd 0 is without --stdin).
 : > "$work/libc_sys_empty.in"
 like_qemu libc_sys "$work/libc_sys_empty.in" empty
+# fd 0's modification time is the --stdin file's (it was 0)
+touch -d '2024-06-15 12:34:56' "$work/libc_sys.in"
+like_qemu libc_sys "$work/libc_sys.in" "mtime=$(stat -c %Y "$work/libc_sys.in")"
 
 # File calls through glibc (tests/guests/libc_files.c) on a directory:
 # qemu-aarch64 on the host's, ivx with it granted rw at the same path;

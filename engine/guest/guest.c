@@ -165,6 +165,8 @@ struct guest *guest_new(const struct program *prog, const struct guest_options *
 	g->mmap_next = GUEST_MMAP_BASE;
 	g->altstack[1] = 2;               /* SS_DISABLE: no alternate signal stack */
 	g->stdin_is_file = opt->stdin_data != NULL;
+	g->stdin_mtime_sec = opt->stdin_mtime_sec;
+	g->stdin_mtime_nsec = opt->stdin_mtime_nsec;
 	if (opt->stdin_len) {
 		g->stdin_data = ivx_malloc(opt->stdin_len);
 		if (!g->stdin_data) {

@@ -51,6 +51,8 @@ struct guest_options {
 	const void *stdin_data;   /* bytes fd 0 reads (copied); NULL = no file: fd 0 is an empty
 	                           * pipe (non-NULL with length 0 is an empty file) */
 	size_t stdin_len;
+	int64_t stdin_mtime_sec;  /* fd 0's modification time, as `prog < FILE` shows the file's */
+	int64_t stdin_mtime_nsec;
 	uint64_t seed;            /* AT_RANDOM and getrandom() */
 	guest_output_fn output;   /* NULL = write to the host's fd 1 / 2 */
 	void *output_ctx;

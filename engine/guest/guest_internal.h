@@ -77,6 +77,7 @@ struct guest {
 	uint64_t rng;                 /* getrandom() state (splitmix64) */
 	uint8_t *stdin_data;          /* owned copy */
 	int stdin_is_file;            /* --stdin named a file (maybe empty): fd 0 is a regular file */
+	int64_t stdin_mtime_sec, stdin_mtime_nsec;   /* ... and its time */
 	size_t stdin_len, stdin_pos;
 	guest_output_fn output;
 	void *output_ctx;

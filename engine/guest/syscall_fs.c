@@ -175,6 +175,8 @@ static int fd_stat(struct guest *g, const struct guest_fd *f, struct stat *st)
 		st->st_blocks = (blkcnt_t)((g->stdin_len + 511) / 512);
 		st->st_nlink = 1;
 		st->st_ino = 1;
+		st->st_mtim.tv_sec = g->stdin_mtime_sec, st->st_mtim.tv_nsec = g->stdin_mtime_nsec;
+		st->st_ctim = st->st_mtim;
 		return 0;
 	case GFD_PIPE_R:
 	case GFD_PIPE_W:

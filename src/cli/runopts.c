@@ -176,6 +176,14 @@ void run_options_guest(const struct run_options *o, struct guest_options *go, ch
 	go->n_dirs = o->n_dirs;
 	go->cwd = getcwd(cwd, cwd_len) ? cwd : NULL;
 	go->exe_path = o->prog_path;
+	/* fd 0's time: the --stdin file's, as for the granted files (gzip
+	 * stores it; a time of 0 makes it warn and exit 2) */
+	struct stat st;
+	if (o->stdin_path && (strcmp(o->stdin_path, "-") ? stat(o->stdin_path, &st) : fstat(0, &st)) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		go->stdin_mtime_sec = st.st_mtim.tv_sec;
+		go->stdin_mtime_nsec = st.st_mtim.tv_nsec;
+	}
 	/* (tests only: exercise the resolution used where openat2 is missing) */
 	const char *walk = getenv("IVX_SANDBOX_WALK");
 	go->sandbox_walk = walk && *walk == '1';

@@ -23,6 +23,8 @@
  *              leaves the read offset alone
  *   empty      (argument "empty", with an empty --stdin file) fd 0 is
  *              still a regular file: size 0, seekable, end of file at once
+ *   mtime=N    (argument) fd 0's modification time is N, the file's
+ *              (gzip stores it; ivx gave 0, on which gzip warns, exit 2)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -169,6 +171,12 @@ static void empty_case(void)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strncmp(argv[1], "mtime=", 6)) {
+		struct stat st;
+		show("fstat(0)", fstat(0, &st));
+		printf("  mtime is the file's: %d\n", (long long)st.st_mtime == atoll(argv[1] + 6));
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "empty")) {
 		empty_case();
 		return 0;
