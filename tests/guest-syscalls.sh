@@ -1,5 +1,5 @@
 #!/bin/sh
-# guest-syscalls.sh IVX SYS_CHECK SYS_STOP SYS_COPY SYS_MKDIR — system calls and the file sandbox, end
+# guest-syscalls.sh IVX SYS_CHECK SYS_STOP SYS_COPY SYS_MKDIR SYS_APPEND — system calls and the file sandbox, end
 # to end (see tests/guests/sys_check.c for the checks made inside the guest).
 #
 # Here: the guest passes every check in functional and timing mode, with
@@ -12,12 +12,16 @@
 # do so with one line and status 2; reverse stepping in the explorer over
 # reads and writes (tests/guests/sys_copy.c) leaves the copies exact;
 # `info cost` never makes or replays a change to the host's directories
-# (tests/guests/sys_mkdir.c). One line per check, exit 1 on any failure.
+# (tests/guests/sys_mkdir.c); a file's size is the guest's state, so going
+# back and forth over appends and truncations, and ivx cost's runs, see
+# and leave what the straight run did (tests/guests/sys_append.c). One
+# line per check, exit 1 on any failure.
 ivx=$1
 prog=$2
 stop_prog=$3
 copy_prog=$4
 mkdir_prog=$5
+append_prog=$6
 fails=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }
@@ -243,6 +247,38 @@ rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l <"$T/mk.err")" = 1 ] && grep -q "calls mkdirat at .*(ivx cost runs the program again" "$T/mk.err" &&
     pass "ivx cost past a mkdir of the first run: one line, status 2" ||
     fail "ivx cost past a mkdir: status $rc, $(cat "$T/mk.err")"
+
+# file sizes across reverse stepping: appends replayed at the size the
+# file had then, reads, stats and seeks that see it, truncations that cut
+# no byte an earlier point still reads (tests/guests/sys_append.c)
+mkdir -p "$T/ap"
+append_run() {   # append_run NAME IVX-ARGS...: the program's lines in $T/NAME.prog, the file in $T/NAME.txt
+    name=$1
+    shift
+    rm -f "$T/ap/log"
+    "$ivx" "$@" --dir "$T/ap:/w:rw" "$append_prog" -- /w/log > "$T/$name.out" 2>&1
+    grep -E '^(round|done)' "$T/$name.out" > "$T/$name.prog"
+    cp "$T/ap/log" "$T/$name.txt" 2>/dev/null
+}
+append_run straight run -q
+total=$(sed -n 's/^ivx: \([0-9]*\) cycles.*/\1/p' "$T/straight.out")
+[ "$(grep -c '^round' "$T/straight.prog")" = 48 ] && [ "${total:-0}" -gt 500000 ] &&
+    pass "the appends run straight ($total cycles)" || fail "the appends straight: $(tail -1 "$T/straight.out")"
+a=$((total / 2)) b=$((total / 4)) c=$((total / 3)) d=$((total * 9 / 10)) e=$((total * 6 / 10))
+printf 'set snapshot-interval 20000\nstep %s\ninfo program\nreverse-step %s\nstep %s\ninfo program\ngoto %s\nstep %s\nreverse-step %s\ncontinue\n' \
+    $a $b $b $c $d $e > "$T/ap.ivx"
+append_run explorer -x "$T/ap.ivx"
+if cmp -s "$T/straight.prog" "$T/explorer.prog" && cmp -s "$T/straight.txt" "$T/explorer.txt" &&
+   [ "$(grep '^Stopped' "$T/explorer.out" | uniq | wc -l)" = 1 ] &&
+   [ "$(grep 'program exited' "$T/explorer.out" | sort -u | wc -l)" = 2 ]; then
+    pass "explorer over appends and truncations: the same output, states and file as straight"
+else
+    fail "explorer over appends and truncations: $(grep -E '^Stopped|exited' "$T/explorer.out" | tr '\n' ' ')" \
+        "$(cmp "$T/straight.txt" "$T/explorer.txt" 2>&1)"
+fi
+append_run cost cost -q --event mispredict --sample 20
+cmp -s "$T/straight.txt" "$T/cost.txt" && pass "ivx cost leaves the appended file as the straight run does" ||
+    fail "ivx cost's appended file: $(cmp "$T/straight.txt" "$T/cost.txt" 2>&1)"
 
 echo "guest-syscalls: $fails failed"
 [ "$fails" = 0 ]

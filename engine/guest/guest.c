@@ -455,6 +455,14 @@ void guest_freeze_host(struct guest *g, int on)
 		sandbox_freeze(g->sandbox, on);
 }
 
+void guest_share_files(struct guest *g, const struct guest *from)
+{
+	if (g->sandbox == from->sandbox)
+		return;
+	sandbox_unref(g->sandbox);
+	g->sandbox = sandbox_ref(from->sandbox);
+}
+
 uint64_t guest_host_changes(const struct guest *g, const char **last_call)
 {
 	if (last_call)

@@ -36,9 +36,18 @@ struct sandbox_grant;
  * has already seen them (mkdir then fails with EEXIST). */
 uint64_t guest_host_changes(const struct guest *g, const char **last_call);
 /* While on, such a call stops the run with an error instead of being made
- * (runs that are thrown away: the explorer's `info cost`); it also holds
- * for the guest's snapshots, which share the granted directories. */
+ * (runs that are thrown away: the explorer's `info cost`), and writes and
+ * truncations the host's files have had already are not made again; it
+ * also holds for the guest's snapshots, which share the granted
+ * directories. */
 void guest_freeze_host(struct guest *g, int on);
+
+/* Give g, a guest that has not run yet, the host files of `from`, a
+ * guest of the same program and options: g then finds the files as
+ * from's run found them (the sizes they had before it changed them) and
+ * does not make its changes again, being a second run of the same
+ * program (ivx cost's second pass; docs/guest-abi.md). */
+void guest_share_files(struct guest *g, const struct guest *from);
 
 /* Where the guest's writes to fd 1 and 2 go. */
 typedef void (*guest_output_fn)(void *ctx, int fd, const void *buf, size_t len);

@@ -42,6 +42,15 @@ struct guest_pipe {
 	uint16_t readers, writers;    /* descriptors open on each end */
 };
 
+/* The size, as the guest made it, of a host file it wrote to or
+ * truncated (file_sizes.c): the guest's state, so a snapshot restores the
+ * size its file had then. */
+#define GUEST_MAX_SIZED_FILES 64
+struct guest_file_size {
+	uint64_t dev, ino;            /* the host file's identity */
+	uint64_t size;                /* its size as the guest sees it */
+};
+
 #define GUEST_NSIG 64
 #define GUEST_PID  1000     /* fixed: the same in every run */
 #define GUEST_PPID 999
@@ -94,6 +103,9 @@ struct guest {
 	struct guest_itimer itimers[3];   /* ITIMER_REAL, _VIRTUAL, _PROF */
 	uint64_t host_changes;        /* calls made that changed the host's directories */
 	const char *host_change_call; /* the last one's name (a static string) */
+	struct guest_file_size file_sizes[GUEST_MAX_SIZED_FILES];
+	uint32_t n_file_sizes;
+	uint64_t file_changes;        /* writes and truncations of host files so far (file_sizes.c) */
 	int32_t cwd_file;             /* chdir'ed to: the sandbox's file index of the directory;
 	                                 -1: the run's starting one (sandbox_cwd) */
 	int code_prot_changed;        /* mprotect changed X on the program's code: fetches
@@ -156,12 +168,27 @@ static inline int xfer_get(struct guest *g, const uint8_t *host, uint64_t addr, 
 	return mem_read_bytes(g->mem, addr, dst, n, 1, NULL) < 0 ? -1 : 0;
 }
 
+/* Host files' sizes as the guest made them (file_sizes.c). `file` is a
+ * sandbox file index.
+ * file_size_known: 1 with the guest's size of the file, or 0 when that is
+ * the host's (a file the run has not changed, or one the table had no
+ * room for). file_size_stat: a regular file's host stat given the guest's
+ * size. file_size_end: where an O_APPEND write goes (0 or -errno).
+ * file_write (pwrite: bytes written or -errno) and file_truncate (an
+ * index open for writing; 0 or -errno): one numbered change each, made on
+ * the host unless a run made only to measure replays it. */
+struct stat;
+int file_size_known(const struct guest *g, int file, uint64_t *size);
+void file_size_stat(const struct guest *g, struct stat *st);
+int file_size_end(const struct guest *g, int file, uint64_t *end);
+int64_t file_write(struct guest *g, int file, const void *buf, size_t n, uint64_t pos);
+int file_truncate(struct guest *g, int file, uint64_t size);
+
 /* The virtual devices every guest sees (syscall_dev.c). */
 enum { GDEV_NULL, GDEV_ZERO, GDEV_RANDOM, GDEV_URANDOM, GDEV_COUNT };
 /* The device guest path `path` names (relative to dir unless absolute),
  * -1 if none, -ENOTDIR if it names one with a trailing "/". */
 int dev_lookup(const char *dir, const char *path);
-struct stat;
 void dev_stat(int dev, struct stat *st);
 /* Whether the path names /dev, the directory of the devices; its stat;
  * getdents64 on a GFD_DEVDIR descriptor. */

@@ -63,6 +63,17 @@ struct sfile {
 	int acc;                   /* O_RDONLY / O_WRONLY / O_RDWR, | O_DIRECTORY */
 };
 
+/* A file the run changed (sandbox_keep_size). Its host file is never
+ * made shorter while the run may go back (see sandbox_file_change_done):
+ * the host holds at least every byte any point of the run wrote. */
+struct changed_file {
+	uint64_t dev, ino;
+	uint64_t original;         /* its size before the run's first change */
+	uint64_t final;            /* its size as the run's furthest change left it */
+	uint64_t host;             /* its size on the host, as the run's changes made it */
+	int file;                  /* an index open for writing, to shrink it at the end */
+};
+
 struct sandbox {
 	int refs;
 	int force_walk;            /* never try openat2 */
@@ -74,6 +85,9 @@ struct sandbox {
 	char cwd[SANDBOX_PATH_MAX];    /* the guest's working directory, clean */
 	char *exe;                 /* what readlink("/proc/self/exe") gives */
 	int frozen;                /* sandbox_freeze: no call may change the host's directories */
+	struct changed_file *changed;  /* sandbox_keep_size's records, in the order made */
+	int n_changed, cap_changed;
+	uint64_t file_changes;     /* the run's numbered file changes made on the host so far */
 };
 
 int sandbox_clean_path(const char *path, char *out, size_t outsz)
@@ -240,6 +254,19 @@ struct sandbox *sandbox_ref(struct sandbox *s)
 	return s;
 }
 
+/* The run is over: each file it changed gets the size the run's furthest
+ * point gave it, unless something else changed the host's meanwhile. */
+static void shrink_changed(struct sandbox *s)
+{
+	for (int i = 0; i < s->n_changed; i++) {
+		const struct changed_file *c = &s->changed[i];
+		int fd = s->files[c->file].fd;
+		struct stat st;
+		if (c->final < c->host && fstat(fd, &st) == 0 && (uint64_t)st.st_size == c->host)
+			(void)!ftruncate(fd, (off_t)c->final);    /* (no one to tell of a failure) */
+	}
+}
+
 void sandbox_unref(struct sandbox *s)
 {
 	if (!s || --s->refs > 0)
@@ -249,11 +276,13 @@ void sandbox_unref(struct sandbox *s)
 		ivx_free(s->grants[i].host_real);
 		ivx_free(s->grants[i].guest);
 	}
+	shrink_changed(s);
 	for (int i = 0; i < s->n_files; i++) {
 		close(s->files[i].fd);
 		ivx_free(s->files[i].dir_path);
 	}
 	ivx_free(s->files);
+	ivx_free(s->changed);
 	ivx_free(s->exe);
 	ivx_free(s);
 }
@@ -264,6 +293,64 @@ int sandbox_frozen(const struct sandbox *s) { return s && s->frozen; }
 int sandbox_grant_count(const struct sandbox *s) { return s ? s->n_grants : 0; }
 int sandbox_uses_openat2(const struct sandbox *s) { return s && !s->force_walk && !s->no_openat2; }
 int sandbox_fd(const struct sandbox *s, int i) { return s->files[i].fd; }
+
+void sandbox_file_id(const struct sandbox *s, int i, uint64_t *dev, uint64_t *ino)
+{
+	*dev = (uint64_t)s->files[i].dev;
+	*ino = (uint64_t)s->files[i].ino;
+}
+
+static struct changed_file *changed_of(const struct sandbox *s, uint64_t dev, uint64_t ino)
+{
+	for (int i = 0; s && i < s->n_changed; i++)
+		if (s->changed[i].dev == dev && s->changed[i].ino == ino)
+			return &s->changed[i];
+	return NULL;
+}
+
+int sandbox_kept_size(const struct sandbox *s, uint64_t dev, uint64_t ino, uint64_t *size)
+{
+	const struct changed_file *c = changed_of(s, dev, ino);
+	if (c)
+		*size = c->original;
+	return c != NULL;
+}
+
+int sandbox_keep_size(struct sandbox *s, int i, uint64_t size)
+{
+	uint64_t dev, ino;
+	sandbox_file_id(s, i, &dev, &ino);
+	if (changed_of(s, dev, ino))
+		return 0;
+	if (s->n_changed == s->cap_changed) {
+		int cap = s->cap_changed ? 2 * s->cap_changed : 16;
+		struct changed_file *c = ivx_realloc(s->changed, (size_t)cap * sizeof *c);
+		if (!c)
+			return -ENOMEM;
+		s->changed = c;
+		s->cap_changed = cap;
+	}
+	s->changed[s->n_changed++] = (struct changed_file){
+		.dev = dev, .ino = ino, .original = size, .final = size, .host = size, .file = i,
+	};
+	return 0;
+}
+
+int sandbox_file_change_made(const struct sandbox *s, uint64_t n) { return n <= s->file_changes; }
+
+void sandbox_file_change_done(struct sandbox *s, uint64_t n, int i, uint64_t size, uint64_t host_end)
+{
+	uint64_t dev, ino;
+	sandbox_file_id(s, i, &dev, &ino);
+	struct changed_file *c = changed_of(s, dev, ino);
+	if (c && host_end > c->host)
+		c->host = host_end;
+	if (n > s->file_changes) {
+		s->file_changes = n;
+		if (c)
+			c->final = size;
+	}
+}
 
 /* The grant covering clean path p (longest guest prefix on a component
  * boundary), with *rest pointing at the remainder ("" for the grant
@@ -539,6 +626,9 @@ static int open_changing(struct sandbox *s, const struct grant *g, const char *r
 		 * O_EXCL tells a creation from an open of a file that appeared
 		 * meanwhile, whose mode is left alone. */
 		int create = !exists && (hf & O_CREAT);
+		/* O_TRUNC of a regular file is the caller's to do (see sandbox_open) */
+		if (exists && S_ISREG(st.st_mode))
+			hf &= ~O_TRUNC;
 		rc = openat(l.dirfd, l.name, hf | (create ? O_EXCL : 0) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
 		if (rc < 0 && errno == EEXIST && create && !(hf & O_EXCL)) {
 			create = 0;

@@ -84,7 +84,10 @@ const char *sandbox_exe(const struct sandbox *s);
  * (NULL: the working directory). flags are Linux/AArch64 open flags (O_ACCMODE,
  * O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY, O_NOFOLLOW, O_APPEND honoured);
  * mode for O_CREAT: a file the call creates gets exactly mode (less
- * set-id and sticky bits; the host's umask is not applied). Returns a file index >= 0 for sandbox_fd, or -errno. */
+ * set-id and sticky bits; the host's umask is not applied). O_TRUNC is
+ * checked as a write is, but an existing regular file is not truncated:
+ * the caller does it, so as to keep the file's size first (below).
+ * Returns a file index >= 0 for sandbox_fd, or -errno. */
 int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int flags, int mode);
 
 /* The clean guest path of file index i if it is a directory, else NULL. */
@@ -92,6 +95,36 @@ const char *sandbox_dir_path(const struct sandbox *s, int i);
 
 /* The host descriptor of file index i (valid for the sandbox's life). */
 int sandbox_fd(const struct sandbox *s, int i);
+/* Its host identity (st_dev, st_ino): the file, whatever path or access
+ * mode opened it. The sandbox holds it open, so no other file can take
+ * that identity while the sandbox lives. */
+void sandbox_file_id(const struct sandbox *s, int i, uint64_t *dev, uint64_t *ino);
+
+/* What the run changed in host files, kept here because snapshots share
+ * the sandbox and do not reach it (the guest keeps each file's size as
+ * it made it: file_sizes.c).
+ *
+ * sandbox_keep_size records the size of file index i before the run
+ * first wrote to or truncated it (the first record for a file stays; 0 or
+ * -ENOMEM); sandbox_kept_size gives it (1, or 0 if none was kept), for a
+ * guest restored to a point before that first change.
+ *
+ * The run numbers its writes and truncations of files 1, 2, 3 ... and
+ * says each one made on the host (through file index i) with
+ * sandbox_file_change_done: the guest's size of the file after it, and
+ * the end of what it put on the host. sandbox_file_change_made(s, n):
+ * whether change n was made. A run made only to measure (frozen, below)
+ * replays the same changes in the same order, and does not make again one
+ * the host has had (a replayed write would overwrite what the run wrote
+ * later). A changed file is never made shorter on the host while the run
+ * may go back, so no point of the run loses bytes another point wrote:
+ * the guest's size hides the rest, and when the sandbox is freed each
+ * file is cut to the size the run's furthest change gave it (if nothing
+ * else changed the file's size meanwhile). */
+int sandbox_keep_size(struct sandbox *s, int i, uint64_t size);
+int sandbox_kept_size(const struct sandbox *s, uint64_t dev, uint64_t ino, uint64_t *size);
+int sandbox_file_change_made(const struct sandbox *s, uint64_t n);
+void sandbox_file_change_done(struct sandbox *s, uint64_t n, int i, uint64_t size, uint64_t host_end);
 
 /* The host path of a guest path, resolved safely as by sandbox_open but
  * without opening it for I/O: an O_PATH descriptor (caller closes) for
@@ -138,7 +171,8 @@ int sandbox_file_writable(const struct sandbox *s, int i);
 int sandbox_guest_path(const struct sandbox *s, const char *host, char *out, size_t outsz);
 
 /* While frozen, the guest's calls that would change the host's
- * directories (guest_host_changes' calls) stop the run instead: for runs
+ * directories (guest_host_changes' calls) stop the run instead, and the
+ * file changes the host has had are not made again (above): for runs
  * made only to be thrown away, which must not change what the real run
  * will find. Not part of any snapshot: the sandbox is shared. */
 void sandbox_freeze(struct sandbox *s, int on);

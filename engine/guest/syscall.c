@@ -175,11 +175,15 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 			mem_write_bytes(g->mem, at, g->stdin_data + off,
 					(size_t)(len < g->stdin_len - off ? len : g->stdin_len - off), 0, NULL);
 	} else if (f) {
-		/* a private copy of the file's bytes, zero past its end */
+		/* a private copy of the file's bytes, zero past its end (the
+		 * guest's end, for a file it changed: file_sizes.c) */
 		int host = sandbox_fd(g->sandbox, f->file);
 		char chunk[16384];
-		for (uint64_t done = 0; done < len;) {
-			size_t n = len - done < sizeof chunk ? (size_t)(len - done) : sizeof chunk;
+		uint64_t size, upto = len;
+		if (file_size_known(g, f->file, &size))
+			upto = off < size ? (len < size - off ? len : size - off) : 0;
+		for (uint64_t done = 0; done < upto;) {
+			size_t n = upto - done < sizeof chunk ? (size_t)(upto - done) : sizeof chunk;
 			ssize_t r = pread(host, chunk, n, (off_t)(off + done));
 			if (r <= 0)
 				break;

@@ -12,10 +12,12 @@
  * in. sendfile moves bytes through a host buffer by the read and write
  * paths below (xfer_put/xfer_get), so it is exactly as allowed as they are.
  * A descriptor's offset is the guest's (struct guest_fd) and I/O is
- * pread/pwrite at it, so a snapshot holds the complete file state the
- * guest can observe, except the contents of files it wrote: a write to a
- * host file is done when the guest makes it and is not undone by reverse
- * stepping (replaying it writes the same bytes at the same offset again).
+ * pread/pwrite at it; the size of a file the guest changed is the guest's
+ * too (file_sizes.c: appends, reads, stat and lseek use it), so a snapshot
+ * holds the file state the guest can observe, except the bytes of files
+ * it wrote: a write to a host file is done when the guest makes it and is
+ * not undone by reverse stepping (the replay makes it again, at the same
+ * offset).
  *
  * Results that would differ between two runs of the same program on the
  * same files are made deterministic: a file's access time is reported as
@@ -64,6 +66,7 @@ enum {
 #define G_RENAME_EXCHANGE    2
 #define G_O_DIRECTORY        040000
 #define G_O_ACCMODE          03
+#define G_O_TRUNC            01000
 #define G_O_APPEND           02000
 #define G_O_CLOEXEC          02000000
 #define G_F_DUPFD 0
@@ -198,7 +201,10 @@ static int fd_stat(struct guest *g, const struct guest_fd *f, struct stat *st)
 		st->st_ino = 1 + f->out_fd;
 		return 0;
 	default:
-		return fstat(sandbox_fd(g->sandbox, f->file), st) < 0 ? -errno : 0;
+		if (fstat(sandbox_fd(g->sandbox, f->file), st) < 0)
+			return -errno;
+		file_size_stat(g, st);
+		return 0;
 	}
 }
 
@@ -271,6 +277,8 @@ static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t 
 		return fd;
 	rc = fstat(fd, st) < 0 ? -errno : 0;
 	close(fd);
+	if (rc == 0)
+		file_size_stat(g, st);
 	return rc;
 }
 
@@ -311,14 +319,12 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, const uint8_t *host
 		return f->kind == GFD_DIR || f->kind == GFD_DEVDIR ? -EISDIR : -EBADF;
 	if ((f->flags & G_O_ACCMODE) == 0)
 		return -EBADF;
-	int hfd = sandbox_fd(g->sandbox, f->file);
 	uint64_t pos = at >= 0 ? (uint64_t)at : f->off;
 	/* O_APPEND: at the end, for pwrite too (Linux ignores its offset) */
 	if (f->flags & G_O_APPEND) {
-		struct stat st;
-		if (fstat(hfd, &st) < 0)
-			return -errno;
-		pos = (uint64_t)st.st_size;
+		int rc = file_size_end(g, f->file, &pos);
+		if (rc < 0)
+			return rc;
 	}
 	char chunk[CHUNK];
 	uint64_t done = 0;
@@ -329,10 +335,10 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, const uint8_t *host
 				return -EFAULT;
 			break;
 		}
-		ssize_t w = pwrite(hfd, chunk, n, (off_t)(pos + done));
+		int64_t w = file_write(g, f->file, chunk, n, pos + done);
 		if (w < 0) {
 			if (!done)
-				return -errno;
+				return w;
 			break;
 		}
 		done += (uint64_t)w;
@@ -367,6 +373,13 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint6
 		return -EBADF;
 	int hfd = sandbox_fd(g->sandbox, f->file);
 	uint64_t pos = at >= 0 ? (uint64_t)at : f->off;
+	/* a file the guest changed ends where the guest's size says: the
+	 * host's bytes past it are a later point's (and should the host have
+	 * fewer, shortened by something else, the rest reads as zeros) */
+	uint64_t size;
+	int sized = file_size_known(g, f->file, &size);
+	if (sized)
+		len = pos < size ? (len < size - pos ? len : size - pos) : 0;
 	char chunk[CHUNK];
 	uint64_t done = 0;
 	while (done < len) {
@@ -376,6 +389,10 @@ static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint6
 			if (!done)
 				return -errno;
 			break;
+		}
+		if (sized && (size_t)r < n) {
+			memset(chunk + r, 0, n - (size_t)r);
+			r = (ssize_t)n;
 		}
 		size_t put = r ? xfer_put_some(g, host, buf + done, chunk, (size_t)r) : 0;
 		done += put;
@@ -457,6 +474,13 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 	int idx = sandbox_open(g->sandbox, dir, path, (int)flags, (int)(mode & ~g->umask));
 	if (idx < 0)
 		return idx;
+	if ((flags & G_O_TRUNC) && !sandbox_dir_path(g->sandbox, idx)) {
+		/* the sandbox leaves the truncation to us (file_sizes.c), through
+		 * a descriptor that can make it: O_RDONLY | O_TRUNC truncates too */
+		int w = (flags & G_O_ACCMODE) ? idx : sandbox_open(g->sandbox, dir, path, 1 /* O_WRONLY */, 0);
+		if (w < 0 || (w = file_truncate(g, w, 0)) < 0)
+			return w;
+	}
 	g->fds[fd] = (struct guest_fd){
 		.kind = sandbox_dir_path(g->sandbox, idx) ? GFD_DIR : GFD_FILE,
 		.cloexec = (flags & G_O_CLOEXEC) != 0, .file = idx, .flags = (uint32_t)flags,
@@ -1075,7 +1099,7 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 			return -EBADF;
 		if (f->kind != GFD_FILE || !(f->flags & G_O_ACCMODE) || (int64_t)a[1] < 0)
 			return -EINVAL;       /* Linux's answer for a descriptor not open for writing */
-		return ftruncate(sandbox_fd(g->sandbox, f->file), (off_t)a[1]) < 0 ? -errno : 0;
+		return file_truncate(g, f->file, a[1]);
 	case NR_truncate: {
 		char path[SANDBOX_PATH_MAX];
 		if ((rc = read_path(g, a[0], path, sizeof path)) < 0)
@@ -1086,7 +1110,7 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 			return rc < 0 ? rc : -EINVAL;        /* not a regular file */
 		if ((rc = sandbox_open(g->sandbox, cwd_of(g), path, 1 /* O_WRONLY */, 0)) < 0)
 			return rc;
-		return ftruncate(sandbox_fd(g->sandbox, rc), (off_t)a[1]) < 0 ? -errno : 0;
+		return file_truncate(g, rc, a[1]);
 	}
 	case NR_fchmod:
 		return (f = get_fd(g, fd_slot)) ? fd_chattr(g, f, 0, a[1], 0, 0) : -EBADF;

@@ -154,14 +154,18 @@ static int cost_extra(void *ctx, int argc, char **argv, int i)
 	return 2;
 }
 
-/* A fresh guest and core for the program, fast-forwarded as asked. */
+/* A fresh guest and core for the program, fast-forwarded as asked; with
+ * `files`, the guest of the first pass, the host files as that run found
+ * them (guest_share_files). */
 static struct core *start(const struct program *prog, const struct run_options *o,
-			  const struct machine_config *cfg, struct guest **g)
+			  const struct machine_config *cfg, const struct guest *files, struct guest **g)
 {
 	struct ivx_err err = { 0 };
 	*g = run_options_make_guest(prog, o);
 	if (!*g)
 		return NULL;
+	if (files)
+		guest_share_files(*g, files);
 	struct core *c = core_new(cfg, *g, &err);
 	if (c && run_options_warm(o, prog, c, &err) < 0) {   /* --fastforward, --start-at */
 		core_free(c);
@@ -176,12 +180,14 @@ static struct core *start(const struct program *prog, const struct run_options *
 }
 
 
-/* Pass 1: the sample, the event total and each method's charge. */
+/* Pass 1: the sample, the event total and each method's charge. Its
+ * guest goes to *files (the caller frees it), for pass 2's. */
 static int pass1(const struct program *prog, const struct run_options *o, const struct machine_config *cfg,
-		 struct sampler *s, double charged[ACCT_METHOD_COUNT], uint64_t *events, struct cost_run *run)
+		 struct sampler *s, double charged[ACCT_METHOD_COUNT], uint64_t *events, struct cost_run *run,
+		 struct guest **files)
 {
 	struct guest *g;
-	struct core *c = start(prog, o, cfg, &g);
+	struct core *c = start(prog, o, cfg, NULL, &g);
 	if (!c)
 		return -1;
 	guest_set_output(g, cli_drop_output, NULL);
@@ -225,7 +231,7 @@ static int pass1(const struct program *prog, const struct run_options *o, const 
 	}
 	acct_set_free(set);
 	core_free(c);
-	guest_free(g);
+	*files = g;
 	return rc < 0 ? -1 : 0;
 }
 
@@ -248,10 +254,12 @@ static int run_to(struct core *c, uint64_t committed, uint64_t *cycles, int *end
 
 /* Pass 2: each sampled event's cost. */
 static int pass2(const struct program *prog, const struct run_options *o, const struct machine_config *cfg,
-		 int kind, uint64_t window, struct cost_event *ev, uint64_t n)
+		 const struct guest *files, int kind, uint64_t window, struct cost_event *ev, uint64_t n)
 {
 	struct guest *g;
-	struct core *c = start(prog, o, cfg, &g);
+	/* pass 1's files: pass 2 is the same run again, and must find them
+	 * as pass 1 did, not with pass 1's appends in them */
+	struct core *c = start(prog, o, cfg, files, &g);
 	if (!c)
 		return -1;
 	guest_set_output(g, cli_drop_output, NULL);
@@ -412,6 +420,7 @@ static int cmd_cost_main(int argc, char **argv)
 	int status = EXIT_USAGE;
 	struct program *prog = NULL;
 	struct cost_event *ev = NULL;
+	struct guest *files = NULL;          /* pass 1's guest, for pass 2's files */
 	const struct named_file outputs[] = { { "--json", f.json_path } };
 	if (f.kind < 0) {
 		cli_error("ivx cost needs --event KIND (l1i, l2i, itlb, l1d, l2d, dtlb or mispredict)");
@@ -433,11 +442,11 @@ static int cmd_cost_main(int argc, char **argv)
 	uint64_t events = 0;
 	struct cost_run run;
 	status = EXIT_GUEST;
-	if (pass1(prog, &o, &cfg, &s, charged, &events, &run) < 0)
+	if (pass1(prog, &o, &cfg, &s, charged, &events, &run, &files) < 0)
 		goto out;
 	uint64_t n = s.seen < f.sample ? s.seen : f.sample;
 	qsort(ev, n, sizeof *ev, by_cycle);
-	if (pass2(prog, &o, &cfg, f.kind, f.window, ev, n) < 0)
+	if (pass2(prog, &o, &cfg, files, f.kind, f.window, ev, n) < 0)
 		goto out;
 	struct summary sum;
 	summarize(ev, n, &sum);
@@ -447,6 +456,7 @@ static int cmd_cost_main(int argc, char **argv)
 		status = EXIT_OUTPUT;
 out:
 	free(ev);
+	guest_free(files);
 	program_free(prog);
 	run_options_free(&o);
 	return status;
