@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/suggest.h"
@@ -133,9 +134,23 @@ static int dispatch(int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+/* The guest's files each hold a host descriptor for the whole run (up to
+ * the sandbox's 4096, docs/guest-abi.md), besides ivx's own: a soft limit
+ * of 1024, common, would stop a guest that opens many files early and
+ * then leave ivx unable to write its outputs. The hard limit is allowed. */
+static void raise_fd_limit(void)
+{
+	struct rlimit r;
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (open_std_fds() < 0)
 		return EXIT_USAGE;   /* silently: stderr may be the closed one */
+	raise_fd_limit();
 	return cli_close_stdout(dispatch(argc, argv));
 }

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -738,6 +739,18 @@ const char *sandbox_exe(const struct sandbox *s) { return s && s->exe ? s->exe :
 
 const char *sandbox_dir_path(const struct sandbox *s, int i) { return s->files[i].dir_path; }
 
+/* Whether the guest may take another host descriptor (the sandbox holds
+ * n of them): not one of the last FD_RESERVE below ivx's limit, which its
+ * own outputs and reads need when the run ends (a guest that opened
+ * thousands of files left ivx unable to write its --json). */
+#define FD_RESERVE 64
+static int descriptor_to_spare(int n)
+{
+	struct rlimit r;
+	return getrlimit(RLIMIT_NOFILE, &r) < 0 || r.rlim_cur == RLIM_INFINITY ||
+	       (rlim_t)n + FD_RESERVE < r.rlim_cur;
+}
+
 int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int flags, int mode)
 {
 	const char *rest;
@@ -752,7 +765,7 @@ int sandbox_open(struct sandbox *s, const char *dir, const char *guest_path, int
 	int slash = ends_as_dir(guest_path);
 	if (slash)
 		hf = (hf & ~O_NOFOLLOW) | O_DIRECTORY;      /* "x/" follows x and must be a directory */
-	if (s->n_files == MAX_FILES)
+	if (s->n_files == MAX_FILES || !descriptor_to_spare(s->n_files))
 		return -EMFILE;
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer that cannot come */
 	int fd = (hf & O_ACCMODE) != O_RDONLY || (hf & (O_CREAT | O_TRUNC))

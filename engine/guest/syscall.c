@@ -299,12 +299,16 @@ static int64_t sys_mprotect(struct guest *g, uint64_t addr, uint64_t len, uint64
 static int64_t sys_mremap(struct guest *g, uint64_t old, uint64_t old_len, uint64_t new_len, uint64_t flags)
 {
 	const uint64_t MREMAP_MAYMOVE_ = 1;
-	if ((old & (MEM_PAGE_SIZE - 1)) || new_len == 0 || (flags & ~MREMAP_MAYMOVE_))
+	/* (an old_len of 0 duplicates a shared mapping on Linux; a private
+	 * one, all ivx makes, is EINVAL there too) */
+	if ((old & (MEM_PAGE_SIZE - 1)) || old_len == 0 || new_len == 0 || (flags & ~MREMAP_MAYMOVE_))
 		return -EINVAL;
 	uint64_t os = PAGE_UP(old_len), ns = PAGE_UP(new_len);
 	if (!in_mmap_area(old, os) || !in_mmap_area(old, ns))
 		return -EINVAL;
 	const struct mem_region *r = mem_find(g->mem, old);
+	if (!r)
+		return -EFAULT;
 	for (uint64_t a = old; a < old + os;) {    /* (mprotect may have split it) */
 		const struct mem_region *q = mem_find(g->mem, a);
 		if (!q)

@@ -423,6 +423,8 @@ static int64_t do_vec(struct guest *g, struct guest_fd *f, uint64_t iov, uint64_
 			return total ? total : -EFAULT;
 		if (!v[1])
 			continue;
+		if (at >= 0 && (uint64_t)total + v[1] > (uint64_t)INT64_MAX - (uint64_t)at)
+			return total ? total : -EINVAL;   /* past the largest offset, as Linux */
 		int64_t pos = at < 0 ? -1 : at + total;
 		int64_t r = writing ? do_write(g, f, NULL, v[0], v[1], pos, err, stop)
 				    : do_read(g, f, NULL, v[0], v[1], pos, err, stop);
@@ -526,6 +528,8 @@ static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint6
 	} else {
 		return -EINVAL;
 	}
+	if (off > 0 && base > INT64_MAX - off)
+		return -EINVAL;          /* past the largest offset */
 	int64_t n = base + off;
 	if (n < 0)
 		return -EINVAL;
@@ -651,8 +655,8 @@ static int64_t sys_sendfile(struct guest *g, uint64_t out_slot, uint64_t in_slot
 	if (off_addr) {
 		if (mem_read_bytes(g->mem, off_addr, &pos, sizeof pos, 1, NULL) < 0)
 			return -EFAULT;
-		if (pos < 0)
-			return -EINVAL;
+		if (pos < 0 || (count && count - 1 > (uint64_t)(INT64_MAX - pos)))
+			return -EINVAL;          /* (so is reading past the largest offset) */
 		if (in->kind != GFD_FILE && in->kind != GFD_STDIN && in->kind != GFD_DEV)
 			return -ESPIPE;
 	}

@@ -45,7 +45,7 @@ enum {
 	NR_sched_getaffinity = 123, NR_rt_sigaction = 134, NR_rt_sigprocmask = 135, NR_uname = 160,
 	NR_getpid = 172, NR_gettid = 178, NR_mremap = 216, NR_mprotect = 226, NR_madvise = 233,
 	NR_prlimit64 = 261, NR_statx = 291, NR_rseq = 293, NR_pipe2 = 59, NR_read = 63,
-	NR_write = 64, NR_ppoll = 73, NR_setpgid = 154, NR_getpgid = 155, NR_getsid = 156, NR_setsid = 157,
+	NR_write = 64, NR_preadv = 69, NR_ppoll = 73, NR_setpgid = 154, NR_getpgid = 155, NR_getsid = 156, NR_setsid = 157,
 };
 enum {
 	NR_xsetxattr = 5, NR_xgetxattr = 8, NR_xfgetxattr = 10, NR_xlistxattr = 11, NR_xflock = 32,
@@ -265,6 +265,8 @@ static void memory_checks(void)
 	check("mremap grows (may move)", MMAP_FAILED(q), 0);
 	check("mremap keeps the contents", q[0] == 'a' && q[4096] == 'y' && q[3 * 4096 - 1] == 'z', 1);
 	q[8 * 4096 - 1] = 'e';
+	check("mremap of length 0 is EINVAL (it crashed ivx unmapped)",
+	      SC4(NR_mremap, 0x7f0000100000, 0, 4096, 1), -EINVAL);
 	check("munmap", munmap(q, 8 * 4096), 0);
 	long b = sys_brk(0);
 	check("brk grows", sys_brk((void *)(b + 100000)), b + 100000);
@@ -332,6 +334,9 @@ static void file_checks(int walk)
 	check("pread ignores the offset", SC4(NR_pread64, fd, buf, 5, 0), 5);
 	check("...and reads at its own", memcmp(buf, "hello", 5), 0);
 	check("the offset did not move", SC3(NR_lseek, fd, 0, 1), 11);
+	check("lseek past the largest offset is EINVAL", SC3(NR_lseek, fd, 0x7fffffffffffffffL, 2), -EINVAL);
+	long far_iov[2] = { (long)buf, 5 };
+	check("...and preadv there", SC4(NR_preadv, fd, far_iov, 1, 0x7ffffffffffffffeL), -EINVAL);
 	SC3(NR_lseek, fd, 0, 0);
 	char a3[3], b9[9];
 	long iov[4] = { (long)a3, 3, (long)b9, 9 };

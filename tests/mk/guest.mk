@@ -9,7 +9,8 @@
 #                        calls that end a run; sys_copy.c file offsets across
 #                        reverse stepping in the explorer; sys_mkdir.c what
 #                        `info cost` may replay; sys_append.c file sizes
-#                        across reverse stepping and `ivx cost`
+#                        across reverse stepping and `ivx cost`;
+#                        sys_manyfiles.c a guest using up the descriptors
 #   test-guest-busybox   busybox's cat, cp, cd, mkdir, rm, mv, ln and touch
 #                        inside an rw grant, and their escape attempts (out
 #                        of the grants, into a nested read-only grant, through
@@ -28,9 +29,10 @@ $(GUEST_TEST_DIR)/%: tests/guests/%.c $(wildcard data/runtime/*.c data/runtime/*
 	$(GUEST_TEST_CC) $(GUEST_TEST_CFLAGS) -o $@ data/runtime/crt0.S $(wildcard data/runtime/*.c) $<
 
 test-guest-syscalls: $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check $(GUEST_TEST_DIR)/sys_stop $(GUEST_TEST_DIR)/sys_copy \
-                     $(GUEST_TEST_DIR)/sys_mkdir $(GUEST_TEST_DIR)/sys_append
+                     $(GUEST_TEST_DIR)/sys_mkdir $(GUEST_TEST_DIR)/sys_append $(GUEST_TEST_DIR)/sys_manyfiles
 	@tests/guest-syscalls.sh $(BUILD)/ivx $(GUEST_TEST_DIR)/sys_check $(GUEST_TEST_DIR)/sys_stop \
-	    $(GUEST_TEST_DIR)/sys_copy $(GUEST_TEST_DIR)/sys_mkdir $(GUEST_TEST_DIR)/sys_append
+	    $(GUEST_TEST_DIR)/sys_copy $(GUEST_TEST_DIR)/sys_mkdir $(GUEST_TEST_DIR)/sys_append \
+	    $(GUEST_TEST_DIR)/sys_manyfiles
 
 test-guest-busybox: $(BUILD)/ivx
 	@tests/guest-busybox.sh $(BUILD)/ivx data/real/out/bin/busybox
