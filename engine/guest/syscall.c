@@ -131,6 +131,8 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 		if (fd < 0 || fd >= GUEST_MAX_FDS || g->fds[fd].kind == GFD_FREE)
 			return -EBADF;
 		f = &g->fds[fd];
+		if (f->flags & 010000000)
+			return -EBADF;       /* O_PATH: a location, not an open file */
 		if (f->kind == GFD_DEV && f->file == GDEV_ZERO) {
 			/* zero pages, as anonymous memory (MAP_SHARED too: one
 			 * process has nobody to share them with); Linux maps

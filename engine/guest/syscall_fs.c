@@ -69,6 +69,8 @@ enum {
 #define G_O_TRUNC            01000
 #define G_O_APPEND           02000
 #define G_O_CLOEXEC          02000000
+#define G_O_NOFOLLOW         0100000
+#define G_O_PATH             010000000
 #define G_F_DUPFD 0
 #define G_F_GETFD 1
 #define G_F_SETFD 2
@@ -287,6 +289,8 @@ static int at_stat(struct guest *g, int64_t dirfd, uint64_t path_addr, uint64_t 
 static int64_t do_write(struct guest *g, struct guest_fd *f, const uint8_t *host, uint64_t buf, uint64_t len,
                         int64_t at, struct ivx_err *err, int *stop)
 {
+	if (f->flags & G_O_PATH)
+		return -EBADF;           /* a location only (O_PATH) */
 	if (GFD_IS_PIPE(f))
 		return at >= 0 ? -ESPIPE : pipe_write(g, f, host, buf, len, err, stop);
 	if (f->kind == GFD_DEV)
@@ -353,6 +357,8 @@ static int64_t do_write(struct guest *g, struct guest_fd *f, const uint8_t *host
 static int64_t do_read(struct guest *g, struct guest_fd *f, uint8_t *host, uint64_t buf, uint64_t len,
                        int64_t at, struct ivx_err *err, int *stop)
 {
+	if (f->flags & G_O_PATH)
+		return -EBADF;
 	if (GFD_IS_PIPE(f))
 		return at >= 0 ? -ESPIPE : pipe_read(g, f, host, buf, len, err, stop);
 	if (f->kind == GFD_DEV)
@@ -446,6 +452,10 @@ static int64_t sys_openat(struct guest *g, int64_t dirfd, uint64_t path_addr, ui
 	int rc = read_path(g, path_addr, path, sizeof path);
 	if (rc < 0 || (rc = at_dir(g, dirfd, path, &dir)) < 0)
 		return rc;
+	/* O_PATH: Linux ignores every other flag but these (no creation, no
+	 * truncation, no access); reads and writes are then EBADF */
+	if (flags & G_O_PATH)
+		flags &= G_O_PATH | G_O_CLOEXEC | G_O_DIRECTORY | G_O_NOFOLLOW;
 	int dev = dev_lookup(dir, path);
 	if (dev < -1)
 		return dev;
@@ -542,6 +552,8 @@ static int64_t sys_lseek(struct guest *g, struct guest_fd *f, int64_t off, uint6
 
 static int64_t sys_getdents64(struct guest *g, struct guest_fd *f, uint64_t buf, uint64_t len)
 {
+	if (f->flags & G_O_PATH)
+		return -EBADF;
 	if (f->kind == GFD_DEVDIR)
 		return dev_dir_getdents(g, f, buf, len);
 	if (f->kind != GFD_DIR)

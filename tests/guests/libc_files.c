@@ -15,6 +15,9 @@
  *   an x bit
  *   preadv, pwritev, preadv2, pwritev2, readahead, syncfs,
  *   sync_file_range and the open-file-description locks stopped the run
+ *   O_PATH: the other flags are ignored (no truncation, no creation),
+ *   reads and writes EBADF, fstat and fchdir work (ivx truncated,
+ *   created and read)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -126,6 +129,19 @@ int main(int argc, char **argv)
 	T(access("d", X_OK));
 	T(readlink("f", b, 4));
 	T(readlink("l", b, 4));
+	T(fd = open("f", O_PATH | O_WRONLY | O_TRUNC));
+	T(fstat(fd, &st));
+	printf("  size %lld\n", (long long)st.st_size);
+	T(write(fd, "zz", 2));
+	T(read(fd, b, 4));
+	T(close(fd));
+	T(open("new", O_PATH | O_CREAT, 0644));
+	T(access("new", F_OK));
+	T(fd = open("d", O_PATH | O_DIRECTORY));
+	T(fchdir(fd));
+	T(access("../f", F_OK));
+	T(chdir(".."));
+	T(close(fd));
 	unlink("f");
 	unlink("l");
 	unlink("hard");
