@@ -164,6 +164,11 @@ static int64_t sys_mmap(struct guest *g, uint64_t addr, uint64_t len, uint64_t p
 			mem_unmap(g->mem, addr, size, NULL);
 		}
 		at = addr;
+		/* later mappings are handed out above it: mmap_next moves only
+		 * up, and a fixed range in its way made every later mmap fail */
+		if (at + size + MEM_PAGE_SIZE > g->mmap_next)
+			g->mmap_next = at + size + MEM_PAGE_SIZE <= GUEST_MMAP_END ? at + size + MEM_PAGE_SIZE
+										  : GUEST_MMAP_END;
 	} else {
 		if (size > GUEST_MMAP_END - g->mmap_next)
 			return -ENOMEM;

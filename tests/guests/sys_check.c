@@ -268,6 +268,14 @@ static void memory_checks(void)
 	check("mremap of length 0 is EINVAL (it crashed ivx unmapped)",
 	      SC4(NR_mremap, 0x7f0000100000, 0, 4096, 1), -EINVAL);
 	check("munmap", munmap(q, 8 * 4096), 0);
+	/* a MAP_FIXED mapping where the next one would go: later ones go
+	 * above it (every later mmap was ENOMEM) */
+	char *n1 = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *fx = mmap(n1 + 2 * 4096, 4 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | 0x10 /* MAP_FIXED */, -1, 0);
+	check("MAP_FIXED above the last mapping", fx == n1 + 2 * 4096, 1);
+	char *n2 = mmap(0, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	check("an mmap after it", MMAP_FAILED(n2), 0);
+	check("...does not overlap it", n2 >= fx + 4 * 4096 || n2 + 65536 <= fx, 1);
 	long b = sys_brk(0);
 	check("brk grows", sys_brk((void *)(b + 100000)), b + 100000);
 	((char *)b)[99999] = 1;
