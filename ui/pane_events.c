@@ -77,7 +77,8 @@ static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb
 			continue;
 		}
 		/* where the location has no room for the tail, the pc's column
-		 * (wide enough for 64-bit pcs) says it */
+		 * says it: 16 columns, room beside a pc of up to 9 characters
+		 * (0x4xxxxx, the program's code, where wrong paths fetch) */
 		enum { WHERE_COL = 9 + 3 + 10 + 1 + 6 + 1 + 16 + 1 };   /* the format below */
 		const char *tail = wrong_path_tail(e, tb->w - WHERE_COL, where);
 		if (tail && strcmp(tail, WRONG_PATH) && strlen(pc) <= 9) {
