@@ -76,17 +76,18 @@ static void events_render(struct pane *p, struct explorer *x, struct textbuf *tb
 			tb_put_location(tb, col, row, attr, where, wrong_path_tail(e, tb->w - col, where));
 			continue;
 		}
+		int col = tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s ", (unsigned long long)xcycle(when),
+				    letter == '?' ? ' ' : letter, xev_name(e->kind), lat);
 		/* where the location has no room for the tail, the pc's column
-		 * says it: 16 columns, room beside a pc of up to 9 characters
-		 * (0x4xxxxx, the program's code, where wrong paths fetch) */
-		enum { WHERE_COL = 9 + 3 + 10 + 1 + 6 + 1 + 16 + 1 };   /* the format below */
-		const char *tail = wrong_path_tail(e, tb->w - WHERE_COL, where);
+		 * (16 wide) says it beside a pc of up to 9 characters: the
+		 * program's code, where wrong paths fetch */
+		enum { PC_COLUMN = 16 };
+		const char *tail = wrong_path_tail(e, tb->w - col - PC_COLUMN - 1, where);
 		if (tail && strcmp(tail, WRONG_PATH) && strlen(pc) <= 9) {
 			strcat(pc, " wrong");
 			tail = NULL;
 		}
-		int col = tb_printf(tb, 0, row, attr, "%9llu %c %-10s %6s %-16s ", (unsigned long long)xcycle(when),
-				    letter == '?' ? ' ' : letter, xev_name(e->kind), lat, pc);
+		col = tb_printf(tb, col, row, attr, "%-*s ", PC_COLUMN, pc);
 		tb_put_location(tb, col, row, attr, where, tail);
 	}
 }

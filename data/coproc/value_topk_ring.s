@@ -94,32 +94,9 @@ load:     shl v1, pc, 40
           lookup i0, pc          -> miss nomatch
           lookup i1, v1          -> miss newval
           .include "lib/topk_count_value.s"       ; i1: the value's way; count, newval ... take
-nomatch:  hash v5, pc                             ; no slot: the load's tally in the ring
-          add v5, v5, c12                         ; its pointer (absolute: b1 is 0)
-          ld v4, [b1 + v5]       -> z tally       ; none yet
-          cmp v7, v4             -> lt tally      ; from before the last harvest
-          sub v4, v4, 1
-          ld v3, [b2 + v4]
-          cmp v3, pc             -> nz tally      ; another load's (the same hash)
+nomatch:  .include "lib/tally_find.s"            ; no slot: the load's tally in the ring
           rand v3, c11           -> z promote     ; one in 4: try for a slot
-          add v6, v4, 2
-          ld v3, [b2 + v6]                        ; its value's key
-          cmp v3, v1             -> z valhit
-          add v4, v4, 1          -> totalonly
-valhit:   add v6, v6, 1
-          inc [b2 + v6]                           ; the value's count
-total:    add v4, v4, 1
-totalonly:inc [b2 + v4]          -> DONE          ; the tally's total
-tally:    ld v2, [b1 + i7]       -> z alloc       ; an empty candidate slot: take it
-          st [b2 + v7], pc                        ; a new tally, an entry of the ring: its pc,
-          add v7, v7, 1
-          st [b1 + v5], v7                        ; (its pointer: the total's word)
-          st [b2 + v7], 1                         ; its total,
-          add v7, v7, 1
-          st [b2 + v7], v1                        ; this value's key
-          add v7, v7, 1
-          st [b2 + v7], 1                         ; and its count
-          add v7, v7, 1          -> ring
+          .include "lib/tally_count.s"
 promote:  .include "lib/topk_evict_slot.s"         ; value_topk.s's path to a slot
           .include "lib/topk_alloc_slot.s"
           .include "lib/topk_slot_taken.s"

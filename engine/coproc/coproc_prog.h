@@ -126,8 +126,10 @@ int coproc_asm_reading(const char *src, size_t len, const char *file, coproc_rea
 /* A coproc_read_fn for the host's files (ctx unused): at most 1 MB. */
 int coproc_read_host_file(void *ctx, const char *path, char **text, size_t *len, struct ivx_err *err);
 
-/* The program in the host file at path, its includes read from files too. */
-int coproc_asm_file(const char *path, struct coproc_prog *out, struct ivx_err *err);
+/* The program in the host file at path, its includes read by
+ * include_read(include_ctx, ...) (NULL: coproc_read_host_file). */
+int coproc_asm_file(const char *path, coproc_read_fn *include_read, void *include_ctx, struct coproc_prog *out,
+		    struct ivx_err *err);
 
 /* One microinstruction as text (no address, no newline) into buf. */
 void coproc_disasm_insn(const struct coproc_prog *p, int addr, char *buf, size_t n);

@@ -54,14 +54,16 @@ int coproc_read_host_file(void *ctx, const char *path, char **text, size_t *len,
 	return 0;
 }
 
-int coproc_asm_file(const char *path, struct coproc_prog *out, struct ivx_err *err)
+int coproc_asm_file(const char *path, coproc_read_fn *include_read, void *include_ctx, struct coproc_prog *out,
+		    struct ivx_err *err)
 {
 	char *text;
 	size_t len;
 	int rc = coproc_read_host_file(NULL, path, &text, &len, err);
 	if (rc < 0)
 		return rc;
-	rc = coproc_asm_reading(text, len, path, coproc_read_host_file, NULL, out, err);
+	rc = coproc_asm_reading(text, len, path, include_read ? include_read : coproc_read_host_file, include_ctx, out,
+				err);
 	ivx_free(text);
 	return rc;
 }

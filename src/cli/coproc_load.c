@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "base/alloc.h"
 #include "coproc_load.h"
 
 static int exists(const char *p)
@@ -109,14 +108,8 @@ int coproc_load_program_noting(const char *name, struct coproc_prog *out, char *
 					 name);
 		}
 	}
-	char *text;
-	size_t len;
-	int rc = coproc_read_host_file(NULL, buf, &text, &len, err);
-	if (rc < 0)
-		return rc;
 	/* (its .include files are found beside it, wherever it was found) */
-	rc = coproc_asm_reading(text, len, buf, read_noting, inc, out, err);
-	ivx_free(text);
+	int rc = coproc_asm_file(buf, read_noting, inc, out, err);
 	if (path)
 		snprintf(path, path_len, "%s", buf);
 	return rc;

@@ -14,17 +14,7 @@
  * replayed reads and stats see what they first saw.
  */
 #include "rt.h"
-
-static long sc(long nr, long a, long b, long c, long d)
-{
-	register long x8 __asm__("x8") = nr;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
-	return x0;
-}
+#include "raw_syscall.h"
 
 enum { O_WRONLY = 01, O_RDWR = 02, O_CREAT = 0100, O_TRUNC = 01000, O_APPEND = 02000 };
 enum { NR_truncate = 45, NR_ftruncate = 46, NR_openat = 56, NR_close = 57, NR_lseek = 62,

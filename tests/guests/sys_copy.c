@@ -9,17 +9,7 @@
  * sources.
  */
 #include "rt.h"
-
-static long sc(long nr, long a, long b, long c, long d)
-{
-	register long x8 __asm__("x8") = nr;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
-	return x0;
-}
+#include "raw_syscall.h"
 
 static long open_(const char *p, long flags) { return sc(56, -100, (long)p, flags, 0644); }
 

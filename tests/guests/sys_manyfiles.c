@@ -7,17 +7,7 @@
  * (tests/guest-syscalls.sh runs it with `ulimit -n`).
  */
 #include "rt.h"
-
-__attribute__((noinline)) static long sc4(long nr, long a, long b, long c, long d)
-{
-	register long x8 __asm__("x8") = nr;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
-	return x0;
-}
+#include "raw_syscall.h"
 
 int main(int argc, char **argv)
 {
@@ -27,12 +17,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		char path[256];
 		snprintf(path, sizeof path, "%s/f%ld", argv[1], i);
-		long fd = sc4(56 /* openat */, -100, (long)path, 0101 /* O_WRONLY|O_CREAT */, 0644);
+		long fd = sc(56 /* openat */, -100, (long)path, 0101 /* O_WRONLY|O_CREAT */, 0644);
 		if (fd < 0) {
 			printf("opened %ld, then errno %ld\n", i, -fd);
 			return 0;
 		}
-		sc4(57 /* close */, fd, 0, 0, 0);
+		sc(57 /* close */, fd, 0, 0, 0);
 	}
 	printf("opened %ld\n", i);
 	return 0;

@@ -24,7 +24,7 @@ GUEST_TEST_CFLAGS = -std=gnu11 -O2 -ffreestanding -nostdinc \
     -fno-stack-protector -fno-tree-loop-distribute-patterns -static -nostdlib -no-pie \
     -Wl,--build-id=none -Wall -Wextra
 
-$(GUEST_TEST_DIR)/%: tests/guests/%.c $(wildcard data/runtime/*.c data/runtime/*.h) data/runtime/crt0.S tests/mk/guest.mk
+$(GUEST_TEST_DIR)/%: tests/guests/%.c tests/guests/raw_syscall.h $(wildcard data/runtime/*.c data/runtime/*.h) data/runtime/crt0.S tests/mk/guest.mk
 	@mkdir -p $(dir $@)
 	$(GUEST_TEST_CC) $(GUEST_TEST_CFLAGS) -o $@ data/runtime/crt0.S $(wildcard data/runtime/*.c) $<
 

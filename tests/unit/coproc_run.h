@@ -15,7 +15,7 @@
 static inline void coproc_test_assemble_file(const char *path, struct coproc_prog *p)
 {
 	struct ivx_err err;
-	if (coproc_asm_file(path, p, &err) < 0)
+	if (coproc_asm_file(path, NULL, NULL, p, &err) < 0)
 		fail_msg("%s", err.msg);
 }
 

@@ -40,7 +40,7 @@ static struct coproc_prog cprog;
 static void assemble_file(const char *path)
 {
 	struct ivx_err err;
-	if (coproc_asm_file(path, &cprog, &err) < 0)
+	if (coproc_asm_file(path, NULL, NULL, &cprog, &err) < 0)
 		fail_msg("%s", err.msg);
 }
 
