@@ -127,5 +127,32 @@ else
 	cat "$TMP/t.out"
 	fail=1
 fi
+# goto forward on the run already simulated restores the latest snapshot
+# before the target instead of simulating the whole way from where it is
+# (`info snapshots` says how far the last move simulated), and reaches the
+# state first seen there.
+cat > "$TMP/f.ivx" <<'END'
+set width 140
+set snapshot-interval 700
+step 99000
+echo === s99000
+show screen 140 60
+step 1000
+goto 100
+goto 99000
+echo === s99000b
+show screen 140 60
+info snapshots
+END
+echo "ui-reverse: crc, goto forward from cycle 100 to 99000"
+screens "$TMP/f.ivx" data/bin/workloads/crc -- 200
+same s99000 s99000b "goto forward returns to the same screen"
+sim=$(sed -n 's/^last move: from cycle \([0-9]*\), \([0-9]*\) cycles simulated again$/\1 \2/p' "$TMP/out" | tail -n 1)
+if [ -n "$sim" ] && echo "$sim" | awk '{exit !($1 > 100 && $2 < 98900 && $1 + $2 == 99000)}'; then
+	echo "  ok   goto forward started from a snapshot (from cycle, cycles simulated: $sim)"
+else
+	echo "  FAIL goto forward simulated from where it was: '$sim'"
+	fail=1
+fi
 [ $fail = 0 ] && echo "ui-reverse: all checks passed"
 exit $fail

@@ -306,6 +306,23 @@ wait_for chase 'held for none of the' 10 && ok "after Ctrl-C the catchpoint says
 T send-keys -t chase 'quit' Enter
 wait_exit chase
 
+echo "ui-tmux: a page of commands typed during a run is kept"
+start ahead 120 40 LANG=C.UTF-8 -- data/bin/workloads/ptrchase -- 4000
+wait_for ahead '(ivx)' || bad "ptrchase session did not open" ahead
+T send-keys -t ahead 'continue' Enter
+wait_for ahead 'running... cycle' 10 || bad "continue did not start" ahead
+for i in $(seq 10 39); do T send-keys -t ahead "echo line-$i" Enter; done   # 420 keys
+sleep 1
+T send-keys -t ahead C-c
+if wait_for ahead 'line-39' 10 && T capture-pane -p -t ahead | grep -q '^line-38' &&
+	! T capture-pane -p -t ahead | grep -q 'dropped'; then
+	ok "all 30 commands typed during continue ran after it"
+else
+	bad "commands typed ahead were lost" ahead
+fi
+T send-keys -t ahead 'quit' Enter
+wait_exit ahead
+
 echo "ui-tmux: Ctrl-C ends a sourced script, not only its running command"
 printf 'continue\necho after-first\ncontinue\necho after-second\n' > "$TMP/two-runs.ivx"
 start src 120 40 LANG=C.UTF-8 -- data/bin/workloads/ptrchase -- 4000

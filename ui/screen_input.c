@@ -44,6 +44,8 @@ static void push_key(struct screen *s, wint_t k)
 {
 	if (s->q_len < SCREEN_QUEUE)
 		s->queue[(s->q_head + s->q_len++) % SCREEN_QUEUE] = k;
+	else if (s->q_dropped++ == 0)
+		beep();
 }
 
 static void push_str(struct screen *s, const char *str)
@@ -180,6 +182,11 @@ static int read_key(EditLine *el, wchar_t *wc)
 				return 0;
 			}
 			return 1;
+		}
+		if (s->q_dropped) {
+			explorer_printf(s->x, "%lu keys typed while a command ran were dropped (at most %d are kept)\n",
+					s->q_dropped, SCREEN_QUEUE);
+			s->q_dropped = 0;
 		}
 		if (screen_take_continued()) {
 			reset_prog_mode();

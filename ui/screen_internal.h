@@ -15,7 +15,9 @@ struct explorer;
 struct textbuf;
 struct xcmd;
 
-#define SCREEN_QUEUE 256
+/* Keys typed (or pasted) while a command runs, kept for the prompt: room
+ * for a pasted page of lab commands. Past it keys are dropped and counted. */
+#define SCREEN_QUEUE 16384
 /* The longest command line (XCMD_LINE_MAX characters) in bytes once
  * converted from wide characters: UTF-8 takes at most 4 a character. */
 #define SCREEN_LINE_BYTES (XCMD_LINE_MAX * 4 + MB_LEN_MAX + 1)
@@ -39,6 +41,7 @@ struct screen {
 	/* input */
 	wint_t queue[SCREEN_QUEUE];   /* keys for libedit, already translated */
 	int q_head, q_len;
+	unsigned long q_dropped;  /* keys the full queue refused, not yet said */
 	int ctrl_x;               /* Ctrl-X prefix pending */
 	int eof;
 	char repeat_line[512];    /* last stepping command, for Enter on an empty line */

@@ -294,6 +294,7 @@ int explorer_restart(struct explorer *x)
 		return explorer_error(x, "%s", err.msg);
 	}
 	xbreaks_program_restarted(x->breaks);
+	memset(&x->last_replay, 0, sizeof x->last_replay);
 	explorer_state_changed(x);
 	return 0;
 }

@@ -174,6 +174,10 @@ struct explorer {
 					  each "sourced from" after it (0: none) */
 	uint64_t guest_out_bytes;      /* guest output captured so far */
 	uint64_t high_water;           /* furthest cycle simulated: replays below it are silent */
+	struct {                       /* the last silent replay (goto, reverse motion), for */
+		uint64_t from, cycles; /* `info snapshots` and `time`: where it began, how */
+		uint64_t count;        /* far; and how many replays so far */
+	} last_replay;
 };
 
 /* Create the session: load the program (prog_path NULL = embedded default),

@@ -485,17 +485,26 @@ int explorer_can_go_back(struct explorer *x, uint64_t cycle)
 }
 
 /* Make the state that of position `cycle` (<= the current one, or ahead on
- * the already-simulated run), silently. 0 or -1 (x->err). */
+ * the already-simulated run), silently. 0 or -1 (x->err). Going ahead, a
+ * snapshot between here and the target is restored too: `goto` forward
+ * (and staying put after an interrupted reverse-continue) then costs one
+ * snapshot window, not the whole way, and nothing long runs without a
+ * Ctrl-C check. */
 static int replay_to(struct explorer *x, uint64_t cycle)
 {
 	struct ivx_err err = { 0 };
 	struct core *c = x->core;
-	if (cycle < core_cycles(c)) {
+	int found;
+	uint64_t snap = xsnaps_before(x->snaps, cycle + 1, &found);
+	if (cycle < core_cycles(c) || (found && snap > core_cycles(c))) {
 		if (explorer_can_go_back(x, cycle) < 0)
 			return -1;
 		if (xsnaps_restore_cycle(x->snaps, c, cycle, &err) < 0)
 			return explorer_error(x, "%s", err.msg);
 	}
+	x->last_replay.from = core_cycles(c);
+	x->last_replay.cycles = cycle > core_cycles(c) ? cycle - core_cycles(c) : 0;
+	x->last_replay.count++;
 	xbreaks_set_mode(x->breaks, XB_OFF);
 	int rc = core_run_to_cycle(c, cycle, &err);
 	xbreaks_set_mode(x->breaks, XB_STOP);

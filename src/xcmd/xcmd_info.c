@@ -155,6 +155,9 @@ static int info_snapshots(struct explorer *x, int argc, char **argv, const char 
 			"%.2f ms each\n", si.count, si.bytes / 1048576.0, si.budget / 1048576.0,
 			(unsigned long long)si.first, (unsigned long long)si.last,
 			(unsigned long long)si.interval, si.save_ms);
+	if (x->last_replay.count)
+		explorer_printf(x, "last move: from cycle %llu, %llu cycles simulated again\n",
+				(unsigned long long)x->last_replay.from, (unsigned long long)x->last_replay.cycles);
 	return 0;
 }
 

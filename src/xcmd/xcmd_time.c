@@ -41,7 +41,7 @@ static int time_exec(struct explorer *x, int argc, char **argv, const char *args
 	}
 	if (!*cmd)
 		return explorer_error(x, "usage: time [-n N] COMMAND");
-	uint64_t c0 = explorer_cycle(x);
+	uint64_t c0 = explorer_cycle(x), replays0 = x->last_replay.count;
 	double run = 0, draw = 0, worst = 0;
 	unsigned long long done = 0;
 	for (; done < reps; done++) {
@@ -60,13 +60,20 @@ static int time_exec(struct explorer *x, int argc, char **argv, const char *args
 			worst = t2 - t0;
 	}
 	uint64_t c1 = explorer_cycle(x);
+	/* A forward goto restores a snapshot on the way: only the cycles
+	 * simulated again make a rate. */
+	int replayed = x->last_replay.count != replays0;
 	explorer_printf(x, "time: %.3f ms command + %.3f ms redraw = %.3f ms", run / done, draw / done,
 			(run + draw) / done);
 	if (done > 1)
 		explorer_printf(x, " on average over %llu runs, worst %.3f ms", done, worst);
 	if (done < reps)
 		explorer_printf(x, " (interrupted after %llu of %llu runs)", done, reps);
-	if (c1 > c0 && run > 0)
+	if (c1 > c0 && run > 0 && replayed && done == 1)
+		explorer_printf(x, "; %llu cycles ahead, %llu of them simulated (from cycle %llu)",
+				(unsigned long long)(c1 - c0), (unsigned long long)x->last_replay.cycles,
+				(unsigned long long)x->last_replay.from);
+	else if (c1 > c0 && run > 0)
 		explorer_printf(x, "; %llu cycles, %.0f cycles/s", (unsigned long long)(c1 - c0),
 				(double)(c1 - c0) / (run / 1e3));
 	else if (c1 < c0)   /* reverse motion: the rate would mean nothing */
