@@ -29,7 +29,7 @@ expand() (
         esac
     done <"$1"
 )
-for p in value edge callstack value_topk value_topk_ipw value_topk_ring value_topk_adapt; do
+for p in value edge callstack value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even; do
     if "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e"; then ok; else bad "coproc-asm $p: $(cat "$tmp/e")"; fi
     n=$(grep -v '^\.' "$tmp/l" | grep -c '; @[0-9][0-9]*$')
     # (a label alone on its line names the next microinstruction)
@@ -166,7 +166,7 @@ cmp -s "$tmp/v.json" "$tmp/v2.json" && ok || bad "two runs differ"
 
 # --fates: every correct-path execution of a load has exactly one fate, a
 # load's samples are records it wrote, and counting them changes nothing
-for p in value value_topk value_topk_ipw value_topk_ring value_topk_adapt; do
+for p in value value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even; do
     "$IVX" coproc --program $p --json "$tmp/f0.json" data/bin/workloads/strproc >/dev/null 2>&1
     if "$IVX" coproc --program $p --fates --json "$tmp/f.json" data/bin/workloads/strproc >/dev/null 2>"$tmp/e"; then ok
     else bad "coproc --fates: $(cat "$tmp/e")"; fi
@@ -323,7 +323,7 @@ grep -q "^no handler: the program's CAM entries" "$tmp/stores.out" && ! grep -q 
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 'loads' not in d and d['entries'] and all(e['words'][1] >= 1 for e in d['entries']), d" "$tmp/stores.json" &&
 	ok || bad "coproc with .handler none: $(tail -3 "$tmp/stores.out")"
 check_refusal "coproc buffer: 99999999999999999999 is outside 1..4096" "$IVX" coproc --program value -C buffer=99999999999999999999 "$w" -- 1
-check_refusal "shipped: value, value_topk, value_topk_ipw, value_topk_ring, value_topk_adapt, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
+check_refusal "shipped: value, value_topk, value_topk_ipw, value_topk_ring, value_topk_adapt, value_topk_even, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
 
 # A program's size parameters apply before its slots are checked: 256
 # slots with .param cam_entries 256 run on the default 128-entry CAM, and

@@ -309,6 +309,13 @@ static void start_routine(struct coproc *cp)
 	struct coproc_run *r = &cp->r;
 	int kind = head(cp)->kind;
 	int start = kind < INSN_KIND_COUNT ? cp->prog.dfe[kind] : -1;
+	if (cp->even && head(cp)->thin != cp->thin[head(cp)->bucket]) {
+		/* `.param even`: the handler changed its bucket's thinning
+		 * since it was tagged; the handler weighs the records it
+		 * reads by the thinning they have now (a 4-bit compare) */
+		r->st.stale++;
+		start = -1;
+	}
 	if (start < 0) {
 		finish_record(cp);
 		return;
@@ -341,7 +348,8 @@ static void advance(struct coproc *cp, uint64_t t, int until_space)
 /* ---- the observer -------------------------------------------------------- */
 
 /* The fields the running program asked for, of the retiring e, into rec. */
-static void write_record(const struct coproc *cp, struct coproc_rec *rec, const struct insn_event *e, int shift)
+static void write_record(const struct coproc *cp, struct coproc_rec *rec, const struct insn_event *e, int shift,
+			 int thin)
 {
 	uint32_t fl = cp->prog.fields;
 	rec->pc = (fl & CPF_PC) ? e->pc : 0;
@@ -352,10 +360,13 @@ static void write_record(const struct coproc *cp, struct coproc_rec *rec, const 
 	rec->kind = (uint8_t)e->kind;
 	rec->seq = e->seq;
 	rec->weight = 1u << shift;
+	rec->thin = (uint8_t)thin;
+	rec->bucket = coproc_pc_hash(cp, e->pc);
 }
 
-/* e retires, tagged while the tagger tagged 1 in 2^shift. */
-static void retire(struct coproc *cp, const struct insn_event *e, int shift)
+/* e retires, tagged while the tagger tagged 1 in 2^shift and its bucket's
+ * thinning was thin. */
+static void retire(struct coproc *cp, const struct insn_event *e, int shift, int thin)
 {
 	struct coproc_run *r = &cp->r;
 	int size = (int)cp->cfg.buffer;
@@ -373,7 +384,7 @@ static void retire(struct coproc *cp, const struct insn_event *e, int shift)
 				r->tag_rng = xorshift32(r->tag_rng);
 				uint32_t k = r->tag_rng % cp->cfg.buffer;
 				if (k)
-					write_record(cp, &cp->buf[(r->head + (int)k) % size], e, shift);
+					write_record(cp, &cp->buf[(r->head + (int)k) % size], e, shift, thin);
 			}
 			return;
 		}
@@ -389,7 +400,7 @@ static void retire(struct coproc *cp, const struct insn_event *e, int shift)
 	govern(cp, 0);
 	if (cp->fate)
 		cp->fate(cp->fate_ctx, e->pc, e->load_value, COPROC_FATE_RECORDED);
-	write_record(cp, &cp->buf[(r->head + r->count) % size], e, shift);
+	write_record(cp, &cp->buf[(r->head + r->count) % size], e, shift, thin);
 	r->count++;
 	r->st.records++;
 	if (r->count > r->st.buffer_max)
@@ -424,8 +435,12 @@ static void on_insn(void *ctx, const struct insn_event *e)
 			return;
 		}
 		/* the random tagger: 1 in 2^tag_shift, and 2^thin[h] times
-		 * more rarely for a load the handler thins (`.param spread`) */
-		int shift = r->tag_shift + cp->thin[h];
+		 * more rarely for a load the handler thins (`.param spread`);
+		 * with `.param even` a thinned bucket's entry is its shift,
+		 * the governor's when that is larger */
+		int shift = (int)r->tag_shift + cp->thin[h];
+		if (cp->even)
+			shift = cp->thin[h] > r->tag_shift ? cp->thin[h] : (int)r->tag_shift;
 		if (shift) {
 			r->tag_rng = xorshift32(r->tag_rng);
 			if (r->tag_rng >> (32 - shift)) {
@@ -436,12 +451,14 @@ static void on_insn(void *ctx, const struct insn_event *e)
 		}
 		/* the rate rides with the tag: the record's weight is the
 		 * rate's inverse when it was tagged, not when it retires */
-		*tag = (e->seq + 1) | (uint64_t)shift << (64 - TAG_SHIFT_BITS);
+		*tag = (e->seq + 1) | (uint64_t)shift << (64 - TAG_SHIFT_BITS) |
+		       (uint64_t)cp->thin[h] << (64 - TAG_META_BITS);
 		r->st.tagged++;
-	} else if (e->stage == INSN_COMMIT && *tag && (*tag << TAG_SHIFT_BITS) == (e->seq + 1) << TAG_SHIFT_BITS) {
+	} else if (e->stage == INSN_COMMIT && *tag && (*tag << TAG_META_BITS) == (e->seq + 1) << TAG_META_BITS) {
 		int shift = (int)(*tag >> (64 - TAG_SHIFT_BITS));
+		int thin = (int)(*tag >> (64 - TAG_META_BITS)) & ((1 << TAG_THIN_BITS) - 1);
 		*tag = 0;
-		retire(cp, e, shift);
+		retire(cp, e, shift, thin);
 	}
 }
 
@@ -661,6 +678,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->cmax = (1ull << p->cwidth) - 1;
 	cp->amax = p->awidth ? (1ull << p->awidth) - 1 : cp->cmax;
 	cp->hash_mask = cfg->ignore - 1;
+	cp->even = coproc_prog_param(p, "even", 0) != 0;
 	struct coproc_run *r = &cp->r;
 	r->upc = -1;
 	r->state = CPS_IDLE;

@@ -142,6 +142,8 @@ struct coproc_stats {
 	uint64_t held;           /* loads held (ignored) until the next time slice */
 	uint64_t spilled;        /* spill-ring entries merged (value_topk.s: replaced slots) */
 	uint64_t thinned;        /* thinning-table entries the handler wrote (`.param spread`) */
+	uint64_t stale;          /* records dropped at the DFE: their bucket's thinning
+				    changed since they were tagged (`.param even`) */
 	uint64_t uinsns;         /* microinstructions executed */
 	uint64_t cp_cycles;      /* co-processor busy cycles */
 	uint64_t ubranch_miss;   /* mispredicted microbranches */
@@ -206,6 +208,11 @@ struct coproc_pentry {
 	 * the samples harvest number `hv` gave it, thinned by `hv_thin0` */
 	uint32_t thin, hv_thin0;
 	uint64_t hv, hv_samples;
+	/* `.param even` (ours): the thinning its records since the handler's
+	 * previous read were tagged at, once read number thin_read - 1 has
+	 * changed it */
+	uint32_t thin_was;
+	uint64_t thin_read;
 	int masked;
 	/* the value handler's `resample_backoff` (ours): a load whose re-check agreed
 	 * with the profile sits out `skip` re-samplings (doubling, up to the

@@ -28,7 +28,11 @@
  *              interrupt reads the ring and not the slots.
  *              With `.param spread N` (ours) a load giving more than N
  *              samples a timer period is thinned at the tagger
- *              (maybe_thin), so its samples come from all of its run.
+ *              (maybe_thin), so its samples come from all of its run;
+ *              with `.param even 1` too (ours) a thinned load is tagged
+ *              at a rate of its own, is neither masked nor held, and
+ *              its samples are weighted by the inverse of their rate
+ *              (even_weight), so they are a fair sample of its run.
  *   edge       slot i = CAM entry i (a branch pc), b0+i taken and b1+i
  *              not-taken counts. Harvest, reset.
  *   callstack  b1+d calls made at depth d (d < param depth); i1 deepest
@@ -156,13 +160,16 @@ static uint64_t word(const struct coproc *cp, int base, int i)
  * the load behaved in the rounds nobody looked at as in the one that was
  * looked at. Without it the rounds a load is seen in weigh by their
  * samples, and the back-off picks the rounds by how they turned out. */
-static void weigh_recheck(struct coproc_pentry *e, uint32_t rounds)
+static void weigh_recheck(struct coproc_pentry *e, uint32_t rounds, int even)
 {
-	if (e->wtotal)
+	if (e->wtotal && !even)
 		return;   /* weighted samples (value_topk_ipw.s): not combined */
 	for (int k = 0; k < e->nvals; k++)
 		if (e->val[k].count > e->val[k].at_unmask)
 			e->val[k].count += rounds * (e->val[k].count - e->val[k].at_unmask);
+	/* `even`: the weighted samples since the unmasking, likewise */
+	if (even && e->wtotal > e->recheck_den)
+		e->wtotal += rounds * (e->wtotal - e->recheck_den);
 	uint64_t again = rounds * (e->total - e->base);
 	e->total += again;
 	e->reweighted += again;
@@ -202,7 +209,7 @@ static void judge_recheck(struct coproc *cp, struct coproc_pentry *e, uint64_t n
 	}
 	e->skip_left = e->skip;
 	if (e->skip && param(cp, "skip_weight", 0))
-		weigh_recheck(e, e->skip);
+		weigh_recheck(e, e->skip, cp->even);
 }
 
 /* Mask a load once its invariance is known well enough: many samples and
@@ -211,6 +218,8 @@ static uint64_t maybe_mask(struct coproc *cp, struct coproc_pentry *e)
 {
 	if (!e || e->masked)
 		return 0;
+	if (cp->even && e->thin)
+		return 0;   /* `even`: a thinned load is sampled all its run */
 	double inv = coproc_pentry_invariance(e);
 	uint64_t n = e->total - e->base;   /* samples since it was last unmasked */
 	int64_t conf = param(cp, "confident", 32), enough = param(cp, "enough", 512);
@@ -239,6 +248,8 @@ static uint64_t maybe_hold(struct coproc *cp, struct coproc_pentry *e)
 	int64_t hold = param(cp, "hold", 0);
 	if (!cp->r.thrashed || !e || e->masked || e->held || !hold || e->slice_samples < (uint64_t)hold)
 		return 0;
+	if (cp->even && e->thin)
+		return 0;   /* `even`: ... and its rate caps its samples */
 	e->held = 1;
 	cp->r.held++;
 	cp->r.st.held++;
@@ -269,6 +280,30 @@ static uint64_t release_held(struct coproc *cp)
 	return n * cp->cfg.mask_cycles;
 }
 
+/* `.param even 1` (ours, branch even22): each harvested sample of a
+ * load stands for 2^s executions, s the shift it was tagged at: its
+ * thinning t if the load is thinned (`spread`; with `even` an entry of
+ * the thinning table is the bucket's whole shift), and at least the
+ * governor's k. The handler adds the samples 2^s times to the
+ * estimate's denominator (the profile's wtotal) and to the values'
+ * counts, so a stretch tagged at a lower rate weighs as much per
+ * execution as one tagged at a higher rate; the rules (masking,
+ * holds, spreading's rate) stay in samples. Only the handler writes
+ * the table, so t is constant between two of its reads, and a read
+ * that has changed a load's t already (an earlier entry of the same
+ * load) remembers the t its records had. k moves between reads (every
+ * 256 tagged retirements): the weight takes it at the read. Returns
+ * 2^s, or 0 without `even`. */
+static uint64_t even_weight(const struct coproc *cp, uint64_t pc)
+{
+	if (!cp->even)
+		return 0;
+	const struct coproc_pentry *e = probe(cp, pc, 0);
+	uint32_t t = e && e->thin_read == cp->r.reads + 1 ? e->thin_was : cp->thin[coproc_pc_hash(cp, pc)];
+	uint32_t k = cp->r.tag_shift;
+	return 1ull << (t > k ? t : k);
+}
+
 /* value_topk.s's slot i (ours): CAM entry i holds the load's pc and way j
  * is CAM entry i + slots * (j + 1), keyed by the value xor the pc shifted
  * left by `key_shift`; b1 + entry holds the slot's total and each way's
@@ -280,9 +315,14 @@ static uint64_t release_held(struct coproc *cp)
 static struct coproc_pentry *harvest_ways(struct coproc *cp, int i, int slots, int ways, uint64_t *cost)
 {
 	uint64_t pc = cp->cam_key[i];
+	uint64_t w = even_weight(cp, pc);
 	struct coproc_pentry *e = padd(cp, pc, word(cp, 1, i), 0, 0, 0);
 	if (e && param(cp, "weighted", 0))
 		e->wtotal += word(cp, 3, i);   /* the slot's weighted total */
+	if (e && w)
+		e->wtotal += word(cp, 1, i) * w;
+	if (!w)
+		w = 1;
 	int shift = (int)param(cp, "key_shift", 40) & 63;
 	uint64_t less = (uint64_t)param(cp, "inherited_permille", 0);
 	for (int j = 0; j < ways; j++) {
@@ -292,7 +332,7 @@ static struct coproc_pentry *harvest_ways(struct coproc *cp, int i, int slots, i
 		*cost += cp->cfg.slot_cycles;
 		uint64_t n = word(cp, 1, k), inh = word(cp, 3, k) * less / 1000;
 		if (n)
-			padd(cp, pc, 0, cp->cam_key[k] ^ (pc << shift), n > inh ? n - inh : 0, n);
+			padd(cp, pc, 0, cp->cam_key[k] ^ (pc << shift), (n > inh ? n - inh : 0) * w, n);
 	}
 	return e;
 }
@@ -326,18 +366,40 @@ static uint64_t maybe_thin(struct coproc *cp, struct coproc_pentry *e, uint64_t 
 	/* samples per timer period at the thinning it had: rate x timer */
 	uint64_t per = e->hv_samples * cp->cfg.timer / span;
 	uint32_t t = e->hv_thin0;
-	/* (a rate from fewer samples, over a short stretch between two
-	 * interrupts, would thin lukewarm loads that run in bursts) */
-	while (e->hv_samples >= (uint64_t)most && per > (uint64_t)most && t < COPROC_THIN_MAX) {
-		per >>= 1;
-		t++;
+	if (cp->even) {
+		/* `even`: t is the whole shift; from the one the load had
+		 * (the governor's k if it was not thinned), back to k
+		 * (0) rather than below it */
+		uint32_t k = r->tag_shift, had = t ? t : k;
+		t = had;
+		while (e->hv_samples >= (uint64_t)most && per > (uint64_t)most && t < COPROC_EVEN_MAX) {
+			per >>= 1;
+			t++;
+		}
+		if (t == had && !e->hv_thin0)
+			t = 0;
+		else if (last && t == had && per < (uint64_t)most / 4)
+			t = t - 1 <= k ? 0 : t - 1;
+	} else {
+		/* (a rate from fewer samples, over a short stretch between
+		 * two interrupts, would thin lukewarm loads that run in
+		 * bursts) */
+		while (e->hv_samples >= (uint64_t)most && per > (uint64_t)most && t < COPROC_THIN_MAX) {
+			per >>= 1;
+			t++;
+		}
+		if (last && t == e->hv_thin0 && t > 0 && per < (uint64_t)most / 4)
+			t--;
 	}
-	if (last && t == e->hv_thin0 && t > 0 && per < (uint64_t)most / 4)
-		t--;
 	if (t == e->thin)
 		return 0;
+	uint32_t h = coproc_pc_hash(cp, e->pc);
+	if (e->thin_read != r->reads + 1) {   /* the t this read's samples had (`even`) */
+		e->thin_was = cp->thin[h];
+		e->thin_read = r->reads + 1;
+	}
 	e->thin = t;
-	cp->thin[coproc_pc_hash(cp, e->pc)] = (uint8_t)t;
+	cp->thin[h] = (uint8_t)t;
 	r->st.thinned++;
 	return cp->cfg.mask_cycles;
 }
@@ -398,11 +460,14 @@ static uint64_t harvest_spill(struct coproc *cp, int mask)
 		 * (value_topk.s, branch evict), its value's own hits alone;
 		 * their samples are in the slot's total, which comes with the
 		 * slot's harvest or its own spill. */
+		uint64_t w = even_weight(cp, pc);
 		struct coproc_pentry *e = total ? padd(cp, pc, total, 0, 0, 0) : NULL;
 		if (e && ew == 5)
 			e->wtotal += word(cp, 2, (int)k + 4);
+		if (e && w)
+			e->wtotal += total * w;
 		if (n)
-			padd(cp, pc, 0, key ^ (pc << shift), n, n);
+			padd(cp, pc, 0, key ^ (pc << shift), n * (w ? w : 1), n);
 		cost += account(cp, e, total, mask, 0);   /* (nothing for no entry) */
 	}
 	cp->r.v[7] = 0;
@@ -426,6 +491,7 @@ static uint64_t harvest_value(struct coproc *cp, int mask)
 		cost += account(cp, e, ways ? word(cp, 1, i) : word(cp, 2, i), mask, 1);
 	}
 	reset_slots(cp, slots);
+	cp->r.reads++;
 	cp->r.harvests++;
 	cp->r.harvest_at = cp->r.now;
 	return cost;
@@ -457,7 +523,9 @@ static uint64_t value_interrupt(struct coproc *cp)
 		 * the ring alone costs half a harvest, and the slots go on
 		 * counting until their own interrupt. */
 		r->i[4] = 0;
-		return cp->cfg.int_cycles + harvest_spill(cp, 1);
+		uint64_t cost = cp->cfg.int_cycles + harvest_spill(cp, 1);
+		r->reads++;
+		return cost;
 	}
 	uint64_t cost = cp->cfg.int_cycles + harvest_value(cp, 1);
 	if (reason == 2)

@@ -11,12 +11,17 @@
 #include "coproc.h"
 
 #define TAG_SHIFT_BITS 6      /* a tag keeps the tagger's shift (weight 2^shift) */
+#define TAG_THIN_BITS 4       /* ... and below it its bucket's thinning (`even`) */
+#define TAG_META_BITS (TAG_SHIFT_BITS + TAG_THIN_BITS)
 #define COPROC_THIN_MAX 7      /* the thinning table's 3-bit entries */
+#define COPROC_EVEN_MAX 15     /* ... 4-bit with `.param even` (whole shifts) */
 #define TAG_RING 1024          /* in-flight tag bits, by seq (more than any ROB + frontend) */
 
 struct coproc_rec {
 	uint64_t pc, value, addr, target, seq;
 	uint8_t kind, taken;
+	uint8_t thin;             /* its bucket's thinning when it was tagged (`even`) */
+	uint32_t bucket;          /* its pc's bucket of the ignore and thinning tables */
 	uint32_t weight;          /* 2^k: tagged at a rate of 1 in 2^k (k <= 16, tagrate 65536) */
 };
 
@@ -54,6 +59,8 @@ struct coproc_run {
 	uint64_t ticks;           /* timer ticks so far: the time slice's number */
 	uint64_t harvests;        /* value handler's harvests so far (`spread`) */
 	uint64_t harvest_at;      /* co-processor time of the latest harvest */
+	uint64_t reads;           /* value handler's reads of the slots or the spill
+				     ring so far, a ring read alone included (`even`) */
 	uint64_t timer_period;    /* the handler's choice of the next period (0: config timer) */
 	uint64_t aux[4];          /* handler results (callstack: max depth, mismatches, underflows) */
 	/* A run of idle cycles is settled at the co-processor's next callback
@@ -77,6 +84,8 @@ struct coproc {
 	void *fate_ctx;
 	uint64_t imax, cmax, amax; /* index register / data counter (inc, adds) maxima */
 	uint32_t hash_mask;       /* ignore - 1 */
+	int even;                 /* `.param even` (ours): a thinned bucket's entry is
+				     its whole shift, at least the governor's */
 	struct coproc_run r;
 	/* the block: */
 	void *mem;
@@ -90,7 +99,9 @@ struct coproc {
 	uint8_t *ignore;          /* [cfg.ignore] one byte per bit, for clarity */
 	uint8_t *thin;            /* [cfg.ignore] the thinning table: bucket h's records
 				     are tagged 1 in 2^thin[h] times more rarely
-				     (0..COPROC_THIN_MAX, 3 bits; `.param spread`) */
+				     (0..COPROC_THIN_MAX, 3 bits; `.param spread`); with
+				     `.param even`, 1 in 2^max(thin[h], k) when not 0
+				     (0..COPROC_EVEN_MAX, 4 bits) */
 	uint8_t *pred;            /* [cfg.ucode] 1-bit microbranch predictors */
 	struct coproc_pentry *profile; /* [cfg.profile] */
 };

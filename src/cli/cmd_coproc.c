@@ -398,6 +398,9 @@ static void print_stats(FILE *out, const struct sim *s)
 			(unsigned long long)cs.held);
 	if (cs.thinned)
 		fprintf(out, "spreading: %llu times a load's thinning was changed\n", (unsigned long long)cs.thinned);
+	if (cs.stale)
+		fprintf(out, "even: %llu records dropped, their thinning changed since they were tagged\n",
+			(unsigned long long)cs.stale);
 	if (cs.spilled)
 		fprintf(out, "spill ring: %llu entries of replaced slots merged into the profile\n",
 			(unsigned long long)cs.spilled);
@@ -415,7 +418,7 @@ static void json_stats(FILE *f, const struct sim *s)
 		"\"drops\":%llu,\"stalls\":%llu,\"stall_cycles\":%llu,\"interrupts\":%llu,\"timer_actions\":%llu,"
 		"\"handler_cycles\":%llu,\"final_cycles\":%llu,\"masked\":%llu,\"uinsns\":%llu,\"cp_cycles\":%llu,"
 		"\"buffer_max\":%d,\"complete\":%s,\"abandoned\":%llu,\"resamples\":%llu,\"unmasked\":%llu,\"backed_off\":%llu,\"held\":%llu,"
-		"\"spilled\":%llu,\"untagged\":%llu,\"tag_shift\":%d,\"thinned\":%llu}",
+		"\"spilled\":%llu,\"untagged\":%llu,\"tag_shift\":%d,\"thinned\":%llu,\"stale\":%llu}",
 		(unsigned long long)cs.decoded, (unsigned long long)cs.tagged, (unsigned long long)cs.retired_tagged,
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		(unsigned long long)cs.stall_cycles, (unsigned long long)cs.interrupts,
@@ -424,7 +427,7 @@ static void json_stats(FILE *f, const struct sim *s)
 		(unsigned long long)cs.cp_cycles, cs.buffer_max, cs.complete ? "true" : "false",
 		(unsigned long long)cs.abandoned, (unsigned long long)cs.resamples, (unsigned long long)cs.unmasked,
 		(unsigned long long)cs.backed_off, (unsigned long long)cs.held, (unsigned long long)cs.spilled, (unsigned long long)cs.untagged, cs.tag_shift,
-		(unsigned long long)cs.thinned);
+		(unsigned long long)cs.thinned, (unsigned long long)cs.stale);
 }
 
 static void json_series(FILE *f, const char *name, const struct sim *s)
@@ -632,8 +635,9 @@ static const char coproc_help[] =
 	"usage: ivx coproc [RUN OPTIONS] --program NAME|FILE [PROG] [-- ARGS...]\n"
 	"Run PROG on the timing model with the profiling co-processor running a\n"
 	"profiling program (shipped: value, value_topk, value_topk_ipw,\n"
-	"value_topk_ring, value_topk_adapt, edge, callstack in data/coproc/; or a\n"
-	"file), and print the profile it built next to the exact one.\n"
+	"value_topk_ring, value_topk_adapt, value_topk_even, edge, callstack in\n"
+	"data/coproc/; or a file), and print the profile it built next to the\n"
+	"exact one.\n"
 	"  --program NAME|FILE the co-processor program\n"
 	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
 	"                      buffer cam data ucode ignore clock_div policy\n"

@@ -1,0 +1,123 @@
+; value_topk_even.s — value_topk_adapt.s with a hot load's samples a fair
+; sample of its whole run (ours, an option; docs/coproc.md, "Spreading";
+; branch even22).
+;
+; value_topk_adapt.s thins a hot load (`.param spread 64`: the thinning
+; table makes the random tagger tag its bucket 2^t times more rarely) and
+; counts every record once. The tagger's rate for the load then changes
+; over its run (the thinning moves with its rate, the governor's k with
+; the buffer's drops), and where its values change with the program's
+; phases, the phases tagged at a higher rate weigh more: busybox-bzip2's
+; sub_5193b8+0x2b0 (9.7% of the executions, true invariance 0.215) was
+; estimated at 0.40, its records' top value holding 0.50 of them.
+; `.param even 1` (the only difference from value_topk_adapt.s):
+;   - a thinned bucket's entry in the thinning table is its whole shift
+;     (4 bits): the tagger tags it 1 in 2^max(t, k), so its rate no longer
+;     follows the governor's k unless k is larger;
+;   - the handler counts each harvested sample 2^max(t, k) times in the
+;     estimate (inverse-probability weights; the rules stay in samples);
+;   - a thinned load is neither masked nor held: spreading caps its
+;     samples, and it is sampled over all of its run instead of the
+;     windows between two unmaskings.
+; The microcode is value_topk_adapt.s's, to the instruction; its notes
+; (and value_topk_ring.s's and value_topk.s's within them) explain the
+; slots, ways, spill ring, tallies and parameters.
+.name value_topk_even
+.handler value
+.classes load
+.fields pc value
+.dfe load load
+.iwidth 16
+.cwidth 8
+.base b0 640           ; the slot's pc and each way's key, by CAM entry (for the spill)
+.base b1 0             ; slot totals and way counts, by CAM entry
+.base b2 2048          ; the spill ring: 512 entries of pc, total, top key, its count
+.base b3 1280          ; what each way inherited, by CAM entry
+.const c1 48           ; failed replacements before an interrupt
+.const c2 512          ; replacements before thrashing is declared (4 x slots)
+.const c3 127          ; slots - 1
+.const c4 255          ; random numbers 0..255
+.const c5 128          ; slots: from one way's CAM entry to the next
+.const c6 1            ; a value not in the full ways takes one in 2 times (branch evict; was 1 in 8)
+.const c7 2048         ; spill ring words (512 entries of 4)
+.const c8 512          ; 4 x slots: from a slot's CAM entry to its way 3
+.const c9 256          ; 2 x slots: ... to its way 1
+.const c10 2           ; an evicted way with this many own hits or more is spilled
+.const c11 0x300000    ; a tally's record tries for a slot one time in 4 (bits 20-21 of a draw)
+.const c13 16          ; a tally of this many records (since the last harvest): a slot tried every record
+.const c12 4096        ; the tallies' pointers: data[4096 + hash(pc)] (b1 is 0)
+.param slots 128       ; pc entries 0..127
+.param ways 4          ; (load, value) entries per slot
+.param key_shift 40    ; way key = value xor pc << 40 (the handler undoes it)
+.param cam_entries 640 ; 128 x (1 + 4)
+.param data_words 8192 ; 4096 more: the tallies' pointers (data[4096 + hash(pc)])
+.param profile_entries 16384
+.param buffer_entries 128 ; sample buffer records: holds retirement bursts (branch lvp8)
+.param spill_entries 512 ; the handler reads the spill ring (b2, v7 words written)
+.param inherited_permille 1000 ; the handler adds each count less what it inherited
+.param confident 32
+.param hi_permille 900
+.param lo_permille 100
+.param enough 512
+.param max_width 4       ; at most 16 PC-filter partitions (value.s: 64; docs/coproc.md, branch lvp6)
+.param partition_interrupts 4
+.param low_yield 1024
+.param slice_div 8
+.param min_slice 5000
+.param slice_ticks 1
+.param min_visits 3
+.param hold 128
+.param resample_every 250000   ; unmask every masked load every 250k cycles from the start (ours; branch resample)
+.param resample_backoff 7      ; a load whose re-check agreed twice in a row sits out 1, 3, 7 rounds (ours)
+.param stable_permille 20
+.param stable_sigmas 20
+.param stable_agreements 2
+.param skip_weight 1          ; a re-check that earns skipped rounds counts for them too (ours; branch skipw)
+.param ring_full_thrashes 1   ; a ring full of tallies: the slots thrash (visits, holds; no more partitions)
+.param harvest_ring_alone 1   ; ... and its interrupt empties the ring alone
+.param spread 64              ; a load giving more than 64 samples a timer period is thinned
+.param even 1                 ; ... at a rate of its own, weighted by its inverse, never masked or held (branch even22)
+
+load:     shl v1, pc, 40
+          xor v1, v1, value                       ; the (load, value) key
+          lookup i0, pc          -> miss nomatch
+          lookup i1, v1          -> miss newval
+          .include "lib/topk_count_value.s"       ; i1: the value's way; count, newval ... take
+nomatch:  .include "lib/tally_find.s"            ; no slot: the load's tally in the ring
+          add v6, v4, 1
+          ld v3, [b2 + v6]                        ; the tally's total so far:
+          cmp v3, c13            -> ge promote    ; 16 or more, a hot load: try for a slot
+          rand v3, c11           -> z promote     ; else one in 4
+          .include "lib/tally_count.s"
+promote:  .include "lib/topk_evict_slot.s"         ; value_topk.s's path to a slot
+          .include "lib/topk_alloc_slot.s"
+; lib/topk_slot_taken.s's lines, written out: its `failed` drops the
+; record, this program's counts it in the tally
+          add i2, i2, c5                          ; ways 1-3 are empty
+          caminv i2
+          st [b1 + i2], 0
+          add i2, i2, c5
+          caminv i2
+          st [b1 + i2], 0
+          add i2, i2, c5
+          caminv i2
+          st [b1 + i2], 0
+          add i7, i7, 1
+          and i7, i7, c3
+          sub i6, i6, 1
+          add i5, i5, 1
+          cmp i5, c2             -> lt ring
+          mov i4, 2              -> INTERRUPT     ; thrashing
+ring:     cmp v7, c7             -> lt DONE
+          mov i4, 4              -> INTERRUPT     ; the spill ring is full
+failed:   add i6, i6, 1                           ; no slot: the record counts in its tally
+          add v6, v4, 2
+          ld v3, [b2 + v6]
+          cmp v3, v1             -> z fvalhit
+          add v4, v4, 1          -> ftotal
+fvalhit:  add v6, v6, 1
+          inc [b2 + v6]
+          add v4, v4, 1
+ftotal:   inc [b2 + v4]
+          cmp i6, c1             -> lt DONE
+          mov i4, 1              -> INTERRUPT     ; the slots hold the working set

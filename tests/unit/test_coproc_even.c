@@ -1,0 +1,145 @@
+/*
+ * test_coproc_even.c — value_topk_even.s (ours, an option, branch
+ * even22): value_topk_adapt.s with `.param even 1`, so that a hot load's
+ * samples are a fair sample of its whole run. Checked on muldiv's whole
+ * run with spreading at 8 samples a period (the shipped 64 thins only
+ * its hottest load, once), so that several loads are thinned:
+ *   - a thinned load's samples stand for the executions they were drawn
+ *     from: the handler weighs each by 2^s, s the shift it was tagged
+ *     at (its thinning, at least the governor's k), so the hottest
+ *     load's weighted samples come to about its executions (within a
+ *     quarter; the records dropped at the full buffer are missing); the
+ *     same with the tagger's rate fixed at 1 in 4 (k = 2), where a
+ *     thinning added to k, as without `even`, would weigh them a
+ *     quarter too little; value_topk_adapt.s weighs nothing;
+ *   - a thinned load is neither masked nor held: at the end no thinned
+ *     load is masked with `even` (and muldiv's run has no holds), where
+ *     value_topk_adapt.s has masked one of its thinned loads (seed 2);
+ *   - a record tagged before its bucket's thinning changed is dropped
+ *     at the co-processor's input, so a read weighs only records of the
+ *     thinning it weighs them by; value_topk_adapt.s drops none.
+ *
+ * Run from the top of the tree (make unit does); needs data/bin.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "coproc_run.h"
+
+#define EVEN "data/coproc/value_topk_even.s"
+#define ADAPT "data/coproc/value_topk_adapt.s"
+
+struct result {
+	uint64_t executions;    /* the hottest load's */
+	uint64_t samples, weighted;   /* ... its samples and their weights */
+	int thinned;            /* loads thinned at the end */
+	int thinned_masked;     /* ... of them masked */
+	uint64_t held;          /* holds (stats) */
+	uint64_t records, stale;   /* records, and those dropped as stale (stats) */
+};
+
+static void run(const char *path, uint64_t seed, const char *tagrate, struct result *out)
+{
+	static const char *const over[] = { ".param spread 8", NULL };
+	static struct coproc_prog p;   /* (large: not on the stack) */
+	coproc_test_assemble_with(path, over, &p);
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
+	char *argv[] = { "muldiv", "1" };
+	struct coproc_config cc;
+	coproc_test_config(&cc, seed);
+	if (tagrate) {
+		struct ivx_err err;
+		assert_int_equal(coproc_config_set(&cc, tagrate, &err), 0);
+	}
+	struct coproc_test_run x;
+	coproc_test_run(&x, prg, 2, argv, &cc, &p);
+	memset(out, 0, sizeof *out);
+	for (int i = 0;; i++) {
+		const struct truth_key *k = coproc_truth_key(x.truth, i);
+		if (!k)
+			break;
+		struct coproc_pentry e;
+		if (!coproc_profile_find(x.cp, k->key, &e))
+			continue;
+		out->thinned += e.thin > 0;
+		out->thinned_masked += e.thin > 0 && e.masked;
+		if (k->executions > out->executions) {
+			out->executions = k->executions;
+			out->samples = e.total;
+			out->weighted = e.wtotal;
+		}
+	}
+	struct coproc_stats st;
+	coproc_get_stats(x.cp, &st);
+	out->held = st.held;
+	out->records = st.records;
+	out->stale = st.stale;
+	coproc_test_run_free(&x);
+	program_free(prg);
+}
+
+static void thinned_samples_stand_for_their_executions(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct result ev, fixed, ad;
+		run(EVEN, seed, NULL, &ev);
+		run(EVEN, seed, "tagrate=4", &fixed);
+		run(ADAPT, seed, NULL, &ad);
+		/* muldiv's hottest load: 4096 executions, about 500 samples
+		 * (4080, 4520, 3060 weighted at seeds 1-3; 3060, 2584, 5108
+		 * at 1 in 4; the 8-bit slot totals lose some at 255) */
+		assert_true(ev.thinned >= 1);
+		assert_true(ev.samples * 4 < ev.executions);
+		assert_true(ev.weighted * 2 > ev.executions && ev.weighted < ev.executions * 3 / 2);
+		assert_true(fixed.weighted * 2 > fixed.executions && fixed.weighted < fixed.executions * 3 / 2);
+		assert_true(ad.thinned >= 1);
+		assert_int_equal(ad.weighted, 0);
+	}
+}
+
+static void a_thinned_load_is_neither_masked_nor_held(void **state)
+{
+	(void)state;
+	int even_masked = 0, adapt_masked = 0;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct result ev, ad;
+		run(EVEN, seed, NULL, &ev);
+		run(ADAPT, seed, NULL, &ad);
+		even_masked += ev.thinned_masked;
+		adapt_masked += ad.thinned_masked;
+		assert_int_equal(ev.held, 0);
+	}
+	assert_int_equal(even_masked, 0);
+	assert_true(adapt_masked > 0);   /* seed 2 */
+}
+
+/* A record tagged before the handler changed its bucket's thinning is
+ * dropped at the DFE (`stats.stale`), so that every record a read
+ * weighs was tagged at the thinning it is weighed by. */
+static void records_of_an_old_thinning_are_dropped(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct result ev, ad;
+		run(EVEN, seed, NULL, &ev);
+		run(ADAPT, seed, NULL, &ad);
+		assert_true(ev.stale > 0);
+		assert_true(ev.stale < ev.records / 4);
+		assert_int_equal(ad.stale, 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(thinned_samples_stand_for_their_executions),
+		cmocka_unit_test(a_thinned_load_is_neither_masked_nor_held),
+		cmocka_unit_test(records_of_an_old_thinning_are_dropped),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
