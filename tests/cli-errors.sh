@@ -55,7 +55,7 @@ expect_tty() {
     else
         fail=$((fail + 1))
         echo "FAIL: TERM=$3 ivx $good on a tty -> status $got (want $want), output ($lines lines):" >&2
-        head -c 400 "$tmp/err" | cat -v | sed 's/^/    /' >&2
+        head -c 400 "$tmp/err" | cat -v | sed 's/^/    /' >&2; echo >&2
     fi
 }
 if command -v script >/dev/null; then
