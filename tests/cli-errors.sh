@@ -39,6 +39,30 @@ echo "hello" >"$tmp/text"
 expect 2 "cannot open"            -- run --functional "$tmp/nonexistent"
 # the explorer without a terminal (stdout to a file here): what to use instead
 expect 2 "the explorer needs a terminal; use \`ivx -x SCRIPT\`" -- "$good"
+# ... and on a terminal ncurses cannot draw on (under script(1), for a tty):
+# no terminfo entry, or no cursor addressing (dumb). It used to be ncurses'
+# "Error opening terminal: foo." and status 1, or the screen on one row.
+# expect_tty STATUS PATTERN TERM: run the explorer on a tty with TERM
+expect_tty() {
+    want=$1 pattern=$2
+    IVX_T=$3 IVX_BIN=$IVX IVX_PROG=$good timeout "${limit:-20}" \
+        script -qec 'TERM=$IVX_T "$IVX_BIN" "$IVX_PROG"' /dev/null </dev/null >"$tmp/tty" 2>&1
+    got=$?
+    tr -d '\r' <"$tmp/tty" >"$tmp/err"
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" = "$want" ] && [ "$lines" = 1 ] && grep -q -- "$pattern" "$tmp/err"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: TERM=$3 ivx $good on a tty -> status $got (want $want), output ($lines lines):" >&2
+        head -c 400 "$tmp/err" | cat -v | sed 's/^/    /' >&2; echo >&2
+    fi
+}
+if command -v script >/dev/null; then
+    expect_tty 2 "^ivx: terminal 'dumb' cannot move the cursor.*; use \`ivx -x SCRIPT\`" dumb
+    expect_tty 2 "^ivx: cannot use terminal 'nonexistent' (no terminfo entry); use \`ivx -x SCRIPT\`" nonexistent
+    expect_tty 2 "^ivx: TERM is not set" ""
+fi
 expect 2 "not an ELF"             -- run --functional "$tmp/text"
 expect 2 "not an ELF"             -- run --functional "$tmp/empty"
 expect 2 "trunc50"                -- run --functional "$tmp/trunc50"

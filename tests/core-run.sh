@@ -10,7 +10,8 @@
 #   - --kanata writes a well-formed Kanata 0004 trace
 #   - --max-cycles, --fastforward and a refused configuration behave
 #   - the smallest sim.deadlock_cycles accepted stops no healthy run
-#   - the progress line on a terminal (script(1)), none without one
+#   - the progress line on a terminal (script(1)), none without one:
+#     run, refstack, profile, coproc and strat, their results unchanged
 set -u
 IVX=${1:-build/ivx}
 BIN=data/bin
@@ -152,6 +153,36 @@ if command -v script >/dev/null; then
     script -qec "$IVX refstack --max-insns 8M $BIN/workloads/crc -- 480 >/dev/null" "$TMP/ref.log" >/dev/null
     grep -q "ivx: [0-9]*/[0-9]* simulations, .* instructions, .* cycles/s" "$TMP/ref.log" ||
         bad "no progress line for refstack: $(head -c 300 "$TMP/ref.log")"
+    # profile, coproc and strat too (they had none), with the same stdout
+    # and files as without a terminal, and none with -q
+    for cmd in profile coproc strat; do
+        n=$((n + 1))
+        case $cmd in
+        profile) args="profile --db $TMP/DB" ;;
+        coproc) args="coproc --program value" ;;
+        strat) args="strat --spec H[P256]2048 --svg $TMP/DB.svg" ;;
+        esac
+        long="--max-insns 8M $BIN/workloads/crc -- 480"
+        tty_args=$(echo "$args" | sed "s|DB|$cmd-tty|g")
+        plain_args=$(echo "$args" | sed "s|DB|$cmd-plain|g")
+        script -qec "$IVX $tty_args $long >$TMP/$cmd-tty.out" "$TMP/$cmd-tty.log" >/dev/null
+        "$IVX" $plain_args $long >"$TMP/$cmd-plain.out" 2>"$TMP/$cmd-plain.err"
+        grep -q "${cr}ivx: [0-9.]* [kM]* *instructions, [0-9.]* [kM]* *cycles/s, ETA [0-9]*:[0-9][0-9]${esc}\[K" \
+            "$TMP/$cmd-tty.log" || bad "no progress line for $cmd: $(head -c 300 "$TMP/$cmd-tty.log")"
+        grep -q "$cr\|$esc" "$TMP/$cmd-plain.err" && bad "$cmd: progress written to a stderr that is no terminal"
+        cmp -s "$TMP/$cmd-tty.out" "$TMP/$cmd-plain.out" || bad "$cmd: a run with the progress line printed other results"
+        case $cmd in
+        profile)
+            "$IVX" dcpiprof --db "$TMP/profile-tty" >"$TMP/p1" 2>&1
+            "$IVX" dcpiprof --db "$TMP/profile-plain" >"$TMP/p2" 2>&1
+            cmp -s "$TMP/p1" "$TMP/p2" || bad "profile: a run with the progress line stored another profile" ;;
+        strat)
+            cmp -s "$TMP/strat-tty.svg" "$TMP/strat-plain.svg" || bad "strat: a run with the progress line drew another plot" ;;
+        esac
+        quiet_args=$(echo "$args" | sed "s|DB|$cmd-quiet|g")
+        script -qec "$IVX $quiet_args -q $long >/dev/null" "$TMP/$cmd-quiet.log" >/dev/null
+        grep -q "instructions, .*cycles/s" "$TMP/$cmd-quiet.log" && bad "$cmd -q still showed progress"
+    done
 else
     bad "script(1) is needed for the progress-line checks (bsdutils)"
 fi

@@ -35,6 +35,7 @@ static int saved_tio_ok;
 static char leave_seq[256];      /* rmcup, cnorm, sgr0, rmkx */
 static size_t leave_len;
 static volatile sig_atomic_t curses_active;
+static SCREEN *term_screen;      /* newterm's, for delscreen */
 
 static void add_cap(const char *name)
 {
@@ -148,8 +149,12 @@ int screen_open(struct screen *s)
 {
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
 		saved_tio_ok = 1;
-	if (!initscr())
+	/* newterm, not initscr: initscr prints ncurses' own message and exits
+	 * when the terminal cannot be set up (ui_run has checked it first). */
+	term_screen = newterm(NULL, stdout, stdin);
+	if (!term_screen)
 		return -1;
+	def_prog_mode();
 	curses_active = 1;
 	leave_len = 0;
 	add_cap("rmkx");
@@ -196,6 +201,10 @@ void screen_close(struct screen *s)
 	if (curses_active) {
 		endwin();
 		curses_active = 0;
+	}
+	if (term_screen) {
+		delscreen(term_screen);
+		term_screen = NULL;
 	}
 	remove_handlers();
 	tb_free(s->tb);
@@ -354,11 +363,49 @@ static void full_redraw(void *ctx)
 
 /* ---- entry --------------------------------------------------------------- */
 
+/* Whether TERM names a terminal the explorer can draw on: one with a
+ * terminfo entry that can move the cursor. Without `cup` (TERM=dumb, a
+ * hard-copy or generic type) curses writes the whole screen as one long
+ * row. Returns 0, or -1 with a one-line reason (no "ivx: ") in why. */
+static int terminal_usable(char *why, size_t n)
+{
+	const char *name = getenv("TERM");
+	if (!name || !*name) {
+		snprintf(why, n, "TERM is not set; the explorer needs a terminal type");
+		return -1;
+	}
+	char shown[128];
+	explorer_escape(shown, sizeof shown, name);
+	int err = 0;
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		if (err == 1)
+			snprintf(why, n, "terminal '%s' is hard-copy; the explorer needs one that can move the cursor", shown);
+		else if (err == 0)
+			snprintf(why, n, "cannot use terminal '%s' (no terminfo entry)", shown);
+		else
+			snprintf(why, n, "cannot use terminal '%s' (no terminfo database)", shown);
+		return -1;
+	}
+	char *cup = tigetstr("cup");
+	int ok = cup && cup != (char *)-1 && tigetflag("hc") <= 0 && tigetflag("gn") <= 0;
+	del_curterm(cur_term);   /* newterm reads the entry again for itself */
+	if (!ok) {
+		snprintf(why, n, "terminal '%s' cannot move the cursor; the explorer needs one that can", shown);
+		return -1;
+	}
+	return 0;
+}
+
 int ui_run(struct explorer *x)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "ivx: the explorer needs a terminal; use `ivx -x SCRIPT` for batch mode\n");
 		return 2;   /* (a usage mistake, as bad options are) */
+	}
+	char why[256];
+	if (terminal_usable(why, sizeof why) < 0) {
+		fprintf(stderr, "ivx: %s; use `ivx -x SCRIPT` for batch mode\n", why);
+		return 2;
 	}
 	struct screen s;
 	memset(&s, 0, sizeof s);

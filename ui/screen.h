@@ -9,8 +9,10 @@
 struct explorer;
 
 /* Run the explorer on the terminal until `quit`. Returns the process exit
- * status (0; 1 when the terminal cannot be used). The terminal is restored
- * on every way out, signals and crashes included. */
+ * status: 0; 2 when there is no terminal, or TERM names one curses
+ * cannot draw on (no terminfo entry, no cursor addressing); 1 when it
+ * cannot be set up. The terminal is restored on every way out, signals
+ * and crashes included. */
 int ui_run(struct explorer *x);
 
 #endif

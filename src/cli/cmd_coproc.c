@@ -23,6 +23,7 @@
 #include "guest/guest.h"
 #include "guest/program.h"
 #include "outfile.h"
+#include "progress.h"
 #include "runopts.h"
 #include "textbuf.h"
 
@@ -272,6 +273,8 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 	if (period)   /* (the baseline's run repeats the guest's output) */
 		guest_set_output(s->g, cli_drop_output, NULL);
 	fflush(stdout);
+	struct progress pr;
+	progress_start(&pr, o->quiet, o->max_insns, o->max_cycles);
 	double t0 = now_seconds();
 	for (;;) {
 		uint64_t lim = o->max_cycles;
@@ -280,7 +283,7 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 			if (!lim || next < lim)
 				lim = next;
 		}
-		s->rc = core_run(s->core, lim, o->max_insns, err);
+		s->rc = progress_core_run(&pr, s->core, lim, o->max_insns, err);
 		if (s->rc < 0 || core_done(s->core) || !interval || lim == o->max_cycles ||
 		    (o->max_insns && core_committed(s->core) >= o->max_insns))
 			break;
@@ -296,6 +299,7 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 			pt->rms = paper_rms_error(s);
 		}
 	}
+	progress_end(&pr);
 	s->host_seconds = now_seconds() - t0;
 	fflush(stdout);
 	if (s->cp)
@@ -652,7 +656,8 @@ static const char coproc_help[] =
 	"  --top N             rows to print (default 20)\n"
 	"  --fates             value: per load in the JSON, what became of its executions\n"
 	"  --speed             no exact profile: print the counters and the host's\n"
-	"                      simulation speed (make bench)\n" RUN_OPTIONS_QUIET_HELP RUN_OPTIONS_HELP;
+	"                      simulation speed (make bench)\n"
+	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n" RUN_OPTIONS_HELP;
 
 static void print_settings_help(FILE *out)
 {

@@ -31,6 +31,7 @@
 #include "guest/program.h"
 #include "isa/mem.h"
 #include "outfile.h"
+#include "progress.h"
 #include "runopts.h"
 
 struct profile_flags {
@@ -219,17 +220,21 @@ static int write_json(const char *path, const struct program *prog, const struct
 
 /* Without RETIRED, the sampler polls: the core runs to each
  * of its stops instead of publishing every cycle to it (docs/dcpi.md). */
-static int run_sampled(struct core *c, struct dcpi *d, const struct run_options *o, struct ivx_err *err)
+static int run_sampled(struct core *c, struct dcpi *d, const struct run_options *o, struct progress *pr,
+		       struct ivx_err *err)
 {
 	if (!d || !dcpi_config(d)->poll)
-		return core_run(c, o->max_cycles, o->max_insns, err);
+		return progress_core_run(pr, c, o->max_cycles, o->max_insns, err);
 	int rc = IVX_OK;
 	while (rc == IVX_OK && !core_done(c)) {
 		uint64_t stop = dcpi_poll_target(d);
 		if (o->max_cycles && stop > o->max_cycles)
 			stop = o->max_cycles;
+		/* (not progress_core_run: the sampler's stop requests end this
+		 * run, and the counters overflow often enough to redraw here) */
 		rc = core_run(c, stop == UINT64_MAX ? 0 : stop, o->max_insns, err);
 		dcpi_poll(d);
+		progress_core_update(pr, c);
 		if ((o->max_cycles && core_cycles(c) >= o->max_cycles) ||
 		    (o->max_insns && core_committed(c) >= o->max_insns))
 			break;
@@ -265,9 +270,11 @@ static int profile_bench(const struct run_options *o, struct profile_flags *f, c
 			struct dcpi *d = c && mode ? dcpi_new(&cfg, c, &err) : NULL;
 			struct dcpi_wait *w = d && cfg.truth_capacity ? dcpi_wait_new(c, cfg.truth_capacity, DCPI_WAIT_TAKEN, &err) : NULL;
 			int rc = !c || (mode && !d) || (d && cfg.truth_capacity && !w) ? -1 : 0;
+			struct progress off;   /* (none while timing) */
+			progress_start(&off, 1, 0, 0);
 			double t0 = cli_bench_start();
 			if (rc == 0)
-				rc = run_sampled(c, d, o, &err);
+				rc = run_sampled(c, d, o, &off, &err);
 			double t = cli_bench_stop(t0, mode_name[mode]);
 			if (rc == 0) {
 				cycles = core_cycles(c);
@@ -490,7 +497,10 @@ static int profile_run(const struct run_options *o, struct profile_flags *f)
 	fflush(stdout);
 	if (run_options_warm(o, prog, c, &err) < 0)   /* --fastforward, --start-at */
 		goto out;
-	int rc = run_sampled(c, d, o, &err);
+	struct progress pr;
+	progress_start(&pr, o->quiet, o->max_insns, o->max_cycles);
+	int rc = run_sampled(c, d, o, &pr, &err);
+	progress_end(&pr);
 	fflush(stdout);
 	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
 	if (rc < 0)
@@ -568,7 +578,8 @@ const struct cli_command cmd_profile_entry = {
 	"  --db DIR            profile database (default ivx.db)\n"
 	"  --new-epoch         start a new epoch before adding this run\n"
 	"  --json FILE         the run's sampling statistics as JSON\n"
-	"  -q, --quiet         no statistics on stderr\n"
+	"  -q, --quiet         no progress line (shown on stderr when it is a terminal)\n"
+	"                      and no statistics on stderr\n"
 	"  --bench             time the run without sampling, with sampling but no\n"
 	"                      truth, and with both (least CPU time of 5 each,\n"
 	"                      alternating); writes no profile\n"

@@ -82,10 +82,10 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Runs go in slices, with the progress line updated in between: a
- * clock read every slice, not every cycle. Slicing changes no result
- * (core_run and guest_run resume exactly where they stopped). */
-#define SLICE_CYCLES (1u << 18)
+/* Functional runs go in slices, with the progress line updated in
+ * between: a clock read every slice, not every instruction. Slicing
+ * changes no result (guest_run resumes exactly where it stopped; timing
+ * runs slice in progress_core_run). */
 #define SLICE_INSNS  (1u << 22)
 
 /* guest_run to the end or o->max_insns, in slices. */
@@ -101,25 +101,6 @@ static int functional_sliced(struct guest *g, const struct run_options *o, struc
 		if (rc < 0 || guest_state(g) != GUEST_RUNNING || (o->max_insns && guest_insns(g) >= o->max_insns))
 			break;
 		struct progress_state st = { .insns = guest_insns(g), .functional = 1 };
-		progress_update(pr, &st);
-	}
-	progress_end(pr);
-	return rc;
-}
-
-/* core_run to the end or a limit of o, in slices. */
-static int timing_sliced(struct core *c, const struct run_options *o, struct progress *pr, struct ivx_err *err)
-{
-	int rc;
-	for (;;) {
-		uint64_t to = core_cycles(c) + SLICE_CYCLES;
-		if (o->max_cycles && o->max_cycles < to)
-			to = o->max_cycles;
-		rc = core_run(c, to, o->max_insns, err);
-		/* short of the slice: the end, or the instruction limit */
-		if (rc < 0 || core_done(c) || core_cycles(c) < to || (o->max_cycles && core_cycles(c) >= o->max_cycles))
-			break;
-		struct progress_state st = { .insns = core_committed(c), .cycles = core_cycles(c) };
 		progress_update(pr, &st);
 	}
 	progress_end(pr);
@@ -238,7 +219,8 @@ static int run_timing(const struct program *prog, const struct run_options *o, c
 	struct progress pr;
 	progress_start(&pr, o->quiet, o->max_insns, o->max_cycles);
 	double t0 = now_seconds();
-	int rc = timing_sliced(c, o, &pr, &err);
+	int rc = progress_core_run(&pr, c, o->max_cycles, o->max_insns, &err);
+	progress_end(&pr);
 	double secs = now_seconds() - t0;
 	fflush(stdout);
 	struct core_stats st;

@@ -19,6 +19,7 @@
 #include "guest/guest.h"
 #include "guest/program.h"
 #include "outfile.h"
+#include "progress.h"
 #include "runopts.h"
 #include "strat/strat.h"
 #include "strat/strat_mc.h"
@@ -520,7 +521,10 @@ static int run_program(struct strat_flags *f, const struct run_options *o, const
 	fflush(stdout);
 	if (run_options_warm(o, prog, c, &err) < 0)   /* --fastforward, --start-at */
 		goto fail;
-	int rc = core_run(c, o->max_cycles, o->max_insns, &err);
+	struct progress pr;
+	progress_start(&pr, o->quiet, o->max_insns, o->max_cycles);
+	int rc = progress_core_run(&pr, c, o->max_cycles, o->max_insns, &err);
+	progress_end(&pr);
 	fflush(stdout);
 	int exited = rc == IVX_OK && core_done(c) && guest_state(g) == GUEST_EXITED;
 	if (rc < 0)
@@ -767,7 +771,7 @@ const struct cli_command cmd_strat_entry = {
 	"                      instrument, with the first --spec alone, and with it and\n"
 	"                      the exact profile (least CPU time of 5 runs each)\n"
 	"  --no-exact          keep no exact profile (no error): the compressor alone\n"
-	RUN_OPTIONS_QUIET_HELP "\n"
+	"  --quiet, -q         no progress line (shown on stderr when it is a terminal)\n\n"
 	"Monte Carlo (the paper's Figure 4): streams of N tuples, 30% of them one\n"
 	"tuple p, randomly permuted; the mean error of each spec's estimate of p.\n"
 	"  (these, and the program-run options above from --batch on, apply to\n"

@@ -2,9 +2,12 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include "core/core.h"
 #include "progress.h"
 
 #define REDRAW_SECONDS 0.5
+/* a clock read every slice, not every cycle */
+#define SLICE_CYCLES (1u << 18)
 
 /* The progress whose line is on the screen: like stderr itself, one per
  * process (main thread only). */
@@ -69,6 +72,30 @@ void progress_update(struct progress *p, const struct progress_state *s)
 	fflush(stderr);
 	p->shown = 1;
 	on_screen = p;
+}
+
+int progress_core_run(struct progress *p, struct core *c, uint64_t max_cycles, uint64_t max_insns,
+		      struct ivx_err *err)
+{
+	if (!p->on)
+		return core_run(c, max_cycles, max_insns, err);
+	for (;;) {
+		uint64_t to = core_cycles(c) + SLICE_CYCLES;
+		if (max_cycles && max_cycles < to)
+			to = max_cycles;
+		int rc = core_run(c, to, max_insns, err);
+		/* short of the slice: the end, or the instruction limit */
+		if (rc < 0 || core_done(c) || core_cycles(c) < to || (max_cycles && core_cycles(c) >= max_cycles) ||
+		    (max_insns && core_committed(c) >= max_insns))
+			return rc;
+		progress_core_update(p, c);
+	}
+}
+
+void progress_core_update(struct progress *p, const struct core *c)
+{
+	struct progress_state st = { .insns = core_committed(c), .cycles = core_cycles(c) };
+	progress_update(p, &st);
 }
 
 void progress_end(struct progress *p)

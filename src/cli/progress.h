@@ -1,6 +1,6 @@
 /*
  * progress.h — the progress line of long headless runs (run, cpistack,
- * refstack) on stderr: simulations done, instructions, simulated cycles per
+ * refstack, profile, coproc, strat) on stderr: simulations done, instructions, simulated cycles per
  * second and, when the user set a limit, the time left.
  *
  * Only when stderr is a terminal and --quiet was not given; rewritten in
@@ -14,6 +14,9 @@
 #define IVX_PROGRESS_H
 
 #include <stdint.h>
+
+struct core;
+struct ivx_err;
 
 struct progress {
 	int on;                  /* stderr is a terminal and not --quiet */
@@ -34,6 +37,15 @@ void progress_start(struct progress *p, int quiet, uint64_t max_insns, uint64_t 
 void progress_update(struct progress *p, const struct progress_state *s);
 /* Erase the line (before the run's own output). */
 void progress_end(struct progress *p);
+/* core_run(c, max_cycles, max_insns, err) with the line redrawn between
+ * slices of cycles when it is on (one core_run when it is off). Slicing
+ * changes no result: core_run resumes exactly where it stopped. Not for a
+ * run whose observers call core_request_stop (DCPI's poll mode): a stop
+ * that fell on a slice's end would be run past. The caller ends the line. */
+int progress_core_run(struct progress *p, struct core *c, uint64_t max_cycles, uint64_t max_insns,
+		      struct ivx_err *err);
+/* progress_update with c's instructions and cycles (a caller's own loop). */
+void progress_core_update(struct progress *p, const struct core *c);
 /* Erase the line on the screen, if any, before other output reaches the
  * terminal (the guest's writes): the next update draws it again. */
 void progress_hide(void);
