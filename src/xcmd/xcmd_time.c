@@ -49,6 +49,7 @@ static int time_exec(struct explorer *x, int argc, char **argv, const char *args
 		if (done && x->poll_interrupt && x->poll_interrupt(x->poll_ctx))
 			break;
 		double t0 = now_ms();
+		unsigned interrupts = x->interrupts;
 		if (xcmd_execute(x, cmd, NULL) < 0)
 			return -1;
 		double t1 = now_ms();
@@ -58,6 +59,12 @@ static int time_exec(struct explorer *x, int argc, char **argv, const char *args
 		draw += t2 - t1;
 		if (t2 - t0 > worst)
 			worst = t2 - t0;
+		/* a Ctrl-C the command's own run took (a step polls too) ends the
+		 * series as well: the key is read once */
+		if (x->interrupts != interrupts) {
+			done++;
+			break;
+		}
 	}
 	uint64_t c1 = explorer_cycle(x);
 	/* A forward goto restores a snapshot on the way: only the cycles
