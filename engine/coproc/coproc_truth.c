@@ -2,8 +2,13 @@
  * coproc_truth.c — exact value, edge and call-depth profiles, and the
  * interrupt-driven sampling value profiler (see coproc_truth.h).
  *
- * Two open-addressing tables: pairs (key, value) -> count, and the
- * summary per key built at the end. Both double when half full.
+ * An open-addressing table of pairs (key, value) -> count, doubled when
+ * 3/4 full (linear probing stays short at that load), and the summary
+ * built from it: a copy of the pairs sorted by key then value, and one
+ * entry per key. The summary is rebuilt only when something was counted
+ * since, and the previous one is freed before the next is built, so a
+ * long run holds the table and at most one copy. A finished run's
+ * profile can be frozen: the table is freed and the summary answers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +28,11 @@ struct coproc_truth {
 	struct pair *pairs;
 	size_t npairs, cap;           /* used, capacity (power of two) */
 	struct truth_key *keys;
-	size_t nkeys, kcap;
+	size_t nkeys;
 	struct pair *sorted;          /* the summary's pairs, by key then value */
 	size_t nsorted;
+	uint64_t summarised_at;       /* events + 1 when the summary was built, 0 none */
+	int frozen;                   /* the table is freed: the summary answers, nothing is counted */
 	int failed;                   /* out of memory: the profile is incomplete */
 	struct core_observer obs;
 };
@@ -59,7 +66,7 @@ static int grow(struct coproc_truth *t)
 
 static void count(struct coproc_truth *t, uint64_t key, uint64_t value)
 {
-	if (t->npairs * 2 >= t->cap && grow(t) < 0) {
+	if (t->npairs * 4 >= t->cap * 3 && grow(t) < 0) {
 		t->failed = 1;
 		return;
 	}
@@ -78,7 +85,7 @@ static void count(struct coproc_truth *t, uint64_t key, uint64_t value)
 static void on_insn(void *ctx, const struct insn_event *e)
 {
 	struct coproc_truth *t = ctx;
-	if (e->stage != INSN_COMMIT || e->wrong_path)
+	if (e->stage != INSN_COMMIT || e->wrong_path || t->frozen)
 		return;
 	switch (t->kind) {
 	case TRUTH_LOADS:
@@ -155,34 +162,86 @@ static int cmp_key(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-static int cmp_pair(const void *a, const void *b)
+static int pair_less(const struct pair *x, const struct pair *y)
 {
-	const struct pair *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->value < y->value ? -1 : x->value > y->value;
+	return x->key != y->key ? x->key < y->key : x->value < y->value;
+}
+
+/* Sort pairs by key then value, in place (qsort would take a buffer as
+ * large as the array). The pairs are distinct, so the order is total and
+ * the result does not depend on the input's order. Quicksort with the
+ * median of three, recursing into the smaller part (depth at most
+ * log2 n), insertion sort for short runs; the input comes in hash order. */
+static void sort_pairs(struct pair *a, size_t n)
+{
+	while (n > 16) {
+		struct pair *m = &a[n / 2], *z = &a[n - 1], t;
+		if (pair_less(m, a))
+			t = *m, *m = *a, *a = t;
+		if (pair_less(z, m)) {
+			t = *z, *z = *m, *m = t;
+			if (pair_less(m, a))
+				t = *m, *m = *a, *a = t;
+		}
+		struct pair piv = *m;
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (pair_less(&a[i], &piv))
+				i++;
+			while (pair_less(&piv, &a[j]))
+				j--;
+			if (i >= j)
+				break;
+			t = a[i], a[i] = a[j], a[j] = t;
+			i++, j--;
+		}
+		/* a[0..j] <= piv <= a[j+1..n-1] */
+		size_t left = j + 1;
+		if (left < n - left) {
+			sort_pairs(a, left);
+			a += left, n -= left;
+		} else {
+			sort_pairs(a + left, n - left);
+			n = left;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct pair x = a[i];
+		size_t j = i;
+		for (; j > 0 && pair_less(&x, &a[j - 1]); j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
 }
 
 int coproc_truth_summarise(struct coproc_truth *t)
 {
 	/* a sorted copy of the pairs: each key's pairs are then a run (the
 	 * table stays usable, so a run can be summarised more than once) */
-	size_t n = 0;
+	if (t->summarised_at == t->events + 1)
+		return (int)t->nkeys;   /* nothing counted since */
+	ivx_free(t->sorted);
+	ivx_free(t->keys);
+	t->sorted = NULL;
+	t->keys = NULL;
+	t->nsorted = t->nkeys = 0;
+	t->summarised_at = 0;
+	size_t n = 0, nkeys = 0;
 	struct pair *s = ivx_malloc((t->npairs ? t->npairs : 1) * sizeof *s);
-	struct truth_key *keys = ivx_calloc(t->npairs ? t->npairs : 1, sizeof *keys);
-	if (!s || !keys) {
-		ivx_free(s);
-		ivx_free(keys);
-		t->nkeys = 0;
+	if (!s)
 		return 0;
-	}
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->pairs[i].count)
 			s[n++] = t->pairs[i];
-	qsort(s, n, sizeof *s, cmp_pair);
-	ivx_free(t->keys);
+	sort_pairs(s, n);
+	for (size_t i = 0; i < n; i++)
+		nkeys += !i || s[i].key != s[i - 1].key;
+	struct truth_key *keys = ivx_calloc(nkeys ? nkeys : 1, sizeof *keys);
+	if (!keys) {
+		ivx_free(s);
+		return 0;
+	}
 	t->keys = keys;
-	t->nkeys = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct pair *p = &s[i];
 		struct truth_key *k = t->nkeys ? &t->keys[t->nkeys - 1] : NULL;
@@ -199,10 +258,28 @@ int coproc_truth_summarise(struct coproc_truth *t)
 		if (p->count > k->top_count)
 			k->top_count = p->count, k->top_value = p->value;
 	}
-	ivx_free(t->sorted);
 	t->sorted = s;
 	t->nsorted = n;
+	t->summarised_at = t->events + 1;
 	return (int)t->nkeys;
+}
+
+int coproc_truth_freeze(struct coproc_truth *t)
+{
+	if (t->frozen)
+		return 0;
+	if (!coproc_truth_summarise(t) && t->npairs)
+		return -1;   /* out of memory: the table stays */
+	ivx_free(t->pairs);
+	t->pairs = NULL;
+	t->cap = 0;
+	t->frozen = 1;
+	return 0;
+}
+
+size_t coproc_truth_host_bytes(const struct coproc_truth *t)
+{
+	return sizeof *t + t->cap * sizeof *t->pairs + t->nsorted * sizeof *t->sorted + t->nkeys * sizeof *t->keys;
 }
 
 const struct truth_key *coproc_truth_key(const struct coproc_truth *t, int i)
@@ -227,6 +304,21 @@ int coproc_truth_value(const struct coproc_truth *t, size_t i, uint64_t *value, 
 
 uint64_t coproc_truth_count(const struct coproc_truth *t, uint64_t key, uint64_t value)
 {
+	if (t->frozen) {
+		/* the key's run of the sorted pairs, values ascending */
+		const struct truth_key *k = coproc_truth_find(t, key);
+		size_t lo = k ? k->first : 0, hi = k ? (size_t)k->first + k->nvalues : 0;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t->sorted[mid].value == value)
+				return t->sorted[mid].count;
+			if (t->sorted[mid].value < value)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return 0;
+	}
 	if (!t->cap)
 		return 0;
 	size_t h = mix(key, value) & (t->cap - 1);

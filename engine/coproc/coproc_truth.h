@@ -13,13 +13,14 @@
  * period/2 and 3*period/2) interrupts the main processor, whose handler
  * (cost cycles, charged with core_interrupt) records the pc and value.
  *
- * The tables grow as keys appear (amortised doubling, never per cycle).
- * They are not snapshot state: the command-line runs use them, the
- * explorer does not.
+ * The table grows as pairs appear (amortised doubling, never per cycle).
+ * It and the summary are not snapshot state: the command-line runs use
+ * them, the explorer does not.
  */
 #ifndef IVX_COPROC_TRUTH_H
 #define IVX_COPROC_TRUTH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "base/err.h"
 #include "core/core.h"
@@ -41,7 +42,9 @@ struct truth_key {
 	uint64_t count1;       /* executions with value 1 (branches: taken) */
 	uint32_t first, nvalues; /* its (value, count) pairs: coproc_truth_value(t, first + j) */
 };
-/* Build the per-key summary (call once, after the run): the number of keys. */
+/* Build the per-key summary: the number of keys (0 also when out of
+ * memory). Calling it again rebuilds the summary only if something was
+ * counted since (the previous summary's pointers are then invalid). */
 int coproc_truth_summarise(struct coproc_truth *t);
 const struct truth_key *coproc_truth_key(const struct coproc_truth *t, int i);
 /* The summary of `key`, NULL if never seen. */
@@ -52,6 +55,15 @@ const struct truth_key *coproc_truth_find(const struct coproc_truth *t, uint64_t
 int coproc_truth_value(const struct coproc_truth *t, size_t i, uint64_t *value, uint64_t *count);
 /* How often (key, value) was counted (0 if never). */
 uint64_t coproc_truth_count(const struct coproc_truth *t, uint64_t key, uint64_t value);
+
+/* Summarise, then free the pair table: the summary answers every query
+ * from now on (coproc_truth_count by binary search) and the observer
+ * counts nothing more. For a finished run, so that its table is not held
+ * while another runs. 0, or -1 out of memory (the table is kept). */
+int coproc_truth_freeze(struct coproc_truth *t);
+
+/* Host memory held: the pair table, and the summary if built. */
+size_t coproc_truth_host_bytes(const struct coproc_truth *t);
 
 uint64_t coproc_truth_events(const struct coproc_truth *t);   /* instructions observed */
 uint64_t coproc_truth_samples(const struct coproc_truth *t);  /* sampled: interrupts taken */

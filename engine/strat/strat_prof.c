@@ -7,6 +7,11 @@
  * snapshot is one memcpy. Per-pc counts are sums over a pc's tuples; they
  * are built only when asked for (error, listings) into a scratch table
  * that is a cache, not state, so the hot path touches one slot a tuple.
+ * The scratch table is sized by the pcs it holds (kept at most half
+ * full, doubled as pcs are found), not by the tuples: a long run has
+ * millions of tuples but about a thousand pcs. Every sum that depends on
+ * an order is taken in the tuple table's order, so the scratch table's
+ * size never changes a result.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -156,6 +161,23 @@ void strat_prof_estimate(struct strat_prof *p, uint64_t pc, uint64_t val, uint64
 	t->est = t->est + count > UINT32_MAX ? UINT32_MAX : (uint32_t)(t->est + count);
 }
 
+/* Double the scratch table, keeping the sums built so far: -1 when it
+ * cannot be allocated (the old table is kept). */
+static int pcs_grow(struct strat_prof *p)
+{
+	uint32_t ocap = p->pmask + 1, cap = ocap * 2;
+	struct pslot *old = p->pcs, *np = cap > ocap ? ivx_calloc(cap, sizeof *np) : NULL;
+	if (!np)
+		return -1;
+	p->pcs = np;
+	p->pmask = cap - 1;
+	for (uint32_t i = 0; i < ocap; i++)
+		if (old[i].exact)
+			*pfind(p, old[i].pc) = old[i];
+	ivx_free(old);
+	return 0;
+}
+
 /* Build the per-pc sums (exact, est) if the profile changed since; a
  * cache: -1 only when it cannot be allocated. */
 static int prepare(struct strat_prof *p)
@@ -163,13 +185,11 @@ static int prepare(struct strat_prof *p)
 	uint64_t stamp = p->h->st.events + p->h->st.estimated + 1;
 	if (p->pcs && p->prepared_at == stamp)
 		return 0;
-	uint32_t cap = pow2_at_least((uint32_t)(p->h->st.tuples * 2 + 16));
-	if (!p->pcs || p->pmask + 1 < cap) {
-		ivx_free(p->pcs);
-		p->pcs = ivx_calloc(cap, sizeof *p->pcs);
+	if (!p->pcs) {
+		p->pcs = ivx_calloc(16, sizeof *p->pcs);
 		if (!p->pcs)
 			return -1;
-		p->pmask = cap - 1;
+		p->pmask = 15;
 	} else {
 		memset(p->pcs, 0, (size_t)(p->pmask + 1) * sizeof *p->pcs);
 	}
@@ -180,6 +200,11 @@ static int prepare(struct strat_prof *p)
 			continue;
 		struct pslot *s = pfind(p, t->pc);
 		if (!s->exact) {
+			if ((pcs + 1) * 2 > (uint64_t)p->pmask + 1) {
+				if (pcs_grow(p) < 0)
+					return -1;
+				s = pfind(p, t->pc);
+			}
 			s->pc = t->pc;
 			pcs++;
 		}
@@ -255,6 +280,11 @@ void strat_prof_stats(const struct strat_prof *p, struct strat_prof_stats *out)
 {
 	prepare((struct strat_prof *)p);   /* the cache only: st.pcs */
 	*out = p->h->st;
+}
+
+size_t strat_prof_host_bytes(const struct strat_prof *p)
+{
+	return sizeof *p + p->size + (p->pcs ? (size_t)(p->pmask + 1) * sizeof *p->pcs : 0);
 }
 
 uint32_t strat_prof_slots(const struct strat_prof *p)

@@ -23,8 +23,8 @@
 struct strat_prof;
 struct strat_comp;
 
-/* capacity: tuples (rounded up to a power of two; the pc table gets a
- * quarter); growable: double when 3/4 full instead of dropping. */
+/* capacity: tuples (rounded up to a power of two); growable: double
+ * when 3/4 full instead of dropping. */
 struct strat_prof *strat_prof_new(uint32_t capacity, int growable, struct ivx_err *err);
 void strat_prof_free(struct strat_prof *p);
 
@@ -76,6 +76,11 @@ struct strat_prof_row {
 };
 uint32_t strat_prof_slots(const struct strat_prof *p);
 int strat_prof_row(const struct strat_prof *p, uint32_t slot, struct strat_prof_row *out);
+
+/* Host memory the profile holds: its tables and the per-pc cache the
+ * error and the listings build (which grows with the distinct pcs, not
+ * the tuples). */
+size_t strat_prof_host_bytes(const struct strat_prof *p);
 
 size_t strat_prof_state_size(const struct strat_prof *p);
 void strat_prof_save(const struct strat_prof *p, void *blob);

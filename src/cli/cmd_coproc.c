@@ -306,8 +306,8 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 		coproc_finish(s->cp);
 	core_stats(s->core, &s->st);
 	s->exited = s->rc == IVX_OK && core_done(s->core) && guest_state(s->g) == GUEST_EXITED;
-	if (s->truth)
-		coproc_truth_summarise(s->truth);
+	if (s->truth)   /* (its table is not needed again: not held while --baseline runs) */
+		coproc_truth_freeze(s->truth);
 	if (s->sampler)
 		coproc_truth_summarise(s->sampler);
 	return 0;
@@ -447,7 +447,7 @@ static void json_series(FILE *f, const char *name, const struct sim *s)
 /* Value profile: table on stdout-side stream `out`, JSON into f (may be NULL). */
 static void report_value(FILE *out, FILE *f, const struct sim *s, const struct sim *base, int top)
 {
-	double werr = weighted_error((struct sim *)s);   /* (re-summarises: before sorted_keys) */
+	double werr = weighted_error((struct sim *)s);   /* (summarises if needed: before sorted_keys) */
 	double rms = paper_rms_error(s);
 	int n;
 	const struct truth_key **v = sorted_keys(s->truth, &n);

@@ -11,7 +11,8 @@
  *   - thrashing (more loads than slots) partitions the program, and a
  *     partition that yields few records is left at the next timer tick;
  *   - time slices: partitions take turns a timer period each, and loads
- *     are masked only from samples of several periods.
+ *     are masked only from samples of several periods;
+ *   - the exact profile's host memory: one table, one summary.
  *
  * Run from the top of the tree (make unit does); needs data/bin.
  */
@@ -647,6 +648,77 @@ static void the_exact_profile_lists_each_loads_values(void **state)
 	program_free(prog);
 }
 
+/* Feed one retired load to a truth observer (no core needed: period 0). */
+static void commit_load(struct coproc_truth *t, uint64_t pc, uint64_t value)
+{
+	const struct core_observer *obs = coproc_truth_observer(t);
+	struct insn_event e = { .stage = INSN_COMMIT, .pc = pc, .kind = INSN_KIND_LOAD, .load_value = value };
+	obs->on_insn(obs->ctx, &e);
+}
+
+/* The exact profile's host memory: the pair table doubles at 3/4 full
+ * (3000 pairs fit the first 4096 slots), and summarising holds one
+ * sorted copy of the pairs and one entry per key, built again only when
+ * something was counted since; frozen, it frees the table and answers
+ * from the summary. */
+static void the_exact_profile_holds_one_table_and_one_summary(void **state)
+{
+	(void)state;
+	struct ivx_err err;
+	struct coproc_truth *t = coproc_truth_new(NULL, TRUTH_LOADS, 0, 0, 0, &err);
+	assert_non_null(t);
+	const size_t pair = 3 * sizeof(uint64_t), key = sizeof(struct truth_key);
+	size_t empty = coproc_truth_host_bytes(t);
+	for (uint64_t pc = 0; pc < 30; pc++)
+		for (uint64_t v = 0; v < 100; v++) {
+			commit_load(t, 0x400000 + 4 * pc, v);
+			commit_load(t, 0x400000 + 4 * pc, v);
+		}
+	assert_int_equal(coproc_truth_events(t), 6000);
+	assert_int_equal(coproc_truth_host_bytes(t), empty);   /* still 4096 slots */
+	assert_int_equal(coproc_truth_summarise(t), 30);
+	size_t summarised = empty + 3000 * pair + 30 * key;
+	assert_int_equal(coproc_truth_host_bytes(t), summarised);
+	const struct truth_key *k0 = coproc_truth_key(t, 0);
+	assert_int_equal(coproc_truth_summarise(t), 30);   /* nothing new: kept */
+	assert_ptr_equal(coproc_truth_key(t, 0), k0);
+	assert_int_equal(coproc_truth_host_bytes(t), summarised);
+	/* a new pair: the summary is built again, the old one freed */
+	commit_load(t, 0x500000, 7);
+	assert_int_equal(coproc_truth_summarise(t), 31);
+	assert_int_equal(coproc_truth_host_bytes(t), empty + 3001 * pair + 31 * key);
+	const struct truth_key *k = coproc_truth_find(t, 0x500000);
+	assert_non_null(k);
+	assert_int_equal(k->executions, 1);
+	assert_int_equal(k->top_value, 7);
+	/* past 3/4 of 4096 (3072 pairs) the table doubles */
+	for (uint64_t v = 0; v < 72; v++)
+		commit_load(t, 0x500004, v);
+	assert_int_equal(coproc_truth_summarise(t), 32);
+	assert_int_equal(coproc_truth_host_bytes(t), empty + 4096 * pair + 3073 * pair + 32 * key);
+	/* frozen: the table is freed, the summary answers the same counts,
+	 * and nothing more is counted */
+	assert_int_equal(coproc_truth_freeze(t), 0);
+	assert_int_equal(coproc_truth_host_bytes(t), empty - 4096 * pair + 3073 * pair + 32 * key);
+	size_t pairs = 0;
+	for (int q = 0; coproc_truth_key(t, q); q++) {
+		const struct truth_key *kq = coproc_truth_key(t, q);
+		for (uint32_t j = 0; j < kq->nvalues; j++, pairs++) {
+			uint64_t v, c;
+			assert_true(coproc_truth_value(t, kq->first + j, &v, &c));
+			assert_int_equal(c, kq->key < 0x500000 ? 2 : 1);
+			assert_int_equal(coproc_truth_count(t, kq->key, v), c);
+		}
+	}
+	assert_int_equal(pairs, 3073);
+	assert_int_equal(coproc_truth_count(t, 0x400000, 100), 0);
+	assert_int_equal(coproc_truth_count(t, 0x400002, 1), 0);
+	commit_load(t, 0x600000, 1);
+	assert_int_equal(coproc_truth_events(t), 6073);
+	assert_int_equal(coproc_truth_summarise(t), 32);
+	coproc_truth_free(t);
+}
+
 static void settings_are_checked(void **state)
 {
 	(void)state;
@@ -720,6 +792,7 @@ int main(void)
 		cmocka_unit_test(thrashing_slots_resample_masked_loads),
 		cmocka_unit_test(spreading_thins_a_hot_load),
 		cmocka_unit_test(the_exact_profile_lists_each_loads_values),
+		cmocka_unit_test(the_exact_profile_holds_one_table_and_one_summary),
 		cmocka_unit_test(settings_are_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -205,6 +205,32 @@ static void test_fixed_table_drops_growable_grows(void **state)
 	strat_comp_free(NULL);
 }
 
+/* The per-pc sums the error is built from take memory by the pcs, not
+ * the tuples: 3 pcs of 100,000 distinct tuples keep the cache at its
+ * first 16 slots (it was sized at twice the tuples, 262,144 slots). */
+static void the_pc_sums_grow_with_pcs_not_tuples(void **state)
+{
+	struct strat_prof *g = strat_prof_new(16, 1, NULL);
+	const size_t pslot = 4 * sizeof(uint64_t);
+	size_t handle = strat_prof_host_bytes(g) - strat_prof_state_size(g);   /* no cache yet */
+	for (uint64_t i = 0; i < 100000; i++)
+		strat_prof_exact(g, 0x10 + 4 * (i % 3), i);
+	struct strat_prof_stats st;
+	strat_prof_stats(g, &st);
+	assert_int_equal(st.tuples, 100000);
+	assert_int_equal(st.pcs, 3);
+	assert_int_equal(strat_prof_host_bytes(g) - strat_prof_state_size(g) - handle, 16 * pslot);
+	/* 100 more pcs: doubled as they are found, at most half full */
+	for (uint64_t pc = 0; pc < 100; pc++)
+		strat_prof_exact(g, 0x1000 + 4 * pc, 1);
+	struct strat_err_params ep = STRAT_ERR_PARAMS_PAPER;
+	assert_true(isnan(strat_prof_error(g, &ep, NULL, NULL)));   /* no pc is invariant or frequent */
+	strat_prof_stats(g, &st);
+	assert_int_equal(st.pcs, 103);
+	assert_int_equal(strat_prof_host_bytes(g) - strat_prof_state_size(g) - handle, 256 * pslot);
+	strat_prof_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_fuzz_harness_replays),
 		cmocka_unit_test(test_error_metric_selects_and_weights),
 		cmocka_unit_test(test_fixed_table_drops_growable_grows),
+		cmocka_unit_test(the_pc_sums_grow_with_pcs_not_tuples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
