@@ -104,13 +104,17 @@ static inline void coproc_test_run(struct coproc_test_run *x, struct program *pr
 /* Run `muldiv 1` (prg) with the co-processor program at path, its .param
  * lines overridden by `over` (coproc_test_assemble_with), at seed. */
 static inline void coproc_test_run_muldiv(struct coproc_test_run *x, struct program *prg, const char *path,
-					  const char *const *over, uint64_t seed)
+					  const char *const *over, uint64_t seed, const char *setting)
 {
 	static struct coproc_prog p;   /* (large: not on the stack) */
 	coproc_test_assemble_with(path, over, &p);
 	char *argv[] = { "muldiv", "1" };
 	struct coproc_config cc;
 	coproc_test_config(&cc, seed);
+	if (setting) {   /* one more KEY=VALUE of the co-processor's settings */
+		struct ivx_err err;
+		assert_int_equal(coproc_config_set(&cc, setting, &err), 0);
+	}
 	coproc_test_run(x, prg, 2, argv, &cc, &p);
 }
 

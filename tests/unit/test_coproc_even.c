@@ -45,18 +45,9 @@ struct result {
 static void run(const char *path, uint64_t seed, const char *tagrate, struct result *out)
 {
 	static const char *const over[] = { ".param spread 8", NULL };
-	static struct coproc_prog p;   /* (large: not on the stack) */
-	coproc_test_assemble_with(path, over, &p);
 	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
-	char *argv[] = { "muldiv", "1" };
-	struct coproc_config cc;
-	coproc_test_config(&cc, seed);
-	if (tagrate) {
-		struct ivx_err err;
-		assert_int_equal(coproc_config_set(&cc, tagrate, &err), 0);
-	}
 	struct coproc_test_run x;
-	coproc_test_run(&x, prg, 2, argv, &cc, &p);
+	coproc_test_run_muldiv(&x, prg, path, over, seed, tagrate);
 	memset(out, 0, sizeof *out);
 	for (int i = 0;; i++) {
 		const struct truth_key *k = coproc_truth_key(x.truth, i);

@@ -49,7 +49,7 @@ struct result {
 static void run(struct program *prg, const char *const *over, uint64_t seed, struct result *out)
 {
 	struct coproc_test_run x;
-	coproc_test_run_muldiv(&x, prg, "data/coproc/value_topk.s", over, seed);
+	coproc_test_run_muldiv(&x, prg, "data/coproc/value_topk.s", over, seed, NULL);
 	memset(out, 0, sizeof *out);
 	struct coproc_stats st;
 	coproc_get_stats(x.cp, &st);

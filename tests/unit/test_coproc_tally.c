@@ -41,7 +41,7 @@ static void run(const char *path, const char *const *over, uint64_t seed, struct
 {
 	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
 	struct coproc_test_run x;
-	coproc_test_run_muldiv(&x, prg, path, over, seed);
+	coproc_test_run_muldiv(&x, prg, path, over, seed, NULL);
 	memset(out, 0, sizeof *out);
 	struct coproc_stats st;
 	coproc_get_stats(x.cp, &st);
