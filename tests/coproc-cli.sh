@@ -102,6 +102,10 @@ check_refusal "coproc tagrate: 3 is not a power of two" "$IVX" coproc --program 
 check_refusal "coproc policy: 'maybe' is not stall, drop or replace" "$IVX" coproc --program value -C policy=maybe "$w" -- 1
 check_refusal "has [0-9]* microinstructions; the microcode array holds 16" \
     "$IVX" coproc --program value -C ucode=16 "$w" -- 1
+check_refusal "--estimate: 'best': expected top (the paper's) or shrink (ours)" \
+    "$IVX" coproc --program value --estimate best "$w" -- 1
+check_refusal "--estimate shrink is for value programs; edge builds a branch profile" \
+    "$IVX" coproc --program edge --estimate shrink "$w" -- 1
 
 # The random tagger: muldiv's hot load reads 8 values in a fixed order;
 # with every load tagged (tagrate=1) a full buffer lets in a comb over
@@ -240,6 +244,30 @@ loads = d["loads"]
 zero = sum(l["executions"] * l["invariance_true"] for l in loads) / sum(l["executions"] for l in loads)
 assert d["baseline"]["weighted_error"] < zero / 2, (d["baseline"]["weighted_error"], zero)
 assert "weighted_rms_error" in d["baseline"]
+PY
+fi
+
+# --estimate shrink (ours): the same run, the same profile, each load's
+# estimate by coproc_top_share_shrunk (tests/unit/test_coproc_shrink.c),
+# never above the plain one; the JSON says which estimate it holds, and
+# weighted_error is computed from the shrunk estimates (strproc has loads
+# whose few values are all seen, so some estimates move)
+"$IVX" coproc --program value_topk_even --json "$tmp/top.json" data/bin/workloads/strproc >/dev/null 2>&1
+"$IVX" coproc --program value_topk_even --estimate shrink --json "$tmp/shr.json" data/bin/workloads/strproc >"$tmp/shr" 2>&1
+grep -q "points (estimates shrunk, --estimate shrink), overhead" "$tmp/shr" && ok || bad "--estimate shrink: no mention in the summary"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp/top.json" "$tmp/shr.json" <<'PY' && ok || bad "--estimate shrink: estimates"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["estimate"] == "top" and b["estimate"] == "shrink"
+assert a["cycles"] == b["cycles"] and a["overhead_cycles"] == b["overhead_cycles"]
+la, lb = a["loads"], b["loads"]
+assert [l["pc"] for l in la] == [l["pc"] for l in lb]
+assert all(y["invariance_est"] <= x["invariance_est"] + 1e-9 and y["samples"] == x["samples"] for x, y in zip(la, lb))
+assert sum(y["invariance_est"] < x["invariance_est"] - 1e-3 for x, y in zip(la, lb)) > 0
+n = sum(l["executions"] for l in lb)
+werr = sum(l["executions"] * abs(l["invariance_est"] - l["invariance_true"]) for l in lb) / n
+assert abs(werr - b["weighted_error"]) < 1e-5, (werr, b["weighted_error"])
 PY
 fi
 

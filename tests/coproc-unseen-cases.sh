@@ -7,7 +7,8 @@
 # and arguments appear in data/real/cases (the programs value_topk.s was
 # developed on; for the fresh set, in none of the earlier sets,
 # data/real/cases-unseen included). And tests/coproc-validate.sh refuses
-# a missing COPROC_VALIDATE_CASES file with status 2. Runs no simulation.
+# a missing COPROC_VALIDATE_CASES file with status 2. The fourth set,
+# data/real/cases-fresh2-coproc, may run lksh and is held out of all three. Runs no simulation.
 cd "$(dirname "$0")/.." || exit 1
 IVX=${1:-build/ivx}
 fail=0
@@ -51,6 +52,8 @@ check_set() {
 check_set data/real/cases-unseen-coproc "bzip2 gzip lua sqlite3 busybox" data/real/cases
 check_set data/real/cases-fresh-coproc "bzip2 gzip lua sqlite3 busybox mksh" \
     data/real/cases data/real/cases-unseen-coproc data/real/cases-unseen
+check_set data/real/cases-fresh2-coproc "bzip2 gzip lua sqlite3 busybox lksh" \
+    data/real/cases data/real/cases-unseen-coproc data/real/cases-unseen data/real/cases-fresh-coproc
 COPROC_VALIDATE_SUITE=0 COPROC_VALIDATE_CASES=/nonexistent/cases tests/coproc-validate.sh "$IVX" >/dev/null 2>&1
 rc=$?
 [ "$rc" = 2 ] || bad "coproc-validate.sh with a missing COPROC_VALIDATE_CASES: status $rc, not 2"

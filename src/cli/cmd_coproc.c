@@ -37,6 +37,7 @@ struct cp_flags {
 	int speed;
 	int fates;                    /* --fates: per-load fate counts in the JSON */
 	int top;
+	int shrink;                   /* --estimate shrink */
 	uint64_t interval;
 	int n_set;
 	const char *set[MAX_SETTINGS];
@@ -53,7 +54,7 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 	if (!strcmp(o, "--fates"))
 		return f->fates = 1;
 	if (strcmp(o, "--program") && strcmp(o, "--json") && strcmp(o, "-C") && strcmp(o, "--top") &&
-	    strcmp(o, "--interval") && strcmp(o, "--baseline-scale"))
+	    strcmp(o, "--interval") && strcmp(o, "--baseline-scale") && strcmp(o, "--estimate"))
 		return 0;
 	if (i + 1 >= argc) {
 		cli_error("option %s needs a value", o);
@@ -69,6 +70,12 @@ static int cp_extra(void *ctx, int argc, char **argv, int i)
 			return -1;
 		}
 		f->baseline = 1;
+	} else if (!strcmp(o, "--estimate")) {
+		if (strcmp(v, "top") && strcmp(v, "shrink")) {
+			cli_error("--estimate: '%s': expected top (the paper's) or shrink (ours)", v);
+			return -1;
+		}
+		f->shrink = !strcmp(v, "shrink");
 	} else if (!strcmp(o, "--program")) {
 		f->program = v;
 	} else if (!strcmp(o, "--json")) {
@@ -116,6 +123,7 @@ struct sim {
 	struct coproc_truth *truth;   /* exact */
 	struct coproc_truth *sampler; /* baseline, NULL otherwise */
 	struct coproc_fates *fates;   /* --fates, NULL otherwise */
+	int shrink;                   /* --estimate shrink: invariance estimates corrected (ours) */
 	struct core_stats st;
 	int rc;
 	int exited;
@@ -154,6 +162,32 @@ static uint64_t overhead_cycles(const struct sim *s)
 	return cs.handler_cycles + cs.stall_cycles + cs.final_cycles;
 }
 
+/* The sampler's estimate under --estimate shrink, by the co-processor's
+ * rule and from as many values as a profile entry holds (its largest
+ * counts), so that the two are compared alike. */
+static double sampled_shrunk(const struct coproc_truth *t, const struct truth_key *k)
+{
+	double share[COPROC_PVALS];   /* the largest, in descending order */
+	int n = 0;
+	for (uint32_t j = 0; j < k->nvalues; j++) {
+		uint64_t value, count;
+		if (!coproc_truth_value(t, k->first + j, &value, &count))
+			break;
+		double sh = (double)count / (double)k->executions;
+		int at;
+		if (n < COPROC_PVALS)
+			at = n++;
+		else if (sh > share[COPROC_PVALS - 1])
+			at = COPROC_PVALS - 1;
+		else
+			continue;
+		for (; at > 0 && share[at - 1] < sh; at--)
+			share[at] = share[at - 1];
+		share[at] = sh;
+	}
+	return coproc_top_share_shrunk(share, n, k->executions);
+}
+
 /* A load's estimated invariance: from the co-processor's profile or the
  * sampler's; 0 for a load the profile has no entry for. */
 static double est_invariance(const struct sim *s, uint64_t pc, uint64_t *samples, int *masked)
@@ -165,14 +199,14 @@ static double est_invariance(const struct sim *s, uint64_t pc, uint64_t *samples
 		if (!k)
 			return 0.0;
 		*samples = k->executions;
-		return (double)k->top_count / (double)k->executions;
+		return s->shrink ? sampled_shrunk(s->sampler, k) : (double)k->top_count / (double)k->executions;
 	}
 	struct coproc_pentry e;
 	if (!coproc_profile_find(s->cp, pc, &e))
 		return 0.0;
 	*samples = e.total - e.reweighted;   /* harvested: what the records gave */
 	*masked = e.masked;
-	return coproc_pentry_invariance(&e);
+	return s->shrink ? coproc_pentry_invariance_shrunk(&e) : coproc_pentry_invariance(&e);
 }
 
 static double weighted_error(struct sim *s)
@@ -240,7 +274,9 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 		    const struct machine_config *mc, const struct coproc_config *cc, const struct coproc_prog *p,
 		    uint64_t period, uint64_t interval, int exact, int fates)
 {
+	int shrink = s->shrink;   /* (set by the caller) */
 	memset(s, 0, sizeof *s);
+	s->shrink = shrink;
 	s->g = run_options_make_guest(prog, o);
 	if (!s->g)
 		return -1;
@@ -479,8 +515,9 @@ static void report_value(FILE *out, FILE *f, const struct sim *s, const struct s
 		fprintf(out, "(%d more loads; --top N shows more)\n", n - top);
 	double unprof = execs ? (double)unprof_execs / (double)execs : 0.0;
 	fprintf(out, "%d loads executed %llu times; %llu profiled; execution-weighted |invariance error| "
-		"%.2f points, overhead %.2f%%\n",
-		n, (unsigned long long)execs, (unsigned long long)profiled, 100 * werr, 100 * oh);
+		"%.2f points%s, overhead %.2f%%\n",
+		n, (unsigned long long)execs, (unsigned long long)profiled, 100 * werr,
+		s->shrink ? " (estimates shrunk, --estimate shrink)" : "", 100 * oh);
 	fprintf(out, "paper's measure (values >= %.0f%% of a load, rms weighted by value frequency): %.2f points\n",
 		100 * PAPER_MIN_SHARE, 100 * rms);
 	fprintf(out, "never sampled: %llu loads, %.1f%% of executions (%llu of them behind another load's ignore bit)\n",
@@ -653,6 +690,9 @@ static const char coproc_help[] =
 	"                      at the same overhead\n"
 	"  --baseline-scale F  ... at F times the co-processor's overhead\n"
 	"  --interval N        value: error and overhead every N cycles\n"
+	"  --estimate top|shrink  value: the invariance estimate, the largest value's\n"
+	"                      share (top, the paper's, default) or that share\n"
+	"                      corrected for the winner's curse (shrink, ours)\n"
 	"  --top N             rows to print (default 20)\n"
 	"  --fates             value: per load in the JSON, what became of its executions\n"
 	"  --speed             no exact profile: print the counters and the host's\n"
@@ -735,13 +775,14 @@ static int coproc_main(int argc, char **argv)
 		goto out;
 	}
 	int raw = no_handler(cprog), value = !raw && truth_kind(cprog) == TRUTH_LOADS;
-	if (!value && (fl.baseline || fl.fates || fl.interval)) {
+	if (!value && (fl.baseline || fl.fates || fl.interval || fl.shrink)) {
 		cli_error("coproc: %s is for value programs; %s builds %s", fl.baseline ? "--baseline" :
-			  fl.fates ? "--fates" : "--interval", cprog->name,
+			  fl.fates ? "--fates" : fl.interval ? "--interval" : "--estimate shrink", cprog->name,
 			  raw ? "no profile ivx knows (.handler none)" :
 			  truth_kind(cprog) == TRUTH_BRANCHES ? "a branch profile" : "a call-depth profile");
 		goto out;
 	}
+	s.shrink = base.shrink = fl.shrink;
 	if (simulate(&s, prog, &o, &mc, &cc, cprog, 0, value && !fl.speed ? fl.interval : 0, !fl.speed && !raw,
 		     value && fl.fates) < 0) {
 		status = EXIT_INPUT;
@@ -807,6 +848,8 @@ static int coproc_main(int argc, char **argv)
 		f = outfile_stream(jo);
 		fprintf(f, "{\"program\":");
 		outfile_json_string(f, cprog->name);
+		if (value)
+			fprintf(f, ",\"estimate\":\"%s\"", fl.shrink ? "shrink" : "top");
 		fprintf(f, ",\"workload\":");
 		outfile_json_string(f, program_name(prog));
 		/* (-C seed=N reseeds the co-processor alone, not the guest) */
