@@ -177,9 +177,9 @@ struct acct {
 	/* FMT: its rows' arrays, in s.fmt.rowmem (set by acct_fmt_init: the
 	 * state does not move, so they need no snapshot) */
 	struct acct_fmt_rows fr;
-	/* FMT: ROB id -> row of the branch last dispatched there. A hint to
-	 * find a completing branch without a search, always checked against
-	 * the row's seq, so it needs no snapshot. */
+	/* FMT: ROB id -> row of the branch last fetched into that slot. A
+	 * hint to find a completing branch without a search, always checked
+	 * against the row's seq, so it needs no snapshot. */
 	uint16_t rob_row[ACCT_MAX_ROB_ID];
 	/* ivx: the read-out's rates for the counters last read
 	 * (acct_ivx_component): a reader that asks again before they change,

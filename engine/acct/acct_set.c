@@ -48,9 +48,10 @@ struct acct_set {
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
 	/* The FMT's rows at the ends of the ROB as acct_fmt_follow tests them
-	 * (the seq, less one, of the row at `head` and at `disp`), copied here
-	 * so a cycle in which no row moves (most) tests two words instead of
-	 * finding the rows. Copied again whenever the table may have changed:
+	 * (the seq of the row at `head` and at `disp`, or the largest seq for
+	 * the open row, whose seq is 0, as no instruction passes it), copied
+	 * here so a cycle in which no row moves (most) tests two words
+	 * instead of finding the rows. Copied again whenever the table may have changed:
 	 * after an event, a restore, or a cycle that moved a row. Not part of
 	 * a snapshot: a restore copies them from the table. */
 	uint64_t retiring, entering;
@@ -76,8 +77,9 @@ static inline void forget_idle_cycle(struct acct_set *s)
 static inline void note_rows(struct acct_set *s)
 {
 	struct acct *fa = &s->unit[ACCT_FMT];
-	s->retiring = acct_fmt_seq_at(fa, fa->s.fmt.head) - 1;
-	s->entering = acct_fmt_seq_at(fa, fa->s.fmt.disp) - 1;
+	uint64_t retiring = acct_fmt_seq_at(fa, fa->s.fmt.head), entering = acct_fmt_seq_at(fa, fa->s.fmt.disp);
+	s->retiring = retiring ? retiring : UINT64_MAX;
+	s->entering = entering ? entering : UINT64_MAX;
 }
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
@@ -274,10 +276,9 @@ static inline __attribute__((always_inline)) void set_cycle(struct acct_set *s, 
 		if (at_fetch)
 			note_rows(s);
 	}
-	/* acct_fmt_follow, on the copies of the rows' seqs: the open row's
-	 * seq is 0, so an empty range never matches, as 0 - 1 is the
-	 * largest seq */
-	if ((s->retiring < r->commit_seq - 1) | (s->entering < r->dispatch_seq - 1)) {
+	/* acct_fmt_follow, on the copies of the rows' seqs (the record's
+	 * seqs are never 0: the first instruction's is 1) */
+	if ((s->retiring < r->commit_seq) | (s->entering < r->dispatch_seq)) {
 		acct_fmt_progress(fa, r);
 		note_rows(s);
 	}
