@@ -43,7 +43,8 @@ struct acct_naive_state {
 
 struct acct_power5_state {
 	struct acct_totals t;
-	int empty_cause;                   /* enum acct_comp an empty ROB is charged to, -1 none */
+	int empty_cause;                   /* enum acct_comp an empty ROB is charged to;
+					      ACCT_COMP_COUNT none (the counter nothing reads) */
 };
 
 /*
@@ -338,12 +339,12 @@ static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *
 	if (v->committed == 0) {
 		int k = r->head_wait == HEAD_NONE ? s->empty_cause   /* nothing in the ROB */
 						  : v->head;
-		if (k >= 0)
+		if (k >= 0 && k < ACCT_COMP_COUNT)
 			s->t.global[k]++;
 	}
 	/* instructions entering the ROB end the empty-ROB episode */
 	if (r->dispatched_correct > 0 && v->fe < 0 && !redirect)
-		s->empty_cause = -1;
+		s->empty_cause = ACCT_COMP_COUNT;
 }
 
 /* The I-side miss a fetch unit on a wrong path would wait on this cycle

@@ -216,10 +216,9 @@ static inline __attribute__((always_inline)) void set_choose(struct acct_set *s,
 
 	/* POWER5 */
 	int set_cause = empty_cause_of[stall], old_cause = p->empty_cause;
-	int cause = set_cause != KEEP ? set_cause : old_cause;
-	unsigned empty = cause >= 0 ? (unsigned)cause : DISCARD;
-	c->k = r->head_wait == HEAD_NONE ? empty : head;
-	c->cause = (entered & (set_cause == KEEP)) ? -1 : cause;
+	int cause = set_cause != KEEP ? set_cause : old_cause;   /* (DISCARD: none) */
+	c->k = r->head_wait == HEAD_NONE ? (unsigned)cause : head;
+	c->cause = (entered & (set_cause == KEEP)) ? DISCARD : cause;
 
 	/* FMT and sFMT: an I-side wait of either path. The wrong path's is
 	 * worked out every cycle and then chosen or not: testing first whether
