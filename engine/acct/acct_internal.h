@@ -348,15 +348,16 @@ static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *
 }
 
 /* The I-side miss a fetch unit on a wrong path would wait on this cycle
- * (ACCT_FE_*), or -1: the core reports a wrong-path wait only as
+ * (ACCT_FE_*), or `none`: the core reports a wrong-path wait only as
  * FETCH_STALL_WRONG_PATH, so the FMT rebuilds it from the wrong-path miss
- * events it has seen. */
-static inline int acct_fmt_wrong_path_imiss(const struct acct *a, const struct cycle_record *r)
+ * events it has seen. (A set passes the counter nothing reads as `none`,
+ * and adds to what this returns without a test.) */
+static inline int acct_fmt_wrong_path_imiss(const struct acct *a, const struct cycle_record *r, int none)
 {
 	const struct acct_fmt_state_s *f = &a->s.fmt;
-	int w = f->wp_cache_id ? f->wp_cache_kind : -1;
+	int w = f->wp_cache_id ? f->wp_cache_kind : none;
 	if (__builtin_expect(f->wp_itlb_id != 0, 0))   /* its walk first, then the line */
-		w = r->cycle < f->wp_itlb_start + a->itlb_latency || w < 0 ? ACCT_FE_ITLB : w;
+		w = r->cycle < f->wp_itlb_start + a->itlb_latency || w == none ? ACCT_FE_ITLB : w;
 	return w;
 }
 
@@ -366,7 +367,7 @@ static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_
 {
 	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
 		return fe;
-	return acct_fmt_wrong_path_imiss(a, r);
+	return acct_fmt_wrong_path_imiss(a, r, -1);
 }
 
 /* FMT and sFMT together: the cycle-by-cycle rules of acct_fmt.c. An I-side

@@ -226,8 +226,7 @@ static inline __attribute__((always_inline)) void set_choose(struct acct_set *s,
 	 * program's paths make the host mispredict. (With POWER5's cause
 	 * above chosen the same way, interp, branchy, hashtab and strproc
 	 * cost 2-3 points less time, crc 1-2 more: docs/cpi-stacks.md §7.) */
-	int wp = acct_fmt_wrong_path_imiss(fa, r);
-	unsigned wp_any = wp >= 0 ? (unsigned)wp : DISCARD;
+	unsigned wp_any = (unsigned)acct_fmt_wrong_path_imiss(fa, r, DISCARD);
 	c->fe_any = stall == FETCH_STALL_WRONG_PATH ? wp_any : c->fe;
 	c->refill = f->refill & !entered;
 	unsigned g = (c->fe_any == DISCARD) & c->refill ? ACCT_BPRED : DISCARD;
