@@ -759,8 +759,7 @@ static void publish_cycle(struct core *c)
 	rec->long_misses_outstanding =
 		rec->head_wait == HEAD_STORE ? memsys_long_misses_in_flight(c->ms, s->cycle) : 0;
 	/* Nothing fetched, dispatched, issued, committed or squashed: the
-	 * occupancies and positions are the last cycle's (the commit stage
-	 * named the head, as nothing committed). */
+	 * occupancies and positions are the last cycle's. */
 	int moved = rec->dispatched | rec->committed | rec->squashed;
 	rec->idle = !(moved | rec->fetched | rec->issued);
 	rec->units_busy = s->units_busy_until > s->cycle;
