@@ -25,6 +25,23 @@ static inline void acct_fmt_open_row(struct acct *a, uint64_t pos)
 	a->fr.flags[i] = 0;
 }
 
+/* A branch fetched claims the open row, with room left in the table. The
+ * ROB id's hint (rob_row) is set now rather than at dispatch: the slot is
+ * the branch's from its fetch until it leaves, and dispatch then only
+ * marks the row's start. */
+static inline __attribute__((always_inline)) void acct_fmt_claim_row(struct acct *a, uint64_t seq, uint64_t pc, int rob_index)
+{
+	struct acct_fmt_state_s *f = &a->s.fmt;
+	uint32_t i = acct_fmt_row_of(a, f->fetch);
+	a->fr.seq[i] = seq;
+	a->fr.pc[i] = pc;
+	a->fr.rob_id[i] = rob_index;  /* shown once it has entered the ROB */
+	/* (an id out of range lands on some slot's hint: a hint is checked) */
+	a->rob_row[(uint32_t)rob_index & (ACCT_MAX_ROB_ID - 1)] = (uint16_t)i;
+	f->fetch++;
+	acct_fmt_open_row(a, f->fetch);
+}
+
 static inline __attribute__((always_inline)) void acct_fmt_branch_fetched(struct acct *a, uint64_t seq, uint64_t pc, int rob_index)
 {
 	struct acct_fmt_state_s *f = &a->s.fmt;
@@ -35,12 +52,7 @@ static inline __attribute__((always_inline)) void acct_fmt_branch_fetched(struct
 		f->overflows++;
 		return;
 	}
-	uint32_t i = acct_fmt_row_of(a, f->fetch);
-	a->fr.seq[i] = seq;
-	a->fr.pc[i] = pc;
-	a->fr.rob_id[i] = rob_index;  /* shown once it has entered the ROB */
-	f->fetch++;
-	acct_fmt_open_row(a, f->fetch);
+	acct_fmt_claim_row(a, seq, pc, rob_index);
 }
 
 /* Branches fetched before instructions with seq `dispatch_seq` have
@@ -55,9 +67,6 @@ static inline __attribute__((always_inline)) void acct_fmt_dispatch_upto(struct 
 		if (a->fr.seq[i] >= dispatch_seq)
 			break;
 		a->fr.start[i] = f->nonfull;
-		int32_t rob = a->fr.rob_id[i];
-		if (rob >= 0 && rob < ACCT_MAX_ROB_ID)
-			a->rob_row[rob] = (uint16_t)i;
 		f->disp++;
 	}
 }
@@ -72,15 +81,17 @@ static inline __attribute__((always_inline)) void acct_fmt_retire_upto(struct ac
 		if (a->fr.seq[i] >= commit_seq)
 			break;
 		unsigned flags = a->fr.flags[i];
-		if (flags & ACCT_FMT_ROW_LOCAL)
-			for (int k = 0; k < ACCT_FE_COUNT; k++)
-				f->t.global[k] += a->fr.local[(size_t)i * ACCT_FE_COUNT + k];
-		if (flags & ACCT_FMT_ROW_MISPREDICTED) {
-			/* sFMT: a mispredicted branch retires; what the shared
-			 * counters hold since the older I-miss instructions
-			 * retired was fetched after it, on its wrong path (or
-			 * just after the redirect) */
-			memset(f->shared, 0, sizeof f->shared);
+		if (__builtin_expect(flags != 0, 0)) {   /* (most rows: neither) */
+			if (flags & ACCT_FMT_ROW_LOCAL)
+				for (int k = 0; k < ACCT_FE_COUNT; k++)
+					f->t.global[k] += a->fr.local[(size_t)i * ACCT_FE_COUNT + k];
+			if (flags & ACCT_FMT_ROW_MISPREDICTED) {
+				/* sFMT: a mispredicted branch retires; what the
+				 * shared counters hold since the older I-miss
+				 * instructions retired was fetched after it, on
+				 * its wrong path (or just after the redirect) */
+				memset(f->shared, 0, sizeof f->shared);
+			}
 		}
 		f->head++;
 	}
@@ -95,14 +106,34 @@ static inline void acct_fmt_progress(struct acct *a, const struct cycle_record *
 	acct_fmt_dispatch_upto(a, r->dispatch_seq);
 }
 
-/* The rows of the branches a cycle record lists as fetched, instead of
- * their fetch events (a set): of both paths, or of the correct path only. */
-static inline void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths)
+/* acct_fmt_rows_fetched when the table may fill: a test per branch (out
+ * of line: it never runs with the configured pipeline). */
+static __attribute__((noinline, unused)) void acct_fmt_rows_fetched_full(struct acct *a, const struct cycle_record *r,
+									int all_paths)
 {
 	for (int i = 0; i < r->branches_fetched; i++) {
 		const struct fetched_branch *b = &r->branch_fetched[i];
 		if (all_paths | !b->wrong_path)
 			acct_fmt_branch_fetched(a, b->seq, b->pc, b->rob_index);
+	}
+}
+
+/* The rows of the branches a cycle record lists as fetched, instead of
+ * their fetch events (a set): of both paths, or of the correct path only. */
+static inline void acct_fmt_rows_fetched(struct acct *a, const struct cycle_record *r, int all_paths)
+{
+	const struct acct_fmt_state_s *f = &a->s.fmt;
+	int n = r->branches_fetched;
+	/* Room for all of them (the table is sized so that it never fills):
+	 * one test for the cycle instead of one per branch. */
+	if (__builtin_expect(f->fetch - f->head + 1 + (uint64_t)n > a->rows, 0)) {
+		acct_fmt_rows_fetched_full(a, r, all_paths);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct fetched_branch *b = &r->branch_fetched[i];
+		if (all_paths | !b->wrong_path)
+			acct_fmt_claim_row(a, b->seq, b->pc, b->rob_index);
 	}
 }
 

@@ -43,7 +43,8 @@ struct acct_naive_state {
 
 struct acct_power5_state {
 	struct acct_totals t;
-	int empty_cause;                   /* enum acct_comp an empty ROB is charged to, -1 none */
+	int empty_cause;                   /* enum acct_comp an empty ROB is charged to;
+					      ACCT_COMP_COUNT none (the counter nothing reads) */
 };
 
 /*
@@ -177,9 +178,9 @@ struct acct {
 	/* FMT: its rows' arrays, in s.fmt.rowmem (set by acct_fmt_init: the
 	 * state does not move, so they need no snapshot) */
 	struct acct_fmt_rows fr;
-	/* FMT: ROB id -> row of the branch last dispatched there. A hint to
-	 * find a completing branch without a search, always checked against
-	 * the row's seq, so it needs no snapshot. */
+	/* FMT: ROB id -> row of the branch last fetched into that slot. A
+	 * hint to find a completing branch without a search, always checked
+	 * against the row's seq, so it needs no snapshot. */
 	uint16_t rob_row[ACCT_MAX_ROB_ID];
 	/* ivx: the read-out's rates for the counters last read
 	 * (acct_ivx_component): a reader that asks again before they change,
@@ -338,24 +339,25 @@ static inline void acct_power5_cycle(struct acct *a, const struct cycle_record *
 	if (v->committed == 0) {
 		int k = r->head_wait == HEAD_NONE ? s->empty_cause   /* nothing in the ROB */
 						  : v->head;
-		if (k >= 0)
+		if (k >= 0 && k < ACCT_COMP_COUNT)
 			s->t.global[k]++;
 	}
 	/* instructions entering the ROB end the empty-ROB episode */
 	if (r->dispatched_correct > 0 && v->fe < 0 && !redirect)
-		s->empty_cause = -1;
+		s->empty_cause = ACCT_COMP_COUNT;
 }
 
 /* The I-side miss a fetch unit on a wrong path would wait on this cycle
- * (ACCT_FE_*), or -1: the core reports a wrong-path wait only as
+ * (ACCT_FE_*), or `none`: the core reports a wrong-path wait only as
  * FETCH_STALL_WRONG_PATH, so the FMT rebuilds it from the wrong-path miss
- * events it has seen. */
-static inline int acct_fmt_wrong_path_imiss(const struct acct *a, const struct cycle_record *r)
+ * events it has seen. (A set passes the counter nothing reads as `none`,
+ * and adds to what this returns without a test.) */
+static inline int acct_fmt_wrong_path_imiss(const struct acct *a, const struct cycle_record *r, int none)
 {
 	const struct acct_fmt_state_s *f = &a->s.fmt;
-	int w = f->wp_cache_id ? f->wp_cache_kind : -1;
+	int w = f->wp_cache_id ? f->wp_cache_kind : none;
 	if (__builtin_expect(f->wp_itlb_id != 0, 0))   /* its walk first, then the line */
-		w = r->cycle < f->wp_itlb_start + a->itlb_latency || w < 0 ? ACCT_FE_ITLB : w;
+		w = r->cycle < f->wp_itlb_start + a->itlb_latency || w == none ? ACCT_FE_ITLB : w;
 	return w;
 }
 
@@ -365,7 +367,7 @@ static inline int acct_fmt_fetch_imiss(const struct acct *a, const struct cycle_
 {
 	if (fe >= 0 || r->fetch_stall != FETCH_STALL_WRONG_PATH)
 		return fe;
-	return acct_fmt_wrong_path_imiss(a, r);
+	return acct_fmt_wrong_path_imiss(a, r, -1);
 }
 
 /* FMT and sFMT together: the cycle-by-cycle rules of acct_fmt.c. An I-side

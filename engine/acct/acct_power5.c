@@ -47,7 +47,7 @@ static void p5_on_cycle(void *ctx, const struct cycle_record *r)
 void acct_power5_init(struct acct *a)
 {
 	memset(&a->s, 0, sizeof a->s);
-	a->s.p5.empty_cause = -1;
+	a->s.p5.empty_cause = ACCT_COMP_COUNT;
 	a->state_size = sizeof a->s.p5;
 	a->obs.on_insn = p5_on_insn;
 	memset(a->obs.insn_filter_at, 0, sizeof a->obs.insn_filter_at);

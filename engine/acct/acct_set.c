@@ -48,21 +48,18 @@ struct acct_set {
 	const struct core_observer *sub[ACCT_METHOD_COUNT + 1];
 	int n_sub;
 	/* The FMT's rows at the ends of the ROB as acct_fmt_follow tests them
-	 * (the seq, less one, of the row at `head` and at `disp`), copied here
-	 * so a cycle in which no row moves (most) tests two words instead of
-	 * finding the rows. Copied again whenever the table may have changed:
+	 * (the seq of the row at `head` and at `disp`, or the largest seq for
+	 * the open row, whose seq is 0, as no instruction passes it), copied
+	 * here so a cycle in which no row moves (most) tests two words
+	 * instead of finding the rows. Copied again whenever the table may have changed:
 	 * after an event, a restore, or a cycle that moved a row. Not part of
 	 * a snapshot: a restore copies them from the table. */
 	uint64_t retiring, entering;
 	int all_paths;                  /* ACCT_SET_ALL_PATHS */
-	/* The counters the last cycle added to, if it was idle and a run of
-	 * cycles like it (set_on_idle_cycles) adds to them again; not part of
-	 * a snapshot: a restore forgets them. */
-	struct {
-		int armed;
-		uint64_t nonfull;       /* 0 or 1 */
-		uint64_t *power5, *fmt, *local, *shared;
-	} again;
+	/* The last cycle record was idle and nothing came after it: a run of
+	 * cycles like it (set_on_idle_cycles) adds to the counters it added
+	 * to. Not part of a snapshot: a restore forgets it. */
+	int last_idle;
 	/* The units themselves, in the set's block rather than each on its
 	 * own: the per-cycle rules reach every unit's state at a fixed
 	 * offset from the set, instead of holding a pointer to each in a
@@ -74,14 +71,15 @@ struct acct_set {
  * cycle add to. */
 static inline void forget_idle_cycle(struct acct_set *s)
 {
-	s->again.armed = 0;
+	s->last_idle = 0;
 }
 
 static inline void note_rows(struct acct_set *s)
 {
 	struct acct *fa = &s->unit[ACCT_FMT];
-	s->retiring = acct_fmt_seq_at(fa, fa->s.fmt.head) - 1;
-	s->entering = acct_fmt_seq_at(fa, fa->s.fmt.disp) - 1;
+	uint64_t retiring = acct_fmt_seq_at(fa, fa->s.fmt.head), entering = acct_fmt_seq_at(fa, fa->s.fmt.disp);
+	s->retiring = retiring ? retiring : UINT64_MAX;
+	s->entering = entering ? entering : UINT64_MAX;
 }
 
 static void set_on_insn(void *ctx, const struct insn_event *e)
@@ -178,16 +176,64 @@ static inline void follow_overlap(struct acct_set *s, const struct cycle_record 
 		acct_overlap_cycle(s->ov, r, &v);
 }
 
+/* What the rules of POWER5, FMT and sFMT choose for a cycle: the counters
+ * to add one to, and the state they leave. set_rules applies it to a
+ * cycle, set_on_idle_cycles to a run of cycles like the last one. */
+struct set_choice {
+	unsigned head;                  /* acct_head_comp, DISCARD none */
+	unsigned fe;                    /* acct_fetch_comp (correct path), DISCARD none */
+	int cause;                      /* POWER5's empty-ROB cause from this cycle on */
+	unsigned k;                     /* POWER5's counter if nothing commits */
+	int refill;                     /* the FMT's refill state after the cycle */
+	unsigned g;                     /* the FMT's global counter */
+	unsigned fe_any;                /* the I-side wait of either path, DISCARD none */
+};
+
 /*
- * The per-cycle rules of POWER5, FMT and sFMT (acct_power5_cycle and
- * acct_fmt_cycle in acct_internal.h, which units on their own run) in one
- * pass, written as selections of the counter to add to rather than tests
- * of whether to add: a simulated cycle takes a few hundred host cycles,
- * so each host branch mispredicted here would cost several percent. The
- * tests check that both give the same stacks. `full` (the ROB full at
- * dispatch) and `fetch_ok` (r->fetch_stall == FETCH_OK) are constants at
- * each call, so each copy keeps only the choices they leave open.
+ * The choices of the per-cycle rules of POWER5, FMT and sFMT
+ * (acct_power5_cycle and acct_fmt_cycle in acct_internal.h, which units on
+ * their own run), written as selections of the counter to add to rather
+ * than tests of whether to add: a simulated cycle takes a few hundred
+ * host cycles, so each host branch mispredicted here would cost several
+ * percent. The tests check that both give the same stacks. `full` (the
+ * ROB full at dispatch) and `fetch_ok` (r->fetch_stall == FETCH_OK) are
+ * constants at each call, so each copy keeps only the choices they leave
+ * open.
  */
+static inline __attribute__((always_inline)) void set_choose(struct acct_set *s, const struct cycle_record *r,
+							     int full, int fetch_ok, int entered, struct set_choice *c)
+{
+	struct acct *fa = &s->unit[ACCT_FMT];
+	struct acct_fmt_state_s *f = &fa->s.fmt;
+	struct acct_power5_state *p = &s->unit[ACCT_POWER5].s.p5;
+	int stall = fetch_ok ? FETCH_OK : r->fetch_stall;
+
+	unsigned head = head_comp_of[r->head_wait];
+	if (r->head_wait == HEAD_STORE && r->long_misses_outstanding > 0)
+		head = ACCT_L2D;
+	c->head = head;
+	c->fe = fetch_comp_of[stall];   /* correct path */
+
+	/* POWER5 */
+	int set_cause = empty_cause_of[stall], old_cause = p->empty_cause;
+	int cause = set_cause != KEEP ? set_cause : old_cause;   /* (DISCARD: none) */
+	c->k = r->head_wait == HEAD_NONE ? (unsigned)cause : head;
+	c->cause = (entered & (set_cause == KEEP)) ? DISCARD : cause;
+
+	/* FMT and sFMT: an I-side wait of either path. The wrong path's is
+	 * worked out every cycle and then chosen or not: testing first whether
+	 * the fetch is on a wrong path is a host branch that a branchy
+	 * program's paths make the host mispredict. (With POWER5's cause
+	 * above chosen the same way, interp, branchy, hashtab and strproc
+	 * cost 2-3 points less time, crc 1-2 more: docs/cpi-stacks.md §7.) */
+	unsigned wp_any = (unsigned)acct_fmt_wrong_path_imiss(fa, r, DISCARD);
+	c->fe_any = stall == FETCH_STALL_WRONG_PATH ? wp_any : c->fe;
+	c->refill = f->refill & !entered;
+	unsigned g = (c->fe_any == DISCARD) & c->refill ? ACCT_BPRED : DISCARD;
+	c->g = full ? head : g;
+}
+
+/* One cycle's rules (set_choose), and the ivx counters'. */
 static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, const struct cycle_record *r,
 								int full, int fetch_ok)
 {
@@ -196,60 +242,24 @@ static inline __attribute__((always_inline)) void set_rules(struct acct_set *s, 
 	struct acct_power5_state *p = &s->unit[ACCT_POWER5].s.p5;
 	unsigned committed = (unsigned)r->committed;
 	int entered = r->dispatched_correct > 0;
-	int stall = fetch_ok ? FETCH_OK : r->fetch_stall;
+	struct set_choice c;
 	s->clock.cycles++;
 	s->clock.insns += committed;
-
-	unsigned head = head_comp_of[r->head_wait];
-	if (r->head_wait == HEAD_STORE && r->long_misses_outstanding > 0)
-		head = ACCT_L2D;
-	unsigned fe = fetch_comp_of[stall];      /* correct path */
-
-	/* POWER5 */
-	int set_cause = empty_cause_of[stall], old_cause = p->empty_cause;
-	int cause = set_cause != KEEP ? set_cause : old_cause;
-	unsigned empty = cause >= 0 ? (unsigned)cause : DISCARD;
-	unsigned k = r->head_wait == HEAD_NONE ? empty : head;
-	p->t.global[committed == 0 ? k : DISCARD]++;
-	p->empty_cause = (entered & (set_cause == KEEP)) ? -1 : cause;
-
-	/* FMT and sFMT: an I-side wait of either path. The wrong path's is
-	 * worked out every cycle and then chosen or not: testing first whether
-	 * the fetch is on a wrong path is a host branch that a branchy
-	 * program's paths make the host mispredict. (With POWER5's cause
-	 * above chosen the same way, interp, branchy, hashtab and strproc
-	 * cost 2-3 points less time, crc 1-2 more: docs/cpi-stacks.md §7.) */
-	int wp = acct_fmt_wrong_path_imiss(fa, r);
-	unsigned wp_any = wp >= 0 ? (unsigned)wp : DISCARD;
-	unsigned fe_any = stall == FETCH_STALL_WRONG_PATH ? wp_any : fe;
-	int refill = f->refill & !entered;
-	f->refill = refill;
+	set_choose(s, r, full, fetch_ok, entered, &c);
+	p->t.global[committed == 0 ? c.k : DISCARD]++;
+	p->empty_cause = c.cause;
+	f->refill = c.refill;
 	f->nonfull += (uint64_t)!full;
-	unsigned g = (fe_any == DISCARD) & refill ? ACCT_BPRED : DISCARD;
-	g = full ? head : g;
-	f->t.global[g]++;
-	/* (no I-side wait: the counter nothing reads) */
-	uint64_t *local = &f->t.global[DISCARD], *shared = local;
+	f->t.global[c.g]++;
 	/* (one host branch: the ROB-full state alternates more than I-side waits) */
-	if (!full & (fe_any != DISCARD)) {
-		local = &acct_fmt_local_at(fa, f->fetch)[fe_any];
-		shared = &f->shared[fe_any];
-		++*local;
-		++*shared;
+	if (!full & (c.fe_any != DISCARD)) {
+		acct_fmt_local_at(fa, f->fetch)[c.fe_any]++;
+		f->shared[c.fe_any]++;
 	}
-	/* What a run of cycles like this one adds to: every rule above reads
-	 * the same inputs and state again in each of them (the core keeps the
-	 * record the same through a run, and no event comes between), but for
-	 * a wrong-path I-TLB walk, whose rule reads the cycle. */
-	s->again.armed = r->idle & !((stall == FETCH_STALL_WRONG_PATH) & (f->wp_itlb_id != 0));
-	if (s->again.armed) {
-		s->again.nonfull = (uint64_t)!full;
-		s->again.power5 = &p->t.global[k];
-		s->again.fmt = &f->t.global[g];
-		s->again.local = local;
-		s->again.shared = shared;
-	}
-	acct_ivx_rules(&s->unit[ACCT_IVX], r, full, head, fe, 1);
+	/* A run of idle cycles after this one adds to the same counters
+	 * (set_on_idle_cycles). */
+	s->last_idle = r->idle;
+	acct_ivx_rules(&s->unit[ACCT_IVX], r, full, c.head, c.fe, 1);
 }
 
 static inline __attribute__((always_inline)) void set_cycle(struct acct_set *s, const struct cycle_record *r,
@@ -264,10 +274,9 @@ static inline __attribute__((always_inline)) void set_cycle(struct acct_set *s, 
 		if (at_fetch)
 			note_rows(s);
 	}
-	/* acct_fmt_follow, on the copies of the rows' seqs: the open row's
-	 * seq is 0, so an empty range never matches, as 0 - 1 is the
-	 * largest seq */
-	if ((s->retiring < r->commit_seq - 1) | (s->entering < r->dispatch_seq - 1)) {
+	/* acct_fmt_follow, on the copies of the rows' seqs (the record's
+	 * seqs are never 0: the first instruction's is 1) */
+	if ((s->retiring < r->commit_seq) | (s->entering < r->dispatch_seq)) {
 		acct_fmt_progress(fa, r);
 		note_rows(s);
 	}
@@ -312,13 +321,25 @@ static void set_on_cycle_overlap(void *ctx, const struct cycle_record *r)
 static void set_on_idle_cycles(void *ctx, const struct cycle_record *r, uint64_t n)
 {
 	struct acct_set *s = ctx;
-	if (s->again.armed) {
+	struct acct *fa = &s->unit[ACCT_FMT];
+	struct acct_fmt_state_s *f = &fa->s.fmt;
+	/* Every rule reads the same inputs and state again in each cycle of
+	 * the run as in the last one (the core keeps the record the same
+	 * through a run, nothing entered the ROB, and no event came between),
+	 * so it chooses the same counters; but a wrong-path I-TLB walk's rule
+	 * reads the cycle. */
+	if (s->last_idle && !((r->fetch_stall == FETCH_STALL_WRONG_PATH) & (f->wp_itlb_id != 0))) {
+		int full = r->rob_full | ((r->dispatched == 0) & (r->rob_occupancy >= r->rob_size));
+		struct set_choice c;
+		set_choose(s, r, full, 0, 0, &c);
 		s->clock.cycles += n;
-		*s->again.power5 += n;
-		*s->again.fmt += n;
-		s->unit[ACCT_FMT].s.fmt.nonfull += s->again.nonfull * n;
-		*s->again.local += n;
-		*s->again.shared += n;
+		s->unit[ACCT_POWER5].s.p5.t.global[c.k] += n;   /* (an idle cycle commits nothing) */
+		f->t.global[c.g] += n;
+		f->nonfull += (uint64_t)!full * n;
+		if (!full & (c.fe_any != DISCARD)) {
+			acct_fmt_local_at(fa, f->fetch)[c.fe_any] += n;
+			f->shared[c.fe_any] += n;
+		}
 		acct_ivx_cycles(&s->unit[ACCT_IVX], r, n);
 		follow_overlap(s, r, n);
 		return;

@@ -164,7 +164,6 @@ static inline void reset_record_extra(struct cycle_record *cc)
 	cc->branches_fetched = 0;
 	cc->rob_full_wrong_path = 0;
 	cc->head_wait = HEAD_NONE;
-	cc->head_seq = cc->head_pc = 0;
 }
 
 /* Rebuild the per-callback subscriber lists and the union of the
@@ -589,11 +588,8 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 		core_miss_end(c, &s->ev_fu_stall);
 	if (fu_blocked && !s->ev_fu_stall.id)
 		core_miss_begin(c, &s->ev_fu_stall, MISS_FU_STALL, h->seq, h->pc, 0, !h->wrong_path);
-	if (h && !n && c->n_cycle_sub) {   /* (only cycle subscribers read it) */
+	if (h && !n && c->n_cycle_sub)   /* (only cycle subscribers read it) */
 		s->cc.head_wait = head_wait_of(c, h);
-		s->cc.head_seq = h->seq;
-		s->cc.head_pc = h->pc;
-	}
 	return IVX_OK;
 }
 
@@ -763,11 +759,12 @@ static void publish_cycle(struct core *c)
 	rec->long_misses_outstanding =
 		rec->head_wait == HEAD_STORE ? memsys_long_misses_in_flight(c->ms, s->cycle) : 0;
 	/* Nothing fetched, dispatched, issued, committed or squashed: the
-	 * occupancies and positions are the last cycle's (the commit stage
-	 * named the head, as nothing committed). */
-	rec->idle = !(rec->fetched | rec->dispatched | rec->issued | rec->committed | rec->squashed);
+	 * occupancies and positions are the last cycle's. */
+	int moved = rec->dispatched | rec->committed | rec->squashed;
+	rec->idle = !(moved | rec->fetched | rec->issued);
 	rec->units_busy = s->units_busy_until > s->cycle;
-	rec->issue_wait = c->cfg.inorder ? issue_wait_of(c, &rec->issue_wait_pc) : ISSUE_WAIT_NONE;
+	if (c->cfg.inorder)   /* (else ISSUE_WAIT_NONE, as core_new left it) */
+		rec->issue_wait = issue_wait_of(c, &rec->issue_wait_pc);
 	if (rec->idle) {
 		const struct idle_key *k = &c->idle_key;
 		if (c->idle_repeatable && rec->fetch_stall == k->fetch_stall && rec->head_wait == k->head_wait &&
@@ -791,34 +788,43 @@ static void publish_cycle(struct core *c)
 	} else {
 		core_event_published(c);   /* (what an active cycle does to a run, too) */
 	}
-	c->cc_current = 1;
-	rec->rob_occupancy = s->rob_count;
-	/* (the fields some subscriber reads: tested once here, they cost an
-	 * accounting set or the explorer a few percent of a cycle) */
-	uint32_t skip = c->cycle_skip;
-	if (!(skip & CYCLE_SKIP_OCCUPANCY)) {
-		rec->lsq_occupancy = s->lsq_count;
-		rec->frontend_occupancy = (int)(s->tail - s->dispatch);
-	}
-	rec->dispatch_seq = s->dispatch != s->tail ? core_at(c, s->dispatch)->seq : s->next_seq;
-	rec->commit_seq = rec->dispatch_seq;
-	if (s->head != s->dispatch) {
-		const struct core_insn *h = core_at(c, s->head);
-		rec->commit_seq = h->seq;
-		if (!rec->head_seq) {
-			/* the head committed this cycle: name the new one */
-			rec->head_seq = h->seq;
+	/* The ROB's occupancy and the in-order positions move only when
+	 * something is dispatched, committed or squashed (fetching into an
+	 * empty frontend gives dispatch_seq the value it had: next_seq). A
+	 * memory-bound program's ROB sits full in most cycles while its
+	 * loads and their dependants issue around the blocked head. */
+	if (moved | !c->cc_current) {
+		c->cc_current = 1;
+		rec->rob_occupancy = s->rob_count;
+		rec->dispatch_seq = s->dispatch != s->tail ? core_at(c, s->dispatch)->seq : s->next_seq;
+		rec->commit_seq = rec->dispatch_seq;
+		rec->head_seq = rec->head_pc = 0;
+		if (s->head != s->dispatch) {
+			const struct core_insn *h = core_at(c, s->head);
+			rec->commit_seq = rec->head_seq = h->seq;
 			rec->head_pc = h->pc;
 		}
 	}
-	if (!(skip & CYCLE_SKIP_ISSUE_HEAD))
-		rec->issue_head_pc = issue_head_pc(c);
-	/* While speculating, the wrong path is the young end of the ring, so
-	 * the ROB holds some of it iff its youngest entry is wrong-path. */
-	if (!(skip & CYCLE_SKIP_WRONG_PATH_IN_ROB))
-		rec->wrong_path_in_rob = s->spec && s->dispatch != s->head && core_at(c, s->dispatch - 1)->wrong_path;
+	/* (the fields some subscriber reads: tested once here, they cost an
+	 * accounting set or the explorer a few percent of a cycle; an
+	 * accounting set reads none of them) */
+	uint32_t skip = c->cycle_skip;
+	if (skip != CYCLE_SKIP_ALL) {
+		if (!(skip & CYCLE_SKIP_OCCUPANCY)) {
+			rec->lsq_occupancy = s->lsq_count;
+			rec->frontend_occupancy = (int)(s->tail - s->dispatch);
+		}
+		if (!(skip & CYCLE_SKIP_ISSUE_HEAD))
+			rec->issue_head_pc = issue_head_pc(c);
+		/* While speculating, the wrong path is the young end of the ring, so
+		 * the ROB holds some of it iff its youngest entry is wrong-path. */
+		if (!(skip & CYCLE_SKIP_WRONG_PATH_IN_ROB))
+			rec->wrong_path_in_rob = s->spec && s->dispatch != s->head && core_at(c, s->dispatch - 1)->wrong_path;
+	}
 publish:
-	for (int i = 0; i < c->n_cycle_sub; i++)
+	/* (the first subscriber outside the loop: usually the only one) */
+	c->cycle_sub[0].fn.cycle(c->cycle_sub[0].ctx, rec);
+	for (int i = 1; i < c->n_cycle_sub; i++)
 		c->cycle_sub[i].fn.cycle(c->cycle_sub[i].ctx, rec);
 }
 

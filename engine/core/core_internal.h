@@ -186,9 +186,9 @@ struct core_state {
 	struct ivx_err fault_err; /* the error of the faulting instruction (fetch_halt == HALT_FAULT) */
 
 	struct core_stats stats;
-	/* This cycle's record (reset every cycle): the stages count into it
-	 * (fetched .. squashed, rob_full, head_wait/seq/pc when nothing
-	 * committed), publish_cycle fills in the rest. */
+	/* This cycle's record (its counts reset every cycle): the stages
+	 * count into it (fetched .. squashed, rob_full, head_wait when
+	 * nothing committed), publish_cycle fills in the rest. */
 	struct cycle_record cc;
 };
 

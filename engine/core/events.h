@@ -265,6 +265,7 @@ struct cycle_record {
 #define CYCLE_SKIP_OCCUPANCY 1u          /* lsq_occupancy, frontend_occupancy */
 #define CYCLE_SKIP_ISSUE_HEAD 2u         /* issue_head_pc */
 #define CYCLE_SKIP_WRONG_PATH_IN_ROB 4u  /* wrong_path_in_rob */
+#define CYCLE_SKIP_ALL 7u                /* all three (an accounting set) */
 
 /* The bytes of a record before its lists: what a run of idle cycles
  * repeats (core_observer.on_idle_cycles). */
