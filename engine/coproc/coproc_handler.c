@@ -294,6 +294,20 @@ static uint64_t release_held(struct coproc *cp)
  * load) remembers the t its records had. k moves between reads (every
  * 256 tagged retirements): the weight takes it at the read. Returns
  * 2^s, or 0 without `even`. */
+/* `.param even`: a load's total of `total` samples arrives, weighted w
+ * (its slot's harvest, or its slot's spill). Samples of it already counted
+ * as evicted ways' own hits at an earlier read keep the weight their
+ * value's count got then, so that a sample's value and its share of the
+ * denominator are weighted alike (the governor's k, and so w, can change
+ * between two reads: busybox bzip2 -c -9 bench.sql at seed 9 had a value
+ * counted 16 times against a total counted 2 times). */
+void coproc_even_total(struct coproc_pentry *e, uint64_t total, uint64_t w)
+{
+	uint64_t early = e->pend_hits < total ? e->pend_hits : total;
+	e->wtotal += (total - early) * w + (e->pend_hits ? e->pend_weighted * early / e->pend_hits : 0);
+	e->pend_hits = e->pend_weighted = 0;
+}
+
 static uint64_t even_weight(const struct coproc *cp, uint64_t pc)
 {
 	if (!cp->even)
@@ -320,7 +334,7 @@ static struct coproc_pentry *harvest_ways(struct coproc *cp, int i, int slots, i
 	if (e && param(cp, "weighted", 0))
 		e->wtotal += word(cp, 3, i);   /* the slot's weighted total */
 	if (e && w)
-		e->wtotal += word(cp, 1, i) * w;
+		coproc_even_total(e, word(cp, 1, i), w);
 	if (!w)
 		w = 1;
 	int shift = (int)param(cp, "key_shift", 40) & 63;
@@ -465,9 +479,14 @@ static uint64_t harvest_spill(struct coproc *cp, int mask)
 		if (e && ew == 5)
 			e->wtotal += word(cp, 2, (int)k + 4);
 		if (e && w)
-			e->wtotal += total * w;
-		if (n)
-			padd(cp, pc, 0, key ^ (pc << shift), n * (w ? w : 1), n);
+			coproc_even_total(e, total, w);
+		if (n) {
+			struct coproc_pentry *v = padd(cp, pc, 0, key ^ (pc << shift), n * (w ? w : 1), n);
+			if (v && w && !total) {   /* their total comes later */
+				v->pend_hits += n;
+				v->pend_weighted += n * w;
+			}
+		}
 		cost += account(cp, e, total, mask, 0);   /* (nothing for no entry) */
 	}
 	cp->r.v[7] = 0;
