@@ -280,20 +280,6 @@ static uint64_t release_held(struct coproc *cp)
 	return n * cp->cfg.mask_cycles;
 }
 
-/* `.param even 1` (ours, branch even22): each harvested sample of a
- * load stands for 2^s executions, s the shift it was tagged at: its
- * thinning t if the load is thinned (`spread`; with `even` an entry of
- * the thinning table is the bucket's whole shift), and at least the
- * governor's k. The handler adds the samples 2^s times to the
- * estimate's denominator (the profile's wtotal) and to the values'
- * counts, so a stretch tagged at a lower rate weighs as much per
- * execution as one tagged at a higher rate; the rules (masking,
- * holds, spreading's rate) stay in samples. Only the handler writes
- * the table, so t is constant between two of its reads, and a read
- * that has changed a load's t already (an earlier entry of the same
- * load) remembers the t its records had. k moves between reads (every
- * 256 tagged retirements): the weight takes it at the read. Returns
- * 2^s, or 0 without `even`. */
 /* `.param even`: a load's total of `total` samples arrives, weighted w
  * (its slot's harvest, or its slot's spill). Samples of it already counted
  * as evicted ways' own hits at an earlier read keep the weight their
@@ -308,6 +294,20 @@ void coproc_even_total(struct coproc_pentry *e, uint64_t total, uint64_t w)
 	e->pend_hits = e->pend_weighted = 0;
 }
 
+/* `.param even 1` (ours, branch even22): each harvested sample of a
+ * load stands for 2^s executions, s the shift it was tagged at: its
+ * thinning t if the load is thinned (`spread`; with `even` an entry of
+ * the thinning table is the bucket's whole shift), and at least the
+ * governor's k. The handler adds the samples 2^s times to the
+ * estimate's denominator (the profile's wtotal) and to the values'
+ * counts, so a stretch tagged at a lower rate weighs as much per
+ * execution as one tagged at a higher rate; the rules (masking,
+ * holds, spreading's rate) stay in samples. Only the handler writes
+ * the table, so t is constant between two of its reads, and a read
+ * that has changed a load's t already (an earlier entry of the same
+ * load) remembers the t its records had. k moves between reads (every
+ * 256 tagged retirements): the weight takes it at the read. Returns
+ * 2^s, or 0 without `even`. */
 static uint64_t even_weight(const struct coproc *cp, uint64_t pc)
 {
 	if (!cp->even)

@@ -106,12 +106,12 @@ struct coproc {
 	struct coproc_pentry *profile; /* [cfg.profile] */
 };
 
-/* Handlers (coproc_handler.c): the main processor's software. Each
- * returns the core cycles it costs. */
 /* `.param even`: add a load's total of `total` samples, weighted w, to its
  * weighted total; the samples of it already counted as spilled hits keep
  * the weight they were counted with (coproc_handler.c). */
 void coproc_even_total(struct coproc_pentry *e, uint64_t total, uint64_t w);
+/* Handlers (coproc_handler.c): the main processor's software. Each
+ * returns the core cycles it costs. */
 uint64_t coproc_handle_interrupt(struct coproc *cp);
 uint64_t coproc_handle_timer(struct coproc *cp, uint64_t records, int executed);
 uint64_t coproc_handle_resample(struct coproc *cp);
