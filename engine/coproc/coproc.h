@@ -212,11 +212,11 @@ struct coproc_pentry {
 	 * previous read were tagged at, once read number thin_read - 1 has
 	 * changed it */
 	uint32_t thin_was;
+	uint64_t thin_read;
 	/* `.param even`: own hits of ways evicted from the load's slot, spilled
 	 * since its total last came (their samples are in that total, which
 	 * comes later), and the same hits weighted as they were counted */
 	uint64_t pend_hits, pend_weighted;
-	uint64_t thin_read;
 	int masked;
 	/* the value handler's `resample_backoff` (ours): a load whose re-check agreed
 	 * with the profile sits out `skip` re-samplings (doubling, up to the

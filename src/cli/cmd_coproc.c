@@ -274,9 +274,7 @@ static int simulate(struct sim *s, const struct program *prog, const struct run_
 		    const struct machine_config *mc, const struct coproc_config *cc, const struct coproc_prog *p,
 		    uint64_t period, uint64_t interval, int exact, int fates)
 {
-	int shrink = s->shrink;   /* (set by the caller) */
-	memset(s, 0, sizeof *s);
-	s->shrink = shrink;
+	/* (s comes zeroed, with shrink set: each sim is simulated once) */
 	s->g = run_options_make_guest(prog, o);
 	if (!s->g)
 		return -1;
