@@ -29,7 +29,7 @@ expand() (
         esac
     done <"$1"
 )
-for p in value edge callstack value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even; do
+for p in value edge callstack value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even value_topk_first; do
     if "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e"; then ok; else bad "coproc-asm $p: $(cat "$tmp/e")"; fi
     n=$(grep -v '^\.' "$tmp/l" | grep -c '; @[0-9][0-9]*$')
     # (a label alone on its line names the next microinstruction)
@@ -170,7 +170,7 @@ cmp -s "$tmp/v.json" "$tmp/v2.json" && ok || bad "two runs differ"
 
 # --fates: every correct-path execution of a load has exactly one fate, a
 # load's samples are records it wrote, and counting them changes nothing
-for p in value value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even; do
+for p in value value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even value_topk_first; do
     "$IVX" coproc --program $p --json "$tmp/f0.json" data/bin/workloads/strproc >/dev/null 2>&1
     if "$IVX" coproc --program $p --fates --json "$tmp/f.json" data/bin/workloads/strproc >/dev/null 2>"$tmp/e"; then ok
     else bad "coproc --fates: $(cat "$tmp/e")"; fi
@@ -271,6 +271,23 @@ assert abs(werr - b["weighted_error"]) < 1e-5, (werr, b["weighted_error"])
 PY
 fi
 
+# .param first (ours, value_topk_first.s): with the tagger fixed at 1 in
+# 64, the first-sight tags are counted and reported, and far fewer of
+# strproc's loads are never sampled (0 of 135, against 30 with
+# value_topk_even.s, which makes no such tags)
+"$IVX" coproc --program value_topk_even -C tagrate=64 --json "$tmp/ev.json" data/bin/workloads/strproc >/dev/null 2>&1
+"$IVX" coproc --program value_topk_first -C tagrate=64 --json "$tmp/fs.json" data/bin/workloads/strproc >"$tmp/fs" 2>&1
+grep -q "^first sight: [1-9][0-9]* tags of a bucket's first 2 records$" "$tmp/fs" && ok || bad "value_topk_first: no first-sight line"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp/ev.json" "$tmp/fs.json" <<'PY' && ok || bad "value_topk_first: first-sight tags"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["stats"]["first_tags"] == 0 and b["stats"]["first_tags"] > 0
+unsampled = lambda d: sum(1 for l in d["loads"] if not l["samples"])
+assert unsampled(b) * 4 < unsampled(a), (unsampled(a), unsampled(b))
+PY
+fi
+
 # Where a run is cut must not change it: the explorer stepped 1000 times by
 # 997 cycles and run to a breakpoint at the same cycle show the same
 # co-processor (before the fix of branch idlecut the steps committed 56
@@ -351,7 +368,7 @@ grep -q "^no handler: the program's CAM entries" "$tmp/stores.out" && ! grep -q 
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 'loads' not in d and d['entries'] and all(e['words'][1] >= 1 for e in d['entries']), d" "$tmp/stores.json" &&
 	ok || bad "coproc with .handler none: $(tail -3 "$tmp/stores.out")"
 check_refusal "coproc buffer: 99999999999999999999 is outside 1..4096" "$IVX" coproc --program value -C buffer=99999999999999999999 "$w" -- 1
-check_refusal "shipped: value, value_topk, value_topk_ipw, value_topk_ring, value_topk_adapt, value_topk_even, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
+check_refusal "shipped: value, value_topk, value_topk_ipw, value_topk_ring, value_topk_adapt, value_topk_even, value_topk_first, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
 
 # A program's size parameters apply before its slots are checked: 256
 # slots with .param cam_entries 256 run on the default 128-entry CAM, and

@@ -401,6 +401,9 @@ static void retire(struct coproc *cp, const struct insn_event *e, int shift, int
 	if (cp->fate)
 		cp->fate(cp->fate_ctx, e->pc, e->load_value, COPROC_FATE_RECORDED);
 	write_record(cp, &cp->buf[(r->head + r->count) % size], e, shift, thin);
+	uint8_t *seen = &cp->seen[cp->buf[(r->head + r->count) % size].bucket];
+	if (*seen < cp->first)
+		++*seen;
 	r->count++;
 	r->st.records++;
 	if (r->count > r->st.buffer_max)
@@ -441,6 +444,14 @@ static void on_insn(void *ctx, const struct insn_event *e)
 		int shift = (int)r->tag_shift + cp->thin[h];
 		if (cp->even)
 			shift = cp->thin[h] > r->tag_shift ? cp->thin[h] : (int)r->tag_shift;
+		/* `.param first`: a bucket with fewer than `first` records in
+		 * the buffer so far is tagged at once (the record's weight 1),
+		 * unless the buffer is half full: these tags must not themselves
+		 * cause drops, which would make the governor thin every load */
+		if (shift && cp->seen[h] < cp->first && r->count * 2 < (int)cp->cfg.buffer) {
+			shift = 0;
+			r->st.first_tags++;
+		}
 		if (shift) {
 			r->tag_rng = xorshift32(r->tag_rng);
 			if (r->tag_rng >> (32 - shift)) {
@@ -644,7 +655,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->core = c;
 	coproc_config_for(&cp->cfg, p);
 	cfg = &cp->cfg;
-	size_t sz[8] = {
+	size_t sz[9] = {
 		align8(TAG_RING * sizeof(uint64_t)),
 		align8(cfg->buffer * sizeof(struct coproc_rec)),
 		align8(cfg->cam * sizeof(uint64_t)),
@@ -653,10 +664,11 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 		align8(cfg->ignore),
 		align8(cfg->ucode),
 		align8(cfg->ignore),
+		align8(cfg->ignore),
 	};
 	size_t prof = cfg->profile * sizeof(struct coproc_pentry);
 	cp->mem_size = prof;
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 9; i++)
 		cp->mem_size += sz[i];
 	cp->mem = ivx_calloc(1, cp->mem_size);
 	if (!cp->mem) {
@@ -673,12 +685,14 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->ignore = (uint8_t *)m, m += sz[5];
 	cp->pred = (uint8_t *)m, m += sz[6];
 	cp->thin = (uint8_t *)m, m += sz[7];
+	cp->seen = (uint8_t *)m, m += sz[8];
 	cp->profile = (struct coproc_pentry *)m;
 	cp->imax = p->iwidth >= 32 ? 0xffffffffu : (1ull << p->iwidth) - 1;
 	cp->cmax = (1ull << p->cwidth) - 1;
 	cp->amax = p->awidth ? (1ull << p->awidth) - 1 : cp->cmax;
 	cp->hash_mask = cfg->ignore - 1;
 	cp->even = coproc_prog_param(p, "even", 0) != 0;
+	cp->first = (int)coproc_prog_param(p, "first", 0);
 	struct coproc_run *r = &cp->r;
 	r->upc = -1;
 	r->state = CPS_IDLE;

@@ -144,6 +144,8 @@ struct coproc_stats {
 	uint64_t thinned;        /* thinning-table entries the handler wrote (`.param spread`) */
 	uint64_t stale;          /* records dropped at the DFE: their bucket's thinning
 				    changed since they were tagged (`.param even`) */
+	uint64_t first_tags;     /* tags of a bucket's first records, the random tagger
+				    passed over (`.param first`) */
 	uint64_t uinsns;         /* microinstructions executed */
 	uint64_t cp_cycles;      /* co-processor busy cycles */
 	uint64_t ubranch_miss;   /* mispredicted microbranches */

@@ -118,6 +118,7 @@ static const struct param_range { const char *name; int64_t lo, hi; } params[] =
 	{ "depth", 1, COPROC_MAX_DATA },        /* words of the data array it reads */
 	{ "enough", 1, BIG },
 	{ "even", 0, 1 },
+	{ "first", 0, 3 },       /* a 2-bit counter per bucket */
 	{ "harvest_ring_alone", 0, 1 },
 	{ "hi_permille", 0, 1000 },
 	{ "hold", 0, BIG },

@@ -86,6 +86,8 @@ struct coproc {
 	uint32_t hash_mask;       /* ignore - 1 */
 	int even;                 /* `.param even` (ours): a thinned bucket's entry is
 				     its whole shift, at least the governor's */
+	int first;                /* `.param first` (ours, 0-3): a bucket's first that many
+				     records are tagged whatever the random tagger draws */
 	struct coproc_run r;
 	/* the block: */
 	void *mem;
@@ -103,6 +105,8 @@ struct coproc {
 				     `.param even`, 1 in 2^max(thin[h], k) when not 0
 				     (0..COPROC_EVEN_MAX, 4 bits) */
 	uint8_t *pred;            /* [cfg.ucode] 1-bit microbranch predictors */
+	uint8_t *seen;            /* [cfg.ignore] `.param first`: the bucket's records that
+				     entered the buffer, up to `first` (2 bits) */
 	struct coproc_pentry *profile; /* [cfg.profile] */
 };
 

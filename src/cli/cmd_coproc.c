@@ -439,6 +439,9 @@ static void print_stats(FILE *out, const struct sim *s)
 	if (cs.stale)
 		fprintf(out, "even: %llu records dropped, their thinning changed since they were tagged\n",
 			(unsigned long long)cs.stale);
+	if (cs.first_tags)
+		fprintf(out, "first sight: %llu tags of a bucket's first %lld records\n",
+			(unsigned long long)cs.first_tags, (long long)coproc_prog_param(coproc_program(s->cp), "first", 0));
 	if (cs.spilled)
 		fprintf(out, "spill ring: %llu entries of replaced slots merged into the profile\n",
 			(unsigned long long)cs.spilled);
@@ -456,7 +459,7 @@ static void json_stats(FILE *f, const struct sim *s)
 		"\"drops\":%llu,\"stalls\":%llu,\"stall_cycles\":%llu,\"interrupts\":%llu,\"timer_actions\":%llu,"
 		"\"handler_cycles\":%llu,\"final_cycles\":%llu,\"masked\":%llu,\"uinsns\":%llu,\"cp_cycles\":%llu,"
 		"\"buffer_max\":%d,\"complete\":%s,\"abandoned\":%llu,\"resamples\":%llu,\"unmasked\":%llu,\"backed_off\":%llu,\"held\":%llu,"
-		"\"spilled\":%llu,\"untagged\":%llu,\"tag_shift\":%d,\"thinned\":%llu,\"stale\":%llu}",
+		"\"spilled\":%llu,\"untagged\":%llu,\"tag_shift\":%d,\"thinned\":%llu,\"stale\":%llu,\"first_tags\":%llu}",
 		(unsigned long long)cs.decoded, (unsigned long long)cs.tagged, (unsigned long long)cs.retired_tagged,
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		(unsigned long long)cs.stall_cycles, (unsigned long long)cs.interrupts,
@@ -465,7 +468,7 @@ static void json_stats(FILE *f, const struct sim *s)
 		(unsigned long long)cs.cp_cycles, cs.buffer_max, cs.complete ? "true" : "false",
 		(unsigned long long)cs.abandoned, (unsigned long long)cs.resamples, (unsigned long long)cs.unmasked,
 		(unsigned long long)cs.backed_off, (unsigned long long)cs.held, (unsigned long long)cs.spilled, (unsigned long long)cs.untagged, cs.tag_shift,
-		(unsigned long long)cs.thinned, (unsigned long long)cs.stale);
+		(unsigned long long)cs.thinned, (unsigned long long)cs.stale, (unsigned long long)cs.first_tags);
 }
 
 static void json_series(FILE *f, const char *name, const struct sim *s)
@@ -674,9 +677,9 @@ static const char coproc_help[] =
 	"usage: ivx coproc [RUN OPTIONS] --program NAME|FILE [PROG] [-- ARGS...]\n"
 	"Run PROG on the timing model with the profiling co-processor running a\n"
 	"profiling program (shipped: value, value_topk, value_topk_ipw,\n"
-	"value_topk_ring, value_topk_adapt, value_topk_even, edge, callstack in\n"
-	"data/coproc/; or a file), and print the profile it built next to the\n"
-	"exact one.\n"
+	"value_topk_ring, value_topk_adapt, value_topk_even, value_topk_first,\n"
+	"edge, callstack in data/coproc/; or a file), and print the profile it\n"
+	"built next to the exact one.\n"
 	"  --program NAME|FILE the co-processor program\n"
 	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
 	"                      buffer cam data ucode ignore clock_div policy\n"

@@ -210,6 +210,9 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 			explorer_printf(x, "random tagger: 1 in %u now (tagrate %u%s), %llu passed the filters untagged\n",
 					1u << s.tag_shift, cfg->tagrate, cfg->tagrate ? "" : ": follows the drops",
 					(unsigned long long)s.untagged);
+		if (s.first_tags)
+			explorer_printf(x, "first sight: %llu tags of a bucket's first %lld records\n",
+					(unsigned long long)s.first_tags, (long long)coproc_prog_param(p, "first", 0));
 		explorer_printf(x, "buffer %d/%u, %llu records, %llu dropped, %llu stalls (%llu cycles), policy %s\n",
 				s.buffer_count, cfg->buffer, (unsigned long long)s.records, (unsigned long long)s.drops,
 				(unsigned long long)s.stalls, (unsigned long long)s.stall_cycles,
