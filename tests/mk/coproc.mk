@@ -10,8 +10,11 @@
 #   coproc-bench        timing-mode speed with the value program / without
 #   coproc-validate     value-profile error and overhead against the exact
 #                       profile and the sampling baseline over the suite
+#   coproc-validate-ours  the issue's target for value_topk_first.s
+#                       (--estimate shrink) on the four sets of
+#                       real-program runs (tests/coproc-validate-ours.sh)
 # The unit tests (tests/unit/test_coproc*.c) run with `make unit`.
-.PHONY: coproc-cli coproc-fuzz-replay coproc-bench coproc-validate
+.PHONY: coproc-cli coproc-fuzz-replay coproc-bench coproc-validate coproc-validate-ours
 coproc-cli: $(BUILD)/ivx
 	@tests/coproc-cli.sh $(BUILD)/ivx
 
@@ -29,7 +32,10 @@ coproc-bench: $(BUILD)/ivx
 coproc-validate: $(BUILD)/ivx
 	@tests/coproc-validate.sh $(BUILD)/ivx
 
+coproc-validate-ours: $(BUILD)/ivx
+	@tests/coproc-validate-ours.sh $(BUILD)/ivx
+
 TEST_TARGETS     += coproc-cli coproc-fuzz-replay
 CHECK_TARGETS    += coproc-cli coproc-fuzz-replay
 BENCH_TARGETS    += coproc-bench
-VALIDATE_TARGETS += coproc-validate
+VALIDATE_TARGETS += coproc-validate coproc-validate-ours
