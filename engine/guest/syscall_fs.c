@@ -44,7 +44,7 @@ enum {
 	NR_faccessat = 48, NR_openat = 56, NR_close = 57, NR_getdents64 = 61,
 	NR_lseek = 62, NR_read = 63, NR_write = 64, NR_readv = 65, NR_writev = 66,
 	NR_pread64 = 67, NR_pwrite64 = 68, NR_readlinkat = 78, NR_newfstatat = 79,
-	NR_fstat = 80, NR_statx = 291, NR_faccessat2 = 439,
+	NR_fstat = 80, NR_statx = 291, NR_faccessat2 = 439, NR_getsockname = 204, NR_getpeername = 205,
 	NR_mkdirat = 34, NR_unlinkat = 35, NR_symlinkat = 36, NR_linkat = 37, NR_renameat = 38,
 	NR_chdir = 49, NR_fchdir = 50, NR_sendfile = 71, NR_utimensat = 88, NR_renameat2 = 276,
 	NR_truncate = 45, NR_ftruncate = 46, NR_fchmod = 52, NR_fchmodat = 53, NR_fchownat = 54,
@@ -986,6 +986,11 @@ static int64_t fs_call(struct guest *g, uint64_t nr, const uint64_t *a, int *han
 	switch (nr) {
 	case NR_openat:
 		return sys_openat(g, fd, a[1], a[2], a[3]);
+	/* the guest has no sockets (socket is ENOSYS): bash asks whether its
+	 * input is one */
+	case NR_getsockname:
+	case NR_getpeername:
+		return get_fd(g, fd_slot) ? -ENOTSOCK : -EBADF;
 	case NR_close:
 		if (!(f = get_fd(g, fd_slot)))
 			return -EBADF;

@@ -54,7 +54,7 @@ enum {
 	NR_xsched_setaffinity = 122, NR_xsetpriority = 140, NR_xgetpriority = 141, NR_xsetgid = 144,
 	NR_xsetuid = 146, NR_xgetresuid = 148, NR_xgetgroups = 158, NR_xfadvise64 = 223,
 	NR_xmsync = 227, NR_xmlock = 228, NR_xmlockall = 230, NR_xmincore = 232,
-	NR_xcopy_file_range = 285, NR_xclose_range = 436,
+	NR_xcopy_file_range = 285, NR_xclose_range = 436, NR_xgetsockname = 204, NR_xgetpeername = 205,
 };
 #define AT_FDCWD (-100)
 #define O_RDONLY 0
@@ -77,6 +77,7 @@ enum {
 #define ELOOP 40
 #define ENODATA 61
 #define ENOTSUP 95
+#define ENOTSOCK 88
 #define EPERM 1
 #define EINVAL 22
 #define ETIMEDOUT 110
@@ -433,6 +434,8 @@ static void libc_call_checks(void)
 	check("timer_create is ENOSYS", SC3(NR_xtimer_create, 1, 0, old), -ENOSYS);
 	check("statfs is ENOSYS", SC2(NR_xstatfs, "/data", old), -ENOSYS);
 	check("copy_file_range is ENOSYS", sc(NR_xcopy_file_range, 0, 0, 1, 0, 1, 0), -ENOSYS);
+	check("getpeername of stdin is ENOTSOCK (bash asks)", SC3(NR_xgetpeername, 0, old, old + 2), -ENOTSOCK);
+	check("getsockname of a closed fd is EBADF", SC3(NR_xgetsockname, 40, old, old + 2), -EBADF);
 	char v[8];
 	check("getxattr is ENODATA", SC4(NR_xgetxattr, "/data/hello.txt", "user.x", v, 8), -ENODATA);
 	check("getxattr of a missing file is ENOENT", SC4(NR_xgetxattr, "/data/nope", "user.x", v, 8), -ENOENT);
