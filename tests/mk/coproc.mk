@@ -11,7 +11,7 @@
 #   coproc-validate     value-profile error and overhead against the exact
 #                       profile and the sampling baseline over the suite
 #   coproc-validate-ours  the issue's target for value_topk_first.s
-#                       (--estimate shrink) on the four sets of
+#                       (--estimate shrink) on the five sets of
 #                       real-program runs (tests/coproc-validate-ours.sh)
 # The unit tests (tests/unit/test_coproc*.c) run with `make unit`.
 .PHONY: coproc-cli coproc-fuzz-replay coproc-bench coproc-validate coproc-validate-ours
