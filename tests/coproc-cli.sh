@@ -29,7 +29,7 @@ expand() (
         esac
     done <"$1"
 )
-for p in value edge callstack value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even value_topk_first; do
+for p in value edge callstack value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even value_topk_first value_topk_young; do
     if "$IVX" coproc-asm "$p" >"$tmp/l" 2>"$tmp/e"; then ok; else bad "coproc-asm $p: $(cat "$tmp/e")"; fi
     n=$(grep -v '^\.' "$tmp/l" | grep -c '; @[0-9][0-9]*$')
     # (a label alone on its line names the next microinstruction)
@@ -170,7 +170,7 @@ cmp -s "$tmp/v.json" "$tmp/v2.json" && ok || bad "two runs differ"
 
 # --fates: every correct-path execution of a load has exactly one fate, a
 # load's samples are records it wrote, and counting them changes nothing
-for p in value value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even value_topk_first; do
+for p in value value_topk value_topk_ipw value_topk_ring value_topk_adapt value_topk_even value_topk_first value_topk_young; do
     "$IVX" coproc --program $p --json "$tmp/f0.json" data/bin/workloads/strproc >/dev/null 2>&1
     if "$IVX" coproc --program $p --fates --json "$tmp/f.json" data/bin/workloads/strproc >/dev/null 2>"$tmp/e"; then ok
     else bad "coproc --fates: $(cat "$tmp/e")"; fi
@@ -288,6 +288,13 @@ assert unsampled(b) * 4 < unsampled(a), (unsampled(a), unsampled(b))
 PY
 fi
 
+# .param young_stall (ours, value_topk_young.s): the report says when a
+# full buffer stalls instead of dropping (test_coproc_first checks the
+# stalls themselves)
+"$IVX" coproc --program value_topk_young --max-cycles 200000 data/bin/workloads/strproc >"$tmp/ys" 2>&1
+grep -q "^buffer: .*; a full buffer stalls before cycle 500000 (young_stall)$" "$tmp/ys" && ok ||
+    bad "value_topk_young: the buffer line does not say when it stalls"
+
 # Where a run is cut must not change it: the explorer stepped 1000 times by
 # 997 cycles and run to a breakpoint at the same cycle show the same
 # co-processor (before the fix of branch idlecut the steps committed 56
@@ -368,7 +375,7 @@ grep -q "^no handler: the program's CAM entries" "$tmp/stores.out" && ! grep -q 
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 'loads' not in d and d['entries'] and all(e['words'][1] >= 1 for e in d['entries']), d" "$tmp/stores.json" &&
 	ok || bad "coproc with .handler none: $(tail -3 "$tmp/stores.out")"
 check_refusal "coproc buffer: 99999999999999999999 is outside 1..4096" "$IVX" coproc --program value -C buffer=99999999999999999999 "$w" -- 1
-check_refusal "shipped: value, value_topk, value_topk_ipw, value_topk_ring, value_topk_adapt, value_topk_even, value_topk_first, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
+check_refusal "shipped: value, value_topk, value_topk_ipw, value_topk_ring, value_topk_adapt, value_topk_even, value_topk_first, value_topk_young, edge, callstack" "$IVX" coproc --program nosuch "$w" -- 1
 
 # A program's size parameters apply before its slots are checked: 256
 # slots with .param cam_entries 256 run on the default 128-entry CAM, and

@@ -10,7 +10,8 @@
 # a missing COPROC_VALIDATE_CASES file with status 2. The fourth set,
 # data/real/cases-fresh2-coproc, may run lksh and is held out of all three;
 # the fifth, data/real/cases-fresh3-coproc, may run mksh-musl and mksh-diet
-# and is held out of all four. Runs no simulation.
+# and is held out of all four; the sixth, data/real/cases-fresh4-coproc,
+# of all five. Runs no simulation.
 cd "$(dirname "$0")/.." || exit 1
 IVX=${1:-build/ivx}
 fail=0
@@ -59,6 +60,9 @@ check_set data/real/cases-fresh2-coproc "bzip2 gzip lua sqlite3 busybox lksh" \
 check_set data/real/cases-fresh3-coproc "bzip2 gzip lua sqlite3 busybox mksh-musl mksh-diet" \
     data/real/cases data/real/cases-unseen-coproc data/real/cases-unseen data/real/cases-fresh-coproc \
     data/real/cases-fresh2-coproc
+check_set data/real/cases-fresh4-coproc "bzip2 gzip lua sqlite3 busybox lksh mksh-diet" \
+    data/real/cases data/real/cases-unseen-coproc data/real/cases-unseen data/real/cases-fresh-coproc \
+    data/real/cases-fresh2-coproc data/real/cases-fresh3-coproc
 COPROC_VALIDATE_SUITE=0 COPROC_VALIDATE_CASES=/nonexistent/cases tests/coproc-validate.sh "$IVX" >/dev/null 2>&1
 rc=$?
 [ "$rc" = 2 ] || bad "coproc-validate.sh with a missing COPROC_VALIDATE_CASES: status $rc, not 2"

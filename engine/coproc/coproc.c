@@ -17,7 +17,10 @@
  * the core with core_interrupt (nothing fetched, dispatched or committed
  * meanwhile). This approximates a retirement stall without a core hook:
  * the retirement itself has happened, and the other instructions retiring
- * in the same cycle go on; the cycles are the same.
+ * in the same cycle go on; the cycles are the same. A program's `.param
+ * young_stall N` (ours) makes every policy stall before core cycle N:
+ * a short run's loads are then all sampled (nothing is dropped, so the
+ * governor keeps the tagger at full rate), at the stalls' cost.
  *
  * Microinstruction semantics (one operation and one branch slot each):
  *   flags  Z result zero (cmp: equal), L cmp less-than (unsigned),
@@ -373,7 +376,8 @@ static void retire(struct coproc *cp, const struct insn_event *e, int shift, int
 	r->st.retired_tagged++;
 	advance(cp, e->cycle, 0);
 	if (r->count == size) {
-		if (cp->cfg.policy != COPROC_STALL) {
+		/* (`.param young_stall`: a young run stalls, whatever the policy) */
+		if (cp->cfg.policy != COPROC_STALL && e->cycle >= cp->young_stall) {
 			r->st.drops++;
 			govern(cp, 1);
 			if (cp->fate)
@@ -693,6 +697,7 @@ struct coproc *coproc_new(const struct coproc_config *cfg, const struct coproc_p
 	cp->hash_mask = cfg->ignore - 1;
 	cp->even = coproc_prog_param(p, "even", 0) != 0;
 	cp->first = (int)coproc_prog_param(p, "first", 0);
+	cp->young_stall = (uint64_t)coproc_prog_param(p, "young_stall", 0);
 	struct coproc_run *r = &cp->r;
 	r->upc = -1;
 	r->state = CPS_IDLE;

@@ -147,6 +147,7 @@ static const struct param_range { const char *name; int64_t lo, hi; } params[] =
 	{ "stable_sigmas", 0, 1000 },
 	{ "ways", 0, 64 },
 	{ "weighted", 0, 1 },
+	{ "young_stall", 0, BIG },
 };
 
 /* "FILE:LINE: message", and for a line of an included file the .include

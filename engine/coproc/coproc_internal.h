@@ -88,6 +88,8 @@ struct coproc {
 				     its whole shift, at least the governor's */
 	int first;                /* `.param first` (ours, 0-3): a bucket's first that many
 				     records are tagged whatever the random tagger draws */
+	uint64_t young_stall;     /* `.param young_stall` (ours): before this core cycle
+				     a full buffer stalls retirement, whatever the policy */
 	struct coproc_run r;
 	/* the block: */
 	void *mem;

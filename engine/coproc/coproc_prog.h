@@ -25,7 +25,7 @@
 #define COPROC_NC 16             /* constant registers c0..c15 (set at load time) */
 #define COPROC_NB 4              /* base address registers b0..b3 */
 #define COPROC_NT 4              /* branch target registers t0..t3 */
-#define COPROC_MAX_PARAMS 32
+#define COPROC_MAX_PARAMS 40
 #define COPROC_MAX_LABELS 128
 #define COPROC_MAX_FILES 64      /* a program's file and every file it includes */
 #define COPROC_LABEL_MAX 23      /* characters in a label name */

@@ -413,9 +413,13 @@ static void print_stats(FILE *out, const struct sim *s)
 	if (cs.untagged)
 		fprintf(out, "random tagger: skipped %llu the filters passed; tags 1 in %u at the end\n",
 			(unsigned long long)cs.untagged, 1u << cs.tag_shift);
-	fprintf(out, "buffer: %llu records, %llu dropped, %llu full at retirement, at most %d of %u\n",
+	fprintf(out, "buffer: %llu records, %llu dropped, %llu full at retirement, at most %d of %u",
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		cs.buffer_max, coproc_cfg(s->cp)->buffer);
+	int64_t young = coproc_prog_param(coproc_program(s->cp), "young_stall", 0);
+	if (young && coproc_cfg(s->cp)->policy != COPROC_STALL)
+		fprintf(out, "; a full buffer stalls before cycle %lld (young_stall)", (long long)young);
+	fputc('\n', out);
 	/* cp_cycles counts the co-processor's own clock; its time in the
 	 * run is clock_div core cycles each */
 	fprintf(out, "co-processor: %llu microinstructions, %llu busy co-processor cycles (%llu core cycles), "
@@ -678,8 +682,8 @@ static const char coproc_help[] =
 	"Run PROG on the timing model with the profiling co-processor running a\n"
 	"profiling program (shipped: value, value_topk, value_topk_ipw,\n"
 	"value_topk_ring, value_topk_adapt, value_topk_even, value_topk_first,\n"
-	"edge, callstack in data/coproc/; or a file), and print the profile it\n"
-	"built next to the exact one.\n"
+	"value_topk_young, edge, callstack in data/coproc/; or a file), and\n"
+	"print the profile it built next to the exact one.\n"
 	"  --program NAME|FILE the co-processor program\n"
 	"  -C KEY=VALUE        co-processor setting (repeatable; -C help lists them:\n"
 	"                      buffer cam data ucode ignore clock_div policy\n"

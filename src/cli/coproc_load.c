@@ -15,7 +15,7 @@ static int exists(const char *p)
 
 const char *coproc_shipped_name(int i)
 {
-	static const char *const names[] = { "value", "value_topk", "value_topk_ipw", "value_topk_ring", "value_topk_adapt", "value_topk_even", "value_topk_first", "edge", "callstack" };
+	static const char *const names[] = { "value", "value_topk", "value_topk_ipw", "value_topk_ring", "value_topk_adapt", "value_topk_even", "value_topk_first", "value_topk_young", "edge", "callstack" };
 	return i >= 0 && i < (int)(sizeof names / sizeof names[0]) ? names[i] : NULL;
 }
 

@@ -13,7 +13,7 @@
 #include "coproc/coproc_prog.h"
 
 /* The shipped programs (data/coproc/), for messages. */
-#define COPROC_SHIPPED "value, value_topk, value_topk_ipw, value_topk_ring, value_topk_adapt, value_topk_even, value_topk_first, edge, callstack"
+#define COPROC_SHIPPED "value, value_topk, value_topk_ipw, value_topk_ring, value_topk_adapt, value_topk_even, value_topk_first, value_topk_young, edge, callstack"
 /* The same names one by one (the explorer's Tab after `coproc load`):
  * the i-th, NULL past the end. */
 const char *coproc_shipped_name(int i);

@@ -213,10 +213,14 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 		if (s.first_tags)
 			explorer_printf(x, "first sight: %llu tags of a bucket's first %lld records\n",
 					(unsigned long long)s.first_tags, (long long)coproc_prog_param(p, "first", 0));
-		explorer_printf(x, "buffer %d/%u, %llu records, %llu dropped, %llu stalls (%llu cycles), policy %s\n",
+		int64_t young = coproc_prog_param(p, "young_stall", 0);
+		explorer_printf(x, "buffer %d/%u, %llu records, %llu dropped, %llu stalls (%llu cycles), policy %s",
 				s.buffer_count, cfg->buffer, (unsigned long long)s.records, (unsigned long long)s.drops,
 				(unsigned long long)s.stalls, (unsigned long long)s.stall_cycles,
 				coproc_policy_name(cfg->policy));
+		if (young && cfg->policy != COPROC_STALL)
+			explorer_printf(x, " (stall before cycle %lld: young_stall)", (long long)young);
+		explorer_printf(x, "\n");
 		explorer_printf(x, "%llu microinstructions, %llu interrupts (%llu handler cycles), %llu timer actions\n",
 				(unsigned long long)s.uinsns, (unsigned long long)s.interrupts,
 				(unsigned long long)s.handler_cycles, (unsigned long long)s.timer_actions);

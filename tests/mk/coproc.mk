@@ -10,8 +10,8 @@
 #   coproc-bench        timing-mode speed with the value program / without
 #   coproc-validate     value-profile error and overhead against the exact
 #                       profile and the sampling baseline over the suite
-#   coproc-validate-ours  the issue's target for value_topk_first.s
-#                       (--estimate shrink) on the five sets of
+#   coproc-validate-ours  the issue's target for value_topk_young.s
+#                       (--estimate shrink) on the six sets of
 #                       real-program runs (tests/coproc-validate-ours.sh)
 # The unit tests (tests/unit/test_coproc*.c) run with `make unit`.
 .PHONY: coproc-cli coproc-fuzz-replay coproc-bench coproc-validate coproc-validate-ours

@@ -11,6 +11,11 @@
  *   - a load run once or twice, alone in its bucket, is sampled every
  *     time it runs (its samples are its executions), where the tagger
  *     alone would take one in 1024.
+ * And value_topk_young.s (value_topk_first.s with `.param young_stall`),
+ * on the same run with the governor's rate: while the run is young a
+ * full buffer stalls retirement instead of dropping (young_stall past the
+ * run's end: no drop, stalls and their cycles charged; with 0 the drop
+ * policy from the start, as value_topk_first.s: drops, no stall).
  *
  * Run from the top of the tree (make unit does); needs data/bin.
  */
@@ -25,6 +30,7 @@
 #include "coproc/coproc_internal.h"
 
 #define FIRST "data/coproc/value_topk_first.s"
+#define YOUNG "data/coproc/value_topk_young.s"
 
 struct result {
 	int loads, profiled;         /* loads run, and those with a profile entry */
@@ -95,10 +101,38 @@ static void first_sight_samples_rare_loads(void **state)
 	assert_int_equal(with.rare_all, with.rare);
 }
 
+static void young(const char *young_stall, struct coproc_stats *st)
+{
+	const char *const over[] = { young_stall, NULL };
+	struct program *prg = coproc_test_load("data/bin/workloads/muldiv");
+	struct coproc_test_run x;
+	coproc_test_run_muldiv(&x, prg, YOUNG, over, 1, NULL);
+	coproc_get_stats(x.cp, st);
+	coproc_test_run_free(&x);
+	program_free(prg);
+}
+
+static void a_young_run_stalls(void **state)
+{
+	(void)state;
+	struct coproc_stats whole, none;
+	young(".param young_stall 1000000000", &whole);
+	young(".param young_stall 0", &none);
+	print_message("young throughout: %llu drops, %llu stalls (%llu cycles); never: %llu drops, %llu stalls\n",
+		      (unsigned long long)whole.drops, (unsigned long long)whole.stalls,
+		      (unsigned long long)whole.stall_cycles, (unsigned long long)none.drops,
+		      (unsigned long long)none.stalls);
+	assert_int_equal(whole.drops, 0);
+	assert_true(whole.stalls > 0 && whole.stall_cycles > 0);
+	assert_true(none.drops > 0);
+	assert_int_equal(none.stalls, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(first_sight_samples_rare_loads),
+		cmocka_unit_test(a_young_run_stalls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

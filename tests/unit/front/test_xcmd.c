@@ -233,7 +233,7 @@ static void test_complete_second_word(void **state)
 	}
 	closedir(d);
 	assert_int_equal(files, shipped);
-	assert_string_equal(complete(x, "coproc load value_t", NULL), "value_topk value_topk_adapt value_topk_even value_topk_first value_topk_ipw value_topk_ring");
+	assert_string_equal(complete(x, "coproc load value_t", NULL), "value_topk value_topk_adapt value_topk_even value_topk_first value_topk_ipw value_topk_ring value_topk_young");
 	assert_true(has_word(complete(x, "coproc load dat", NULL), "data/"));   /* and files */
 	/* coproc set: the keys, with the '=' the command takes */
 	char *keys = complete(x, "coproc set ", NULL);
