@@ -404,10 +404,10 @@ static void retire(struct coproc *cp, const struct insn_event *e, int shift, int
 	govern(cp, 0);
 	if (cp->fate)
 		cp->fate(cp->fate_ctx, e->pc, e->load_value, COPROC_FATE_RECORDED);
-	write_record(cp, &cp->buf[(r->head + r->count) % size], e, shift, thin);
-	uint8_t *seen = &cp->seen[cp->buf[(r->head + r->count) % size].bucket];
-	if (*seen < cp->first)
-		++*seen;
+	struct coproc_rec *rec = &cp->buf[(r->head + r->count) % size];
+	write_record(cp, rec, e, shift, thin);
+	if (cp->seen[rec->bucket] < cp->first)
+		cp->seen[rec->bucket]++;
 	r->count++;
 	r->st.records++;
 	if (r->count > r->st.buffer_max)
@@ -776,6 +776,13 @@ void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s)
 	s->complete = r->complete;
 	s->tag_shift = r->tag_shift;
 	s->finished = r->finished;
+}
+
+int coproc_first_sight(const struct coproc *cp) { return cp->first; }
+
+uint64_t coproc_young_stall(const struct coproc *cp)
+{
+	return cp->cfg.policy == COPROC_STALL ? 0 : cp->young_stall;
 }
 
 uint64_t coproc_vreg(const struct coproc *cp, int i) { return i >= 0 && i < COPROC_NV ? cp->r.v[i] : 0; }

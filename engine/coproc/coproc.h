@@ -165,6 +165,13 @@ struct coproc_stats {
 	int finished;            /* coproc_finish has run (final_cycles is its harvest) */
 };
 void coproc_get_stats(const struct coproc *cp, struct coproc_stats *s);
+/* The tagger's and the buffer's options a program set (ours): how many of
+ * a bucket's first records are tagged whatever the random tagger draws
+ * (`.param first`, 0 none), and the core cycle before which a full buffer
+ * stalls retirement whatever the policy (`.param young_stall`; 0 when
+ * unset or when the policy stalls anyway). */
+int coproc_first_sight(const struct coproc *cp);
+uint64_t coproc_young_stall(const struct coproc *cp);
 
 /* The co-processor's register files (for panes and tests): value and
  * index registers, the flags (COPROC_FLAG_*, set by the latest operation

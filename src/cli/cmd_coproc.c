@@ -416,9 +416,9 @@ static void print_stats(FILE *out, const struct sim *s)
 	fprintf(out, "buffer: %llu records, %llu dropped, %llu full at retirement, at most %d of %u",
 		(unsigned long long)cs.records, (unsigned long long)cs.drops, (unsigned long long)cs.stalls,
 		cs.buffer_max, coproc_cfg(s->cp)->buffer);
-	int64_t young = coproc_prog_param(coproc_program(s->cp), "young_stall", 0);
-	if (young && coproc_cfg(s->cp)->policy != COPROC_STALL)
-		fprintf(out, "; a full buffer stalls before cycle %lld (young_stall)", (long long)young);
+	if (coproc_young_stall(s->cp))
+		fprintf(out, "; a full buffer stalls before cycle %llu (young_stall)",
+			(unsigned long long)coproc_young_stall(s->cp));
 	fputc('\n', out);
 	/* cp_cycles counts the co-processor's own clock; its time in the
 	 * run is clock_div core cycles each */
@@ -444,8 +444,8 @@ static void print_stats(FILE *out, const struct sim *s)
 		fprintf(out, "even: %llu records dropped, their thinning changed since they were tagged\n",
 			(unsigned long long)cs.stale);
 	if (cs.first_tags)
-		fprintf(out, "first sight: %llu tags of a bucket's first %lld records\n",
-			(unsigned long long)cs.first_tags, (long long)coproc_prog_param(coproc_program(s->cp), "first", 0));
+		fprintf(out, "first sight: %llu tags of a bucket's first %d records\n",
+			(unsigned long long)cs.first_tags, coproc_first_sight(s->cp));
 	if (cs.spilled)
 		fprintf(out, "spill ring: %llu entries of replaced slots merged into the profile\n",
 			(unsigned long long)cs.spilled);

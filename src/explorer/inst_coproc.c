@@ -211,15 +211,15 @@ static int info_coproc(struct explorer *x, int argc, char **argv, const char *re
 					1u << s.tag_shift, cfg->tagrate, cfg->tagrate ? "" : ": follows the drops",
 					(unsigned long long)s.untagged);
 		if (s.first_tags)
-			explorer_printf(x, "first sight: %llu tags of a bucket's first %lld records\n",
-					(unsigned long long)s.first_tags, (long long)coproc_prog_param(p, "first", 0));
-		int64_t young = coproc_prog_param(p, "young_stall", 0);
+			explorer_printf(x, "first sight: %llu tags of a bucket's first %d records\n",
+					(unsigned long long)s.first_tags, coproc_first_sight(cp));
 		explorer_printf(x, "buffer %d/%u, %llu records, %llu dropped, %llu stalls (%llu cycles), policy %s",
 				s.buffer_count, cfg->buffer, (unsigned long long)s.records, (unsigned long long)s.drops,
 				(unsigned long long)s.stalls, (unsigned long long)s.stall_cycles,
 				coproc_policy_name(cfg->policy));
-		if (young && cfg->policy != COPROC_STALL)
-			explorer_printf(x, " (stall before cycle %lld: young_stall)", (long long)young);
+		if (coproc_young_stall(cp))
+			explorer_printf(x, " (stall before cycle %llu: young_stall)",
+					(unsigned long long)coproc_young_stall(cp));
 		explorer_printf(x, "\n");
 		explorer_printf(x, "%llu microinstructions, %llu interrupts (%llu handler cycles), %llu timer actions\n",
 				(unsigned long long)s.uinsns, (unsigned long long)s.interrupts,
