@@ -98,7 +98,8 @@ void acct_get_stack(const struct acct *a, struct acct_stack *out);
  * so a mark keeps their counters too. */
 struct acct_mark {
 	struct acct_stack stack;
-	uint64_t raw[2 * ACCT_COMP_COUNT + 7]; /* ivx: global, work, partial, unit idle and busy counters, the refill's partial */
+	uint64_t raw[2 * ACCT_COMP_COUNT + 9]; /* ivx: global, work, partial, unit idle and busy counters, the refill's partial,
+						the shadow's instructions and cycles */
 };
 void acct_mark(const struct acct *a, struct acct_mark *m);
 /* The stack of the cycles since mark m was taken. */
@@ -128,9 +129,15 @@ struct acct_ivx_point {
 	uint64_t ga, wl, pp;             /* sums of the global, work and partial counters */
 	uint64_t ui0, ui1, ub;           /* the unit-idle and unit-busy counters */
 	uint64_t g, w, p;                /* comp's global, work and partial (0 past the I-side) counters */
+	uint64_t gfu, wfu;               /* the long-latency unit's global and work counters */
+	uint64_t sn, sb;                 /* the base-machine shadow's instructions and cycles */
 	int comp;
 };
 void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *p);
+/* The ivx counters' base-machine shadow so far: the instructions it
+ * measured and the base machine's cycles for them (0 and 0 for another
+ * method, or before its first window has ended). */
+void acct_ivx_shadow(const struct acct *a, uint64_t *insns, uint64_t *cycles);
 uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point *p);
 
 /* Naive methods: the event counts they multiplied (index enum acct_comp;

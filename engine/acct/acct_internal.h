@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include "acct.h"
 #include "isa/uop.h"
+#include "acct_shadow.h"
 
 /* Largest table the FMT keeps (rows = outstanding branches + 1) and the
  * largest ROB the units accept. */
@@ -156,6 +157,9 @@ struct acct_ivx_state {
 	uint64_t tlb_seq[ACCT_IVX_TLB_SLOTS];
 	uint64_t tlb_head;                 /* the head seq tlb_left belongs to */
 	uint64_t tlb_left;                 /* its walk cycles not yet charged */
+	/* the base-machine shadow (acct_shadow.h): last, a snapshot copies
+	 * only the part of its ring the configuration uses */
+	struct shadow sh;
 };
 
 struct acct {
@@ -174,6 +178,7 @@ struct acct {
 	uint32_t itlb_latency;             /* I-TLB walk cycles */
 	uint32_t dtlb_latency;             /* D-TLB walk cycles */
 	uint32_t dispatch_width;           /* instructions entering the ROB per cycle, at most */
+	struct shadow_cfg shcfg;           /* ivx: what its base-machine shadow reads */
 	size_t state_size;                 /* bytes of `s` the snapshot copies */
 	/* FMT: its rows' arrays, in s.fmt.rowmem (set by acct_fmt_init: the
 	 * state does not move, so they need no snapshot) */
@@ -677,6 +682,8 @@ static inline __attribute__((always_inline)) void acct_ivx_rules(struct acct *a,
 void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
 		    uint64_t comp[ACCT_COMP_COUNT]);
 void acct_ivx_raw(const struct acct *a, uint64_t *raw);
+/* The instructions a cycle committed, to the unit's base-machine shadow. */
+uint64_t acct_ivx_commit(struct acct *a, uint64_t first, const struct commit_rec *r, int n);
 /* Component `comp` of acct_ivx_stack's read-out (since the start), without
  * working out the others (the explorer reads one at every miss event). */
 uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp);

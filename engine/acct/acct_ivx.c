@@ -83,6 +83,14 @@
  *                   misprediction), so a miss right after another reads
  *                   the machine's rate before them.
  *
+ * Base: a cycle no rule claims was base, and so every rule's error ended
+ * up there. A shadow of the paper's base machine (acct_shadow.c) follows
+ * a sample of the committed instructions and works out the base
+ * machine's cycles for them; the read-out takes that rate for the base
+ * (long-latency stalls included) and shares the other cycles among the
+ * miss components in proportion to what the rules above gave them
+ * (acct_ivx_stack).
+ *
  * In hardware the branch rows are the FMT's (the I-side cycles of a wrong
  * path wait in the fetch row's local counters and are dropped with it),
  * each with more counters (blocked cycles, divider-idle full cycles, the
@@ -106,6 +114,7 @@
  *   REFILL --a correct-path instruction enters the ROB--> NONE
  *        (acct_ivx_cycles)
  */
+#include <stddef.h>
 #include <string.h>
 #include "acct_internal.h"
 
@@ -196,9 +205,11 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 #define IVX_ROUNDS 8
 
 /* raw[]: global, work, partial, then the two unit-idle counters, the
- * unit-busy one and the refill's partial counter (struct acct_mark keeps
- * as many) */
-#define IVX_RAW (2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 4)
+ * unit-busy one, the refill's partial counter, and the shadow's
+ * instructions and cycles (struct acct_mark keeps as many) */
+#define IVX_UNIT (2 * ACCT_COMP_COUNT + ACCT_FE_COUNT)
+#define IVX_SHADOW (IVX_UNIT + 4)
+#define IVX_RAW (IVX_SHADOW + 2)
 _Static_assert(sizeof ((struct acct_mark *)0)->raw == IVX_RAW * sizeof(uint64_t), "acct_mark.raw");
 
 void acct_ivx_raw(const struct acct *a, uint64_t *raw)
@@ -211,6 +222,8 @@ void acct_ivx_raw(const struct acct *a, uint64_t *raw)
 	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 1] = s->unit_idle[1];
 	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 2] = s->unit_busy;
 	raw[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 3] = s->partial_bp;
+	raw[IVX_SHADOW] = s->sh.meas_insns;
+	raw[IVX_SHADOW + 1] = s->sh.meas_cycles;
 }
 
 /* The rates of the read-out: the base rate CPI*, the partial share f and
@@ -255,6 +268,47 @@ static uint64_t ivx_comp(const uint64_t *now, int k, const struct ivx_rates *q)
 	return c <= 0 ? 0 : (uint64_t)(c + 0.5);
 }
 
+/*
+ * The shadow's base (acct_shadow.h) then replaces the counters' base: of
+ * C cycles, the shadow's B (at most C) are the base machine's, long-latency
+ * stalls included; the long-latency unit keeps what the counters gave it,
+ * up to B; the other C - B cycles go to the miss components in proportion
+ * to what the counters gave them, M in all. M is worked out from the sums
+ * of the counters (as a point keeps them), so that a point reads out the
+ * same value as the stack:
+ *     M = (ga - g_fu) - (wl - w_fu) x CPI* + pp x f + (ui0 + ui1) x uf,
+ *     comp = comp x (C - B) / M.
+ * Without a shadow (none of the instructions were seen: a unit fed only
+ * cycle records), the counters' stack as it is.
+ */
+struct ivx_scale {
+	double miss_share;                 /* (C - B) / M, or -1: no shadow */
+	uint64_t base;                     /* B */
+};
+
+static struct ivx_scale ivx_scale(uint64_t cycles, uint64_t insns, const struct ivx_rates *q, uint64_t ga, uint64_t wl,
+				  uint64_t pp, uint64_t ui0, uint64_t ui1, uint64_t gfu, uint64_t wfu, uint64_t sn, uint64_t sb)
+{
+	struct ivx_scale sc = { -1, 0 };
+	if (!sn)
+		return sc;
+	double b = (double)sb / (double)sn * (double)insns;
+	sc.base = b < (double)cycles ? (uint64_t)(b + 0.5) : cycles;
+	double m = (double)(ga - gfu) - (double)(wl - wfu) * q->cpi + (double)pp * q->f + (double)(ui0 + ui1) * q->uf;
+	sc.miss_share = m > 0 ? (double)(cycles - sc.base) / m : 0;
+	return sc;
+}
+
+static uint64_t ivx_scaled(uint64_t v, int k, const struct ivx_scale *sc)
+{
+	if (sc->miss_share < 0)
+		return v;
+	if (k == ACCT_FU)
+		return v < sc->base ? v : sc->base;
+	double c = (double)v * sc->miss_share;
+	return (uint64_t)(c + 0.5);
+}
+
 void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
 		    uint64_t comp[ACCT_COMP_COUNT])
 {
@@ -274,8 +328,17 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 		sp += (double)partial[k];
 	sp += (double)unit[3];
 	struct ivx_rates q = ivx_rates(a, cycles, insns, sa, sl, sp, (double)unit[0], (double)unit[1], (double)unit[2]);
+	uint64_t ga = 0, wl = 0, pp = unit[3];
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		ga += global[k];
+		wl += work[k];
+	}
+	for (int k = 0; k < ACCT_FE_COUNT; k++)
+		pp += partial[k];
+	struct ivx_scale sc = ivx_scale(cycles, insns, &q, ga, wl, pp, unit[0], unit[1], global[ACCT_FU], work[ACCT_FU],
+					now[IVX_SHADOW], now[IVX_SHADOW + 1]);
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)
-		comp[k] = ivx_comp(now, k, &q);
+		comp[k] = ivx_scaled(ivx_comp(now, k, &q), k, &sc);
 }
 
 void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *p)
@@ -314,6 +377,10 @@ void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *
 	p->g = s->t.global[comp];
 	p->w = s->work[comp];
 	p->p = comp < ACCT_FE_COUNT ? s->partial[comp] : comp == ACCT_BPRED ? s->partial_bp : 0;
+	p->gfu = s->t.global[ACCT_FU];
+	p->wfu = s->work[ACCT_FU];
+	p->sn = s->sh.meas_insns;
+	p->sb = s->sh.meas_cycles;
 	p->comp = comp;
 }
 
@@ -344,7 +411,15 @@ uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point 
 	now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT] = p->ui0;
 	now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 1] = p->ui1;
 	struct ivx_rates q = { m->cpi, m->f, m->uf };
-	return ivx_comp(now, k, &q);
+	struct ivx_scale sc = ivx_scale(p->cycles, p->insns, &q, p->ga, p->wl, p->pp, p->ui0, p->ui1, p->gfu, p->wfu, p->sn, p->sb);
+	return ivx_scaled(ivx_comp(now, k, &q), k, &sc);
+}
+
+void acct_ivx_shadow(const struct acct *a, uint64_t *insns, uint64_t *cycles)
+{
+	int ivx = a->method == ACCT_IVX;
+	*insns = ivx ? a->s.ivx.sh.meas_insns : 0;
+	*cycles = ivx ? a->s.ivx.sh.meas_cycles : 0;
 }
 
 uint64_t acct_ivx_component(const struct acct *a, uint64_t cycles, uint64_t insns, int comp)
@@ -382,12 +457,23 @@ static void ivx_on_cycle(void *ctx, const struct cycle_record *r)
 	acct_ivx_cycles(a, r, 1);
 }
 
+static uint64_t ivx_on_commit(void *ctx, uint64_t first, const struct commit_rec *r, int n)
+{
+	struct acct *a = ctx;
+	return shadow_commit(&a->s.ivx.sh, &a->shcfg, first, r, n);
+}
+
+uint64_t acct_ivx_commit(struct acct *a, uint64_t first, const struct commit_rec *r, int n)
+{
+	return shadow_commit(&a->s.ivx.sh, &a->shcfg, first, r, n);
+}
+
 void acct_ivx_init(struct acct *a)
 {
 	memset(&a->s, 0, sizeof a->s);
 	a->s.ivx.icause = -1;
 	a->s.ivx.bp_blocked_comp = ACCT_COMP_COUNT;
-	a->state_size = sizeof a->s.ivx;
+	a->state_size = offsetof(struct acct_ivx_state, sh) + shadow_size(&a->shcfg);
 	a->obs.on_insn = ivx_on_insn;
 	memset(a->obs.insn_filter_at, 0, sizeof a->obs.insn_filter_at);
 	a->obs.insn_filter_at[INSN_COMPLETE] = INSN_WANT_MISPREDICT | INSN_WANT_CORRECT_PATH;
@@ -395,4 +481,5 @@ void acct_ivx_init(struct acct *a)
 	a->obs.miss_filter = MISS_BIT(MISS_MISPREDICT) | MISS_BIT(MISS_DTLB);
 	a->obs.miss_skip_end = MISS_BIT(MISS_MISPREDICT);
 	a->obs.on_cycle = ivx_on_cycle;
+	a->obs.on_commit = ivx_on_commit;
 }

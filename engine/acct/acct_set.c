@@ -109,6 +109,13 @@ static void set_on_insn(void *ctx, const struct insn_event *e)
 	note_rows(s);
 }
 
+/* The committed instructions, to the ivx counters' shadow. */
+static uint64_t set_on_commit(void *ctx, uint64_t first, const struct commit_rec *r, int n)
+{
+	struct acct_set *s = ctx;
+	return acct_ivx_commit(&s->unit[ACCT_IVX], first, r, n);
+}
+
 /*
  * A miss event, to each unit that reads its kind and phase, as their own
  * handlers would take it (each ignores the others), but without a call
@@ -413,7 +420,7 @@ struct acct_set *acct_set_new_opts(const struct machine_config *cfg, unsigned fl
 	}
 	s->obs = (struct core_observer){
 		.name = "acct", .ctx = s,
-		.on_insn = set_on_insn, .on_miss = set_on_miss,
+		.on_insn = set_on_insn, .on_miss = set_on_miss, .on_commit = set_on_commit,
 		.on_cycle = s->ov ? set_on_cycle_overlap : set_on_cycle,
 		.on_idle_cycles = set_on_idle_cycles,
 		.state_size = set_state_size, .save = set_save, .restore = set_restore,

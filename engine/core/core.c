@@ -181,7 +181,8 @@ static void update_wants(struct core *c)
 	int old_cc_current = c->cc_current, old_idle_repeatable = c->idle_repeatable;
 	c->cc_current = 0;
 	c->idle_repeatable = 0;
-	c->n_insn_sub = c->n_cycle_sub = c->n_head_sub = c->n_taken_sub = 0;
+	c->n_insn_sub = c->n_cycle_sub = c->n_head_sub = c->n_taken_sub = c->n_commit_sub = 0;
+	c->commit_from = 0;
 	memset(c->insn_want, 0, sizeof c->insn_want);
 	c->keep_load_values = 0;
 	c->miss_mask = c->miss_end_mask = 0;
@@ -226,6 +227,8 @@ static void update_wants(struct core *c)
 			c->head_sub[c->n_head_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.head = o->on_new_head };
 		if (o->on_new_taken)
 			c->taken_sub[c->n_taken_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.taken = o->on_new_taken };
+		if (o->on_commit)
+			c->commit_sub[c->n_commit_sub++] = (struct core_sub){ .ctx = o->ctx, .fn.commit = o->on_commit };
 	}
 	c->fetch_more = core_fetch_more(c->keep_load_values);
 	if (!had_cycle_sub && c->n_cycle_sub)
@@ -553,6 +556,26 @@ static inline __attribute__((always_inline)) int commit_one(struct core *c, stru
 	return 1;
 }
 
+/* This cycle's n commits to the subscribers that want one of them. They
+ * are the n ring slots before the head, untouched until fetch. */
+static __attribute__((noinline)) void publish_commits(struct core *c, int n)
+{
+	const struct core_state *s = &c->s;
+	uint64_t first = s->stats.committed - (uint64_t)n, from = UINT64_MAX;
+	for (int k = 0; k < n; k++) {
+		const struct core_insn *r = core_at(c, s->head - (uint64_t)n + (uint64_t)k);
+		c->commits[k] = (struct commit_rec){ .uop = r->uop, .pc = r->pc, .mem_addr = r->mem_addr,
+						     .taken = r->taken };
+	}
+	for (int i = 0; i < c->n_commit_sub; i++) {
+		struct core_sub *sub = &c->commit_sub[i];
+		if (first + (uint64_t)n > sub->from)
+			sub->from = sub->fn.commit(sub->ctx, first, c->commits, n);
+		from = sub->from < from ? sub->from : from;
+	}
+	c->commit_from = from;
+}
+
 static int commit_stage(struct core *c, struct ivx_err *err)
 {
 	struct core_state *s = &c->s;
@@ -578,6 +601,8 @@ static int commit_stage(struct core *c, struct ivx_err *err)
 	}
 	if (n) {
 		s->last_commit_cycle = s->cycle;
+		if (__builtin_expect(c->n_commit_sub != 0, 0) && s->stats.committed > c->commit_from)
+			publish_commits(c, n);
 		if (!s->ev_fu_stall.id)
 			return IVX_OK;
 	}

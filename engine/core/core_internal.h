@@ -200,10 +200,12 @@ struct core_sub {
 		void (*cycle)(void *ctx, const struct cycle_record *r);
 		void (*head)(void *ctx, uint64_t pc, uint64_t n);
 		void (*taken)(void *ctx, uint64_t pc);
+		uint64_t (*commit)(void *ctx, uint64_t first, const struct commit_rec *r, int n);
 	} fn;
 	void (*idle)(void *ctx, const struct cycle_record *r, uint64_t n); /* cycle: on_idle_cycles */
 	uint32_t want[INSN_STAGE_COUNT]; /* insn, per stage: the ev_bits it wants
 				     (CORE_EV_ANY: all; 0: none) */
+	uint64_t from;                  /* commit: the first committed instruction it wants */
 };
 
 struct core {
@@ -222,7 +224,13 @@ struct core {
 	struct core_sub cycle_sub[CORE_MAX_OBSERVERS];
 	struct core_sub head_sub[CORE_MAX_OBSERVERS];   /* on_new_head */
 	struct core_sub taken_sub[CORE_MAX_OBSERVERS];  /* on_new_taken */
-	int n_insn_sub, n_cycle_sub, n_head_sub, n_taken_sub;
+	struct core_sub commit_sub[CORE_MAX_OBSERVERS]; /* on_commit */
+	int n_insn_sub, n_cycle_sub, n_head_sub, n_taken_sub, n_commit_sub;
+	/* this cycle's commits, for on_commit (filled only when a subscriber
+	 * may want one; not state: handed over within the cycle), and the
+	 * least of the subscribers' `from` */
+	struct commit_rec commits[CYCLE_MAX_COMMIT];
+	uint64_t commit_from;
 	uint32_t insn_want[INSN_STAGE_COUNT]; /* per stage: the union of the subs' want */
 	int keep_load_values;     /* some observer may receive loads: fetch records their values */
 	uint32_t fetch_more;      /* bit per uop class: fetch does more than allocate and

@@ -166,6 +166,9 @@ int core_snapshot_restore(struct core *c, const struct core_snapshot *sn, struct
 	c->s = sn->s;
 	c->cc_current = 0;
 	c->idle_repeatable = 0;   /* the observers' states are the snapshot's now */
+	c->commit_from = 0;       /* ... so ask the commit subscribers again */
+	for (int i = 0; i < c->n_commit_sub; i++)
+		c->commit_sub[i].from = 0;
 	for (int i = 0; i < c->n_obs; i++) {
 		const struct core_observer *o = &c->obs[i];
 		if (!o->restore)

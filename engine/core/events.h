@@ -271,6 +271,19 @@ struct cycle_record {
  * repeats (core_observer.on_idle_cycles). */
 #define CYCLE_RECORD_FIXED offsetof(struct cycle_record, branches_fetched)
 
+/* ---- the commit stream ----------------------------------------------- */
+
+/* What core_observer.on_commit is told of each committed instruction:
+ * less than an insn_event, so a subscriber that follows every instruction
+ * (the ivx counters' base-machine shadow, engine/acct) costs the core a
+ * few stores per instruction instead of an event. */
+struct commit_rec {
+	const struct uop *uop;  /* static decode (class, registers) */
+	uint64_t pc;
+	uint64_t mem_addr;      /* loads/stores: effective address */
+	int taken;              /* a control transfer that went elsewhere than pc + 4 */
+};
+
 /* ---- subscription ---------------------------------------------------- */
 
 struct core_observer {
@@ -315,6 +328,13 @@ struct core_observer {
 	 * code; the core counts the rest (core_taken_at). In the order of the
 	 * commits, and before the on_new_head of the cycle's head. */
 	void (*on_new_taken)(void *ctx, uint64_t pc);
+	/* May be NULL. The n (>= 1) instructions a cycle committed, oldest
+	 * first (all on the correct path), after the commit stage; `first` is
+	 * the number of the first (core_committed() before them). Returns the
+	 * number of the next one it wants: the core hands over no cycle's
+	 * commits that all come before it (it may still hand over some: after
+	 * a snapshot is restored, or an observer added, it asks again). */
+	uint64_t (*on_commit)(void *ctx, uint64_t first, const struct commit_rec *r, int n);
 	/* Snapshot support (all NULL for a stateless observer). */
 	size_t (*state_size)(void *ctx);
 	void (*save)(void *ctx, void *blob);
