@@ -245,6 +245,14 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 		}
 		fprintf(out, "\n");
 	}
+	uint64_t sn, sb;
+	acct_ivx_shadow(m->unit[ACCT_IVX], &sn, &sb);
+	if (sn)
+		fprintf(out, "\nivx base from its base-machine shadow: CPI %.4f over the %llu instructions it measured "
+			"(docs/cpi-stacks.md)\n", (double)sb / (double)sn, (unsigned long long)sn);
+	else
+		fprintf(out, "\nivx base: the counters' own (the run ended before the base-machine shadow's first "
+			"window)\n");
 	double cyc = m->ovs.cycles ? (double)m->ovs.cycles : 1.0;
 	fprintf(out, "\nfrontend / long backend miss overlap (the paper's Table 1): %.2f%% of cycles\n"
 		"  (a frontend miss penalty in %.2f%% of cycles, a long D-side miss outstanding in %.2f%%)\n",
@@ -274,6 +282,10 @@ static int write_json(const char *path, const struct measured *m, const struct s
 		stack_json_methods(f, m->st, m->n, &m->st[0].s, &m->st[1].s, !sr->ref_fu);
 	else
 		stack_json_methods(f, m->st + m->first, m->n - m->first, NULL, NULL, 0);
+	uint64_t sn, sb;
+	acct_ivx_shadow(m->unit[ACCT_IVX], &sn, &sb);
+	fprintf(f, ",\"ivx_shadow\":{\"instructions\":%llu,\"cycles\":%llu}", (unsigned long long)sn,
+		(unsigned long long)sb);
 	double cyc = m->ovs.cycles ? (double)m->ovs.cycles : 1.0;
 	fprintf(f, ",\"overlap\":{\"fraction\":%.6f,\"frontend\":%.6f,\"long_backend\":%.6f}",
 		(double)m->ovs.overlap / cyc, (double)m->ovs.frontend / cyc, (double)m->ovs.long_backend / cyc);
