@@ -31,7 +31,8 @@ void shadow_cfg_init(struct shadow_cfg *sc, const struct machine_config *cfg)
 	sc->rob_size = cfg->rob_size;
 	sc->fe_capacity = sc->depth * cfg->decode_width + cfg->fetch_buffer;
 	uint32_t ring = 16;
-	while (ring < cfg->rob_size || (ring < sc->fe_capacity && ring < SHADOW_RING_MAX))
+	while (ring < cfg->rob_size || ring < cfg->decode_width || ring < cfg->commit_width ||
+	       (ring < sc->fe_capacity && ring < SHADOW_RING_MAX))
 		ring <<= 1;
 	sc->ring_mask = ring - 1;
 	if (sc->fe_capacity > ring)

@@ -281,7 +281,7 @@ struct commit_rec {
 	const struct uop *uop;  /* static decode (class, registers) */
 	uint64_t pc;
 	uint64_t mem_addr;      /* loads/stores: effective address */
-	int taken;              /* a control transfer that went elsewhere than pc + 4 */
+	int taken;              /* a branch that was taken (it ended its fetch block) */
 };
 
 /* ---- subscription ---------------------------------------------------- */
