@@ -134,11 +134,11 @@ struct acct_ivx_point {
 	int comp;
 };
 void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *p);
+uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point *p);
 /* The ivx counters' base-machine shadow so far: the instructions it
  * measured and the base machine's cycles for them (0 and 0 for another
  * method, or before its first window has ended). */
 void acct_ivx_shadow(const struct acct *a, uint64_t *insns, uint64_t *cycles);
-uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point *p);
 
 /* Naive methods: the event counts they multiplied (index enum acct_comp;
  * ACCT_FU counts fu_stall events). Zeros for the other methods. */

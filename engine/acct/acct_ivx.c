@@ -278,8 +278,8 @@ static uint64_t ivx_comp(const uint64_t *now, int k, const struct ivx_rates *q)
  * same value as the stack:
  *     M = (ga - g_fu) - (wl - w_fu) x CPI* + pp x f + (ui0 + ui1) x uf,
  *     comp = comp x (C - B) / M.
- * Without a shadow (none of the instructions were seen: a unit fed only
- * cycle records), the counters' stack as it is.
+ * Until the shadow has measured a window (a run shorter than its first,
+ * or a unit given only cycle records), the counters' stack as it is.
  */
 struct ivx_scale {
 	double miss_share;                 /* (C - B) / M, or -1: no shadow */
