@@ -207,8 +207,7 @@ void acct_ivx_cycles(struct acct *a, const struct cycle_record *r, uint64_t n)
 /* raw[]: global, work, partial, then the two unit-idle counters, the
  * unit-busy one, the refill's partial counter, and the shadow's
  * instructions and cycles (struct acct_mark keeps as many) */
-#define IVX_UNIT (2 * ACCT_COMP_COUNT + ACCT_FE_COUNT)
-#define IVX_SHADOW (IVX_UNIT + 4)
+#define IVX_SHADOW (2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 4)
 #define IVX_RAW (IVX_SHADOW + 2)
 _Static_assert(sizeof ((struct acct_mark *)0)->raw == IVX_RAW * sizeof(uint64_t), "acct_mark.raw");
 
@@ -286,16 +285,16 @@ struct ivx_scale {
 	uint64_t base;                     /* B */
 };
 
-static struct ivx_scale ivx_scale(uint64_t cycles, uint64_t insns, const struct ivx_rates *q, uint64_t ga, uint64_t wl,
-				  uint64_t pp, uint64_t ui0, uint64_t ui1, uint64_t gfu, uint64_t wfu, uint64_t sn, uint64_t sb)
+static struct ivx_scale ivx_scale(const struct acct_ivx_point *p, const struct ivx_rates *q)
 {
 	struct ivx_scale sc = { -1, 0 };
-	if (!sn)
+	if (!p->sn)
 		return sc;
-	double b = (double)sb / (double)sn * (double)insns;
-	sc.base = b < (double)cycles ? (uint64_t)(b + 0.5) : cycles;
-	double m = (double)(ga - gfu) - (double)(wl - wfu) * q->cpi + (double)pp * q->f + (double)(ui0 + ui1) * q->uf;
-	sc.miss_share = m > 0 ? (double)(cycles - sc.base) / m : 0;
+	double b = (double)p->sb / (double)p->sn * (double)p->insns;
+	sc.base = b < (double)p->cycles ? (uint64_t)(b + 0.5) : p->cycles;
+	double m = (double)(p->ga - p->gfu) - (double)(p->wl - p->wfu) * q->cpi + (double)p->pp * q->f +
+		   (double)(p->ui0 + p->ui1) * q->uf;
+	sc.miss_share = m > 0 ? (double)(p->cycles - sc.base) / m : 0;
 	return sc;
 }
 
@@ -319,24 +318,19 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 			now[i] -= since[i];
 	const uint64_t *global = now, *work = now + ACCT_COMP_COUNT, *partial = now + 2 * ACCT_COMP_COUNT;
 	const uint64_t *unit = now + 2 * ACCT_COMP_COUNT + ACCT_FE_COUNT;
-	double sa = 0, sl = 0, sp = 0;
+	/* the sums as a point keeps them (integers, converted once: exact) */
+	struct acct_ivx_point p = { .cycles = cycles, .insns = insns, .pp = unit[3], .ui0 = unit[0], .ui1 = unit[1],
+				    .ub = unit[2], .gfu = global[ACCT_FU], .wfu = work[ACCT_FU],
+				    .sn = now[IVX_SHADOW], .sb = now[IVX_SHADOW + 1] };
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		sa += (double)global[k];
-		sl += (double)work[k];
+		p.ga += global[k];
+		p.wl += work[k];
 	}
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
-		sp += (double)partial[k];
-	sp += (double)unit[3];
-	struct ivx_rates q = ivx_rates(a, cycles, insns, sa, sl, sp, (double)unit[0], (double)unit[1], (double)unit[2]);
-	uint64_t ga = 0, wl = 0, pp = unit[3];
-	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		ga += global[k];
-		wl += work[k];
-	}
-	for (int k = 0; k < ACCT_FE_COUNT; k++)
-		pp += partial[k];
-	struct ivx_scale sc = ivx_scale(cycles, insns, &q, ga, wl, pp, unit[0], unit[1], global[ACCT_FU], work[ACCT_FU],
-					now[IVX_SHADOW], now[IVX_SHADOW + 1]);
+		p.pp += partial[k];
+	struct ivx_rates q = ivx_rates(a, cycles, insns, (double)p.ga, (double)p.wl, (double)p.pp, (double)p.ui0,
+				       (double)p.ui1, (double)p.ub);
+	struct ivx_scale sc = ivx_scale(&p, &q);
 	for (int k = 0; k < ACCT_COMP_COUNT; k++)
 		comp[k] = ivx_scaled(ivx_comp(now, k, &q), k, &sc);
 }
@@ -411,7 +405,7 @@ uint64_t acct_ivx_point_value(const struct acct *a, const struct acct_ivx_point 
 	now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT] = p->ui0;
 	now[2 * ACCT_COMP_COUNT + ACCT_FE_COUNT + 1] = p->ui1;
 	struct ivx_rates q = { m->cpi, m->f, m->uf };
-	struct ivx_scale sc = ivx_scale(p->cycles, p->insns, &q, p->ga, p->wl, p->pp, p->ui0, p->ui1, p->gfu, p->wfu, p->sn, p->sb);
+	struct ivx_scale sc = ivx_scale(p, &q);
 	return ivx_scaled(ivx_comp(now, k, &q), k, &sc);
 }
 

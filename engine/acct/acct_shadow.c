@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "acct_shadow.h"
+#include "base/mix.h"
 
 static inline uint64_t later(uint64_t a, uint64_t b)
 {
@@ -282,15 +283,12 @@ static void shadow_one(struct shadow *s, const struct shadow_cfg *sc, const stru
 /* ---- sampling ------------------------------------------------------------------ */
 
 /* The first instruction of period p's window: somewhere in the period, by
- * a fixed hash of p (splitmix64's finalizer), so that windows do not keep
+ * a fixed hash of p (splitmix64 from state p), so that windows do not keep
  * falling on the same place of a loop whose length divides the period. */
 uint64_t shadow_window(uint64_t p)
 {
-	uint64_t z = p + 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return p * SHADOW_PERIOD + z % (SHADOW_PERIOD - SHADOW_WINDOW + 1);
+	uint64_t x = p;
+	return p * SHADOW_PERIOD + splitmix64(&x) % (SHADOW_PERIOD - SHADOW_WINDOW + 1);
 }
 
 uint64_t shadow_commit(struct shadow *s, const struct shadow_cfg *sc, uint64_t first, const struct commit_rec *r, int n)

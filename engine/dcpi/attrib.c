@@ -33,6 +33,7 @@
  */
 #include <string.h>
 #include "base/alloc.h"
+#include "base/mix.h"
 #include "attrib.h"
 
 static const char *const policy_names[ATTRIB_POLICY_COUNT] = { "head", "nci", "dispatch", "lci", "tip" };
@@ -115,14 +116,6 @@ struct attrib {
 	struct attrib_row *rows;    /* cfg.capacity slots inside the block */
 	size_t bytes;               /* the block's size */
 };
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static uint64_t draw_period(struct attrib *a)
 {

@@ -127,6 +127,7 @@ struct measured {
 	struct named_stack st[2 + ACCT_METHOD_COUNT];  /* ref, ref_inverse, methods */
 	int n;                                         /* stacks in st */
 	int first;                                     /* first valid in st (2 with --no-ref) */
+	uint64_t shadow_insns, shadow_cycles;          /* what the ivx counters' shadow measured */
 };
 
 static const char *const short_labels[ACCT_METHOD_COUNT] = {
@@ -245,11 +246,10 @@ static void print_text(FILE *out, const struct measured *m, const struct stackru
 		}
 		fprintf(out, "\n");
 	}
-	uint64_t sn, sb;
-	acct_ivx_shadow(m->unit[ACCT_IVX], &sn, &sb);
-	if (sn)
+	if (m->shadow_insns)
 		fprintf(out, "\nivx base from its base-machine shadow: CPI %.4f over the %llu instructions it measured "
-			"(docs/cpi-stacks.md)\n", (double)sb / (double)sn, (unsigned long long)sn);
+			"(docs/cpi-stacks.md)\n", (double)m->shadow_cycles / (double)m->shadow_insns,
+			(unsigned long long)m->shadow_insns);
 	else
 		fprintf(out, "\nivx base: the counters' own (the run ended before the base-machine shadow's first "
 			"window)\n");
@@ -282,10 +282,8 @@ static int write_json(const char *path, const struct measured *m, const struct s
 		stack_json_methods(f, m->st, m->n, &m->st[0].s, &m->st[1].s, !sr->ref_fu);
 	else
 		stack_json_methods(f, m->st + m->first, m->n - m->first, NULL, NULL, 0);
-	uint64_t sn, sb;
-	acct_ivx_shadow(m->unit[ACCT_IVX], &sn, &sb);
-	fprintf(f, ",\"ivx_shadow\":{\"instructions\":%llu,\"cycles\":%llu}", (unsigned long long)sn,
-		(unsigned long long)sb);
+	fprintf(f, ",\"ivx_shadow\":{\"instructions\":%llu,\"cycles\":%llu}", (unsigned long long)m->shadow_insns,
+		(unsigned long long)m->shadow_cycles);
 	double cyc = m->ovs.cycles ? (double)m->ovs.cycles : 1.0;
 	fprintf(f, ",\"overlap\":{\"fraction\":%.6f,\"frontend\":%.6f,\"long_backend\":%.6f}",
 		(double)m->ovs.overlap / cyc, (double)m->ovs.frontend / cyc, (double)m->ovs.long_backend / cyc);
@@ -475,6 +473,7 @@ static void collect(struct measured *m, const struct stackrun *sr, int no_ref)
 		stack_from_acct(&m->raw[k], &m->st[2 + k].s);
 	}
 	acct_overlap_get(m->ov, &m->ovs);
+	acct_ivx_shadow(m->unit[ACCT_IVX], &m->shadow_insns, &m->shadow_cycles);
 	m->n = 2 + ACCT_METHOD_COUNT;
 	m->first = no_ref ? 2 : 0;
 }

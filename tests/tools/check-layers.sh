@@ -12,7 +12,7 @@
 #
 # Any other engine folder is an instrument: it may include only the core's
 # public headers (core/core.h, core/events.h, core/config.h, base/err.h,
-# base/alloc.h, base/file.h) and its own. And every allocation goes through base/alloc.h
+# base/alloc.h, base/file.h, base/mix.h) and its own. And every allocation goes through base/alloc.h
 # (ivx_malloc ...), which tests can make fail: no engine file but
 # base/alloc.c calls the C library's allocator. Exit 1 with one line per
 # offending include or call.
@@ -56,8 +56,8 @@ for dir in engine/*/; do
 				echo "$f:$lineno: \"$name\" is outside engine/ (engine includes no src/ or ui/ header)"
 			elif [ "$below" = INSTRUMENT ]; then
 				case "$name" in
-				core/core.h|core/events.h|core/config.h|base/err.h|base/alloc.h|base/file.h) ;;
-				*) echo "$f:$lineno: instrument $layer includes \"$name\"; only core/core.h, core/events.h, core/config.h, base/err.h, base/alloc.h and base/file.h are public" ;;
+				core/core.h|core/events.h|core/config.h|base/err.h|base/alloc.h|base/file.h|base/mix.h) ;;
+				*) echo "$f:$lineno: instrument $layer includes \"$name\"; only core/core.h, core/events.h, core/config.h, base/err.h, base/alloc.h, base/file.h and base/mix.h are public" ;;
 				esac
 			else
 				case " $below " in
