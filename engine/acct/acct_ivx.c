@@ -37,8 +37,9 @@
  *                   branch's row holds them apart and, if it resolves
  *                   mispredicted, gives them to the head's component
  *                   (but an L1 D-miss at the head of a ROB less than 3/8
- *                   full is the branch's: a correct path would have
- *                   filled the ROB behind it and hidden the miss);
+ *                   full, while instructions past the branch issue, is
+ *                   the branch's: a correct path would have filled the
+ *                   ROB behind it and hidden the miss);
  *                   and except cycles after a correct path would have
  *                   filled the ROB (the row's virtual ROB: the free
  *                   entries at the window's start, plus what commits,

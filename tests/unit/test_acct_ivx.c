@@ -810,15 +810,18 @@ static void test_refill_still_committing_at_width(void **state)
  *   c5      L commits; B executes
  *   c6      B resolves and commits; c6-c7 the refill
  *   c8      the first correct-path instruction enters the ROB
+ * In c1-c4, `wrong_issued` wrong-path instructions issue a cycle.
  * FMT: c0-c7 = 8 cycles to the branch (the ROB is never full). ivx with
  * the ROB half full (64) in c1-c4: the blocked cycles are L's, given to
  * the L1 D-cache when B resolves mispredicted (L1D 4, bpred 4). With 10
- * entries (less than 3/8 of the ROB): a correct path would have filled
- * the ROB behind L and hidden its miss, as it does with a correct
- * prediction; the machine stood still because the branch sent fetch down
- * the wrong path: all 8 are the branch's.
+ * entries (less than 3/8 of the ROB) and the wrong path issuing: a
+ * correct path would have filled the ROB behind L and found work the
+ * miss does not hold up, hiding it; the machine stood still because the
+ * branch sent fetch down the wrong path: all 8 are the branch's. With 10
+ * entries and nothing past B issuing, what follows B waits on L too (a
+ * chain through the load): blocked, as with 64 (L1D 4, bpred 4).
  */
-static void branch_window_l1d(int occupancy, const uint64_t want[ACCT_COMP_COUNT])
+static void branch_window_l1d(int occupancy, int wrong_issued, const uint64_t want[ACCT_COMP_COUNT])
 {
 	struct fake f;
 	fake_init_rob(&f, 128);
@@ -829,7 +832,10 @@ static void branch_window_l1d(int occupancy, const uint64_t want[ACCT_COMP_COUNT
 	fake_insn(&f, INSN_DISPATCH, b, &f.branch, 1, F_MISPRED);
 	mispredict_begins(&f, b);
 	fake_end(&f, FETCH_STALL_WRONG_PATH, 4, HEAD_EXECUTING, 0);            /* c0 */
-	fake_idle(&f, 4, FETCH_STALL_WRONG_PATH, occupancy, HEAD_L1D, 0);     /* c1-c4 */
+	for (int c = 1; c <= 4; c++) {                                         /* c1-c4 */
+		f.rec.issued = wrong_issued;
+		fake_end(&f, FETCH_STALL_WRONG_PATH, occupancy, HEAD_L1D, 0);
+	}
 	fake_insn(&f, INSN_COMMIT, l, &f.load, 0, 0);
 	fake_end(&f, FETCH_STALL_WRONG_PATH, occupancy, HEAD_EXECUTING, 0);    /* c5 */
 	fake_insn(&f, INSN_COMPLETE, b, &f.branch, 1, F_MISPRED);
@@ -848,13 +854,19 @@ static void branch_window_l1d(int occupancy, const uint64_t want[ACCT_COMP_COUNT
 static void test_branch_window_l1d_half_full_rob(void **state)
 {
 	(void)state;
-	branch_window_l1d(64, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1D] = 4, [ACCT_BPRED] = 4 });
+	branch_window_l1d(64, 2, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1D] = 4, [ACCT_BPRED] = 4 });
 }
 
 static void test_branch_window_l1d_near_empty_rob(void **state)
 {
 	(void)state;
-	branch_window_l1d(10, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 8 });
+	branch_window_l1d(10, 2, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_BPRED] = 8 });
+}
+
+static void test_branch_window_l1d_chain(void **state)
+{
+	(void)state;
+	branch_window_l1d(10, 0, (uint64_t[ACCT_COMP_COUNT]){ [ACCT_L1D] = 4, [ACCT_BPRED] = 4 });
 }
 
 /*
@@ -930,6 +942,7 @@ int main(void)
 		cmocka_unit_test(test_refill_still_committing_at_width),
 		cmocka_unit_test(test_branch_window_l1d_half_full_rob),
 		cmocka_unit_test(test_branch_window_l1d_near_empty_rob),
+		cmocka_unit_test(test_branch_window_l1d_chain),
 		cmocka_unit_test(test_l1d_drain_after_full_rob),
 		cmocka_unit_test(test_l1d_drain_ends_at_width),
 	};
