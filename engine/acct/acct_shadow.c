@@ -110,11 +110,24 @@ static int overlapping(const uint64_t *start, int n, uint64_t t, uint32_t lat)
 	return busy;
 }
 
-/* An unpipelined unit (divider): the first start from t on at which fewer
- * than `units` of the operations placed so far overlap [start, start +
- * lat). Older operations were placed first; a younger one fills a gap
- * before them if it fits. Intervals that ended before dispatch (d) are
- * forgotten. */
+/* An unpipelined unit (divider): when the operation ready at t starts.
+ * Intervals that ended before dispatch (d) are forgotten first.
+ *
+ * One unit (the default machine's divider and FP divider): the core gives
+ * it to whichever operation is ready first (the oldest of those ready
+ * together), so from t the operation starts at the first time no
+ * operation that started by then still runs; an older one placed to start
+ * within its interval (not ready yet at t) is moved after it, and so on.
+ * The older one's result was handed on already: only the unit's busy
+ * time is kept right, and a chain through it comes out early. The
+ * intervals are kept sorted and never overlap; when SHADOW_SLOW are in
+ * use, the earliest is forgotten and nothing starts before its end (a
+ * floor), so a forgotten interval is never run over.
+ *
+ * Several units: the first start from t on at which fewer than `units`
+ * of the operations placed so far overlap [start, start + lat); a
+ * younger one fills a gap before older ones only if it fits, and when
+ * the table is full the earliest is forgotten. */
 static uint64_t slow_place(struct shadow *s, const struct shadow_cfg *sc, int which, uint64_t t, uint64_t d)
 {
 	uint64_t *start = s->slow[which].start;
@@ -123,6 +136,28 @@ static uint64_t slow_place(struct shadow *s, const struct shadow_cfg *sc, int wh
 	for (int k = 0; k < s->slow[which].n; k++)
 		if (start[k] + lat > d)
 			start[n++] = start[k];
+	if (units == 1) {
+		uint64_t at = t > s->slow[which].floor ? t : s->slow[which].floor;
+		int k = 0;
+		for (; k < n && start[k] <= at; k++)
+			if (start[k] + lat > at)
+				at = start[k] + lat;
+		uint64_t end = at + lat;   /* older ones placed inside it move after it */
+		for (int m = k; m < n && start[m] < end; m++) {
+			start[m] = end;
+			end += lat;
+		}
+		if (n == SHADOW_SLOW) {    /* full: forget the earliest, and the time before its end */
+			if (start[0] + lat > s->slow[which].floor)
+				s->slow[which].floor = start[0] + lat;
+			memmove(start, start + 1, (size_t)--n * sizeof *start);
+			k = k > 0 ? k - 1 : 0;
+		}
+		memmove(start + k + 1, start + k, (size_t)(n - k) * sizeof *start);
+		start[k] = at;
+		s->slow[which].n = n + 1;
+		return at;
+	}
 	uint64_t at = t;
 	if (overlapping(start, n, t, lat) >= units) {
 		at = UINT64_MAX;

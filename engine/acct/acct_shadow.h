@@ -32,7 +32,7 @@
 #define SHADOW_RES 512         /* issue-slot reservations: cycles ahead of dispatch */
 #define SHADOW_SQ 128          /* stores kept for forwarding */
 #define SHADOW_SQ_FILTER 256   /* in-flight stores per 8-byte word hash */
-#define SHADOW_SLOW 16         /* busy intervals kept per unpipelined unit */
+#define SHADOW_SLOW 32         /* busy intervals kept per unpipelined unit */
 /* Sampling: of every SHADOW_PERIOD committed instructions, the shadow
  * follows a window of SHADOW_WINDOW, from an empty pipeline; the first
  * SHADOW_WARMUP of them fill it, the rest are measured. */
@@ -88,7 +88,11 @@ struct shadow {
 	uint64_t reg_ready[REG_COUNT];
 	uint8_t st_filter[SHADOW_SQ_FILTER];
 	struct shadow_store st[SHADOW_SQ];
-	struct { uint64_t start[SHADOW_SLOW]; int32_t n, pad_; } slow[2];
+	struct {
+		uint64_t start[SHADOW_SLOW];   /* one unit: sorted */
+		uint64_t floor;               /* one unit: nothing starts before (a forgotten end) */
+		int32_t n, pad_;
+	} slow[2];
 	uint64_t res_tag[SHADOW_RES];
 	uint64_t res_used[SHADOW_RES];     /* a byte per pool, then the issue count */
 	struct shadow_slot ring[SHADOW_RING_MAX]; /* last: a snapshot copies ring_mask + 1 */
