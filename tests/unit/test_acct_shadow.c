@@ -116,9 +116,9 @@ static void test_shadow_is_the_base_machine(void **state)
 			machine += k.cycle[to] - k.cycle[from];
 			measured += MEASURED;
 		}
+		const char *core = w[i].inorder ? "in order" : w[i].big ? "out of order, 256-entry ROB" : "out of order";
 		printf("  %-10s %s: %llu instructions measured, base machine %llu cycles, shadow %llu\n", w[i].name,
-		       w[i].inorder ? "in order" : w[i].big ? "out of order, 256-entry ROB" : "out of order", (unsigned long long)n, (unsigned long long)machine,
-		       (unsigned long long)cyc);
+		       core, (unsigned long long)n, (unsigned long long)machine, (unsigned long long)cyc);
 		assert_int_equal(n, measured);
 		assert_true(n >= 10 * MEASURED);
 		assert_true(cyc > machine * 0.98 && cyc < machine * 1.02);
