@@ -89,7 +89,8 @@ int acct_init(struct acct *a, int method, const struct machine_config *cfg, stru
 	a->itlb_latency = cfg->itlb.miss_latency;
 	a->dtlb_latency = cfg->dtlb.miss_latency;
 	a->dispatch_width = cfg->decode_width;
-	shadow_cfg_init(&a->shcfg, cfg);
+	if (method == ACCT_IVX)   /* (only its shadow reads it) */
+		shadow_cfg_init(&a->shcfg, cfg);
 	a->obs.name = method_names[method];
 	a->obs.ctx = a;
 	a->obs.state_size = acct_state_size_cb;

@@ -452,15 +452,14 @@ static void ivx_on_cycle(void *ctx, const struct cycle_record *r)
 	acct_ivx_cycles(a, r, 1);
 }
 
-static uint64_t ivx_on_commit(void *ctx, uint64_t first, const struct commit_rec *r, int n)
-{
-	struct acct *a = ctx;
-	return shadow_commit(&a->s.ivx.sh, &a->shcfg, first, r, n);
-}
-
 uint64_t acct_ivx_commit(struct acct *a, uint64_t first, const struct commit_rec *r, int n)
 {
 	return shadow_commit(&a->s.ivx.sh, &a->shcfg, first, r, n);
+}
+
+static uint64_t ivx_on_commit(void *ctx, uint64_t first, const struct commit_rec *r, int n)
+{
+	return acct_ivx_commit(ctx, first, r, n);
 }
 
 void acct_ivx_init(struct acct *a)

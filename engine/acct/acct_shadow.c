@@ -72,11 +72,6 @@ size_t shadow_size(const struct shadow_cfg *sc)
 	return offsetof(struct shadow, ring) + ((size_t)sc->ring_mask + 1) * sizeof(struct shadow_slot);
 }
 
-void shadow_reset(struct shadow *s)
-{
-	memset(s, 0, offsetof(struct shadow, ring));
-}
-
 /* ---- units ---------------------------------------------------------------- */
 
 /* The issue slot of a pipelined pool: the first cycle from t on with a

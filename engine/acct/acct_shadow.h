@@ -101,7 +101,6 @@ struct shadow {
 void shadow_cfg_init(struct shadow_cfg *sc, const struct machine_config *cfg);
 /* The bytes of struct shadow in use with this configuration. */
 size_t shadow_size(const struct shadow_cfg *sc);
-void shadow_reset(struct shadow *s);
 /* The first instruction of period p's window (core_committed numbering:
  * the window of period p starts in [p x SHADOW_PERIOD, (p + 1) x
  * SHADOW_PERIOD - SHADOW_WINDOW]). */
