@@ -127,6 +127,7 @@ const uint64_t *acct_component_counter(const struct acct *a, int comp);
 struct acct_ivx_point {
 	uint64_t cycles, insns;          /* the clock */
 	uint64_t ga, wl, pp;             /* sums of the global, work and partial counters */
+	uint64_t gs, ws, ps;             /* the same of the short events' (L1I, L1D, bpred) */
 	uint64_t ui0, ui1, ub;           /* the unit-idle and unit-busy counters */
 	uint64_t g, w, p;                /* comp's global, work and partial (0 past the I-side) counters */
 	uint64_t gfu, wfu;               /* the long-latency unit's global and work counters */

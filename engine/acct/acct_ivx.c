@@ -89,8 +89,10 @@
  * a sample of the committed instructions and works out the base
  * machine's cycles for them; the read-out takes that rate for the base
  * (long-latency stalls included) and shares the other cycles among the
- * miss components in proportion to what the rules above gave them
- * (acct_ivx_stack).
+ * miss components by what the rules above gave them (acct_ivx_stack):
+ * when the rules gave more than there is, the short events (L1 misses,
+ * mispredictions), whose cost another bottleneck can hide, give up the
+ * difference, and the long misses keep theirs.
  *
  * In hardware the branch rows are the FMT's (the I-side cycles of a wrong
  * path wait in the fetch row's local counters and are dropped with it),
@@ -272,40 +274,65 @@ static uint64_t ivx_comp(const uint64_t *now, int k, const struct ivx_rates *q)
  * The shadow's base (acct_shadow.h) then replaces the counters' base: of
  * C cycles, the shadow's B (at most C) are the base machine's, long-latency
  * stalls included; the long-latency unit keeps what the counters gave it,
- * up to B; the other C - B cycles go to the miss components in proportion
- * to what the counters gave them, M in all. M is worked out from the sums
- * of the counters (as a point keeps them), so that a point reads out the
- * same value as the stack:
+ * up to B; the other C - B cycles go to the miss components, to which the
+ * counters gave M in all: S to the short events (IVX_SHORT: L1 I- and
+ * D-cache misses, mispredictions) and L = M - S to the long misses.
+ *   - M <= C - B: every component times (C - B) / M;
+ *   - M > C - B: the short events give up the difference,
+ *     times (C - B - L) / S, and the long misses keep theirs (or, if L
+ *     alone is over C - B, take (C - B) / L of it, the short ones none).
+ * A long miss costs about its latency whatever else the machine does
+ * (interval analysis), so its cycles are the ones the counters get right;
+ * what a short event costs depends on the other bottlenecks, and an
+ * excess is theirs: a 16-wide core whose code misses the L1 I-cache on
+ * every line but is nearly as bound by its backend loses little to those
+ * misses, though each stalls fetch (icache cold on that core: 16.8% ->
+ * 1.3%, docs/validation.md, the eighth round). M and S are worked out
+ * from the sums of the counters (as a point keeps them), so that a point
+ * reads out the same value as the stack:
  *     M = (ga - g_fu) - (wl - w_fu) x CPI* + pp x f + (ui0 + ui1) x uf,
- *     comp = comp x (C - B) / M.
+ *     S = gs - ws x CPI* + ps x f + (ui0 + ui1) x uf.
  * Until the shadow has measured a window (a run shorter than its first,
  * or a unit given only cycle records), the counters' stack as it is.
  */
+#define IVX_SHORT (1u << ACCT_L1I | 1u << ACCT_L1D | 1u << ACCT_BPRED)
+
 struct ivx_scale {
-	double miss_share;                 /* (C - B) / M, or -1: no shadow */
+	double short_share, long_share;    /* of the short events and the long
+					      misses, -1: no shadow */
 	uint64_t base;                     /* B */
 };
 
 static struct ivx_scale ivx_scale(const struct acct_ivx_point *p, const struct ivx_rates *q)
 {
-	struct ivx_scale sc = { -1, 0 };
+	struct ivx_scale sc = { -1, -1, 0 };
 	if (!p->sn)
 		return sc;
 	double b = (double)p->sb / (double)p->sn * (double)p->insns;
 	sc.base = b < (double)p->cycles ? (uint64_t)(b + 0.5) : p->cycles;
-	double m = (double)(p->ga - p->gfu) - (double)(p->wl - p->wfu) * q->cpi + (double)p->pp * q->f +
-		   (double)(p->ui0 + p->ui1) * q->uf;
-	sc.miss_share = m > 0 ? (double)(p->cycles - sc.base) / m : 0;
+	double units = (double)(p->ui0 + p->ui1) * q->uf;
+	double m = (double)(p->ga - p->gfu) - (double)(p->wl - p->wfu) * q->cpi + (double)p->pp * q->f + units;
+	double sh = (double)p->gs - (double)p->ws * q->cpi + (double)p->ps * q->f + units;
+	double lo = m - sh, misses = (double)(p->cycles - sc.base);
+	if (m <= misses) {
+		sc.short_share = sc.long_share = m > 0 ? misses / m : 0;
+	} else if (lo <= misses) {
+		sc.long_share = 1;
+		sc.short_share = sh > 0 ? (misses - lo) / sh : 0;
+	} else {
+		sc.long_share = misses / lo;
+		sc.short_share = 0;
+	}
 	return sc;
 }
 
 static uint64_t ivx_scaled(uint64_t v, int k, const struct ivx_scale *sc)
 {
-	if (sc->miss_share < 0)
+	if (sc->short_share < 0)
 		return v;
 	if (k == ACCT_FU)
 		return v < sc->base ? v : sc->base;
-	double c = (double)v * sc->miss_share;
+	double c = (double)v * (IVX_SHORT >> k & 1 ? sc->short_share : sc->long_share);
 	return (uint64_t)(c + 0.5);
 }
 
@@ -326,9 +353,14 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 		p.ga += global[k];
 		p.wl += work[k];
+		if (IVX_SHORT >> k & 1) {
+			p.gs += global[k];
+			p.ws += work[k];
+		}
 	}
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
 		p.pp += partial[k];
+	p.ps = unit[3] + partial[ACCT_FE_L1I];
 	struct ivx_rates q = ivx_rates(a, cycles, insns, (double)p.ga, (double)p.wl, (double)p.pp, (double)p.ui0,
 				       (double)p.ui1, (double)p.ub);
 	struct ivx_scale sc = ivx_scale(&p, &q);
@@ -348,14 +380,21 @@ void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *
 	 * instructions stay far below 2^53, where a sum of doubles is exact,
 	 * so this is the stack's sum to the bit, in a fraction of the
 	 * instructions. */
-	uint64_t ga = 0, wl = 0, pp = 0;
+	uint64_t ga = 0, wl = 0, pp = 0, gs = 0, ws = 0;
 	/* (unrolled: the explorer's charges take a point at every change of
 	 * a component's owner, and the loop's counting was half the cost) */
 #pragma GCC unroll 8
 	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
 		ga += s->t.global[k];
 		wl += s->work[k];
+		if (IVX_SHORT >> k & 1) {
+			gs += s->t.global[k];
+			ws += s->work[k];
+		}
 	}
+	p->gs = gs;
+	p->ws = ws;
+	p->ps = s->partial[ACCT_FE_L1I] + s->partial_bp;
 #pragma GCC unroll 3
 	for (int k = 0; k < ACCT_FE_COUNT; k++)
 		pp += s->partial[k];

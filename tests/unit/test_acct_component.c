@@ -85,41 +85,56 @@ static void on_miss(void *ctx, const struct miss_event *e)
 	}
 }
 
+/* Run PATH with argv on cfg (max_cycles, 0: to the end) with the units
+ * and f's observer; every check_components holds. */
+static void run_followed(struct follow *f, const char *path, char **argv, int argc,
+			 struct machine_config *cfg, uint64_t max_cycles)
+{
+	struct ivx_err err = { 0 };
+	struct program *prog = program_load_file(path, &err);
+	if (!prog)
+		fail_msg("%s: %s (make data builds it)", path, err.msg);
+	f->set = acct_set_new(cfg, &err);
+	assert_non_null(f->set);
+	f->obs = (struct core_observer){ .name = "follow", .ctx = f, .on_miss = on_miss };
+	struct refstack_job job;
+	memset(&job, 0, sizeof job);
+	job.prog = prog;
+	job.gopt = (struct guest_options){ .argc = argc, .argv = argv, .seed = 1, .output = drop };
+	job.max_cycles = max_cycles;
+	refstack_config(cfg, REF_REAL, 1, &job.cfg);
+	job.obs[job.n_obs++] = acct_set_observer(f->set);   /* first: the units see an event first */
+	job.obs[job.n_obs++] = &f->obs;
+	assert_int_equal(refstack_run_jobs(&job, 1, 1, &err), IVX_OK);
+	program_free(prog);
+	check_components(f);
+	assert_true(f->checks > 1000);
+	assert_int_equal(f->mismatches, 0);
+}
+
+/* The ivx points, read out now, in reverse order (the rates' memo holds
+ * some other moment's each time), give what the stack gave then. */
+static void check_points(struct follow *f)
+{
+	const struct acct *ivx = acct_set_unit(f->set, ACCT_IVX);
+	int nonzero = 0;
+	assert_true(f->n_points > 100);
+	for (int i = f->n_points - 1; i >= 0; i--) {
+		assert_int_equal(acct_ivx_point_value(ivx, &f->point[i]), f->point_then[i]);
+		nonzero += f->point_then[i] != 0;
+	}
+	assert_true(nonzero > 10);
+}
+
 static void test_component_getters(void **state)
 {
 	(void)state;
-	struct ivx_err err = { 0 };
-	struct program *prog = program_load_file("data/bin/kernels/k1_icache_miss", &err);
-	if (!prog)
-		fail_msg("k1_icache_miss: %s (make data builds it)", err.msg);
 	char *argv[] = { (char *)"k1_icache_miss", (char *)"miss", (char *)"20", NULL };
 	struct machine_config cfg;
 	config_defaults(&cfg);
 	struct follow f = { 0 };
-	f.set = acct_set_new(&cfg, &err);
-	assert_non_null(f.set);
-	f.obs = (struct core_observer){ .name = "follow", .ctx = &f, .on_miss = on_miss };
-	struct refstack_job job;
-	memset(&job, 0, sizeof job);
-	job.prog = prog;
-	job.gopt = (struct guest_options){ .argc = 3, .argv = argv, .seed = 1, .output = drop };
-	refstack_config(&cfg, REF_REAL, 1, &job.cfg);
-	job.obs[job.n_obs++] = acct_set_observer(f.set);   /* first: the units see an event first */
-	job.obs[job.n_obs++] = &f.obs;
-	assert_int_equal(refstack_run_jobs(&job, 1, 1, &err), IVX_OK);
-	check_components(&f);
-	assert_true(f.checks > 1000);
-	assert_int_equal(f.mismatches, 0);
-	/* the points, read out now, in reverse order (the rates' memo holds
-	 * some other moment's each time) */
-	const struct acct *ivx = acct_set_unit(f.set, ACCT_IVX);
-	int nonzero = 0;
-	assert_true(f.n_points > 100);
-	for (int i = f.n_points - 1; i >= 0; i--) {
-		assert_int_equal(acct_ivx_point_value(ivx, &f.point[i]), f.point_then[i]);
-		nonzero += f.point_then[i] != 0;
-	}
-	assert_true(nonzero > 10);
+	run_followed(&f, "data/bin/kernels/k1_icache_miss", argv, 3, &cfg, 0);
+	check_points(&f);
 	/* a point of another unit reads as 0 */
 	struct acct_ivx_point other;
 	acct_ivx_point_take(acct_set_unit(f.set, ACCT_FMT), ACCT_L1I, &other);
@@ -129,13 +144,37 @@ static void test_component_getters(void **state)
 	assert_true(f.events >= 40);           /* two a repetition */
 	assert_int_equal(f.sum, s.comp[ACCT_L1I]);
 	acct_set_free(f.set);
-	program_free(prog);
+}
+
+/* The points again where the ivx counters' miss cycles exceed what the
+ * shadow leaves, so the short events give up the excess (acct_ivx.c,
+ * ivx_scale): icache on a 16-wide core, whose L1I counter is over. */
+static void test_points_short_give_up(void **state)
+{
+	(void)state;
+	char *argv[] = { (char *)"icache", (char *)"100", NULL };
+	struct machine_config cfg;
+	config_defaults(&cfg);
+	cfg.fetch_width = 16;
+	cfg.decode_width = cfg.issue_width = cfg.commit_width = 8;
+	cfg.rob_size = cfg.iq_size = 256;
+	cfg.lsq_size = 128;
+	struct follow f = { 0 };
+	run_followed(&f, "data/bin/workloads/icache", argv, 2, &cfg, 300000);
+	check_points(&f);
+	/* that regime: the L2 I-cache keeps about its counters' share, the
+	 * L1 I-cache well under it */
+	struct acct_stack s;
+	acct_get_stack(acct_set_unit(f.set, ACCT_IVX), &s);
+	assert_true(s.comp[ACCT_L2I] > 4 * s.comp[ACCT_L1I]);
+	acct_set_free(f.set);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_component_getters),
+		cmocka_unit_test(test_points_short_give_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
