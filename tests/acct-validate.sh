@@ -1,7 +1,7 @@
 #!/bin/sh
 # acct-validate.sh [IVX] — accuracy of the CPI-stack counter architectures
 # against the simulation-based reference stacks over the whole suite
-# (`make validate`), run as two `ivx sweep`s (docs/sweep.md) and tabulated
+# (`make validate`), run as three `ivx sweep`s (docs/sweep.md) and tabulated
 # by `ivx sweep --merge --md` into docs/validation.md.
 #
 #   suite    every workload of data/bin/MANIFEST (default arguments) and,
@@ -13,6 +13,10 @@
 #            caches, TLBs and predictor)
 #   kernels  every micro-kernel run whole (they are short, and start cold by
 #            design), x reference
+#   machines the suite again on two other cores, x start, the paper's
+#            reference only: *small* (4/2/4/2 wide, a 64-entry ROB) and
+#            *big* (16/8/8/8 wide, a 256-entry ROB), caches and latencies
+#            as Table 2 (ACCT_VALIDATE_MACHINES=0 leaves them out)
 #
 # Each table has one column per accounting method in the results' JSON
 # (`ivx cpistack --json`, "methods"), so a new method shows up by itself.
@@ -28,6 +32,7 @@ IVX=${1:-${IVX:-build/ivx}}
 FF=${ACCT_VALIDATE_FF:-2M}
 INSNS=${ACCT_VALIDATE_INSNS:-1M}
 JOBS=${ACCT_VALIDATE_JOBS:-$(nproc)}
+MACHINES=${ACCT_VALIDATE_MACHINES:-1}
 DOC=${ACCT_VALIDATE_DOC:-docs/validation.md}
 REAL=${ACCT_VALIDATE_REAL:-data/real/out}
 TMP=${ACCT_VALIDATE_KEEP:-$(mktemp -d)}
@@ -107,9 +112,35 @@ if [ -x "$REAL/bin/bzip2" ]; then
     fi
 fi
 
+# The same programs on the two other cores (their programs are the suite's)
+sets="suite kernels"
+if [ "$MACHINES" != 0 ]; then
+    sets="$sets machines"
+    {
+        echo "# written by tests/acct-validate.sh"
+        echo "[sweep]"
+        echo "command = cpistack"
+        echo "options = --max-insns $INSNS"
+        echo
+        echo "[config small]"
+        for o in core.fetch_width=4 core.decode_width=2 core.issue_width=4 core.commit_width=2 \
+                 core.rob_size=64 core.lsq_size=32 core.iq_size=64; do echo "o = $o"; done
+        echo
+        echo "[config big]"
+        for o in core.fetch_width=16 core.decode_width=8 core.issue_width=8 core.commit_width=8 \
+                 core.rob_size=256 core.lsq_size=128 core.iq_size=256; do echo "o = $o"; done
+        echo
+        echo "[axis start]"
+        echo "cold ="
+        echo "warm = --fastforward $FF"
+        echo
+        sed -n '/^\[program /,$p' "$TMP/suite.spec"
+    } >"$TMP/machines.spec"
+fi
+
 # ---- the sweeps --------------------------------------------------------------
 status=0
-for s in suite kernels; do
+for s in $sets; do
     n=$("$IVX" sweep --list "$TMP/$s.spec" | tail -n +2 | wc -l) || exit 1
     echo "acct-validate: $s: $n jobs, $JOBS at a time" >&2
     "$IVX" sweep -j "$JOBS" --results "$TMP/$s.jsonl" "$TMP/$s.spec" || status=1
@@ -136,6 +167,13 @@ table() {   # FILE SELECT...: one Markdown table
     echo "base machine, so each counter stack's long-latency component is compared"
     echo "inside its base); *fu* is ivx's extended one (\`--ref-fu\`: a perfect"
     echo "long-latency step first, its own \"fu\" component)."
+    if [ "$MACHINES" != 0 ]; then
+        echo "*Other machines*: the same programs and starts on a smaller core"
+        echo "(*small*: 4/2/4/2 fetch/dispatch/issue/commit wide, 64-entry ROB, 32-entry"
+        echo "LSQ, 64-entry issue queue) and a larger one (*big*: 16/8/8/8 wide, 256-entry"
+        echo "ROB, 128-entry LSQ, 256-entry issue queue), caches and latencies as Table 2,"
+        echo "the paper's reference."
+    fi
     for ref in paper fu; do
         for st in warm cold; do
             echo
@@ -148,6 +186,16 @@ table() {   # FILE SELECT...: one Markdown table
         echo
         table kernels --select ref=$ref
     done
+    if [ "$MACHINES" != 0 ]; then
+        for m in small big; do
+            for st in warm cold; do
+                echo
+                echo "## Other machines: the $m core, $st, reference: paper"
+                echo
+                table machines --select config=$m --select start=$st
+            done
+        done
+    fi
 } >"$TMP/table"
 
 cat "$TMP/table"
