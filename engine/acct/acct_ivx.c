@@ -336,6 +336,38 @@ static uint64_t ivx_scaled(uint64_t v, int k, const struct ivx_scale *sc)
 	return (uint64_t)(c + 0.5);
 }
 
+/* The sums a point keeps (ga, wl, pp and the short events' gs, ws, ps),
+ * from the global, work and partial counters and the refill's partial
+ * one, live or a difference of two readings. Integers, converted once by
+ * the read-out: counts of cycles and instructions stay far below 2^53,
+ * where a sum of doubles is exact, so a point sums to the bit what the
+ * stack sums. (Unrolled: the explorer's charges take a point at every
+ * change of a component's owner, and the loop's counting was half the
+ * cost.) */
+static inline void ivx_sums(const uint64_t *global, const uint64_t *work, const uint64_t *partial,
+			    uint64_t partial_bp, struct acct_ivx_point *p)
+{
+	uint64_t ga = 0, wl = 0, gs = 0, ws = 0, pp = partial_bp;
+#pragma GCC unroll 8
+	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
+		ga += global[k];
+		wl += work[k];
+		if (IVX_SHORT >> k & 1) {
+			gs += global[k];
+			ws += work[k];
+		}
+	}
+#pragma GCC unroll 3
+	for (int k = 0; k < ACCT_FE_COUNT; k++)
+		pp += partial[k];
+	p->ga = ga;
+	p->wl = wl;
+	p->pp = pp;
+	p->gs = gs;
+	p->ws = ws;
+	p->ps = partial[ACCT_FE_L1I] + partial_bp;
+}
+
 void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const uint64_t *since,
 		    uint64_t comp[ACCT_COMP_COUNT])
 {
@@ -346,21 +378,11 @@ void acct_ivx_stack(const struct acct *a, uint64_t cycles, uint64_t insns, const
 			now[i] -= since[i];
 	const uint64_t *global = now, *work = now + ACCT_COMP_COUNT, *partial = now + 2 * ACCT_COMP_COUNT;
 	const uint64_t *unit = now + 2 * ACCT_COMP_COUNT + ACCT_FE_COUNT;
-	/* the sums as a point keeps them (integers, converted once: exact) */
-	struct acct_ivx_point p = { .cycles = cycles, .insns = insns, .pp = unit[3], .ui0 = unit[0], .ui1 = unit[1],
+	/* the sums as a point keeps them */
+	struct acct_ivx_point p = { .cycles = cycles, .insns = insns, .ui0 = unit[0], .ui1 = unit[1],
 				    .ub = unit[2], .gfu = global[ACCT_FU], .wfu = work[ACCT_FU],
 				    .sn = now[IVX_SHADOW], .sb = now[IVX_SHADOW + 1] };
-	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		p.ga += global[k];
-		p.wl += work[k];
-		if (IVX_SHORT >> k & 1) {
-			p.gs += global[k];
-			p.ws += work[k];
-		}
-	}
-	for (int k = 0; k < ACCT_FE_COUNT; k++)
-		p.pp += partial[k];
-	p.ps = unit[3] + partial[ACCT_FE_L1I];
+	ivx_sums(global, work, partial, unit[3], &p);
 	struct ivx_rates q = ivx_rates(a, cycles, insns, (double)p.ga, (double)p.wl, (double)p.pp, (double)p.ui0,
 				       (double)p.ui1, (double)p.ub);
 	struct ivx_scale sc = ivx_scale(&p, &q);
@@ -376,35 +398,10 @@ void acct_ivx_point_take(const struct acct *a, int comp, struct acct_ivx_point *
 		return;
 	}
 	const struct acct_clock *clk = a->clock ? a->clock : &a->src->s.t.clk;
-	/* Summed as integers and converted once: counts of cycles and
-	 * instructions stay far below 2^53, where a sum of doubles is exact,
-	 * so this is the stack's sum to the bit, in a fraction of the
-	 * instructions. */
-	uint64_t ga = 0, wl = 0, pp = 0, gs = 0, ws = 0;
-	/* (unrolled: the explorer's charges take a point at every change of
-	 * a component's owner, and the loop's counting was half the cost) */
-#pragma GCC unroll 8
-	for (int k = 0; k < ACCT_COMP_COUNT; k++) {
-		ga += s->t.global[k];
-		wl += s->work[k];
-		if (IVX_SHORT >> k & 1) {
-			gs += s->t.global[k];
-			ws += s->work[k];
-		}
-	}
-	p->gs = gs;
-	p->ws = ws;
-	p->ps = s->partial[ACCT_FE_L1I] + s->partial_bp;
-#pragma GCC unroll 3
-	for (int k = 0; k < ACCT_FE_COUNT; k++)
-		pp += s->partial[k];
-	pp += s->partial_bp;
+	ivx_sums(s->t.global, s->work, s->partial, s->partial_bp, p);
 	/* (field by field: a compound literal is built aside and copied) */
 	p->cycles = clk->cycles;
 	p->insns = clk->insns;
-	p->ga = ga;
-	p->wl = wl;
-	p->pp = pp;
 	p->ui0 = s->unit_idle[0];
 	p->ui1 = s->unit_idle[1];
 	p->ub = s->unit_busy;
