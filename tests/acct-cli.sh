@@ -170,14 +170,13 @@ EOF2
     then ok; else bad "cpistack fold of fu into base: $(cat "$tmp/err")"; fi
 fi
 
-# A 16-wide core whose code misses the L1 I-cache on every line but is
+# A 16-wide core (data/configs/big.ini) whose code misses the L1 I-cache on every line but is
 # nearly as bound by its backend loses little to those misses and all of
 # an L2 I-miss's latency: the ivx counters' excess is the short events'
 # (acct_ivx.c, ivx_scale), so L2I keeps its cycles and L1I gives them up
 if command -v python3 >/dev/null 2>&1; then
-    wide="-o core.fetch_width=16 -o core.decode_width=8 -o core.issue_width=8 -o core.commit_width=8 -o core.rob_size=256 -o core.lsq_size=128 -o core.iq_size=256"
-    # shellcheck disable=SC2086
-    if "$IVX" cpistack -q --max-insns 300k $wide --json "$tmp/w.json" data/bin/workloads/icache -- 100 >/dev/null 2>"$tmp/err" &&
+    if "$IVX" cpistack -q --max-insns 300k --config data/configs/big.ini --json "$tmp/w.json" \
+           data/bin/workloads/icache -- 100 >/dev/null 2>"$tmp/err" &&
        python3 - "$tmp/w.json" <<'EOF2'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -14,9 +14,10 @@
 #   kernels  every micro-kernel run whole (they are short, and start cold by
 #            design), x reference
 #   machines the suite again on two other cores, x start, the paper's
-#            reference only: *small* (4/2/4/2 wide, a 64-entry ROB) and
-#            *big* (16/8/8/8 wide, a 256-entry ROB), caches and latencies
-#            as Table 2 (ACCT_VALIDATE_MACHINES=0 leaves them out)
+#            reference only: data/configs/small.ini (4/2/4/2 wide, a
+#            64-entry ROB) and data/configs/big.ini (16/8/8/8 wide, a
+#            256-entry ROB), caches and latencies as Table 2
+#            (ACCT_VALIDATE_MACHINES=0 leaves them out)
 #
 # Each table has one column per accounting method in the results' JSON
 # (`ivx cpistack --json`, "methods"), so a new method shows up by itself.
@@ -122,14 +123,9 @@ if [ "$MACHINES" != 0 ]; then
         echo "command = cpistack"
         echo "options = --max-insns $INSNS"
         echo
-        echo "[config small]"
-        for o in core.fetch_width=4 core.decode_width=2 core.issue_width=4 core.commit_width=2 \
-                 core.rob_size=64 core.lsq_size=32 core.iq_size=64; do echo "o = $o"; done
-        echo
-        echo "[config big]"
-        for o in core.fetch_width=16 core.decode_width=8 core.issue_width=8 core.commit_width=8 \
-                 core.rob_size=256 core.lsq_size=128 core.iq_size=256; do echo "o = $o"; done
-        echo
+        for m in small big; do
+            printf '[config %s]\nfile = data/configs/%s.ini\n\n' "$m" "$m"
+        done
         echo "[axis start]"
         echo "cold ="
         echo "warm = --fastforward $FF"
@@ -169,10 +165,10 @@ table() {   # FILE SELECT...: one Markdown table
     echo "long-latency step first, its own \"fu\" component)."
     if [ "$MACHINES" != 0 ]; then
         echo "*Other machines*: the same programs and starts on a smaller core"
-        echo "(*small*: 4/2/4/2 fetch/dispatch/issue/commit wide, 64-entry ROB, 32-entry"
-        echo "LSQ, 64-entry issue queue) and a larger one (*big*: 16/8/8/8 wide, 256-entry"
-        echo "ROB, 128-entry LSQ, 256-entry issue queue), caches and latencies as Table 2,"
-        echo "the paper's reference."
+        echo "(*small*, data/configs/small.ini: 4/2/4/2 fetch/dispatch/issue/commit wide,"
+        echo "64-entry ROB, 32-entry LSQ, 64-entry issue queue) and a larger one (*big*,"
+        echo "data/configs/big.ini: 16/8/8/8 wide, 256-entry ROB, 128-entry LSQ, 256-entry"
+        echo "issue queue), caches and latencies as Table 2, the paper's reference."
     fi
     for ref in paper fu; do
         for st in warm cold; do

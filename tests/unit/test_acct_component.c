@@ -148,7 +148,8 @@ static void test_component_getters(void **state)
 
 /* The points again where the ivx counters' miss cycles exceed what the
  * shadow leaves, so the short events give up the excess (acct_ivx.c,
- * ivx_scale): icache on a 16-wide core, whose L1I counter is over once
+ * ivx_scale): icache on the 16-wide core of data/configs/big.ini, whose
+ * L1I counter is over once
  * its code is in the L2 (the first 300k cycles are nearly all L2 misses,
  * and there even the old read-out kept L1I small). */
 static void test_points_short_give_up(void **state)
@@ -156,11 +157,10 @@ static void test_points_short_give_up(void **state)
 	(void)state;
 	char *argv[] = { (char *)"icache", (char *)"100", NULL };
 	struct machine_config cfg;
+	struct ivx_err err = { 0 };
 	config_defaults(&cfg);
-	cfg.fetch_width = 16;
-	cfg.decode_width = cfg.issue_width = cfg.commit_width = 8;
-	cfg.rob_size = cfg.iq_size = 256;
-	cfg.lsq_size = 128;
+	if (config_load(&cfg, "data/configs/big.ini", &err) < 0)
+		fail_msg("%s", err.msg);
 	struct follow f = { 0 };
 	run_followed(&f, "data/bin/workloads/icache", argv, 2, &cfg, 600000);
 	check_points(&f);
