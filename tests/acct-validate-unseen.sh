@@ -30,7 +30,11 @@
 # ACCT_VALIDATE_FF, _INSNS, _JOBS, _DOC, _REAL, _KEEP=DIR as in
 # tests/acct-validate.sh (defaults 2M, 1M, the host's processors,
 # docs/validation.md, data/real/out); ACCT_UNSEEN_CASES replaces
-# data/real/cases-unseen.
+# data/real/cases-unseen, ACCT_UNSEEN_SCRIPTS data/real/unseen (the inputs
+# are then made in $REAL/inputs-NAME, NAME that folder's name),
+# ACCT_UNSEEN_SET the set's name in the tables' titles and markers
+# ("unseen"). `make validate` runs the script a second time for the fourth
+# set, data/real/cases-fresh (tests/mk/unseen.mk).
 set -u
 IVX=${1:-${IVX:-build/ivx}}
 IVX=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX") || exit 1
@@ -41,6 +45,8 @@ JOBS=${ACCT_VALIDATE_JOBS:-$(nproc)}
 DOC=${ACCT_VALIDATE_DOC:-docs/validation.md}
 REAL=${ACCT_VALIDATE_REAL:-data/real/out}
 CASES=${ACCT_UNSEEN_CASES:-data/real/cases-unseen}
+SCRIPTS=${ACCT_UNSEEN_SCRIPTS:-data/real/unseen}
+SET=${ACCT_UNSEEN_SET:-unseen}
 TMP=${ACCT_VALIDATE_KEEP:-$(mktemp -d)}
 mkdir -p "$TMP" || exit 1
 [ -n "${ACCT_VALIDATE_KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
@@ -67,13 +73,18 @@ insns_of() {
 }
 need=$(( $(insns_of "$FF") + $(insns_of "$INSNS") ))
 
+# The blank-separated words of $1, one blank apart. (Not `echo $1`, which
+# takes a leading -n or -e for its own option: gzip's `-n -9 -c` lost its -n.)
+# shellcheck disable=SC2086  # (the split is the point)
+words() { set -f; printf '%s\n' $1 | paste -sd ' ' -; }
+
 # ---- 1. the inputs -----------------------------------------------------------
-in=$REAL/inputs-unseen
-stamp=$(cat data/real/unseen/* data/real/make-inputs.sh tests/acct-validate-unseen.sh | cksum)
+in=$REAL/inputs-$(basename "$SCRIPTS")
+stamp=$(cat "$SCRIPTS"/* data/real/make-inputs.sh tests/acct-validate-unseen.sh | cksum)
 if [ ! -f "$in/.done" ] || [ "$(cat "$in/.done")" != "$stamp" ]; then
     rm -rf "$in"
     if ! BIN=$bin data/real/make-inputs.sh "$in" 20000 >"$TMP/inputs.log" 2>&1 ||
-       ! cp data/real/unseen/* "$in/" ||
+       ! cp "$SCRIPTS"/* "$in/" ||
        ! head -n 300 "$in/text.txt" >"$in/lines-300.txt"; then
         echo "acct-validate-unseen: FAIL: making the inputs: $(tail -1 "$TMP/inputs.log")"
         exit 1
@@ -103,7 +114,7 @@ set -f      # the cases' words are never file patterns (a grep regex has *)
 while IFS='|' read -r name prog args stdin; do
     name=$(echo $name)
     case $name in ''|'#'*) continue ;; esac
-    prog=$(echo $prog) args=$(echo $args) stdin=$(echo $stdin)
+    prog=$(echo $prog) args=$(words "$args") stdin=$(echo $stdin)
     if [ "$stdin" = - ]; then sin=/dev/null; iopt=; else sin=$in/$stdin; iopt="--stdin $sin"; fi
     # shellcheck disable=SC2086
     (cd "$in" && env -i qemu-aarch64 "$bin/$prog" $args <"$sin") >"$TMP/q.out" 2>"$TMP/q.err"
@@ -161,7 +172,7 @@ elapsed=$(( $(date +%s) - start ))
     for ref in paper fu; do
         for st in warm cold; do
             echo
-            echo "### Unseen real-program runs, $st, reference: $ref"
+            echo "### $(echo "$SET" | sed 's/^./\U&/') real-program runs, $st, reference: $ref"
             echo
             "$IVX" sweep --merge --md --select ref=$ref --select start=$st "$TMP/unseen.jsonl" || status=1
         done
@@ -169,15 +180,15 @@ elapsed=$(( $(date +%s) - start ))
 } >"$TMP/table"
 
 cat "$TMP/table"
-if [ -f "$DOC" ] && grep -q '<!-- BEGIN unseen-set table' "$DOC"; then
-    awk -v t="$TMP/table" '
-    /<!-- BEGIN unseen-set table/ { print; while ((getline l < t) > 0) print l; skip = 1; next }
-    /<!-- END unseen-set table/ { skip = 0 }
+if [ -f "$DOC" ] && grep -q "<!-- BEGIN $SET-set table" "$DOC"; then
+    awk -v t="$TMP/table" -v set="$SET" '
+    $0 ~ "<!-- BEGIN " set "-set table" { print; while ((getline l < t) > 0) print l; skip = 1; next }
+    $0 ~ "<!-- END " set "-set table" { skip = 0 }
     !skip' "$DOC" >"$TMP/doc" && cp "$TMP/doc" "$DOC"
 else
-    { echo; echo "## The unseen set"; echo
-      echo "<!-- BEGIN unseen-set table (tests/acct-validate-unseen.sh) -->"
-      cat "$TMP/table"; echo "<!-- END unseen-set table -->"; } >>"$DOC"
+    { echo; echo "## The $SET set"; echo
+      echo "<!-- BEGIN $SET-set table (tests/acct-validate-unseen.sh) -->"
+      cat "$TMP/table"; echo "<!-- END $SET-set table -->"; } >>"$DOC"
 fi
 echo "acct-validate-unseen: tables written to $DOC ($elapsed s)"
 [ "$status" = 0 ] || echo "acct-validate-unseen: FAIL: a case differs from qemu, is too short, or a job failed (above)" >&2

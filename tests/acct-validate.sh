@@ -65,10 +65,15 @@ fu = --ref-fu
     echo "$refs"
 } >"$TMP/kernels.spec"
 
+# The blank-separated words of $1, one blank apart. (Not `echo $1`, which
+# takes a leading -n or -e for its own option: gzip's `-n -9 -c` lost its -n.)
+# shellcheck disable=SC2086  # (the split is the point)
+words() { set -f; printf '%s\n' $1 | paste -sd ' ' -; }
+
 while IFS='|' read -r prog args _ _; do
     case "$prog" in \#*|"") continue ;; esac
     prog=$(echo $prog)
-    args=$(echo $args)
+    args=$(words "$args")
     case "$prog" in
         selftest/*) continue ;;
         kernels/*) spec=kernels.spec; label="${prog#kernels/} ${args%% *}" ;;
@@ -98,7 +103,7 @@ if [ -x "$REAL/bin/bzip2" ]; then
         while IFS='|' read -r name prog args stdin; do
             name=$(echo $name)
             case $name in ''|'#'*) continue ;; esac
-            prog=$(echo $prog) args=$(echo $args) stdin=$(echo $stdin)
+            prog=$(echo $prog) args=$(words "$args") stdin=$(echo $stdin)
             opts="--dir '$in'"
             [ "$stdin" != - ] && opts="$opts --stdin '$stdin'"
             # args: split on blanks as tests/realprogs.sh does; each word is

@@ -7,10 +7,17 @@
 #                         `ivx sweep`; writes its tables into
 #                         docs/validation.md. Needs `make realprogs`; says
 #                         NOT RUN without it.
-.PHONY: acct-validate-unseen
+#   acct-validate-fresh   (make validate) the same script on the fourth
+#                         held-out set (data/real/cases-fresh, scripts in
+#                         data/real/fresh/), windows of 3M instructions
+.PHONY: acct-validate-unseen acct-validate-fresh
 # Both scripts rewrite docs/validation.md: under `make -j validate` this one
 # waits for acct-validate when that is a goal too.
 acct-validate-unseen: $(BUILD)/ivx realprogs-deps $(filter acct-validate,$(MAKECMDGOALS))
 	@tests/acct-validate-unseen.sh $(BUILD)/ivx
 
-VALIDATE_TARGETS += acct-validate-unseen
+acct-validate-fresh: $(BUILD)/ivx realprogs-deps $(filter acct-validate acct-validate-unseen,$(MAKECMDGOALS))
+	@ACCT_UNSEEN_CASES=data/real/cases-fresh ACCT_UNSEEN_SCRIPTS=data/real/fresh ACCT_UNSEEN_SET=fresh \
+		ACCT_VALIDATE_INSNS=3M tests/acct-validate-unseen.sh $(BUILD)/ivx
+
+VALIDATE_TARGETS += acct-validate-unseen acct-validate-fresh
