@@ -33,8 +33,10 @@
 # data/real/cases-unseen, ACCT_UNSEEN_SCRIPTS data/real/unseen (the inputs
 # are then made in $REAL/inputs-NAME, NAME that folder's name),
 # ACCT_UNSEEN_SET the set's name in the tables' titles and markers
-# ("unseen"). `make validate` runs the script a second time for the fourth
-# set, data/real/cases-fresh (tests/mk/unseen.mk).
+# ("unseen"), ACCT_UNSEEN_PROGS the folder of the cases' programs
+# ($REAL/bin). `make validate` runs the script twice more, for the fourth
+# set, data/real/cases-fresh, and the fifth, data/real/cases-fp (C programs
+# of data/real/fp/ built with the cross compiler; tests/mk/unseen.mk).
 set -u
 IVX=${1:-${IVX:-build/ivx}}
 IVX=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX") || exit 1
@@ -61,6 +63,7 @@ if ! command -v qemu-aarch64 >/dev/null; then
     exit 0
 fi
 bin=$(cd "$REAL/bin" && pwd)
+progs=$(cd "${ACCT_UNSEEN_PROGS:-$bin}" && pwd) || exit 1
 
 # "1M" -> 1000000: the instruction counts below are compared as numbers
 insns_of() {
@@ -117,10 +120,10 @@ while IFS='|' read -r name prog args stdin; do
     prog=$(echo $prog) args=$(words "$args") stdin=$(echo $stdin)
     if [ "$stdin" = - ]; then sin=/dev/null; iopt=; else sin=$in/$stdin; iopt="--stdin $sin"; fi
     # shellcheck disable=SC2086
-    (cd "$in" && env -i qemu-aarch64 "$bin/$prog" $args <"$sin") >"$TMP/q.out" 2>"$TMP/q.err"
+    (cd "$in" && env -i qemu-aarch64 "$progs/$prog" $args <"$sin") >"$TMP/q.out" 2>"$TMP/q.err"
     q_rc=$?
     # shellcheck disable=SC2086
-    (cd "$in" && "$IVX" run --functional --quiet --stats $iopt --dir "$in" "$bin/$prog" -- $args) \
+    (cd "$in" && "$IVX" run --functional --quiet --stats $iopt --dir "$in" "$progs/$prog" -- $args) \
         >"$TMP/f.out" 2>"$TMP/f.err"
     f_rc=$?
     n=$(sed -n 's/^ivx: \([0-9]*\) instructions in .*/\1/p' "$TMP/f.err" | tail -1)
@@ -146,7 +149,7 @@ while IFS='|' read -r name prog args stdin; do
     opts="--dir '$in'"
     [ "$stdin" != - ] && opts="$opts --stdin '$stdin'"
     printf "[program %s]\npath = '%s/%s'\nargs =%s\noptions = %s\ncwd = '%s'\n\n" \
-        "$name" "$bin" "$prog" "$qargs" "$opts" "$in" >>"$TMP/unseen.spec"
+        "$name" "$progs" "$prog" "$qargs" "$opts" "$in" >>"$TMP/unseen.spec"
     n_ok=$((n_ok + 1))
 done <"$CASES"
 set +f
