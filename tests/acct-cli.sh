@@ -170,10 +170,11 @@ EOF2
     then ok; else bad "cpistack fold of fu into base: $(cat "$tmp/err")"; fi
 fi
 
-# A 16-wide core (data/configs/big.ini) whose code misses the L1 I-cache on every line but is
-# nearly as bound by its backend loses little to those misses and all of
-# an L2 I-miss's latency: the ivx counters' excess is the short events'
-# (acct_ivx.c, ivx_scale), so L2I keeps its cycles and L1I gives them up
+# icache on the 16-wide core of data/configs/big.ini: its code misses the
+# L1 I-cache on every line, but the backend nearly bounds it as much, so
+# those misses cost little while an L2 I-miss costs its whole latency. The
+# ivx counters' excess is the short events' (acct_ivx.c, ivx_scale): L2I
+# keeps its cycles and L1I gives them up.
 if command -v python3 >/dev/null 2>&1; then
     if "$IVX" cpistack -q --max-insns 300k --config data/configs/big.ini --json "$tmp/w.json" \
            data/bin/workloads/icache -- 100 >/dev/null 2>"$tmp/err" &&

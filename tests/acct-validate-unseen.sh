@@ -41,6 +41,7 @@ set -u
 IVX=${1:-${IVX:-build/ivx}}
 IVX=$(cd "$(dirname "$IVX")" && pwd)/$(basename "$IVX") || exit 1
 cd "$(dirname "$0")/.." || exit 1      # the paths below are the checkout's
+. tests/tools/cases-lib.sh
 FF=${ACCT_VALIDATE_FF:-2M}
 INSNS=${ACCT_VALIDATE_INSNS:-1M}
 JOBS=${ACCT_VALIDATE_JOBS:-$(nproc)}
@@ -75,11 +76,6 @@ insns_of() {
     esac
 }
 need=$(( $(insns_of "$FF") + $(insns_of "$INSNS") ))
-
-# The blank-separated words of $1, one blank apart. (Not `echo $1`, which
-# takes a leading -n or -e for its own option: gzip's `-n -9 -c` lost its -n.)
-# shellcheck disable=SC2086  # (the split is the point)
-words() { set -f; printf '%s\n' $1 | paste -sd ' ' -; }
 
 # ---- 1. the inputs -----------------------------------------------------------
 in=$REAL/inputs-$(basename "$SCRIPTS")
@@ -142,14 +138,7 @@ while IFS='|' read -r name prog args stdin; do
         continue
     fi
     echo "match     $name ($n instructions)"
-    # args: split on blanks; each word is single-quoted for the spec
-    # (none holds a quote)
-    qargs=
-    for a in $args; do qargs="$qargs '$a'"; done
-    opts="--dir '$in'"
-    [ "$stdin" != - ] && opts="$opts --stdin '$stdin'"
-    printf "[program %s]\npath = '%s/%s'\nargs =%s\noptions = %s\ncwd = '%s'\n\n" \
-        "$name" "$progs" "$prog" "$qargs" "$opts" "$in" >>"$TMP/unseen.spec"
+    case_stanza "$name" "$progs" "$prog" "$args" "$stdin" "$in" >>"$TMP/unseen.spec"
     n_ok=$((n_ok + 1))
 done <"$CASES"
 set +f

@@ -30,6 +30,7 @@
 # ACCT_VALIDATE_KEEP=DIR keeps the specs and result lines there.
 set -u
 IVX=${1:-${IVX:-build/ivx}}
+. "$(dirname "$0")/tools/cases-lib.sh"
 FF=${ACCT_VALIDATE_FF:-2M}
 INSNS=${ACCT_VALIDATE_INSNS:-1M}
 JOBS=${ACCT_VALIDATE_JOBS:-$(nproc)}
@@ -65,11 +66,6 @@ fu = --ref-fu
     echo "$refs"
 } >"$TMP/kernels.spec"
 
-# The blank-separated words of $1, one blank apart. (Not `echo $1`, which
-# takes a leading -n or -e for its own option: gzip's `-n -9 -c` lost its -n.)
-# shellcheck disable=SC2086  # (the split is the point)
-words() { set -f; printf '%s\n' $1 | paste -sd ' ' -; }
-
 while IFS='|' read -r prog args _ _; do
     case "$prog" in \#*|"") continue ;; esac
     prog=$(echo $prog)
@@ -103,15 +99,9 @@ if [ -x "$REAL/bin/bzip2" ]; then
         while IFS='|' read -r name prog args stdin; do
             name=$(echo $name)
             case $name in ''|'#'*) continue ;; esac
-            prog=$(echo $prog) args=$(words "$args") stdin=$(echo $stdin)
-            opts="--dir '$in'"
-            [ "$stdin" != - ] && opts="$opts --stdin '$stdin'"
-            # args: split on blanks as tests/realprogs.sh does; each word is
-            # single-quoted for the spec (none holds a quote)
-            qargs=
-            for a in $args; do qargs="$qargs '$a'"; done
-            printf "[program %s]\npath = '%s/%s'\nargs =%s\noptions = %s\ncwd = '%s'\n\n" \
-                "$name" "$bin" "$prog" "$qargs" "$opts" "$in" >>"$TMP/suite.spec"
+            prog=$(echo $prog) stdin=$(echo $stdin)
+            # (args split on blanks, as tests/realprogs.sh does)
+            case_stanza "$name" "$bin" "$prog" "$args" "$stdin" "$in" >>"$TMP/suite.spec"
             n_real=$((n_real + 1))
         done <data/real/cases
         real_note="with the $n_real real programs of data/real/cases (\`make realprogs\`) on their large inputs"

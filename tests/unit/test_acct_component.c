@@ -149,9 +149,9 @@ static void test_component_getters(void **state)
 /* The points again where the ivx counters' miss cycles exceed what the
  * shadow leaves, so the short events give up the excess (acct_ivx.c,
  * ivx_scale): icache on the 16-wide core of data/configs/big.ini, whose
- * L1I counter is over once
- * its code is in the L2 (the first 300k cycles are nearly all L2 misses,
- * and there even the old read-out kept L1I small). */
+ * L1I counter is over once its code is in the L2 (the first 300k cycles
+ * are nearly all L2 misses, and there even the old read-out kept L1I
+ * small). */
 static void test_points_short_give_up(void **state)
 {
 	(void)state;
