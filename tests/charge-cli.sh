@@ -45,7 +45,7 @@ script "$K3" 0 "true cost: 254 cycles" "catch l2d if sym == \"loop\"" "continue"
     "info cost"
 # an event a few instructions before the program's end: the end is what
 # both runs reach, and the message says so (no instruction that never commits)
-script "$K3" 0 "true cost: 12 cycles (from the state at cycle 17843, the program ends at cycle 18115 with the event" \
+script "$K3" 0 "true cost: 12 cycles (from the state at cycle 17784, the program ends at cycle 18056 with the event" \
     "continue" "info cost 6"
 # the last catch's event after stepping past its end (it was in progress
 # at the stop)

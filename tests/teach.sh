@@ -108,8 +108,8 @@ else
 fi
 
 # -- count from where it matters: --start-at (every command with --fastforward)
-cli 0 "3227 instructions, 18115 cycles" cpistack data/bin/kernels/k3_long_dmiss -- miss 2
-cli 0 "2015 instructions, 2712 cycles, CPI 1.3459" cpistack --start-at loop:2 data/bin/kernels/k3_long_dmiss -- miss 2
+cli 0 "3227 instructions, 18056 cycles" cpistack data/bin/kernels/k3_long_dmiss -- miss 2
+cli 0 "2015 instructions, 2653 cycles, CPI 1.3166" cpistack --start-at loop:2 data/bin/kernels/k3_long_dmiss -- miss 2
 cli 0 "2800 instructions" cpistack --start-at loop data/bin/kernels/k3_long_dmiss -- miss 2
 cli 0 "2800 instructions" cpistack --start-at 0x4003c0 data/bin/kernels/k3_long_dmiss -- miss 2
 cli 2 "--start-at: no symbol 'nosuch'" run --start-at nosuch data/bin/kernels/k3_long_dmiss -- miss 2

@@ -295,6 +295,8 @@ static void shadow_one(struct shadow *s, const struct shadow_cfg *sc, const stru
 	}
 	for (int k = 0; k < u->n_dst; k++)
 		s->reg_ready[u->dst[k]] = done;
+	if (u->wb_base)
+		s->reg_ready[u->wb_base - 1] = t + 1;   /* the written-back base: the address step */
 
 	/* commit: in order, commit_width a cycle, the cycle after it completes */
 	uint64_t c = later(done + 1, ring[(i - 1) & m].commit);

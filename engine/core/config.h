@@ -10,6 +10,9 @@
 #ifndef IVX_CONFIG_H
 #define IVX_CONFIG_H
 
+/* The largest width of each stage (fetch, decode, issue, commit). */
+#define CONFIG_MAX_WIDTH 64
+
 #include <stddef.h>
 #include <stdint.h>
 #include "base/err.h"

@@ -639,7 +639,8 @@ static inline __attribute__((always_inline)) uint64_t issue_head_pc(const struct
  * instruction not yet issued is still waiting at the end of this cycle,
  * and whom to blame (*pc). Read after every stage has run, so it names
  * what kept the instruction from issuing this cycle. */
-static const struct core_insn *producer_of(const struct core *c, const struct core_insn *r, uint64_t p)
+static const struct core_insn *producer_of(const struct core *c, const struct core_insn *r, uint64_t p,
+					  int woken_now)
 {
 	const struct core_state *s = &c->s;
 	const struct uop *u = r->uop;
@@ -651,7 +652,13 @@ static const struct core_insn *producer_of(const struct core *c, const struct co
 				writes |= w->uop->dst[d] == u->src[k];
 			if (!writes)
 				continue;
-			if (w->state != IS_DONE)
+			/* A written-back base is there once its access has
+			 * issued; one issued in this cycle woke r after the
+			 * issue stage had passed it (woken_now: look for that
+			 * one only). */
+			int base = w->wb_reg == u->src[k];
+			if (woken_now ? base && w->state != IS_WAITING && w->issue_cycle == s->cycle :
+			    base ? w->state == IS_WAITING : w->state != IS_DONE)
 				return w;
 			break;          /* the youngest writer is done: this operand is ready */
 		}
@@ -684,8 +691,16 @@ static int issue_wait_of(const struct core *c, uint64_t *pc)
 		}
 		if (p >= s->dispatch - (uint64_t)s->cc.dispatched)
 			return frontend_wait(r, pc);   /* dispatched after this cycle's issue */
+		if (!r->pending && c->agu_woke) {
+			/* ready only since the issue stage's address steps */
+			const struct core_insn *q = producer_of(c, r, p, 1);
+			if (q) {
+				*pc = q->pc;
+				return ISSUE_WAIT_DEP;
+			}
+		}
 		if (r->pending) {
-			const struct core_insn *q = producer_of(c, r, p);
+			const struct core_insn *q = producer_of(c, r, p, 0);
 			if (!q)
 				return ISSUE_WAIT_DEP;
 			*pc = q->pc;
@@ -1030,7 +1045,7 @@ static uint64_t quiet_until(struct core *c, uint64_t t, uint64_t limit, int refu
 	if (c->cfg.inorder && c->n_cycle_sub) {   /* the issue head's producer's D-TLB walk ends (issue_wait) */
 		uint64_t p = s->issue_pos > s->head ? s->issue_pos : s->head;
 		const struct core_insn *r = p < s->dispatch ? core_at(c, p) : NULL;
-		const struct core_insn *q = r && r->state == IS_WAITING && r->pending ? producer_of(c, r, p) : NULL;
+		const struct core_insn *q = r && r->state == IS_WAITING && r->pending ? producer_of(c, r, p, 0) : NULL;
 		if (q && q->op_class == UOP_LOAD && q->state == IS_ISSUED && q->dtlb_miss)
 			QUIET_UNTIL(q->issue_cycle + c->cfg.dtlb.miss_latency);
 	}

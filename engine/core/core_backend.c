@@ -47,6 +47,9 @@ static inline void clear_ready(struct core *c, uint32_t slot)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
+_Static_assert(IS_ISSUED == IS_WAITING + 1 && IS_DONE == IS_ISSUED + 1,
+	       "rename's test of a producer's state counts on this order");
+
 /* Link r to the unfinished producers of its sources and make it the
  * latest writer of its destinations. Fills deps (producer seqs) when
  * `deps` is given; returns how many. */
@@ -65,10 +68,13 @@ static inline int rename(struct core *c, struct core_insn *r, uint64_t *deps)
 		uint8_t reg = u->src[k];
 		uint64_t seq = s->rename_seq[reg];
 		struct core_insn *p = &c->ring[s->rename_slot[reg]];
-		int live = (seq != 0) & (p->seq == seq) & (p->state != IS_DONE);
-		int32_t e = (int32_t)(slot * 4 + (uint32_t)k);
-		c->edges[e] = p->dep_head;
-		p->dep_head = live ? e : p->dep_head;
+		/* a written-back base is there once its access has issued,
+		 * any other result once its producer is done */
+		int base = reg == p->wb_reg;
+		int live = (seq != 0) & (p->seq == seq) & (base ? p->state == IS_WAITING : p->state != IS_DONE);
+		int32_t e = (int32_t)(slot * 4 + (uint32_t)k), *list = base ? &p->agu_head : &p->dep_head;
+		c->edges[e] = *list;
+		*list = live ? e : *list;
 		r->pending += (uint8_t)live;
 		r->pending_addr += (uint8_t)(live & (r->addr_src_mask >> k));
 		if (deps && live)
@@ -166,6 +172,21 @@ void core_dispatch_stage(struct core *c)
 	}
 }
 
+/* ---- wake-up ------------------------------------------------------------------ */
+
+/* A result is ready: the consumers on list `e` have one source fewer to
+ * wait for. */
+static inline __attribute__((always_inline)) void wake(struct core *c, int32_t e)
+{
+	for (; e != CORE_NIL; e = c->edges[e]) {
+		struct core_insn *q = &c->ring[e >> 2];
+		q->pending--;
+		q->pending_addr -= (q->addr_src_mask >> (e & 3)) & 1;
+		if (!q->pending)
+			set_ready(c, (uint32_t)(e >> 2));
+	}
+}
+
 /* ---- the completion wheel -------------------------------------------------- */
 
 static inline __attribute__((always_inline)) void wheel_insert(struct core *c, struct core_insn *r)
@@ -195,6 +216,10 @@ static void wheel_unlink(struct core *c, struct core_insn *r)
 struct issue_ctx {
 	uint32_t used[FU_COUNT];
 	uint32_t left;            /* issue slots left this cycle */
+	/* accesses issued this cycle whose written-back base has consumers
+	 * (core.agu_issued): woken when the scan is over, so that those issue
+	 * from the next cycle on (the address step takes a cycle) */
+	uint32_t n_agu;
 };
 
 static void begin_dmiss(struct core *c, struct core_insn *r, int kind)
@@ -362,6 +387,8 @@ static inline __attribute__((always_inline)) int try_issue(struct core *c, struc
 	s->cc.issued++;
 	s->cc.issued_correct += !r->wrong_path;
 	wheel_insert(c, r);
+	if (UNLIKELY(r->agu_head != CORE_NIL))
+		c->agu_issued[x->n_agu++] = (int32_t)core_slot(c, r);
 	if (core_insn_wanted(c, r, INSN_ISSUE))
 		core_insn_event(c, r, INSN_ISSUE, NULL, 0);
 	return 1;
@@ -382,13 +409,8 @@ static void issue_inorder(struct core *c, struct issue_ctx *x)
 	}
 }
 
-void core_issue_stage(struct core *c)
+static inline __attribute__((always_inline)) void issue_ooo(struct core *c, struct issue_ctx *x)
 {
-	struct issue_ctx x = { .left = c->cfg.issue_width };
-	if (c->cfg.inorder) {
-		issue_inorder(c, &x);
-		return;
-	}
 	if (!c->s.iq_count)
 		return;
 	/* Oldest first: the ready bits from the head's slot on. Only the ROB
@@ -403,8 +425,8 @@ void core_issue_stage(struct core *c)
 		while (bits) {
 			uint32_t slot = w * 64 + (uint32_t)__builtin_ctzll(bits);
 			bits &= bits - 1;
-			try_issue(c, &c->ring[slot], &x);
-			if (!x.left)
+			try_issue(c, &c->ring[slot], x);
+			if (!x->left)
 				return;
 		}
 		if (--left == 0)
@@ -414,6 +436,21 @@ void core_issue_stage(struct core *c)
 		if (w == first)
 			bits &= (1ull << (start & 63)) - 1;
 	}
+}
+
+void core_issue_stage(struct core *c)
+{
+	struct issue_ctx x = { .left = c->cfg.issue_width };
+	if (c->cfg.inorder)
+		issue_inorder(c, &x);
+	else
+		issue_ooo(c, &x);
+	for (uint32_t i = 0; i < x.n_agu; i++) {
+		struct core_insn *r = &c->ring[c->agu_issued[i]];
+		wake(c, r->agu_head);
+		r->agu_head = CORE_NIL;
+	}
+	c->agu_woke = x.n_agu > 0;
 }
 
 /* ---- squash ------------------------------------------------------------------ */
@@ -439,6 +476,8 @@ static void squash_after(struct core *c, struct core_insn *br)
 			continue;
 		while (q->dep_head != CORE_NIL && c->ring[q->dep_head >> 2].seq > br->seq)
 			q->dep_head = c->edges[q->dep_head];
+		while (q->agu_head != CORE_NIL && c->ring[q->agu_head >> 2].seq > br->seq)
+			q->agu_head = c->edges[q->agu_head];
 	}
 	/* the ROB's part (the branch itself is in the ROB): out of the issue
 	 * queue or the completion wheel, the ROB and the LSQ */
@@ -517,13 +556,7 @@ static inline __attribute__((always_inline)) void complete(struct core *c, struc
 	r->state = IS_DONE;
 	if (UNLIKELY(r->has_dmiss))
 		end_dmiss(c, r);
-	for (int32_t e = r->dep_head; e != CORE_NIL; e = c->edges[e]) {
-		struct core_insn *q = &c->ring[e >> 2];
-		q->pending--;
-		q->pending_addr -= (q->addr_src_mask >> (e & 3)) & 1;
-		if (!q->pending)
-			set_ready(c, (uint32_t)(e >> 2));
-	}
+	wake(c, r->dep_head);
 	r->dep_head = CORE_NIL;
 	if (core_insn_wanted(c, r, INSN_COMPLETE))
 		core_insn_event(c, r, INSN_COMPLETE, NULL, 0);

@@ -67,6 +67,7 @@ static inline void classify(const struct core *c, struct core_insn *r)
 	r->ev_bits = core_ev_bits(r);
 	r->long_latency = (uint8_t)((c->long_classes >> u->op_class) & 1);
 	r->serialize = u->op_class == UOP_SYSCALL;
+	r->wb_reg = (uint8_t)(u->wb_base - 1);   /* (0: REG_NONE) */
 	if (u->op_class == UOP_STORE) {
 		/* The base and index registers form the address; the data
 		 * registers (rd, ra) only feed the store's data. */
@@ -99,6 +100,7 @@ static inline struct core_insn *alloc_insn(struct core *c, const struct guest_st
 	r->mem_addr = mem_addr;
 	r->ready_cycle = s->cycle + c->depth;
 	r->dep_head = CORE_NIL;
+	r->agu_head = CORE_NIL;
 	r->state = IS_FRONTEND;
 	r->fu = FU_ALU;
 	r->wrong_path = (uint8_t)s->spec;
@@ -259,6 +261,7 @@ int core_fetch_stage(struct core *c, struct ivx_err *err)
 			r->fault = 1;
 			r->fu = FU_ALU;
 			r->op_class = UOP_HALT;        /* whatever it was, it only stops the run */
+			r->wb_reg = REG_NONE;
 			r->icache_miss = (uint8_t)imiss;
 			r->ev_bits = core_ev_bits(r);
 			s->fetch_halt = HALT_FAULT;

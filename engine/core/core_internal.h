@@ -106,8 +106,11 @@ struct core_insn {
 	uint8_t serialize;        /* system call: issues only from the ROB head */
 	uint8_t fe_cause;         /* enum issue_wait: why its fetch came late (0: it did not;
 				     set only then, with fe_pc, not on every fetch) */
-	uint8_t zero_end[4];
-	uint8_t pad[3];
+	uint8_t zero_end[1];
+	uint8_t wb_reg;           /* pre/post-indexed load or store: the base register
+				     it writes back (ready at the address step), else REG_NONE */
+	uint8_t pad[1];
+	int32_t agu_head;         /* ... first edge of the consumers waiting on that base */
 	uint64_t load_value;      /* loads: the first register loaded (set at fetch) */
 	uint64_t fe_pc;           /* ... the instruction to blame (fetch address, branch); stale
 				     when fe_cause is 0 */
@@ -303,6 +306,11 @@ struct core {
 	uint64_t *div_free;       /* per divider: first cycle it is free */
 	uint64_t *fdiv_free;      /* per FP divider: first cycle it is free */
 	uint32_t ready_words;
+	/* the slots of the accesses the issue stage has issued whose written-
+	 * back base has consumers (used within one issue stage: not state),
+	 * and whether the last issue stage woke any (for issue_wait) */
+	int32_t agu_issued[CONFIG_MAX_WIDTH];
+	int agu_woke;
 
 	/* outside the block (it grows): see struct core_smiss */
 	struct core_smiss *smiss;

@@ -881,7 +881,8 @@ static void culprits_walk(struct dcc *a, size_t i, long j, int dist, int window,
 			if (!writes)
 				continue;
 			pending &= ~(1ull << k);
-			if (y->kind == INSN_KIND_LOAD) {
+			/* (a written-back base comes from the address step, not the data) */
+			if (y->kind == INSN_KIND_LOAD && y->wb_base != x->src[k] + 1) {
 				add_culprit(r, DCC_D_DCACHE, y->pc);
 				add_culprit(r, DCC_D_DTLB, y->pc);
 			} else if (y->kind == INSN_KIND_MUL || y->kind == INSN_KIND_DIV || y->kind == INSN_KIND_FP ||

@@ -41,6 +41,8 @@ struct dcc_insn {
 	int kind;                 /* enum insn_kind */
 	uint8_t n_src, n_dst;
 	uint8_t src[4], dst[3];   /* dependence registers (any numbering < 256) */
+	uint8_t wb_base;          /* a pre/post-indexed access: 1 + the base register it
+				     writes back, ready a cycle after issue; 0 none */
 	uint64_t target;          /* direct branch or call target, 0 if none */
 };
 

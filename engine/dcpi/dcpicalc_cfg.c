@@ -180,6 +180,8 @@ void dcc_schedule_after(const struct dcc_insn *insns, size_t n, size_t new_group
 			ready[x->dst[k]] = done;
 			writer[x->dst[k]] = (long)i;
 		}
+		if (x->wb_base)
+			ready[x->wb_base - 1] = e + 1;   /* the address step */
 	}
 }
 

@@ -200,7 +200,7 @@ static void set_vls(struct uop *u, uint32_t w, int mode, int lg, int load)
 	else
 		isa_src_v(u, u->rd);
 	if (mode == V_PRE || mode == V_POST)
-		isa_dst(u, u->rn);
+		isa_dst_wb(u);
 }
 
 void isa_dec_fp_ldst_uimm(uint32_t w, struct uop *u)
@@ -276,7 +276,7 @@ void isa_dec_fp_ldst_pair(uint32_t w, struct uop *u)
 		isa_src_v(u, u->ra);
 	}
 	if (mode != V_OFF)
-		isa_dst(u, u->rn);
+		isa_dst_wb(u);
 }
 
 /* ---- Advanced SIMD structures ---- */
@@ -370,7 +370,7 @@ static void struct_common(struct uop *u, uint32_t w, int load, unsigned first, u
 		u->imm = u->mem_size;
 		if (rm != 31)
 			isa_src(u, u->rm);
-		isa_dst(u, u->rn);
+		isa_dst_wb(u);
 	} else if (isa_bits(w, 20, 16) != 0) {
 		isa_set_unsupported(u);
 		return;

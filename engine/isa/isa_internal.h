@@ -73,6 +73,13 @@ static inline void isa_dst_v(struct uop *u, unsigned n)
 		u->dst[u->n_dst++] = REG_V(n & 31);
 }
 
+/* A pre- or post-indexed access's base register, written back. */
+static inline void isa_dst_wb(struct uop *u)
+{
+	isa_dst(u, u->rn);
+	u->wb_base = (uint8_t)(u->rn + 1);
+}
+
 static inline void isa_src_nzcv(struct uop *u) { u->src[u->n_src++] = REG_NZCV; }
 static inline void isa_dst_nzcv(struct uop *u) { u->dst[u->n_dst++] = REG_NZCV; }
 

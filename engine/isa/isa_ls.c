@@ -216,7 +216,7 @@ static void set_ldst(struct uop *u, uint32_t w, int mode)
 		isa_src(u, u->rd);
 	}
 	if (mode == M_PRE || mode == M_POST)
-		isa_dst(u, u->rn);
+		isa_dst_wb(u);
 }
 
 static void set_prfm(struct uop *u)
@@ -401,7 +401,7 @@ void isa_dec_ldst_pair(uint32_t w, struct uop *u)
 		isa_src(u, u->ra);
 	}
 	if (mode != M_OFF)
-		isa_dst(u, u->rn);
+		isa_dst_wb(u);
 }
 
 /* ---- exclusive and ordered accesses (size in f0) ---- */

