@@ -374,14 +374,17 @@ int guest_run(struct guest *g, uint64_t max_insns, struct ivx_err *err)
  * steps one instruction at a time, mostly within one run. */
 static inline const struct uop *step_uop(struct guest *g, uint64_t pc)
 {
-	const struct uop *lo = g->step_lo, *u, *end;
-	if (lo && pc >= lo->pc && !(pc & 3) && (pc - lo->pc) / 4 < (uint64_t)(g->step_end - lo))
-		return lo + (pc - lo->pc) / 4;
+	const struct uop *u, *end;
+	uint64_t off = pc - g->step_pc;   /* (one unsigned compare: pc below step_pc wraps) */
+	if (off < g->step_bytes && !(off & 3))
+		return g->step_lo + off / 4;
 	if (program_code_run(g->prog, pc, &u, &end) < 0)
 		return NULL;
-	if (end != g->step_end || u < lo)    /* keep the lowest uop seen of this run */
+	if (end != g->step_end || u < g->step_lo)    /* keep the lowest uop seen of this run */
 		g->step_lo = u;
 	g->step_end = end;
+	g->step_pc = g->step_lo->pc;
+	g->step_bytes = (uint64_t)(end - g->step_lo) * 4;
 	return u;
 }
 

@@ -113,7 +113,8 @@ struct guest {
 	uint64_t branch_pc;           /* the last taken branch (named by fetch faults) ... */
 	uint64_t branch_target;       /* ... and where it went */
 	const struct uop *step_lo;    /* guest_step's lookup cache: the uops from step_lo */
-	const struct uop *step_end;   /* up to step_end belong to one code run */
+	const struct uop *step_end;   /* up to step_end belong to one code run, */
+	uint64_t step_pc, step_bytes; /* the code at step_pc, step_bytes long (0: none) */
 };
 
 /* Handle the SVC at cpu.pc. IVX_OK (pc advanced past the SVC, or the guest
