@@ -155,16 +155,21 @@ if command -v script >/dev/null; then
         bad "no progress line for refstack: $(head -c 300 "$TMP/ref.log")"
     # profile, coproc and strat too (they had none), with the same stdout
     # and files as without a terminal, and none with -q
+    # a command's arguments, its output file named NAME (built, not
+    # substituted: a sed over the arguments would also rewrite $TMP, whose
+    # random name may hold the placeholder)
+    args_of() {
+        case $1 in
+        profile) echo "profile --db $TMP/$2" ;;
+        coproc) echo "coproc --program value" ;;
+        strat) echo "strat --spec H[P256]2048 --svg $TMP/$2.svg" ;;
+        esac
+    }
     for cmd in profile coproc strat; do
         n=$((n + 1))
-        case $cmd in
-        profile) args="profile --db $TMP/DB" ;;
-        coproc) args="coproc --program value" ;;
-        strat) args="strat --spec H[P256]2048 --svg $TMP/DB.svg" ;;
-        esac
         long="--max-insns 8M $BIN/workloads/crc -- 480"
-        tty_args=$(echo "$args" | sed "s|DB|$cmd-tty|g")
-        plain_args=$(echo "$args" | sed "s|DB|$cmd-plain|g")
+        tty_args=$(args_of "$cmd" "$cmd-tty")
+        plain_args=$(args_of "$cmd" "$cmd-plain")
         script -qec "$IVX $tty_args $long >$TMP/$cmd-tty.out" "$TMP/$cmd-tty.log" >/dev/null
         "$IVX" $plain_args $long >"$TMP/$cmd-plain.out" 2>"$TMP/$cmd-plain.err"
         grep -q "${cr}ivx: [0-9.]* [kM]* *instructions, [0-9.]* [kM]* *cycles/s, ETA [0-9]*:[0-9][0-9]${esc}\[K" \
@@ -179,7 +184,7 @@ if command -v script >/dev/null; then
         strat)
             cmp -s "$TMP/strat-tty.svg" "$TMP/strat-plain.svg" || bad "strat: a run with the progress line drew another plot" ;;
         esac
-        quiet_args=$(echo "$args" | sed "s|DB|$cmd-quiet|g")
+        quiet_args=$(args_of "$cmd" "$cmd-quiet")
         script -qec "$IVX $quiet_args -q $long >/dev/null" "$TMP/$cmd-quiet.log" >/dev/null
         grep -q "instructions, .*cycles/s" "$TMP/$cmd-quiet.log" && bad "$cmd -q still showed progress"
     done
