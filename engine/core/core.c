@@ -652,13 +652,13 @@ static const struct core_insn *producer_of(const struct core *c, const struct co
 				writes |= w->uop->dst[d] == u->src[k];
 			if (!writes)
 				continue;
-			/* A written-back base is there once its access has
-			 * issued; one issued in this cycle woke r after the
-			 * issue stage had passed it (woken_now: look for that
-			 * one only). */
-			int base = w->wb_reg == u->src[k];
-			if (woken_now ? base && w->state != IS_WAITING && w->issue_cycle == s->cycle :
-			    base ? w->state == IS_WAITING : w->state != IS_DONE)
+			/* woken_now: only an access issued in this cycle,
+			 * whose written-back base woke r after the issue
+			 * stage had passed it */
+			int waits = woken_now ? w->wb_reg == u->src[k] && w->state != IS_WAITING &&
+						w->issue_cycle == s->cycle :
+					    core_result_pending(w, u->src[k]);
+			if (waits)
 				return w;
 			break;          /* the youngest writer is done: this operand is ready */
 		}

@@ -47,9 +47,6 @@ static inline void clear_ready(struct core *c, uint32_t slot)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-_Static_assert(IS_ISSUED == IS_WAITING + 1 && IS_DONE == IS_ISSUED + 1,
-	       "rename's test of a producer's state counts on this order");
-
 /* Link r to the unfinished producers of its sources and make it the
  * latest writer of its destinations. Fills deps (producer seqs) when
  * `deps` is given; returns how many. */
@@ -68,11 +65,8 @@ static inline int rename(struct core *c, struct core_insn *r, uint64_t *deps)
 		uint8_t reg = u->src[k];
 		uint64_t seq = s->rename_seq[reg];
 		struct core_insn *p = &c->ring[s->rename_slot[reg]];
-		/* a written-back base is there once its access has issued,
-		 * any other result once its producer is done */
-		int base = reg == p->wb_reg;
-		int live = (seq != 0) & (p->seq == seq) & (base ? p->state == IS_WAITING : p->state != IS_DONE);
-		int32_t e = (int32_t)(slot * 4 + (uint32_t)k), *list = base ? &p->agu_head : &p->dep_head;
+		int live = (seq != 0) & (p->seq == seq) & core_result_pending(p, reg);
+		int32_t e = (int32_t)(slot * 4 + (uint32_t)k), *list = reg == p->wb_reg ? &p->agu_head : &p->dep_head;
 		c->edges[e] = *list;
 		*list = live ? e : *list;
 		r->pending += (uint8_t)live;

@@ -356,6 +356,14 @@ static inline struct core_insn *core_at(const struct core *c, uint64_t pos)
 	return &c->ring[pos & c->ring_mask];
 }
 
+/* Whether producer p's result in register reg is still to come: a
+ * written-back base is there once its access has issued (the address
+ * step), any other result once p is done. */
+static inline int core_result_pending(const struct core_insn *p, uint8_t reg)
+{
+	return reg == p->wb_reg ? p->state == IS_WAITING : p->state != IS_DONE;
+}
+
 static inline uint32_t core_slot(const struct core *c, const struct core_insn *r)
 {
 	return (uint32_t)(r - c->ring);
